@@ -1,0 +1,69 @@
+// The Model port: one request/response round of a tool-using chat model. The shapes mirror
+// the Anthropic Messages API closely enough to map one-to-one, without importing it, so the
+// agents layer stays provider-agnostic and the scripted adapter can play recordings.
+
+export interface TextBlock {
+  type: "text";
+  text: string;
+}
+export interface ToolUseBlock {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: unknown;
+}
+export interface ToolResultBlock {
+  type: "tool_result";
+  tool_use_id: string;
+  content: string;
+  is_error?: boolean;
+}
+export type AssistantBlock = TextBlock | ToolUseBlock;
+export type UserBlock = TextBlock | ToolResultBlock;
+
+export type Message =
+  { role: "user"; content: UserBlock[] } | { role: "assistant"; content: AssistantBlock[] };
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the tool's input (an object schema). */
+  input_schema: Record<string, unknown>;
+}
+
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+export const STOP_REASONS = [
+  "end_turn",
+  "tool_use",
+  "max_tokens",
+  "stop_sequence",
+  "refusal",
+  "pause_turn",
+] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
+
+export interface ModelRequest {
+  model: string;
+  /** The role's system prompt; stable across an instance's turns so it caches. */
+  system: string;
+  tools: ToolSpec[];
+  messages: Message[];
+  maxTokens: number;
+}
+
+export interface ModelResponse {
+  content: AssistantBlock[];
+  stopReason: StopReason;
+  usage: ModelUsage;
+  model: string;
+}
+
+export interface Model {
+  complete(request: ModelRequest, options?: { signal?: AbortSignal }): Promise<ModelResponse>;
+}

@@ -1,0 +1,40 @@
+// The Workspaces port (seed 000 §10): every instance works in a git worktree on its own
+// branch, under the job's workspace area, behind a boundary verified at creation.
+
+export interface Workspace {
+  /** Absolute, symlink-free path of the worktree root. */
+  readonly root: string;
+  /** The branch checked out in it, e.g. `cfa/12` or `cfa/12-t3`. */
+  readonly branch: string;
+}
+
+export interface CreateWorkspace {
+  /** Directory name under the workspace area (safe characters only). */
+  name: string;
+  branch: string;
+  /** Commit (or branch) the new branch starts from. */
+  from: string;
+  /** Files copied by name from the parent's workspace at spark (seed 000 §10). */
+  copy?: { from: Workspace; files: string[] };
+}
+
+export type MergeResult =
+  | { kind: "merged"; commit: string }
+  | { kind: "up-to-date"; commit: string }
+  /** The merge is left in progress in `into` for the parent to resolve, or aborted. */
+  | { kind: "conflict"; files: string[]; aborted: boolean };
+
+export interface Workspaces {
+  /** Creates the worktree and verifies its boundary; throws WorkspaceBoundaryError if not. */
+  create(request: CreateWorkspace): Promise<Workspace>;
+  /** Re-attaches an existing worktree (after a crash), verifying it again. */
+  open(name: string, branch: string): Promise<Workspace>;
+  /** Merges `child`'s branch into `into`'s with a merge commit, then removes `child`. */
+  close(
+    child: Workspace,
+    into: Workspace,
+    options: { message: string; onConflict: "leave" | "abort" },
+  ): Promise<MergeResult>;
+  /** Removes the worktree and deletes its branch without merging (cascaded withdraw). */
+  drop(child: Workspace): Promise<void>;
+}

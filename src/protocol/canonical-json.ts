@@ -1,0 +1,24 @@
+// Deterministic JSON: the same value always serialises to the same bytes (sorted keys,
+// two-space indent, trailing newline), so records diff cleanly and hash stably.
+
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value), null, 2) + "\n";
+}
+
+/** One line, no trailing newline: for JSON Lines logs. */
+export function canonicalLine(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const inner = (value as Record<string, unknown>)[key];
+      if (inner !== undefined) out[key] = sortKeys(inner);
+    }
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,93 @@
+// The job's state record (seed 000 §11): current state, append-only transition history,
+// backtrack count, failure accounting and running totals. Persisted as state.json.
+
+import * as z from "zod";
+import { ACTIONS, STATES } from "./fsm.js";
+import { canonicalJson } from "./canonical-json.js";
+import { RecordError } from "./errors.js";
+
+export const JOB_RECORD_VERSION = 1;
+
+export const TransitionEntrySchema = z.object({
+  from: z.enum(STATES),
+  action: z.enum(ACTIONS),
+  to: z.enum(STATES),
+  at: z.string(),
+  by: z.string(),
+  reason: z.string(),
+});
+export type TransitionEntry = z.infer<typeof TransitionEntrySchema>;
+
+export const UsageSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  cacheReadTokens: z.number().int().nonnegative(),
+  cacheWriteTokens: z.number().int().nonnegative(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+export const ZERO_USAGE: Usage = {
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+};
+
+export const JobRecordSchema = z.object({
+  v: z.literal(JOB_RECORD_VERSION),
+  job: z.number().int().positive(),
+  title: z.string(),
+  state: z.enum(STATES),
+  /** Which entry into the current state this is (1 on first entry, +1 on every re-entry). */
+  entry: z.number().int().positive(),
+  history: z.array(TransitionEntrySchema),
+  backtracks: z.number().int().nonnegative(),
+  /** Consecutive state-level failures in the current state; a transition resets it. */
+  failures: z.number().int().nonnegative(),
+  turns: z.number().int().nonnegative(),
+  usage: UsageSchema,
+  costUsd: z.number().nonnegative(),
+  createdAt: z.string(),
+  /**
+   * Engine bookkeeping that must survive a crash: forge event cursors, the next
+   * structured-comment sequence number, gate and task bookkeeping. Opaque to the protocol.
+   */
+  engine: z.record(z.string(), z.unknown()),
+});
+export type JobRecord = z.infer<typeof JobRecordSchema>;
+
+export function newJobRecord(init: { job: number; title: string; at: string }): JobRecord {
+  return {
+    v: JOB_RECORD_VERSION,
+    job: init.job,
+    title: init.title,
+    state: "INTENT",
+    entry: 1,
+    history: [],
+    backtracks: 0,
+    failures: 0,
+    turns: 0,
+    usage: { ...ZERO_USAGE },
+    costUsd: 0,
+    createdAt: init.at,
+    engine: {},
+  };
+}
+
+/** Same record, same bytes. */
+export function serializeJobRecord(job: JobRecord): string {
+  return canonicalJson(job);
+}
+
+export function parseJobRecord(text: string, where = "state.json"): JobRecord {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (cause) {
+    throw new RecordError("not valid JSON", where, { cause });
+  }
+  const parsed = JobRecordSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new RecordError(z.prettifyError(parsed.error).replace(/\n/g, "; "), where);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,42 @@
+// The outcome record (seed 000 §4): `{outcome, reason}`, written by a skill at its
+// terminal. It arrives as untrusted text; anything malformed or outside the state's
+// permitted outcomes is a contract violation, returned as a value (the engine turns it
+// into a state-level failure).
+
+import * as z from "zod";
+import { ACTIONS, allowedOutcomes, type Action, type LiveState } from "./fsm.js";
+
+export const OutcomeRecordSchema = z
+  .object({
+    outcome: z.enum(ACTIONS),
+    reason: z.string().trim().min(1, "reason must not be empty").max(4000),
+  })
+  .strict();
+export type OutcomeRecord = z.infer<typeof OutcomeRecordSchema>;
+
+export type OutcomeParse =
+  { ok: true; record: OutcomeRecord & { outcome: Action } } | { ok: false; violation: string };
+
+export function parseOutcomeRecord(text: string, state: LiveState): OutcomeParse {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { ok: false, violation: "outcome record is not valid JSON" };
+  }
+  const parsed = OutcomeRecordSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .map((issue) => `${issue.path.join(".") || "record"}: ${issue.message}`)
+      .join("; ");
+    return { ok: false, violation: `outcome record is malformed: ${issues}` };
+  }
+  const allowed = allowedOutcomes(state);
+  if (!allowed.includes(parsed.data.outcome)) {
+    return {
+      ok: false,
+      violation: `outcome ${parsed.data.outcome} is not permitted in ${state} (permitted: ${allowed.join(", ")})`,
+    };
+  }
+  return { ok: true, record: parsed.data };
+}
