@@ -49,6 +49,8 @@ export const STOP_REASONS = [
 export type StopReason = (typeof STOP_REASONS)[number];
 
 export interface ModelRequest {
+  /** The `agent@thread` key of the instance asking: recordings are kept per instance. */
+  instance: string;
   model: string;
   /** The role's system prompt; stable across an instance's turns so it caches. */
   system: string;
