@@ -1,0 +1,76 @@
+// A small JSON document on disk shared by several processes (`cfa approve` while a wake
+// runs): read-modify-write under an exclusive lock file, written by rename so a crash never
+// leaves half a document.
+
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+
+const LOCK_STALE_MS = 30_000;
+
+export class JsonStore<T> {
+  constructor(
+    private readonly path: string,
+    private readonly initial: () => T,
+    private readonly parse: (raw: unknown) => T,
+  ) {}
+
+  async read(): Promise<T> {
+    let text: string;
+    try {
+      text = await readFile(this.path, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return this.initial();
+      throw error;
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (cause) {
+      throw new Error(`cfa/local: ${this.path} is not valid JSON; restore it or delete it`, {
+        cause,
+      });
+    }
+    return this.parse(raw);
+  }
+
+  /** Applies `change` to the current document under the lock and returns its result. */
+  async update<R>(change: (doc: T) => R): Promise<R> {
+    await mkdir(dirname(this.path), { recursive: true });
+    const release = await this.lock();
+    try {
+      const doc = await this.read();
+      const result = change(doc);
+      const tmp = `${this.path}.${process.pid}.tmp`;
+      await writeFile(tmp, JSON.stringify(doc, null, 2) + "\n");
+      await rename(tmp, this.path);
+      return result;
+    } finally {
+      await release();
+    }
+  }
+
+  private async lock(): Promise<() => Promise<void>> {
+    const lockPath = `${this.path}.lock`;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const handle = await open(lockPath, "wx");
+        await handle.writeFile(String(process.pid));
+        await handle.close();
+        return () => rm(lockPath, { force: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        // A lock left by a crashed process must not wedge the forge forever.
+        const age = await stat(lockPath).then(
+          (s) => Date.now() - s.mtimeMs,
+          () => 0,
+        );
+        if (age > LOCK_STALE_MS) await rm(lockPath, { force: true });
+        if (attempt > 400)
+          throw new Error(
+            `cfa/local: ${lockPath} stays locked; remove it if no cfa command is running`,
+          );
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+  }
+}

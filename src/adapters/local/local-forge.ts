@@ -1,0 +1,344 @@
+// The local forge: the Forge port over a folder of JSON beside a real local git repository.
+// The repository plays GitHub's part too: the job branch lives in it, so "push" only checks
+// that the branch holds what the engine committed.
+
+import { join } from "node:path";
+import { simpleGit, type SimpleGit } from "simple-git";
+import type {
+  Actor,
+  CheckUpdate,
+  Comment,
+  Forge,
+  Issue,
+  Permission,
+  PullRequest,
+  Reaction,
+  Review,
+  ReviewComment,
+  ReviewState,
+} from "../../ports/forge.js";
+import type { Clock } from "../../ports/clock.js";
+import { JsonStore } from "./json-store.js";
+import {
+  LocalForgeDocSchema,
+  emptyLocalForgeDoc,
+  type LocalForgeDoc,
+} from "./local-forge-schema.js";
+
+export const LOCAL_BOT: Actor = { login: "cfa-bot[bot]", type: "Bot" };
+
+export class LocalForgeError extends Error {
+  override readonly name = "LocalForgeError";
+}
+
+export interface LocalForgeOptions {
+  repoDir: string;
+  /** Where the JSON lives; by default `<git common dir>/cfa-local`. */
+  dataDir: string;
+  clock: Clock;
+  /** The person using the local forge; admin on it. */
+  person: string;
+}
+
+export class LocalForge implements Forge {
+  readonly botLogin = LOCAL_BOT.login;
+  readonly repoUrl: string;
+  private readonly store: JsonStore<LocalForgeDoc>;
+  private readonly git: SimpleGit;
+
+  constructor(private readonly options: LocalForgeOptions) {
+    this.repoUrl = `file://${options.repoDir}`;
+    this.git = simpleGit(options.repoDir);
+    this.store = new JsonStore(
+      join(options.dataDir, "forge.json"),
+      () => ({ ...emptyLocalForgeDoc(), permissions: { [options.person]: "admin" } }),
+      (raw) => LocalForgeDocSchema.parse(raw),
+    );
+  }
+
+  get person(): Actor {
+    return { login: this.options.person, type: "User" };
+  }
+
+  private now(): string {
+    return this.options.clock.now().toISOString();
+  }
+
+  // ---- what a person does on the local forge (the `cfa` command's verbs) ----
+
+  async openIssue(request: { title: string; body: string; labels: string[]; author?: Actor }) {
+    return this.store.update((doc) => {
+      const issue = {
+        number: doc.nextNumber++,
+        title: request.title,
+        body: request.body,
+        author: request.author ?? this.person,
+        labels: request.labels,
+        state: "open" as const,
+        createdAt: this.now(),
+      };
+      doc.issues.push(issue);
+      return issue.number;
+    });
+  }
+
+  async commentAs(author: Actor, issue: number, body: string): Promise<Comment> {
+    return this.store.update((doc) => {
+      requireIssue(doc, issue);
+      const comment = { id: doc.nextId++, issue, author, body, createdAt: this.now() };
+      doc.comments.push(comment);
+      return this.toComment(comment);
+    });
+  }
+
+  async submitReview(review: {
+    pr: number;
+    author: Actor;
+    state: ReviewState;
+    body: string;
+    commitId: string;
+    comments?: ReviewComment[];
+  }): Promise<Review> {
+    return this.store.update((doc) => {
+      const pr = doc.pulls.find((p) => p.number === review.pr);
+      if (!pr) throw new LocalForgeError(`cfa/local: no pull request #${review.pr}`);
+      const stored = {
+        id: doc.nextId++,
+        pr: review.pr,
+        author: review.author,
+        state: review.state,
+        body: review.body,
+        commitId: review.commitId,
+        submittedAt: this.now(),
+        comments: review.comments ?? [],
+      };
+      doc.reviews.push(stored);
+      return { ...stored };
+    });
+  }
+
+  async closeIssue(issue: number): Promise<void> {
+    await this.store.update((doc) => {
+      requireIssue(doc, issue).state = "closed";
+    });
+  }
+
+  async setPermission(login: string, permission: Permission): Promise<void> {
+    await this.store.update((doc) => {
+      doc.permissions[login] = permission;
+    });
+  }
+
+  async listIssues(): Promise<Issue[]> {
+    const doc = await this.store.read();
+    return doc.issues.map((i) => this.toIssue(i));
+  }
+
+  async listChecks(): Promise<CheckUpdate[]> {
+    const doc = await this.store.read();
+    return doc.checks.map((c) => ({ ...c }) as CheckUpdate);
+  }
+
+  async listReactions() {
+    return (await this.store.read()).reactions;
+  }
+
+  async getPullRequest(number: number) {
+    const doc = await this.store.read();
+    const pr = doc.pulls.find((p) => p.number === number);
+    return pr ? { ...pr, url: this.pullUrl(pr.number) } : null;
+  }
+
+  // ---- the Forge port ----
+
+  async getIssue(number: number): Promise<Issue> {
+    const doc = await this.store.read();
+    return this.toIssue(requireIssue(doc, number));
+  }
+
+  async listComments(issue: number): Promise<Comment[]> {
+    const doc = await this.store.read();
+    return doc.comments.filter((c) => c.issue === issue).map((c) => this.toComment(c));
+  }
+
+  async createComment(issue: number, body: string): Promise<Comment> {
+    return this.commentAs(LOCAL_BOT, issue, body);
+  }
+
+  async updateComment(id: number, body: string): Promise<void> {
+    await this.store.update((doc) => {
+      const comment = doc.comments.find((c) => c.id === id);
+      if (!comment) throw new LocalForgeError(`cfa/local: no comment ${id}`);
+      comment.body = body;
+    });
+  }
+
+  async react(target: { comment: number } | { issue: number }, reaction: Reaction) {
+    const key = "comment" in target ? `comment:${target.comment}` : `issue:${target.issue}`;
+    await this.store.update((doc) => {
+      if (!doc.reactions.some((r) => r.target === key && r.reaction === reaction)) {
+        doc.reactions.push({ target: key, reaction, by: this.botLogin });
+      }
+    });
+  }
+
+  async permission(login: string): Promise<Permission> {
+    const doc = await this.store.read();
+    return doc.permissions[login] ?? "none";
+  }
+
+  async defaultBranch(): Promise<string> {
+    const branch = (await this.git.raw(["symbolic-ref", "--short", "HEAD"])).trim();
+    if (!branch) throw new LocalForgeError("cfa/local: the repository has no current branch");
+    return branch;
+  }
+
+  async pushBranch(branch: string, update: { sha: string; expectedOld: string | null }) {
+    // The job branch is committed in place; "publishing" it means it must hold that commit.
+    const actual = (await this.git.raw(["rev-parse", "--verify", `refs/heads/${branch}`])).trim();
+    if (actual !== update.sha) {
+      throw new LocalForgeError(
+        `cfa/local: branch ${branch} is at ${actual.slice(0, 7)}, expected ${update.sha.slice(0, 7)}`,
+      );
+    }
+  }
+
+  async deleteBranch(branch: string): Promise<void> {
+    const exists = (await this.git.raw(["branch", "--list", branch])).trim() !== "";
+    if (exists) await this.git.raw(["branch", "--delete", "--force", branch]);
+  }
+
+  async findPullRequest(head: string): Promise<PullRequest | null> {
+    const doc = await this.store.read();
+    const pr =
+      doc.pulls.find((p) => p.head === head && p.state === "open") ??
+      doc.pulls.find((p) => p.head === head);
+    return pr ? this.toPull(pr) : null;
+  }
+
+  async createPullRequest(request: {
+    head: string;
+    base: string;
+    title: string;
+    body: string;
+    draft: boolean;
+  }): Promise<PullRequest> {
+    return this.store.update((doc) => {
+      if (doc.pulls.some((p) => p.head === request.head && p.state === "open")) {
+        throw new LocalForgeError(`cfa/local: a pull request from ${request.head} is already open`);
+      }
+      const pr = {
+        number: doc.nextNumber++,
+        ...request,
+        state: "open" as const,
+        reviewers: [],
+        author: LOCAL_BOT,
+      };
+      doc.pulls.push(pr);
+      return this.toPull(pr);
+    });
+  }
+
+  async updatePullRequest(number: number, update: { title?: string; body?: string }) {
+    await this.store.update((doc) => {
+      const pr = requirePull(doc, number);
+      if (update.title !== undefined) pr.title = update.title;
+      if (update.body !== undefined) pr.body = update.body;
+    });
+  }
+
+  async markReadyForReview(number: number): Promise<void> {
+    await this.store.update((doc) => {
+      requirePull(doc, number).draft = false;
+    });
+  }
+
+  async closePullRequest(number: number): Promise<void> {
+    await this.store.update((doc) => {
+      requirePull(doc, number).state = "closed";
+    });
+  }
+
+  async requestReview(number: number, logins: string[]): Promise<void> {
+    await this.store.update((doc) => {
+      const pr = requirePull(doc, number);
+      for (const login of logins) if (!pr.reviewers.includes(login)) pr.reviewers.push(login);
+    });
+  }
+
+  async listReviews(number: number): Promise<Review[]> {
+    const doc = await this.store.read();
+    return doc.reviews
+      .filter((r) => r.pr === number)
+      .map(({ pr: _pr, ...review }) => ({ ...review, comments: [...review.comments] }));
+  }
+
+  async setCheck(check: CheckUpdate): Promise<void> {
+    await this.store.update((doc) => {
+      const existing = doc.checks.find((c) => c.name === check.name && c.sha === check.sha);
+      if (existing) Object.assign(existing, check);
+      else doc.checks.push({ ...check });
+    });
+  }
+
+  async readConfig(): Promise<string | null> {
+    const base = await this.defaultBranch();
+    try {
+      return await this.git.raw(["show", `${base}:.github/cfa.yml`]);
+    } catch {
+      return null;
+    }
+  }
+
+  // ---- mapping ----
+
+  private toIssue(issue: LocalForgeDoc["issues"][number]): Issue {
+    return {
+      number: issue.number,
+      title: issue.title,
+      body: issue.body,
+      author: issue.author,
+      labels: [...issue.labels],
+      state: issue.state,
+      url: `${this.repoUrl}#issue-${issue.number}`,
+    };
+  }
+
+  private toComment(comment: LocalForgeDoc["comments"][number]): Comment {
+    return {
+      id: comment.id,
+      author: comment.author,
+      body: comment.body,
+      createdAt: comment.createdAt,
+      url: `${this.repoUrl}#comment-${comment.id}`,
+    };
+  }
+
+  private toPull(pr: LocalForgeDoc["pulls"][number]): PullRequest {
+    return {
+      number: pr.number,
+      head: pr.head,
+      base: pr.base,
+      draft: pr.draft,
+      state: pr.state,
+      url: this.pullUrl(pr.number),
+      author: pr.author,
+    };
+  }
+
+  private pullUrl(number: number): string {
+    return `${this.repoUrl}#pull-${number}`;
+  }
+}
+
+function requireIssue(doc: LocalForgeDoc, number: number) {
+  const issue = doc.issues.find((i) => i.number === number);
+  if (!issue) throw new LocalForgeError(`cfa/local: no issue #${number}`);
+  return issue;
+}
+
+function requirePull(doc: LocalForgeDoc, number: number) {
+  const pr = doc.pulls.find((p) => p.number === number);
+  if (!pr) throw new LocalForgeError(`cfa/local: no pull request #${number}`);
+  return pr;
+}

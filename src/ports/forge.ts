@@ -1,0 +1,114 @@
+// The Forge port: what the engine needs of GitHub (issue 4 §3). The GitHub adapter maps it
+// onto the REST API; the local adapter keeps the same things in JSON beside a local git
+// repository, so every engine behaviour can be exercised without a network.
+
+export const PERMISSIONS = ["admin", "maintain", "write", "triage", "read", "none"] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** Permissions that may act on a job: start it, approve a gate, answer, withdraw, intervene. */
+export const ACTING_PERMISSIONS: readonly Permission[] = ["admin", "maintain", "write"];
+
+export interface Actor {
+  login: string;
+  /** GitHub's account type; "Bot" for apps and bots. */
+  type: "User" | "Bot" | "Organization";
+}
+
+export interface Issue {
+  number: number;
+  title: string;
+  body: string;
+  author: Actor;
+  labels: string[];
+  state: "open" | "closed";
+  url: string;
+}
+
+export interface Comment {
+  id: number;
+  author: Actor;
+  body: string;
+  createdAt: string;
+  url: string;
+}
+
+export const REVIEW_STATES = ["APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED"] as const;
+export type ReviewState = (typeof REVIEW_STATES)[number];
+
+export interface ReviewComment {
+  path: string;
+  line: number | null;
+  body: string;
+}
+
+export interface Review {
+  id: number;
+  author: Actor;
+  state: ReviewState;
+  body: string;
+  /** The commit the reviewer saw: only a review on the gate's artifact counts. */
+  commitId: string;
+  submittedAt: string;
+  comments: ReviewComment[];
+}
+
+export interface PullRequest {
+  number: number;
+  head: string;
+  base: string;
+  draft: boolean;
+  state: "open" | "closed";
+  url: string;
+  author: Actor;
+}
+
+export const CHECK_NAMES = ["cfa/intent", "cfa/plan", "cfa/execute"] as const;
+export type CheckName = (typeof CHECK_NAMES)[number];
+
+export interface CheckUpdate {
+  name: CheckName;
+  sha: string;
+  status: "in_progress" | "completed";
+  conclusion?: "success" | "failure" | "cancelled" | "neutral";
+  summary: string;
+}
+
+export const REACTIONS = ["+1", "-1", "eyes", "rocket", "confused", "hooray"] as const;
+export type Reaction = (typeof REACTIONS)[number];
+
+export interface Forge {
+  /** The login the bot posts as; its own comments are recognised by it and by the hidden block. */
+  readonly botLogin: string;
+  /** Where a person reads the repository (for links in comments). */
+  readonly repoUrl: string;
+
+  getIssue(number: number): Promise<Issue>;
+  listComments(issue: number): Promise<Comment[]>;
+  createComment(issue: number, body: string): Promise<Comment>;
+  updateComment(id: number, body: string): Promise<void>;
+  react(target: { comment: number } | { issue: number }, reaction: Reaction): Promise<void>;
+  permission(login: string): Promise<Permission>;
+
+  defaultBranch(): Promise<string>;
+  /** Publishes the local branch; `expectedOld` null means the branch must not exist yet. */
+  pushBranch(branch: string, update: { sha: string; expectedOld: string | null }): Promise<void>;
+  deleteBranch(branch: string): Promise<void>;
+
+  findPullRequest(head: string): Promise<PullRequest | null>;
+  createPullRequest(pr: {
+    head: string;
+    base: string;
+    title: string;
+    body: string;
+    draft: boolean;
+  }): Promise<PullRequest>;
+  updatePullRequest(number: number, update: { title?: string; body?: string }): Promise<void>;
+  markReadyForReview(number: number): Promise<void>;
+  closePullRequest(number: number): Promise<void>;
+  requestReview(number: number, logins: string[]): Promise<void>;
+  listReviews(number: number): Promise<Review[]>;
+
+  setCheck(check: CheckUpdate): Promise<void>;
+  /** The text of `.github/cfa.yml` on the default branch, or null when absent. */
+  readConfig(): Promise<string | null>;
+}
