@@ -16,7 +16,16 @@ function sortKeys(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value).sort()) {
       const inner = (value as Record<string, unknown>)[key];
-      if (inner !== undefined) out[key] = sortKeys(inner);
+      // defineProperty, not assignment: `out["__proto__"] = x` would set out's prototype
+      // and the key (present in parsed, untrusted JSON) would vanish from the output.
+      if (inner !== undefined) {
+        Object.defineProperty(out, key, {
+          value: sortKeys(inner),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
     }
     return out;
   }

@@ -2,6 +2,8 @@
 // state-level failure spends the state's retry budget; exhaustion and breached caps end the
 // job in FAILURE, naming why. A capped job fails; it does not end cleanly.
 
+import { InvalidTransitionError } from "./errors.js";
+import { isTerminalState } from "./fsm.js";
 import type { JobRecord } from "./job-record.js";
 import { transition, type TransitionMeta } from "./transition.js";
 
@@ -22,6 +24,9 @@ export function recordStateFailure(
   meta: TransitionMeta,
   budget: number = DEFAULT_RETRY_BUDGET,
 ): StateFailure {
+  // A terminal job has no state left to fail in; refuse it whatever the count, rather than
+  // silently bumping the counter until the budget is spent and only then throwing.
+  if (isTerminalState(job.state)) throw new InvalidTransitionError(job.state, "FAILURE", []);
   const failures = job.failures + 1;
   if (failures > budget) {
     const reason = `retry budget spent in ${job.state} (${failures} failures, budget ${budget}): ${meta.reason}`;
@@ -56,7 +61,10 @@ export function breachedCap(job: JobRecord, caps: Caps): CapBreach | null {
 }
 
 export function describeBreach(breach: CapBreach): string {
-  const show = (n: number) => (breach.cap === "costUsd" ? `$${n.toFixed(2)}` : String(n));
+  // Cents, unless rounding to cents would print the spend equal to the cap ("$25.00 > $25.00").
+  const cents = breach.value.toFixed(2) !== breach.limit.toFixed(2);
+  const show = (n: number) =>
+    breach.cap !== "costUsd" ? String(n) : cents ? `$${n.toFixed(2)}` : `$${String(n)}`;
   return `cap breached: ${breach.cap} ${show(breach.value)} > ${show(breach.limit)}`;
 }
 
