@@ -1,0 +1,104 @@
+// The contract between the engine and one agent turn (one Run(A, t, m) of seed 000 §5).
+// The agents layer knows nothing of GitHub or of the soup's internals: the engine hands a
+// turn its inputs and a TurnHost through which every protocol-level effect goes, and gets
+// back what the turn produced, from which it fires [send-step], [nosend-step] or [ask-step].
+
+import type { Address } from "../protocol/address.js";
+import type { OutcomeRecord } from "../protocol/outcome-record.js";
+import type { Message, Model, ModelUsage } from "../ports/model.js";
+import type { CommandResult } from "../ports/sandbox.js";
+
+/** What crossed the bus to wake this turn (seed 000 §5 `m`), as the engine renders it. */
+export interface IncomingMessage {
+  /** e.g. "begin", "task", "reply", "answer", "intervention", "recovery", "verdict". */
+  kind: string;
+  /** Ready-to-read text; untrusted parts are already wrapped as data by the engine. */
+  text: string;
+  /** For kind "answer": the escalation it answers, so a pending ask_question gets its result. */
+  answers?: string;
+}
+
+export const QUESTION_KINDS = ["question", "gate"] as const;
+export type QuestionKind = (typeof QUESTION_KINDS)[number];
+
+export interface Question {
+  kind: QuestionKind;
+  text: string;
+  /** For a gate: the artifact under review, relative to the workspace root. */
+  artifact?: string;
+}
+
+/** A tool's answer to the model: text, or an error the model can act on. */
+export type HostResult = { ok: true; text: string } | { ok: false; error: string };
+
+export interface TurnHost {
+  /** Spark a task (seed 000 §6): provisions its worktree; refused past the fan-out cap. */
+  dispatch(task: { id: string; brief: string; files: string[] }): Promise<HostResult>;
+  /** A message to a task this instance dispatched, or (for a task) to its dispatcher. */
+  send(to: { task: string } | { parent: true }, text: string): Promise<HostResult>;
+  /** [send-terminate] of a task after its verifier passes it; the merge is the engine's. */
+  close(task: string): Promise<HostResult>;
+  /** AskQuestion: validated now; the turn ends after it and the answer arrives later. */
+  ask(question: Question): Promise<HostResult>;
+  /** Writes the outcome record at `.cfa/outcome.json`; refuses outcomes outside the state. */
+  finish(record: OutcomeRecord): Promise<HostResult>;
+  /** The verifier's verdict. */
+  verdict(verdict: { verdict: "pass" | "fail"; issues: string[]; notes: string }): Promise<HostResult>;
+  /** The proxy's three moves (seed 000 §7). */
+  proxyAnswer(text: string): Promise<HostResult>;
+  proxyEscalate(question: string): Promise<HostResult>;
+  proxyWithdraw(reason: string): Promise<HostResult>;
+  runCommand(argv: string[]): Promise<CommandResult>;
+}
+
+export interface RoleDefinition {
+  name: string;
+  tier: string;
+  /** Tool names this role may call; any other tool call is refused (seed 000 §10). */
+  tools: string[];
+  commands: string[];
+  network: boolean;
+  prompt: string;
+}
+
+export interface TurnInput {
+  instance: Address;
+  role: RoleDefinition;
+  model: Model;
+  modelName: string;
+  /** Stable across the instance's turns (role prompt + skill + job facts) so it caches. */
+  system: string;
+  /** The instance's transcript so far (its session handle, loaded from disk). */
+  transcript: Message[];
+  incoming: IncomingMessage;
+  workspace: {
+    root: string;
+    /** Root-relative prefixes the agent may read but not write (the engine's `.cfa/`). */
+    protect: string[];
+    readOnly: boolean;
+  };
+  host: TurnHost;
+  limits: { toolCallsPerTurn: number; maxTokens: number; readBytes: number };
+  signal?: AbortSignal;
+}
+
+export type TurnEnd =
+  /** The model stopped on its own: [send-step] (the engine adds the queued sends) or [nosend-step]. */
+  | { kind: "stopped" }
+  /** ask_question was called: [ask-step]. */
+  | { kind: "asked"; question: Question }
+  /** finish was called: the outcome record is on disk. */
+  | { kind: "finished" }
+  /** The tool-call cap ended the turn. */
+  | { kind: "capped" };
+
+export interface TurnOutput {
+  /** Messages this turn added, in order: appended to the transcript. */
+  messages: Message[];
+  usage: ModelUsage;
+  end: TurnEnd;
+  modelCalls: number;
+  toolCalls: number;
+  /** Time spent waiting on the model, so orchestration overhead can be measured apart. */
+  modelMs: number;
+}
