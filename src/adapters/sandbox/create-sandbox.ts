@@ -1,0 +1,48 @@
+// Chooses the Sandbox for a run from the configured sandbox mode. `require` (the default)
+// means bubblewrap or a SandboxUnavailableError: never a silent fallback to running
+// uncontained (DESIGN "Agents and models"; seed 000 §10: a boundary that cannot be
+// verified at startup is a hard error, not a fall-through).
+
+import type { Sandbox } from "../../ports/sandbox.js";
+import { createBwrapSandbox, type BwrapSandboxOptions } from "./bwrap-sandbox.js";
+import { SandboxUnavailableError } from "./errors.js";
+import { findProgram } from "./find-program.js";
+import { probeBwrap } from "./probe-bwrap.js";
+import { createUnsandboxed } from "./unsandboxed.js";
+
+export const SANDBOX_MODES = ["require", "off"] as const;
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+
+export function isSandboxMode(value: unknown): value is SandboxMode {
+  return (SANDBOX_MODES as readonly unknown[]).includes(value);
+}
+
+export interface CreateSandboxOptions extends Omit<BwrapSandboxOptions, "bwrapPath"> {
+  /** Finds a program; null when absent. Default: search `searchPath` (the process PATH). */
+  which?: (program: string) => Promise<string | null>;
+  /** Limit for each probe run of bwrap. */
+  probeTimeoutMs?: number;
+}
+
+export async function createSandbox(
+  mode: SandboxMode = "require",
+  options: CreateSandboxOptions = {},
+): Promise<Sandbox> {
+  const { which, probeTimeoutMs, ...bwrapOptions } = options;
+  switch (mode) {
+    case "off":
+      return createUnsandboxed(options.now ? { now: options.now } : {});
+    case "require": {
+      const searchPath = options.searchPath ?? process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin";
+      const find = which ?? ((program: string) => findProgram(program, searchPath));
+      const bwrapPath = await find("bwrap");
+      if (bwrapPath === null) throw new SandboxUnavailableError("missing", null, "");
+      await probeBwrap(bwrapPath, probeTimeoutMs);
+      return createBwrapSandbox({ ...bwrapOptions, bwrapPath });
+    }
+    default: {
+      const unreachable: never = mode;
+      throw new Error(`cfa/sandbox: unknown sandbox mode ${String(unreachable)}`);
+    }
+  }
+}
