@@ -1,0 +1,16 @@
+export { editFile, MAX_EDIT_BYTES } from "./edit-file.js";
+export type { EditFileResult } from "./edit-file.js";
+export { FILE_TOOL_ERROR_CODES, FileToolError } from "./file-tool-error.js";
+export type { FileToolErrorCode } from "./file-tool-error.js";
+export type { FileToolOptions, FileToolSeam } from "./file-tool-options.js";
+export { globToRegExp, matchesGlob } from "./glob-to-regexp.js";
+export { DEFAULT_LIST_LIMIT, listFiles } from "./list-files.js";
+export type { ListFilesResult } from "./list-files.js";
+export { DEFAULT_MAX_READ_BYTES, readFile, readFileBytes } from "./read-file.js";
+export type { ReadBytesResult, ReadFileResult } from "./read-file.js";
+export { DEFAULT_SEARCH_FILE_BYTES, DEFAULT_SEARCH_LIMIT, searchFiles } from "./search-files.js";
+export type { SearchFilesOptions, SearchFilesResult, SearchMatch } from "./search-files.js";
+export { ENTRY_TYPES } from "./walk-entries.js";
+export type { EntryType } from "./walk-entries.js";
+export { writeFile } from "./write-file.js";
+export type { WriteFileResult } from "./write-file.js";

@@ -1,0 +1,169 @@
+// Searching file contents for an agent's tool: plain text or a regular expression, line by
+// line, inside the boundary, skipping `.git`, links, binary files and oversized files.
+
+import { constants, realpathSync, type Stats } from "node:fs";
+import { lstat, open, type FileHandle } from "node:fs/promises";
+import path from "node:path";
+import { BoundaryError } from "../boundary/boundary-error.js";
+import { resolveInWorkspace } from "../boundary/resolve-in-workspace.js";
+import { openDirInside, type AnchoredDir } from "./anchored-dir.js";
+import { FileToolError } from "./file-tool-error.js";
+import type { FileToolOptions } from "./file-tool-options.js";
+import { matchesGlob } from "./glob-to-regexp.js";
+import { verifyOpened } from "./verify-opened.js";
+import { walkEntries } from "./walk-entries.js";
+
+export const DEFAULT_SEARCH_LIMIT = 100;
+export const DEFAULT_SEARCH_FILE_BYTES = 1024 * 1024;
+// git's heuristic: a NUL byte in the first 8000 bytes makes a file binary.
+const BINARY_SNIFF_BYTES = 8000;
+const MAX_LINE_CHARS = 500;
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+export interface SearchMatch {
+  /** Root-relative path with `/` separators. */
+  path: string;
+  /** 1-based line number. */
+  line: number;
+  /** The matching line, cut at 500 characters. */
+  text: string;
+}
+
+export interface SearchFilesOptions extends FileToolOptions {
+  /** File or directory to search, relative to the root; the whole workspace by default. */
+  path?: string;
+  /** Only files matching this glob (against the name when it has no `/`). */
+  glob?: string;
+  limit?: number;
+  /** Treat `pattern` as a JavaScript regular expression instead of plain text. */
+  regex?: boolean;
+  ignoreCase?: boolean;
+  /** Larger files are skipped (and counted in `skipped`). */
+  maxFileBytes?: number;
+}
+
+export interface SearchFilesResult {
+  matches: SearchMatch[];
+  /** True when `limit` cut the results short. */
+  truncated: boolean;
+  /** Files not searched: binary, too large, hard-linked or changed while searching. */
+  skipped: number;
+}
+
+export async function searchFiles(
+  root: string,
+  pattern: string,
+  options: SearchFilesOptions = {},
+): Promise<SearchFilesResult> {
+  const requested = options.path ?? "";
+  const test = compile(pattern, options);
+  const real = resolveInWorkspace(root, requested, { protect: options.protect ?? [] });
+  const rootReal = realpathSync(root);
+  await options.seam?.beforeOpen?.(real);
+  const target = await lstat(real).catch(() => undefined);
+  if (target === undefined) {
+    throw new FileToolError("not-found", requested, "no such file or directory");
+  }
+  const single = !target.isDirectory();
+  const relative = path.relative(rootReal, single ? path.dirname(real) : real);
+  const dir = await openDirInside(rootReal, relative, {
+    create: false,
+    requested,
+    pathOnly: options.seam?.pathOnly ?? false,
+  });
+
+  const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+  const result: SearchFilesResult = { matches: [], truncated: false, skipped: 0 };
+  const searchOne = async (parent: AnchoredDir, name: string, relativePath: string) => {
+    if (options.glob !== undefined && !matchesGlob(relativePath, options.glob)) return true;
+    const text = await readText(parent, name, requested, options);
+    if (text === undefined) {
+      result.skipped += 1;
+      return true;
+    }
+    const lines = text.split(/\r?\n/u);
+    for (let index = 0; index < lines.length; index += 1) {
+      const line = lines[index] as string;
+      if (!test(line)) continue;
+      if (result.matches.length === limit) {
+        result.truncated = true;
+        return false;
+      }
+      result.matches.push({
+        path: relativePath,
+        line: index + 1,
+        text: line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line,
+      });
+    }
+    return true;
+  };
+
+  try {
+    if (single) {
+      await searchOne(dir, path.basename(real), path.relative(rootReal, real));
+      return result;
+    }
+    for await (const entry of walkEntries(dir, relative, { recursive: true, requested })) {
+      if (entry.type !== "file") continue;
+      if (!(await searchOne(entry.parent, entry.name, entry.path))) break;
+    }
+  } finally {
+    await dir.close();
+  }
+  return result;
+}
+
+function compile(pattern: string, options: SearchFilesOptions): (line: string) => boolean {
+  if (pattern === "") {
+    throw new FileToolError("invalid-pattern", pattern, "the search pattern is empty");
+  }
+  if (!options.regex) {
+    if (!options.ignoreCase) return (line) => line.includes(pattern);
+    const folded = pattern.toLowerCase();
+    return (line) => line.toLowerCase().includes(folded);
+  }
+  let expression: RegExp;
+  try {
+    expression = new RegExp(pattern, options.ignoreCase ? "iu" : "u");
+  } catch (error) {
+    throw new FileToolError(
+      "invalid-pattern",
+      pattern,
+      `not a valid regular expression: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  return (line) => expression.test(line);
+}
+
+/** The file's text, or undefined when it must be skipped. */
+async function readText(
+  parent: AnchoredDir,
+  name: string,
+  requested: string,
+  options: SearchFilesOptions,
+): Promise<string | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(parent.at(name), READ_FLAGS);
+  } catch {
+    return undefined; // vanished or became a link since the listing: nothing to search
+  }
+  try {
+    let stats: Stats;
+    try {
+      stats = await verifyOpened(handle, `${parent.realPath}/${name}`, requested);
+    } catch (error) {
+      if (error instanceof BoundaryError) return undefined;
+      throw error;
+    }
+    if (!stats.isFile() || stats.size > (options.maxFileBytes ?? DEFAULT_SEARCH_FILE_BYTES)) {
+      return undefined;
+    }
+    const bytes = await handle.readFile();
+    if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return undefined;
+    return bytes.toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
