@@ -1,0 +1,119 @@
+// The schema of `.github/cfa.yml` (DESIGN.md "Configuration"; seed 000 §13 operational
+// policy). Every key is optional and defaulted; unknown keys are errors, so a typo cannot
+// silently fall back to a default.
+
+import * as z from "zod";
+import { DEFAULT_CAPS, DEFAULT_RETRY_BUDGET } from "../protocol/failure.js";
+import type { LiveState } from "../protocol/fsm.js";
+import { DEFAULT_COMMANDS } from "./default-commands.js";
+import { ESCALATION_POLICIES } from "./escalation-policy.js";
+import { closest } from "./edit-distance.js";
+import { MODEL_TIERS, isModelTier } from "./model-tiers.js";
+import type { Role } from "./roles.js";
+
+export const CONFIG_PATH = ".github/cfa.yml";
+
+export const SANDBOX_MODES = ["require", "off"] as const;
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+
+export const AUDIT_TRAIL_MODES = ["keep", "drop"] as const;
+export type AuditTrailMode = (typeof AUDIT_TRAIL_MODES)[number];
+
+/** GitHub's login rule: alphanumerics and single inner hyphens, at most 39 characters. */
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
+const BOT_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?$/;
+/** A program name, never a path or a command line: the sandbox compares it with argv[0]. */
+const PROGRAM = /^[A-Za-z0-9_+][A-Za-z0-9._+-]*$/;
+const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:@/-]*$/;
+const WORKFLOW_FILE = /^[A-Za-z0-9._-]+\.ya?ml$/;
+
+/** The Actions job limit (6 h): a longer command timeout could never be reached. */
+const MAX_COMMAND_SECONDS = 6 * 60 * 60;
+
+const model = z
+  .string()
+  .regex(MODEL_ID, { error: `expected a tier (${MODEL_TIERS.join(", ")}) or a model id` })
+  // A near-miss of a tier ("capabel") would otherwise pass as a model id and fail only
+  // when the first request is refused.
+  .refine((value) => isModelTier(value) || closest(value, MODEL_TIERS, 2) === undefined, {
+    error: (issue) => {
+      const value = String(issue.input);
+      const tier = closest(value, MODEL_TIERS, 2) ?? "";
+      return `${JSON.stringify(value)} is neither a tier nor a model id; did you mean "${tier}"?`;
+    },
+  });
+
+const perRole = <S extends z.ZodType>(make: (role: Role) => S) =>
+  z.strictObject({
+    "intent-lead": make("intent-lead"),
+    "project-lead": make("project-lead"),
+    worker: make("worker"),
+    verifier: make("verifier"),
+    proxy: make("proxy"),
+  } satisfies Record<Role, S>);
+
+const perState = <S extends z.ZodType>(make: (state: LiveState) => S) =>
+  z.strictObject({
+    INTENT: make("INTENT"),
+    PLAN: make("PLAN"),
+    EXECUTE: make("EXECUTE"),
+  } satisfies Record<LiveState, S>);
+
+export const CfaConfigSchema = z.strictObject({
+  /** The issue label that starts a job. GitHub labels are at most 50 characters. */
+  label: z.string().trim().min(1).max(50).default("cfa"),
+  /** Seed 000 §7, §13: per live state. */
+  escalation: perState(() => z.enum(ESCALATION_POLICIES).default("always")).prefault({}),
+  /** Retries per state before FAILURE (seed 000 §12 "Termination guaranteed"). */
+  retryBudget: z.int().min(0).max(20).default(DEFAULT_RETRY_BUDGET),
+  /** Seed 001 CO-3: breaching a cap fails the job. A value equal to its cap is within it. */
+  caps: z
+    .strictObject({
+      turns: z.int().min(1).default(DEFAULT_CAPS.turns),
+      backtracks: z.int().min(0).default(DEFAULT_CAPS.backtracks),
+      costUsd: z.number().positive().default(DEFAULT_CAPS.costUsd),
+    })
+    .prefault({}),
+  /** Seed 000 §13: open conversations per parent before a spark is blocked. */
+  fanOut: z.int().min(1).max(20).default(3),
+  models: perRole(() => model.default("capable")).prefault({}),
+  commands: perRole((role) =>
+    z
+      .array(
+        z
+          .string()
+          .regex(PROGRAM, { error: "expected a program name, not a path or a command line" }),
+      )
+      .default(() => [...DEFAULT_COMMANDS[role]]),
+  ).prefault({}),
+  network: perRole(() => z.boolean().default(false)).prefault({}),
+  /** Seed 000 §10: a workspace whose boundary cannot be verified is refused unless `off`. */
+  sandbox: z.enum(SANDBOX_MODES).default("require"),
+  limits: z
+    .strictObject({
+      toolCallsPerTurn: z.int().min(1).default(60),
+      commandTimeoutSeconds: z.int().min(1).max(MAX_COMMAND_SECONDS).default(300),
+      commandOutputBytes: z.int().min(1).default(65536),
+      maxTokens: z.int().min(1).default(8192),
+    })
+    .prefault({}),
+  /** The worker workflow's file name under .github/workflows/. */
+  workflow: z
+    .string()
+    .regex(WORKFLOW_FILE, { error: "expected a workflow file name such as cfa.yml" })
+    .default("cfa.yml"),
+  /** Logins allowed to act besides people with write access. Compare case-insensitively. */
+  approvers: z
+    .array(z.string().regex(LOGIN, { error: "expected a GitHub login" }))
+    .default(() => []),
+  /** Bot logins (e.g. `renovate[bot]`) whose commands count; other bots are ignored. */
+  allowBots: z
+    .array(z.string().regex(BOT_LOGIN, { error: "expected a GitHub login such as my-app[bot]" }))
+    .default(() => []),
+  /** `drop` removes .cfa/jobs/<N>/ in a last commit before DONE (DESIGN.md "Mapping"). */
+  auditTrail: z.enum(AUDIT_TRAIL_MODES).default("keep"),
+});
+
+export type CfaConfig = z.infer<typeof CfaConfigSchema>;
+/** What a repository may write: every key optional. */
+export type CfaConfigInput = z.input<typeof CfaConfigSchema>;

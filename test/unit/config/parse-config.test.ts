@@ -1,0 +1,386 @@
+// `.github/cfa.yml` (DESIGN.md "Configuration"): all optional, defaults filled, every
+// mistake reported as a value naming the field, never thrown, never silently ignored.
+
+import fc from "fast-check";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { Caps } from "../../../src/protocol/failure.js";
+import {
+  CONFIG_PATH,
+  DEFAULT_COMMANDS,
+  ROLES,
+  defaultConfig,
+  parseConfig,
+  type CfaConfig,
+  type ConfigIssue,
+} from "../../../src/config/index.js";
+
+const ok = (yaml: string | null): CfaConfig => {
+  const result = parseConfig(yaml);
+  if (!result.ok) throw new Error(`expected a valid config, got ${JSON.stringify(result.errors)}`);
+  return result.config;
+};
+
+const errors = (yaml: string, source?: string): ConfigIssue[] => {
+  const result = parseConfig(yaml, source);
+  if (result.ok) throw new Error("expected errors");
+  return result.errors;
+};
+
+const messages = (yaml: string) => errors(yaml).map((e) => e.message);
+
+const DEFAULTS: CfaConfig = {
+  label: "cfa",
+  escalation: { INTENT: "always", PLAN: "always", EXECUTE: "always" },
+  retryBudget: 3,
+  caps: { turns: 200, backtracks: 5, costUsd: 25 },
+  fanOut: 3,
+  models: {
+    "intent-lead": "capable",
+    "project-lead": "capable",
+    worker: "capable",
+    verifier: "capable",
+    proxy: "capable",
+  },
+  commands: {
+    "intent-lead": ["git", "ls", "cat", "grep", "find", "head", "tail", "wc", "diff"],
+    "project-lead": ["git", "ls", "cat", "grep", "find", "head", "tail", "wc", "diff"],
+    worker: [
+      "git",
+      "node",
+      "npm",
+      "npx",
+      "sed",
+      "mkdir",
+      "cp",
+      "mv",
+      "rm",
+      "touch",
+      "ls",
+      "cat",
+      "grep",
+      "find",
+      "head",
+      "tail",
+      "wc",
+      "diff",
+    ],
+    verifier: [
+      "git",
+      "node",
+      "npm",
+      "npx",
+      "ls",
+      "cat",
+      "grep",
+      "find",
+      "head",
+      "tail",
+      "wc",
+      "diff",
+    ],
+    proxy: ["ls", "cat", "grep", "find", "head", "tail", "wc", "diff"],
+  },
+  network: {
+    "intent-lead": false,
+    "project-lead": false,
+    worker: false,
+    verifier: false,
+    proxy: false,
+  },
+  sandbox: "require",
+  limits: {
+    toolCallsPerTurn: 60,
+    commandTimeoutSeconds: 300,
+    commandOutputBytes: 65536,
+    maxTokens: 8192,
+  },
+  workflow: "cfa.yml",
+  approvers: [],
+  allowBots: [],
+  auditTrail: "keep",
+};
+
+describe("parseConfig: defaults", () => {
+  it("reads .github/cfa.yml by default", () => {
+    expect(CONFIG_PATH).toBe(".github/cfa.yml");
+  });
+
+  it.each([
+    ["no file", null],
+    ["an empty file", ""],
+    ["only comments", "# nothing to change yet\n"],
+    ["an empty mapping", "{}\n"],
+  ])("fills every default for %s", (_, yaml) => {
+    expect(ok(yaml)).toEqual(DEFAULTS);
+    expect(defaultConfig()).toEqual(DEFAULTS);
+  });
+
+  it("gives no shell to any role by default", () => {
+    for (const role of ROLES) {
+      expect(DEFAULT_COMMANDS[role]).not.toContain("sh");
+      expect(DEFAULT_COMMANDS[role]).not.toContain("bash");
+    }
+  });
+
+  it("hands out fresh defaults: changing one parse does not change the next", () => {
+    const first = ok(null);
+    first.commands.worker.push("curl");
+    first.approvers.push("mallory");
+    expect(ok(null).commands.worker).not.toContain("curl");
+    expect(ok("label: x\n").approvers).toEqual([]);
+  });
+
+  it("keeps the defaults of the keys a partial section leaves out", () => {
+    const config = ok(
+      "escalation:\n  PLAN: never\ncaps:\n  costUsd: 2.5\nmodels:\n  worker: fast\n",
+    );
+    expect(config.escalation).toEqual({ INTENT: "always", PLAN: "never", EXECUTE: "always" });
+    expect(config.caps).toEqual({ turns: 200, backtracks: 5, costUsd: 2.5 });
+    expect(config.models).toEqual({ ...DEFAULTS.models, worker: "fast" });
+  });
+
+  it("treats a key with nothing after the colon as unset", () => {
+    expect(ok("label:\ncaps:\n  turns:\napprovers:\n")).toEqual(DEFAULTS);
+  });
+
+  it("reads every setting when all are given", () => {
+    const yaml = `
+label: ai-task
+escalation: { INTENT: always, PLAN: when_unsure, EXECUTE: never }
+retryBudget: 0
+caps: { turns: 50, backtracks: 0, costUsd: 3 }
+fanOut: 1
+models: { intent-lead: reasoning, project-lead: claude-opus-4-1, worker: fast, verifier: capable, proxy: claude-sonnet-4-5 }
+commands:
+  worker: [git, node, sh]
+  proxy: []
+network: { worker: true }
+sandbox: "off"
+limits: { toolCallsPerTurn: 10, commandTimeoutSeconds: 21600, commandOutputBytes: 1024, maxTokens: 32000 }
+workflow: cfa-worker.yaml
+approvers: [alice, Bob-2]
+allowBots: ['renovate[bot]', my-app]
+auditTrail: drop
+`;
+    expect(ok(yaml)).toEqual({
+      label: "ai-task",
+      escalation: { INTENT: "always", PLAN: "when_unsure", EXECUTE: "never" },
+      retryBudget: 0,
+      caps: { turns: 50, backtracks: 0, costUsd: 3 },
+      fanOut: 1,
+      models: {
+        "intent-lead": "reasoning",
+        "project-lead": "claude-opus-4-1",
+        worker: "fast",
+        verifier: "capable",
+        proxy: "claude-sonnet-4-5",
+      },
+      commands: { ...DEFAULTS.commands, worker: ["git", "node", "sh"], proxy: [] },
+      network: { ...DEFAULTS.network, worker: true },
+      sandbox: "off",
+      limits: {
+        toolCallsPerTurn: 10,
+        commandTimeoutSeconds: 21600,
+        commandOutputBytes: 1024,
+        maxTokens: 32000,
+      },
+      workflow: "cfa-worker.yaml",
+      approvers: ["alice", "Bob-2"],
+      allowBots: ["renovate[bot]", "my-app"],
+      auditTrail: "drop",
+    });
+  });
+
+  it("types the config from the schema, with caps usable as the protocol's Caps", () => {
+    const config = ok(null);
+    expectTypeOf(config.caps).toExtend<Caps>();
+    expectTypeOf(config.escalation.PLAN).toEqualTypeOf<"never" | "when_unsure" | "always">();
+    expectTypeOf(config.commands.worker).toEqualTypeOf<string[]>();
+    expectTypeOf(config.sandbox).toEqualTypeOf<"require" | "off">();
+  });
+});
+
+describe("parseConfig: a message names the field as a dotted path", () => {
+  it("says what an escalation policy may be and what it got", () => {
+    expect(errors("escalation:\n  PLAN: sometimes\n")).toEqual([
+      {
+        path: "escalation.PLAN",
+        message: 'escalation.PLAN: expected one of never, when_unsure, always, got "sometimes"',
+      },
+    ]);
+  });
+
+  it.each([
+    ["label: ''", "label: must not be empty"],
+    [`label: ${"x".repeat(51)}`, `label: expected at most 50 characters, got "${"x".repeat(40)}"…`],
+    ["label: 7", "label: expected a string, got 7"],
+    ["retryBudget: 2.5", "retryBudget: expected a whole number, got 2.5"],
+    ["retryBudget: -1", "retryBudget: expected a number >= 0, got -1"],
+    ["retryBudget: three", 'retryBudget: expected a number, got "three"'],
+    ["caps: { turns: 0 }", "caps.turns: expected a number >= 1, got 0"],
+    ["caps: { backtracks: -2 }", "caps.backtracks: expected a number >= 0, got -2"],
+    ["caps: { costUsd: 0 }", "caps.costUsd: expected a number > 0, got 0"],
+    ["caps: 200", "caps: expected a mapping, got 200"],
+    ["fanOut: 0", "fanOut: expected a number >= 1, got 0"],
+    ["fanOut: 21", "fanOut: expected a number <= 20, got 21"],
+    ["models: { worker: [fast] }", "models.worker: expected a string, got a list"],
+    ["network: { worker: yes }", 'network.worker: expected true or false, got "yes"'],
+    ["sandbox: maybe", 'sandbox: expected one of require, off, got "maybe"'],
+    [
+      "limits: { commandTimeoutSeconds: 99999 }",
+      "limits.commandTimeoutSeconds: expected a number <= 21600, got 99999",
+    ],
+    ["limits: { maxTokens: 0 }", "limits.maxTokens: expected a number >= 1, got 0"],
+    ["workflow: cfa", 'workflow: expected a workflow file name such as cfa.yml, got "cfa"'],
+    ["approvers: alice", 'approvers: expected a list, got "alice"'],
+    ["approvers: [alice, -bob]", 'approvers[1]: expected a GitHub login, got "-bob"'],
+    [
+      "allowBots: ['bad bot']",
+      'allowBots[0]: expected a GitHub login such as my-app[bot], got "bad bot"',
+    ],
+    ["auditTrail: delete", 'auditTrail: expected one of keep, drop, got "delete"'],
+  ])("%s → %s", (yaml, message) => {
+    expect(messages(yaml)).toEqual([message]);
+  });
+
+  it("names a list element by its index", () => {
+    expect(errors("commands:\n  worker: [git, /bin/sh, 3]\n")).toEqual([
+      {
+        path: "commands.worker[1]",
+        message:
+          'commands.worker[1]: expected a program name, not a path or a command line, got "/bin/sh"',
+      },
+      { path: "commands.worker[2]", message: "commands.worker[2]: expected a string, got 3" },
+    ]);
+    expect(messages("commands:\n  worker: ['git push']\n")[0]).toMatch(/^commands\.worker\[0\]: /);
+  });
+
+  it("catches a misspelt model tier instead of taking it for a model id", () => {
+    expect(messages("models:\n  verifier: capabel\n")).toEqual([
+      'models.verifier: "capabel" is neither a tier nor a model id; did you mean "capable"?',
+    ]);
+    expect(messages("models:\n  verifier: 'claude sonnet'\n")).toEqual([
+      'models.verifier: expected a tier (reasoning, capable, fast) or a model id, got "claude sonnet"',
+    ]);
+  });
+
+  it("reports every bad field at once", () => {
+    const paths = errors("retryBudget: -1\nsandbox: none\ncaps: { turns: 0 }\n").map((e) => e.path);
+    expect(paths.sort()).toEqual(["caps.turns", "retryBudget", "sandbox"]);
+  });
+
+  it("shortens a long value it quotes", () => {
+    const [message] = messages(`sandbox: ${"y".repeat(500)}\n`);
+    expect(message).toContain(`"${"y".repeat(40)}"…`);
+    expect(message?.length).toBeLessThan(120);
+  });
+});
+
+describe("parseConfig: unknown keys are errors", () => {
+  it.each([
+    ["retrybudget: 2", "retrybudget", 'did you mean "retryBudget"?'],
+    ["caps:\n  turn: 10", "caps.turn", 'did you mean "turns"?'],
+    ["escalation:\n  EXECUTION: never", "escalation.EXECUTION", 'did you mean "EXECUTE"?'],
+    ["models:\n  workers: fast", "models.workers", 'did you mean "worker"?'],
+    [
+      "network:\n  tester: true",
+      "network.tester",
+      "known keys: intent-lead, project-lead, worker, verifier, proxy",
+    ],
+    ["limits:\n  timeout: 5", "limits.timeout", "known keys: toolCallsPerTurn"],
+    ["colour: blue", "colour", "known keys: label, escalation"],
+  ])("%s → %s", (yaml, path, hint) => {
+    const [error, ...rest] = errors(`${yaml}\n`);
+    expect(rest).toEqual([]);
+    expect(error?.path).toBe(path);
+    expect(error?.message).toMatch(new RegExp(`^${path.replace(/[.[\]]/g, "\\$&")}: unknown key`));
+    expect(error?.message).toContain(hint);
+  });
+
+  it("refuses __proto__ as a key rather than letting it reach an object's prototype", () => {
+    expect(errors("__proto__: { label: x }\n")).toEqual([
+      { path: "__proto__", message: expect.stringContaining("unknown key") as string },
+    ]);
+    expect(({} as Record<string, unknown>).label).toBeUndefined();
+  });
+});
+
+describe("parseConfig: YAML errors", () => {
+  it("names the file, line and column of a syntax error", () => {
+    const [error, ...rest] = errors("label: cfa\ncaps: { turns: 3\nfanOut: 2\n");
+    expect(rest).toEqual([]);
+    expect(error?.path).toBe("");
+    expect(error?.message).toMatch(/^\.github\/cfa\.yml: line \d+, column \d+: \S/);
+  });
+
+  it("reports a repeated key with its position", () => {
+    expect(messages("label: a\nlabel: b\n")).toEqual([
+      ".github/cfa.yml: line 2, column 1: Map keys must be unique",
+    ]);
+  });
+
+  it("reports one error per line, not every knock-on error", () => {
+    const found = messages("label: cfa\n\t- x\n");
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/line 2, column \d+: Tabs/);
+  });
+
+  it("uses the source it was given", () => {
+    expect(errors("a: [\n", "config/cfa.yml")[0]?.message).toMatch(/^config\/cfa\.yml: line \d+/);
+  });
+
+  it("refuses more than one document", () => {
+    expect(messages("label: a\n---\nlabel: b\n")[0]).toMatch(
+      /^\.github\/cfa\.yml: line 2, column 1: /,
+    );
+  });
+
+  it("refuses an alias bomb", () => {
+    const lines = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
+    for (const [from, to] of ["ab", "bc", "cd", "de", "ef"]) {
+      lines.push(`${to}: &${to} [${Array(10).fill(`*${from}`).join(",")}]`);
+    }
+    expect(messages(lines.join("\n"))).toEqual([
+      ".github/cfa.yml: Excessive alias count indicates a resource exhaustion attack",
+    ]);
+  });
+
+  it("refuses an alias to no anchor", () => {
+    expect(messages("label: *missing\n")[0]).toMatch(/^\.github\/cfa\.yml: .*alias/i);
+  });
+
+  it.each([
+    ["a list", "- label: cfa\n", "a list"],
+    ["a scalar", "just text\n", '"just text"'],
+  ])("refuses a file that is %s, not a mapping", (_, yaml, got) => {
+    expect(errors(yaml)).toEqual([
+      { path: "", message: `.github/cfa.yml: expected a mapping, got ${got}` },
+    ]);
+  });
+});
+
+describe("parseConfig: any input", () => {
+  it("returns a config or errors naming their field, and never throws", () => {
+    const yamlish = fc.oneof(
+      fc.string(),
+      fc.jsonValue().map((value) => JSON.stringify(value)),
+      fc
+        .dictionary(
+          fc.constantFrom("label", "caps", "models", "limits", "escalation", "commands", "x"),
+          fc.jsonValue(),
+        )
+        .map((value) => JSON.stringify(value)),
+    );
+    fc.assert(
+      fc.property(yamlish, (text) => {
+        const result = parseConfig(text);
+        if (result.ok) return;
+        expect(result.errors.length).toBeGreaterThan(0);
+        for (const error of result.errors) {
+          expect(error.message.startsWith(`${error.path || CONFIG_PATH}: `)).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
