@@ -1,0 +1,40 @@
+// zod schemas of the Model port's messages, for reading transcripts back: a transcript is a
+// file in the job branch, so it is validated where it enters like any other input.
+
+import * as z from "zod";
+import { STOP_REASONS } from "../../ports/model.js";
+
+export const TextBlockSchema = z.object({ type: z.literal("text"), text: z.string() });
+export const ToolUseBlockSchema = z.object({
+  type: z.literal("tool_use"),
+  id: z.string().min(1),
+  name: z.string().min(1),
+  input: z.unknown(),
+});
+export const ToolResultBlockSchema = z.object({
+  type: z.literal("tool_result"),
+  tool_use_id: z.string().min(1),
+  content: z.string(),
+  is_error: z.boolean().optional(),
+});
+
+export const MessageSchema = z.discriminatedUnion("role", [
+  z.object({
+    role: z.literal("user"),
+    content: z.array(z.discriminatedUnion("type", [TextBlockSchema, ToolResultBlockSchema])),
+  }),
+  z.object({
+    role: z.literal("assistant"),
+    content: z.array(z.discriminatedUnion("type", [TextBlockSchema, ToolUseBlockSchema])),
+  }),
+]);
+
+const tokens = z.number().int().nonnegative();
+export const ModelUsageSchema = z.object({
+  inputTokens: tokens,
+  outputTokens: tokens,
+  cacheReadTokens: tokens,
+  cacheWriteTokens: tokens,
+});
+
+export const StopReasonSchema = z.enum(STOP_REASONS);
