@@ -1,0 +1,10 @@
+export { loadRole } from "./load-role.js";
+export type { LoadRoleOptions } from "./load-role.js";
+export { parseRole } from "./parse-role.js";
+export { RoleError } from "./role-error.js";
+export { CommandNameSchema, RoleFrontMatterSchema } from "./role-front-matter.js";
+export type { RoleFrontMatter } from "./role-front-matter.js";
+export { ROLE_NAMES, isRoleName } from "./role-names.js";
+export type { RoleName } from "./role-names.js";
+export { withOverrides } from "./with-overrides.js";
+export type { RoleOverrides } from "./with-overrides.js";

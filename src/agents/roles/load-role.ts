@@ -1,0 +1,35 @@
+// Loads a role from `prompts/roles/<name>.md`, shipped beside the code.
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promptPath } from "../../skills/package-root.js";
+import { parseRole } from "./parse-role.js";
+import { RoleError } from "./role-error.js";
+import { ROLE_NAMES, isRoleName, type RoleName } from "./role-names.js";
+import type { RoleDefinition } from "../turn-contract.js";
+
+export interface LoadRoleOptions {
+  /** The folder holding `<name>.md`; defaults to the package's `prompts/roles`. */
+  dir?: string;
+}
+
+export function loadRole(name: RoleName, options: LoadRoleOptions = {}): RoleDefinition {
+  const file = join(options.dir ?? promptPath("roles"), `${name}.md`);
+  if (!isRoleName(name)) {
+    throw new RoleError(file, `"${String(name)}" is not a role (roles: ${ROLE_NAMES.join(", ")})`);
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new RoleError(file, `cannot read the role file: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  const role = parseRole(text, file);
+  // The file name is how the engine asks for a role; a mismatch would spark the wrong one.
+  if (role.name !== name) {
+    throw new RoleError(file, `front matter says role "${role.name}" but the file is ${name}.md`);
+  }
+  return role;
+}

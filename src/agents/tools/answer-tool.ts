@@ -1,0 +1,19 @@
+// answer: the proxy's [respond] (seed 000 §7): the text goes back to the asking agent.
+
+import * as z from "zod";
+import { fromHost } from "./host-result.js";
+import type { Tool } from "./tool.js";
+
+const input = z.strictObject({
+  text: z.string().trim().min(1).describe("The answer, as the person would give it."),
+});
+
+export const answerTool: Tool<typeof input> = {
+  name: "answer",
+  description:
+    "Answer the question for the person you stand for. The answer goes to the agent that asked; then stop. Refused when the escalation policy requires the person to be asked first: use escalate.",
+  input,
+  async run({ text }, ctx) {
+    return fromHost(await ctx.host.proxyAnswer(text));
+  },
+};

@@ -1,0 +1,31 @@
+// dispatch: sparks a task (seed 000 §6 [spark]): a worker on its own worktree and branch.
+
+import * as z from "zod";
+import { fromHost } from "./host-result.js";
+import type { Tool } from "./tool.js";
+import { TaskId } from "./task-id.js";
+
+const input = z.strictObject({
+  id: TaskId,
+  brief: z
+    .string()
+    .trim()
+    .min(1)
+    .describe(
+      "Everything the worker needs: the goal, the files, how to check the work, what not to touch.",
+    ),
+  files: z
+    .array(z.string().min(1))
+    .default([])
+    .describe("Files from your workspace copied into the worker's (root-relative paths)."),
+});
+
+export const dispatchTool: Tool<typeof input> = {
+  name: "dispatch",
+  description:
+    "Start a new task: a worker gets its own copy of the job branch and the brief as its first message. The worker replies to you when done; its reply arrives as a later message. Refused when too many tasks are open: close one first.",
+  input,
+  async run({ id, brief, files }, ctx) {
+    return fromHost(await ctx.host.dispatch({ id, brief, files }));
+  },
+};

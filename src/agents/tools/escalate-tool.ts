@@ -1,0 +1,23 @@
+// escalate: the proxy's [escalate] (seed 000 §7): a question for the person themself.
+
+import * as z from "zod";
+import { fromHost } from "./host-result.js";
+import type { Tool } from "./tool.js";
+
+const input = z.strictObject({
+  question: z
+    .string()
+    .trim()
+    .min(1)
+    .describe("A short, clear question the person can answer in one reply."),
+});
+
+export const escalateTool: Tool<typeof input> = {
+  name: "escalate",
+  description:
+    "Ask the person you stand for, when you are not sure they would agree with an answer of yours. Then stop: their reply arrives as a later message, and you answer the agent from it.",
+  input,
+  async run({ question }, ctx) {
+    return fromHost(await ctx.host.proxyEscalate(question));
+  },
+};

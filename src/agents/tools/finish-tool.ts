@@ -1,0 +1,31 @@
+// finish: the skill's terminal (seed 000 §4): the host writes the outcome record and
+// refuses an outcome outside the state's edges. FAILURE is the orchestrator's alone.
+
+import * as z from "zod";
+import { ACTIONS, ORCHESTRATOR_ACTIONS, type Action } from "../../protocol/fsm.js";
+import { OutcomeRecordSchema } from "../../protocol/outcome-record.js";
+import { fromHost } from "./host-result.js";
+import type { Tool } from "./tool.js";
+
+const SKILL_OUTCOMES = ACTIONS.filter(
+  (action) => !(ORCHESTRATOR_ACTIONS as readonly Action[]).includes(action),
+) as [Action, ...Action[]];
+
+const input = z.strictObject({
+  outcome: z
+    .enum(SKILL_OUTCOMES)
+    .describe("One of the outcomes your phase permits (your instructions list them)."),
+  reason: OutcomeRecordSchema.shape.reason.describe(
+    "Why, in a few sentences a person reading the job's history will understand.",
+  ),
+});
+
+export const finishTool: Tool<typeof input> = {
+  name: "finish",
+  description:
+    "End your phase with an outcome and a reason. Call it alone, as the only tool call in your response, and only when the phase is really over: your turn ends and the job moves on. An outcome your phase does not permit is refused.",
+  input,
+  async run({ outcome, reason }, ctx) {
+    return fromHost(await ctx.host.finish({ outcome, reason }), { kind: "finished" });
+  },
+};

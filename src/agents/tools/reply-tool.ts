@@ -1,0 +1,23 @@
+// reply: a task's message to whoever dispatched it (send to "parent").
+
+import * as z from "zod";
+import { fromHost } from "./host-result.js";
+import type { Tool } from "./tool.js";
+
+const input = z.strictObject({
+  text: z
+    .string()
+    .trim()
+    .min(1)
+    .describe("What you did, how you checked it, and anything left open."),
+});
+
+export const replyTool: Tool<typeof input> = {
+  name: "reply",
+  description:
+    "Send a message to your lead, who dispatched your task: report the work done (or what blocks you). It is delivered after your turn ends; the lead's answer, if any, arrives as a later message.",
+  input,
+  async run({ text }, ctx) {
+    return fromHost(await ctx.host.send({ parent: true }, text));
+  },
+};

@@ -1,0 +1,40 @@
+// run_command: one program of the role's allowlist, no shell, through the host (which
+// runs it in the sandbox with a reduced environment and time and output limits).
+
+import * as z from "zod";
+import { checkCommand } from "../commands/check-command.js";
+import type { RoleDefinition } from "../turn-contract.js";
+import { formatCommandResult } from "./format-command-result.js";
+import { type Tool } from "./tool.js";
+
+const input = z.strictObject({
+  argv: z
+    .array(z.string())
+    .min(1)
+    .describe(
+      'The program and its arguments, e.g. ["git", "status"]. No shell: no pipes, globs or $VARS.',
+    ),
+});
+
+const DESCRIPTION =
+  "Run a program in your workspace (the working folder) and get its exit code, stdout and stderr. It runs sandboxed: only the workspace is writable, there is a time limit and an output limit.";
+
+export const runCommandTool: Tool<typeof input> = {
+  name: "run_command",
+  description: DESCRIPTION,
+  describeFor(role: RoleDefinition) {
+    const allowed =
+      role.commands.length > 0
+        ? `Allowed programs: ${role.commands.join(", ")}.`
+        : "This role may not run any program.";
+    return `${DESCRIPTION} ${allowed}${role.network ? "" : " There is no network access."}`;
+  },
+  input,
+  async run({ argv }, ctx) {
+    // Refused here as well as in the host: the role's allowlist is part of its tool
+    // surface (seed 000 §10), whatever the host was built with.
+    checkCommand(argv, ctx.role.commands);
+    const result = await ctx.host.runCommand(argv);
+    return { text: formatCommandResult(result), isError: result.timedOut };
+  },
+};

@@ -1,0 +1,25 @@
+// send: a message along a dispatch edge (seed 000 §6: only to what this instance can see —
+// the tasks it dispatched, or its parent). The host checks the visibility.
+
+import * as z from "zod";
+import { fromHost } from "./host-result.js";
+import type { Tool } from "./tool.js";
+
+const input = z.strictObject({
+  to: z
+    .string()
+    .min(1)
+    .describe('The id of a task you dispatched, or "parent" for the one who dispatched you.'),
+  text: z.string().trim().min(1).describe("The message."),
+});
+
+export const sendTool: Tool<typeof input> = {
+  name: "send",
+  description:
+    'Send a message to a task you dispatched (by its id) or to "parent". It is delivered after your turn ends; any reply arrives as a later message.',
+  input,
+  async run({ to, text }, ctx) {
+    const recipient = to === "parent" ? { parent: true as const } : { task: to };
+    return fromHost(await ctx.host.send(recipient, text));
+  },
+};

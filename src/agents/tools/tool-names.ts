@@ -1,0 +1,38 @@
+// Every tool an agent can be given. A role's front matter names a subset; anything else is
+// refused before it runs (seed 000 §10: the tool surface is structural, not prompt-driven).
+
+export const TOOL_NAMES = [
+  "read_file",
+  "write_file",
+  "edit_file",
+  "list_files",
+  "search_files",
+  "run_command",
+  "dispatch",
+  "send",
+  "reply",
+  "close",
+  "ask_question",
+  "finish",
+  "verdict",
+  "answer",
+  "escalate",
+  "withdraw",
+] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+export function isToolName(value: unknown): value is ToolName {
+  return typeof value === "string" && (TOOL_NAMES as readonly string[]).includes(value);
+}
+
+/**
+ * Tools that end the turn when they succeed, so they must be the only call in their
+ * response: what follows them in the same response could not be answered before the
+ * turn ends (seed 000 §7 [ask-step]; §4 the outcome record is the skill's terminal).
+ */
+export const TURN_ENDING_TOOLS = ["ask_question", "finish"] as const satisfies readonly ToolName[];
+export type TurnEndingTool = (typeof TURN_ENDING_TOOLS)[number];
+
+export function isTurnEndingTool(value: unknown): value is TurnEndingTool {
+  return typeof value === "string" && (TURN_ENDING_TOOLS as readonly string[]).includes(value);
+}

@@ -1,0 +1,30 @@
+// verdict: the verifier's judgement of one task; the engine merges on pass and returns the
+// issues to the worker on fail.
+
+import * as z from "zod";
+import { fromHost } from "./host-result.js";
+import type { Tool } from "./tool.js";
+
+const input = z
+  .strictObject({
+    verdict: z.enum(["pass", "fail"]).describe("pass when the work does what the brief asks."),
+    issues: z
+      .array(z.string().trim().min(1))
+      .default([])
+      .describe("For fail: each problem, stated so the worker can fix it."),
+    notes: z.string().default("").describe("What you checked and how."),
+  })
+  .refine((value) => value.verdict === "pass" || value.issues.length > 0, {
+    path: ["issues"],
+    message: "a fail verdict needs at least one issue",
+  });
+
+export const verdictTool: Tool<typeof input> = {
+  name: "verdict",
+  description:
+    "Give your verdict on the task: pass, or fail with each issue. Give it once, after checking; then stop. On pass the task's branch is merged; on fail the issues go to the worker.",
+  input,
+  async run({ verdict, issues, notes }, ctx) {
+    return fromHost(await ctx.host.verdict({ verdict, issues, notes }));
+  },
+};

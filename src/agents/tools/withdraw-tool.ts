@@ -1,0 +1,20 @@
+// withdraw: the proxy's answer `[WITHDRAW]\n<reason>` (seed 000 §7, §9): the asking skill
+// then writes its own withdraw outcome.
+
+import * as z from "zod";
+import { fromHost } from "./host-result.js";
+import type { Tool } from "./tool.js";
+
+const input = z.strictObject({
+  reason: z.string().trim().min(1).describe("The person's reason, in their words where possible."),
+});
+
+export const withdrawTool: Tool<typeof input> = {
+  name: "withdraw",
+  description:
+    "Answer that the person abandons the job, with their reason. Use it only when the person has made that clear. The asking agent then ends the job; then stop.",
+  input,
+  async run({ reason }, ctx) {
+    return fromHost(await ctx.host.proxyWithdraw(reason));
+  },
+};
