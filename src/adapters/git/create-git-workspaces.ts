@@ -1,0 +1,270 @@
+// The Workspaces port over git worktrees (seed 000 §10, DESIGN.md "task workspace"): each
+// instance gets a worktree on its own branch in the job's workspace area, verified at
+// creation; close merges it into the parent's tree, drop discards it.
+
+import { lstat, mkdir, realpath } from "node:fs/promises";
+import path from "node:path";
+import { noopLogger, type Logger } from "../../ports/logger.js";
+import type {
+  CreateWorkspace,
+  MergeResult,
+  Workspace,
+  Workspaces,
+} from "../../ports/workspaces.js";
+import { commitPending } from "./commit-pending.js";
+import { identityConfig } from "./committer-identity.js";
+import { copyFiles } from "./copy-files.js";
+import { gitAt, gitOutput } from "./git-at.js";
+import { mergeBranch } from "./merge-branch.js";
+import { branchExists, deleteBranch, removeWorktree } from "./remove-worktree.js";
+import { createSerialQueue } from "./serial-queue.js";
+import { validateBranch, validateWorkspaceName } from "./validate-names.js";
+import {
+  verifyArea,
+  verifyMergeTarget,
+  verifyWorktree,
+  type RepoContext,
+} from "./verify-worktree.js";
+import { WorkspaceBoundaryError } from "./workspace-boundary-error.js";
+import { WorkspaceError, type WorkspaceOperation } from "./workspace-error.js";
+
+export interface GitWorkspacesOptions {
+  /** The job's repository: a normal clone or the local repository. */
+  repoDir: string;
+  /** The job's workspace area, outside the repository's work tree (created if missing). */
+  area: string;
+  logger?: Logger;
+  /** For tests: runs right after `git worktree add`, before verification. */
+  seam?: { afterAdd?: (root: string) => void | Promise<void> };
+}
+
+export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
+  const logger = options.logger ?? noopLogger;
+  const repo = gitAt(options.repoDir);
+  const queue = createSerialQueue();
+  let pinned: Promise<RepoContext> | undefined;
+
+  // The repository and the area are resolved once, so a later swap of either is detected
+  // by verification instead of silently followed.
+  const context = (): Promise<RepoContext> => {
+    pinned ??= loadContext(options).catch((error: unknown) => {
+      pinned = undefined;
+      throw error;
+    });
+    return pinned;
+  };
+
+  const wrapGit = (operation: WorkspaceOperation, what: string, error: unknown): Error =>
+    error instanceof WorkspaceError || error instanceof WorkspaceBoundaryError
+      ? error
+      : new WorkspaceError(operation, `${what}: ${String(error)}`, { cause: error });
+
+  /** The child's root as the adapter would have made it; refuses anything else. */
+  const rootInArea = (ctx: RepoContext, operation: WorkspaceOperation, root: string): string => {
+    const name = path.basename(root);
+    validateWorkspaceName(operation, name);
+    const parent = path.dirname(path.resolve(root));
+    if (parent !== ctx.areaReal && parent !== ctx.area) {
+      throw new WorkspaceBoundaryError(root, `it is not a workspace in the area ${ctx.areaReal}`);
+    }
+    return path.join(ctx.areaReal, name);
+  };
+
+  const create = async (request: CreateWorkspace): Promise<Workspace> => {
+    validateWorkspaceName("create", request.name);
+    await validateBranch(repo, "create", request.branch);
+    const ctx = await context();
+    await verifyArea(ctx);
+    const root = path.join(ctx.areaReal, request.name);
+    if (
+      await lstat(root).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      throw new WorkspaceError(
+        "create",
+        `${root} already exists; open() re-attaches an existing workspace`,
+      );
+    }
+    if (await branchExists(repo, request.branch)) {
+      throw new WorkspaceError(
+        "create",
+        `branch ${request.branch} already exists; open() re-attaches, drop() discards it`,
+      );
+    }
+    if (request.from.startsWith("-")) {
+      throw new WorkspaceError("create", `invalid start point ${JSON.stringify(request.from)}`);
+    }
+    const start = await gitOutput(repo, [
+      "rev-parse",
+      "--verify",
+      "--end-of-options",
+      `${request.from}^{commit}`,
+    ]).catch((error: unknown) => {
+      throw wrapGit("create", `cannot resolve start point ${request.from}`, error);
+    });
+
+    try {
+      await gitOutput(repo, ["worktree", "add", "--quiet", "-b", request.branch, root, start]);
+    } catch (error) {
+      throw wrapGit("create", `git worktree add failed for ${root}`, error);
+    }
+    try {
+      await options.seam?.afterAdd?.(root);
+      const rootReal = await verifyWorktree(ctx, root, request.branch);
+      if (request.copy && request.copy.files.length > 0) {
+        const copied = await copyFiles(request.copy.from, rootReal, request.copy.files);
+        await commitCopied(rootReal, copied, request.copy.from.branch);
+      }
+      logger.info("cfa/workspaces: created", { root: rootReal, branch: request.branch });
+      return { root: rootReal, branch: request.branch };
+    } catch (error) {
+      // seed 000 §10: the instance is not sparked, so nothing of it may remain.
+      await removeWorktree(repo, root, { commonDir: ctx.commonDir, logger });
+      await deleteBranch(repo, request.branch).catch((cleanup: unknown) => {
+        logger.warn("cfa/workspaces: could not delete branch after failed create", {
+          branch: request.branch,
+          error: String(cleanup),
+        });
+      });
+      throw wrapGit("create", `creating ${root} failed`, error);
+    }
+  };
+
+  const open = async (name: string, branch: string): Promise<Workspace> => {
+    validateWorkspaceName("open", name);
+    await validateBranch(repo, "open", branch);
+    const ctx = await context();
+    await verifyArea(ctx);
+    const root = path.join(ctx.areaReal, name);
+    const present = await lstat(root).then(
+      () => true,
+      () => false,
+    );
+    if (!present) {
+      // A fresh runner has the branch (fetched) but not the directory: check it out again.
+      if (!(await branchExists(repo, branch))) {
+        throw new WorkspaceError("open", `no workspace at ${root} and no branch ${branch}`);
+      }
+      await gitOutput(repo, ["worktree", "prune"]);
+      try {
+        await gitOutput(repo, ["worktree", "add", "--quiet", root, branch]);
+        await options.seam?.afterAdd?.(root);
+        const rootReal = await verifyWorktree(ctx, root, branch);
+        logger.info("cfa/workspaces: re-created from its branch", { root: rootReal, branch });
+        return { root: rootReal, branch };
+      } catch (error) {
+        await removeWorktree(repo, root, { commonDir: ctx.commonDir, logger });
+        throw wrapGit("open", `re-creating ${root} from ${branch} failed`, error);
+      }
+    }
+    // An existing workspace that fails verification is refused but never removed: it may
+    // hold the only copy of the instance's work (seed 000 §11 resumption).
+    const rootReal = await verifyWorktree(ctx, root, branch);
+    logger.info("cfa/workspaces: re-attached", { root: rootReal, branch });
+    return { root: rootReal, branch };
+  };
+
+  const close = async (
+    child: Workspace,
+    into: Workspace,
+    closeOptions: { message: string; onConflict: "leave" | "abort" },
+  ): Promise<MergeResult> => {
+    const ctx = await context();
+    await validateBranch(repo, "close", child.branch);
+    await validateBranch(repo, "close", into.branch);
+    const childRoot = await verifyWorktree(ctx, rootInArea(ctx, "close", child.root), child.branch);
+    const intoRoot = await verifyMergeTarget(ctx, into.root, into.branch);
+    if (childRoot === intoRoot) {
+      throw new WorkspaceError("close", `cannot merge ${childRoot} into itself`);
+    }
+    try {
+      const childGit = gitAt(childRoot, await identityConfig(gitAt(childRoot)));
+      // Nothing the child did is lost: uncommitted work becomes a commit on its branch.
+      await commitPending(childGit, `cfa: uncommitted work of ${child.branch}`);
+      const intoGit = gitAt(intoRoot, await identityConfig(gitAt(intoRoot)));
+      const result = await mergeBranch(intoGit, child.branch, {
+        message: closeOptions.message,
+        onConflict: closeOptions.onConflict,
+        intoRoot,
+      });
+      if (result.kind === "conflict") {
+        // The child stays: the parent resolves (or aborted) and closes or drops it later.
+        logger.info("cfa/workspaces: merge conflict", { child: childRoot, files: result.files });
+        return result;
+      }
+      await removeWorktree(repo, childRoot, { commonDir: ctx.commonDir, logger });
+      await deleteBranch(repo, child.branch);
+      logger.info("cfa/workspaces: closed", { child: childRoot, into: intoRoot, ...result });
+      return result;
+    } catch (error) {
+      throw wrapGit("close", `closing ${childRoot} into ${intoRoot} failed`, error);
+    }
+  };
+
+  const drop = async (child: Workspace): Promise<void> => {
+    const ctx = await context();
+    await validateBranch(repo, "drop", child.branch);
+    const root = rootInArea(ctx, "drop", child.root);
+    try {
+      await removeWorktree(repo, root, { commonDir: ctx.commonDir, logger });
+      await deleteBranch(repo, child.branch);
+    } catch (error) {
+      throw wrapGit("drop", `dropping ${root} failed`, error);
+    }
+    logger.info("cfa/workspaces: dropped", { root, branch: child.branch });
+  };
+
+  async function commitCopied(root: string, copied: string[], fromBranch: string): Promise<void> {
+    const git = gitAt(root, await identityConfig(gitAt(root)));
+    // An ignored file is copied but not committed: the parent did not commit it either.
+    const ignored = new Set(
+      (await gitOutput(git, ["check-ignore", "-z", "--", ...copied]).catch(() => "")).split("\0"),
+    );
+    const tracked = copied.filter((file) => !ignored.has(file));
+    await commitPending(git, `cfa: files copied from ${fromBranch}`, tracked);
+  }
+
+  return {
+    create: (request) => queue.run(() => create(request)),
+    open: (name, branch) => queue.run(() => open(name, branch)),
+    close: (child, into, closeOptions) => queue.run(() => close(child, into, closeOptions)),
+    drop: (child) => queue.run(() => drop(child)),
+  };
+}
+
+async function loadContext(options: GitWorkspacesOptions): Promise<RepoContext> {
+  const repo = gitAt(options.repoDir);
+  let commonDir: string;
+  let topLevel: string;
+  try {
+    commonDir = await realpath(
+      await gitOutput(repo, ["rev-parse", "--path-format=absolute", "--git-common-dir"]),
+    );
+    topLevel = await realpath(await gitOutput(repo, ["rev-parse", "--show-toplevel"]));
+  } catch (error) {
+    throw new WorkspaceError("create", `${options.repoDir} is not a git work tree`, {
+      cause: error,
+    });
+  }
+  const area = path.resolve(options.area);
+  const existing = await lstat(area).catch(() => undefined);
+  if (existing === undefined) await mkdir(area, { recursive: true });
+  else if (existing.isSymbolicLink()) {
+    throw new WorkspaceBoundaryError(area, "the workspace area is a symbolic link");
+  }
+  const areaReal = await realpath(area);
+  // Worktrees inside the parent's tree would let the parent's agent reach into its
+  // children's workspaces (seed 000 §10: instances are mutually inaccessible).
+  if (areaReal === topLevel || areaReal.startsWith(topLevel + path.sep)) {
+    throw new WorkspaceBoundaryError(
+      area,
+      `the workspace area is inside the repository's work tree ${topLevel}; put it outside`,
+    );
+  }
+  if (topLevel.startsWith(areaReal + path.sep)) {
+    throw new WorkspaceBoundaryError(area, "the workspace area contains the repository");
+  }
+  return { commonDir, topLevel, area, areaReal };
+}

@@ -1,0 +1,77 @@
+// seed 000 §10: closing a child merges its branch into the parent's tree; "the parent is
+// responsible for resolving any conflicts during merge", so a conflict is returned as data,
+// left in progress or aborted as the caller chose, and never resolved here.
+
+import type { SimpleGit } from "simple-git";
+import type { MergeResult } from "../../ports/workspaces.js";
+import { gitOutput } from "./git-at.js";
+import { WorkspaceError } from "./workspace-error.js";
+
+export type OnConflict = "leave" | "abort";
+
+/** `into` runs in the parent's work tree, with a committer identity configured. */
+export async function mergeBranch(
+  into: SimpleGit,
+  branch: string,
+  options: { message: string; onConflict: OnConflict; intoRoot: string },
+): Promise<MergeResult> {
+  const inProgress = await gitOutput(into, ["rev-parse", "--verify", "--quiet", "MERGE_HEAD"]);
+  if (inProgress !== "") {
+    throw new WorkspaceError(
+      "close",
+      `a merge is already in progress in ${options.intoRoot}; resolve and commit it first`,
+    );
+  }
+  const tip = await gitOutput(into, ["rev-parse", "--verify", `refs/heads/${branch}`]);
+  const ahead = await gitOutput(into, ["rev-list", "--count", `HEAD..${tip}`]);
+  if (ahead === "0") {
+    return { kind: "up-to-date", commit: await gitOutput(into, ["rev-parse", "HEAD"]) };
+  }
+
+  let failure: unknown = undefined;
+  try {
+    await gitOutput(into, [
+      "merge",
+      "--no-ff",
+      "--no-edit",
+      "--no-verify",
+      "--no-gpg-sign",
+      "--message",
+      options.message,
+      tip,
+    ]);
+  } catch (error) {
+    failure = error;
+  }
+
+  const unmerged = await gitOutput(into, ["diff", "--name-only", "--diff-filter=U", "-z"]);
+  const files = [...new Set(unmerged.split("\0").filter((file) => file !== ""))].sort();
+  if (files.length > 0) {
+    switch (options.onConflict) {
+      case "leave":
+        return { kind: "conflict", files, aborted: false };
+      case "abort":
+        await gitOutput(into, ["merge", "--abort"]);
+        return { kind: "conflict", files, aborted: true };
+      default: {
+        const never: never = options.onConflict;
+        throw new WorkspaceError("close", `unknown onConflict ${String(never)}`);
+      }
+    }
+  }
+  if (failure !== undefined) {
+    throw new WorkspaceError(
+      "close",
+      `merging ${branch} into ${options.intoRoot} failed: ${String(failure)}`,
+      { cause: failure },
+    );
+  }
+  const secondParent = await gitOutput(into, ["rev-parse", "--verify", "--quiet", "HEAD^2"]);
+  if (secondParent !== tip) {
+    throw new WorkspaceError(
+      "close",
+      `merging ${branch} into ${options.intoRoot} did not produce a merge commit`,
+    );
+  }
+  return { kind: "merged", commit: await gitOutput(into, ["rev-parse", "HEAD"]) };
+}

@@ -1,0 +1,44 @@
+// Workspace names become directories and branch names become refs: both are checked
+// before git sees them, so a name can never be read as an option or escape the area.
+
+import type { SimpleGit } from "simple-git";
+import { gitOutput } from "./git-at.js";
+import { WorkspaceError, type WorkspaceOperation } from "./workspace-error.js";
+
+// One component, starting with a letter or digit (never `.` or `-`), no `..`, and not
+// `*.lock`, which git reserves for its own lock files next to the worktree's admin dir.
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/u;
+
+export function validateWorkspaceName(operation: WorkspaceOperation, name: string): void {
+  if (!NAME.test(name) || name.includes("..") || name.endsWith(".lock")) {
+    throw new WorkspaceError(
+      operation,
+      `invalid workspace name ${JSON.stringify(name)}: use 1-100 letters, digits, ".", "_" or "-", ` +
+        'starting with a letter or digit, without ".." and not ending in ".lock"',
+    );
+  }
+}
+
+export async function validateBranch(
+  git: SimpleGit,
+  operation: WorkspaceOperation,
+  branch: string,
+): Promise<void> {
+  const invalid = (why: string, cause?: unknown): WorkspaceError =>
+    new WorkspaceError(
+      operation,
+      `invalid branch name ${JSON.stringify(branch)}: ${why}`,
+      cause === undefined ? {} : { cause },
+    );
+  // `-x` would be read as an option, and `@{-1}` is expanded by --branch: neither is a name.
+  if (branch === "" || branch.startsWith("-") || branch.includes("@{")) {
+    throw invalid('it is empty, starts with "-" or contains "@{"');
+  }
+  let checked: string;
+  try {
+    checked = await gitOutput(git, ["check-ref-format", "--branch", branch]);
+  } catch (error) {
+    throw invalid("git check-ref-format refuses it", error);
+  }
+  if (checked !== branch) throw invalid("git check-ref-format refuses it");
+}

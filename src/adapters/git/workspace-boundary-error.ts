@@ -1,0 +1,19 @@
+// seed 000 §10: "a workspace whose boundary cannot be verified at instance creation is a
+// hard error at [spark] time, not a silent fall-through". This is that error.
+
+export class WorkspaceBoundaryError extends Error {
+  override readonly name = "WorkspaceBoundaryError";
+  constructor(
+    /** The workspace root that failed verification. */
+    readonly path: string,
+    /** What was wrong with it. */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `cfa/workspaces: the workspace at ${path} failed its boundary check: ${reason}; ` +
+        "the instance is not sparked (check the workspace area and the repository)",
+      options,
+    );
+  }
+}
