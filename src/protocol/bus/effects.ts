@@ -1,0 +1,69 @@
+// What a step asks the engine to do. Rules run no effects (STYLE habit 2): they return them,
+// and the engine performs them after the step's batch is durably appended.
+
+import type { Address } from "../address.js";
+import type { BusEvent } from "./events.js";
+import type { Content, Payload, Policy, ProxyHistory, TerminateMode } from "./molecules.js";
+import type { Rejection } from "./rejection.js";
+import type { WithdrawAnswer } from "./withdraw-answer.js";
+
+export const EFFECT_KINDS = [
+  "spark",
+  "release",
+  "proxy-turn",
+  "ask-human",
+  "answered",
+  "cancelled",
+  "refused",
+] as const;
+export type EffectKind = (typeof EFFECT_KINDS)[number];
+
+export type Effect =
+  /**
+   * Seed 000 §6 "spark installs the protocol surface": provision the new (A, t') instance
+   * (workspace, tools, visible team) and let it run on its first message.
+   */
+  | { kind: "spark"; a: Address; parent: string; from: Address; first: Content }
+  /**
+   * Seed 000 §9/§10: a [term-*] rule consumed an instance; merge (a close) or drop (a
+   * withdraw) its workspace into `parent`'s. Released children come before their parent.
+   */
+  | {
+      kind: "release";
+      a: Address;
+      mode: TerminateMode;
+      parent: string | null;
+      rule: "term-run" | "term-idle" | "term-send" | "term-ask";
+    }
+  /** Seed 000 §7: a Proxy is waiting for the proxy agent (after [ask] or [human-reply]). */
+  | {
+      kind: "proxy-turn";
+      id: string;
+      caller: Address;
+      question: Content;
+      policy: Policy;
+      h: ProxyHistory;
+    }
+  /** [escalate]: post the framed question to the human. */
+  | { kind: "ask-human"; id: string; caller: Address; framed: Content; policy: Policy }
+  /** [respond]: the answer is in the caller's mailbox; `withdraw` when it carries the marker. */
+  | {
+      kind: "answered";
+      id: string;
+      caller: Address;
+      answer: Content;
+      withdraw: WithdrawAnswer | null;
+    }
+  /** [term-proxy]: a pending escalation was withdrawn by a cascade; retract its question. */
+  | { kind: "cancelled"; id: string; caller: Address }
+  /** [send-refuse]: an invalid payload did not reduce; tell its sender. */
+  | { kind: "refused"; from: Address; payload: Payload; rejection: Rejection };
+
+/** What one step (or one convenience call) produced. */
+export interface StepResult {
+  /** The durable log lines of this step, in order: append them as one batch. */
+  events: BusEvent[];
+  effects: Effect[];
+}
+
+export const emptyStep = (): StepResult => ({ events: [], effects: [] });

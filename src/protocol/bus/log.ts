@@ -1,0 +1,141 @@
+// The durable bus log (seed 000 §11): append-only JSON Lines, one line per event, written
+// one batch (one step or one turn) per append. `fold` rebuilds the durable soup from it.
+//
+// Crash rules: a torn last line (no trailing newline, or not JSON at the very end) is
+// dropped; a batch whose `end` line never made it is dropped whole (it was the in-flight
+// turn: seed 000 §11 bounded crash-loss); anything else malformed is a BusLogError naming
+// its line. Folding never rewrites: the engine truncates to `committed` and appends after it.
+
+import { canonicalLine } from "../canonical-json.js";
+import { BusLogError } from "./errors.js";
+import {
+  LINE_SCHEMAS,
+  isBusEventType,
+  type AuditEntry,
+  type BusEvent,
+  type BusLine,
+} from "./events.js";
+import { applyEvent } from "./fold-apply.js";
+import { Soup, type SoupOptions } from "./soup.js";
+import { DEFAULT_FAN_OUT_CAP, Store } from "./store.js";
+
+/** Where the next batch goes: the seq of its first line and its batch number. */
+export interface LogCursor {
+  seq: number;
+  batch: number;
+}
+
+export const LOG_START: LogCursor = { seq: 0, batch: 0 };
+
+/** One line per event, `end` on the last; "" for no events (write nothing, keep the cursor). */
+export function encodeBatch(
+  events: readonly BusEvent[],
+  place: LogCursor & { at: string },
+): string {
+  let out = "";
+  events.forEach((event, i) => {
+    const end = i === events.length - 1 ? true : undefined;
+    out += canonicalLine({ ...event, seq: place.seq + i, batch: place.batch, at: place.at, end });
+    out += "\n";
+  });
+  return out;
+}
+
+/** The cursor after appending `events` at `cursor`. */
+export function nextCursor(cursor: LogCursor, events: readonly BusEvent[]): LogCursor {
+  if (events.length === 0) return cursor;
+  return { seq: cursor.seq + events.length, batch: cursor.batch + 1 };
+}
+
+export interface Folded {
+  soup: Soup;
+  /** Seq of the next line to append. */
+  seq: number;
+  /** Number of the next batch to append. */
+  batch: number;
+  /** The outcome and transition entries, in log order. */
+  audit: AuditEntry[];
+  /** The prefix of the text that holds whole batches: truncate to it before appending. */
+  committed: { chars: number; bytes: number };
+}
+
+export function fold(text: string, options: SoupOptions = {}): Folded {
+  const store = new Store(options.fanOutCap ?? DEFAULT_FAN_OUT_CAP);
+  const audit: AuditEntry[] = [];
+  let pending: { line: BusLine; number: number }[] = [];
+  let seq = LOG_START.seq;
+  let batch = LOG_START.batch;
+  let committed = 0;
+  let pos = 0;
+  let number = 0;
+  while (pos < text.length) {
+    const nl = text.indexOf("\n", pos);
+    if (nl < 0) break; // torn last line: the write stopped mid-line
+    number += 1;
+    const raw = text.slice(pos, nl);
+    pos = nl + 1;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch (cause) {
+      if (pos === text.length) break; // torn at the very end
+      throw new BusLogError(number, "not valid JSON", { cause });
+    }
+    const line = parseLine(json, number);
+    if (line.seq !== seq) throw new BusLogError(number, `seq ${line.seq}, expected ${seq}`);
+    if (line.batch !== batch) {
+      throw new BusLogError(
+        number,
+        pending.length > 0
+          ? `batch ${batch} has no end line, yet batch ${line.batch} follows`
+          : `batch ${line.batch}, expected ${batch}`,
+      );
+    }
+    seq += 1;
+    pending.push({ line, number });
+    if (line.end !== true) continue;
+    for (const p of pending) {
+      applyEvent(store, p.line, p.number);
+      if (p.line.type === "outcome" || p.line.type === "transition") audit.push(p.line);
+    }
+    pending = [];
+    batch += 1;
+    committed = pos;
+  }
+  // Lines of an unfinished batch are dropped whole: it was the in-flight turn.
+  const seqAtCommit = seq - pending.length;
+  return {
+    soup: new Soup(store),
+    seq: seqAtCommit,
+    batch,
+    audit,
+    committed: { chars: committed, bytes: utf8Length(text, committed) },
+  };
+}
+
+function parseLine(json: unknown, number: number): BusLine {
+  const type = (json as { type?: unknown } | null)?.type;
+  if (!isBusEventType(type)) {
+    throw new BusLogError(number, `unknown event type ${JSON.stringify(type ?? null)}`);
+  }
+  const parsed = LINE_SCHEMAS[type].safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || type}: ${i.message}`);
+    throw new BusLogError(number, `malformed ${type} line (${issues.join("; ")})`);
+  }
+  return parsed.data as BusLine;
+}
+
+function utf8Length(text: string, chars: number): number {
+  let bytes = 0;
+  for (let i = 0; i < chars; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < chars) {
+      bytes += 4; // a surrogate pair is one 4-byte code point
+      i += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}

@@ -1,0 +1,176 @@
+// The soup's molecules (seed 000 §5, §7, §8, §9), as plain JSON-serialisable values. A
+// molecule is never mutated once it is in a soup: a rule that "changes" one replaces it, so
+// a redex taken from `enabled()` can be recognised by reference when it is fired.
+
+import { threads, type Address } from "../address.js";
+
+/** Seed 000 §7: the per-state escalation policy π. */
+export const ESCALATION_POLICIES = ["never", "when_unsure", "always"] as const;
+export type Policy = (typeof ESCALATION_POLICIES)[number];
+
+/** Seed 000 §7: h records whether the human has replied at least once in this escalation. */
+export const PROXY_HISTORIES = ["fresh", "post-human"] as const;
+export type ProxyHistory = (typeof PROXY_HISTORIES)[number];
+
+/** Seed 000 §10: a close ([send-terminate]) merges the workspace, a withdraw drops it. */
+export const TERMINATE_MODES = ["merge", "drop"] as const;
+export type TerminateMode = (typeof TERMINATE_MODES)[number];
+
+/** What crosses the bus: a message, a question, an answer, an intervention. */
+export interface Content {
+  kind: string;
+  text: string;
+  /** Stamped by [send] / [spark] with the sending instance, so the recipient can reply. */
+  from?: Address;
+  data?: Record<string, unknown>;
+}
+
+/** Seed 000 §5 "Send payloads": (A, t', x) or terminate(t'). */
+export type Payload =
+  { kind: "deliver"; to: Address; content: Content } | { kind: "terminate"; thread: string };
+
+/** Where a Run's message came from; its consumption becomes durable only at turn end (§11). */
+export const CONSUMED_SOURCES = ["mailbox", "interrupt"] as const;
+export type ConsumedSource = (typeof CONSUMED_SOURCES)[number];
+export interface Consumed {
+  from: ConsumedSource;
+  content: Content;
+}
+
+export interface IdleMolecule {
+  kind: "Idle";
+  a: Address;
+}
+export interface RunMolecule {
+  kind: "Run";
+  a: Address;
+  msg: Content;
+  /** Everything this turn consumed, in order ([wake]/[wake-int], then any [interrupt]s). */
+  via: Consumed[];
+}
+export interface SendMolecule {
+  kind: "Send";
+  a: Address;
+  msgs: Payload[];
+}
+export interface MailboxMolecule {
+  kind: "Mailbox";
+  a: Address;
+  queue: Content[];
+}
+export interface ParentMolecule {
+  kind: "Parent";
+  child: string;
+  parent: string;
+}
+export interface AskQuestionMolecule {
+  kind: "AskQuestion";
+  a: Address;
+  id: string;
+  question: Content;
+  policy: Policy;
+}
+export interface ProxyMolecule {
+  kind: "Proxy";
+  id: string;
+  caller: Address;
+  question: Content;
+  policy: Policy;
+  h: ProxyHistory;
+}
+export interface AskHumanMolecule {
+  kind: "AskHuman";
+  id: string;
+  caller: Address;
+  framed: Content;
+  policy: Policy;
+}
+export interface InterruptMolecule {
+  kind: "Interrupt";
+  thread: string;
+  content: Content;
+}
+export interface TerminateMolecule {
+  kind: "Terminate";
+  thread: string;
+  mode: TerminateMode;
+}
+
+export type Molecule =
+  | IdleMolecule
+  | RunMolecule
+  | SendMolecule
+  | MailboxMolecule
+  | ParentMolecule
+  | AskQuestionMolecule
+  | ProxyMolecule
+  | AskHumanMolecule
+  | InterruptMolecule
+  | TerminateMolecule;
+
+/** The canonical order of kinds in `Soup.molecules()`. */
+export const MOLECULE_KINDS = [
+  "Idle",
+  "Run",
+  "Send",
+  "AskQuestion",
+  "Mailbox",
+  "Parent",
+  "Proxy",
+  "AskHuman",
+  "Interrupt",
+  "Terminate",
+] as const satisfies readonly Molecule["kind"][];
+export type MoleculeKind = (typeof MOLECULE_KINDS)[number];
+
+/** The molecules that are an (A, t) instance's lifecycle state (seed 000 §12 linearity). */
+export type InstanceMolecule = IdleMolecule | RunMolecule | SendMolecule | AskQuestionMolecule;
+export const INSTANCE_KINDS = [
+  "Idle",
+  "Run",
+  "Send",
+  "AskQuestion",
+] as const satisfies readonly InstanceMolecule["kind"][];
+
+/** A pending escalation, keyed by its id; its thread is `escalation:<id>` (seed 000 §7). */
+export type EscalationMolecule = ProxyMolecule | AskHumanMolecule;
+
+export const isInstanceMolecule = (m: Molecule): m is InstanceMolecule =>
+  (INSTANCE_KINDS as readonly string[]).includes(m.kind);
+
+/**
+ * The thread a molecule is tagged with, as [term-final] reads it (seed 000 §9). A Parent
+ * edge is tagged with its parent thread: [cascade] consumes it from the parent's side, and
+ * the child's own Terminate must be able to self-erase while the parent keeps the edge.
+ */
+export function moleculeThread(m: Molecule): string {
+  switch (m.kind) {
+    case "Idle":
+    case "Run":
+    case "Send":
+    case "Mailbox":
+    case "AskQuestion":
+      return m.a.thread;
+    case "Parent":
+      return m.parent;
+    case "Proxy":
+    case "AskHuman":
+      return escalationThread(m.id);
+    case "Interrupt":
+    case "Terminate":
+      return m.thread;
+    default: {
+      const never: never = m;
+      throw new Error(`cfa/bus: unknown molecule ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** Seed 000 §7: an escalation is a conversation on thread `escalation:<id>`. */
+export const escalationThread = (id: string): string => threads.escalation(id);
+
+/** The escalation id of an `escalation:<id>` thread (the inverse of `escalationThread`). */
+export function escalationIdOf(thread: string): string | null {
+  const prefix = escalationThread("");
+  return thread.startsWith(prefix) ? thread.slice(prefix.length) : null;
+}

@@ -1,0 +1,25 @@
+// seed 000 §7 [ask]  AskQuestion(A, t, x, π) → Proxy(t, x, π, fresh) ‖ Idle_A(t)
+// plus Parent(escalation:<id>, t): escalations are sparked like any dispatch (§7), so a
+// withdraw cascade from t reaches the pending escalation (§9).
+
+import { escalationThread } from "../molecules.js";
+import { part, type Rule } from "./rule.js";
+
+export const askRule: Rule<"ask"> = {
+  name: "ask",
+  anchor: "AskQuestion",
+  match(_store, asked) {
+    return asked.kind === "AskQuestion" ? [{ rule: "ask", molecules: [asked] }] : [];
+  },
+  fire(store, redex, _input, out) {
+    const asked = part(redex, 0, "AskQuestion");
+    const { id, question, policy } = asked;
+    const thread = escalationThread(id);
+    store.replaceState(asked, { kind: "Idle", a: asked.a });
+    store.addEscalation({ kind: "Proxy", id, caller: asked.a, question, policy, h: "fresh" });
+    store.addParent({ kind: "Parent", child: thread, parent: asked.a.thread });
+    store.linkEscalation(thread, asked.a.thread);
+    out.events.push({ type: "ask", id, caller: asked.a, question, policy });
+    out.effects.push({ kind: "proxy-turn", id, caller: asked.a, question, policy, h: "fresh" });
+  },
+};

@@ -1,0 +1,287 @@
+// The soup's storage: molecules in bags with indexes, plus the relations the seed keeps
+// beside them (§6 visibility, §11 threads and the dispatch graph). Rules and fold change it
+// only through these primitives, which keep the indexes right.
+//
+// Molecules live in bags (arrays) keyed by what identifies them, so a broken rule that made
+// a second Idle for one (A, t) would leave two molecules there, and §12's "Single-instance
+// lifecycle" check would see them, instead of one silently overwriting the other.
+
+import { addressKey, type Address } from "../address.js";
+import type {
+  EscalationMolecule,
+  InstanceMolecule,
+  InterruptMolecule,
+  MailboxMolecule,
+  ParentMolecule,
+  TerminateMolecule,
+} from "./molecules.js";
+
+export const THREAD_KINDS = ["instance", "escalation"] as const;
+export type ThreadKind = (typeof THREAD_KINDS)[number];
+
+export const DEFAULT_FAN_OUT_CAP = 3;
+
+export class Store {
+  // Molecules.
+  readonly states = new Map<string, InstanceMolecule[]>();
+  readonly mailboxes = new Map<string, MailboxMolecule[]>();
+  /** Parent(child, parent) molecules by child thread. */
+  readonly parents = new Map<string, ParentMolecule[]>();
+  /** Proxy / AskHuman molecules by escalation id. */
+  readonly escalations = new Map<string, EscalationMolecule[]>();
+  readonly interrupts = new Map<string, InterruptMolecule[]>();
+  readonly terminates = new Map<string, TerminateMolecule[]>();
+
+  // Relations beside the molecules; durable, rebuilt by fold.
+  /** Seed 000 §6: address key → the address keys it may send to. */
+  readonly visibility = new Map<string, Set<string>>();
+  /** Every thread ever opened, so a spark never reuses one (Parent edges stay a tree). */
+  readonly threads = new Map<string, ThreadKind>();
+  /** Seed 000 §11: the dispatch graph, child thread → parent thread, never forgotten. */
+  readonly lineage = new Map<string, string>();
+  /** Threads a Terminate has been placed on; nothing may address them again. */
+  readonly terminated = new Set<string>();
+  /** Escalation thread → escalation id. */
+  readonly escalationIds = new Map<string, string>();
+
+  // Derived indexes.
+  /** Parent thread → child threads that still have a Parent molecule. */
+  readonly childrenOf = new Map<string, Set<string>>();
+  /** Thread → keys of the instances on it that have a state or a mailbox. */
+  readonly onThread = new Map<string, Set<string>>();
+  readonly addresses = new Map<string, Address>();
+  /** Parent thread → live (not terminated) instance children: the fan-out count (§13). */
+  readonly liveChildren = new Map<string, number>();
+  /** Idle instances with mail or a pending Interrupt: where [wake] / [wake-int] match. */
+  readonly ready = new Set<string>();
+  readonly runs = new Set<string>();
+  readonly sends = new Set<string>();
+  readonly asks = new Set<string>();
+
+  constructor(readonly fanOutCap: number = DEFAULT_FAN_OUT_CAP) {}
+
+  state(key: string): InstanceMolecule | undefined {
+    return this.states.get(key)?.[0];
+  }
+
+  mailbox(key: string): MailboxMolecule | undefined {
+    return this.mailboxes.get(key)?.[0];
+  }
+
+  addState(m: InstanceMolecule): void {
+    const key = addressKey(m.a);
+    bagAdd(this.states, key, m);
+    this.touchInstance(key, m.a);
+  }
+
+  removeState(m: InstanceMolecule): void {
+    const key = addressKey(m.a);
+    bagRemove(this.states, key, m);
+    this.touchInstance(key, m.a);
+  }
+
+  replaceState(old: InstanceMolecule, next: InstanceMolecule): void {
+    const key = addressKey(old.a);
+    bagReplace(this.states, key, old, next);
+    this.touchInstance(key, old.a);
+  }
+
+  addMailbox(m: MailboxMolecule): void {
+    const key = addressKey(m.a);
+    bagAdd(this.mailboxes, key, m);
+    this.touchInstance(key, m.a);
+  }
+
+  removeMailbox(m: MailboxMolecule): void {
+    const key = addressKey(m.a);
+    bagRemove(this.mailboxes, key, m);
+    this.touchInstance(key, m.a);
+  }
+
+  replaceMailbox(old: MailboxMolecule, next: MailboxMolecule): void {
+    const key = addressKey(old.a);
+    bagReplace(this.mailboxes, key, old, next);
+    this.touchInstance(key, old.a);
+  }
+
+  addParent(m: ParentMolecule): void {
+    bagAdd(this.parents, m.child, m);
+    let children = this.childrenOf.get(m.parent);
+    if (children === undefined) this.childrenOf.set(m.parent, (children = new Set()));
+    children.add(m.child);
+  }
+
+  removeParent(m: ParentMolecule): void {
+    bagRemove(this.parents, m.child, m);
+    if (this.parents.get(m.child)?.some((p) => p.parent === m.parent)) return;
+    const children = this.childrenOf.get(m.parent);
+    children?.delete(m.child);
+    if (children?.size === 0) this.childrenOf.delete(m.parent);
+  }
+
+  addEscalation(m: EscalationMolecule): void {
+    bagAdd(this.escalations, m.id, m);
+  }
+
+  removeEscalation(m: EscalationMolecule): void {
+    bagRemove(this.escalations, m.id, m);
+  }
+
+  replaceEscalation(old: EscalationMolecule, next: EscalationMolecule): void {
+    bagReplace(this.escalations, old.id, old, next);
+  }
+
+  addInterrupt(m: InterruptMolecule): void {
+    bagAdd(this.interrupts, m.thread, m);
+    this.touchThread(m.thread);
+  }
+
+  removeInterrupt(m: InterruptMolecule): void {
+    bagRemove(this.interrupts, m.thread, m);
+    this.touchThread(m.thread);
+  }
+
+  addTerminate(m: TerminateMolecule): void {
+    bagAdd(this.terminates, m.thread, m);
+  }
+
+  removeTerminate(m: TerminateMolecule): void {
+    bagRemove(this.terminates, m.thread, m);
+  }
+
+  /** Seed 000 §6: `viewer` may now address `seen`. */
+  see(viewer: string, seen: string): void {
+    let set = this.visibility.get(viewer);
+    if (set === undefined) this.visibility.set(viewer, (set = new Set()));
+    set.add(seen);
+  }
+
+  /** Registers a fresh instance thread, sparked from `parent` (or the root when null). */
+  openInstanceThread(thread: string, parent: string | null): void {
+    this.threads.set(thread, "instance");
+    if (parent === null) return;
+    this.lineage.set(thread, parent);
+    this.liveChildren.set(parent, (this.liveChildren.get(parent) ?? 0) + 1);
+  }
+
+  /** Reserves `escalation:<id>` at [ask-step]; [ask] links it to the caller's thread. */
+  openEscalationThread(thread: string, id: string): void {
+    this.threads.set(thread, "escalation");
+    this.escalationIds.set(thread, id);
+  }
+
+  linkEscalation(thread: string, parent: string): void {
+    this.lineage.set(thread, parent);
+  }
+
+  /** A Terminate was placed on `thread`: it frees its fan-out slot at once (§13). */
+  markTerminated(thread: string): void {
+    if (this.terminated.has(thread)) return;
+    this.terminated.add(thread);
+    const parent = this.lineage.get(thread);
+    if (this.threads.get(thread) !== "instance" || parent === undefined) return;
+    const live = (this.liveChildren.get(parent) ?? 0) - 1;
+    if (live > 0) this.liveChildren.set(parent, live);
+    else this.liveChildren.delete(parent);
+  }
+
+  isLiveInstanceThread(thread: string): boolean {
+    return this.threads.get(thread) === "instance" && !this.terminated.has(thread);
+  }
+
+  clone(): Store {
+    const copy = new Store(this.fanOutCap);
+    copyBags(this.states, copy.states);
+    copyBags(this.mailboxes, copy.mailboxes);
+    copyBags(this.parents, copy.parents);
+    copyBags(this.escalations, copy.escalations);
+    copyBags(this.interrupts, copy.interrupts);
+    copyBags(this.terminates, copy.terminates);
+    copySets(this.visibility, copy.visibility);
+    copySets(this.childrenOf, copy.childrenOf);
+    copySets(this.onThread, copy.onThread);
+    for (const [k, v] of this.threads) copy.threads.set(k, v);
+    for (const [k, v] of this.lineage) copy.lineage.set(k, v);
+    for (const [k, v] of this.escalationIds) copy.escalationIds.set(k, v);
+    for (const [k, v] of this.addresses) copy.addresses.set(k, v);
+    for (const [k, v] of this.liveChildren) copy.liveChildren.set(k, v);
+    for (const t of this.terminated) copy.terminated.add(t);
+    for (const k of this.ready) copy.ready.add(k);
+    for (const k of this.runs) copy.runs.add(k);
+    for (const k of this.sends) copy.sends.add(k);
+    for (const k of this.asks) copy.asks.add(k);
+    return copy;
+  }
+
+  private touchThread(thread: string): void {
+    const keys = this.onThread.get(thread);
+    if (keys === undefined) return;
+    for (const key of keys) this.reindex(key);
+  }
+
+  private touchInstance(key: string, a: Address): void {
+    const present = this.states.has(key) || this.mailboxes.has(key);
+    let keys = this.onThread.get(a.thread);
+    if (present) {
+      if (keys === undefined) this.onThread.set(a.thread, (keys = new Set()));
+      keys.add(key);
+      if (!this.addresses.has(key)) this.addresses.set(key, a);
+    } else if (keys !== undefined) {
+      keys.delete(key);
+      if (keys.size === 0) this.onThread.delete(a.thread);
+      this.addresses.delete(key);
+    }
+    this.reindex(key);
+  }
+
+  private reindex(key: string): void {
+    const s = this.state(key);
+    toggle(this.runs, key, s?.kind === "Run");
+    toggle(this.sends, key, s?.kind === "Send");
+    toggle(this.asks, key, s?.kind === "AskQuestion");
+    let ready = false;
+    if (s?.kind === "Idle") {
+      const queued = (this.mailbox(key)?.queue.length ?? 0) > 0;
+      ready = queued || (this.interrupts.get(s.a.thread)?.length ?? 0) > 0;
+    }
+    toggle(this.ready, key, ready);
+  }
+}
+
+function toggle(set: Set<string>, key: string, on: boolean): void {
+  if (on) set.add(key);
+  else set.delete(key);
+}
+
+function bagAdd<V>(map: Map<string, V[]>, key: string, value: V): void {
+  const bag = map.get(key);
+  if (bag === undefined) map.set(key, [value]);
+  else bag.push(value);
+}
+
+function bagIndex<V>(map: Map<string, V[]>, key: string, value: V): [V[], number] {
+  const bag = map.get(key);
+  const at = bag === undefined ? -1 : bag.indexOf(value);
+  // Rules only remove molecules they matched in this store: a miss is a bug in a rule.
+  if (bag === undefined || at < 0) throw new Error(`cfa/bus: internal: no such molecule at ${key}`);
+  return [bag, at];
+}
+
+function bagRemove<V>(map: Map<string, V[]>, key: string, value: V): void {
+  const [bag, at] = bagIndex(map, key, value);
+  bag.splice(at, 1);
+  if (bag.length === 0) map.delete(key);
+}
+
+function bagReplace<V>(map: Map<string, V[]>, key: string, old: V, next: V): void {
+  const [bag, at] = bagIndex(map, key, old);
+  bag[at] = next;
+}
+
+function copyBags<V>(from: Map<string, V[]>, to: Map<string, V[]>): void {
+  for (const [k, v] of from) to.set(k, v.slice());
+}
+
+function copySets<V>(from: Map<string, Set<V>>, to: Map<string, Set<V>>): void {
+  for (const [k, v] of from) to.set(k, new Set(v));
+}
