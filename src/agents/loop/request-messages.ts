@@ -1,0 +1,26 @@
+// The messages of a request: the transcript and this turn's additions, with adjacent
+// same-role messages merged. The Messages API requires alternating roles; a transcript can
+// end on a user message (a response with no content is not kept, a cut response's calls
+// are answered at once), and the next turn's opening message then joins it. Merging here,
+// not in the stored transcript, keeps the transcript append-only and every request built
+// from it identical, so the cached prefix holds (seed 000 §11).
+
+import type { Message } from "../../ports/model.js";
+
+export function requestMessages(messages: readonly Message[]): Message[] {
+  const merged: Message[] = [];
+  for (const message of messages) {
+    const last = merged.at(-1);
+    if (last?.role === "user" && message.role === "user") {
+      merged[merged.length - 1] = { role: "user", content: [...last.content, ...message.content] };
+    } else if (last?.role === "assistant" && message.role === "assistant") {
+      merged[merged.length - 1] = {
+        role: "assistant",
+        content: [...last.content, ...message.content],
+      };
+    } else {
+      merged.push(message);
+    }
+  }
+  return merged;
+}

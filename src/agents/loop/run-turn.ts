@@ -1,0 +1,136 @@
+// One turn of one instance: Run(A, t, m) of seed 000 §5. The model is called, its tool
+// calls are run in order, their results go back, until the model stops ([send-step] /
+// [nosend-step] for the engine to tell apart), asks ([ask-step], seed 000 §7), finishes
+// (the outcome record, seed 000 §4), or the tool-call cap ends the turn.
+
+import type {
+  AssistantBlock,
+  Message,
+  ModelResponse,
+  ModelUsage,
+  StopReason,
+  ToolResultBlock,
+  ToolUseBlock,
+} from "../../ports/model.js";
+import { addressKey } from "../../protocol/address.js";
+import { sumUsage } from "../transcript/sum-usage.js";
+import { runToolCall } from "../tools/run-tool-call.js";
+import type { ToolContext } from "../tools/tool.js";
+import { isTurnEndingTool } from "../tools/tool-names.js";
+import { toolSpecs } from "../tools/tool-registry.js";
+import type { TurnEnd, TurnInput, TurnOutput } from "../turn-contract.js";
+import { NOTES } from "./loop-notes.js";
+import { openingMessage } from "./opening-message.js";
+import { requestMessages } from "./request-messages.js";
+import { toolResultBlock } from "./tool-result-block.js";
+
+export async function runTurn(input: TurnInput): Promise<TurnOutput> {
+  const { role, model, signal, limits } = input;
+  const instance = addressKey(input.instance);
+  const tools = toolSpecs(role);
+  const ctx: ToolContext = {
+    role,
+    workspace: input.workspace,
+    host: input.host,
+    limits: { readBytes: limits.readBytes },
+    ...(signal === undefined ? {} : { signal }),
+  };
+  const added: Message[] = [openingMessage(input.transcript, input.incoming)];
+  const usages: ModelUsage[] = [];
+  let modelMs = 0;
+  let toolCalls = 0;
+  const end = (kind: TurnEnd): TurnOutput => ({
+    messages: added,
+    usage: sumUsage(usages),
+    end: kind,
+    modelCalls: usages.length,
+    toolCalls,
+    modelMs,
+  });
+
+  for (;;) {
+    signal?.throwIfAborted();
+    const started = performance.now();
+    let response: ModelResponse;
+    try {
+      response = await model.complete(
+        {
+          instance,
+          model: input.modelName,
+          system: input.system,
+          tools,
+          messages: requestMessages([...input.transcript, ...added]),
+          maxTokens: limits.maxTokens,
+        },
+        signal === undefined ? undefined : { signal },
+      );
+    } finally {
+      modelMs += performance.now() - started;
+    }
+    usages.push(response.usage);
+
+    // The API rejects empty messages and blank text blocks: keep only what carries content.
+    const content = response.content.filter(hasContent);
+    if (content.length > 0) added.push({ role: "assistant", content });
+    const calls = content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+
+    const cut = cutNote(response.stopReason);
+    if (cut !== undefined) {
+      // A cut response's calls may be incomplete: answer them now, run none of them.
+      if (calls.length > 0)
+        added.push(userResults(calls.map((c) => toolResultBlock(c.id, cut, true))));
+      return end({ kind: "stopped" });
+    }
+    if (calls.length === 0) return end({ kind: "stopped" });
+
+    // A response runs whole or not at all: its calls were planned together. A lone
+    // ask_question or finish still runs past the cap, since it ends the turn anyway.
+    const loneEnding = calls.length === 1 && isTurnEndingTool(calls[0]?.name);
+    if (!loneEnding && toolCalls + calls.length > limits.toolCallsPerTurn) {
+      return end({ kind: "capped" });
+    }
+    toolCalls += calls.length;
+
+    if (calls.length > 1 && calls.some((call) => isTurnEndingTool(call.name))) {
+      const names = [...new Set(calls.map((call) => call.name))].join(", ");
+      added.push(userResults(calls.map((c) => toolResultBlock(c.id, NOTES.alone(names), true))));
+      continue;
+    }
+
+    const results: ToolResultBlock[] = [];
+    for (const call of calls) {
+      signal?.throwIfAborted();
+      const result = await runToolCall(call, ctx);
+      // Only a lone call gets here with `end`: its result arrives at the next turn's start.
+      if (result.end !== undefined && !result.isError) return end(result.end);
+      results.push(toolResultBlock(call.id, result.text, result.isError));
+    }
+    added.push(userResults(results));
+  }
+}
+
+function hasContent(block: AssistantBlock): boolean {
+  return block.type !== "text" || block.text.trim() !== "";
+}
+
+function cutNote(stopReason: StopReason): string | undefined {
+  switch (stopReason) {
+    case "max_tokens":
+      return NOTES.cutByMaxTokens;
+    case "refusal":
+      return NOTES.cutByRefusal;
+    case "end_turn":
+    case "tool_use":
+    case "stop_sequence":
+    case "pause_turn":
+      return undefined;
+    default: {
+      const unreachable: never = stopReason;
+      return unreachable;
+    }
+  }
+}
+
+function userResults(results: ToolResultBlock[]): Message {
+  return { role: "user", content: results };
+}
