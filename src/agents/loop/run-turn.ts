@@ -24,7 +24,15 @@ import { openingMessage } from "./opening-message.js";
 import { requestMessages } from "./request-messages.js";
 import { toolResultBlock } from "./tool-result-block.js";
 
-export async function runTurn(input: TurnInput): Promise<TurnOutput> {
+/**
+ * TurnOutput plus what the transcript's turn-end line needs and the contract does not
+ * carry: the stop reason of the turn's last response (why a "stopped" turn stopped).
+ */
+export interface TurnResult extends TurnOutput {
+  stopReason: StopReason;
+}
+
+export async function runTurn(input: TurnInput): Promise<TurnResult> {
   const { role, model, signal, limits } = input;
   const instance = addressKey(input.instance);
   const tools = toolSpecs(role);
@@ -39,13 +47,15 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
   const usages: ModelUsage[] = [];
   let modelMs = 0;
   let toolCalls = 0;
-  const end = (kind: TurnEnd): TurnOutput => ({
+  let stopReason: StopReason = "end_turn";
+  const end = (kind: TurnEnd): TurnResult => ({
     messages: added,
     usage: sumUsage(usages),
     end: kind,
     modelCalls: usages.length,
     toolCalls,
     modelMs,
+    stopReason,
   });
 
   for (;;) {
@@ -68,6 +78,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
       modelMs += performance.now() - started;
     }
     usages.push(response.usage);
+    stopReason = response.stopReason;
 
     // The API rejects empty messages and blank text blocks: keep only what carries content.
     const content = response.content.filter(hasContent);
@@ -77,8 +88,9 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
     const cut = cutNote(response.stopReason);
     if (cut !== undefined) {
       // A cut response's calls may be incomplete: answer them now, run none of them.
-      if (calls.length > 0)
+      if (calls.length > 0) {
         added.push(userResults(calls.map((c) => toolResultBlock(c.id, cut, true))));
+      }
       return end({ kind: "stopped" });
     }
     if (calls.length === 0) return end({ kind: "stopped" });

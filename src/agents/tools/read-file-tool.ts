@@ -22,7 +22,7 @@ export const readFileTool: Tool<typeof input> = {
     }
     if (read.size === 0) return ok(`${read.path} is empty.`);
     const cut = read.truncated
-      ? `\n[truncated: the first ${Buffer.byteLength(read.content)} of ${read.size} bytes are shown; use search_files to find the rest]`
+      ? `\n[truncated: the first ${Math.min(read.size, ctx.limits.readBytes)} of ${read.size} bytes are shown; use search_files to find the rest]`
       : "";
     return ok(`${read.content}${cut}`);
   },

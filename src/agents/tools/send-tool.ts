@@ -3,12 +3,15 @@
 
 import * as z from "zod";
 import { fromHost } from "./host-result.js";
+import { TaskId } from "./task-id.js";
 import type { Tool } from "./tool.js";
 
 const input = z.strictObject({
   to: z
     .string()
-    .min(1)
+    .refine((to) => to === "parent" || TaskId.safeParse(to).success, {
+      message: 'must be "parent" or the id of a task you dispatched',
+    })
     .describe('The id of a task you dispatched, or "parent" for the one who dispatched you.'),
   text: z.string().trim().min(1).describe("The message."),
 });

@@ -433,6 +433,7 @@ describe("runTurn: stop reasons and edge cases", () => {
       content: NOTES.cutByMaxTokens,
       isError: true,
     });
+    expect(out.stopReason).toBe("max_tokens");
     await expect(readFile(join(root, "x"), "utf8")).rejects.toThrow();
   });
 
@@ -440,6 +441,7 @@ describe("runTurn: stop reasons and edge cases", () => {
     const model = fakeModel([respond([text("I can't help with that.")], "refusal")]);
     const out = await runTurn(turnInput({ root, model, role: testRole(FILE_TOOLS) }));
     expect(out.end).toEqual({ kind: "stopped" });
+    expect(out.stopReason).toBe("refusal");
     expect(out.messages.at(-1)).toEqual({
       role: "assistant",
       content: [{ type: "text", text: "I can't help with that." }],

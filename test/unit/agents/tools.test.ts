@@ -223,6 +223,8 @@ describe("protocol tools reach the host", () => {
     ["ask_question", { kind: "poll", text: "?" }, /kind: /],
     ["finish", { outcome: "APPROVED_INTENT", reason: "" }, /reason: /],
     ["send", { to: "t1" }, /text: /],
+    ["send", { to: "../t1", text: "x" }, /to: must be "parent" or the id of a task/],
+    ["dispatch", { id: "parent", brief: "x" }, /id: "parent" is reserved/],
   ])("%s refuses %j naming the field", async (name, input, expected) => {
     const host = fakeHost();
     const result = await run(context(all, host), name, input);
