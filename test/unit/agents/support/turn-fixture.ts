@@ -3,14 +3,13 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Message } from "../../../../src/ports/model.js";
+import type { Message, Model } from "../../../../src/ports/model.js";
 import type {
   IncomingMessage,
   RoleDefinition,
   TurnInput,
 } from "../../../../src/agents/turn-contract.js";
 import { fakeHost } from "./fake-host.js";
-import type { FakeModel } from "./fake-model.js";
 
 export async function tempWorkspace(): Promise<{ root: string; cleanup: () => Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), "cfa-agents-"));
@@ -32,7 +31,7 @@ export function testRole(tools: string[], extra: Partial<RoleDefinition> = {}): 
 export function turnInput(
   options: {
     root: string;
-    model: FakeModel;
+    model: Model;
     role: RoleDefinition;
     transcript?: Message[];
     incoming?: IncomingMessage;
@@ -43,7 +42,7 @@ export function turnInput(
     },
 ): TurnInput {
   return {
-    instance: { agent: "worker", thread: "dispatch:t1" },
+    instance: options.instance ?? { agent: "worker", thread: "dispatch:t1" },
     role: options.role,
     model: options.model,
     modelName: "claude-test",
