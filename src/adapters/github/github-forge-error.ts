@@ -1,0 +1,136 @@
+// The one error the GitHub forge throws for a failed GitHub call (REST, GraphQL or git
+// push). It carries what a caller acts on (the operation, the HTTP status, GitHub's request
+// id for a support ticket) and never a credential: the message is rebuilt from redacted
+// text, and `cause` is a redacted copy of Octokit's error, not the error itself (whose
+// request and response objects could hold headers).
+
+import type { Redact } from "./redact-secrets.js";
+
+export class GitHubForgeError extends Error {
+  override readonly name = "GitHubForgeError";
+  /** What was attempted, e.g. "issues.createComment" or "git push". */
+  readonly operation: string;
+  /** GitHub's HTTP status, when GitHub answered. */
+  readonly status: number | undefined;
+  /** GitHub's `x-github-request-id`, when GitHub answered. */
+  readonly requestId: string | undefined;
+
+  constructor(
+    message: string,
+    fields: {
+      operation: string;
+      status?: number | undefined;
+      requestId?: string | undefined;
+      cause?: Error | undefined;
+    },
+  ) {
+    super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
+    this.operation = fields.operation;
+    this.status = fields.status;
+    this.requestId = fields.requestId;
+  }
+}
+
+// The fields of an Octokit RequestError (or GraphqlResponseError) this adapter reads.
+interface OctokitFailure {
+  name?: unknown;
+  message?: unknown;
+  status?: unknown;
+  response?: { headers?: Record<string, unknown>; data?: unknown };
+  headers?: Record<string, unknown>;
+  request?: { method?: unknown; url?: unknown };
+  errors?: unknown;
+  cause?: unknown;
+}
+
+// Octokit's message for a failed connection is often just "Unknown Error"; the reason
+// (ECONNRESET, a DNS failure) is on the `cause` it keeps.
+function connectionReason(cause: unknown): string {
+  if (typeof cause !== "object" || cause === null) return "";
+  const { code, message } = cause as { code?: unknown; message?: unknown };
+  const parts = [code, message].filter((part): part is string => typeof part === "string");
+  return parts.length === 0 ? "" : ` (${parts.join(": ")})`;
+}
+
+/** GitHub's HTTP status of an Octokit failure, if it has one. */
+export function statusOf(error: unknown): number | undefined {
+  if (error instanceof GitHubForgeError) return error.status;
+  const status = (error as OctokitFailure | null)?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
+function hint(status: number | undefined): string {
+  if (status === undefined) return "check the network and GitHub's status, then retry";
+  if (status === 401) return "the token is invalid or expired: renew the installation token";
+  if (status === 403 || status === 429) {
+    return "the token lacks a permission the app needs, or a rate limit was hit: check the app's permissions, or wait and retry";
+  }
+  if (status === 404) {
+    return "the repository or object does not exist, or the token cannot see it: check owner/repo and the app's installation";
+  }
+  if (status === 409 || status === 422) return "GitHub refused the request as it stands";
+  if (status >= 500) return "GitHub failed: retry later";
+  return "see GitHub's message";
+}
+
+// GitHub's 422 answers put the useful part in `errors[].message` (or `errors[].code`).
+function details(data: unknown): string {
+  if (typeof data !== "object" || data === null) return "";
+  const errors = (data as { errors?: unknown }).errors;
+  if (!Array.isArray(errors)) return "";
+  const parts = errors.flatMap((entry: unknown) => {
+    if (typeof entry === "string") return [entry];
+    if (typeof entry !== "object" || entry === null) return [];
+    const { message, code, field } = entry as Record<string, unknown>;
+    const text = [message, code, field].filter((part) => typeof part === "string").join(" ");
+    return text === "" ? [] : [text];
+  });
+  return parts.length === 0 ? "" : ` (${parts.join("; ")})`;
+}
+
+/** Wraps any failure of a GitHub call in a GitHubForgeError, redacting every secret. */
+export function toGitHubForgeError(
+  operation: string,
+  error: unknown,
+  redact: Redact,
+): GitHubForgeError {
+  if (error instanceof GitHubForgeError) return error;
+  const failure = (typeof error === "object" && error !== null ? error : {}) as OctokitFailure;
+  // Octokit reports a connection failure as status 500 with no response: GitHub said nothing.
+  const status = failure.response === undefined ? undefined : statusOf(error);
+  const headers = failure.response?.headers ?? failure.headers ?? {};
+  const rawId = headers["x-github-request-id"];
+  const requestId = typeof rawId === "string" ? rawId : undefined;
+  const original =
+    typeof failure.message === "string" ? failure.message : String(error ?? "unknown failure");
+  const extra =
+    failure.response === undefined
+      ? connectionReason(failure.cause)
+      : details(failure.response.data);
+  const text = redact(`${original}${extra}`);
+
+  const cause = new Error(text);
+  cause.name = typeof failure.name === "string" ? failure.name : "Error";
+  cause.stack = `${cause.name}: ${text}`;
+  const method = failure.request?.method;
+  const url = failure.request?.url;
+  Object.assign(cause, {
+    status,
+    requestId,
+    request:
+      typeof method === "string" && typeof url === "string"
+        ? { method, url: redact(url) }
+        : undefined,
+  });
+
+  const where = [
+    status === undefined ? undefined : `HTTP ${status}`,
+    requestId && `request id ${requestId}`,
+  ]
+    .filter((part): part is string => typeof part === "string")
+    .join(", ");
+  return new GitHubForgeError(
+    `cfa/github: ${operation} failed${where === "" ? "" : ` (${where})`}: ${text}; ${hint(status)}`,
+    { operation, status, requestId, cause },
+  );
+}

@@ -1,0 +1,13 @@
+export { CHECK_SUMMARY_LIMIT, checkRunFields } from "./check-run-fields.js";
+export { CONFIG_PATH, createGitHubForge } from "./github-forge.js";
+export type { GitHubForge, GitHubForgeOptions } from "./github-forge.js";
+export { GitHubForgeError, statusOf, toGitHubForgeError } from "./github-forge-error.js";
+export type { CheckRunFields, GitHubOctokit, GitHubResponse } from "./github-octokit.js";
+export { mapPermission } from "./map-permission.js";
+export { GHOST, toActor } from "./map-responses.js";
+export { basicAuthHeader, basicCredentials, pushBranch, pushEnvironment } from "./push-branch.js";
+export type { PushTarget } from "./push-branch.js";
+export { PushRejectedError } from "./push-rejected-error.js";
+export { createRedactor } from "./redact-secrets.js";
+export type { Redact } from "./redact-secrets.js";
+export { InvalidPushError, validatePush } from "./validate-push.js";

@@ -1,0 +1,171 @@
+// Publishing a job branch: `git push` as compare-and-swap. The lease names the exact commit
+// the engine believes the branch is at (or "absent"), so if GitHub's branch moved the push
+// is refused and nothing is overwritten (DESIGN.md, "One writer per job"). The token
+// travels as an http.extraHeader through GIT_CONFIG_* environment variables: never in
+// argv (visible to every process), never in .git/config (left on disk).
+//
+// The header is scoped to the remote's URL and preceded by an empty value, which resets
+// the list: a clone made by actions/checkout keeps its own
+// `http.https://github.com/.extraheader`, and git would otherwise send both headers (or,
+// for a plain `http.extraHeader`, only the clone's, the more specific one).
+
+import { simpleGit } from "simple-git";
+import type { Logger } from "../../ports/logger.js";
+import { GitHubForgeError } from "./github-forge-error.js";
+import { PushRejectedError } from "./push-rejected-error.js";
+import type { Redact } from "./redact-secrets.js";
+import { validatePush } from "./validate-push.js";
+
+export interface PushTarget {
+  repoDir: string;
+  remote: string;
+  token?: string | undefined;
+  redact: Redact;
+  logger: Logger;
+  /** The environment git runs in; by default this process's. */
+  env?: NodeJS.ProcessEnv;
+}
+
+const PUSH_VARIABLES = [
+  "GIT_CONFIG_COUNT",
+  "GIT_CONFIG_KEY_0",
+  "GIT_CONFIG_VALUE_0",
+  "GIT_CONFIG_KEY_1",
+  "GIT_CONFIG_VALUE_1",
+  "GIT_TERMINAL_PROMPT",
+] as const;
+
+// simple-git refuses a task whose explicit environment holds a variable it guards (every
+// GIT_* plus these) unless allowed, so the inherited ones are left out: git gets only ours.
+const GUARDED = new Set(["editor", "pager", "prefix", "ssh_askpass", "visual"]);
+
+/** The credentials git sends to GitHub for an installation or Actions token. */
+export function basicCredentials(token: string): string {
+  return Buffer.from(`x-access-token:${token}`).toString("base64");
+}
+
+export function basicAuthHeader(token: string): string {
+  return `AUTHORIZATION: basic ${basicCredentials(token)}`;
+}
+
+/** Credentials for one remote URL; only an http(s) remote takes them. */
+export interface PushAuth {
+  url: string;
+  token: string;
+}
+
+export function pushEnvironment(
+  base: NodeJS.ProcessEnv,
+  auth: PushAuth | undefined,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(base)) {
+    const lowered = key.toLowerCase();
+    if (value === undefined || lowered.startsWith("git_") || GUARDED.has(lowered)) continue;
+    env[key] = value;
+  }
+  // A worker has no terminal: fail instead of waiting for a password.
+  env["GIT_TERMINAL_PROMPT"] = "0";
+  if (auth !== undefined && auth.token !== "" && /^https?:\/\//i.test(auth.url)) {
+    const key = `http.${auth.url}.extraHeader`;
+    env["GIT_CONFIG_COUNT"] = "2";
+    env["GIT_CONFIG_KEY_0"] = key;
+    env["GIT_CONFIG_VALUE_0"] = "";
+    env["GIT_CONFIG_KEY_1"] = key;
+    env["GIT_CONFIG_VALUE_1"] = basicAuthHeader(auth.token);
+  }
+  return env;
+}
+
+// `--porcelain` prints one line per ref: "!\t<src>:<dst>\t[rejected] (stale info)".
+const REJECTED = /^!\t[^\t]*\t\[rejected\]\s*(?:\((.*)\))?/m;
+// The server checks the old value too (a race between git's read and its update).
+const REMOTE_RACE =
+  /^!\t[^\t]*\t\[remote rejected\]\s*\((.*(?:cannot lock ref|incorrect old value|but expected|stale).*)\)/im;
+
+export async function pushBranch(
+  target: PushTarget,
+  branch: string,
+  update: { sha: string; expectedOld: string | null },
+): Promise<void> {
+  validatePush(branch, update);
+  const ref = `refs/heads/${branch}`;
+  const token = target.token;
+  const auth =
+    token === undefined || token === ""
+      ? undefined
+      : { url: await pushUrl(target, update.sha), token };
+  const git = simpleGit({
+    baseDir: target.repoDir,
+    allowEnvironment: [...PUSH_VARIABLES],
+    unsafe: { allowUnsafeConfigEnvCount: true },
+  }).env(pushEnvironment(target.env ?? process.env, auth));
+  const args = [
+    "push",
+    "--porcelain",
+    // The bot's push runs no hooks from the clone.
+    "--no-verify",
+    `--force-with-lease=${ref}:${update.expectedOld ?? ""}`,
+    target.remote,
+    `${update.sha}:${ref}`,
+  ];
+  try {
+    await git.raw(args);
+  } catch (error) {
+    const output = target.redact(messageOf(error));
+    const rejected = REJECTED.exec(output) ?? REMOTE_RACE.exec(output);
+    if (rejected) {
+      target.logger.info("cfa/github: push refused, the branch moved", {
+        branch,
+        sha: update.sha,
+        expectedOld: update.expectedOld,
+      });
+      throw new PushRejectedError({
+        branch,
+        sha: update.sha,
+        expectedOld: update.expectedOld,
+        detail: rejected[1] ?? "rejected",
+      });
+    }
+    throw pushFailure(
+      error,
+      output,
+      `git push of ${update.sha.slice(0, 7)} to ${target.remote} ${branch} failed: ${output.trim()}; check the remote, the token's contents permission and that the commit exists in ${target.repoDir}`,
+    );
+  }
+  target.logger.info("cfa/github: pushed branch", {
+    branch,
+    sha: update.sha,
+    expectedOld: update.expectedOld,
+  });
+}
+
+/** The URL `git push <remote>` will use, after pushurl and insteadOf rewriting. */
+async function pushUrl(target: PushTarget, sha: string): Promise<string> {
+  try {
+    const url = await simpleGit({ baseDir: target.repoDir }).raw([
+      "remote",
+      "get-url",
+      "--push",
+      target.remote,
+    ]);
+    return url.trim();
+  } catch (error) {
+    throw pushFailure(
+      error,
+      target.redact(messageOf(error)),
+      `cannot push ${sha.slice(0, 7)}: the clone in ${target.repoDir} has no remote ${JSON.stringify(target.remote)}; add it or pass the right \`remote\``,
+    );
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function pushFailure(error: unknown, redacted: string, message: string): GitHubForgeError {
+  const cause = new Error(redacted);
+  cause.name = error instanceof Error ? error.name : "Error";
+  cause.stack = `${cause.name}: ${redacted}`;
+  return new GitHubForgeError(`cfa/github: ${message}`, { operation: "git push", cause });
+}

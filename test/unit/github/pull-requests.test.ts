@@ -1,0 +1,211 @@
+import { describe, expect, it } from "vitest";
+import { expectBody, nockGitHub, useGitHubMocks } from "../../support/github/index.js";
+import { BOT, R, pullRequest, recordingLogger, testForge } from "./github-shapes.js";
+
+describe("GitHub forge: pull requests", () => {
+  const github = useGitHubMocks();
+
+  it("finds the job's pull request by head, preferring an open one", async () => {
+    nockGitHub()
+      .get(`${R}/pulls`)
+      .query({ head: "octo-org:cfa/1", state: "all", per_page: "100" })
+      .reply(200, [
+        pullRequest(9, { state: "closed", draft: false }),
+        pullRequest(12, { state: "open" }),
+      ]);
+
+    await expect(testForge().findPullRequest("cfa/1")).resolves.toEqual({
+      number: 12,
+      head: "cfa/1",
+      base: "main",
+      draft: true,
+      state: "open",
+      url: "https://github.com/octo-org/hello-world/pull/12",
+      author: { login: BOT, type: "Bot" },
+    });
+  });
+
+  it("falls back to the newest closed one, and to null when there is none", async () => {
+    nockGitHub()
+      .get(`${R}/pulls`)
+      .query({ head: "octo-org:cfa/2", state: "all", per_page: "100" })
+      .reply(200, [pullRequest(20, { head: "cfa/2", state: "closed" })])
+      .get(`${R}/pulls`)
+      .query({ head: "octo-org:cfa/3", state: "all", per_page: "100" })
+      .reply(200, []);
+    const forge = testForge();
+
+    expect((await forge.findPullRequest("cfa/2"))?.number).toBe(20);
+    await expect(forge.findPullRequest("cfa/3")).resolves.toBeNull();
+  });
+
+  it("opens a draft pull request", async () => {
+    nockGitHub()
+      .post(
+        `${R}/pulls`,
+        expectBody({ head: "cfa/1", base: "main", title: "cfa: #1", body: "Job #1", draft: true }),
+      )
+      .reply(201, pullRequest(12));
+
+    const pr = await testForge().createPullRequest({
+      head: "cfa/1",
+      base: "main",
+      title: "cfa: #1",
+      body: "Job #1",
+      draft: true,
+    });
+
+    expect(pr).toMatchObject({ number: 12, draft: true, head: "cfa/1", base: "main" });
+  });
+
+  it("updates only the fields given, and makes no call for none", async () => {
+    nockGitHub()
+      .patch(`${R}/pulls/12`, expectBody({ title: "New title", body: undefined }))
+      .reply(200, pullRequest(12));
+    const forge = testForge();
+
+    await forge.updatePullRequest(12, { title: "New title" });
+    await forge.updatePullRequest(12, {});
+
+    expect(forge.apiCalls()).toBe(1);
+  });
+
+  it("closes a pull request", async () => {
+    nockGitHub()
+      .patch(`${R}/pulls/12`, expectBody({ state: "closed" }))
+      .reply(200, pullRequest(12, { state: "closed" }));
+
+    await testForge().closePullRequest(12);
+
+    expect(
+      github
+        .recorder()
+        .calls()
+        .map((c) => c.operationId),
+    ).toEqual(["pulls/update"]);
+  });
+
+  it("marks a draft ready for review through GraphQL with the PR's node id", async () => {
+    nockGitHub()
+      .get(`${R}/pulls/12`)
+      .reply(200, pullRequest(12, { draft: true, node_id: "PR_kwDOABCD" }))
+      .post(
+        "/graphql",
+        expectBody({
+          query: /markPullRequestReadyForReview\(input: \{ pullRequestId: \$pullRequestId \}\)/,
+          variables: { pullRequestId: "PR_kwDOABCD" },
+        }),
+      )
+      .reply(200, {
+        data: { markPullRequestReadyForReview: { pullRequest: { isDraft: false } } },
+      });
+    const forge = testForge();
+
+    await forge.markReadyForReview(12);
+
+    expect(
+      github
+        .recorder()
+        .calls()
+        .map((c) => c.operationId),
+    ).toEqual(["pulls/get", "graphql"]);
+    expect(forge.apiCalls()).toBe(2);
+  });
+
+  it("does nothing more when the pull request is already ready", async () => {
+    nockGitHub()
+      .get(`${R}/pulls/12`)
+      .reply(200, pullRequest(12, { draft: false }));
+
+    await testForge().markReadyForReview(12);
+  });
+
+  it("reports a GraphQL error as a GitHubForgeError", async () => {
+    nockGitHub()
+      .get(`${R}/pulls/12`)
+      .reply(200, pullRequest(12, { draft: true }))
+      .post("/graphql")
+      .reply(200, {
+        data: { markPullRequestReadyForReview: null },
+        errors: [
+          {
+            type: "FORBIDDEN",
+            path: ["markPullRequestReadyForReview"],
+            message: "Resource not accessible by integration",
+          },
+        ],
+      });
+
+    await expect(testForge().markReadyForReview(12)).rejects.toMatchObject({
+      name: "GitHubForgeError",
+      operation: "graphql.markPullRequestReadyForReview",
+      message: expect.stringMatching(/Resource not accessible by integration/),
+    });
+  });
+
+  it("requests reviews", async () => {
+    nockGitHub()
+      .post(`${R}/pulls/12/requested_reviewers`, expectBody({ reviewers: ["octocat"] }))
+      .reply(201, pullRequest(12));
+    const forge = testForge();
+
+    await forge.requestReview(12, ["octocat"]);
+    await forge.requestReview(12, []);
+
+    expect(forge.apiCalls()).toBe(1);
+  });
+
+  it("logs and continues when GitHub will not request a review from the PR's author", async () => {
+    nockGitHub()
+      .post(`${R}/pulls/12/requested_reviewers`)
+      .reply(422, {
+        message: "Validation Failed",
+        errors: ["Review cannot be requested from pull request author."],
+        documentation_url:
+          "https://docs.github.com/rest/pulls/review-requests#request-reviewers-for-a-pull-request",
+      });
+    const { logger, lines } = recordingLogger();
+
+    await testForge({ logger }).requestReview(12, [BOT]);
+
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: "warn", fields: { pr: 12, login: BOT } });
+    expect(String(lines[0]?.fields?.["reason"])).toMatch(
+      /cannot be requested from pull request author/,
+    );
+  });
+
+  it("asks for the others one by one when one login in a batch is refused", async () => {
+    const notCollaborator = {
+      message:
+        "Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the octo-org/hello-world repository.",
+      documentation_url:
+        "https://docs.github.com/rest/pulls/review-requests#request-reviewers-for-a-pull-request",
+    };
+    nockGitHub()
+      .post(`${R}/pulls/12/requested_reviewers`, expectBody({ reviewers: ["octocat", "stranger"] }))
+      .reply(422, notCollaborator)
+      .post(`${R}/pulls/12/requested_reviewers`, expectBody({ reviewers: ["octocat"] }))
+      .reply(201, pullRequest(12))
+      .post(`${R}/pulls/12/requested_reviewers`, expectBody({ reviewers: ["stranger"] }))
+      .reply(422, notCollaborator);
+    const { logger, lines } = recordingLogger();
+    const forge = testForge({ logger });
+
+    await forge.requestReview(12, ["octocat", "stranger"]);
+
+    expect(lines.map((line) => line.fields?.["login"])).toEqual(["stranger"]);
+    expect(forge.apiCalls()).toBe(3);
+  });
+
+  it("still fails on anything but a 422", async () => {
+    nockGitHub()
+      .post(`${R}/pulls/12/requested_reviewers`)
+      .reply(403, { message: "Resource not accessible by integration" });
+
+    await expect(testForge().requestReview(12, ["octocat"])).rejects.toMatchObject({
+      name: "GitHubForgeError",
+      status: 403,
+    });
+  });
+});
