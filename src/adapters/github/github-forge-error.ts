@@ -59,8 +59,9 @@ export function statusOf(error: unknown): number | undefined {
   return typeof status === "number" ? status : undefined;
 }
 
-function hint(status: number | undefined): string {
-  if (status === undefined) return "check the network and GitHub's status, then retry";
+function hint(status: number | undefined, answered: boolean): string {
+  if (!answered) return "check the network and GitHub's status, then retry";
+  if (status === undefined) return "GitHub refused the request as it stands";
   if (status === 401) return "the token is invalid or expired: renew the installation token";
   if (status === 403 || status === 429) {
     return "the token lacks a permission the app needs, or a rate limit was hit: check the app's permissions, or wait and retry";
@@ -96,17 +97,16 @@ export function toGitHubForgeError(
 ): GitHubForgeError {
   if (error instanceof GitHubForgeError) return error;
   const failure = (typeof error === "object" && error !== null ? error : {}) as OctokitFailure;
-  // Octokit reports a connection failure as status 500 with no response: GitHub said nothing.
+  // Octokit reports a connection failure as status 500 with no response: GitHub said
+  // nothing. A GraphQL error is an answer (HTTP 200) with `errors` and no status.
+  const answered = failure.response !== undefined || failure.errors !== undefined;
   const status = failure.response === undefined ? undefined : statusOf(error);
   const headers = failure.response?.headers ?? failure.headers ?? {};
   const rawId = headers["x-github-request-id"];
   const requestId = typeof rawId === "string" ? rawId : undefined;
   const original =
     typeof failure.message === "string" ? failure.message : String(error ?? "unknown failure");
-  const extra =
-    failure.response === undefined
-      ? connectionReason(failure.cause)
-      : details(failure.response.data);
+  const extra = answered ? details(failure.response?.data) : connectionReason(failure.cause);
   const text = redact(`${original}${extra}`);
 
   const cause = new Error(text);
@@ -130,7 +130,7 @@ export function toGitHubForgeError(
     .filter((part): part is string => typeof part === "string")
     .join(", ");
   return new GitHubForgeError(
-    `cfa/github: ${operation} failed${where === "" ? "" : ` (${where})`}: ${text}; ${hint(status)}`,
+    `cfa/github: ${operation} failed${where === "" ? "" : ` (${where})`}: ${text}; ${hint(status, answered)}`,
     { operation, status, requestId, cause },
   );
 }
