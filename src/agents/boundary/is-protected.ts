@@ -11,8 +11,13 @@ function components(relative: string): string[] {
 /** `relative` is a root-relative, already resolved path with `/` separators. */
 export function isProtected(relative: string, protect: readonly string[]): boolean {
   const target = components(relative).map(foldName);
-  return protect.some((prefix) => {
-    const wanted = components(prefix).map(foldName);
-    return wanted.every((part, index) => target[index] === part);
-  });
+  const under = (prefix: string) =>
+    components(prefix)
+      .map(foldName)
+      .every((part, index) => target[index] === part);
+  // An entry starting with "!" is an exception, like a .gitignore negation: the engine
+  // protects `.cfa/` but lets a phase's lead write that phase's artifact inside it.
+  const exceptions = protect.filter((p) => p.startsWith("!")).map((p) => p.slice(1));
+  if (exceptions.some(under)) return false;
+  return protect.filter((p) => !p.startsWith("!")).some(under);
 }

@@ -1,0 +1,42 @@
+// Everything the engine needs from outside, passed in (STYLE.md: dependencies as options,
+// so tests wire fakes without patching modules). Only app/, worker/ and cli/ build these.
+
+import type { Clock } from "../ports/clock.js";
+import type { Forge } from "../ports/forge.js";
+import type { Logger } from "../ports/logger.js";
+import type { Model, ModelUsage } from "../ports/model.js";
+import type { Sandbox } from "../ports/sandbox.js";
+import type { Workspaces } from "../ports/workspaces.js";
+
+export interface EngineDeps {
+  forge: Forge;
+  model: Model;
+  /** A role's configured tier or model id → the model id to request. */
+  resolveModel(tierOrModel: string): string;
+  /** USD for one model call's usage (a price table); unknown models are an error there. */
+  price(model: string, usage: ModelUsage): number;
+  sandbox: Sandbox;
+  /** Worktrees of the job's repository under `area` (one area per job). */
+  workspaces(area: string): Workspaces;
+  /** The job's repository: a clone (GitHub) or the local repository (local forge). */
+  repoDir: string;
+  /** Where job areas live, outside the repository's tree: `<workRoot>/<N>/…`. */
+  workRoot: string;
+  clock: Clock;
+  logger: Logger;
+  /** The environment commands start from, before the allowlist reduces it. */
+  env: Record<string, string | undefined>;
+  /** The live, human-readable log (seed 002): one call per notable event. */
+  progress?: (line: ProgressLine) => void;
+}
+
+export interface ProgressLine {
+  at: string;
+  job: number;
+  /** Who: "INTENT", "intent-lead", "worker@dispatch:api", "GATE", "HUMAN", … */
+  who: string;
+  event: string;
+  detail: string;
+  /** Per-task lines are shown only with --verbose. */
+  verbose?: boolean;
+}

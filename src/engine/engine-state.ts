@@ -1,0 +1,85 @@
+// The engine's bookkeeping inside state.json (`job.engine`): what must survive a crash so
+// that a wake neither repeats an effect nor forgets one.
+
+import * as z from "zod";
+import type { JobRecord } from "../protocol/job-record.js";
+import { RecordError } from "../protocol/errors.js";
+
+export const EscalationMetaSchema = z.object({
+  caller: z.string(),
+  kind: z.enum(["question", "gate"]),
+  state: z.string(),
+  text: z.string(),
+  artifact: z.string().optional(),
+  /** The ask_question tool call the answer resolves in the caller's transcript. */
+  toolUseId: z.string().optional(),
+  /** The commit the gate asks about, and the artifact's blob in it (approval integrity). */
+  gateSha: z.string().optional(),
+  gateBlob: z.string().optional(),
+  /** Seq of the comment that asked the person, once posted. */
+  postedSeq: z.number().int().optional(),
+  /** The framed question the proxy put to the person. */
+  framed: z.string().optional(),
+  answeredBy: z.string().optional(),
+  verdict: z.enum(["approved", "changes", "answer", "withdraw"]).optional(),
+});
+export type EscalationMeta = z.infer<typeof EscalationMetaSchema>;
+
+export const TaskMetaSchema = z.object({
+  thread: z.string(),
+  branch: z.string(),
+  dir: z.string(),
+  base: z.string(),
+  brief: z.string(),
+  status: z.enum(["open", "merged", "conflict", "dropped"]),
+  verifyFailures: z.number().int().nonnegative(),
+  lastVerdict: z.enum(["pass", "fail"]).optional(),
+});
+export type TaskMeta = z.infer<typeof TaskMetaSchema>;
+
+export const EngineStateSchema = z.object({
+  /** Last comment and review ids processed: ids only grow, so each is handled once. */
+  cursor: z.object({ comment: z.number().int(), review: z.number().int() }),
+  /** Next sequence number of a structured record comment. */
+  seq: z.number().int().nonnegative(),
+  statusComment: z.number().int().nullable(),
+  pr: z.number().int().nullable(),
+  nextEscalation: z.number().int().positive(),
+  escalations: z.record(z.string(), EscalationMetaSchema),
+  tasks: z.record(z.string(), TaskMetaSchema),
+  /** The person the job is for: whose proxy answers and whose review counts first. */
+  requester: z.string(),
+  /**
+   * Comments decided but not yet known to be posted (seed 001 CO-1: the decision is
+   * persisted before its effect). Each is posted at most once: before posting, the bot
+   * looks for its own comment carrying the same seq.
+   */
+  outbox: z.array(z.object({ seq: z.number().int(), kind: z.string(), body: z.string() })),
+});
+export type EngineState = z.infer<typeof EngineStateSchema>;
+
+export function initialEngineState(requester: string): EngineState {
+  return {
+    cursor: { comment: 0, review: 0 },
+    seq: 1,
+    statusComment: null,
+    pr: null,
+    nextEscalation: 1,
+    escalations: {},
+    tasks: {},
+    requester,
+    outbox: [],
+  };
+}
+
+export function engineState(job: JobRecord): EngineState {
+  const parsed = EngineStateSchema.safeParse(job.engine);
+  if (!parsed.success) {
+    throw new RecordError(z.prettifyError(parsed.error).replace(/\n/g, "; "), "state.json engine");
+  }
+  return parsed.data;
+}
+
+export function withEngineState(job: JobRecord, engine: EngineState): JobRecord {
+  return { ...job, engine: engine as unknown as Record<string, unknown> };
+}

@@ -1,0 +1,236 @@
+// The TurnHost the engine gives each turn: every protocol-level tool call lands here, is
+// checked against the soup (seed 000 §6 routing, fan-out cap) and the state machine
+// (§4 permitted outcomes), and is queued as a payload for the turn's Send — nothing crosses
+// the bus before the turn ends ([send-step]).
+
+import { allowedOutcomes, isLiveState } from "../protocol/fsm.js";
+import type { Address } from "../protocol/address.js";
+import { addressKey, threads } from "../protocol/address.js";
+import type { Payload, Rejection } from "../protocol/bus/index.js";
+import type { OutcomeRecord } from "../protocol/outcome-record.js";
+import { canonicalJson } from "../protocol/canonical-json.js";
+import type { HostResult, Question, TurnHost } from "../agents/turn-contract.js";
+import { runCommand } from "../agents/commands/index.js";
+import type { RoleDefinition } from "../agents/turn-contract.js";
+import type { Workspace } from "../ports/workspaces.js";
+import type { CommandResult } from "../ports/sandbox.js";
+import { PHASES } from "../skills/phases.js";
+import { OUTCOME_PATH, TASK_ID } from "./job-paths.js";
+import { readText, writeText } from "./files.js";
+import { roleOf } from "./instances.js";
+import type { Session } from "./session.js";
+import { provisionTask, verifyTask } from "./tasks.js";
+
+/** What one turn decided, beyond its messages: read by applyTurn. */
+export interface TurnDecisions {
+  pending: Payload[];
+  ask: { id: string; question: Question } | null;
+  finished: OutcomeRecord | null;
+  verdict: { verdict: "pass" | "fail"; issues: string[]; notes: string } | null;
+  proxy:
+    | { kind: "answer"; text: string }
+    | { kind: "escalate"; question: string }
+    | { kind: "withdraw"; reason: string }
+    | null;
+}
+
+export const emptyDecisions = (): TurnDecisions => ({
+  pending: [],
+  ask: null,
+  finished: null,
+  verdict: null,
+  proxy: null,
+});
+
+const ok = (text: string): HostResult => ({ ok: true, text });
+const refuse = (error: string): HostResult => ({ ok: false, error });
+
+export function describeRejection(rejection: Rejection): string {
+  switch (rejection.reason) {
+    case "fan-out-cap":
+      return "the fan-out cap is reached: close a task before dispatching another";
+    case "not-visible":
+      return "that instance is not one you can send to";
+    case "thread-exists":
+      return "a conversation with that id already exists; choose a new task id";
+    case "not-parent":
+      return "you can only close tasks you dispatched";
+    case "terminated":
+      return "that conversation has ended";
+    default:
+      return rejection.reason;
+  }
+}
+
+export function createHost(
+  s: Session,
+  a: Address,
+  role: RoleDefinition,
+  ws: Workspace,
+  decisions: TurnDecisions,
+  options: { policyAllowsEscalate?: boolean; signal?: AbortSignal } = {},
+): TurnHost {
+  const queue = (payload: Payload): HostResult | null => {
+    const rejection = s.soup.check(a, payload, decisions.pending);
+    if (rejection) return refuse(describeRejection(rejection));
+    decisions.pending.push(payload);
+    return null;
+  };
+
+  return {
+    async dispatch({ id, brief, files }) {
+      if (!TASK_ID.test(id)) {
+        return refuse(`task id "${id}" must be lowercase letters, digits and dashes (at most 40)`);
+      }
+      if (s.engine.tasks[id] && s.engine.tasks[id].status !== "open") {
+        return refuse(`task ${id} already ran (${s.engine.tasks[id].status}); choose a new id`);
+      }
+      const to = { agent: "worker", thread: threads.dispatch(id) };
+      const payload: Payload = { kind: "deliver", to, content: { kind: "task", text: brief } };
+      const rejection = s.soup.check(a, payload, decisions.pending);
+      if (rejection) return refuse(describeRejection(rejection));
+      try {
+        await provisionTask(s, { id, brief, files, parentWs: ws });
+      } catch (error) {
+        // Seed 000 §10: a workspace that cannot be verified is a hard error at spark time.
+        return refuse(`task ${id} was not started: ${(error as Error).message}`);
+      }
+      decisions.pending.push(payload);
+      return ok(
+        `Task ${id} starts when your turn ends, on branch ${s.paths.taskBranch(id)}. Its worker will reply when done.`,
+      );
+    },
+
+    async send(to, text) {
+      let target: Address | null;
+      if ("task" in to) {
+        target = { agent: "worker", thread: threads.dispatch(to.task) };
+      } else {
+        const parent = s.soup.parentOf(a.thread);
+        target = s.soup.visibleFrom(a).find((v) => v.thread === parent) ?? null;
+        if (!target) return refuse("you have no parent conversation to reply to");
+      }
+      const payload: Payload = { kind: "deliver", to: target, content: { kind: "reply", text } };
+      return queue(payload) ?? ok(`Delivered to ${addressKey(target)} when your turn ends.`);
+    },
+
+    async close(task) {
+      const meta = s.engine.tasks[task];
+      if (!meta) return refuse(`there is no task ${task}`);
+      if (meta.status !== "open") return refuse(`task ${task} is already ${meta.status}`);
+      if (decisions.pending.some((p) => p.kind === "terminate" && p.thread === meta.thread)) {
+        return refuse(`task ${task} is already being closed`);
+      }
+      const payload: Payload = { kind: "terminate", thread: meta.thread };
+      const rejection = s.soup.check(a, payload, decisions.pending);
+      if (rejection) return refuse(describeRejection(rejection));
+      const verdict = await verifyTask(s, task, options.signal);
+      if (verdict.verdict === "pass") {
+        decisions.pending.push(payload);
+        return ok(
+          `The verifier passed task ${task}; it is merged into your branch when your turn ends.`,
+        );
+      }
+      const issues = verdict.issues.map((i) => `- ${i}`).join("\n");
+      const budget = s.config.retryBudget;
+      if (s.engine.tasks[task]!.verifyFailures <= budget) {
+        decisions.pending.push({
+          kind: "deliver",
+          to: { agent: "worker", thread: meta.thread },
+          content: {
+            kind: "verdict",
+            text: `The verifier failed your task:\n${issues}\nFix these and reply again.`,
+          },
+        });
+        return refuse(
+          `the verifier failed task ${task}; the issues go back to its worker:\n${issues}`,
+        );
+      }
+      return refuse(
+        `the verifier failed task ${task} ${s.engine.tasks[task]!.verifyFailures} times (budget ${budget}); it will not be merged. Re-plan (finish with REPLAN) or dispatch the work differently.\n${issues}`,
+      );
+    },
+
+    async ask(question) {
+      if (decisions.pending.length > 0) {
+        return refuse(
+          "you sent or dispatched in this turn; those are delivered when it ends. End your turn now and ask in a later turn.",
+        );
+      }
+      if (question.kind === "gate") {
+        const state = s.job.state;
+        if (!isLiveState(state) || roleOf(a) !== PHASES[state].lead) {
+          return refuse("only the phase's lead asks for a gate review");
+        }
+        const expected = s.paths.artifact(PHASES[state].artifact);
+        if (question.artifact !== undefined && question.artifact !== expected) {
+          return refuse(`the artifact under review in ${state} is ${expected}`);
+        }
+        const text = await readText(ws.root, expected);
+        if (text === null || text.trim() === "") {
+          return refuse(`${expected} is missing or empty: write it before asking for review`);
+        }
+        const open = Object.entries(s.engine.tasks).filter(([, t]) => t.status === "open");
+        if (open.length > 0) {
+          return refuse(
+            `close or abandon your open tasks first: ${open.map(([id]) => id).join(", ")}`,
+          );
+        }
+        question = { ...question, artifact: expected };
+      }
+      const id = `q${s.engine.nextEscalation}`;
+      s.engine = { ...s.engine, nextEscalation: s.engine.nextEscalation + 1 };
+      decisions.ask = { id, question };
+      return ok(`Asked (${id}). Your turn ends now; the answer arrives as your next message.`);
+    },
+
+    async finish(record) {
+      const state = s.job.state;
+      if (!isLiveState(state)) return refuse(`the job is ${state}; there is nothing to finish`);
+      const permitted = allowedOutcomes(state);
+      if (!permitted.includes(record.outcome)) {
+        return refuse(
+          `${record.outcome} is not permitted in ${state} (permitted: ${permitted.join(", ")})`,
+        );
+      }
+      await writeText(ws.root, OUTCOME_PATH, canonicalJson(record));
+      decisions.finished = record;
+      return ok(`Outcome ${record.outcome} recorded.`);
+    },
+
+    async verdict(verdict) {
+      decisions.verdict = verdict;
+      return ok(`Verdict ${verdict.verdict} recorded.`);
+    },
+
+    async proxyAnswer(text) {
+      decisions.proxy = { kind: "answer", text };
+      return ok("Answer recorded; it goes to the agent that asked.");
+    },
+    async proxyEscalate(question) {
+      if (options.policyAllowsEscalate === false) {
+        return refuse("the escalation policy for this state is `never`: answer from what you know");
+      }
+      decisions.proxy = { kind: "escalate", question };
+      return ok("Escalated: the person will be asked.");
+    },
+    async proxyWithdraw(reason) {
+      decisions.proxy = { kind: "withdraw", reason };
+      return ok("Withdrawal recorded.");
+    },
+
+    async runCommand(argv): Promise<CommandResult> {
+      const name = roleOf(a);
+      return runCommand({
+        sandbox: s.deps.sandbox,
+        argv,
+        workspaceRoot: ws.root,
+        role: { allowedCommands: role.commands, network: s.config.network[name] },
+        env: s.deps.env,
+        timeoutMs: s.config.limits.commandTimeoutSeconds * 1000,
+        maxOutputBytes: s.config.limits.commandOutputBytes,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    },
+  };
+}

@@ -1,0 +1,26 @@
+// Agent output shown on GitHub is Markdown to read, but it must not ping people or close
+// issues on the agents' behalf.
+
+/** `@name` → `@​name` (a zero-width space), so agent text never notifies anyone. */
+export function neutralizeMentions(text: string): string {
+  return text.replace(/(^|[^\w`])@([A-Za-z0-9-]+)/g, "$1@\u200b$2");
+}
+
+/** GitHub rejects comment bodies over 65,536 characters; leave room for the hidden block. */
+export const COMMENT_LIMIT = 65_000;
+
+/** Trims `body` to fit a comment, saying where the full text is; the tail (block) is kept. */
+export function fitComment(body: string, fullTextAt?: string): string {
+  if (body.length <= COMMENT_LIMIT) return body;
+  const blockAt = body.lastIndexOf("\n\n<!-- cfa ");
+  const tail = blockAt >= 0 ? body.slice(blockAt) : "";
+  const head = blockAt >= 0 ? body.slice(0, blockAt) : body;
+  const note = `\n\n_… trimmed ${head.length - (COMMENT_LIMIT - 400)} characters${
+    fullTextAt ? `; the full text is in ${fullTextAt}` : ""
+  }._`;
+  return head.slice(0, COMMENT_LIMIT - 400) + note + tail;
+}
+
+export function shortSha(sha: string): string {
+  return sha.slice(0, 7);
+}

@@ -1,0 +1,232 @@
+// One wake's hold on a job: the records loaded from the job branch, the soup folded from the
+// bus, the worktrees, and the one way each of them is written back (seed 000 §11).
+
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { simpleGit } from "simple-git";
+import type { CfaConfig } from "../config/index.js";
+import type { Address } from "../protocol/address.js";
+import { threads } from "../protocol/address.js";
+import {
+  LOG_START,
+  Soup,
+  encodeBatch,
+  fold,
+  nextCursor,
+  type BusEvent,
+  type LogCursor,
+} from "../protocol/bus/index.js";
+import {
+  newJobRecord,
+  parseJobRecord,
+  serializeJobRecord,
+  type JobRecord,
+} from "../protocol/job-record.js";
+import type { Issue } from "../ports/forge.js";
+import type { Workspace, Workspaces } from "../ports/workspaces.js";
+import type { EngineDeps } from "./engine-deps.js";
+import {
+  engineState,
+  initialEngineState,
+  withEngineState,
+  type EngineState,
+} from "./engine-state.js";
+import { appendText, readText, writeText } from "./files.js";
+import { JobRepo } from "./job-repo.js";
+import { jobPaths, type JobPaths } from "./job-paths.js";
+
+export const ORCHESTRATOR: Address = { agent: "cfa", thread: threads.job() };
+
+export interface Session {
+  readonly n: number;
+  readonly deps: EngineDeps;
+  readonly config: CfaConfig;
+  readonly paths: JobPaths;
+  readonly area: string;
+  readonly workspaces: Workspaces;
+  readonly jobWs: Workspace;
+  readonly repo: JobRepo;
+  issue: Issue;
+  job: JobRecord;
+  engine: EngineState;
+  soup: Soup;
+  log: LogCursor;
+  /** What the forge's job branch holds, as far as this wake knows (compare-and-swap). */
+  pushedHead: string | null;
+  /** Task worktrees opened in this wake, by task id. */
+  readonly taskWs: Map<string, Workspace>;
+  /** Human-readable reasons the loop stopped early (a cap, a config error…). */
+  notes: string[];
+}
+
+export const now = (s: { deps: EngineDeps }): string => s.deps.clock.now().toISOString();
+
+/** Opens (or starts) job `n`: its worktree on `cfa/<n>`, state.json, the folded bus. */
+export async function openSession(
+  n: number,
+  deps: EngineDeps,
+  config: CfaConfig,
+): Promise<Session> {
+  const paths = jobPaths(n);
+  const issue = await deps.forge.getIssue(n);
+  const area = join(deps.workRoot, String(n));
+  await mkdir(area, { recursive: true });
+  const workspaces = deps.workspaces(area);
+  const { ws: jobWs, pushedHead } = await openJobWorktree(deps, workspaces, area, paths.branch);
+  const repo = new JobRepo(jobWs.root);
+
+  const stateText = await readText(jobWs.root, paths.state);
+  let job: JobRecord;
+  let soup: Soup;
+  let log: LogCursor = LOG_START;
+  const fresh = stateText === null;
+  if (fresh) {
+    job = withEngineState(
+      newJobRecord({ job: n, title: issue.title, at: deps.clock.now().toISOString() }),
+      initialEngineState(issue.author.login),
+    );
+    soup = new Soup({ fanOutCap: config.fanOut });
+  } else {
+    job = parseJobRecord(stateText, paths.state);
+    const busText = (await readText(jobWs.root, paths.bus)) ?? "";
+    const folded = fold(busText, { fanOutCap: config.fanOut });
+    if (folded.committed.chars < busText.length) {
+      // The tail is a batch a crash cut short: it never happened (bounded crash-loss).
+      deps.logger.warn("cfa/engine: dropping an unfinished batch at the end of the bus log", {
+        job: n,
+      });
+      await writeText(jobWs.root, paths.bus, busText.slice(0, folded.committed.chars));
+    }
+    soup = folded.soup;
+    log = { seq: folded.seq, batch: folded.batch };
+    job = reconcileTransitions(job, folded.audit);
+  }
+  const session: Session = {
+    n,
+    deps,
+    config,
+    paths,
+    area,
+    workspaces,
+    jobWs,
+    repo,
+    issue,
+    job,
+    engine: engineState(job),
+    soup,
+    log,
+    pushedHead,
+    taskWs: new Map(),
+    notes: [],
+  };
+  if (fresh) {
+    await append(session, session.soup.root(ORCHESTRATOR).events);
+    await saveState(session);
+    await commitAndPush(session, `cfa #${n}: start job`);
+  }
+  return session;
+}
+
+/**
+ * The bus is the single source of truth (seed 000 §11): a transition appended to the log
+ * but not yet to state.json (a crash between the two writes) is replayed into the record.
+ */
+function reconcileTransitions(job: JobRecord, audit: ReturnType<typeof fold>["audit"]): JobRecord {
+  const logged = audit.flatMap((entry) => (entry.type === "transition" ? [entry.entry] : []));
+  if (logged.length <= job.history.length) return job;
+  let next = job;
+  for (const entry of logged.slice(job.history.length)) {
+    next = {
+      ...next,
+      state: entry.to,
+      history: [...next.history, entry],
+      backtracks:
+        next.backtracks + (entry.action === "REALIGN" || entry.action === "REPLAN" ? 1 : 0),
+      failures: 0,
+      entry:
+        next.history.filter((h) => h.to === entry.to).length + 1 + (entry.to === "INTENT" ? 1 : 0),
+    };
+  }
+  return next;
+}
+
+async function openJobWorktree(
+  deps: EngineDeps,
+  workspaces: Workspaces,
+  area: string,
+  branch: string,
+): Promise<{ ws: Workspace; pushedHead: string | null }> {
+  const git = simpleGit(deps.repoDir);
+  const dir = join(area, "job");
+  const local = await revParse(git, `refs/heads/${branch}`);
+  if (existsSync(dir)) {
+    const ws = await workspaces.open("job", branch);
+    return { ws, pushedHead: local };
+  }
+  if (local !== null) {
+    await git.raw(["worktree", "prune"]);
+    await git.raw(["worktree", "add", dir, branch]);
+    return { ws: await workspaces.open("job", branch), pushedHead: local };
+  }
+  const base = await deps.forge.defaultBranch();
+  const from =
+    (await revParse(git, `refs/heads/${base}`)) ??
+    (await revParse(git, `refs/remotes/origin/${base}`)) ??
+    (await revParse(git, "HEAD"));
+  if (from === null)
+    throw new Error(`cfa/engine: cannot find the default branch ${base} in ${deps.repoDir}`);
+  return { ws: await workspaces.create({ name: "job", branch, from }), pushedHead: null };
+}
+
+async function revParse(git: ReturnType<typeof simpleGit>, ref: string): Promise<string | null> {
+  try {
+    const out = (await git.raw(["rev-parse", "--verify", "--quiet", ref])).trim();
+    return out || null;
+  } catch {
+    return null;
+  }
+}
+
+// ---- writing records back ----
+
+/** Appends one batch to the bus log in one write (seed 000 §11: a batch is all or nothing). */
+export async function append(s: Session, events: readonly BusEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const text = encodeBatch(events, { ...s.log, at: now(s) });
+  await appendText(s.jobWs.root, s.paths.bus, text);
+  s.log = nextCursor(s.log, events);
+}
+
+export async function saveState(s: Session): Promise<void> {
+  s.job = withEngineState(s.job, s.engine);
+  await writeText(s.jobWs.root, s.paths.state, serializeJobRecord(s.job));
+}
+
+/**
+ * Commits the job worktree (one commit per turn) and publishes the branch with the expected
+ * old commit: never forced (DESIGN.md). `paths` limits the commit to records when another
+ * instance's edits must not ride along.
+ */
+export async function commitAndPush(
+  s: Session,
+  message: string,
+  paths?: string[],
+): Promise<string | null> {
+  const sha = await s.repo.commit(message, paths);
+  if (sha === null) return null;
+  await s.deps.forge.pushBranch(s.paths.branch, { sha, expectedOld: s.pushedHead });
+  s.pushedHead = sha;
+  return sha;
+}
+
+/** Records the job record and commits: the usual end of any step that changed state. */
+export async function persist(s: Session, message: string, paths?: string[]): Promise<void> {
+  await saveState(s);
+  await commitAndPush(s, message, paths);
+}
+
+export function progress(s: Session, who: string, event: string, detail: string, verbose = false) {
+  s.deps.progress?.({ at: now(s), job: s.n, who, event, detail, verbose });
+  s.deps.logger.info(`cfa #${s.n} ${who} ${event} ${detail}`);
+}

@@ -1,0 +1,149 @@
+// Applying a transition and what follows from it. Seed 001 CO-1: the transition is appended
+// to the log and committed before any of its effects (closing the state's thread, merging or
+// dropping tasks, the next lead's spark, comments).
+
+import { isTerminalState, type Action, type LiveState, type State } from "../protocol/fsm.js";
+import { threads } from "../protocol/address.js";
+import type { Effect } from "../protocol/bus/index.js";
+import { transition } from "../protocol/transition.js";
+import { CHECK_NAMES } from "../ports/forge.js";
+import { PHASES } from "../skills/phases.js";
+import { taskOfThread, isLeadThread } from "./instances.js";
+import { orchestrate, recover } from "./orchestrator.js";
+import { enqueue } from "./publish.js";
+import { noticeComment, transitionComment } from "./render/record-comments.js";
+import { append, now, persist, progress, type Session } from "./session.js";
+import { releaseTask } from "./tasks.js";
+
+export interface TransitionApplied {
+  from: State;
+  fromEntry: number;
+  action: Action;
+}
+
+/** Updates the record and appends the audit line; the caller commits, then calls `afterTransition`. */
+export async function applyTransition(
+  s: Session,
+  action: Action,
+  by: string,
+  reason: string,
+): Promise<TransitionApplied> {
+  const from = s.job.state;
+  const fromEntry = s.job.entry;
+  s.job = transition(s.job, action, { at: now(s), by, reason });
+  const entry = s.job.history.at(-1)!;
+  await append(s, [{ type: "transition", entry }]);
+  s.engine = enqueue(s.engine, "transition", (seq) =>
+    transitionComment({ job: s.n, seq, from, action, to: entry.to, by, reason }),
+  );
+  progress(
+    s,
+    entry.to,
+    action,
+    `${from} → ${entry.to}: ${reason.replace(/\s+/g, " ").slice(0, 160)}`,
+  );
+  return { from, fromEntry, action };
+}
+
+/** The effects of a committed transition. */
+export async function afterTransition(s: Session, applied: TransitionApplied): Promise<void> {
+  const to = s.job.state;
+  const forge = s.deps.forge;
+  if (to === "WITHDRAWN" || to === "FAILURE") {
+    // Seed 000 §9: Terminate on the job thread cascades; every task is dropped unmerged.
+    if (!s.soup.isTerminated(threads.job())) {
+      const step = s.soup.terminate(threads.job(), "drop");
+      await append(s, step.events);
+      await handleEffects(s, step.effects);
+    }
+  } else {
+    // Seed 000 §10: the state's thread closes; dispatches left open merge at end of phase.
+    const thread = threads.state(applied.from, applied.fromEntry);
+    if (!s.soup.isTerminated(thread) && s.soup.parentOf(thread) !== null) {
+      const step = await orchestrate(
+        s,
+        { kind: "observe", text: `${applied.action}: close ${thread}` },
+        [{ kind: "terminate", thread }],
+      );
+      await handleEffects(s, step.effects);
+    }
+  }
+  if (isTerminalState(to)) await finalize(s);
+  await persist(s, `cfa #${s.n}: ${applied.from} → ${to}: close ${applied.from.toLowerCase()}`);
+}
+
+async function finalize(s: Session): Promise<void> {
+  const forge = s.deps.forge;
+  const head = await s.repo.head();
+  const last = s.job.history.at(-1);
+  if (s.job.state === "DONE") {
+    if (s.engine.pr !== null) await forge.markReadyForReview(s.engine.pr);
+    for (const name of CHECK_NAMES) {
+      await forge.setCheck({
+        name,
+        sha: head,
+        status: "completed",
+        conclusion: "success",
+        summary: "Approved.",
+      });
+    }
+  } else {
+    if (s.job.state === "WITHDRAWN" && s.engine.pr !== null)
+      await forge.closePullRequest(s.engine.pr);
+    const live = (last?.from ?? "INTENT") as LiveState;
+    await forge.setCheck({
+      name: PHASES[live].check,
+      sha: head,
+      status: "completed",
+      conclusion: s.job.state === "WITHDRAWN" ? "cancelled" : "failure",
+      summary: last?.reason ?? s.job.state,
+    });
+    s.engine = enqueue(s.engine, "notice", (seq) =>
+      noticeComment({
+        job: s.n,
+        seq,
+        text:
+          s.job.state === "WITHDRAWN"
+            ? `**Withdrawn.** Every task was stopped and its branch deleted unmerged; the pull request is closed. The record stays on \`${s.paths.branch}\`.`
+            : `**Failed:** ${last?.reason ?? "the job could not recover"}. The record stays on \`${s.paths.branch}\`; open a new issue to try again.`,
+      }),
+    );
+  }
+}
+
+/** Effects of the rules (seed 000 §9/§10 release, refusals) that are the engine's to run. */
+export async function handleEffects(s: Session, effects: readonly Effect[]): Promise<void> {
+  for (const effect of effects) {
+    switch (effect.kind) {
+      case "release": {
+        const task = taskOfThread(effect.a.thread);
+        if (task === null) break;
+        const { conflict } = await releaseTask(s, task, effect.mode);
+        if (conflict && effect.parent && isLeadThread(effect.parent)) {
+          await recover(
+            s,
+            effect.parent,
+            `Merging task ${task} into the job branch conflicted on: ${conflict.join(", ")}. The merge was aborted; its branch ${s.paths.taskBranch(task)} is kept. Dispatch a new task to redo that work on top of the current job branch (it can read the old branch with git), or re-plan.`,
+          );
+        }
+        break;
+      }
+      case "refused":
+        s.deps.logger.warn(`cfa #${s.n}: a send was refused: ${effect.rejection.reason}`);
+        break;
+      case "spark":
+        progress(s, effect.a.agent, "SPARK", `${effect.a.agent}@${effect.a.thread}`, true);
+        break;
+      case "answered":
+      case "cancelled":
+      case "proxy-turn":
+      case "ask-human":
+        // Read back from the soup each round: pending escalations survive a crash, effects do not.
+        break;
+      default: {
+        const never: never = effect;
+        throw new Error(`cfa/engine: unhandled effect ${JSON.stringify(never)}`);
+      }
+    }
+  }
+}

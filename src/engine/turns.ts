@@ -1,0 +1,244 @@
+// A round of turns: every runnable instance (seed 000 §5 [wake]) runs its turn in parallel,
+// then the turns are applied one by one in a fixed order — [send-step] / [nosend-step] /
+// [ask-step], the outcome record, the transcript, one commit per turn — so the log is the
+// same whatever order the model calls came back in.
+
+import { addressKey, type Address } from "../protocol/address.js";
+import type { Content, WakeResult, TurnResult as SoupTurnResult } from "../protocol/bus/index.js";
+import { isLiveState } from "../protocol/fsm.js";
+import { recordStateFailure } from "../protocol/failure.js";
+import { pendingAsk } from "../agents/loop/index.js";
+import type { IncomingMessage } from "../agents/turn-contract.js";
+import { loadTranscript } from "../agents/transcript/index.js";
+import type { Workspace } from "../ports/workspaces.js";
+import { PHASES } from "../skills/phases.js";
+import { runAgent, type AgentRun } from "./agent-run.js";
+import { readText } from "./files.js";
+import { currentLead, roleOf, taskOfThread } from "./instances.js";
+import { consumeOutcome } from "./outcomes.js";
+import { recover } from "./orchestrator.js";
+import { systemPrompt } from "./prompts.js";
+import { append, now, persist, progress, type Session } from "./session.js";
+import { commitTask, taskWorkspace } from "./tasks.js";
+import {
+  afterTransition,
+  applyTransition,
+  handleEffects,
+  type TransitionApplied,
+} from "./transitions.js";
+
+export interface InstanceTurn {
+  a: Address;
+  woke: WakeResult;
+  ws: Workspace;
+  run: AgentRun | null;
+  error: Error | null;
+}
+
+export async function workspaceOf(s: Session, a: Address): Promise<Workspace> {
+  const task = taskOfThread(a.thread);
+  return task === null ? s.jobWs : taskWorkspace(s, task);
+}
+
+/** Starts the instance's Run (seed 000 [wake] / [wake-int]) and runs its turn. */
+export async function runInstanceTurn(
+  s: Session,
+  a: Address,
+  signal?: AbortSignal,
+): Promise<InstanceTurn> {
+  const woke = s.soup.wake(a);
+  const ws = await workspaceOf(s, a);
+  const role = roleOf(a);
+  const lead = currentLead(s);
+  const isLead = lead !== null && addressKey(lead) === addressKey(a);
+  const protect = [".cfa/"];
+  if (isLead && isLiveState(s.job.state))
+    protect.push(`!${s.paths.artifact(PHASES[s.job.state].artifact)}`);
+  try {
+    const incoming = await renderIncoming(s, a, woke.message);
+    const run = await runAgent(s, {
+      address: a,
+      role,
+      ws,
+      readOnly: false,
+      protect,
+      system: systemPrompt(s, a, role),
+      incoming,
+      ...(signal ? { signal } : {}),
+    });
+    return { a, woke, ws, run, error: null };
+  } catch (error) {
+    return { a, woke, ws, run: null, error: error as Error };
+  }
+}
+
+async function renderIncoming(s: Session, a: Address, m: Content): Promise<IncomingMessage> {
+  const from = m.from ? ` from ${addressKey(m.from)}` : "";
+  switch (m.kind) {
+    case "answer": {
+      const id = typeof m.data?.id === "string" ? m.data.id : null;
+      const meta = id ? s.engine.escalations[id] : undefined;
+      // The answer resolves the pending ask_question only if that call is still open.
+      const transcript = loadTranscript((await readText(s.jobWs.root, s.paths.instance(a))) ?? "");
+      const open = pendingAsk(transcript.messages)?.id;
+      const answers = meta?.toolUseId && open === meta.toolUseId ? meta.toolUseId : undefined;
+      return {
+        kind: "answer",
+        text: answers ? m.text : `Answer to your question ${id ?? ""}:\n${m.text}`,
+        ...(answers ? { answers } : {}),
+      };
+    }
+    case "reply":
+      return { kind: "reply", text: `Message${from}:\n${m.text}` };
+    case "task":
+      return { kind: "task", text: `Your task${from} (job #${s.n}):\n\n${m.text}` };
+    case "verdict":
+      return { kind: "verdict", text: m.text };
+    case "intervention":
+      return { kind: "intervention", text: `The person intervened:\n${m.text}` };
+    default:
+      return { kind: m.kind, text: m.text };
+  }
+}
+
+export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
+  const key = addressKey(t.a);
+  const task = taskOfThread(t.a.thread);
+  const lead = currentLead(s);
+  const isLead = lead !== null && addressKey(lead) === key;
+  const stateLabel = s.job.state;
+
+  if (t.error !== null || t.run === null) {
+    // Seed 000 §11 "Recovery": a Run that exits with an error surfaces as a message into the
+    // failing instance; the message it was on goes back to it, so nothing is lost.
+    const ended = s.soup.endTurn(t.a, { rule: "nosend-step" });
+    await append(s, [...t.woke.events, ...ended.events]);
+    const reason = (t.error?.message ?? "unknown error").slice(0, 500);
+    progress(s, key, "ERROR", reason);
+    await failState(
+      s,
+      `${key}: ${reason}`,
+      t.a.thread,
+      `Your last turn failed (${reason}). The message you were on was:\n\n${t.woke.message.text}`,
+    );
+    await persist(s, `cfa #${s.n}: ${stateLabel} ${key} turn failed`);
+    return;
+  }
+
+  const { decisions, result } = t.run;
+  let turnResult: SoupTurnResult;
+  if (decisions.ask) {
+    const state = isLiveState(s.job.state) ? s.job.state : "EXECUTE";
+    const q = decisions.ask.question;
+    const toolUseId = pendingAsk(result.messages)?.id;
+    s.engine = {
+      ...s.engine,
+      escalations: {
+        ...s.engine.escalations,
+        [decisions.ask.id]: {
+          caller: key,
+          kind: q.kind,
+          state,
+          text: q.text,
+          ...(q.artifact ? { artifact: q.artifact } : {}),
+          ...(toolUseId ? { toolUseId } : {}),
+        },
+      },
+    };
+    turnResult = {
+      rule: "ask-step",
+      id: decisions.ask.id,
+      question: {
+        kind: q.kind,
+        text: q.text,
+        ...(q.artifact ? { data: { artifact: q.artifact } } : {}),
+      },
+      policy: s.config.escalation[state],
+    };
+    progress(
+      s,
+      key,
+      q.kind === "gate" ? "ASSERT" : "ASK",
+      `${decisions.ask.id}: ${q.text.replace(/\s+/g, " ").slice(0, 120)}`,
+    );
+  } else if (decisions.pending.length > 0) {
+    turnResult = { rule: "send-step", payloads: decisions.pending };
+  } else {
+    turnResult = { rule: "nosend-step" };
+  }
+  const ended = s.soup.endTurn(t.a, turnResult);
+  const events = [...t.woke.events, ...ended.events];
+
+  let applied: TransitionApplied | null = null;
+  let violation: string | null = null;
+  let outcomeLabel = "";
+  if (isLead) {
+    const reading = await consumeOutcome(s, t.a, t.ws);
+    if (reading.kind === "violation") {
+      violation = reading.violation;
+    } else if (reading.kind === "outcome") {
+      events.push({ type: "outcome", by: t.a, record: reading.record });
+      outcomeLabel = `: ${reading.record.outcome}`;
+      await append(s, events);
+      events.length = 0;
+      applied = await applyTransition(s, reading.record.outcome, key, reading.record.reason);
+    }
+  }
+  await append(s, events);
+  if (task !== null && s.engine.tasks[task]?.status === "open") {
+    await commitTask(s, task, `cfa #${s.n}: ${stateLabel} ${key} turn ${t.run.turn}`);
+  }
+  progress(
+    s,
+    key,
+    "TURN",
+    `turn ${t.run.turn}${outcomeLabel} (${result.toolCalls} tool calls)`,
+    task !== null,
+  );
+  if (violation !== null) {
+    progress(s, key, "VIOLATION", violation);
+    await failState(
+      s,
+      `${key}: ${violation}`,
+      t.a.thread,
+      `Your outcome record was refused: ${violation}. Fix what it says, then finish again.`,
+    );
+  }
+  await persist(s, `cfa #${s.n}: ${stateLabel} ${key} turn ${t.run.turn}${outcomeLabel}`);
+  await handleEffects(s, ended.effects);
+  if (applied !== null) await afterTransition(s, applied);
+}
+
+/** A state-level failure: spend the retry budget and tell the instance, or fail the job. */
+export async function failState(
+  s: Session,
+  reason: string,
+  thread: string,
+  message: string,
+): Promise<void> {
+  if (!isLiveState(s.job.state)) return;
+  const before = s.job;
+  const counted = recordStateFailure(
+    s.job,
+    { at: now(s), by: "orchestrator", reason },
+    s.config.retryBudget,
+  );
+  if (counted.exhausted) {
+    s.job = before;
+    const applied = await applyTransition(
+      s,
+      "FAILURE",
+      "orchestrator",
+      counted.job.history.at(-1)!.reason,
+    );
+    await persist(s, `cfa #${s.n}: ${applied.from} → FAILURE`);
+    await afterTransition(s, applied);
+    return;
+  }
+  s.job = counted.job;
+  await recover(
+    s,
+    thread,
+    `${message}\n(State-level failure ${s.job.failures} of ${s.config.retryBudget} allowed.)`,
+  );
+}
