@@ -15,7 +15,11 @@ export interface EngineDeps {
   resolveModel(tierOrModel: string): string;
   /** USD for one model call's usage (a price table); unknown models are an error there. */
   price(model: string, usage: ModelUsage): number;
-  sandbox: Sandbox;
+  /**
+   * The command sandbox for the repository's configured mode (`require` or `off`); created
+   * when a command first runs, so a job that runs no command never needs bubblewrap.
+   */
+  sandbox(mode: "require" | "off"): Promise<Sandbox>;
   /** Worktrees of the job's repository under `area` (one area per job). */
   workspaces(area: string): Workspaces;
   /** The job's repository: a clone (GitHub) or the local repository (local forge). */

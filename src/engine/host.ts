@@ -152,11 +152,6 @@ export function createHost(
     },
 
     async ask(question) {
-      if (decisions.pending.length > 0) {
-        return refuse(
-          "you sent or dispatched in this turn; those are delivered when it ends. End your turn now and ask in a later turn.",
-        );
-      }
       if (question.kind === "gate") {
         const state = s.job.state;
         if (!isLiveState(state) || roleOf(a) !== PHASES[state].lead) {
@@ -170,7 +165,12 @@ export function createHost(
         if (text === null || text.trim() === "") {
           return refuse(`${expected} is missing or empty: write it before asking for review`);
         }
-        const open = Object.entries(s.engine.tasks).filter(([, t]) => t.status === "open");
+        const closing = new Set(
+          decisions.pending.flatMap((p) => (p.kind === "terminate" ? [p.thread] : [])),
+        );
+        const open = Object.entries(s.engine.tasks).filter(
+          ([, t]) => t.status === "open" && !closing.has(t.thread),
+        );
         if (open.length > 0) {
           return refuse(
             `close or abandon your open tasks first: ${open.map(([id]) => id).join(", ")}`,
@@ -222,7 +222,7 @@ export function createHost(
     async runCommand(argv): Promise<CommandResult> {
       const name = roleOf(a);
       return runCommand({
-        sandbox: s.deps.sandbox,
+        sandbox: await s.deps.sandbox(s.config.sandbox),
         argv,
         workspaceRoot: ws.root,
         role: { allowedCommands: role.commands, network: s.config.network[name] },

@@ -13,13 +13,15 @@ export class JobRepo {
   private readonly lock = new Mutex();
 
   constructor(readonly root: string) {
-    this.git = simpleGit(root).env({
-      ...cleanGitEnv(),
-      GIT_AUTHOR_NAME: BOT_IDENTITY.name,
-      GIT_AUTHOR_EMAIL: BOT_IDENTITY.email,
-      GIT_COMMITTER_NAME: BOT_IDENTITY.name,
-      GIT_COMMITTER_EMAIL: BOT_IDENTITY.email,
-    });
+    // Identity as `-c` options: simple-git refuses GIT_* variables, and the bot must commit
+    // as itself whatever the machine's git config says.
+    this.git = simpleGit(root, {
+      config: [
+        `user.name=${BOT_IDENTITY.name}`,
+        `user.email=${BOT_IDENTITY.email}`,
+        "commit.gpgsign=false",
+      ],
+    }).env(cleanGitEnv());
   }
 
   async head(): Promise<string> {
@@ -57,13 +59,15 @@ export class JobRepo {
   }
 }
 
-/** Git must not pick up hooks' or the caller's environment that points elsewhere. */
+/**
+ * Git runs with a minimal environment: nothing from the caller's that could point it
+ * elsewhere (GIT_DIR and friends), run an editor or pager, or carry a token.
+ */
 export function cleanGitEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value === undefined) continue;
-    if (key.startsWith("GIT_")) continue;
-    env[key] = value;
+  for (const key of ["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ"]) {
+    const value = process.env[key];
+    if (value !== undefined) env[key] = value;
   }
   return env;
 }

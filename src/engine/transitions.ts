@@ -48,7 +48,6 @@ export async function applyTransition(
 /** The effects of a committed transition. */
 export async function afterTransition(s: Session, applied: TransitionApplied): Promise<void> {
   const to = s.job.state;
-  const forge = s.deps.forge;
   if (to === "WITHDRAWN" || to === "FAILURE") {
     // Seed 000 §9: Terminate on the job thread cascades; every task is dropped unmerged.
     if (!s.soup.isTerminated(threads.job())) {

@@ -166,8 +166,25 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
   } else {
     turnResult = { rule: "nosend-step" };
   }
-  const ended = s.soup.endTurn(t.a, turnResult);
+  let ended = s.soup.endTurn(
+    t.a,
+    turnResult.rule === "ask-step" && decisions.pending.length > 0
+      ? { rule: "send-step", payloads: decisions.pending }
+      : turnResult,
+  );
   const events = [...t.woke.events, ...ended.events];
+  if (turnResult.rule === "ask-step" && decisions.pending.length > 0) {
+    // A turn that both sent and asked: its Send goes out first ([send-step]), then the same
+    // instance poses its question ([ask-step]) — two reductions, one batch.
+    const placed = s.soup.interrupt(t.a.thread, { kind: "observe", text: `ask ${turnResult.id}` });
+    const woke = s.soup.wake(t.a);
+    const asked = s.soup.endTurn(t.a, turnResult);
+    events.push(...placed.events, ...woke.events, ...asked.events);
+    ended = {
+      events: [...ended.events, ...asked.events],
+      effects: [...ended.effects, ...asked.effects],
+    };
+  }
 
   let applied: TransitionApplied | null = null;
   let violation: string | null = null;

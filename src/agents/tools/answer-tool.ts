@@ -14,6 +14,6 @@ export const answerTool: Tool<typeof input> = {
     "Answer the question for the person you stand for. The answer goes to the agent that asked; then stop. Refused when the escalation policy requires the person to be asked first: use escalate.",
   input,
   async run({ text }, ctx) {
-    return fromHost(await ctx.host.proxyAnswer(text));
+    return fromHost(await ctx.host.proxyAnswer(text), { kind: "finished" });
   },
 };

@@ -18,6 +18,6 @@ export const escalateTool: Tool<typeof input> = {
     "Ask the person you stand for, when you are not sure they would agree with an answer of yours. Then stop: their reply arrives as a later message, and you answer the agent from it.",
   input,
   async run({ question }, ctx) {
-    return fromHost(await ctx.host.proxyEscalate(question));
+    return fromHost(await ctx.host.proxyEscalate(question), { kind: "finished" });
   },
 };

@@ -30,7 +30,15 @@ export function isToolName(value: unknown): value is ToolName {
  * response: what follows them in the same response could not be answered before the
  * turn ends (seed 000 §7 [ask-step]; §4 the outcome record is the skill's terminal).
  */
-export const TURN_ENDING_TOOLS = ["ask_question", "finish"] as const satisfies readonly ToolName[];
+export const TURN_ENDING_TOOLS = [
+  "ask_question",
+  "finish",
+  // The verifier's and the proxy's single decisions are their turn's terminal too.
+  "verdict",
+  "answer",
+  "escalate",
+  "withdraw",
+] as const satisfies readonly ToolName[];
 export type TurnEndingTool = (typeof TURN_ENDING_TOOLS)[number];
 
 export function isTurnEndingTool(value: unknown): value is TurnEndingTool {

@@ -25,6 +25,6 @@ export const verdictTool: Tool<typeof input> = {
     "Give your verdict on the task: pass, or fail with each issue. Give it once, after checking; then stop. On pass the task's branch is merged; on fail the issues go to the worker.",
   input,
   async run({ verdict, issues, notes }, ctx) {
-    return fromHost(await ctx.host.verdict({ verdict, issues, notes }));
+    return fromHost(await ctx.host.verdict({ verdict, issues, notes }), { kind: "finished" });
   },
 };

@@ -15,6 +15,6 @@ export const withdrawTool: Tool<typeof input> = {
     "Answer that the person abandons the job, with their reason. Use it only when the person has made that clear. The asking agent then ends the job; then stop.",
   input,
   async run({ reason }, ctx) {
-    return fromHost(await ctx.host.proxyWithdraw(reason));
+    return fromHost(await ctx.host.proxyWithdraw(reason), { kind: "finished" });
   },
 };

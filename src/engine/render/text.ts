@@ -1,7 +1,7 @@
 // Agent output shown on GitHub is Markdown to read, but it must not ping people or close
 // issues on the agents' behalf.
 
-/** `@name` → `@​name` (a zero-width space), so agent text never notifies anyone. */
+/** `@name` → `@\u200bname` (a zero-width space after the @), so agent text never notifies anyone. */
 export function neutralizeMentions(text: string): string {
   return text.replace(/(^|[^\w`])@([A-Za-z0-9-]+)/g, "$1@\u200b$2");
 }

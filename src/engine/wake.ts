@@ -1,0 +1,174 @@
+// wake(job): run one job until it is quiescent — waiting on a person, or at a terminal
+// (issue 4 §2). Every wake re-reads the forge: events are cues, never changes to apply
+// blindly, so a lost or repeated delivery changes nothing but timing.
+
+import { isLiveState, isTerminalState, type State } from "../protocol/fsm.js";
+import { addressKey } from "../protocol/address.js";
+import { enforceCaps, type Caps } from "../protocol/failure.js";
+import { formatConfigErrors, parseConfig, type CfaConfig } from "../config/index.js";
+import type { EngineDeps } from "./engine-deps.js";
+import { postToHuman, proxiesToRun, runProxy, unpostedQuestions } from "./escalations.js";
+import { ingestHumanEvents } from "./ingest.js";
+import { currentLead } from "./instances.js";
+import { ensureLead } from "./leads.js";
+import { flushOutbox } from "./publish.js";
+import { readHiddenBlock, withHiddenBlock } from "./render/hidden-block.js";
+import { describeBreach } from "../protocol/failure.js";
+import { openSession, ORCHESTRATOR, persist, progress, now, type Session } from "./session.js";
+import { publishStatus, waitingOn } from "./status.js";
+import { afterTransition, applyTransition } from "./transitions.js";
+import { applyTurn, failState, runInstanceTurn } from "./turns.js";
+
+export interface WakeSummary {
+  job: number;
+  state: State | null;
+  waitingOn: string;
+  /** Why the wake did not run the job (a bad config) or stopped early. */
+  notes: string[];
+}
+
+export interface WakeOptions {
+  signal?: AbortSignal;
+  /** Stop after this many rounds of turns (tests and `--step`). */
+  maxRounds?: number;
+}
+
+export async function wake(
+  n: number,
+  deps: EngineDeps,
+  options: WakeOptions = {},
+): Promise<WakeSummary> {
+  const config = await loadConfig(n, deps);
+  if (!config.ok)
+    return { job: n, state: null, waitingOn: "a valid .github/cfa.yml", notes: [config.note] };
+  const s = await openSession(n, deps, config.config);
+  try {
+    await run(s, options);
+  } finally {
+    await publishStatus(s).catch((error: unknown) => {
+      deps.logger.error(`cfa #${n}: could not publish the status: ${(error as Error).message}`);
+    });
+    await persist(s, `cfa #${n}: status`);
+  }
+  return { job: n, state: s.job.state, waitingOn: waitingOn(s), notes: s.notes };
+}
+
+async function run(s: Session, options: WakeOptions): Promise<void> {
+  if (isTerminalState(s.job.state)) return;
+  await ingestHumanEvents(s);
+  let rounds = 0;
+  while (isLiveState(s.job.state)) {
+    options.signal?.throwIfAborted();
+    await ensureLead(s);
+    if (!isLiveState(s.job.state)) break;
+
+    // Escalations first: their answers are what the agents wait on.
+    let moved = false;
+    for (const m of proxiesToRun(s)) {
+      await runProxy(s, m);
+      await persist(s, `cfa #${s.n}: ${s.job.state} proxy ${m.id}`);
+      moved = true;
+    }
+    for (const m of unpostedQuestions(s)) {
+      await postToHuman(s, m);
+      await persist(s, `cfa #${s.n}: ${s.job.state} asked ${m.id}`);
+      s.engine = await flushOutbox(s.deps.forge, s.n, s.engine, s.paths.dir);
+      await persist(s, `cfa #${s.n}: posted ${m.id}`);
+      moved = true;
+    }
+
+    const runnable = s.soup.runnable().filter((a) => addressKey(a) !== addressKey(ORCHESTRATOR));
+    if (runnable.length === 0) {
+      if (moved) continue;
+      if (waitingOnPerson(s)) break;
+      // Nothing runs and nobody is asked: the lead ended its turn without finishing. That is
+      // a PENDING turn (seed 000 §3); nudge it, counting it against the retry budget so a
+      // lead that never finishes still reaches a terminal.
+      const lead = currentLead(s);
+      if (!lead) break;
+      await failState(
+        s,
+        `${addressKey(lead)} stopped without finishing, asking, or waiting on a task`,
+        lead.thread,
+        "You ended your turn without finishing the phase, asking a question, or waiting on a task. Continue: ask, ask for review (gate), or finish.",
+      );
+      await persist(s, `cfa #${s.n}: nudge ${addressKey(lead)}`);
+      continue;
+    }
+
+    const round = runnable
+      .sort((x, y) => addressKey(x).localeCompare(addressKey(y)))
+      .slice(0, s.config.fanOut + 1);
+    progress(s, s.job.state, "ROUND", round.map(addressKey).join(", "), true);
+    const turns = await Promise.all(round.map((a) => runInstanceTurn(s, a, options.signal)));
+    for (const t of turns) {
+      if (!isLiveState(s.job.state)) {
+        // The job ended earlier in this round (a withdraw outcome, a failure): the other
+        // turns' Runs were consumed by the cascade; nothing of theirs is applied.
+        continue;
+      }
+      if (s.soup.stateOf(t.a) !== "Run") continue;
+      await applyTurn(s, t);
+    }
+    await enforceJobCaps(s);
+    s.engine = await flushOutbox(s.deps.forge, s.n, s.engine, s.paths.dir);
+    await persist(s, `cfa #${s.n}: posted`);
+    rounds += 1;
+    if (options.maxRounds !== undefined && rounds >= options.maxRounds) break;
+    // A turn boundary: what people said in the meantime applies now (seed 000 §8).
+    if (isLiveState(s.job.state)) await ingestHumanEvents(s);
+  }
+}
+
+function waitingOnPerson(s: Session): boolean {
+  return s.soup.pendingEscalations().some((m) => m.kind === "AskHuman");
+}
+
+async function enforceJobCaps(s: Session): Promise<void> {
+  if (!isLiveState(s.job.state)) return;
+  const caps: Caps = s.config.caps;
+  const { breach } = enforceCaps(s.job, caps, { at: now(s), by: "orchestrator" });
+  if (!breach) return;
+  // Seed 001 CO-3: a breached cap fails the job, naming the cap.
+  const applied = await applyTransition(s, "FAILURE", "orchestrator", describeBreach(breach));
+  s.notes.push(describeBreach(breach));
+  await persist(s, `cfa #${s.n}: ${applied.from} → FAILURE (${breach.cap})`);
+  await afterTransition(s, applied);
+}
+
+/** A bad `.github/cfa.yml` gets one comment naming the fields, and the job does not run. */
+async function loadConfig(
+  n: number,
+  deps: EngineDeps,
+): Promise<{ ok: true; config: CfaConfig } | { ok: false; note: string }> {
+  const parsed = parseConfig(await deps.forge.readConfig());
+  if (parsed.ok) return { ok: true, config: parsed.config };
+  const body = formatConfigErrors(parsed.errors);
+  const digest = String(hash(body));
+  const already = (await deps.forge.listComments(n)).some((c) => {
+    if (c.author.login !== deps.forge.botLogin) return false;
+    const block = readHiddenBlock(c.body);
+    return block?.kind === "config-error" && block.digest === digest;
+  });
+  if (!already) {
+    await deps.forge.createComment(
+      n,
+      withHiddenBlock(
+        `**This job cannot start: \`.github/cfa.yml\` is not valid.**\n\n${body}\n\nFix the file on the default branch, then comment or re-label the issue.`,
+        {
+          v: 1,
+          job: n,
+          kind: "config-error",
+          digest,
+        },
+      ),
+    );
+  }
+  return { ok: false, note: `.github/cfa.yml is not valid:\n${body}` };
+}
+
+function hash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
+  return h;
+}
