@@ -18,7 +18,21 @@ export interface ToolResultBlock {
   content: string;
   is_error?: boolean;
 }
-export type AssistantBlock = TextBlock | ToolUseBlock;
+/**
+ * A model's thinking, opaque to cfa-bot: kept in the transcript and sent back verbatim, as
+ * the API requires when a tool-use cycle continues — which here can be a later process (an
+ * answer to ask_question arrives in a new worker run).
+ */
+export interface ThinkingBlock {
+  type: "thinking";
+  thinking: string;
+  signature: string;
+}
+export interface RedactedThinkingBlock {
+  type: "redacted_thinking";
+  data: string;
+}
+export type AssistantBlock = TextBlock | ToolUseBlock | ThinkingBlock | RedactedThinkingBlock;
 export type UserBlock = TextBlock | ToolResultBlock;
 
 export type Message =

@@ -15,7 +15,6 @@ import { buildMessageParams } from "./build-request.js";
 import { mapResponse } from "./map-response.js";
 import { ModelError, redactSecret } from "./model-error.js";
 import { isKnownModel, modelInfo } from "./prices.js";
-import { createThinkingMemory } from "./thinking-memory.js";
 import { toModelError } from "./to-model-error.js";
 
 export const DEFAULT_MAX_RETRIES = 4;
@@ -72,17 +71,13 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
     ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
   });
 
-  const thinking = createThinkingMemory();
   const warned = new Set<string>();
 
   return {
     async complete(request: ModelRequest, callOptions?: { signal?: AbortSignal }) {
       warnIfDeprecated(request.model);
       const context = { apiKey, model: request.model, instance: request.instance, maxRetries };
-      const params = buildMessageParams(
-        request,
-        thinking.restorer(request.instance, request.messages),
-      );
+      const params = buildMessageParams(request);
       let message: Anthropic.Message;
       try {
         message = await client.messages.create(
@@ -100,7 +95,6 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
           { kind: "response" },
         );
       }
-      thinking.remember(request.instance, message.content);
       logger.debug("model response", {
         instance: request.instance,
         model: mapped.model,

@@ -16,20 +16,10 @@ import { canonicalValue } from "./canonical-value.js";
 
 const EPHEMERAL = { type: "ephemeral" } as const;
 
-/** Gives an assistant message of the current tool-use cycle back its thinking blocks. */
-export type RestoreAssistant = (
-  index: number,
-  mapped: ContentBlockParam[],
-) => ContentBlockParam[] | undefined;
-
-export function buildMessageParams(
-  request: ModelRequest,
-  restore?: RestoreAssistant,
-): MessageCreateParamsNonStreaming {
+export function buildMessageParams(request: ModelRequest): MessageCreateParamsNonStreaming {
   const marked = new Set(messageBreakpoints(request.messages));
   const messages = request.messages.map((message, index): MessageParam => {
     let content = mapContent(message);
-    if (message.role === "assistant") content = restore?.(index, content) ?? content;
     if (marked.has(index)) content = markLast(content);
     return { role: message.role, content };
   });
@@ -96,6 +86,10 @@ function mapAssistantBlock(block: AssistantBlock): ContentBlockParam {
         name: block.name,
         input: canonicalValue(block.input ?? {}),
       };
+    case "thinking":
+      return { type: "thinking", thinking: block.thinking, signature: block.signature };
+    case "redacted_thinking":
+      return { type: "redacted_thinking", data: block.data };
     default:
       return assertNever(block);
   }

@@ -1,5 +1,5 @@
-// The API's message onto the port's ModelResponse. Thinking blocks are not part of the port;
-// the caller keeps them aside (thinking-memory.ts). Anything else the port cannot carry is
+// The API's message onto the port's ModelResponse, thinking blocks included (the transcript
+// keeps them so a later process can send them back). Anything else the port cannot carry is
 // an error rather than a silent drop: this adapter enables no server tools, so such a block
 // means the request or the API changed under us.
 
@@ -16,8 +16,11 @@ export function mapResponse(message: ApiMessage): ModelResponse | UnmappableResp
     if (block.type === "text") content.push({ type: "text", text: block.text });
     else if (block.type === "tool_use") {
       content.push({ type: "tool_use", id: block.id, name: block.name, input: block.input });
-    } else if (block.type === "thinking" || block.type === "redacted_thinking") continue;
-    else return { problem: `a "${block.type}" content block, which the Model port cannot carry` };
+    } else if (block.type === "thinking") {
+      content.push({ type: "thinking", thinking: block.thinking, signature: block.signature });
+    } else if (block.type === "redacted_thinking") {
+      content.push({ type: "redacted_thinking", data: block.data });
+    } else return { problem: `a "${block.type}" content block, which the Model port cannot carry` };
   }
   const stop = message.stop_reason;
   if (stop === "model_context_window_exceeded") {

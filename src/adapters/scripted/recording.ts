@@ -21,6 +21,8 @@ const AssistantBlockSchema = z.discriminatedUnion("type", [
       input: z.unknown(),
     })
     .strict(),
+  z.object({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() }).strict(),
+  z.object({ type: z.literal("redacted_thinking"), data: z.string() }).strict(),
 ]);
 
 export const StepSchema = z

@@ -11,6 +11,15 @@ export const ToolUseBlockSchema = z.object({
   name: z.string().min(1),
   input: z.unknown(),
 });
+export const ThinkingBlockSchema = z.object({
+  type: z.literal("thinking"),
+  thinking: z.string(),
+  signature: z.string(),
+});
+export const RedactedThinkingBlockSchema = z.object({
+  type: z.literal("redacted_thinking"),
+  data: z.string(),
+});
 export const ToolResultBlockSchema = z.object({
   type: z.literal("tool_result"),
   tool_use_id: z.string().min(1),
@@ -25,7 +34,14 @@ export const MessageSchema = z.discriminatedUnion("role", [
   }),
   z.object({
     role: z.literal("assistant"),
-    content: z.array(z.discriminatedUnion("type", [TextBlockSchema, ToolUseBlockSchema])),
+    content: z.array(
+      z.discriminatedUnion("type", [
+        TextBlockSchema,
+        ToolUseBlockSchema,
+        ThinkingBlockSchema,
+        RedactedThinkingBlockSchema,
+      ]),
+    ),
   }),
 ]);
 

@@ -210,7 +210,13 @@ describe("protocol tools reach the host", () => {
   ])("%s %j → host.%s", async (name, input, method, args) => {
     const host = fakeHost();
     const result = await run(context(all, host), name, input);
-    expect(result).toEqual({ text: `${method} done`, isError: false });
+    // The verifier's and the proxy's single decision ends their turn, like finish.
+    const ends = ["verdict", "answer", "escalate", "withdraw"].includes(name);
+    expect(result).toEqual({
+      text: `${method} done`,
+      isError: false,
+      ...(ends ? { end: { kind: "finished" } } : {}),
+    });
     expect(host.calls).toEqual([{ method, args }]);
   });
 
