@@ -186,12 +186,6 @@ export async function postToHuman(s: Session, m: AskHumanMolecule): Promise<void
     await s.deps.forge.requestReview(pr.number, [asked]).catch((error: unknown) => {
       s.deps.logger.warn(`cfa #${s.n}: review request failed: ${(error as Error).message}`);
     });
-    await s.deps.forge.setCheck({
-      name: PHASES[state].check,
-      sha,
-      status: "in_progress",
-      summary: `Waiting for a review of ${PHASES[state].artifact}`,
-    });
     s.engine = enqueue(s.engine, "gate", (seq) =>
       gateComment({
         job: s.n,

@@ -2,12 +2,10 @@
 // to the log and committed before any of its effects (closing the state's thread, merging or
 // dropping tasks, the next lead's spark, comments).
 
-import { isTerminalState, type Action, type LiveState, type State } from "../protocol/fsm.js";
+import { isTerminalState, type Action, type State } from "../protocol/fsm.js";
 import { threads } from "../protocol/address.js";
 import type { Effect } from "../protocol/bus/index.js";
 import { transition } from "../protocol/transition.js";
-import { CHECK_NAMES } from "../ports/forge.js";
-import { PHASES } from "../skills/phases.js";
 import { taskOfThread, isLeadThread } from "./instances.js";
 import { orchestrate, recover } from "./orchestrator.js";
 import { enqueue } from "./publish.js";
@@ -72,42 +70,24 @@ export async function afterTransition(s: Session, applied: TransitionApplied): P
 }
 
 async function finalize(s: Session): Promise<void> {
-  const forge = s.deps.forge;
-  const head = await s.repo.head();
   const last = s.job.history.at(-1);
   if (s.job.state === "DONE") {
-    if (s.engine.pr !== null) await forge.markReadyForReview(s.engine.pr);
-    for (const name of CHECK_NAMES) {
-      await forge.setCheck({
-        name,
-        sha: head,
-        status: "completed",
-        conclusion: "success",
-        summary: "Approved.",
-      });
-    }
-  } else {
-    if (s.job.state === "WITHDRAWN" && s.engine.pr !== null)
-      await forge.closePullRequest(s.engine.pr);
-    const live = (last?.from ?? "INTENT") as LiveState;
-    await forge.setCheck({
-      name: PHASES[live].check,
-      sha: head,
-      status: "completed",
-      conclusion: s.job.state === "WITHDRAWN" ? "cancelled" : "failure",
-      summary: last?.reason ?? s.job.state,
-    });
-    s.engine = enqueue(s.engine, "notice", (seq) =>
-      noticeComment({
-        job: s.n,
-        seq,
-        text:
-          s.job.state === "WITHDRAWN"
-            ? `**Withdrawn.** Every task was stopped and its branch deleted unmerged; the pull request is closed. The record stays on \`${s.paths.branch}\`.`
-            : `**Failed:** ${last?.reason ?? "the job could not recover"}. The record stays on \`${s.paths.branch}\`; open a new issue to try again.`,
-      }),
-    );
+    if (s.engine.pr !== null) await s.deps.forge.markReadyForReview(s.engine.pr);
+    return;
   }
+  // The checks complete on the wake's last commit (checks.ts).
+  if (s.job.state === "WITHDRAWN" && s.engine.pr !== null)
+    await s.deps.forge.closePullRequest(s.engine.pr);
+  s.engine = enqueue(s.engine, "notice", (seq) =>
+    noticeComment({
+      job: s.n,
+      seq,
+      text:
+        s.job.state === "WITHDRAWN"
+          ? `**Withdrawn.** Every task was stopped and its branch deleted unmerged; the pull request is closed. The record stays on \`${s.paths.branch}\`.`
+          : `**Failed:** ${last?.reason ?? "the job could not recover"}. The record stays on \`${s.paths.branch}\`; open a new issue to try again.`,
+    }),
+  );
 }
 
 /** Effects of the rules (seed 000 §9/§10 release, refusals) that are the engine's to run. */

@@ -15,6 +15,7 @@ import { flushOutbox } from "./publish.js";
 import { readHiddenBlock, withHiddenBlock } from "./render/hidden-block.js";
 import { describeBreach } from "../protocol/failure.js";
 import { openSession, ORCHESTRATOR, persist, progress, now, type Session } from "./session.js";
+import { publishChecks } from "./checks.js";
 import { publishStatus, waitingOn } from "./status.js";
 import { afterTransition, applyTransition } from "./transitions.js";
 import { applyTurn, failState, runInstanceTurn } from "./turns.js";
@@ -49,6 +50,9 @@ export async function wake(
       deps.logger.error(`cfa #${n}: could not publish the status: ${(error as Error).message}`);
     });
     await persist(s, `cfa #${n}: status`);
+    await publishChecks(s).catch((error: unknown) => {
+      deps.logger.error(`cfa #${n}: could not publish the checks: ${(error as Error).message}`);
+    });
   }
   return { job: n, state: s.job.state, waitingOn: waitingOn(s), notes: s.notes };
 }
