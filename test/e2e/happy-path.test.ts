@@ -1,134 +1,117 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/wake.js";
-import { call, recording, say, tools } from "../support/engine/script.js";
-import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
+import {
+  asConversationModel,
+  createLocalJob,
+  git,
+  type LocalJob,
+} from "../support/engine/local-job.js";
+import { happyRecording } from "../support/engine/recordings.js";
+import { approve, openJob } from "../support/engine/person.js";
+import {
+  commentsOfKind,
+  firstParentSubjects,
+  foldedBus,
+  state,
+} from "../support/engine/inspect.js";
 
-const ART = ".cfa/jobs/1";
-
-function happyRecording() {
-  return recording({
-    "intent-lead@state:intent:1": [
-      tools(
-        call("write_file", {
-          path: `${ART}/INTENT.md`,
-          content: "# Intent\n\nObjective: greet.\n",
-        }),
-      ),
-      tools(
-        call("ask_question", {
-          kind: "gate",
-          text: "Is this your intent?",
-          artifact: `${ART}/INTENT.md`,
-        }),
-      ),
-      tools(call("finish", { outcome: "APPROVED_INTENT", reason: "approved by the person" })),
-    ],
-    "project-lead@state:plan:1": [
-      tools(
-        call("write_file", { path: `${ART}/PLAN.md`, content: "# Plan\n\nTasks: hello, world.\n" }),
-      ),
-      tools(call("ask_question", { kind: "gate", text: "Plan ready", artifact: `${ART}/PLAN.md` })),
-      tools(call("finish", { outcome: "APPROVED_PLAN", reason: "approved" })),
-    ],
-    "project-lead@state:execute:1": [
-      tools(
-        call("dispatch", { id: "hello", brief: "Create hello.txt containing hello", files: [] }),
-        call("dispatch", { id: "world", brief: "Create world.txt containing world", files: [] }),
-      ),
-      say("Dispatched two tasks."),
-      tools(call("close", { task: "hello" })),
-      say("Closed hello."),
-      tools(call("close", { task: "world" })),
-      tools(
-        call("write_file", {
-          path: `${ART}/WORK_SUMMARY.md`,
-          content: "# Summary\n\nBoth files exist.\n",
-        }),
-      ),
-      tools(
-        call("ask_question", {
-          kind: "gate",
-          text: "Work done",
-          artifact: `${ART}/WORK_SUMMARY.md`,
-        }),
-      ),
-      tools(call("finish", { outcome: "APPROVED_WORK", reason: "approved" })),
-    ],
-    "worker@dispatch:hello": [
-      tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
-      tools(call("reply", { text: "hello.txt written" })),
-      say("done"),
-    ],
-    "worker@dispatch:world": [
-      tools(call("write_file", { path: "world.txt", content: "world\n" })),
-      tools(call("reply", { text: "world.txt written" })),
-      say("done"),
-    ],
-    "verifier@verify:hello-1": [
-      tools(call("verdict", { verdict: "pass", issues: [], notes: "ok" })),
-    ],
-    "verifier@verify:world-1": [
-      tools(call("verdict", { verdict: "pass", issues: [], notes: "ok" })),
-    ],
-  });
-}
-
-async function approve(job: LocalJob, n = 1) {
-  const pr = (await job.forge.findPullRequest(`cfa/${n}`))!;
-  const head = git(job.repoDir, "rev-parse", `cfa/${n}`);
-  await job.forge.submitReview({
-    pr: pr.number,
-    author: { login: "ana", type: "User" },
-    state: "APPROVED",
-    body: "",
-    commitId: head,
-  });
-}
+const TURN = /^cfa #1: (INTENT|PLAN|EXECUTE) (\S+@\S+) turn (\d+)(: [A-Z_]+)?$/;
 
 describe("a whole job on the local forge", () => {
   let job: LocalJob;
   afterEach(async () => job?.cleanup());
 
-  it("runs INTENT → PLAN → EXECUTE → DONE with a person approving each gate", async () => {
+  it("runs INTENT → PLAN → EXECUTE → DONE: one commit per turn, a draft PR made ready at DONE, checks on the head, one status comment edited in place", async () => {
     job = await createLocalJob({ recording: happyRecording() });
-    const n = await job.forge.openIssue({
-      title: "Greet the world",
-      body: "Two files please",
-      labels: ["cfa"],
-    });
-    expect(n).toBe(1);
+    expect(await openJob(job)).toBe(1);
+
+    const statusIds: number[] = [];
+    const drafts: boolean[] = [];
+    const checks: string[][] = [];
+    const observe = async () => {
+      // GitHub shows a pull request the checks of its head commit.
+      const head = git(job.repoDir, "rev-parse", "cfa/1");
+      checks.push(
+        (await job.forge.listChecks())
+          .filter((c) => c.sha === head)
+          .map((c) => `${c.name} ${c.conclusion ?? c.status}`)
+          .sort(),
+      );
+      const status = await commentsOfKind(job, "status");
+      expect(status).toHaveLength(1);
+      statusIds.push(status[0]!.id);
+      const pr = await job.forge.findPullRequest("cfa/1");
+      drafts.push(pr!.draft);
+      return status[0]!;
+    };
 
     let summary = await wake(1, job.deps);
     expect(summary.state).toBe("INTENT");
     expect(summary.waitingOn).toContain("review INTENT.md");
+    expect((await observe()).body).toContain("**INTENT**");
 
     await approve(job);
     summary = await wake(1, job.deps);
     expect(summary.state).toBe("PLAN");
     expect(summary.waitingOn).toContain("review PLAN.md");
+    await observe();
 
     await approve(job);
     summary = await wake(1, job.deps);
-      console.log(
-        git(job.repoDir, "show", "cfa/1:.cfa/jobs/1/instances/project-lead@state~execute~1.jsonl"),
-      );
     expect(summary.state).toBe("EXECUTE");
     expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    await observe();
 
     await approve(job);
     summary = await wake(1, job.deps);
     expect(summary.state).toBe("DONE");
-      console.log(
-        git(
-          job.repoDir,
-          "show",
-          "cfa/1:.cfa/jobs/1/instances/project-lead@state~execute~1.jsonl",
-        ).slice(0, 3000),
-      );
-      console.log(job.lines.map((l) => `${l.who} ${l.event} ${l.detail}`).join("\n"));
+    const status = await observe();
+    expect(status.body).toContain("**DONE**");
+
+    // The work arrived through merged task branches, which are gone.
     const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
     expect(files).toContain("hello.txt");
     expect(files).toContain("world.txt");
     expect(git(job.repoDir, "branch", "--list", "cfa/1-*")).toBe("");
+    expect(asConversationModel(job.model).unplayed()).toEqual({});
+
+    // One commit per turn on the job branch, each named `cfa #N: <state> <agent@thread> turn K[: OUTCOME]`.
+    const turns = firstParentSubjects(job).filter((s) => TURN.test(s));
+    expect(turns).toEqual([
+      "cfa #1: INTENT intent-lead@state:intent:1 turn 1",
+      "cfa #1: INTENT intent-lead@state:intent:1 turn 2: APPROVED_INTENT",
+      "cfa #1: PLAN project-lead@state:plan:1 turn 1",
+      "cfa #1: PLAN project-lead@state:plan:1 turn 2: APPROVED_PLAN",
+      "cfa #1: EXECUTE project-lead@state:execute:1 turn 1",
+      "cfa #1: EXECUTE worker@dispatch:hello turn 1",
+      "cfa #1: EXECUTE worker@dispatch:world turn 1",
+      "cfa #1: EXECUTE project-lead@state:execute:1 turn 2",
+      "cfa #1: EXECUTE project-lead@state:execute:1 turn 3",
+      "cfa #1: EXECUTE project-lead@state:execute:1 turn 4: APPROVED_WORK",
+    ]);
+
+    // The pull request stayed a draft until DONE, then left draft; the status comment was
+    // one comment, edited in place.
+    expect(drafts).toEqual([true, true, true, false]);
+    expect(new Set(statusIds).size).toBe(1);
+    expect(checks).toEqual([
+      ["cfa/intent in_progress"],
+      ["cfa/intent success", "cfa/plan in_progress"],
+      ["cfa/execute in_progress", "cfa/intent success", "cfa/plan success"],
+      ["cfa/execute success", "cfa/intent success", "cfa/plan success"],
+    ]);
+
+    // The record: three approvals, no backtrack, and a bus log that folds to rest.
+    const record = state(job);
+    expect(record.history.map((h) => h.action)).toEqual([
+      "APPROVED_INTENT",
+      "APPROVED_PLAN",
+      "APPROVED_WORK",
+    ]);
+    expect(record.backtracks).toBe(0);
+    expect(foldedBus(job).folded.soup.isQuiescent()).toBe(true);
+    // Structured record comments carry distinct seqs.
+    const seqs = (await commentsOfKind(job, "transition")).map((c) => c.block.seq);
+    expect(new Set(seqs).size).toBe(3);
   });
 });

@@ -5,19 +5,28 @@ import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createScriptedModel } from "../../../src/adapters/scripted/index.js";
 import { wireLocal } from "../../../src/cli/wiring.js";
 import type { EngineDeps, ProgressLine } from "../../../src/engine/engine-deps.js";
-import { steppingClock } from "../../../src/ports/clock.js";
+import { steppingClock, type Clock } from "../../../src/ports/clock.js";
 import type { LocalForge } from "../../../src/adapters/local/local-forge.js";
 import type { Model } from "../../../src/ports/model.js";
+import type { Logger } from "../../../src/ports/logger.js";
+import { createConversationModel, type ConversationModel } from "./conversation-model.js";
+import type { CrashSeam } from "./crash-seam.js";
 
 export interface LocalJob {
   root: string;
   repoDir: string;
+  workRoot: string;
+  /** The local forge as a person sees it (open issues, review, comment). */
   forge: LocalForge;
+  /** The model the engine talks to (a conversation-positioned scripted model by default). */
+  model: Model;
   deps: EngineDeps;
   lines: ProgressLine[];
+  warnings: string[];
+  /** New deps over the same repository, work dir and forge data: the next process. */
+  reopen(seam?: CrashSeam): Promise<EngineDeps>;
   cleanup(): Promise<void>;
 }
 
@@ -30,9 +39,11 @@ export async function createLocalJob(options: {
   model?: Model;
   config?: string;
   files?: Record<string, string>;
+  seam?: CrashSeam;
 }): Promise<LocalJob> {
   const root = await mkdtemp(join(tmpdir(), "cfa-e2e-"));
   const repoDir = join(root, "repo");
+  const workRoot = join(root, "work");
   await mkdir(repoDir);
   git(repoDir, "init", "--quiet", "--initial-branch=main");
   git(repoDir, "config", "user.name", "Ana");
@@ -48,27 +59,62 @@ export async function createLocalJob(options: {
   }
   git(repoDir, "add", "-A");
   git(repoDir, "commit", "--quiet", "-m", "initial");
-  const model = options.model ?? createScriptedModel(options.recording, { source: "test" });
+  const model: Model =
+    options.model ?? createConversationModel(options.recording ?? { version: 1, instances: {} });
   const lines: ProgressLine[] = [];
-  const { deps, forge } = await wireLocal({
-    repoDir,
-    workRoot: join(root, "work"),
-    model,
-    clock: steppingClock("2026-11-22T10:00:00.000Z"),
-    person: "ana",
-    progress: (line) => lines.push(line),
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      GITHUB_TOKEN: "ghs_secret",
-      ANTHROPIC_API_KEY: "sk-ant-secret",
-    },
-  });
+  const warnings: string[] = [];
+  // One clock across wakes, so time only moves forward as it would between processes.
+  const clock: Clock = steppingClock("2026-11-22T10:00:00.000Z");
+  const logger: Logger = {
+    debug: () => {},
+    info: () => {},
+    warn: (message) => warnings.push(message),
+    error: (message) => warnings.push(message),
+  };
+
+  const wire = async (seam?: CrashSeam) => {
+    const wired = await wireLocal({
+      repoDir,
+      workRoot,
+      model: seam ? seam.model(model) : model,
+      clock,
+      logger,
+      person: "ana",
+      progress: (line) => lines.push(line),
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        GITHUB_TOKEN: "ghs_secret",
+        ANTHROPIC_API_KEY: "sk-ant-secret",
+      },
+    });
+    if (!seam) return wired;
+    const workspaces = wired.deps.workspaces;
+    return {
+      forge: wired.forge,
+      deps: {
+        ...wired.deps,
+        forge: seam.forge(wired.deps.forge),
+        workspaces: (area: string) => seam.workspaces(workspaces(area)),
+      },
+    };
+  };
+
+  const { deps, forge } = await wire(options.seam);
   return {
     root,
     repoDir,
+    workRoot,
     forge,
+    model,
     deps,
     lines,
+    warnings,
+    reopen: async (seam) => (await wire(seam)).deps,
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
+}
+
+export function asConversationModel(model: Model): ConversationModel {
+  if (!("unplayed" in model)) throw new Error("test: this job's model is not a conversation model");
+  return model as ConversationModel;
 }

@@ -1,0 +1,53 @@
+// What a person does on the local forge during a job: review the pull request at the job
+// branch's head, comment commands on the issue.
+
+import type { Actor, ReviewComment } from "../../../src/ports/forge.js";
+import { git, type LocalJob } from "./local-job.js";
+
+export const ANA: Actor = { login: "ana", type: "User" };
+
+export async function openJob(job: LocalJob, labels = ["cfa"]): Promise<number> {
+  return job.forge.openIssue({ title: "Greet the world", body: "Two files please", labels });
+}
+
+async function pullRequestOf(job: LocalJob, n: number): Promise<number> {
+  const pr = await job.forge.findPullRequest(`cfa/${n}`);
+  if (!pr) throw new Error(`test: job ${n} has no pull request`);
+  return pr.number;
+}
+
+/** Approves the job's pull request at the job branch's head (or `commitId`). */
+export async function approve(
+  job: LocalJob,
+  options: { n?: number; by?: Actor; commitId?: string } = {},
+) {
+  const n = options.n ?? 1;
+  return job.forge.submitReview({
+    pr: await pullRequestOf(job, n),
+    author: options.by ?? ANA,
+    state: "APPROVED",
+    body: "",
+    commitId: options.commitId ?? git(job.repoDir, "rev-parse", `cfa/${n}`),
+  });
+}
+
+export async function requestChanges(
+  job: LocalJob,
+  body: string,
+  comments: ReviewComment[],
+  options: { n?: number; by?: Actor } = {},
+) {
+  const n = options.n ?? 1;
+  return job.forge.submitReview({
+    pr: await pullRequestOf(job, n),
+    author: options.by ?? ANA,
+    state: "CHANGES_REQUESTED",
+    body,
+    commitId: git(job.repoDir, "rev-parse", `cfa/${n}`),
+    comments,
+  });
+}
+
+export async function say(job: LocalJob, body: string, options: { n?: number; by?: Actor } = {}) {
+  return job.forge.commentAs(options.by ?? ANA, options.n ?? 1, body);
+}

@@ -1,0 +1,60 @@
+// Recordings shared by the engine's end-to-end tests: a whole job, step by step.
+
+import { call, recording, say, tools, type ScriptStep } from "./script.js";
+
+export const ART = ".cfa/jobs/1";
+
+export const writeArtifact = (name: string, content: string) =>
+  tools(call("write_file", { path: `${ART}/${name}`, content }));
+export const gate = (name: string, text = `${name} is ready`) =>
+  tools(call("ask_question", { kind: "gate", text, artifact: `${ART}/${name}` }));
+export const finish = (outcome: string, reason = "approved by the person") =>
+  tools(call("finish", { outcome, reason }));
+export const pass = () => [tools(call("verdict", { verdict: "pass", issues: [], notes: "ok" }))];
+
+export function worker(file: string): ScriptStep[] {
+  return [
+    tools(call("write_file", { path: file, content: `${file}\n` })),
+    tools(call("reply", { text: `${file} written` })),
+    say("done"),
+  ];
+}
+
+export const INTENT_STEPS = (): ScriptStep[] => [
+  writeArtifact("INTENT.md", "# Intent\n\nObjective: greet.\n"),
+  gate("INTENT.md", "Is this your intent?"),
+  finish("APPROVED_INTENT"),
+];
+
+export const PLAN_STEPS = (): ScriptStep[] => [
+  writeArtifact("PLAN.md", "# Plan\n\nTasks: hello, world.\n"),
+  gate("PLAN.md", "Plan ready"),
+  finish("APPROVED_PLAN", "approved"),
+];
+
+/** EXECUTE with two tasks, each closed (verified, merged) in its own lead turn. */
+export const EXECUTE_STEPS = (): ScriptStep[] => [
+  tools(
+    call("dispatch", { id: "hello", brief: "Create hello.txt containing hello", files: [] }),
+    call("dispatch", { id: "world", brief: "Create world.txt containing world", files: [] }),
+  ),
+  say("Dispatched two tasks."),
+  tools(call("close", { task: "hello" })),
+  say("Closed hello."),
+  tools(call("close", { task: "world" })),
+  writeArtifact("WORK_SUMMARY.md", "# Summary\n\nBoth files exist.\n"),
+  gate("WORK_SUMMARY.md", "Work done"),
+  finish("APPROVED_WORK", "approved"),
+];
+
+export function happyRecording() {
+  return recording({
+    "intent-lead@state:intent:1": INTENT_STEPS(),
+    "project-lead@state:plan:1": PLAN_STEPS(),
+    "project-lead@state:execute:1": EXECUTE_STEPS(),
+    "worker@dispatch:hello": worker("hello.txt"),
+    "worker@dispatch:world": worker("world.txt"),
+    "verifier@verify:hello-1": pass(),
+    "verifier@verify:world-1": pass(),
+  });
+}
