@@ -24,7 +24,8 @@ import { provisionTask, verifyTask } from "./tasks.js";
 /** What one turn decided, beyond its messages: read by applyTurn. */
 export interface TurnDecisions {
   pending: Payload[];
-  ask: { id: string; question: Question } | null;
+  /** The id is allocated when the turn is applied (turns.ts), in the round's fixed order. */
+  ask: { question: Question } | null;
   finished: OutcomeRecord | null;
   verdict: { verdict: "pass" | "fail"; issues: string[]; notes: string } | null;
   proxy:
@@ -178,10 +179,10 @@ export function createHost(
         }
         question = { ...question, artifact: expected };
       }
-      const id = `q${s.engine.nextEscalation}`;
-      s.engine = { ...s.engine, nextEscalation: s.engine.nextEscalation + 1 };
-      decisions.ask = { id, question };
-      return ok(`Asked (${id}). Your turn ends now; the answer arrives as your next message.`);
+      // No id yet: turns of a round run in parallel, so an id taken here would depend on
+      // which model call came back first; applyTurn allocates it in the round's order.
+      decisions.ask = { question };
+      return ok("Asked. Your turn ends now; the answer arrives as your next message.");
     },
 
     async finish(record) {

@@ -130,12 +130,14 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
   if (decisions.ask) {
     const state = isLiveState(s.job.state) ? s.job.state : "EXECUTE";
     const q = decisions.ask.question;
+    const id = `q${s.engine.nextEscalation}`;
+    s.engine = { ...s.engine, nextEscalation: s.engine.nextEscalation + 1 };
     const toolUseId = pendingAsk(result.messages)?.id;
     s.engine = {
       ...s.engine,
       escalations: {
         ...s.engine.escalations,
-        [decisions.ask.id]: {
+        [id]: {
           caller: key,
           kind: q.kind,
           state,
@@ -147,7 +149,7 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
     };
     turnResult = {
       rule: "ask-step",
-      id: decisions.ask.id,
+      id,
       question: {
         kind: q.kind,
         text: q.text,
@@ -159,7 +161,7 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
       s,
       key,
       q.kind === "gate" ? "ASSERT" : "ASK",
-      `${decisions.ask.id}: ${q.text.replace(/\s+/g, " ").slice(0, 120)}`,
+      `${id}: ${q.text.replace(/\s+/g, " ").slice(0, 120)}`,
     );
   } else if (decisions.pending.length > 0) {
     turnResult = { rule: "send-step", payloads: decisions.pending };
