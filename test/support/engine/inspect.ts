@@ -36,6 +36,12 @@ export function turnCommits(job: LocalJob, n = 1): string[] {
   return firstParentSubjects(job, n).filter((s) => / turn \d+(: [A-Z_]+)?$/.test(s));
 }
 
+/** Task branches of job `n` (`cfa/<n>-<task>`), by name. */
+export function taskBranches(job: LocalJob, n = 1): string[] {
+  const out = git(job.repoDir, "branch", "--list", "--format=%(refname:short)", `cfa/${n}-*`);
+  return out === "" ? [] : out.split("\n");
+}
+
 export function fileOnBranch(job: LocalJob, path: string, n = 1): string | null {
   try {
     return git(job.repoDir, "show", `cfa/${n}:${path}`);

@@ -51,3 +51,20 @@ export async function requestChanges(
 export async function say(job: LocalJob, body: string, options: { n?: number; by?: Actor } = {}) {
   return job.forge.commentAs(options.by ?? ANA, options.n ?? 1, body);
 }
+
+/** Wakes the job and approves each gate it stops at, `gates` times; returns the last summary. */
+export async function approveGates(
+  job: LocalJob,
+  gates: number,
+  wake: (n: number, deps: LocalJob["deps"]) => Promise<{ state: string | null; waitingOn: string }>,
+) {
+  let summary = await wake(1, job.deps);
+  for (let i = 0; i < gates; i++) {
+    if (!summary.waitingOn.includes("to review")) {
+      throw new Error(`test: expected a gate, the job waits on: ${summary.waitingOn}`);
+    }
+    await approve(job);
+    summary = await wake(1, job.deps);
+  }
+  return summary;
+}
