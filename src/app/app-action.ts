@@ -1,0 +1,31 @@
+// What the app may do about a delivery: effects a decider returns and one place runs
+// (STYLE.md habit 2). The app never commits and never changes a job itself; it
+// acknowledges, cues the worker, and refuses a start it cannot allow (DESIGN.md "One writer
+// per job; events are cues").
+
+import type { Permission } from "../ports/forge.js";
+
+export const APP_ACTION_KINDS = ["react", "cancel-runs", "dispatch", "refuse-start"] as const;
+export type AppActionKind = (typeof APP_ACTION_KINDS)[number];
+
+export type AppAction =
+  /** 👀 on the comment or issue: GitHub keeps one reaction per user and content. */
+  | { kind: "react"; target: { comment: number } | { issue: number } }
+  /** Cancel the job's in-progress worker runs, so a withdrawal need not wait for a turn. */
+  | { kind: "cancel-runs"; job: number }
+  /** A cue: run the worker for the job (workflow_dispatch); it re-reads GitHub itself. */
+  | { kind: "dispatch"; job: number }
+  /** One short comment: this person may not start a job; nothing was started. */
+  | { kind: "refuse-start"; job: number; login: string; permission: Permission };
+
+export interface Decision {
+  actions: AppAction[];
+  /**
+   * What the effects answer (a comment, a review, a job's start): a later delivery that
+   * names any of these takes no effect (issue 5 §2, at most one effect per comment or
+   * review id).
+   */
+  keys: string[];
+  /** Why, in a few words: logged with the delivery. */
+  note: string;
+}

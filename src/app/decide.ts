@@ -1,0 +1,107 @@
+// decide(event, triage, authority) → the effects of one delivery (issue 5 §2). Pure: the
+// handler reads the permission live and runs what comes back.
+//
+// The worker is the one place that replies to what it reads from GitHub: a command from
+// someone without authority, a malformed command, a review that does not count. It does so
+// at its next wake, once per comment and review (its cursor), so the app never replies to
+// those itself, or the person would get two answers; it cues the worker so the answer
+// comes now. The app's own words are for what the worker never reads: a start refused.
+
+import type { Permission } from "../ports/forge.js";
+import type { AppAction, Decision } from "./app-action.js";
+import type { AppEvent } from "./app-event.js";
+import type { Triage } from "./triage-event.js";
+
+export interface Authority {
+  permission: Permission;
+  /** Write access or better, or listed in `approvers`. */
+  mayAct: boolean;
+}
+
+type Acting = Extract<Triage, { act: true }>;
+
+export function decide(event: AppEvent, triage: Acting, authority: Authority | null): Decision {
+  const { job, actor } = triage;
+  if (triage.needsAuthority && authority === null) {
+    throw new Error(`cfa/app: decide needs @${actor.login}'s permission for a ${triage.intent}`);
+  }
+  const dispatch: AppAction = { kind: "dispatch", job };
+  switch (triage.intent) {
+    case "start":
+      if (authority?.mayAct) {
+        return {
+          actions: [{ kind: "react", target: { issue: job } }, dispatch],
+          keys: [`start:${job}`],
+          note: `@${actor.login} (${authority.permission}) starts job #${job}`,
+        };
+      }
+      return {
+        actions: [
+          {
+            kind: "refuse-start",
+            job,
+            login: actor.login,
+            permission: authority?.permission ?? "none",
+          },
+        ],
+        keys: [`refuse-start:${job}:${actor.login.toLowerCase()}`],
+        note: `@${actor.login} (${authority?.permission ?? "none"}) may not start job #${job}`,
+      };
+    case "stop":
+      return {
+        actions: [{ kind: "cancel-runs", job }, dispatch],
+        keys: [],
+        note: `job #${job}: the issue was ${event.kind === "issue" ? event.action : "changed"}; the worker withdraws it`,
+      };
+    case "command": {
+      const comment = event.kind === "comment" ? event.comment.id : null;
+      if (comment === null || triage.command === null) {
+        throw new Error("cfa/app: a command intent without a comment");
+      }
+      const keys = [`comment:${comment}`];
+      if (!authority?.mayAct) {
+        return {
+          actions: [dispatch],
+          keys,
+          note: `@${actor.login} (${authority?.permission ?? "none"}) may not /${triage.command.kind}; the worker replies`,
+        };
+      }
+      return {
+        actions: [
+          { kind: "react", target: { comment } },
+          // seed 000 §9 [cascade]: the withdrawal must not wait for a long turn to end.
+          ...(triage.command.kind === "withdraw" ? [{ kind: "cancel-runs" as const, job }] : []),
+          dispatch,
+        ],
+        keys,
+        note: `@${actor.login} (${authority.permission}) /${triage.command.kind} on job #${job}`,
+      };
+    }
+    case "bad-command": {
+      const comment = event.kind === "comment" ? event.comment.id : 0;
+      return {
+        actions: [dispatch],
+        keys: [`comment:${comment}`],
+        note: `a malformed command on job #${job}; the worker replies`,
+      };
+    }
+    case "review": {
+      const review = event.kind === "review" ? event.review.id : 0;
+      return {
+        actions: [dispatch],
+        keys: [`review:${review}`],
+        note: `@${actor.login}'s review of job #${job}; the worker judges it`,
+      };
+    }
+    case "pull-closed":
+      return {
+        actions: [dispatch],
+        keys: [],
+        note: `job #${job}'s pull request was closed unmerged; the worker re-reads it`,
+      };
+    default: {
+      const never: never = triage.intent;
+      throw new Error(`cfa/app: unhandled intent ${String(never)}`);
+    }
+  }
+}

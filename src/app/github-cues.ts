@@ -1,0 +1,121 @@
+// CueEffects over GitHub's REST API, through any Octokit (Probot's installation client or
+// @octokit/rest with the workflow's token). Responses are validated before use.
+
+import * as z from "zod";
+import { toActor } from "../adapters/github/index.js";
+import type { CueEffects } from "./cue-effects.js";
+import { runTitle } from "./run-title.js";
+
+/** The two Octokit methods the app uses; both Octokits fit it. */
+export interface GitHubRequester {
+  request(route: string, params?: Record<string, unknown>): Promise<{ data: unknown }>;
+  paginate(route: string, params?: Record<string, unknown>): Promise<unknown[]>;
+}
+
+export interface RepoCoordinates {
+  owner: string;
+  repo: string;
+}
+
+const RunsSchema = z.object({
+  workflow_runs: z.array(
+    z.object({ id: z.number(), display_title: z.string().nullish(), status: z.string().nullish() }),
+  ),
+});
+
+const CommentSchema = z.object({
+  body: z.string().nullish(),
+  user: z.object({ login: z.string(), type: z.string() }).nullish(),
+});
+
+/** Runs of one job in flight at once are few; a page of recent ones finds them. */
+const RUNS_PAGE = 100;
+
+export function createGitHubCues(github: GitHubRequester, at: RepoCoordinates): CueEffects {
+  const repo = { owner: at.owner, repo: at.repo };
+  return {
+    async react(target) {
+      if ("comment" in target) {
+        await github.request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", {
+          ...repo,
+          comment_id: target.comment,
+          content: "eyes",
+        });
+      } else {
+        await github.request("POST /repos/{owner}/{repo}/issues/{issue_number}/reactions", {
+          ...repo,
+          issue_number: target.issue,
+          content: "eyes",
+        });
+      }
+    },
+    async dispatch(workflow, ref, job) {
+      await github.request(
+        "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches",
+        { ...repo, workflow_id: workflow, ref, inputs: { job: String(job) } },
+      );
+    },
+    async activeRuns(workflow, job) {
+      const { data } = await github.request(
+        "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
+        {
+          ...repo,
+          workflow_id: workflow,
+          event: "workflow_dispatch",
+          status: "in_progress",
+          per_page: RUNS_PAGE,
+        },
+      );
+      const runs = parse(RunsSchema, data, "actions/list-workflow-runs");
+      return runs.workflow_runs.filter((r) => r.display_title === runTitle(job)).map((r) => r.id);
+    },
+    async cancelRun(id) {
+      try {
+        await github.request("POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel", {
+          ...repo,
+          run_id: id,
+        });
+      } catch (error) {
+        // 409: the run finished between listing and cancelling; nothing left to stop.
+        if (statusOf(error) === 409) return;
+        throw error;
+      }
+    },
+    async listComments(issue) {
+      const items = await github.paginate(
+        "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
+        {
+          ...repo,
+          issue_number: issue,
+          per_page: 100,
+        },
+      );
+      return parse(z.array(CommentSchema), items, "issues/list-comments").map((c) => ({
+        author: toActor(c.user ?? null),
+        body: c.body ?? "",
+      }));
+    },
+    async createComment(issue, body) {
+      await github.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+        ...repo,
+        issue_number: issue,
+        body,
+      });
+    },
+  };
+}
+
+function parse<S extends z.ZodType>(schema: S, data: unknown, operation: string): z.infer<S> {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  throw new Error(
+    `cfa/app: ${operation} returned a response the app cannot read: ${z
+      .prettifyError(parsed.error)
+      .replace(/\n/g, "; ")}; GitHub's API may have changed: report it with the operation name`,
+  );
+}
+
+function statusOf(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === "number" ? status : undefined;
+}

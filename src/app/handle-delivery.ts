@@ -1,0 +1,123 @@
+// One delivery, start to end: read the payload, screen it, read the configuration, check
+// the actor's permission live, decide, dedupe, run the effects. Shared by the Probot app
+// and the worker's Actions-only mode, which differ only in how they reach GitHub.
+
+import type { Permission } from "../ports/forge.js";
+import type { Logger } from "../ports/logger.js";
+import type { Decision } from "./app-action.js";
+import type { AppConfigLoad } from "./app-config.js";
+import { readAppEvent, type RepoRef } from "./app-event.js";
+import { configErrorComment, isSameConfigError } from "./config-error-comment.js";
+import type { CueEffects } from "./cue-effects.js";
+import { decide, type Authority } from "./decide.js";
+import type { Dedupe } from "./dedupe.js";
+import { mayAct } from "./may-act.js";
+import { postOnce } from "./post-once.js";
+import { runActions } from "./run-actions.js";
+import { screenEvent } from "./screen-event.js";
+import { triageEvent } from "./triage-event.js";
+
+export interface Delivery {
+  /** X-GitHub-Delivery (or the Actions run id in Actions-only mode). */
+  id: string;
+  name: string;
+  payload: unknown;
+}
+
+/** How to reach one repository's GitHub. */
+export interface RepoDeps {
+  effects: CueEffects;
+  loadConfig(): Promise<AppConfigLoad>;
+  /** The live permission (collaborator permission API), never author_association. */
+  permission(login: string): Promise<Permission>;
+}
+
+export interface DeliveryDeps {
+  /** Connects to the delivery's repository (named by its payload). */
+  forRepo(repo: RepoRef): RepoDeps;
+  dedupe: Dedupe;
+  logger: Logger;
+  /** The worker workflow to dispatch; default: `workflow` from the configuration. */
+  workflow?: string;
+}
+
+export type DeliveryOutcome =
+  | { kind: "ignored"; reason: string }
+  | { kind: "config-error"; job: number; posted: boolean }
+  | { kind: "decided"; job: number; decision: Decision };
+
+export async function handleDelivery(
+  delivery: Delivery,
+  deps: DeliveryDeps,
+): Promise<DeliveryOutcome> {
+  const outcome = await handle(delivery, deps);
+  const what = `${delivery.name}.${actionOf(delivery.payload)} (delivery ${delivery.id})`;
+  switch (outcome.kind) {
+    case "ignored":
+      deps.logger.debug(`cfa/app: ${what} ignored: ${outcome.reason}`);
+      break;
+    case "config-error":
+      deps.logger.warn(`cfa/app: ${what}: .github/cfa.yml is not valid; job #${outcome.job} waits`);
+      break;
+    case "decided":
+      deps.logger.info(`cfa/app: ${what}: ${outcome.decision.note}`);
+      break;
+    default: {
+      const never: never = outcome;
+      throw new Error(`cfa/app: unhandled outcome ${JSON.stringify(never)}`);
+    }
+  }
+  return outcome;
+}
+
+async function handle(delivery: Delivery, deps: DeliveryDeps): Promise<DeliveryOutcome> {
+  const deliveryKey = `delivery:${delivery.id}`;
+  if (deps.dedupe.seen(deliveryKey)) {
+    return { kind: "ignored", reason: "this delivery was handled already" };
+  }
+  const read = readAppEvent(delivery.name, delivery.payload);
+  if (!read.ok) return { kind: "ignored", reason: read.reason };
+  const { event, repo } = read;
+  const screen = screenEvent(event);
+  if (!screen.pass) return { kind: "ignored", reason: screen.reason };
+
+  const github = deps.forRepo(repo);
+  const loaded = await github.loadConfig();
+  if (!loaded.ok) {
+    // Which issues does a broken file concern? Those it would: its label, bots ignored.
+    const triage = triageEvent(event, { label: loaded.label, allowBots: [] });
+    if (!triage.act) return { kind: "ignored", reason: triage.reason };
+    const { body, digest } = configErrorComment(triage.job, loaded.errors);
+    const posted = await postOnce(github.effects, triage.job, body, isSameConfigError(digest));
+    deps.dedupe.remember(deliveryKey);
+    return { kind: "config-error", job: triage.job, posted };
+  }
+  const config = loaded.config;
+  const triage = triageEvent(event, config);
+  if (!triage.act) return { kind: "ignored", reason: triage.reason };
+
+  let authority: Authority | null = null;
+  if (triage.needsAuthority) {
+    const permission = await github.permission(triage.actor.login);
+    authority = { permission, mayAct: mayAct(triage.actor.login, permission, config.approvers) };
+  }
+  const decision = decide(event, triage, authority);
+  if (decision.keys.length > 0 && deps.dedupe.seen(...decision.keys)) {
+    return { kind: "ignored", reason: `already handled (${decision.keys.join(", ")})` };
+  }
+  await runActions(decision.actions, {
+    effects: github.effects,
+    workflow: deps.workflow ?? config.workflow,
+    ref: repo.defaultBranch,
+    delivery: delivery.id,
+    logger: deps.logger,
+  });
+  // Remembered only once every effect succeeded: a failed delivery can be redelivered.
+  deps.dedupe.remember(deliveryKey, ...decision.keys);
+  return { kind: "decided", job: triage.job, decision };
+}
+
+function actionOf(payload: unknown): string {
+  const action = (payload as { action?: unknown } | null)?.action;
+  return typeof action === "string" ? action : "?";
+}

@@ -1,0 +1,47 @@
+// The Probot app (issue 5 §2): thin handlers over handleDelivery. The app validates,
+// acknowledges and cues the worker; it never commits (DESIGN.md "One writer per job").
+
+import type { ApplicationFunction, Context, Probot } from "probot";
+import { HANDLED_EVENTS } from "./handled-events.js";
+import { createDedupe, type Dedupe } from "./dedupe.js";
+import { createGitHubCues, type GitHubRequester } from "./github-cues.js";
+import { handleDelivery } from "./handle-delivery.js";
+import { livePermission } from "./live-permission.js";
+import { loadAppConfig } from "./load-app-config.js";
+import { fromPino } from "./pino-logger.js";
+
+export interface CfaAppOptions {
+  /** Per process by default; tests pass their own. */
+  dedupe?: Dedupe;
+}
+
+export function createCfaApp(options: CfaAppOptions = {}): ApplicationFunction {
+  return (app: Probot) => {
+    const dedupe = options.dedupe ?? createDedupe();
+    app.on([...HANDLED_EVENTS], async (context: Context) => {
+      const github = requesterOf(context.octokit);
+      await handleDelivery(
+        { id: context.id, name: context.name, payload: context.payload },
+        {
+          forRepo: (repo) => ({
+            effects: createGitHubCues(github, repo),
+            loadConfig: () => loadAppConfig(context.octokit, repo),
+            permission: (login) => livePermission(github, repo, login),
+          }),
+          dedupe,
+          logger: fromPino(context.log),
+        },
+      );
+    });
+  };
+}
+
+function requesterOf(octokit: Context["octokit"]): GitHubRequester {
+  return {
+    request: (route, params) => octokit.request(route, params),
+    paginate: (route, params) => octokit.paginate(route, params) as Promise<unknown[]>,
+  };
+}
+
+const cfaApp: ApplicationFunction = createCfaApp();
+export default cfaApp;

@@ -1,0 +1,51 @@
+// The one place the app's effects run, in the order decided: acknowledge, cancel, then cue
+// (a run dispatched before the cancel could be cancelled with the others).
+
+import type { Logger } from "../ports/logger.js";
+import type { AppAction } from "./app-action.js";
+import type { CueEffects } from "./cue-effects.js";
+import { postOnce } from "./post-once.js";
+import { isSameStartRefusal, startRefusalComment } from "./start-refusal-comment.js";
+
+export interface ActionContext {
+  effects: CueEffects;
+  /** The worker workflow's file name, e.g. cfa.yml. */
+  workflow: string;
+  /** The default branch: workflow_dispatch runs the workflow as it is there. */
+  ref: string;
+  delivery: string;
+  logger: Logger;
+}
+
+export async function runActions(actions: readonly AppAction[], at: ActionContext): Promise<void> {
+  for (const action of actions) {
+    switch (action.kind) {
+      case "react":
+        await at.effects.react(action.target);
+        break;
+      case "cancel-runs": {
+        const runs = await at.effects.activeRuns(at.workflow, action.job);
+        for (const id of runs) await at.effects.cancelRun(id);
+        if (runs.length > 0) {
+          at.logger.info(`cfa/app: cancelled job #${action.job}'s runs ${runs.join(", ")}`);
+        }
+        break;
+      }
+      case "dispatch":
+        await at.effects.dispatch(at.workflow, at.ref, action.job);
+        break;
+      case "refuse-start":
+        await postOnce(
+          at.effects,
+          action.job,
+          startRefusalComment({ ...action, delivery: at.delivery }),
+          isSameStartRefusal(at.delivery),
+        );
+        break;
+      default: {
+        const never: never = action;
+        throw new Error(`cfa/app: unhandled action ${JSON.stringify(never)}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,46 @@
+// The first look at a delivery, before anything is read from GitHub: most comments are
+// ordinary conversation and most reviews only comment, and none of them should cost an API
+// call. Pure.
+
+import { parseCommand, type CommandParse } from "../engine/human/commands.js";
+import type { AppEvent } from "./app-event.js";
+
+export type Screen = { pass: true } | { pass: false; reason: string };
+
+export function screenEvent(event: AppEvent): Screen {
+  switch (event.kind) {
+    case "issue":
+    case "pull-closed":
+      return { pass: true };
+    case "comment": {
+      const parsed = parseCommand(event.comment.body);
+      if (parsed === null) return { pass: false, reason: "the comment is not a command" };
+      if (
+        event.action === "edited" &&
+        event.comment.previousBody !== null &&
+        sameCommand(parseCommand(event.comment.previousBody), parsed)
+      ) {
+        return { pass: false, reason: "the edit did not change the command" };
+      }
+      return { pass: true };
+    }
+    case "review":
+      if (event.action === "dismissed") {
+        // The worker reads reviews as they are when it wakes: a dismissed review it has
+        // not read yet no longer answers a gate, and one it has read is history.
+        return { pass: false, reason: "a dismissed review answers no gate" };
+      }
+      if (event.review.state !== "approved" && event.review.state !== "changes_requested") {
+        return { pass: false, reason: `a review that is ${event.review.state} answers no gate` };
+      }
+      return { pass: true };
+    default: {
+      const never: never = event;
+      throw new Error(`cfa/app: unhandled event ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function sameCommand(a: CommandParse, b: CommandParse): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

@@ -1,0 +1,101 @@
+// What the webhook server needs from the environment, read once at the entry point. The app
+// refuses to start without a real webhook secret (DESIGN.md, STACK.md: Probot would fall back
+// to "development" and accept forged deliveries), and without its id and key (Probot would
+// otherwise start its setup mode, which runs with no secret at all).
+
+import { readFileSync } from "node:fs";
+import * as z from "zod";
+import { ConfigError, parseEnv, type ConfigIssue, type LogLevel } from "../config/index.js";
+
+export interface ServerSettings {
+  appId: number;
+  privateKey: string;
+  secret: string;
+  host: string;
+  port: number;
+  webhookPath: string;
+  logLevel: LogLevel;
+}
+
+const ServerEnvSchema = z.object({
+  PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
+  // Listen on every interface: the app runs in a container behind a port mapping.
+  HOST: z.preprocess(blankToUndefined, z.string().default("0.0.0.0")),
+  WEBHOOK_PATH: z.preprocess(
+    blankToUndefined,
+    z.string().startsWith("/").default("/api/github/webhooks"),
+  ),
+  PRIVATE_KEY_PATH: z.preprocess(blankToUndefined, z.string().optional()),
+});
+
+export function serverSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  readKey: (path: string) => string = (path) => readFileSync(path, "utf8"),
+): ServerSettings {
+  // Throws a ConfigError naming WEBHOOK_SECRET when it is unset or "development".
+  const base = parseEnv(env, { app: true });
+  const server = ServerEnvSchema.safeParse(env);
+  const issues: ConfigIssue[] = server.success
+    ? []
+    : server.error.issues.map((issue) => ({
+        path: issue.path.join("."),
+        message: `${issue.path.join(".")}: ${issue.message}`,
+      }));
+  if (base.APP_ID === undefined) {
+    issues.push({ path: "APP_ID", message: "APP_ID: must be set to the GitHub App's id" });
+  }
+  let privateKey = base.PRIVATE_KEY;
+  const keyPath = server.success ? server.data.PRIVATE_KEY_PATH : undefined;
+  if (privateKey === undefined && keyPath !== undefined) {
+    try {
+      privateKey = readKey(keyPath);
+    } catch {
+      issues.push({
+        path: "PRIVATE_KEY_PATH",
+        message: "PRIVATE_KEY_PATH: cannot read the file it names",
+      });
+    }
+  }
+  if (privateKey === undefined && keyPath === undefined) {
+    issues.push({
+      path: "PRIVATE_KEY",
+      message:
+        "PRIVATE_KEY: must be set to the GitHub App's private key (or PRIVATE_KEY_PATH to its .pem file)",
+    });
+  }
+  const key = privateKey === undefined ? undefined : normaliseKey(privateKey);
+  if (key !== undefined && !key.includes("-----BEGIN")) {
+    issues.push({
+      path: "PRIVATE_KEY",
+      message: "PRIVATE_KEY: is not a PEM private key (nor base64 of one)",
+    });
+  }
+  if (issues.length > 0 || !server.success || base.APP_ID === undefined || key === undefined) {
+    throw new ConfigError("environment", issues);
+  }
+  return {
+    appId: base.APP_ID,
+    privateKey: key,
+    // parseEnv({ app: true }) guarantees it is set and not Probot's placeholder.
+    secret: base.WEBHOOK_SECRET ?? "",
+    host: server.data.HOST,
+    port: server.data.PORT,
+    webhookPath: server.data.WEBHOOK_PATH,
+    logLevel: base.CFA_LOG_LEVEL,
+  };
+}
+
+/** PEM as written, with `\n` escapes (one-line variables), or base64 of the PEM. */
+function normaliseKey(raw: string): string {
+  const text = raw.trim();
+  if (text.includes("-----BEGIN")) return text.replace(/\\n/g, "\n");
+  try {
+    return Buffer.from(text, "base64").toString("utf8").trim();
+  } catch {
+    return text;
+  }
+}
+
+function blankToUndefined(value: unknown): unknown {
+  return typeof value === "string" && value.trim() === "" ? undefined : value;
+}

@@ -1,0 +1,30 @@
+// Starts Probot's server with the cfa app. Built by hand rather than with Probot's run(),
+// which would fall back to its setup mode or to the "development" secret.
+
+import { Probot, Server, type ApplicationFunction } from "probot";
+import cfaApp from "./index.js";
+import { serverSettings, type ServerSettings } from "./server-settings.js";
+
+export async function startServer(
+  env: Readonly<Record<string, string | undefined>>,
+  appFn: ApplicationFunction = cfaApp,
+): Promise<{ server: Server; settings: ServerSettings }> {
+  const settings = serverSettings(env);
+  const server = new Server({
+    host: settings.host,
+    port: settings.port,
+    webhookPath: settings.webhookPath,
+    // The static pages and the default 404 page are Probot's setup UI; not served.
+    enableStaticFiles: false,
+    Probot: Probot.defaults({
+      appId: settings.appId,
+      privateKey: settings.privateKey,
+      secret: settings.secret,
+      logLevel: settings.logLevel,
+      logFormat: env.LOG_FORMAT === "pretty" ? "pretty" : "json",
+    }),
+  });
+  await server.load(appFn);
+  await server.start();
+  return { server, settings };
+}
