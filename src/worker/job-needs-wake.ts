@@ -1,0 +1,40 @@
+// Does a live job need a worker? (DESIGN.md: a scheduled sweep wakes any job whose cursor
+// is behind, so a lost delivery only delays a job.) Pure: the sweep gathers the facts.
+
+import type { EngineState } from "../engine/engine-state.js";
+import { isLiveState, type State } from "../protocol/fsm.js";
+
+export interface JobFacts {
+  state: State;
+  engine: EngineState;
+  issue: { state: "open" | "closed"; labels: string[] };
+  label: string;
+  /** The newest comment and review ids by a person (the bot's own do not move the job). */
+  latestComment: number;
+  latestReview: number;
+}
+
+/** Why the job needs a wake; empty when it is terminal or rightly waiting on a person. */
+export function jobNeedsWake(facts: JobFacts): string[] {
+  if (!isLiveState(facts.state)) return [];
+  const reasons: string[] = [];
+  const { engine } = facts;
+  if (facts.issue.state === "closed") reasons.push("the issue was closed");
+  else if (!facts.issue.labels.includes(facts.label))
+    reasons.push(`\`${facts.label}\` was removed`);
+  if (facts.latestComment > engine.cursor.comment) reasons.push("a comment it has not read");
+  if (facts.latestReview > engine.cursor.review) reasons.push("a review it has not read");
+  if (engine.outbox.length > 0) reasons.push("comments decided but not posted");
+  if (!waitingOnPerson(facts.state, engine)) {
+    // A live job that asks nobody anything should be running; no run is (the sweep skips
+    // jobs with one), so the last one stopped early (a crash, a cancelled run).
+    reasons.push("not waiting on anyone, and no run is working on it");
+  }
+  return reasons;
+}
+
+function waitingOnPerson(state: State, engine: EngineState): boolean {
+  return Object.values(engine.escalations).some(
+    (m) => m.state === state && m.postedSeq !== undefined && m.answeredBy === undefined,
+  );
+}

@@ -1,0 +1,113 @@
+// Job mode: wake one job with the real engine on this runner (issue 5 §4). The worker is
+// thin: it checks the configuration, fetches the job's branches, refuses a start nobody
+// allowed, wakes, and reports. A failure is posted once on the issue and the run exits
+// non-zero; nothing is swallowed.
+
+import { configErrorComment, isSameConfigError } from "../app/config-error-comment.js";
+import { configFromText } from "../app/config-from-text.js";
+import { postOnce } from "../app/post-once.js";
+import { wake, type WakeSummary } from "../engine/wake.js";
+import { failureComment, isSameFailure } from "./failure-comment.js";
+import { fetchJobBranches } from "./fetch-job-branches.js";
+import { forgeComments } from "./forge-comments.js";
+import { guardJobStart } from "./job-start-guard.js";
+import { runKey, runUrl, type WorkerContext } from "./worker-context.js";
+import { wireGitHub, workRootUnder } from "./wire-github.js";
+
+export interface JobRunResult {
+  exitCode: number;
+  summary: WakeSummary | null;
+  /** GitHub API calls this run made through the forge (git pushes excluded). */
+  apiCalls: number;
+}
+
+export async function runJob(job: number, w: WorkerContext): Promise<JobRunResult> {
+  const { env, logger } = w;
+  const { deps, forge } = wireGitHub({
+    github: w.github,
+    owner: env.owner,
+    repo: env.repo,
+    botLogin: env.CFA_BOT_LOGIN,
+    token: env.token,
+    repoDir: env.GITHUB_WORKSPACE,
+    workRoot: workRootUnder(env.RUNNER_TEMP),
+    logger,
+    ...(w.model === undefined ? {} : { model: w.model }),
+    anthropicApiKey: env.settings.ANTHROPIC_API_KEY,
+    ...(w.clock === undefined ? {} : { clock: w.clock }),
+    ...(w.progress === undefined ? {} : { progress: w.progress }),
+    env: w.processEnv,
+  });
+  const result = (exitCode: number, summary: WakeSummary | null): JobRunResult => ({
+    exitCode,
+    summary,
+    apiCalls: forge.apiCalls(),
+  });
+  try {
+    // The engine would refuse a bad file too; checked here first so the comment is the
+    // same one the app posts, found again whoever posted it (one comment, issue 5 §5).
+    const loaded = configFromText(await forge.readConfig());
+    if (!loaded.ok) {
+      const { body, digest } = configErrorComment(job, loaded.errors);
+      await postOnce(forgeComments(forge), job, body, isSameConfigError(digest));
+      logger.warn(`cfa/worker: .github/cfa.yml is not valid; job #${job} does not run`);
+      return result(0, null);
+    }
+    const fetched = await fetchJobBranches({
+      repoDir: env.GITHUB_WORKSPACE,
+      job,
+      token: env.token,
+    });
+    if (!fetched.job) {
+      const guard = await guardJobStart(w.github, env, job, loaded.config);
+      if (!guard.ok) {
+        logger.warn(`cfa/worker: job #${job} is not started: ${guard.reason}`);
+        return result(0, null);
+      }
+      logger.info(`cfa/worker: starting job #${job} (labelled by @${guard.by})`);
+    } else {
+      logger.info(`cfa/worker: job #${job}: fetched ${fetched.branches.join(", ")}`);
+    }
+    const summary = await wake(job, deps, w.signal === undefined ? {} : { signal: w.signal });
+    logger.info(
+      `cfa/worker: job #${job} is ${summary.state ?? "not started"}; waiting on ${summary.waitingOn}; ${forge.apiCalls()} GitHub API calls`,
+    );
+    for (const note of summary.notes) logger.warn(`cfa/worker: job #${job}: ${note}`);
+    await w.summary(
+      `### cfa job #${job}\n\n- state: **${summary.state ?? "not started"}**\n- waiting on: ${summary.waitingOn}\n- GitHub API calls: ${forge.apiCalls()}\n`,
+    );
+    return result(0, summary);
+  } catch (error) {
+    const reason = w.redact(describe(error));
+    if (w.signal?.aborted === true) {
+      // Cancelled (a /withdraw, or a person): the next run resumes from the last turn.
+      logger.warn(`cfa/worker: job #${job}: the run was cancelled: ${reason}`);
+      return result(1, null);
+    }
+    logger.error(`cfa/worker: job #${job} failed: ${reason}`);
+    try {
+      await postOnce(
+        forgeComments(forge),
+        job,
+        failureComment({ job, reason, runUrl: runUrl(env), runKey: runKey(env) }),
+        isSameFailure(runKey(env)),
+      );
+    } catch (postError) {
+      logger.error(
+        `cfa/worker: could not post the failure on issue #${job} either: ${w.redact(describe(postError))}`,
+      );
+    }
+    return result(1, null);
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof AggregateError) {
+    return [error.message, ...error.errors.map((e) => `- ${describe(e)}`)].join("\n");
+  }
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? ` (cause: ${error.cause.message})` : "";
+    return `${error.name}: ${error.message}${cause}`;
+  }
+  return String(error);
+}

@@ -1,0 +1,90 @@
+// The worker, start to end (run → runner → main, STYLE.md): parse the environment and the
+// mode, wire a client and a redacting log, run the mode, map the outcome to an exit code.
+// Cancellation (Actions sends SIGINT, then SIGTERM) aborts the wake at the next turn
+// boundary so the job's records are written before the runner stops.
+
+import { createRedactor } from "../adapters/github/index.js";
+import { ConfigError } from "../config/index.js";
+import type { ProgressLine } from "../engine/engine-deps.js";
+import type { Clock } from "../ports/clock.js";
+import type { Model } from "../ports/model.js";
+import { createActionsLogger, type Print } from "./actions-logger.js";
+import { asWorkerGitHub, createWorkerGitHub, type WorkerGitHub } from "./github-client.js";
+import { routeEvent } from "./route-event.js";
+import { runJob } from "./run-job.js";
+import { stepSummary } from "./step-summary.js";
+import { sweep } from "./sweep.js";
+import type { WorkerContext } from "./worker-context.js";
+import { parseWorkerEnv } from "./worker-env.js";
+import { resolveWorkerMode, WorkerUsageError } from "./worker-mode.js";
+
+export interface WorkerOptions {
+  print?: Print;
+  /** Replaces the Anthropic model (tests: the scripted model). */
+  model?: Model;
+  clock?: Clock;
+  signal?: AbortSignal;
+  /** Replaces the client built from the environment (tests). */
+  github?: Parameters<typeof asWorkerGitHub>[0];
+}
+
+export async function runWorker(
+  argv: readonly string[],
+  processEnv: Readonly<Record<string, string | undefined>>,
+  options: WorkerOptions = {},
+): Promise<number> {
+  const print = options.print ?? ((line: string) => console.log(line));
+  // Until the environment is read, redact anything token-shaped and the raw secrets.
+  const redact = createRedactor([processEnv.GITHUB_TOKEN, processEnv.ANTHROPIC_API_KEY]);
+  const logger = createActionsLogger(print, redact);
+  try {
+    const env = parseWorkerEnv(processEnv);
+    const mode = resolveWorkerMode({
+      argv,
+      eventName: env.GITHUB_EVENT_NAME,
+      eventPath: env.GITHUB_EVENT_PATH,
+      job: env.CFA_JOB,
+    });
+    const github: WorkerGitHub =
+      options.github === undefined
+        ? createWorkerGitHub({ token: env.token, baseUrl: env.GITHUB_API_URL, logger })
+        : asWorkerGitHub(options.github);
+    const w: WorkerContext = {
+      env,
+      processEnv,
+      github,
+      logger,
+      redact,
+      summary: stepSummary(env.GITHUB_STEP_SUMMARY),
+      progress: (line: ProgressLine) =>
+        print(redact(`${line.at} #${line.job} ${line.who} ${line.event} ${line.detail}`)),
+      ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    };
+    switch (mode.kind) {
+      case "job":
+        return (await runJob(mode.job, w)).exitCode;
+      case "sweep":
+        return (await sweep(w, { dryRun: mode.dryRun })).exitCode;
+      case "route":
+        await routeEvent(w, { name: mode.event, payload: mode.payload });
+        return 0;
+      default: {
+        const never: never = mode;
+        throw new Error(`cfa/worker: unhandled mode ${JSON.stringify(never)}`);
+      }
+    }
+  } catch (error) {
+    // Errors before a job is known (the environment, the usage) and a router's failure:
+    // logged, never posted, and the run fails.
+    if (error instanceof ConfigError || error instanceof WorkerUsageError) {
+      logger.error(error.message);
+    } else {
+      logger.error(
+        `cfa/worker: ${redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}`,
+      );
+    }
+    return 1;
+  }
+}

@@ -1,0 +1,97 @@
+// Wiring real adapters for one job on an Actions runner: the GitHub forge over the
+// workflow's token, the Anthropic model, bubblewrap, git worktrees under RUNNER_TEMP. With
+// app/ and cli/, the only place that builds EngineDeps (DESIGN.md "Layers").
+
+import { join } from "node:path";
+import { createAnthropicModel } from "../adapters/anthropic/index.js";
+import { createGitHubForge, type GitHubForge } from "../adapters/github/index.js";
+import { createGitWorkspaces } from "../adapters/git/index.js";
+import { createSandbox, type SandboxMode } from "../adapters/sandbox/index.js";
+import { priceOf, resolveModel } from "../cli/wiring.js";
+import type { EngineDeps, ProgressLine } from "../engine/engine-deps.js";
+import { systemClock, type Clock } from "../ports/clock.js";
+import type { Logger } from "../ports/logger.js";
+import type { Model } from "../ports/model.js";
+import type { Sandbox } from "../ports/sandbox.js";
+import type { WorkerGitHub } from "./github-client.js";
+
+export interface GitHubWiring {
+  github: WorkerGitHub;
+  owner: string;
+  repo: string;
+  botLogin: string;
+  token: string;
+  repoDir: string;
+  /** Usually `$RUNNER_TEMP/cfa-work`. */
+  workRoot: string;
+  logger: Logger;
+  /** The model; by default Anthropic's with this key. */
+  model?: Model;
+  anthropicApiKey?: string | undefined;
+  clock?: Clock;
+  progress?: (line: ProgressLine) => void;
+  /** The environment agents' commands start from (secrets are removed here too). */
+  env: Readonly<Record<string, string | undefined>>;
+  repoUrl?: string;
+}
+
+/** Variables no agent command may ever see, whatever the role's allowlist says. */
+const SECRET_VARIABLES = [
+  "GITHUB_TOKEN",
+  "ANTHROPIC_API_KEY",
+  "ACTIONS_RUNTIME_TOKEN",
+  "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+  "ACTIONS_ID_TOKEN_REQUEST_URL",
+  "ACTIONS_CACHE_URL",
+  "ACTIONS_RESULTS_URL",
+  "INPUT_GITHUB-TOKEN",
+  "INPUT_ANTHROPIC-API-KEY",
+];
+
+export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: GitHubForge } {
+  const { logger, workRoot, repoDir } = options;
+  const forge = createGitHubForge({
+    octokit: options.github,
+    owner: options.owner,
+    repo: options.repo,
+    botLogin: options.botLogin,
+    repoDir,
+    token: options.token,
+    logger,
+    ...(options.repoUrl === undefined ? {} : { repoUrl: options.repoUrl }),
+  });
+  // Created on first use: a wake that only reads replies needs no API key.
+  let model = options.model;
+  const modelPort: Model = {
+    complete(request, callOptions) {
+      model ??= createAnthropicModel({ apiKey: options.anthropicApiKey ?? "", logger });
+      return model.complete(request, callOptions);
+    },
+  };
+  const sandboxes = new Map<SandboxMode, Promise<Sandbox>>();
+  const env: Record<string, string | undefined> = { ...options.env };
+  for (const name of SECRET_VARIABLES) delete env[name];
+  const deps: EngineDeps = {
+    forge,
+    model: modelPort,
+    resolveModel,
+    price: priceOf,
+    sandbox: (mode) => {
+      let made = sandboxes.get(mode);
+      if (!made) sandboxes.set(mode, (made = createSandbox(mode, { hidePaths: [workRoot] })));
+      return made;
+    },
+    workspaces: (area) => createGitWorkspaces({ repoDir, area, logger }),
+    repoDir,
+    workRoot,
+    clock: options.clock ?? systemClock,
+    logger,
+    env,
+    ...(options.progress === undefined ? {} : { progress: options.progress }),
+  };
+  return { deps, forge };
+}
+
+export function workRootUnder(runnerTemp: string): string {
+  return join(runnerTemp, "cfa-work");
+}

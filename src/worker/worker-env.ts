@@ -1,0 +1,65 @@
+// The Actions environment the worker runs in, read once at the entry point (STYLE.md habit
+// 3). GitHub sets most of these on every runner; the action maps its inputs to the CFA_*
+// ones. Values are never echoed: some are secrets.
+
+import { tmpdir } from "node:os";
+import * as z from "zod";
+import { ConfigError, parseEnv, type ConfigIssue, type Env } from "../config/index.js";
+
+const blank = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? undefined : value;
+const optional = <S extends z.ZodType>(schema: S) => z.preprocess(blank, schema.optional());
+const withDefault = <S extends z.ZodType<string>>(schema: S, fallback: () => string) =>
+  z.preprocess(blank, schema.optional()).transform((value) => value ?? fallback());
+
+export const WorkerEnvSchema = z.object({
+  GITHUB_REPOSITORY: z.preprocess(
+    blank,
+    z.string().regex(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/, { error: "expected owner/repo" }),
+  ),
+  GITHUB_API_URL: withDefault(z.url(), () => "https://api.github.com"),
+  GITHUB_SERVER_URL: withDefault(z.url(), () => "https://github.com"),
+  GITHUB_EVENT_NAME: optional(z.string()),
+  GITHUB_EVENT_PATH: optional(z.string()),
+  GITHUB_WORKFLOW_REF: optional(z.string()),
+  GITHUB_RUN_ID: optional(z.string()),
+  GITHUB_RUN_ATTEMPT: optional(z.string()),
+  GITHUB_STEP_SUMMARY: optional(z.string()),
+  /** The checkout the worker commits in and pushes from. */
+  GITHUB_WORKSPACE: withDefault(z.string(), () => process.cwd()),
+  /** Job areas live here, outside the checkout, and vanish with the runner. */
+  RUNNER_TEMP: withDefault(z.string(), () => tmpdir()),
+  /** The job number, from the workflow_dispatch input (the action passes it on). */
+  CFA_JOB: optional(z.string().regex(/^[1-9][0-9]{0,9}$/, { error: "expected an issue number" })),
+  /** The login the token posts as: github-actions[bot] for the workflow's own token. */
+  CFA_BOT_LOGIN: withDefault(z.string(), () => "github-actions[bot]"),
+});
+
+export type WorkerEnv = z.infer<typeof WorkerEnvSchema> & {
+  settings: Env;
+  owner: string;
+  repo: string;
+  token: string;
+};
+
+export function parseWorkerEnv(env: Readonly<Record<string, string | undefined>>): WorkerEnv {
+  const settings = parseEnv(env);
+  const parsed = WorkerEnvSchema.safeParse(env);
+  const issues: ConfigIssue[] = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => {
+        const path = issue.path.join(".");
+        return { path, message: `${path}: ${issue.message}` };
+      });
+  if (settings.GITHUB_TOKEN === undefined) {
+    issues.push({
+      path: "GITHUB_TOKEN",
+      message: "GITHUB_TOKEN: must be set (the workflow's token, passed to the action)",
+    });
+  }
+  if (!parsed.success || settings.GITHUB_TOKEN === undefined || issues.length > 0) {
+    throw new ConfigError("environment", issues);
+  }
+  const [owner = "", repo = ""] = parsed.data.GITHUB_REPOSITORY.split("/");
+  return { ...parsed.data, settings, owner, repo, token: settings.GITHUB_TOKEN };
+}
