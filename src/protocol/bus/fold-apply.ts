@@ -12,54 +12,27 @@ import {
   type Consumed,
   type Content,
   type InstanceMolecule,
-  type SendMolecule,
+  type Payload,
+  type TerminateMode,
 } from "./molecules.js";
 import { untagged } from "./rules/tagged.js";
 import type { Store } from "./store.js";
 
 export function applyEvent(s: Store, e: BusEvent, line: number): void {
-  const fail = (detail: string): never => {
-    throw new BusLogError(line, `${e.type}: ${detail}`);
-  };
-  const stateOf = <K extends InstanceMolecule["kind"]>(a: Address, kind: K) => {
-    const m = s.state(addressKey(a));
-    if (m?.kind !== kind) fail(`${addressKey(a)} is ${m?.kind ?? "absent"}, expected ${kind}`);
-    return m as Extract<InstanceMolecule, { kind: K }>;
-  };
-  /** Drops the head payload of a's Send, which must be what the event says it was. */
-  const popSend = (a: Address, head: (send: SendMolecule) => boolean) => {
-    const send = stateOf(a, "Send");
-    if (send.msgs[0] === undefined || !head(send)) fail(`${addressKey(a)}'s Send has another head`);
-    s.replaceState(send, { kind: "Send", a: send.a, msgs: send.msgs.slice(1) });
-  };
-  const deliversTo = (to: Address) => (send: SendMolecule) => {
-    const p = send.msgs[0];
-    return p?.kind === "deliver" && p.to.agent === to.agent && p.to.thread === to.thread;
-  };
-  const liveThread = (thread: string) => {
-    if (!s.threads.has(thread)) fail(`no thread ${thread}`);
-    if (s.terminated.has(thread)) fail(`thread ${thread} is terminated`);
-  };
-  const place = (thread: string, mode: "merge" | "drop") => {
-    s.addTerminate({ kind: "Terminate", thread, mode });
-    s.markTerminated(thread);
-  };
-  const terminateOn = (thread: string) => {
-    if (!s.terminates.has(thread)) fail(`no Terminate on ${thread}`);
-  };
-
+  // One small object per line rather than a closure per helper: fold replays 100k lines.
+  const r = new Replay(s, e.type, line);
   switch (e.type) {
     case "root": {
-      if (s.threads.has(e.a.thread)) fail(`thread ${e.a.thread} exists`);
+      if (s.threads.has(e.a.thread)) r.fail(`thread ${e.a.thread} exists`);
       s.openInstanceThread(e.a.thread, null);
       s.addMailbox({ kind: "Mailbox", a: e.a, queue: e.first === undefined ? [] : [e.first] });
       s.addState({ kind: "Idle", a: e.a });
       return;
     }
     case "spark": {
-      if (s.threads.has(e.to.thread)) fail(`thread ${e.to.thread} exists`);
-      if (e.parent !== e.from.thread) fail(`parent ${e.parent} is not the sender's thread`);
-      popSend(e.from, deliversTo(e.to));
+      if (s.threads.has(e.to.thread)) r.fail(`thread ${e.to.thread} exists`);
+      if (e.parent !== e.from.thread) r.fail(`parent ${e.parent} is not the sender's thread`);
+      r.popSend(e.from, { deliverTo: e.to });
       s.openInstanceThread(e.to.thread, e.parent);
       s.addParent({ kind: "Parent", child: e.to.thread, parent: e.parent });
       s.addMailbox({ kind: "Mailbox", a: e.to, queue: [e.content] });
@@ -69,27 +42,27 @@ export function applyEvent(s: Store, e: BusEvent, line: number): void {
       return;
     }
     case "deliver": {
-      popSend(e.from, deliversTo(e.to));
-      const mailbox = s.mailbox(addressKey(e.to)) ?? fail(`no mailbox ${addressKey(e.to)}`);
-      s.replaceMailbox(mailbox, { ...mailbox, queue: [...mailbox.queue, e.content] });
+      r.popSend(e.from, { deliverTo: e.to });
+      const mailbox = s.mailbox(addressKey(e.to)) ?? r.fail(`no mailbox ${addressKey(e.to)}`);
+      s.appendMail(mailbox, e.content);
       s.see(addressKey(e.to), addressKey(e.from));
       return;
     }
     case "refuse":
-      return popSend(e.from, (send) => sameJson(send.msgs[0], e.payload));
+      return r.popSend(e.from, { payload: e.payload });
     case "send-empty": {
-      const send = stateOf(e.a, "Send");
-      if (send.msgs.length > 0) fail(`${addressKey(e.a)}'s Send is not empty`);
+      const send = r.stateOf(e.a, "Send");
+      if (send.msgs.length > 0) r.fail(`${addressKey(e.a)}'s Send is not empty`);
       s.replaceState(send, { kind: "Idle", a: send.a });
       return;
     }
     case "wake":
       return; // informational: a Run is transient (§11)
     case "turn-end":
-      return turnEnd(s, e, fail);
+      return turnEnd(s, e, r);
     case "ask": {
-      const asked = stateOf(e.caller, "AskQuestion");
-      if (asked.id !== e.id) fail(`${addressKey(e.caller)} asked "${asked.id}", not "${e.id}"`);
+      const asked = r.stateOf(e.caller, "AskQuestion");
+      if (asked.id !== e.id) r.fail(`${addressKey(e.caller)} asked "${asked.id}", not "${e.id}"`);
       const thread = escalationThread(e.id);
       s.replaceState(asked, { kind: "Idle", a: asked.a });
       s.addEscalation({
@@ -105,14 +78,14 @@ export function applyEvent(s: Store, e: BusEvent, line: number): void {
       return;
     }
     case "escalate": {
-      const proxy = escalation(s, e.id, "Proxy", fail);
-      if (proxy.policy === "never") fail(`escalation "${e.id}" is under policy never`);
+      const proxy = escalation(s, e.id, "Proxy", r);
+      if (proxy.policy === "never") r.fail(`escalation "${e.id}" is under policy never`);
       const { id, caller, policy } = proxy;
       s.replaceEscalation(proxy, { kind: "AskHuman", id, caller, framed: e.framed, policy });
       return;
     }
     case "human-reply": {
-      const waiting = escalation(s, e.id, "AskHuman", fail);
+      const waiting = escalation(s, e.id, "AskHuman", r);
       const { id, caller, policy } = waiting;
       s.replaceEscalation(waiting, {
         kind: "Proxy",
@@ -125,84 +98,82 @@ export function applyEvent(s: Store, e: BusEvent, line: number): void {
       return;
     }
     case "respond": {
-      const proxy = escalation(s, e.id, "Proxy", fail);
-      if (proxy.policy === "always" && proxy.h === "fresh") fail(`"${e.id}" needs a human reply`);
+      const proxy = escalation(s, e.id, "Proxy", r);
+      if (proxy.policy === "always" && proxy.h === "fresh") r.fail(`"${e.id}" needs a human reply`);
       const key = addressKey(proxy.caller);
-      const mailbox = s.mailbox(key) ?? fail(`no mailbox ${key}`);
+      const mailbox = s.mailbox(key) ?? r.fail(`no mailbox ${key}`);
       s.removeEscalation(proxy);
-      s.replaceMailbox(mailbox, { ...mailbox, queue: [...mailbox.queue, e.answer] });
+      s.appendMail(mailbox, e.answer);
       return;
     }
     case "interrupt":
-      liveThread(e.thread);
+      r.liveThread(e.thread);
       s.addInterrupt({ kind: "Interrupt", thread: e.thread, content: e.content });
       return;
     case "terminate": {
       const origin = e.origin;
       switch (origin.rule) {
         case "external":
-          liveThread(e.thread);
-          return place(e.thread, e.mode);
+          r.liveThread(e.thread);
+          return r.place(e.thread, e.mode);
         case "send-terminate": {
-          popSend(origin.by, (send) =>
-            sameJson(send.msgs[0], { kind: "terminate", thread: e.thread }),
-          );
+          r.popSend(origin.by, { payload: { kind: "terminate", thread: e.thread } });
           const edge = s.parents.get(e.thread)?.find((p) => p.parent === origin.by.thread);
-          if (edge === undefined) fail(`${e.thread} is not a child of ${origin.by.thread}`);
-          liveThread(e.thread);
-          return place(e.thread, e.mode);
+          if (edge === undefined) r.fail(`${e.thread} is not a child of ${origin.by.thread}`);
+          r.liveThread(e.thread);
+          return r.place(e.thread, e.mode);
         }
         case "cascade": {
-          terminateOn(origin.parent);
+          r.terminateOn(origin.parent);
           const edge =
             s.parents.get(e.thread)?.find((p) => p.parent === origin.parent) ??
-            fail(`no Parent(${e.thread}, ${origin.parent})`);
+            r.fail(`no Parent(${e.thread}, ${origin.parent})`);
           s.removeParent(edge);
-          if (!s.terminated.has(e.thread)) place(e.thread, e.mode);
+          if (!s.terminated.has(e.thread)) r.place(e.thread, e.mode);
           return;
         }
         default: {
           const never: never = origin;
-          return fail(`unknown origin ${JSON.stringify(never)}`);
+          return r.fail(`unknown origin ${JSON.stringify(never)}`);
         }
       }
     }
     case "term-run": {
       // The projection holds the Idle the Run woke from, and what it consumed.
-      terminateOn(e.a.thread);
-      s.removeState(stateOf(e.a, "Idle"));
-      consume(s, e.a, e.consumed, fail);
+      r.terminateOn(e.a.thread);
+      s.removeState(r.stateOf(e.a, "Idle"));
+      consume(s, e.a, e.consumed, r);
       return;
     }
     case "term-idle":
-      terminateOn(e.a.thread);
-      return s.removeState(stateOf(e.a, "Idle"));
+      r.terminateOn(e.a.thread);
+      return s.removeState(r.stateOf(e.a, "Idle"));
     case "term-send":
-      terminateOn(e.a.thread);
-      return s.removeState(stateOf(e.a, "Send"));
+      r.terminateOn(e.a.thread);
+      return s.removeState(r.stateOf(e.a, "Send"));
     case "term-ask":
-      terminateOn(e.a.thread);
-      return s.removeState(stateOf(e.a, "AskQuestion"));
+      r.terminateOn(e.a.thread);
+      return s.removeState(r.stateOf(e.a, "AskQuestion"));
     case "term-mbox": {
-      terminateOn(e.a.thread);
-      const mailbox = s.mailbox(addressKey(e.a)) ?? fail(`no mailbox ${addressKey(e.a)}`);
+      r.terminateOn(e.a.thread);
+      const mailbox = s.mailbox(addressKey(e.a)) ?? r.fail(`no mailbox ${addressKey(e.a)}`);
       return s.removeMailbox(mailbox);
     }
     case "term-proxy": {
-      terminateOn(escalationThread(e.id));
-      const m = s.escalations.get(e.id)?.[0] ?? fail(`no pending escalation "${e.id}"`);
+      r.terminateOn(escalationThread(e.id));
+      const m = s.escalations.get(e.id)?.[0] ?? r.fail(`no pending escalation "${e.id}"`);
       return s.removeEscalation(m);
     }
     case "term-int": {
-      terminateOn(e.thread);
+      r.terminateOn(e.thread);
       const int =
-        s.interrupts.get(e.thread)?.find((m) => sameJson(m.content, e.content)) ??
-        fail(`no such Interrupt on ${e.thread}`);
+        s.interrupts.get(e.thread)?.find((m) => sameContent(m.content, e.content)) ??
+        r.fail(`no such Interrupt on ${e.thread}`);
       return s.removeInterrupt(int);
     }
     case "term-final": {
-      const term = s.terminates.get(e.thread)?.[0] ?? fail(`no Terminate on ${e.thread}`);
-      if (!untagged(s, e.thread)) fail(`molecules tagged ${e.thread} remain`);
+      const term = s.terminates.get(e.thread)?.[0] ?? r.fail(`no Terminate on ${e.thread}`);
+      if (!untagged(s, e.thread)) r.fail(`molecules tagged ${e.thread} remain`);
       return s.removeTerminate(term);
     }
     case "outcome":
@@ -210,15 +181,16 @@ export function applyEvent(s: Store, e: BusEvent, line: number): void {
       return; // audit entries: collected by fold
     default: {
       const never: never = e;
-      return fail(`unknown event ${JSON.stringify(never)}`);
+      return r.fail(`unknown event ${JSON.stringify(never)}`);
     }
   }
 }
 
-function turnEnd(s: Store, e: BusEventOf<"turn-end">, fail: (d: string) => never): void {
+function turnEnd(s: Store, e: BusEventOf<"turn-end">, r: Replay): void {
+  const fail = (d: string) => r.fail(d);
   const idle = s.state(addressKey(e.a));
   if (idle?.kind !== "Idle") fail(`${addressKey(e.a)} is ${idle?.kind ?? "absent"}, not Idle`);
-  consume(s, e.a, e.consumed, fail);
+  consume(s, e.a, e.consumed, r);
   const a = (idle as InstanceMolecule).a;
   switch (e.rule) {
     case "nosend-step":
@@ -242,35 +214,97 @@ function turnEnd(s: Store, e: BusEventOf<"turn-end">, fail: (d: string) => never
 }
 
 /** Makes a Run's consumption durable: the mailbox head and the Interrupts it took. */
-function consume(s: Store, a: Address, consumed: Consumed[], fail: (d: string) => never): void {
+function consume(s: Store, a: Address, consumed: Consumed[], r: Replay): void {
   const key = addressKey(a);
   for (const c of consumed) {
     if (c.from === "mailbox") {
       // A mailbox flushed by [term-mbox] mid-Run has already lost the message.
       const mailbox = s.mailbox(key);
       if (mailbox === undefined) continue;
-      if (!sameJson(mailbox.queue[0], c.content)) fail(`${key}'s mailbox head is another message`);
-      s.replaceMailbox(mailbox, { ...mailbox, queue: mailbox.queue.slice(1) });
+      const head = mailbox.queue[0];
+      if (head === undefined || !sameContent(head, c.content)) {
+        r.fail(`${key}'s mailbox head is another message`);
+      }
+      s.takeMail(mailbox);
       continue;
     }
     const int =
-      s.interrupts.get(a.thread)?.find((m) => sameJson(m.content, c.content)) ??
-      fail(`no such Interrupt on ${a.thread}`);
+      s.interrupts.get(a.thread)?.find((m) => sameContent(m.content, c.content)) ??
+      r.fail(`no such Interrupt on ${a.thread}`);
     s.removeInterrupt(int);
   }
 }
 
-function escalation<K extends "Proxy" | "AskHuman">(
-  s: Store,
-  id: string,
-  kind: K,
-  fail: (d: string) => never,
-) {
+function escalation<K extends "Proxy" | "AskHuman">(s: Store, id: string, kind: K, r: Replay) {
   const m = s.escalations.get(id)?.[0];
-  if (m?.kind !== kind) fail(`escalation "${id}" is ${m?.kind ?? "absent"}, expected ${kind}`);
+  if (m?.kind !== kind) r.fail(`escalation "${id}" is ${m?.kind ?? "absent"}, expected ${kind}`);
   return m as Extract<NonNullable<typeof m>, { kind: K }>;
 }
 
-function sameJson(x: Content | object | undefined, y: Content | object): boolean {
-  return x !== undefined && canonicalLine(x) === canonicalLine(y);
+/** Content equality without serialising: fold compares one per consumed message. */
+function sameContent(x: Content, y: Content): boolean {
+  if (x === y) return true;
+  if (x.kind !== y.kind || x.text !== y.text) return false;
+  if (x.from?.agent !== y.from?.agent || x.from?.thread !== y.from?.thread) return false;
+  if (x.data === undefined && y.data === undefined) return true;
+  return canonicalLine(x.data ?? null) === canonicalLine(y.data ?? null);
+}
+
+function samePayload(x: Payload, y: Payload): boolean {
+  if (x.kind === "terminate" || y.kind === "terminate") {
+    return (
+      x.kind === y.kind && (x as { thread: string }).thread === (y as { thread: string }).thread
+    );
+  }
+  return (
+    x.to.agent === y.to.agent && x.to.thread === y.to.thread && sameContent(x.content, y.content)
+  );
+}
+
+/** The line being replayed, and the checks every event makes against the store. */
+class Replay {
+  constructor(
+    private readonly s: Store,
+    private readonly type: string,
+    private readonly line: number,
+  ) {}
+
+  fail(detail: string): never {
+    throw new BusLogError(this.line, `${this.type}: ${detail}`);
+  }
+
+  stateOf<K extends InstanceMolecule["kind"]>(a: Address, kind: K) {
+    const m = this.s.state(addressKey(a));
+    if (m?.kind !== kind) this.fail(`${addressKey(a)} is ${m?.kind ?? "absent"}, expected ${kind}`);
+    return m as Extract<InstanceMolecule, { kind: K }>;
+  }
+
+  /** Drops the head payload of a's Send, which must be what the event says it was. */
+  popSend(a: Address, expected: { deliverTo: Address } | { payload: Payload }): void {
+    const send = this.stateOf(a, "Send");
+    const head = send.msgs[0];
+    const ok =
+      head !== undefined &&
+      ("deliverTo" in expected
+        ? head.kind === "deliver" &&
+          head.to.agent === expected.deliverTo.agent &&
+          head.to.thread === expected.deliverTo.thread
+        : samePayload(head, expected.payload));
+    if (!ok) this.fail(`${addressKey(a)}'s Send has another head`);
+    this.s.replaceState(send, { kind: "Send", a: send.a, msgs: send.msgs.slice(1) });
+  }
+
+  liveThread(thread: string): void {
+    if (!this.s.threads.has(thread)) this.fail(`no thread ${thread}`);
+    if (this.s.terminated.has(thread)) this.fail(`thread ${thread} is terminated`);
+  }
+
+  place(thread: string, mode: TerminateMode): void {
+    this.s.addTerminate({ kind: "Terminate", thread, mode });
+    this.s.markTerminated(thread);
+  }
+
+  terminateOn(thread: string): void {
+    if (!this.s.terminates.has(thread)) this.fail(`no Terminate on ${thread}`);
+  }
 }

@@ -126,16 +126,13 @@ function parseLine(json: unknown, number: number): BusLine {
   return parsed.data as BusLine;
 }
 
+/** UTF-8 length of text[0, chars): ASCII counts one, so only the rest is looked at. */
 function utf8Length(text: string, chars: number): number {
-  let bytes = 0;
-  for (let i = 0; i < chars; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < chars) {
-      bytes += 4; // a surrogate pair is one 4-byte code point
-      i += 1;
-    } else bytes += 3;
+  let bytes = chars;
+  for (const match of text.slice(0, chars).matchAll(/[\u{80}-\u{10ffff}]/gu)) {
+    const code = match[0].codePointAt(0) ?? 0;
+    // U+0080–U+07FF: 2 bytes for 1 unit; up to U+FFFF: 3 for 1; beyond: 4 for 2 units.
+    bytes += code < 0x800 ? 1 : 2;
   }
   return bytes;
 }

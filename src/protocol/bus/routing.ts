@@ -63,7 +63,10 @@ export function rejectPayload(
   // A withdrawn instance's in-flight Send reaches nobody (seed 000 §9 "dropping in-flight
   // broadcasts"); refusing here keeps it from sparking children only to have them cascaded.
   if (store.terminated.has(sender.thread)) {
-    return reject("terminated", `${addressKey(sender)} is on a terminated thread; it can send nothing`);
+    return reject(
+      "terminated",
+      `${addressKey(sender)} is on a terminated thread; it can send nothing`,
+    );
   }
   if (payload.kind === "terminate") {
     const t = payload.thread;

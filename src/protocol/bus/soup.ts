@@ -308,7 +308,11 @@ export class Soup {
       for (const bag of bags.values()) all.push(...bag);
     }
     for (const bag of s.terminates.values()) all.push(...bag);
-    const keyed = all.map((m) => [MOLECULE_KINDS.indexOf(m.kind), canonicalLine(m), m] as const);
+    const keyed = all.map((m) => {
+      // The store changes mailboxes in place: hand out a copy.
+      const out = m.kind === "Mailbox" ? { ...m, queue: m.queue.slice() } : m;
+      return [MOLECULE_KINDS.indexOf(m.kind), canonicalLine(m), out] as const;
+    });
     keyed.sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0));
     return keyed.map(([, , m]) => m);
   }
@@ -357,7 +361,9 @@ export class Soup {
     options: SoupOptions = {},
   ): Soup {
     const s = new Store(options.fanOutCap ?? DEFAULT_FAN_OUT_CAP);
-    for (const m of snapshot.molecules) addMolecule(s, m);
+    for (const m of snapshot.molecules) {
+      addMolecule(s, m.kind === "Mailbox" ? { ...m, queue: m.queue.slice() } : m);
+    }
     const threads = snapshot.threads ?? deriveThreads(snapshot.molecules);
     const lineage =
       snapshot.lineage ??
@@ -520,8 +526,7 @@ function rollBack(s: Store, run: RunMolecule): void {
     }
     // A mailbox flushed by [term-mbox] while the Run was alive takes nothing back.
     const mailbox = s.mailbox(key);
-    if (mailbox !== undefined)
-      s.replaceMailbox(mailbox, { ...mailbox, queue: [consumed.content, ...mailbox.queue] });
+    if (mailbox !== undefined) s.returnMail(mailbox, consumed.content);
   }
 }
 

@@ -8,6 +8,7 @@
 
 import { addressKey, type Address } from "../address.js";
 import type {
+  Content,
   EscalationMolecule,
   InstanceMolecule,
   InterruptMolecule,
@@ -98,10 +99,27 @@ export class Store {
     this.touchInstance(key, m.a);
   }
 
-  replaceMailbox(old: MailboxMolecule, next: MailboxMolecule): void {
-    const key = addressKey(old.a);
-    bagReplace(this.mailboxes, key, old, next);
-    this.touchInstance(key, old.a);
+  // A mailbox is the one molecule changed in place: copying its queue on every append would
+  // make a busy orchestrator's mailbox quadratic. clone() and Soup.molecules() copy it, so
+  // nothing outside the store ever sees it change.
+
+  /** Appends to the back of the queue ([send], [respond]). */
+  appendMail(mailbox: MailboxMolecule, content: Content): void {
+    mailbox.queue.push(content);
+    this.reindex(addressKey(mailbox.a));
+  }
+
+  /** Takes the head of the queue ([wake]). */
+  takeMail(mailbox: MailboxMolecule): Content | undefined {
+    const head = mailbox.queue.shift();
+    this.reindex(addressKey(mailbox.a));
+    return head;
+  }
+
+  /** Puts a message back at the head (the durable projection of a Run). */
+  returnMail(mailbox: MailboxMolecule, content: Content): void {
+    mailbox.queue.unshift(content);
+    this.reindex(addressKey(mailbox.a));
   }
 
   addParent(m: ParentMolecule): void {
@@ -192,7 +210,12 @@ export class Store {
   clone(): Store {
     const copy = new Store(this.fanOutCap);
     copyBags(this.states, copy.states);
-    copyBags(this.mailboxes, copy.mailboxes);
+    for (const [k, bag] of this.mailboxes) {
+      copy.mailboxes.set(
+        k,
+        bag.map((m) => ({ ...m, queue: m.queue.slice() })),
+      );
+    }
     copyBags(this.parents, copy.parents);
     copyBags(this.escalations, copy.escalations);
     copyBags(this.interrupts, copy.interrupts);

@@ -74,7 +74,8 @@ describe("Soup linearity (seed 000 §12)", () => {
             for (const key of new Set([...states.keys(), ...last.keys()])) {
               const before = last.get(key) ?? "none";
               const after = states.get(key)?.[0] ?? (before === "none" ? "none" : "gone");
-              if (after !== before) expect(LIFECYCLE[before], `${key}: ${before} → ${after}`).toContain(after);
+              if (after !== before)
+                expect(LIFECYCLE[before], `${key}: ${before} → ${after}`).toContain(after);
               last.set(key, after);
             }
           },
@@ -94,7 +95,8 @@ describe("Soup linearity (seed 000 §12)", () => {
           after: (w) => {
             const parents = new Map<string, string[]>();
             for (const m of w.soup.molecules()) {
-              if (m.kind === "Parent") parents.set(m.child, [...(parents.get(m.child) ?? []), m.parent]);
+              if (m.kind === "Parent")
+                parents.set(m.child, [...(parents.get(m.child) ?? []), m.parent]);
             }
             for (const [child, ps] of parents) expect(ps, child).toHaveLength(1);
             for (const child of parents.keys()) {
@@ -128,7 +130,10 @@ describe("Soup linearity (seed 000 §12)", () => {
     fc.assert(
       fc.property(seeds, seeds, fc.double({ min: 0, max: 1, noNaN: true }), (seed, seed2, at) => {
         const before = drive({ seed, steps: 150, externals: true });
-        const cut = Math.min(before.boundaries.length - 1, Math.floor(at * before.boundaries.length));
+        const cut = Math.min(
+          before.boundaries.length - 1,
+          Math.floor(at * before.boundaries.length),
+        );
         const kept: Boundary[] = before.boundaries.slice(0, cut + 1);
         const log = kept.at(-1)!.log;
         const folded = fold(log);
@@ -147,9 +152,12 @@ describe("Soup linearity (seed 000 §12)", () => {
         const effects: Effect[] = [...kept, ...after.boundaries].flatMap((b) => b.effects);
         const sparked = effects.flatMap((e) => (e.kind === "spark" ? [addressKey(e.a)] : []));
         expect(new Set(sparked).size).toBe(sparked.length);
-        for (const key of observed) if (key !== addressKey(ORCH)) expect(sparked, key).toContain(key);
+        for (const key of observed)
+          if (key !== addressKey(ORCH)) expect(sparked, key).toContain(key);
         // The log says the same: one spark line per instance.
-        const lines = eventsOf(after.log).flatMap((e) => (e.type === "spark" ? [addressKey(e.to)] : []));
+        const lines = eventsOf(after.log).flatMap((e) =>
+          e.type === "spark" ? [addressKey(e.to)] : [],
+        );
         expect(new Set(lines).size).toBe(lines.length);
       }),
       { numRuns: 15 },
@@ -170,7 +178,9 @@ describe("Soup linearity (seed 000 §12)", () => {
         for (const e of eventsOf(world.log)) {
           if (e.type === "deliver") {
             delivered += 1;
-            expect(sees.get(addressKey(e.from))?.has(addressKey(e.to)), canonicalLine(e)).toBe(true);
+            expect(sees.get(addressKey(e.from))?.has(addressKey(e.to)), canonicalLine(e)).toBe(
+              true,
+            );
             expect(closed.has(e.to.thread)).toBe(false);
             see(addressKey(e.to), addressKey(e.from));
           }
@@ -217,7 +227,8 @@ describe("Escalation (seed 000 §12)", () => {
             if (e.type === "escalate") expect(policy, "escalate under never").not.toBe("never");
             if (e.type === "human-reply") replied.add(e.id);
             if (e.type === "respond") {
-              if (policy === "always") expect(replied.has(e.id), `${e.id} answered before a human reply`).toBe(true);
+              if (policy === "always")
+                expect(replied.has(e.id), `${e.id} answered before a human reply`).toBe(true);
               responded.add(e.id);
             }
           }
@@ -233,30 +244,42 @@ describe("Escalation (seed 000 §12)", () => {
 describe("Withdrawal (seed 000 §12)", () => {
   it("Cascade completeness: Terminate(t) reaches every transitive child, nothing tagged with a terminated thread remains, and Terminate self-erases", () => {
     fc.assert(
-      fc.property(seeds, fc.nat(), fc.constantFrom("merge" as const, "drop" as const), (seed, which, mode) => {
-        const world = drive({ seed, steps: 150, fanOutCap: 4 });
-        const soup = world.soup;
-        // At rest first, so the terminate's drain is only the cascade.
-        world.commit(soup.settle());
-        const threads = [...new Set(soup.instances().map((a) => a.thread))].filter((t) => !soup.isTerminated(t));
-        const target = threads[which % threads.length]!;
-        const edges = soup.molecules().flatMap((m) => (m.kind === "Parent" ? [[m.child, m.parent]] : []));
-        const subtree = new Set([target]);
-        for (let grew = true; grew; ) {
-          grew = false;
-          for (const [child, parent] of edges) {
-            if (subtree.has(parent!) && !subtree.has(child!)) grew = subtree.add(child!) !== undefined;
+      fc.property(
+        seeds,
+        fc.nat(),
+        fc.constantFrom("merge" as const, "drop" as const),
+        (seed, which, mode) => {
+          const world = drive({ seed, steps: 150, fanOutCap: 4 });
+          const soup = world.soup;
+          // At rest first, so the terminate's drain is only the cascade.
+          world.commit(soup.settle());
+          const threads = [...new Set(soup.instances().map((a) => a.thread))].filter(
+            (t) => !soup.isTerminated(t),
+          );
+          const target = threads[which % threads.length]!;
+          const edges = soup
+            .molecules()
+            .flatMap((m) => (m.kind === "Parent" ? [[m.child, m.parent]] : []));
+          const subtree = new Set([target]);
+          for (let grew = true; grew;) {
+            grew = false;
+            for (const [child, parent] of edges) {
+              if (subtree.has(parent!) && !subtree.has(child!))
+                grew = subtree.add(child!) !== undefined;
+            }
           }
-        }
-        const inside = soup.instances().filter((a) => subtree.has(a.thread));
-        const result = soup.terminate(target, mode);
-        world.commit(result);
-        for (const t of subtree) expect(soup.isTerminated(t), t).toBe(true);
-        assertCleanAfterTermination(soup);
-        const released = result.effects.flatMap((e) => (e.kind === "release" ? [e] : []));
-        expect(released.map((e) => addressKey(e.a)).sort()).toEqual(inside.map(addressKey).sort());
-        for (const e of released) expect(e.mode).toBe(mode);
-      }),
+          const inside = soup.instances().filter((a) => subtree.has(a.thread));
+          const result = soup.terminate(target, mode);
+          world.commit(result);
+          for (const t of subtree) expect(soup.isTerminated(t), t).toBe(true);
+          assertCleanAfterTermination(soup);
+          const released = result.effects.flatMap((e) => (e.kind === "release" ? [e] : []));
+          expect(released.map((e) => addressKey(e.a)).sort()).toEqual(
+            inside.map(addressKey).sort(),
+          );
+          for (const e of released) expect(e.mode).toBe(mode);
+        },
+      ),
       RUNS,
     );
   });
@@ -304,19 +327,28 @@ describe("Persistence and recovery (seed 000 §12)", () => {
 
   it("Bounded crash-loss: cut the log at ANY byte and fold gives the state at the last complete batch", () => {
     fc.assert(
-      fc.property(seeds, fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 5, maxLength: 20 }), (seed, cuts) => {
-        const world = drive({ seed, steps: 120, externals: true, behaviour: randomBehaviour({ unicode: true }) });
-        const bytes = Buffer.from(world.log);
-        const ends = world.boundaries.map((b) => Buffer.byteLength(b.log));
-        for (const fraction of cuts) {
-          const at = Math.floor(fraction * bytes.length);
-          const folded = fold(bytes.subarray(0, at).toString("utf8"));
-          const last = ends.findLastIndex((end) => end <= at);
-          const expected = last < 0 ? new Soup().snapshot() : world.boundaries[last]!.durable;
-          expect(canonicalLine(folded.soup.snapshot())).toBe(canonicalLine(expected));
-          expect(folded.committed.bytes).toBe(last < 0 ? 0 : ends[last]);
-        }
-      }),
+      fc.property(
+        seeds,
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 5, maxLength: 20 }),
+        (seed, cuts) => {
+          const world = drive({
+            seed,
+            steps: 120,
+            externals: true,
+            behaviour: randomBehaviour({ unicode: true }),
+          });
+          const bytes = Buffer.from(world.log);
+          const ends = world.boundaries.map((b) => Buffer.byteLength(b.log));
+          for (const fraction of cuts) {
+            const at = Math.floor(fraction * bytes.length);
+            const folded = fold(bytes.subarray(0, at).toString("utf8"));
+            const last = ends.findLastIndex((end) => end <= at);
+            const expected = last < 0 ? new Soup().snapshot() : world.boundaries[last]!.durable;
+            expect(canonicalLine(folded.soup.snapshot())).toBe(canonicalLine(expected));
+            expect(folded.committed.bytes).toBe(last < 0 ? 0 : ends[last]);
+          }
+        },
+      ),
       { numRuns: 20 },
     );
   });
@@ -380,7 +412,17 @@ function auditBatch(n: number): StepResult {
   return {
     events: [
       { type: "outcome", by: ORCH, record: { outcome: "APPROVED_INTENT", reason: `turn ${n}` } },
-      { type: "transition", entry: { from: "INTENT", action: "APPROVED_INTENT", to: "PLAN", at: AT, by: "orch", reason: `turn ${n}` } },
+      {
+        type: "transition",
+        entry: {
+          from: "INTENT",
+          action: "APPROVED_INTENT",
+          to: "PLAN",
+          at: AT,
+          by: "orch",
+          reason: `turn ${n}`,
+        },
+      },
     ],
     effects: [],
   };

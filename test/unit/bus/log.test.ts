@@ -21,14 +21,24 @@ function job(): World {
   world.commit(soup.root(ORCH, msg("start — “go”")));
   world.commit(soup.wake(ORCH));
   world.commit(
-    soup.endTurn(ORCH, { rule: "send-step", payloads: [{ kind: "deliver", to: lead, content: msg("draft") }] }),
+    soup.endTurn(ORCH, {
+      rule: "send-step",
+      payloads: [{ kind: "deliver", to: lead, content: msg("draft") }],
+    }),
   );
   world.commit({
     events: [
       { type: "outcome", by: lead, record: { outcome: "APPROVED_INTENT", reason: "ok" } },
       {
         type: "transition",
-        entry: { from: "INTENT", action: "APPROVED_INTENT", to: "PLAN", at: AT, by: "lead", reason: "ok" },
+        entry: {
+          from: "INTENT",
+          action: "APPROVED_INTENT",
+          to: "PLAN",
+          at: AT,
+          by: "lead",
+          reason: "ok",
+        },
       },
     ],
     effects: [],
@@ -41,14 +51,19 @@ const lines = (text: string) => text.split("\n").filter((l) => l !== "");
 
 describe("encodeBatch", () => {
   it("writes one canonical line per event with seq, batch, at, and end on the last", () => {
-    const events: BusEvent[] = [{ type: "root", a: ORCH }, { type: "interrupt", thread: "job", content: msg("x") }];
+    const events: BusEvent[] = [
+      { type: "root", a: ORCH },
+      { type: "interrupt", thread: "job", content: msg("x") },
+    ];
     const text = encodeBatch(events, { seq: 7, batch: 3, at: AT });
     expect(text.endsWith("\n")).toBe(true);
     expect(lines(text).map((l) => JSON.parse(l))).toEqual([
       { a: ORCH, at: AT, batch: 3, seq: 7, type: "root" },
       { at: AT, batch: 3, content: msg("x"), end: true, seq: 8, thread: "job", type: "interrupt" },
     ]);
-    expect(lines(text)[0]).toBe(`{"a":{"agent":"orch","thread":"job"},"at":"${AT}","batch":3,"seq":7,"type":"root"}`);
+    expect(lines(text)[0]).toBe(
+      `{"a":{"agent":"orch","thread":"job"},"at":"${AT}","batch":3,"seq":7,"type":"root"}`,
+    );
     expect(nextCursor({ seq: 7, batch: 3 }, events)).toEqual({ seq: 9, batch: 4 });
     expect(encodeBatch([], { ...LOG_START, at: AT })).toBe("");
     expect(nextCursor(LOG_START, [])).toEqual(LOG_START);
@@ -131,7 +146,9 @@ describe("fold", () => {
       [2, (l) => ({ ...l, end: undefined }), 3, /batch 1 has no end line, yet batch 2 follows/],
     ];
     for (const [edit, change, named, message] of variants) {
-      const edited = all.map((l, i) => (i === edit - 1 ? JSON.stringify(change(JSON.parse(l))) : l));
+      const edited = all.map((l, i) =>
+        i === edit - 1 ? JSON.stringify(change(JSON.parse(l))) : l,
+      );
       const error = catchError(() => fold(edited.join("\n") + "\n"));
       expect(error, String(message)).toBeInstanceOf(BusLogError);
       expect((error as BusLogError).line).toBe(named);
@@ -142,7 +159,11 @@ describe("fold", () => {
   it("rejects an event inconsistent with the lines before it, naming its line", () => {
     const bad =
       encodeBatch([{ type: "root", a: ORCH }], { seq: 0, batch: 0, at: AT }) +
-      encodeBatch([{ type: "deliver", from: ORCH, to: lead, content: msg("x") }], { seq: 1, batch: 1, at: AT }) +
+      encodeBatch([{ type: "deliver", from: ORCH, to: lead, content: msg("x") }], {
+        seq: 1,
+        batch: 1,
+        at: AT,
+      }) +
       encodeBatch([{ type: "root", a: lead }], { seq: 2, batch: 2, at: AT });
     expect(() => fold(bad)).toThrow(/line 2: deliver: orch@job is Idle, expected Send/);
   });

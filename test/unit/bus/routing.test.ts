@@ -17,7 +17,10 @@ function withChildren(n: number, fanOutCap = 3): Soup {
   const soup = new Soup({ fanOutCap });
   soup.root(ORCH, msg("start"));
   soup.wake(ORCH);
-  soup.endTurn(ORCH, { rule: "send-step", payloads: Array.from({ length: n }, (_, i) => spark(i + 1)) });
+  soup.endTurn(ORCH, {
+    rule: "send-step",
+    payloads: Array.from({ length: n }, (_, i) => spark(i + 1)),
+  });
   soup.interrupt("job", msg("go on"));
   soup.wake(ORCH);
   return soup;
@@ -28,11 +31,9 @@ describe("fan-out cap (seed 000 §13)", () => {
     const soup = withChildren(2);
     expect(soup.check(ORCH, spark(3))).toBeNull();
     expect(soup.check(ORCH, spark(4), [spark(3)])).toMatchObject({ reason: "fan-out-cap" });
-    expect(soup.checkAll(ORCH, [spark(3), spark(4), spark(5)]).map((r) => r?.reason ?? null)).toEqual([
-      null,
-      "fan-out-cap",
-      "fan-out-cap",
-    ]);
+    expect(
+      soup.checkAll(ORCH, [spark(3), spark(4), spark(5)]).map((r) => r?.reason ?? null),
+    ).toEqual([null, "fan-out-cap", "fan-out-cap"]);
   });
 
   it("refuses at reduction time too: the fourth spark of a Send does not reduce", () => {
@@ -42,7 +43,10 @@ describe("fan-out cap (seed 000 §13)", () => {
     const result = soup.endTurn(ORCH, { rule: "send-step", payloads: [1, 2, 3, 4].map(spark) });
     expect(result.effects.filter((e) => e.kind === "spark")).toHaveLength(3);
     expect(result.effects.filter((e) => e.kind === "refused")).toEqual([
-      expect.objectContaining({ kind: "refused", rejection: expect.objectContaining({ reason: "fan-out-cap" }) }),
+      expect.objectContaining({
+        kind: "refused",
+        rejection: expect.objectContaining({ reason: "fan-out-cap" }),
+      }),
     ]);
     expect(soup.children("job")).toEqual(["dispatch:1", "dispatch:2", "dispatch:3"]);
   });
@@ -59,7 +63,10 @@ describe("fan-out cap (seed 000 §13)", () => {
 
   it("is a constructor option", () => {
     const soup = withChildren(0, 1);
-    expect(soup.checkAll(ORCH, [spark(1), spark(2)]).map((r) => r?.reason ?? null)).toEqual([null, "fan-out-cap"]);
+    expect(soup.checkAll(ORCH, [spark(1), spark(2)]).map((r) => r?.reason ?? null)).toEqual([
+      null,
+      "fan-out-cap",
+    ]);
   });
 });
 
@@ -77,11 +84,17 @@ describe("typed rejections (seed 000 §6)", () => {
 
   it("thread-exists: a spark never reuses a thread, even to another agent", () => {
     const soup = withChildren(1);
-    const payload: Payload = { kind: "deliver", to: { agent: "qa", thread: "dispatch:1" }, content: msg("x") };
+    const payload: Payload = {
+      kind: "deliver",
+      to: { agent: "qa", thread: "dispatch:1" },
+      content: msg("x"),
+    };
     expect(soup.check(ORCH, payload)).toMatchObject({ reason: "thread-exists" });
-    expect(soup.check(ORCH, { ...payload, to: { agent: "qa", thread: "dispatch:9" } }, [
-      { kind: "deliver", to: { agent: "dev", thread: "dispatch:9" }, content: msg("y") },
-    ])).toMatchObject({ reason: "thread-exists" });
+    expect(
+      soup.check(ORCH, { ...payload, to: { agent: "qa", thread: "dispatch:9" } }, [
+        { kind: "deliver", to: { agent: "dev", thread: "dispatch:9" }, content: msg("y") },
+      ]),
+    ).toMatchObject({ reason: "thread-exists" });
     // The same new instance may be addressed twice in one Send: the second is a [send].
     expect(soup.check(ORCH, spark(9), [spark(9)])).toBeNull();
   });
@@ -89,7 +102,9 @@ describe("typed rejections (seed 000 §6)", () => {
   it("not-parent: only a thread's parent may close it", () => {
     const soup = withChildren(1);
     const child = { agent: "dev", thread: "dispatch:1" };
-    expect(soup.check(child, { kind: "terminate", thread: "job" })).toMatchObject({ reason: "not-parent" });
+    expect(soup.check(child, { kind: "terminate", thread: "job" })).toMatchObject({
+      reason: "not-parent",
+    });
     expect(soup.check(ORCH, close(1))).toBeNull();
   });
 

@@ -24,7 +24,11 @@ function only(soup: Soup, rule: RuleName): Redex {
   return found[0]!;
 }
 
-const rulesOf = (soup: Soup) => soup.enabled().map((r) => r.rule).sort();
+const rulesOf = (soup: Soup) =>
+  soup
+    .enabled()
+    .map((r) => r.rule)
+    .sort();
 const kinds = (soup: Soup) => soup.molecules().map((m) => m.kind);
 
 /** A soup of exactly these molecules; A and B see each other (as after a spark). */
@@ -51,11 +55,19 @@ describe("seed 000 §5 rules", () => {
     const result = soup.fire(only(soup, "send"));
     expect(soup.mailbox(B)).toEqual([y, { ...x, from: A }]);
     expect(soup.molecules()).toContainEqual({ kind: "Send", a: A, msgs: [] });
-    expect(result.events).toEqual([{ type: "deliver", from: A, to: B, content: { ...x, from: A } }]);
+    expect(result.events).toEqual([
+      { type: "deliver", from: A, to: B, content: { ...x, from: A } },
+    ]);
   });
 
   it("[spark] brings a fresh (A, t') into being: mailbox [x], Idle, Parent(t', t), visibility", () => {
-    const soup = soupOf([{ kind: "Send", a: A, msgs: [{ kind: "deliver", to: { agent: "c", thread: "t9" }, content: x }] }]);
+    const soup = soupOf([
+      {
+        kind: "Send",
+        a: A,
+        msgs: [{ kind: "deliver", to: { agent: "c", thread: "t9" }, content: x }],
+      },
+    ]);
     const C = { agent: "c", thread: "t9" };
     const result = soup.fire(only(soup, "spark"));
     expect(soup.molecules()).toEqual(
@@ -67,7 +79,9 @@ describe("seed 000 §5 rules", () => {
     );
     expect(soup.visibleFrom(A)).toContainEqual(C);
     expect(soup.visibleFrom(C)).toEqual([A]);
-    expect(result.effects).toEqual([{ kind: "spark", a: C, parent: "t1", from: A, first: { ...x, from: A } }]);
+    expect(result.effects).toEqual([
+      { kind: "spark", a: C, parent: "t1", from: A, first: { ...x, from: A } },
+    ]);
     // [wake] is immediately fireable on the spark message.
     expect(soup.runnable()).toEqual([C]);
   });
@@ -113,7 +127,13 @@ describe("seed 000 §5 rules", () => {
     const result = soup.fire(only(soup, "send-step"), xs);
     expect(soup.molecules()).toEqual([{ kind: "Send", a: A, msgs: xs }]);
     expect(result.events).toEqual([
-      { type: "turn-end", a: A, rule: "send-step", consumed: [{ from: "mailbox", content: x }], payloads: xs },
+      {
+        type: "turn-end",
+        a: A,
+        rule: "send-step",
+        consumed: [{ from: "mailbox", content: x }],
+        payloads: xs,
+      },
     ]);
   });
 
@@ -133,12 +153,14 @@ describe("seed 000 §7 rules", () => {
   it("[ask-step] ends a Run in AskQuestion and reserves escalation:<id>", () => {
     const soup = soupOf([{ kind: "Run", a: A, msg: x, via: [] }]);
     soup.fire(only(soup, "ask-step"), { id: "q1", question, policy: "when_unsure" });
-    expect(soup.molecules()).toEqual([{ kind: "AskQuestion", a: A, id: "q1", question, policy: "when_unsure" }]);
+    expect(soup.molecules()).toEqual([
+      { kind: "AskQuestion", a: A, id: "q1", question, policy: "when_unsure" },
+    ]);
     const again = soupOf([{ kind: "Run", a: A, msg: x, via: [] }]);
     again.root({ agent: "p", thread: "escalation:q1" });
-    expect(() => again.fire(only(again, "ask-step"), { id: "q1", question, policy: "never" })).toThrow(
-      BusUsageError,
-    );
+    expect(() =>
+      again.fire(only(again, "ask-step"), { id: "q1", question, policy: "never" }),
+    ).toThrow(BusUsageError);
   });
 
   it("[ask] turns AskQuestion into Proxy(fresh) ‖ Idle ‖ Parent(escalation:<id>, t)", () => {
@@ -166,10 +188,19 @@ describe("seed 000 §7 rules", () => {
   });
 
   it("[human-reply] hands the reply back to the proxy as post-human", () => {
-    const soup = soupOf([{ kind: "AskHuman", id: "q1", caller: A, framed: question, policy: "always" }]);
+    const soup = soupOf([
+      { kind: "AskHuman", id: "q1", caller: A, framed: question, policy: "always" },
+    ]);
     soup.fire(only(soup, "human-reply"), msg("postgres"));
     expect(soup.pendingEscalations()).toEqual([
-      { kind: "Proxy", id: "q1", caller: A, question: msg("postgres"), policy: "always", h: "post-human" },
+      {
+        kind: "Proxy",
+        id: "q1",
+        caller: A,
+        question: msg("postgres"),
+        policy: "always",
+        h: "post-human",
+      },
     ]);
   });
 
@@ -230,7 +261,9 @@ describe("seed 000 §9 rules", () => {
     const soup = soupOf([term, { kind: "Run", a: A, msg: x, via: [] }]);
     const result = soup.fire(only(soup, "term-run"));
     expect(kinds(soup)).toEqual(["Terminate"]);
-    expect(result.effects).toEqual([{ kind: "release", a: A, mode: "drop", parent: null, rule: "term-run" }]);
+    expect(result.effects).toEqual([
+      { kind: "release", a: A, mode: "drop", parent: null, rule: "term-run" },
+    ]);
   });
 
   it("[term-idle] consumes the Idle and releases the instance", () => {
@@ -246,13 +279,20 @@ describe("seed 000 §9 rules", () => {
   });
 
   it("[term-send] drops the in-flight broadcast", () => {
-    const soup = soupOf([term, { kind: "Send", a: A, msgs: [{ kind: "deliver", to: B, content: x }] }]);
+    const soup = soupOf([
+      term,
+      { kind: "Send", a: A, msgs: [{ kind: "deliver", to: B, content: x }] },
+    ]);
     soup.fire(only(soup, "term-send"));
     expect(kinds(soup)).toEqual(["Terminate"]);
   });
 
   it("[cascade] terminates the child with the parent's mode and consumes the edge", () => {
-    const soup = soupOf([term, { kind: "Parent", child: "t2", parent: "t1" }, { kind: "Idle", a: B }]);
+    const soup = soupOf([
+      term,
+      { kind: "Parent", child: "t2", parent: "t1" },
+      { kind: "Idle", a: B },
+    ]);
     soup.fire(only(soup, "cascade"));
     expect(soup.molecules()).toEqual([
       { kind: "Idle", a: B },
@@ -271,8 +311,14 @@ describe("seed 000 §9 rules", () => {
   });
 
   it("[term-ask] consumes a pending AskQuestion (extension)", () => {
-    const soup = soupOf([term, { kind: "AskQuestion", a: A, id: "q", question: x, policy: "never" }]);
-    expect(soup.fire(only(soup, "term-ask")).effects[0]).toMatchObject({ kind: "release", rule: "term-ask" });
+    const soup = soupOf([
+      term,
+      { kind: "AskQuestion", a: A, id: "q", question: x, policy: "never" },
+    ]);
+    expect(soup.fire(only(soup, "term-ask")).effects[0]).toMatchObject({
+      kind: "release",
+      rule: "term-ask",
+    });
     expect(kinds(soup)).toEqual(["Terminate"]);
   });
 
@@ -281,7 +327,9 @@ describe("seed 000 §9 rules", () => {
       { kind: "Terminate", thread: "escalation:q", mode: "drop" },
       { kind: "AskHuman", id: "q", caller: A, framed: x, policy: "always" },
     ]);
-    expect(soup.fire(only(soup, "term-proxy")).effects).toEqual([{ kind: "cancelled", id: "q", caller: A }]);
+    expect(soup.fire(only(soup, "term-proxy")).effects).toEqual([
+      { kind: "cancelled", id: "q", caller: A },
+    ]);
     expect(kinds(soup)).toEqual(["Terminate"]);
   });
 
@@ -303,7 +351,10 @@ describe("seed 000 §6 routing", () => {
     expect(rulesOf(soup)).toEqual(["send-refuse"]);
     const result = soup.fire(only(soup, "send-refuse"));
     expect(soup.mailbox(C)).toEqual([]);
-    expect(result.effects[0]).toMatchObject({ kind: "refused", rejection: { reason: "not-visible" } });
+    expect(result.effects[0]).toMatchObject({
+      kind: "refused",
+      rejection: { reason: "not-visible" },
+    });
     expect(result.events[0]).toMatchObject({ type: "refuse", reason: "not-visible" });
   });
 
@@ -321,7 +372,11 @@ describe("Diagram 2 — concurrent reduction", () => {
       molecules: [
         { kind: "Run", a: { agent: "A", thread: T1! }, msg: msg("m₁"), via: [] },
         { kind: "Idle", a: { agent: "B", thread: T3! } },
-        { kind: "Send", a: { agent: "C", thread: T4! }, msgs: [{ kind: "deliver", to: D, content: msg("hi") }] },
+        {
+          kind: "Send",
+          a: { agent: "C", thread: T4! },
+          msgs: [{ kind: "deliver", to: D, content: msg("hi") }],
+        },
         { kind: "Mailbox", a: { agent: "B", thread: T3! }, queue: [msg("reply")] },
         { kind: "Mailbox", a: D, queue: [] },
       ],
@@ -341,7 +396,9 @@ describe("Diagram 2 — concurrent reduction", () => {
       expect.arrayContaining([["send"], ["wake"], ["ask-step", "nosend-step", "send-step"]]),
     );
     expect(groups.size).toBe(3);
-    const used = enabled.filter((r) => ["send", "wake", "send-step"].includes(r.rule)).flatMap((r) => r.molecules);
+    const used = enabled
+      .filter((r) => ["send", "wake", "send-step"].includes(r.rule))
+      .flatMap((r) => r.molecules);
     expect(new Set(used).size).toBe(used.length);
   });
 
@@ -349,7 +406,8 @@ describe("Diagram 2 — concurrent reduction", () => {
     const pickRule = (soup: Soup, rule: RuleName) => soup.enabled().find((r) => r.rule === rule)!;
     const run = (order: RuleName[]) => {
       const soup = diagram();
-      for (const rule of order) soup.fire(pickRule(soup, rule), rule === "send-step" ? [] : undefined);
+      for (const rule of order)
+        soup.fire(pickRule(soup, rule), rule === "send-step" ? [] : undefined);
       return soup;
     };
     const first = run(["send", "wake", "send-step"]);
@@ -372,10 +430,16 @@ describe("engine-facing calls", () => {
     soup.root(ORCH, msg("start"));
     soup.wake(ORCH);
     const lead = { agent: "lead", thread: "state:intent:1" };
-    soup.endTurn(ORCH, { rule: "send-step", payloads: [{ kind: "deliver", to: lead, content: x }] });
+    soup.endTurn(ORCH, {
+      rule: "send-step",
+      payloads: [{ kind: "deliver", to: lead, content: x }],
+    });
     soup.wake(lead);
     const task = { agent: "dev", thread: "dispatch:1" };
-    soup.endTurn(lead, { rule: "send-step", payloads: [{ kind: "deliver", to: task, content: y }] });
+    soup.endTurn(lead, {
+      rule: "send-step",
+      payloads: [{ kind: "deliver", to: task, content: y }],
+    });
     expect(soup.isQuiescent()).toBe(false); // dev has mail
     expect(soup.stateOf(lead)).toBe("Idle");
     const result = soup.terminate("state:intent:1", "merge");
@@ -408,6 +472,9 @@ describe("engine-facing calls", () => {
     expect(() => soup.respond("a", y)).toThrow(BusRuleError);
     soup.escalate("a", y);
     soup.humanReply("a", msg("ok"));
-    expect(soup.respond("a", msg("done")).effects[0]).toMatchObject({ kind: "answered", withdraw: null });
+    expect(soup.respond("a", msg("done")).effects[0]).toMatchObject({
+      kind: "answered",
+      withdraw: null,
+    });
   });
 });

@@ -51,7 +51,9 @@ export function randomBehaviour(options: BehaviourOptions = {}): Behaviour {
   let questions = 0;
   const maxSparks = options.maxSparks ?? 30;
   const text = (rng: Rng, base: string) =>
-    options.unicode && rng() < 0.5 ? `${base} — “é” 𝄞 ${pick(rng, 100)}` : `${base} ${pick(rng, 100)}`;
+    options.unicode && rng() < 0.5
+      ? `${base} — “é” 𝄞 ${pick(rng, 100)}`
+      : `${base} ${pick(rng, 100)}`;
   const policyOf = (rng: Rng): Policy => {
     const p = options.policy ?? "random";
     return p === "random" ? (["never", "when_unsure", "always"] as const)[pick(rng, 3)]! : p;
@@ -69,7 +71,10 @@ export function randomBehaviour(options: BehaviourOptions = {}): Behaviour {
           sparks += 1;
           out.push({
             kind: "deliver",
-            to: { agent: `agent${pick(rng, 3)}`, thread: `task:${run.a.thread}/${sparks}:${pick(rng, 1e6)}` },
+            to: {
+              agent: `agent${pick(rng, 3)}`,
+              thread: `task:${run.a.thread}/${sparks}:${pick(rng, 1e6)}`,
+            },
             content,
           });
         } else if (r < 0.6 && visible.length > 0) {
@@ -83,7 +88,8 @@ export function randomBehaviour(options: BehaviourOptions = {}): Behaviour {
           continue;
         } else if (r < 0.9) {
           const kids = soup.children(run.a.thread);
-          if (kids.length > 0) out.push({ kind: "terminate", thread: kids[pick(rng, kids.length)]! });
+          if (kids.length > 0)
+            out.push({ kind: "terminate", thread: kids[pick(rng, kids.length)]! });
         } else if (everyone.length > 0) {
           out.push({ kind: "terminate", thread: everyone[pick(rng, everyone.length)]!.thread });
         }
@@ -92,7 +98,11 @@ export function randomBehaviour(options: BehaviourOptions = {}): Behaviour {
     },
     ask(_run, { rng }) {
       questions += 1;
-      return { id: `${options.ids ?? "q"}${questions}`, question: { kind: "question", text: text(rng, "q") }, policy: policyOf(rng) };
+      return {
+        id: `${options.ids ?? "q"}${questions}`,
+        question: { kind: "question", text: text(rng, "q") },
+        policy: policyOf(rng),
+      };
     },
     frame(proxy, { rng }) {
       return { kind: "framed", text: text(rng, `about ${proxy.id}`) };
@@ -130,7 +140,11 @@ export class World {
     if (result.events.length === 0) return result;
     this.log += encodeBatch(result.events, { ...this.cursor, at: AT });
     this.cursor = nextCursor(this.cursor, result.events);
-    this.boundaries.push({ log: this.log, durable: this.soup.durable().snapshot(), effects: result.effects });
+    this.boundaries.push({
+      log: this.log,
+      durable: this.soup.durable().snapshot(),
+      effects: result.effects,
+    });
     return result;
   }
 }
@@ -154,7 +168,8 @@ export function drive(options: DriveOptions): World {
   const soup = options.from?.soup ?? new Soup({ fanOutCap: options.fanOutCap ?? 3 });
   const world = new World(soup);
   // Commit first: `after?.(…)` would skip evaluating its arguments when there is no hook.
-  const emit = (step: StepResult, fired: Fired | null = null) => options.after?.(world, step, fired);
+  const emit = (step: StepResult, fired: Fired | null = null) =>
+    options.after?.(world, step, fired);
   if (options.from !== undefined) {
     world.log = options.from.log;
     world.cursor = options.from.cursor;
@@ -171,7 +186,11 @@ export function drive(options: DriveOptions): World {
   for (let i = 0; i < options.steps; i++) {
     const r = ext();
     if (options.externals && r < 0.05) {
-      const live = busyFirst(soup, ext, soup.instances().filter((a) => !soup.isTerminated(a.thread)));
+      const live = busyFirst(
+        soup,
+        ext,
+        soup.instances().filter((a) => !soup.isTerminated(a.thread)),
+      );
       if (live.length === 0) continue;
       const target = live[pick(ext, live.length)]!;
       emit(world.commit(soup.interrupt(target.thread, msg("intervene"))), null);

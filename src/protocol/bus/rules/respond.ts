@@ -20,7 +20,7 @@ export const respondRule: Rule<"respond"> = {
     const mailbox = part(redex, 1, "Mailbox");
     const answer = requireInput("respond", input, "the answer");
     store.removeEscalation(proxy);
-    store.replaceMailbox(mailbox, { ...mailbox, queue: [...mailbox.queue, answer] });
+    store.appendMail(mailbox, answer);
     out.events.push({ type: "respond", id: proxy.id, answer });
     out.effects.push({
       kind: "answered",

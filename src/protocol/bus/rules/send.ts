@@ -21,7 +21,7 @@ export const sendRule: Rule<"send"> = {
     if (payload?.kind !== "deliver") throw new Error("cfa/bus: internal: [send] without a deliver");
     const content = stamp(payload.content, send.a);
     store.replaceState(send, { kind: "Send", a: send.a, msgs });
-    store.replaceMailbox(mailbox, { ...mailbox, queue: [...mailbox.queue, content] });
+    store.appendMail(mailbox, content);
     // seed 000 §6: participating on a thread teaches the participants about each other.
     store.see(addressKey(mailbox.a), addressKey(send.a));
     out.events.push({ type: "deliver", from: send.a, to: mailbox.a, content });

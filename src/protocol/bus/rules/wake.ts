@@ -17,9 +17,8 @@ export const wakeRule: Rule<"wake"> = {
   fire(store, redex, _input, out) {
     const idle = part(redex, 0, "Idle");
     const mailbox = part(redex, 1, "Mailbox");
-    const [m, ...rs] = mailbox.queue;
+    const m = store.takeMail(mailbox);
     if (m === undefined) throw new Error("cfa/bus: internal: [wake] on an empty mailbox");
-    store.replaceMailbox(mailbox, { ...mailbox, queue: rs });
     store.replaceState(idle, {
       kind: "Run",
       a: idle.a,
