@@ -151,6 +151,17 @@ function reconcileTransitions(job: JobRecord, audit: ReturnType<typeof fold>["au
   return next;
 }
 
+/** Whether job `n` has begun: its branch exists here (or on the clone's remote), or its worktree. */
+export async function jobStarted(n: number, deps: EngineDeps): Promise<boolean> {
+  const branch = jobPaths(n).branch;
+  if (existsSync(join(deps.workRoot, String(n), "job"))) return true;
+  const git = simpleGit(deps.repoDir);
+  return (
+    (await revParse(git, `refs/heads/${branch}`)) !== null ||
+    (await revParse(git, `refs/remotes/origin/${branch}`)) !== null
+  );
+}
+
 async function openJobWorktree(
   deps: EngineDeps,
   workspaces: Workspaces,

@@ -14,7 +14,15 @@ import { ensureLead } from "./leads.js";
 import { flushOutbox } from "./publish.js";
 import { readHiddenBlock, withHiddenBlock } from "./render/hidden-block.js";
 import { describeBreach } from "../protocol/failure.js";
-import { openSession, ORCHESTRATOR, persist, progress, now, type Session } from "./session.js";
+import {
+  jobStarted,
+  openSession,
+  ORCHESTRATOR,
+  persist,
+  progress,
+  now,
+  type Session,
+} from "./session.js";
 import { publishChecks } from "./checks.js";
 import { publishStatus, waitingOn } from "./status.js";
 import { afterTransition, applyTransition } from "./transitions.js";
@@ -42,6 +50,9 @@ export async function wake(
   const config = await loadConfig(n, deps);
   if (!config.ok)
     return { job: n, state: null, waitingOn: "a valid .github/cfa.yml", notes: [config.note] };
+  const refusal = await refuseToStart(n, deps, config.config);
+  if (refusal !== null)
+    return { job: n, state: null, waitingOn: refusal.waitingOn, notes: [refusal.note] };
   const s = await openSession(n, deps, config.config);
   try {
     await run(s, options);
@@ -138,6 +149,31 @@ async function enforceJobCaps(s: Session): Promise<void> {
   s.notes.push(describeBreach(breach));
   await persist(s, `cfa #${s.n}: ${applied.from} → FAILURE (${breach.cap})`);
   await afterTransition(s, applied);
+}
+
+/**
+ * A job starts only for an open issue carrying the label (DESIGN.md "What a user sees" 2); a
+ * wake for any other issue creates nothing — no branch, no comment — rather than starting a
+ * job only to withdraw it because the label is missing. A started job is never refused here:
+ * its label removed or issue closed is a withdraw, read with the other events.
+ */
+async function refuseToStart(
+  n: number,
+  deps: EngineDeps,
+  config: CfaConfig,
+): Promise<{ note: string; waitingOn: string } | null> {
+  if (await jobStarted(n, deps)) return null;
+  const issue = await deps.forge.getIssue(n);
+  const waiting = `an open issue labelled \`${config.label}\``;
+  if (issue.state !== "open")
+    return { note: `issue #${n} is closed: no job starts`, waitingOn: waiting };
+  if (!issue.labels.includes(config.label)) {
+    return {
+      note: `issue #${n} does not carry the \`${config.label}\` label: no job starts`,
+      waitingOn: waiting,
+    };
+  }
+  return null;
 }
 
 /** A bad `.github/cfa.yml` gets one comment naming the fields, and the job does not run. */
