@@ -1,0 +1,132 @@
+// Escalation under each policy (seed 000 §7): `always` puts the question to the person and
+// the answer comes from `/answer`; under `when_unsure` the proxy answers or escalates; under
+// `never` the proxy cannot escalate and answers itself. Every escalation reaches [respond].
+
+import { afterEach, describe, expect, it } from "vitest";
+import { wake } from "../../src/engine/wake.js";
+import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
+import { openJob, say as comment } from "../support/engine/person.js";
+import {
+  commentsOfKind,
+  fileOnBranch,
+  foldedBus,
+  transcript,
+  userTexts,
+} from "../support/engine/inspect.js";
+import { call, expecting, recording, tools } from "../support/engine/script.js";
+import { finish, gate, writeArtifact } from "../support/engine/recordings.js";
+
+const LEAD = "intent-lead@state:intent:1";
+const PROXY = "proxy@escalation:q1";
+/** The proxy of the lead's gate, which follows its question. */
+const GATE_PROXY = "proxy@escalation:q2";
+const escalateGate = () => [tools(call("escalate", { question: "Please review INTENT.md." }))];
+const QUESTION = "Which language should the greeting be in?";
+
+const ask = () => tools(call("ask_question", { kind: "question", text: QUESTION }));
+
+/** The lead drafts, asks, then revises with the answer (which it must receive) and asks for review. */
+function lead(answer: string) {
+  return [
+    writeArtifact("INTENT.md", "# Intent\n\nObjective: greet.\n"),
+    ask(),
+    expecting(writeArtifact("INTENT.md", `# Intent\n\nGreet in ${answer}.\n`), answer),
+    gate("INTENT.md"),
+  ];
+}
+
+const policy = (p: string) => `escalation:\n  INTENT: ${p}\n`;
+
+describe("escalation policies", () => {
+  let job: LocalJob;
+  afterEach(async () => job?.cleanup());
+
+  it("always: the question becomes an issue comment and the /answer reaches the lead; no proxy runs", async () => {
+    job = await createLocalJob({ recording: recording({ [LEAD]: lead("Catalan") }) });
+    await openJob(job);
+    let summary = await wake(1, job.deps);
+    expect(summary.waitingOn).toContain("to answer `q1`");
+    const questions = await commentsOfKind(job, "question");
+    expect(questions).toHaveLength(1);
+    expect(questions[0]!.body).toContain(`> ${QUESTION}`);
+    expect(questions[0]!.body).toContain("/answer q1");
+
+    await comment(job, "/answer q1 Catalan, please");
+    summary = await wake(1, job.deps);
+    expect(summary.waitingOn).toContain("review INTENT.md");
+    expect(userTexts(transcript(job, LEAD)).join("\n")).toContain("@ana answered:");
+    expect(fileOnBranch(job, ".cfa/jobs/1/instances/proxy@escalation~q1.jsonl")).toBeNull();
+    // The proxy learns what the person said (seed 000 §7: its memory of the human).
+    expect(fileOnBranch(job, ".cfa/proxy/ana.md")).toContain('replied: "Catalan, please"');
+  });
+
+  it("when_unsure: the proxy answers itself, and nobody is asked", async () => {
+    job = await createLocalJob({
+      config: policy("when_unsure"),
+      recording: recording({
+        [LEAD]: lead("English"),
+        [PROXY]: [
+          expecting(tools(call("answer", { text: "English, as in all her issues" })), QUESTION),
+        ],
+        [GATE_PROXY]: escalateGate(),
+      }),
+    });
+    await openJob(job);
+    const summary = await wake(1, job.deps);
+    expect(summary.waitingOn).toContain("review INTENT.md");
+    expect(await commentsOfKind(job, "question")).toEqual([]);
+    expect(userTexts(transcript(job, LEAD)).join("\n")).toContain("English, as in all her issues");
+  });
+
+  it("when_unsure: the proxy escalates its framed question, and the person's /answer reaches the lead", async () => {
+    job = await createLocalJob({
+      config: policy("when_unsure"),
+      recording: recording({
+        [LEAD]: lead("Basque"),
+        [PROXY]: [tools(call("escalate", { question: "Ana, English or Basque?" }))],
+        [GATE_PROXY]: escalateGate(),
+      }),
+    });
+    await openJob(job);
+    let summary = await wake(1, job.deps);
+    expect(summary.waitingOn).toContain("to answer `q1`");
+    const [question] = await commentsOfKind(job, "question");
+    expect(question!.body).toContain("> Ana, English or Basque?");
+
+    await comment(job, "/answer Basque");
+    summary = await wake(1, job.deps);
+    expect(summary.waitingOn).toContain("review INTENT.md");
+    expect(foldedBus(job).folded.soup.pendingEscalations().length).toBe(1); // the gate, q2
+  });
+
+  it("never: the proxy's escalate is refused and it answers from what it knows, even a gate", async () => {
+    job = await createLocalJob({
+      config: policy("never"),
+      recording: recording({
+        [LEAD]: [
+          ...lead("Galician"),
+          expecting(finish("APPROVED_INTENT"), "approved (by the person's proxy)"),
+        ],
+        [PROXY]: [
+          tools(call("escalate", { question: "Ana, which language?" })),
+          expecting(
+            tools(call("answer", { text: "Galician: her issue is written in it" })),
+            "the escalation policy for this state is `never`",
+          ),
+        ],
+        [GATE_PROXY]: [tools(call("answer", { text: "approved" }))],
+        "project-lead@state:plan:1": [writeArtifact("PLAN.md", "# Plan\n"), gate("PLAN.md")],
+      }),
+    });
+    await openJob(job);
+    const summary = await wake(1, job.deps);
+    // PLAN's policy is still `always`: its gate waits on the person.
+    expect(summary.state).toBe("PLAN");
+    expect(summary.waitingOn).toContain("review PLAN.md");
+    expect(await commentsOfKind(job, "question")).toEqual([]);
+    expect((await commentsOfKind(job, "gate")).map((g) => g.block.id)).toEqual(["q3"]);
+    expect(userTexts(transcript(job, LEAD)).join("\n")).toContain(
+      "Galician: her issue is written in it",
+    );
+  });
+});
