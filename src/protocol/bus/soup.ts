@@ -9,8 +9,6 @@ import { emptyStep, type StepResult } from "./effects.js";
 import { BusRuleError, BusUsageError } from "./errors.js";
 import {
   MOLECULE_KINDS,
-  escalationIdOf,
-  escalationThread,
   type Content,
   type EscalationMolecule,
   type InstanceMolecule,
@@ -23,7 +21,9 @@ import {
 import { isRuleName, type InputOf, type Redex, type RuleName } from "./redex.js";
 import type { Rejection } from "./rejection.js";
 import { checkPayloads } from "./routing.js";
+import { durableProjection } from "./durable-projection.js";
 import { ANCHORS, RULES, type Anchor, type Rule } from "./rules/index.js";
+import { storeFromSnapshot } from "./store-from-snapshot.js";
 import { DEFAULT_FAN_OUT_CAP, Store, type ThreadKind } from "./store.js";
 
 export interface SoupOptions {
@@ -49,7 +49,7 @@ export type TurnResult =
 export interface WakeResult extends StepResult {
   /** The message the Run is on. */
   message: Content;
-  rule: "wake" | "wake-int";
+  rule: "wake" | "wake-int" | "interrupt";
 }
 
 const RULES_BY_ANCHOR: Record<Anchor, Rule[]> = Object.fromEntries(
@@ -178,12 +178,12 @@ export class Soup {
   }
 
   /** Fires [interrupt]: the Run on a abandons its message for the oldest pending Interrupt. */
-  preempt(a: Address): WakeResult & { rule: "wake-int" } {
+  preempt(a: Address): WakeResult {
     const run = this.instanceState(a, "Run", "interrupt");
     const out = emptyStep();
     this.fireFirstOf(RULES.interrupt as Rule, run, out, `no Interrupt on ${a.thread}`);
     const next = this.store.state(addressKey(a)) as RunMolecule;
-    return { ...out, message: next.msg, rule: "wake-int" };
+    return { ...out, message: next.msg, rule: "interrupt" };
   }
 
   /** Ends a's Run as the agent chose, then drains every deterministic rule to rest. */
@@ -346,13 +346,7 @@ export class Soup {
    * (a crash mid-Run loses that turn, not its input). Everything else is durable.
    */
   durable(): Soup {
-    const copy = this.store.clone();
-    for (const bag of [...copy.states.values()]) {
-      for (const m of [...bag]) {
-        if (m.kind === "Run") rollBack(copy, m);
-      }
-    }
-    return new Soup(copy);
+    return new Soup(durableProjection(this.store));
   }
 
   /** A soup holding exactly these molecules and relations (tests, tools). */
@@ -360,31 +354,7 @@ export class Soup {
     snapshot: Partial<SoupSnapshot> & { molecules: Molecule[] },
     options: SoupOptions = {},
   ): Soup {
-    const s = new Store(options.fanOutCap ?? DEFAULT_FAN_OUT_CAP);
-    for (const m of snapshot.molecules) {
-      addMolecule(s, m.kind === "Mailbox" ? { ...m, queue: m.queue.slice() } : m);
-    }
-    const threads = snapshot.threads ?? deriveThreads(snapshot.molecules);
-    const lineage =
-      snapshot.lineage ??
-      snapshot.molecules.flatMap((m) =>
-        m.kind === "Parent" ? [[m.child, m.parent] as [string, string]] : [],
-      );
-    const terminated =
-      snapshot.terminated ??
-      snapshot.molecules.flatMap((m) => (m.kind === "Terminate" ? [m.thread] : []));
-    for (const [thread, kind] of threads) {
-      if (kind === "instance") s.threads.set(thread, "instance");
-      else s.openEscalationThread(thread, escalationIdOf(thread) ?? thread);
-    }
-    for (const [child, parent] of lineage) s.lineage.set(child, parent);
-    for (const thread of terminated) s.terminated.add(thread);
-    for (const [child, parent] of lineage) {
-      if (s.isLiveInstanceThread(child))
-        s.liveChildren.set(parent, (s.liveChildren.get(parent) ?? 0) + 1);
-    }
-    for (const [viewer, seen] of snapshot.visibility ?? []) for (const k of seen) s.see(viewer, k);
-    return new Soup(s);
+    return new Soup(storeFromSnapshot(snapshot, options.fanOutCap ?? DEFAULT_FAN_OUT_CAP));
   }
 
   // ---- internals ----
@@ -513,58 +483,4 @@ function lastTerminate(s: Store): Molecule | undefined {
 function firstState(s: Store, keys: Set<string>): Molecule | undefined {
   for (const key of keys) return s.state(key);
   return undefined;
-}
-
-/** Seed 000 §11: undo a Run's consumption (its turn never became durable). */
-function rollBack(s: Store, run: RunMolecule): void {
-  s.replaceState(run, { kind: "Idle", a: run.a });
-  const key = addressKey(run.a);
-  for (const consumed of run.via) {
-    if (consumed.from === "interrupt") {
-      s.addInterrupt({ kind: "Interrupt", thread: run.a.thread, content: consumed.content });
-      continue;
-    }
-    // A mailbox flushed by [term-mbox] while the Run was alive takes nothing back.
-    const mailbox = s.mailbox(key);
-    if (mailbox !== undefined) s.returnMail(mailbox, consumed.content);
-  }
-}
-
-function addMolecule(s: Store, m: Molecule): void {
-  switch (m.kind) {
-    case "Idle":
-    case "Run":
-    case "Send":
-    case "AskQuestion":
-      return s.addState(m);
-    case "Mailbox":
-      return s.addMailbox(m);
-    case "Parent":
-      return s.addParent(m);
-    case "Proxy":
-    case "AskHuman":
-      return s.addEscalation(m);
-    case "Interrupt":
-      return s.addInterrupt(m);
-    case "Terminate":
-      return s.addTerminate(m);
-    default: {
-      const never: never = m;
-      throw new BusUsageError(`unknown molecule ${JSON.stringify(never)}`);
-    }
-  }
-}
-
-function deriveThreads(molecules: Molecule[]): [string, ThreadKind][] {
-  const out = new Map<string, ThreadKind>();
-  for (const m of molecules) {
-    if (m.kind === "Proxy" || m.kind === "AskHuman" || m.kind === "AskQuestion") {
-      out.set(escalationThread(m.id), "escalation");
-    }
-  }
-  for (const m of molecules) {
-    if ("a" in m && !out.has(m.a.thread)) out.set(m.a.thread, "instance");
-    if (m.kind === "Parent" && !out.has(m.child)) out.set(m.child, "instance");
-  }
-  return [...out];
 }

@@ -477,4 +477,29 @@ describe("engine-facing calls", () => {
       withdraw: null,
     });
   });
+
+  it("preempt fires [interrupt] on a running instance; the abandoned message is consumed", () => {
+    const soup = new Soup();
+    soup.root(ORCH, x);
+    soup.wake(ORCH);
+    soup.interrupt("job", y);
+    const result = soup.preempt(ORCH);
+    expect(result).toMatchObject({ rule: "interrupt", message: y });
+    soup.endTurn(ORCH, { rule: "nosend-step" });
+    expect(soup.mailbox(ORCH)).toEqual([]);
+    expect(soup.runnable()).toEqual([]);
+  });
+
+  it("settle drains a Send left in flight, e.g. after folding a log written step by step", () => {
+    const soup = Soup.from({
+      molecules: [
+        { kind: "Send", a: ORCH, msgs: [{ kind: "deliver", to: A, content: x }] },
+        { kind: "Mailbox", a: ORCH, queue: [] },
+      ],
+    });
+    const result = soup.settle();
+    expect(result.events.map((e) => e.type)).toEqual(["spark", "send-empty"]);
+    expect(soup.stateOf(ORCH)).toBe("Idle");
+    expect(soup.stateOf(A)).toBe("Idle");
+  });
 });
