@@ -10,6 +10,14 @@ export type Screen = { pass: true } | { pass: false; reason: string };
 export function screenEvent(event: AppEvent): Screen {
   switch (event.kind) {
     case "issue":
+      // No label at all cannot be the job label (labeled/unlabeled name theirs).
+      if (
+        (event.action === "opened" || event.action === "closed") &&
+        event.issue.labels.length === 0
+      ) {
+        return { pass: false, reason: "the issue has no label" };
+      }
+      return { pass: true };
     case "pull-closed":
       return { pass: true };
     case "comment": {

@@ -17,11 +17,13 @@ export function createWorkerGitHub(options: {
     auth: options.token,
     baseUrl: options.baseUrl,
     userAgent: "cfa-bot-worker",
+    // Octokit logs every failed request as an error, including the 404s the forge
+    // expects (no config file, a branch already gone); the forge reports real failures.
     log: {
       debug: (message: string) => options.logger.debug(message),
       info: (message: string) => options.logger.debug(message),
-      warn: (message: string) => options.logger.warn(message),
-      error: (message: string) => options.logger.error(message),
+      warn: (message: string) => options.logger.debug(message),
+      error: (message: string) => options.logger.debug(message),
     },
   });
   return asWorkerGitHub(octokit);

@@ -3,6 +3,8 @@
 // allowed, wakes, and reports. A failure is posted once on the issue and the run exits
 // non-zero; nothing is swallowed.
 
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { configErrorComment, isSameConfigError } from "../app/config-error-comment.js";
 import { configFromText } from "../app/config-from-text.js";
 import { postOnce } from "../app/post-once.js";
@@ -53,6 +55,9 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
       logger.warn(`cfa/worker: .github/cfa.yml is not valid; job #${job} does not run`);
       return result(0, null);
     }
+    // Each run starts from what GitHub holds: a self-hosted runner may keep an earlier
+    // run's worktrees, which would pin the branches the fetch must update.
+    await rm(join(workRootUnder(env.RUNNER_TEMP), String(job)), { recursive: true, force: true });
     const fetched = await fetchJobBranches({
       repoDir: env.GITHUB_WORKSPACE,
       job,

@@ -1,0 +1,116 @@
+// Approval integrity over GitHub (issue 5 §3): a review answers a gate only if its author
+// has write access and it was made on the gate's commit; one that does not count gets one
+// reply, from the worker alone (the app only cues). Changes requested carry the review's
+// body and inline comments to the lead.
+
+import { afterEach, describe, expect, it } from "vitest";
+import { readHiddenBlock } from "../../../src/engine/render/hidden-block.js";
+import { useGitHubMocks } from "../../support/github/index.js";
+import { expecting, recording } from "../../support/engine/script.js";
+import { finish, gate, writeArtifact } from "../../support/engine/recordings.js";
+import { ROUTES } from "./fake-github.js";
+import { createGitHubJob, git, type GitHubJob } from "./github-job.js";
+
+const BODY = "Name the files you will create.";
+const INLINE = "Which greeting: hello or hi?";
+
+function revising() {
+  return recording({
+    "intent-lead@state:intent:1": [
+      writeArtifact("INTENT.md", "# Intent\n\nGreet.\n"),
+      gate("INTENT.md", "Is this your intent?"),
+      expecting(writeArtifact("INTENT.md", "# Intent\n\nGreet with hello.txt.\n"), INLINE),
+      gate("INTENT.md", "Revised: is this your intent?"),
+      finish("APPROVED_INTENT"),
+    ],
+    "project-lead@state:plan:1": [writeArtifact("PLAN.md", "# Plan\n\nhello\n"), gate("PLAN.md")],
+  });
+}
+
+describe("approval integrity on GitHub", () => {
+  useGitHubMocks();
+  let job: GitHubJob | undefined;
+  afterEach(async () => job?.cleanup());
+
+  it("an approval without write access or of a stale commit gets one reply and changes nothing; changes requested reach the lead", async () => {
+    job = await createGitHubJob({ recording: revising() });
+    const { github, probot } = job;
+    github.install(
+      ROUTES.filter(
+        (r) =>
+          ![
+            "comment-reaction",
+            "get-pull",
+            "graphql",
+            "update-pull",
+            "delete-ref",
+            "update-check",
+          ].includes(r),
+      ),
+    );
+    github.permissions.set("ana", "write");
+    github.permissions.set("rea", "read");
+    github.openIssue({ number: 1, title: "Greet", body: "please", author: "ana", label: "cfa" });
+    const state = () =>
+      (JSON.parse(git(github.bare, "show", "cfa/1:.cfa/jobs/1/state.json")) as { state: string })
+        .state;
+    const replies = () =>
+      github
+        .botComments(1)
+        .map((c) => ({ block: readHiddenBlock(c.body), body: c.body }))
+        .filter((c) => c.block?.kind === "refusal");
+    const review = async (
+      login: string,
+      state: "APPROVED" | "CHANGES_REQUESTED",
+      commitId: string,
+      extra = {},
+    ) => {
+      const pull = github.pulls[0]!;
+      const r = github.review({ pull: pull.number, login, state, commitId, ...extra });
+      await probot.receive(
+        "pull_request_review",
+        job!.reviewed(pull.number, {
+          id: r.id,
+          login,
+          state: state === "APPROVED" ? "approved" : "changes_requested",
+          commitId,
+        }),
+      );
+      expect(await job!.runWorker(1), job!.lines.join("\n")).toBe(0);
+    };
+
+    await probot.receive("issues", job.labelled(1, "ana"));
+    expect(await job.runWorker(1)).toBe(0);
+    const gateCommit = github.head("cfa/1");
+
+    // Someone with read access approves the right commit: one reply, still INTENT.
+    await review("rea", "APPROVED", gateCommit);
+    expect(state()).toBe("INTENT");
+    expect(replies()).toHaveLength(1);
+    expect(replies()[0]!.body).toContain("needs write access (you have read)");
+
+    // Ana approves a commit that is not the gate's (the default branch's): one more reply.
+    await review("ana", "APPROVED", git(github.bare, "rev-parse", "main"));
+    expect(state()).toBe("INTENT");
+    expect(replies()).toHaveLength(2);
+    expect(replies()[1]!.body).toContain("did not count");
+
+    // Another wake reads nothing new: no reply is repeated.
+    expect(await job.runWorker(1)).toBe(0);
+    expect(replies()).toHaveLength(2);
+
+    // Changes requested, with an inline comment: the lead revises (the script checks it saw
+    // the inline comment) and asks again on a new commit.
+    await review("ana", "CHANGES_REQUESTED", gateCommit, {
+      body: BODY,
+      comments: [{ path: ".cfa/jobs/1/INTENT.md", line: 3, body: INLINE }],
+    });
+    expect(state()).toBe("INTENT");
+    const revised = github.head("cfa/1");
+    expect(revised).not.toBe(gateCommit);
+
+    await review("ana", "APPROVED", revised);
+    expect(state()).toBe("PLAN");
+    expect(replies()).toHaveLength(2);
+  });
+});

@@ -1,0 +1,527 @@
+// A small, stateful GitHub behind nock for end-to-end jobs: issues, comments, reactions,
+// permissions, pull requests, reviews, check runs, contents, workflow dispatches, and
+// branch deletion against a real bare repository (pushes go there by git, as on GitHub).
+// Every request still passes through nockGitHub(), so the test kit validates each one
+// against GitHub's OpenAPI description and counts it.
+
+import { execFileSync } from "node:child_process";
+import { nockGitHub } from "../../support/github/index.js";
+
+export const OWNER = "octo-org";
+export const REPO = "hello-world";
+export const FULL = `${OWNER}/${REPO}`;
+const R = `/repos/${OWNER}/${REPO}`;
+const WEB = `https://github.com/${FULL}`;
+
+type UserType = "User" | "Bot";
+interface User {
+  login: string;
+  type: UserType;
+}
+interface IssueState {
+  number: number;
+  title: string;
+  body: string;
+  user: User;
+  labels: string[];
+  state: "open" | "closed";
+  events: { event: string; actor: User; label?: string }[];
+}
+interface CommentState {
+  id: number;
+  issue: number;
+  user: User;
+  body: string;
+}
+interface PullState {
+  number: number;
+  head: string;
+  base: string;
+  title: string;
+  body: string;
+  draft: boolean;
+  state: "open" | "closed";
+  user: User;
+  requested: string[];
+}
+interface ReviewState {
+  id: number;
+  pull: number;
+  user: User;
+  state: "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED";
+  body: string;
+  commitId: string;
+  comments: { path: string; line: number; body: string }[];
+}
+interface CheckState {
+  id: number;
+  name: string;
+  headSha: string;
+  status: string;
+  conclusion: string | null;
+}
+
+const user = (u: User, id = 1) => ({
+  login: u.login,
+  id,
+  node_id: "MDQ6VXNlcjE=",
+  type: u.type,
+  site_admin: false,
+  url: `https://api.github.com/users/${u.login}`,
+  html_url: `https://github.com/${u.login}`,
+});
+
+export class FakeGitHub {
+  readonly issues = new Map<number, IssueState>();
+  readonly comments: CommentState[] = [];
+  readonly pulls: PullState[] = [];
+  readonly reviews: ReviewState[] = [];
+  readonly checks: CheckState[] = [];
+  readonly dispatches: { workflow: string; ref: string; job: string }[] = [];
+  readonly reactions: { target: string; content: string }[] = [];
+  readonly permissions = new Map<string, string>();
+  config: string | null = null;
+  private nextId = 100;
+
+  constructor(
+    /** The bare repository standing in for GitHub's git side. */
+    readonly bare: string,
+    readonly botLogin: string,
+  ) {}
+
+  // ---- what people do on github.com ----
+
+  openIssue(input: { number: number; title: string; body: string; author: string; label: string }) {
+    this.issues.set(input.number, {
+      number: input.number,
+      title: input.title,
+      body: input.body,
+      user: { login: input.author, type: "User" },
+      labels: [input.label],
+      state: "open",
+      events: [
+        { event: "labeled", actor: { login: input.author, type: "User" }, label: input.label },
+      ],
+    });
+  }
+
+  comment(issue: number, login: string, body: string, type: UserType = "User"): CommentState {
+    const comment = { id: this.id(), issue, user: { login, type }, body };
+    this.comments.push(comment);
+    return comment;
+  }
+
+  review(input: {
+    pull: number;
+    login: string;
+    state: ReviewState["state"];
+    commitId: string;
+    body?: string;
+    comments?: ReviewState["comments"];
+  }): ReviewState {
+    const review: ReviewState = {
+      id: this.id(),
+      pull: input.pull,
+      user: { login: input.login, type: "User" },
+      state: input.state,
+      body: input.body ?? "",
+      commitId: input.commitId,
+      comments: input.comments ?? [],
+    };
+    this.reviews.push(review);
+    return review;
+  }
+
+  /** The commit a branch is at on "GitHub" (the bare repository). */
+  head(branch: string): string {
+    return execFileSync("git", ["rev-parse", `refs/heads/${branch}`], {
+      cwd: this.bare,
+      encoding: "utf8",
+    }).trim();
+  }
+
+  branches(): string[] {
+    return execFileSync("git", ["for-each-ref", "--format=%(refname:short)", "refs/heads/"], {
+      cwd: this.bare,
+      encoding: "utf8",
+    })
+      .split("\n")
+      .filter((b) => b !== "");
+  }
+
+  botComments(issue: number): CommentState[] {
+    return this.comments.filter((c) => c.issue === issue && c.user.login === this.botLogin);
+  }
+
+  // ---- the REST API ----
+
+  /** Installs every route, persisted; each must be used at least once by the test. */
+  install(routes: readonly Route[] = ROUTES): void {
+    const scope = nockGitHub().persist();
+    for (const route of routes) {
+      const [method, path] = ROUTE_PATHS[route];
+      const answer = (uri: string, body: unknown, accept: string) =>
+        this.answer(
+          route,
+          new URL(uri, "https://api.github.com"),
+          body as Record<string, unknown>,
+          accept,
+        );
+      scope
+        .intercept(path, method)
+        .query(true)
+        .reply(function (uri, body) {
+          return answer(uri, body, String(this.req.headers["accept"] ?? ""));
+        });
+    }
+  }
+
+  private answer(
+    route: Route,
+    url: URL,
+    body: Record<string, unknown>,
+    accept: string,
+  ): [number, unknown] | [number, unknown, Record<string, string>] {
+    const parts = url.pathname.split("/").map(decodeURIComponent);
+    const num = (i: number) => Number(parts[i]);
+    switch (route) {
+      case "repo":
+        return [
+          200,
+          {
+            id: 1,
+            name: REPO,
+            full_name: FULL,
+            default_branch: "main",
+            owner: user({ login: OWNER, type: "User" }),
+          },
+        ];
+      case "issue": {
+        const issue = this.issues.get(num(5));
+        return issue ? [200, this.issueJson(issue)] : [404, { message: "Not Found" }];
+      }
+      case "issue-events": {
+        const issue = this.issues.get(num(5));
+        return [
+          200,
+          (issue?.events ?? []).map((e, i) => ({
+            id: i + 1,
+            event: e.event,
+            actor: user(e.actor),
+            label: e.label ? { name: e.label, color: "f29513" } : undefined,
+            created_at: "2026-11-22T10:00:00Z",
+          })),
+        ];
+      }
+      case "list-comments":
+        return [
+          200,
+          this.comments.filter((c) => c.issue === num(5)).map((c) => this.commentJson(c)),
+        ];
+      case "create-comment": {
+        const comment = this.comment(num(5), this.actingAs(accept), String(body["body"]), "Bot");
+        return [201, this.commentJson(comment)];
+      }
+      case "update-comment": {
+        const comment = this.comments.find((c) => c.id === num(6));
+        if (!comment) return [404, { message: "Not Found" }];
+        comment.body = String(body["body"]);
+        return [200, this.commentJson(comment)];
+      }
+      case "issue-reaction":
+      case "comment-reaction":
+        this.reactions.push({ target: url.pathname, content: String(body["content"]) });
+        return [
+          201,
+          {
+            id: this.id(),
+            content: body["content"],
+            user: user({ login: "cfa-bot[bot]", type: "Bot" }),
+          },
+        ];
+      case "permission": {
+        const login = parts[5] ?? "";
+        const permission = this.permissions.get(login);
+        if (permission === undefined) return [404, { message: "Not Found" }];
+        const legacy =
+          permission === "maintain" ? "write" : permission === "triage" ? "read" : permission;
+        return [
+          200,
+          { permission: legacy, role_name: permission, user: user({ login, type: "User" }) },
+        ];
+      }
+      case "content": {
+        const path = parts.slice(5).join("/");
+        if (
+          parts[2] !== OWNER ||
+          parts[3] !== REPO ||
+          path !== ".github/cfa.yml" ||
+          this.config === null
+        ) {
+          return [404, { message: "Not Found" }];
+        }
+        if (accept.includes("raw"))
+          return [200, this.config, { "content-type": "text/plain; charset=utf-8" }];
+        return [
+          200,
+          {
+            type: "file",
+            encoding: "base64",
+            size: this.config.length,
+            name: "cfa.yml",
+            path,
+            content: Buffer.from(this.config).toString("base64"),
+          },
+        ];
+      }
+      case "org-content":
+        return [404, { message: "Not Found" }];
+      case "list-pulls": {
+        const head = (url.searchParams.get("head") ?? "").replace(`${OWNER}:`, "");
+        return [
+          200,
+          this.pulls
+            .filter((p) => p.head === head)
+            .reverse()
+            .map((p) => this.pullJson(p)),
+        ];
+      }
+      case "create-pull": {
+        const pull: PullState = {
+          number: this.id(),
+          head: String(body["head"]),
+          base: String(body["base"]),
+          title: String(body["title"]),
+          body: String(body["body"]),
+          draft: body["draft"] === true,
+          state: "open",
+          user: { login: this.botLogin, type: "Bot" },
+          requested: [],
+        };
+        this.pulls.push(pull);
+        return [201, this.pullJson(pull)];
+      }
+      case "get-pull": {
+        const pull = this.pulls.find((p) => p.number === num(5));
+        return pull ? [200, this.pullJson(pull)] : [404, { message: "Not Found" }];
+      }
+      case "update-pull": {
+        const pull = this.pulls.find((p) => p.number === num(5));
+        if (!pull) return [404, { message: "Not Found" }];
+        if (typeof body["title"] === "string") pull.title = body["title"];
+        if (typeof body["body"] === "string") pull.body = body["body"];
+        if (body["state"] === "closed") pull.state = "closed";
+        return [200, this.pullJson(pull)];
+      }
+      case "graphql": {
+        const id = String((body["variables"] as Record<string, unknown>)["pullRequestId"]);
+        const pull = this.pulls.find((p) => `PR_${p.number}` === id);
+        if (pull) pull.draft = false;
+        return [
+          200,
+          { data: { markPullRequestReadyForReview: { pullRequest: { isDraft: false } } } },
+        ];
+      }
+      case "request-reviewers": {
+        const pull = this.pulls.find((p) => p.number === num(5));
+        if (!pull) return [404, { message: "Not Found" }];
+        pull.requested.push(...(body["reviewers"] as string[]));
+        return [201, this.pullJson(pull)];
+      }
+      case "list-reviews":
+        return [
+          200,
+          this.reviews
+            .filter((r) => r.pull === num(5))
+            .map((r) => ({
+              id: r.id,
+              node_id: "PRR_1",
+              user: user(r.user),
+              body: r.body,
+              state: r.state,
+              commit_id: r.commitId,
+              submitted_at: "2026-11-22T10:00:00Z",
+              html_url: `${WEB}/pull/${r.pull}#pullrequestreview-${r.id}`,
+              author_association: "COLLABORATOR",
+            })),
+        ];
+      case "review-comments": {
+        const review = this.reviews.find((r) => r.id === num(7));
+        return [
+          200,
+          (review?.comments ?? []).map((c, i) => ({
+            id: i + 1,
+            path: c.path,
+            line: c.line,
+            original_line: c.line,
+            body: c.body,
+            pull_request_review_id: review?.id,
+            user: user(review?.user ?? { login: "ghost", type: "User" }),
+          })),
+        ];
+      }
+      case "list-checks": {
+        const sha = parts[5];
+        const name = url.searchParams.get("check_name");
+        const runs = this.checks.filter((c) => c.headSha === sha && c.name === name);
+        return [200, { total_count: runs.length, check_runs: runs.map((c) => this.checkJson(c)) }];
+      }
+      case "create-check": {
+        const check: CheckState = {
+          id: this.id(),
+          name: String(body["name"]),
+          headSha: String(body["head_sha"]),
+          status: String(body["status"]),
+          conclusion: (body["conclusion"] as string | undefined) ?? null,
+        };
+        this.checks.push(check);
+        return [201, this.checkJson(check)];
+      }
+      case "update-check": {
+        const check = this.checks.find((c) => c.id === num(5));
+        if (!check) return [404, { message: "Not Found" }];
+        check.status = String(body["status"]);
+        check.conclusion = (body["conclusion"] as string | undefined) ?? null;
+        return [200, this.checkJson(check)];
+      }
+      case "delete-ref": {
+        const ref = parts.slice(6).join("/");
+        try {
+          execFileSync("git", ["update-ref", "-d", `refs/${ref}`], { cwd: this.bare });
+        } catch {
+          return [422, { message: "Reference does not exist" }];
+        }
+        return [204, ""];
+      }
+      case "dispatch": {
+        const inputs = body["inputs"] as Record<string, string>;
+        this.dispatches.push({
+          workflow: parts[6] ?? "",
+          ref: String(body["ref"]),
+          job: inputs["job"] ?? "",
+        });
+        return [204, ""];
+      }
+      default: {
+        const never: never = route;
+        throw new Error(`fake GitHub: unhandled route ${String(never)}`);
+      }
+    }
+  }
+
+  private actingAs(_accept: string): string {
+    return this.botLogin;
+  }
+
+  private id(): number {
+    this.nextId += 1;
+    return this.nextId;
+  }
+
+  private issueJson(issue: IssueState) {
+    return {
+      id: issue.number,
+      node_id: "I_1",
+      number: issue.number,
+      title: issue.title,
+      body: issue.body,
+      user: user(issue.user),
+      labels: issue.labels.map((name) => ({ id: 1, name, color: "f29513", default: false })),
+      state: issue.state,
+      html_url: `${WEB}/issues/${issue.number}`,
+      url: `https://api.github.com${R}/issues/${issue.number}`,
+      comments: this.comments.filter((c) => c.issue === issue.number).length,
+      created_at: "2026-11-22T10:00:00Z",
+      updated_at: "2026-11-22T10:00:00Z",
+      author_association: "COLLABORATOR",
+    };
+  }
+
+  private commentJson(comment: CommentState) {
+    return {
+      id: comment.id,
+      node_id: "IC_1",
+      body: comment.body,
+      user: user(comment.user),
+      created_at: "2026-11-22T10:00:00Z",
+      updated_at: "2026-11-22T10:00:00Z",
+      html_url: `${WEB}/issues/${comment.issue}#issuecomment-${comment.id}`,
+      issue_url: `https://api.github.com${R}/issues/${comment.issue}`,
+      author_association: comment.user.type === "Bot" ? "NONE" : "COLLABORATOR",
+    };
+  }
+
+  private pullJson(pull: PullState) {
+    const ref = (name: string) => ({
+      ref: name,
+      label: `${OWNER}:${name}`,
+      sha: this.branches().includes(name) ? this.head(name) : "0".repeat(40),
+      repo: { full_name: FULL, name: REPO, owner: user({ login: OWNER, type: "User" }) },
+    });
+    return {
+      id: pull.number,
+      node_id: `PR_${pull.number}`,
+      number: pull.number,
+      title: pull.title,
+      body: pull.body,
+      state: pull.state,
+      draft: pull.draft,
+      user: user(pull.user),
+      head: ref(pull.head),
+      base: ref(pull.base),
+      html_url: `${WEB}/pull/${pull.number}`,
+      requested_reviewers: pull.requested.map((login) => user({ login, type: "User" })),
+      merged: false,
+    };
+  }
+
+  private checkJson(check: CheckState) {
+    return {
+      id: check.id,
+      name: check.name,
+      head_sha: check.headSha,
+      status: check.status,
+      conclusion: check.conclusion,
+      html_url: `${WEB}/runs/${check.id}`,
+    };
+  }
+}
+
+const ROUTE_PATHS = {
+  repo: ["GET", R],
+  issue: ["GET", /^\/repos\/octo-org\/hello-world\/issues\/\d+$/],
+  "issue-events": ["GET", /^\/repos\/octo-org\/hello-world\/issues\/\d+\/events/],
+  "list-comments": ["GET", /^\/repos\/octo-org\/hello-world\/issues\/\d+\/comments/],
+  "create-comment": ["POST", /^\/repos\/octo-org\/hello-world\/issues\/\d+\/comments$/],
+  "update-comment": ["PATCH", /^\/repos\/octo-org\/hello-world\/issues\/comments\/\d+$/],
+  "issue-reaction": ["POST", /^\/repos\/octo-org\/hello-world\/issues\/\d+\/reactions$/],
+  "comment-reaction": [
+    "POST",
+    /^\/repos\/octo-org\/hello-world\/issues\/comments\/\d+\/reactions$/,
+  ],
+  permission: ["GET", /^\/repos\/octo-org\/hello-world\/collaborators\/[^/]+\/permission$/],
+  content: ["GET", /^\/repos\/octo-org\/hello-world\/contents\//],
+  "org-content": ["GET", /^\/repos\/octo-org\/\.github\/contents\//],
+  "list-pulls": ["GET", /^\/repos\/octo-org\/hello-world\/pulls(\?|$)/],
+  "create-pull": ["POST", `${R}/pulls`],
+  "get-pull": ["GET", /^\/repos\/octo-org\/hello-world\/pulls\/\d+$/],
+  "update-pull": ["PATCH", /^\/repos\/octo-org\/hello-world\/pulls\/\d+$/],
+  graphql: ["POST", "/graphql"],
+  "request-reviewers": [
+    "POST",
+    /^\/repos\/octo-org\/hello-world\/pulls\/\d+\/requested_reviewers$/,
+  ],
+  "list-reviews": ["GET", /^\/repos\/octo-org\/hello-world\/pulls\/\d+\/reviews(\?|$)/],
+  "review-comments": ["GET", /^\/repos\/octo-org\/hello-world\/pulls\/\d+\/reviews\/\d+\/comments/],
+  "list-checks": ["GET", /^\/repos\/octo-org\/hello-world\/commits\/[0-9a-f]+\/check-runs/],
+  "create-check": ["POST", `${R}/check-runs`],
+  "update-check": ["PATCH", /^\/repos\/octo-org\/hello-world\/check-runs\/\d+$/],
+  "delete-ref": ["DELETE", /^\/repos\/octo-org\/hello-world\/git\/refs\//],
+  dispatch: ["POST", /^\/repos\/octo-org\/hello-world\/actions\/workflows\/[^/]+\/dispatches$/],
+} as const satisfies Record<
+  string,
+  readonly ["GET" | "POST" | "PATCH" | "DELETE", string | RegExp]
+>;
+
+export type Route = keyof typeof ROUTE_PATHS;
+export const ROUTES = Object.keys(ROUTE_PATHS) as Route[];

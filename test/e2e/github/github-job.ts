@@ -1,0 +1,123 @@
+// One repository on a fake GitHub for end-to-end jobs: a bare repository as GitHub's git
+// side, the worker's clone of it (as actions/checkout leaves it), the Probot app, and the
+// worker run as Actions runs it, with the scripted model.
+
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createScriptedModel } from "../../../src/adapters/scripted/index.js";
+import { createCfaApp } from "../../../src/app/index.js";
+import { createDedupe } from "../../../src/app/dedupe.js";
+import { steppingClock } from "../../../src/ports/clock.js";
+import type { Model } from "../../../src/ports/model.js";
+import { runWorker } from "../../../src/worker/run-worker.js";
+import { createTestProbot, examplePayload, type TestProbot } from "../../support/github/index.js";
+import { FakeGitHub, FULL, OWNER, REPO } from "./fake-github.js";
+
+export type ReviewStateName = "approved" | "changes_requested" | "commented" | "dismissed";
+
+export const WORKER_TOKEN = "ghs_e2eWorkerToken0123456789abcdef";
+export const BOT = "github-actions[bot]";
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
+}
+
+export interface GitHubJob {
+  root: string;
+  github: FakeGitHub;
+  probot: TestProbot;
+  work: string;
+  lines: string[];
+  /** Runs the worker as `workflow_dispatch` with inputs { job } would. */
+  runWorker(job: number): Promise<number>;
+  labelled(issue: number, login: string): object;
+  reviewed(
+    pull: number,
+    review: { id: number; login: string; state: string; commitId: string },
+  ): object;
+  cleanup(): Promise<void>;
+}
+
+export async function createGitHubJob(options: { recording: unknown; config?: string }) {
+  const root = await mkdtemp(join(tmpdir(), "cfa-gh-e2e-"));
+  const bare = join(root, "github.git");
+  const seed = join(root, "seed");
+  const work = join(root, "work");
+  git(root, "init", "--quiet", "--bare", "--initial-branch=main", bare);
+  await mkdir(seed);
+  git(seed, "init", "--quiet", "--initial-branch=main");
+  git(seed, "config", "user.name", "Ana");
+  git(seed, "config", "user.email", "ana@example.com");
+  await writeFile(join(seed, "README.md"), "# hello-world\n");
+  if (options.config !== undefined) {
+    await mkdir(join(seed, ".github"));
+    await writeFile(join(seed, ".github", "cfa.yml"), options.config);
+  }
+  git(seed, "add", "-A");
+  git(seed, "commit", "--quiet", "-m", "initial");
+  git(seed, "push", "--quiet", bare, "main");
+  git(root, "clone", "--quiet", bare, work);
+  let runs = 0;
+
+  const github = new FakeGitHub(bare, BOT);
+  github.config = options.config ?? null;
+  const probot = await createTestProbot(createCfaApp({ dedupe: createDedupe() }));
+  const model: Model = createScriptedModel(options.recording, { source: "e2e" });
+  const clock = steppingClock("2026-11-22T10:00:00.000Z");
+  const lines: string[] = [];
+  const repository = { name: REPO, owner: { login: OWNER }, default_branch: "main" };
+
+  return {
+    root,
+    github,
+    probot,
+    work,
+    lines,
+    // Every run on a fresh runner: a new clone (as actions/checkout makes) and RUNNER_TEMP.
+    runWorker: (job: number) => {
+      runs += 1;
+      const clone = join(root, `run-${runs}`);
+      git(root, "clone", "--quiet", bare, clone);
+      return runWorker(
+        ["--job", String(job)],
+        {
+          PATH: process.env.PATH ?? "/usr/bin:/bin",
+          HOME: root,
+          GITHUB_REPOSITORY: FULL,
+          GITHUB_TOKEN: WORKER_TOKEN,
+          GITHUB_WORKSPACE: clone,
+          RUNNER_TEMP: join(root, `runner-${runs}`),
+          GITHUB_RUN_ID: "4242",
+          GITHUB_RUN_ATTEMPT: "1",
+          ANTHROPIC_API_KEY: "sk-ant-e2e-unused",
+        },
+        { model, clock, print: (line) => lines.push(line) },
+      );
+    },
+    labelled: (issue: number, login: string) =>
+      examplePayload("issues", "labeled", {
+        repository,
+        label: { name: "cfa" },
+        issue: { number: issue, labels: [{ name: "cfa" }], state: "open" },
+        sender: { login, type: "User" },
+      }),
+    reviewed: (
+      pull: number,
+      review: { id: number; login: string; state: ReviewStateName; commitId: string },
+    ) =>
+      examplePayload("pull_request_review", "submitted", {
+        repository,
+        review: {
+          id: review.id,
+          state: review.state,
+          user: { login: review.login, type: "User" },
+          commit_id: review.commitId,
+        },
+        pull_request: { number: pull, head: { ref: "cfa/1", repo: { full_name: FULL } } },
+        sender: { login: review.login, type: "User" },
+      }),
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  } satisfies GitHubJob;
+}

@@ -1,0 +1,296 @@
+import { describe, expect, it } from "vitest";
+import { createCfaApp } from "../../../src/app/index.js";
+import { createDedupe } from "../../../src/app/dedupe.js";
+import { configErrorComment } from "../../../src/app/config-error-comment.js";
+import { parseConfig } from "../../../src/config/index.js";
+import { PERMISSIONS } from "../../../src/ports/forge.js";
+import { createTestProbot, examplePayload, useGitHubMocks } from "../../support/github/index.js";
+import {
+  R,
+  mockActiveRuns,
+  mockCancel,
+  mockCommentReaction,
+  mockComments,
+  mockConfig,
+  mockCreateComment,
+  mockDispatch,
+  mockIssueReaction,
+  mockPermission,
+} from "./github-app-mocks.js";
+
+const TOKEN_CALL = "apps/create-installation-access-token";
+
+const labelled = (login: string, issue = 7) =>
+  examplePayload("issues", "labeled", {
+    label: { name: "cfa" },
+    issue: { number: issue, labels: [{ name: "cfa" }], state: "open" },
+    sender: { login, type: "User" },
+  });
+
+const commented = (body: string, login: string, id = 901) =>
+  examplePayload("issue_comment", "created", {
+    issue: { number: 7, labels: [{ name: "cfa" }], state: "open" },
+    comment: { id, body, user: { login, type: "User" } },
+    sender: { login, type: "User" },
+  });
+
+const reviewed = (state: "approved" | "commented", login: string, type: "User" | "Bot" = "User") =>
+  examplePayload("pull_request_review", "submitted", {
+    review: { id: 501, state, user: { login, type }, commit_id: "f".repeat(40) },
+    pull_request: { number: 12, head: { ref: "cfa/7" } },
+    sender: { login, type },
+  });
+
+async function app() {
+  return createTestProbot(createCfaApp({ dedupe: createDedupe() }));
+}
+
+describe("the app's handlers, on GitHub's example payloads, every call mocked and validated", () => {
+  const github = useGitHubMocks();
+  const operations = () =>
+    github
+      .recorder()
+      .calls()
+      .map((c) => c.operationId)
+      .filter((id) => id !== TOKEN_CALL);
+
+  it("a person with write access labels an issue: 👀 on the issue and the worker dispatched", async () => {
+    const probot = await app();
+    mockConfig(null);
+    mockPermission("wes", "write");
+    mockIssueReaction(7);
+    mockDispatch(7);
+
+    await probot.receive("issues", labelled("wes"));
+
+    expect(operations()).toEqual([
+      "repos/get-content",
+      "repos/get-content",
+      "repos/get-collaborator-permission-level",
+      "reactions/create-for-issue",
+      "actions/create-workflow-dispatch",
+    ]);
+  });
+
+  it.each(PERMISSIONS.filter((p) => !["admin", "maintain", "write"].includes(p)))(
+    "a person with %s access who labels an issue gets one short comment and nothing starts",
+    async (permission) => {
+      const probot = await app();
+      mockConfig(null);
+      mockPermission("tri", permission);
+      mockComments(7, []);
+      mockCreateComment(
+        7,
+        new RegExp(
+          `^@tri: only people with write access.*you have ${permission}\\. Nothing was started\\.`,
+        ),
+      );
+
+      await probot.receive("issues", labelled("tri"));
+
+      expect(operations()).toEqual([
+        "repos/get-content",
+        "repos/get-content",
+        "repos/get-collaborator-permission-level",
+        "issues/list-comments",
+        "issues/create-comment",
+      ]);
+    },
+  );
+
+  it("the same delivery twice takes one effect", async () => {
+    const probot = await app();
+    mockConfig(null);
+    mockPermission("wes", "write");
+    mockIssueReaction(7);
+    mockDispatch(7);
+
+    await probot.receive("issues", labelled("wes"), { id: "d-1" });
+    await probot.receive("issues", labelled("wes"), { id: "d-1" });
+
+    expect(operations().filter((o) => o === "actions/create-workflow-dispatch")).toHaveLength(1);
+  });
+
+  it("the same comment in two deliveries (created, then a redelivery with another id) takes one effect", async () => {
+    const probot = await app();
+    mockConfig(null);
+    mockPermission("wes", "write");
+    mockCommentReaction(901);
+    mockDispatch(7);
+    await probot.receive("issue_comment", commented("/intervene use SQLite", "wes"), { id: "d-1" });
+
+    // The second delivery reads the configuration and the permission again, then stops.
+    mockConfig(null);
+    mockPermission("wes", "write");
+    await probot.receive("issue_comment", commented("/intervene use SQLite", "wes"), { id: "d-2" });
+
+    expect(operations().filter((o) => o === "actions/create-workflow-dispatch")).toHaveLength(1);
+    expect(operations().filter((o) => o === "reactions/create-for-issue-comment")).toHaveLength(1);
+  });
+
+  it("/withdraw by a maintainer cancels only that job's runs in progress, then cues the worker", async () => {
+    const probot = await app();
+    mockConfig(null);
+    mockPermission("max", "maintain");
+    mockCommentReaction(901);
+    mockActiveRuns([
+      { id: 71, title: "cfa job #7" },
+      { id: 72, title: "cfa job #70" },
+      { id: 73, title: "cfa job #7" },
+    ]);
+    mockCancel(71);
+    mockCancel(73, 409); // finished meanwhile: not an error
+    mockDispatch(7);
+
+    await probot.receive("issue_comment", commented("/withdraw wrong repo", "max"));
+
+    expect(operations()).toEqual([
+      "repos/get-content",
+      "repos/get-content",
+      "repos/get-collaborator-permission-level",
+      "reactions/create-for-issue-comment",
+      "actions/list-workflow-runs",
+      "actions/cancel-workflow-run",
+      "actions/cancel-workflow-run",
+      "actions/create-workflow-dispatch",
+    ]);
+  });
+
+  it("/withdraw by someone with read access cancels nothing and gets no 👀: the worker posts the one refusal", async () => {
+    const probot = await app();
+    mockConfig(null);
+    mockPermission("rea", "read");
+    mockDispatch(7);
+
+    await probot.receive("issue_comment", commented("/withdraw", "rea"));
+
+    expect(operations()).toEqual([
+      "repos/get-content",
+      "repos/get-content",
+      "repos/get-collaborator-permission-level",
+      "actions/create-workflow-dispatch",
+    ]);
+  });
+
+  it("an approval on the job's pull request is cued without a permission call (the worker judges it)", async () => {
+    const probot = await app();
+    mockConfig(null);
+    mockDispatch(7);
+
+    await probot.receive("pull_request_review", reviewed("approved", "wes"));
+
+    expect(operations()).toEqual([
+      "repos/get-content",
+      "repos/get-content",
+      "actions/create-workflow-dispatch",
+    ]);
+  });
+
+  it("ordinary comments and comment-only reviews cost no API call", async () => {
+    const probot = await app();
+
+    await probot.receive("issue_comment", commented("Looks good to me", "wes"));
+    await probot.receive("pull_request_review", reviewed("commented", "wes"));
+    await probot.receive("issues", examplePayload("issues", "opened", { issue: { labels: [] } }));
+
+    expect(operations()).toEqual([]);
+  });
+
+  it("an issue opened with another label, and a bot's command, cost only the config read", async () => {
+    const probot = await app();
+    mockConfig(null);
+    await probot.receive("issues", examplePayload("issues", "opened"));
+    mockConfig(null);
+    await probot.receive(
+      "issue_comment",
+      examplePayload("issue_comment", "created", {
+        issue: { number: 7, labels: [{ name: "cfa" }] },
+        comment: { body: "/withdraw", user: { login: "cfa-bot[bot]", type: "Bot" } },
+        sender: { login: "cfa-bot[bot]", type: "Bot" },
+      }),
+    );
+
+    expect(operations()).toEqual([
+      "repos/get-content",
+      "repos/get-content",
+      "repos/get-content",
+      "repos/get-content",
+    ]);
+  });
+
+  it("the configured workflow and label are used", async () => {
+    const probot = await app();
+    mockConfig("label: robot\nworkflow: agents.yml\n");
+    mockPermission("wes", "admin");
+    mockIssueReaction(7);
+    mockDispatch(7, "agents.yml");
+
+    await probot.receive(
+      "issues",
+      examplePayload("issues", "labeled", {
+        label: { name: "robot" },
+        issue: { number: 7, labels: [{ name: "robot" }] },
+        sender: { login: "wes", type: "User" },
+      }),
+    );
+
+    expect(operations()).toContain("actions/create-workflow-dispatch");
+  });
+
+  it("a bad config gets one comment naming the field, and the job does not start", async () => {
+    const probot = await app();
+    const bad = "fanOut: lots\n";
+    const errors = parseConfig(bad);
+    if (errors.ok) throw new Error("expected a bad config");
+    const { body } = configErrorComment(7, errors.errors);
+    mockConfig(bad);
+    mockComments(7, []);
+    mockCreateComment(7, /cannot start: `.github\/cfa.yml` is not valid[\s\S]*fanOut/);
+
+    await probot.receive("issues", labelled("wes"), { id: "d-1" });
+
+    // Another delivery with the same bad file finds that comment and posts nothing.
+    mockConfig(bad);
+    mockComments(7, [{ body }]);
+    await probot.receive("issues", labelled("wes"), { id: "d-2" });
+
+    expect(operations()).toEqual([
+      "repos/get-content",
+      "issues/list-comments",
+      "issues/create-comment",
+      "repos/get-content",
+      "issues/list-comments",
+    ]);
+    expect(github.recorder().bodies("issues/create-comment")).toEqual([{ body }]);
+  });
+
+  it("a config that is not YAML gets the comment too", async () => {
+    const probot = await app();
+    mockConfig("label: [unclosed\n");
+    mockComments(7, []);
+    mockCreateComment(7, /is not valid[\s\S]*invalid YAML/);
+
+    await probot.receive("issues", labelled("wes"));
+  });
+
+  it("a handler error is not swallowed: the delivery fails", async () => {
+    const probot = await app();
+    mockConfig(null);
+    mockPermission("wes", "write");
+    mockIssueReaction(7);
+    // The dispatch fails: the workflow file does not exist.
+    const { nockGitHub } = await import("../../support/github/index.js");
+    nockGitHub()
+      .post(`${R}/actions/workflows/cfa.yml/dispatches`)
+      .reply(404, { message: "Not Found" });
+
+    await expect(probot.receive("issues", labelled("wes"), { id: "d-1" })).rejects.toThrow();
+
+    // Nothing was remembered: the redelivery tries again.
+    mockConfig(null);
+    mockPermission("wes", "write");
+    mockIssueReaction(7);
+    mockDispatch(7);
+    await probot.receive("issues", labelled("wes"), { id: "d-1" });
+  });
+});

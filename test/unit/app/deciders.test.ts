@@ -1,0 +1,249 @@
+import { describe, expect, it } from "vitest";
+import type { AppAction } from "../../../src/app/app-action.js";
+import { readAppEvent } from "../../../src/app/app-event.js";
+import { decide, type Authority } from "../../../src/app/decide.js";
+import { mayAct } from "../../../src/app/may-act.js";
+import { screenEvent } from "../../../src/app/screen-event.js";
+import { triageEvent } from "../../../src/app/triage-event.js";
+import { defaultConfig } from "../../../src/config/index.js";
+import type { AppEvent } from "../../../src/app/app-event.js";
+import { PERMISSIONS, type Permission } from "../../../src/ports/forge.js";
+import { examplePayload } from "../../support/github/index.js";
+import { commented, labelled, read, reviewed } from "./events.js";
+
+const config = defaultConfig();
+
+/** The whole pure path of one delivery: screen → triage → (live permission) → decide. */
+function effects(event: AppEvent, permission: Permission | null, approvers: string[] = []) {
+  const screen = screenEvent(event);
+  if (!screen.pass) return { ignored: screen.reason };
+  const triage = triageEvent(event, config);
+  if (!triage.act) return { ignored: triage.reason };
+  let authority: Authority | null = null;
+  if (triage.needsAuthority) {
+    const p = permission ?? "none";
+    authority = { permission: p, mayAct: mayAct(triage.actor.login, p, approvers) };
+  }
+  return decide(event, triage, authority);
+}
+
+const kinds = (actions: AppAction[]) => actions.map((a) => a.kind);
+
+describe("the permission matrix (issue 5 §2): who may start, approve, withdraw, intervene, answer", () => {
+  const acting: Permission[] = ["admin", "maintain", "write"];
+  const cases = PERMISSIONS.map((p) => [p, acting.includes(p)] as const);
+
+  it.each(cases)("start by %s: allowed=%s", (permission, allowed) => {
+    const decision = effects(labelled(`u-${permission}`), permission);
+    if (!("actions" in decision)) throw new Error(decision.ignored);
+    expect(kinds(decision.actions)).toEqual(allowed ? ["react", "dispatch"] : ["refuse-start"]);
+    if (!allowed) {
+      expect(decision.actions[0]).toMatchObject({ login: `u-${permission}`, permission });
+    }
+  });
+
+  it.each(cases)("/withdraw by %s: allowed=%s", (permission, allowed) => {
+    const decision = effects(commented("/withdraw not needed", `u-${permission}`), permission);
+    if (!("actions" in decision)) throw new Error(decision.ignored);
+    // Without authority: no 👀, no cancelled run; the worker is cued and posts the one refusal.
+    expect(kinds(decision.actions)).toEqual(
+      allowed ? ["react", "cancel-runs", "dispatch"] : ["dispatch"],
+    );
+  });
+
+  it.each(cases)("/intervene by %s: allowed=%s", (permission, allowed) => {
+    const decision = effects(commented("/intervene use SQLite", `u-${permission}`), permission);
+    if (!("actions" in decision)) throw new Error(decision.ignored);
+    expect(kinds(decision.actions)).toEqual(allowed ? ["react", "dispatch"] : ["dispatch"]);
+  });
+
+  it.each(cases)("/answer by %s: allowed=%s", (permission, allowed) => {
+    const decision = effects(commented("/answer q1 yes, both", `u-${permission}`), permission);
+    if (!("actions" in decision)) throw new Error(decision.ignored);
+    expect(kinds(decision.actions)).toEqual(allowed ? ["react", "dispatch"] : ["dispatch"]);
+    expect(decision.keys).toEqual(["comment:901"]);
+  });
+
+  it.each(PERMISSIONS)("an approval by %s is a cue: the worker judges it live", (permission) => {
+    const decision = effects(reviewed("approved", `u-${permission}`), permission);
+    if (!("actions" in decision)) throw new Error(decision.ignored);
+    expect(kinds(decision.actions)).toEqual(["dispatch"]);
+    expect(decision.keys).toEqual(["review:501"]);
+  });
+
+  it.each([
+    ["start", labelled("dependabot[bot]", "Bot")],
+    ["withdraw", commented("/withdraw", "dependabot[bot]", "Bot")],
+    ["intervene", commented("/intervene x", "dependabot[bot]", "Bot")],
+    ["answer", commented("/answer yes", "dependabot[bot]", "Bot")],
+    ["approve", reviewed("approved", "dependabot[bot]", "Bot")],
+  ])("a bot's %s is ignored, even with write access", (_what, event) => {
+    expect(effects(event, "write")).toEqual({
+      ignored: "@dependabot[bot] is a bot not listed in allowBots",
+    });
+  });
+
+  it("a bot listed in allowBots acts like a person with its permission", () => {
+    const event = commented("/withdraw", "renovate[bot]", "Bot");
+    const triage = triageEvent(event, { ...config, allowBots: ["Renovate[bot]"] });
+    expect(triage).toMatchObject({ act: true, intent: "command", needsAuthority: true });
+  });
+
+  it("a login in approvers acts without write access, compared case-insensitively", () => {
+    const decision = effects(commented("/withdraw", "Octo-Reader"), "read", ["octo-reader"]);
+    if (!("actions" in decision)) throw new Error(decision.ignored);
+    expect(kinds(decision.actions)).toEqual(["react", "cancel-runs", "dispatch"]);
+  });
+});
+
+describe("what the app ignores before it reads anything from GitHub", () => {
+  it("ordinary conversation is not a command", () => {
+    expect(effects(commented("Thanks, looks good!", "wes"), null)).toEqual({
+      ignored: "the comment is not a command",
+    });
+  });
+
+  it("a quoted command is not a command (only the first line counts)", () => {
+    expect(screenEvent(commented("I think\n/withdraw", "wes"))).toEqual({
+      pass: false,
+      reason: "the comment is not a command",
+    });
+  });
+
+  it("an edit that keeps the same command takes no second effect", () => {
+    const event = read(
+      "issue_comment",
+      examplePayload("issue_comment", "edited", {
+        issue: { number: 7, labels: [{ name: "cfa" }] },
+        comment: { id: 901, body: "/intervene use SQLite!" },
+        changes: { body: { from: "/intervene use SQLite!" } },
+      }),
+    );
+    expect(screenEvent(event)).toMatchObject({ pass: false });
+  });
+
+  it("an edit that turns a comment into a command is one", () => {
+    const event = read(
+      "issue_comment",
+      examplePayload("issue_comment", "edited", {
+        issue: { number: 7, labels: [{ name: "cfa" }] },
+        comment: { id: 901, body: "/withdraw" },
+        changes: { body: { from: "hmm" } },
+      }),
+    );
+    expect(screenEvent(event)).toEqual({ pass: true });
+  });
+
+  it("a review that only comments, and a dismissed review, answer no gate", () => {
+    expect(screenEvent(reviewed("commented", "wes"))).toMatchObject({ pass: false });
+    const dismissed = read(
+      "pull_request_review",
+      examplePayload("pull_request_review", "dismissed", {
+        pull_request: { head: { ref: "cfa/7" } },
+      }),
+    );
+    expect(screenEvent(dismissed)).toMatchObject({ pass: false });
+  });
+
+  it("a comment on a pull request, and a review of a pull request that is not a job's, are not read", () => {
+    const onPull = readAppEvent(
+      "issue_comment",
+      examplePayload("issue_comment", "created", {
+        issue: { pull_request: { url: "https://api.github.com/repos/o/r/pulls/3" } },
+        comment: { body: "/withdraw" },
+      }),
+    );
+    expect(onPull).toMatchObject({ ok: false });
+    const other = readAppEvent(
+      "pull_request_review",
+      examplePayload("pull_request_review", "submitted", {
+        review: { state: "approved" },
+        pull_request: { head: { ref: "cfa/7-api" } },
+      }),
+    );
+    expect(other).toMatchObject({ ok: false, reason: expect.stringContaining("not a job's") });
+  });
+
+  it("a fork's branch named cfa/<N> is not the job's", () => {
+    const fork = readAppEvent(
+      "pull_request_review",
+      examplePayload("pull_request_review", "submitted", {
+        review: { state: "approved" },
+        pull_request: { head: { ref: "cfa/7", repo: { full_name: "mallory/Hello-World" } } },
+      }),
+    );
+    expect(fork).toEqual({ ok: false, reason: "pull request #2 comes from another repository" });
+  });
+
+  it("a label other than the configured one starts nothing", () => {
+    const event = read("issues", examplePayload("issues", "labeled", { label: { name: "bug" } }));
+    expect(triageEvent(event, config)).toEqual({ act: false, reason: "the label is not `cfa`" });
+    expect(triageEvent(event, { ...config, label: "bug" })).toMatchObject({ intent: "start" });
+  });
+
+  it("commands on an issue that is not a job are ignored", () => {
+    const event = read(
+      "issue_comment",
+      examplePayload("issue_comment", "created", {
+        issue: { labels: [{ name: "bug" }] },
+        comment: { body: "/withdraw" },
+      }),
+    );
+    expect(triageEvent(event, config)).toEqual({
+      act: false,
+      reason: "the issue has no `cfa` label",
+    });
+  });
+});
+
+describe("stopping a job and other cues", () => {
+  it("removing the label or closing the issue cancels the job's runs and cues the worker", () => {
+    const unlabeled = read(
+      "issues",
+      examplePayload("issues", "unlabeled", { label: { name: "cfa" }, issue: { labels: [] } }),
+    );
+    expect(effects(unlabeled, null)).toMatchObject({
+      actions: [
+        { kind: "cancel-runs", job: 1 },
+        { kind: "dispatch", job: 1 },
+      ],
+    });
+    const closed = read(
+      "issues",
+      examplePayload("issues", "closed", { issue: { labels: [{ name: "cfa" }] } }),
+    );
+    expect(kinds((effects(closed, null) as { actions: AppAction[] }).actions)).toEqual([
+      "cancel-runs",
+      "dispatch",
+    ]);
+  });
+
+  it("a malformed command is cued without a reaction: the worker answers it", () => {
+    const decision = effects(commented("/intervene", "wes"), null);
+    expect(decision).toMatchObject({
+      actions: [{ kind: "dispatch", job: 7 }],
+      keys: ["comment:901"],
+    });
+  });
+
+  it("a job's pull request closed unmerged is cued; merged, it is not", () => {
+    const closed = (merged: boolean) =>
+      read(
+        "pull_request",
+        examplePayload("pull_request", "closed", {
+          pull_request: { merged, head: { ref: "cfa/7" } },
+        }),
+      );
+    expect(effects(closed(false), null)).toMatchObject({ actions: [{ kind: "dispatch", job: 7 }] });
+    expect(effects(closed(true), null)).toMatchObject({
+      ignored: expect.stringContaining("merged"),
+    });
+  });
+
+  it("decide refuses to guess a permission it needs", () => {
+    const event = labelled("wes");
+    const triage = triageEvent(event, config);
+    if (!triage.act) throw new Error("expected to act");
+    expect(() => decide(event, triage, null)).toThrow(/needs @wes's permission/);
+  });
+});
