@@ -1,0 +1,32 @@
+// What a `cfa` command reads and writes, passed in (STYLE.md: dependencies as options), so
+// the whole command runs in a test without touching the process.
+
+import type { Clock } from "../ports/clock.js";
+import type { Model } from "../ports/model.js";
+
+export interface CliOutput {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+export interface CliIo {
+  stdout: CliOutput;
+  stderr: CliOutput;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /**
+   * Test seam: the model the waking verbs use instead of the Anthropic API. With it, no
+   * ANTHROPIC_API_KEY is needed and nothing reaches the network.
+   */
+  model?: Model;
+  /** Test seam: the clock of a local run (default: the system clock). */
+  clock?: Clock;
+  /** Test seam: where job areas live (default: the user's cache folder, per repository). */
+  workRoot?: string;
+  /** Stops `watch --follow` (default: runs until the job ends or Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+export function processIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+}

@@ -1,0 +1,78 @@
+// `cfa answer N [--id qK] "text"`: comments `/answer [qK] text` on the job's issue; the
+// answer reaches the agent that asked.
+
+import { actOnJob, requireLive } from "../act-on-job.js";
+import { CliError } from "../cli-error.js";
+import type { Command } from "../command.js";
+import { printUsage } from "../command.js";
+import {
+  HELP_OPTION,
+  parseCommandArgs,
+  parseJobNumber,
+  REPO_OPTION,
+} from "../parse-command-args.js";
+import { UsageError } from "../usage-error.js";
+
+const OPTIONS = {
+  ...HELP_OPTION,
+  ...REPO_OPTION,
+  id: { type: "string" },
+  verbose: { type: "boolean", short: "v" },
+  record: { type: "string" },
+} as const;
+
+export const answerCommand: Command = {
+  name: "answer",
+  summary: 'answer the job\'s open question: cfa answer 1 "use ISO dates"',
+  usage: `
+Usage: cfa answer <N> [--id qK] "<text>" [--repo DIR] [--verbose] [--record FILE]
+
+Answers a question job N's agents asked you (a \`/answer\` comment on its issue), then wakes
+the job.
+
+Options:
+  --id qK         which question (needed when several are open)
+  --repo DIR      the repository (default: the current folder)
+  --verbose, -v   per-task lines in the log
+  --record FILE   append this action and the model's responses to a replay file
+  --help, -h      this help
+
+Needs ANTHROPIC_API_KEY.`,
+
+  async run(argv, io) {
+    const parsed = parseCommandArgs("answer", argv, OPTIONS, { required: ["<N>", "<text>"] });
+    if (parsed === null) return printUsage(io, answerCommand);
+    const n = parseJobNumber("answer", parsed.positionals[0] ?? "");
+    const text = parsed.positionals[1]?.trim() ?? "";
+    if (text === "") throw new UsageError("answer", "<text> is empty: say your answer");
+    const id = parsed.values.id;
+    if (id !== undefined && !/^q\d{1,6}$/.test(id)) {
+      throw new UsageError(
+        "answer",
+        `--id must be a question id such as q2, got ${JSON.stringify(id)}`,
+      );
+    }
+    return actOnJob(io, {
+      n,
+      repo: parsed.values.repo,
+      verbose: parsed.values.verbose === true,
+      record: parsed.values.record,
+      action: { action: "answer", job: n, text, ...(id ? { id } : {}) },
+      check(view, hint) {
+        requireLive(view, hint);
+        const open = view.pending.filter((p) => p.kind === "question").map((p) => p.id);
+        if (open.length === 0) {
+          throw new CliError(`job #${n} has no open question to answer.`);
+        }
+        if (id !== undefined && !open.includes(id)) {
+          throw new CliError(`job #${n} has no open question ${id} (open: ${open.join(", ")}).`);
+        }
+        if (id === undefined && open.length > 1) {
+          throw new CliError(
+            `job #${n} has ${open.length} open questions (${open.join(", ")}): say which with --id.`,
+          );
+        }
+      },
+    });
+  },
+};

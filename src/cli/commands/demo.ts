@@ -1,0 +1,61 @@
+// `cfa demo`: replays the shipped recording of a complete job (recordings/demo.json) in a
+// fresh temporary repository — intent, a plan with one requested change, three parallel
+// tasks merged back, done — printing the live log, then where to look. No key needed.
+
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { packageRoot } from "../../skills/package-root.js";
+import type { Command } from "../command.js";
+import { cliName, printUsage } from "../command.js";
+import { HELP_OPTION, parseCommandArgs } from "../parse-command-args.js";
+import { parseReplayFile } from "../replay-file.js";
+import { reportReplay } from "../report-replay.js";
+import { runReplay } from "../run-replay.js";
+import { whereToLook } from "../where-to-look.js";
+
+const OPTIONS = {
+  ...HELP_OPTION,
+  dir: { type: "string" },
+  verbose: { type: "boolean", short: "v" },
+} as const;
+
+export const demoPath = (): string => join(packageRoot(), "recordings", "demo.json");
+
+export const demoCommand: Command = {
+  name: "demo",
+  summary: "replay a recorded job from start to DONE in a fresh repository (no key needed)",
+  usage: `
+Usage: cfa demo [--verbose] [--dir DIR]
+
+Replays a recorded job in a fresh temporary repository (a tiny JavaScript library): the
+intent lead drafts INTENT.md and you approve it; the project lead drafts PLAN.md, you ask
+for one change, it revises and you approve; three tasks run in parallel, each verified and
+merged back; the lead writes WORK_SUMMARY.md, you approve: DONE. Every model response comes
+from the recording, so it runs in seconds with no key and no network. Then it says where
+to look.
+
+Options:
+  --verbose, -v   per-task lines in the log
+  --dir DIR       build the repository there (an empty or new folder)
+  --help, -h      this help`,
+
+  async run(argv, io) {
+    const parsed = parseCommandArgs("demo", argv, OPTIONS, { required: [] });
+    if (parsed === null) return printUsage(io, demoCommand);
+    const path = demoPath();
+    const file = parseReplayFile(await readFile(path, "utf8"), path);
+    const started = performance.now();
+    io.stdout.write(`cfa demo: "${file.request.title}"\n\n`);
+    const run = await runReplay(io, file, {
+      source: path,
+      ...(parsed.values.dir !== undefined ? { dir: resolve(io.cwd, parsed.values.dir) } : {}),
+      verbose: parsed.values.verbose === true,
+      onAction: (line) => io.stdout.write(`${line}\n`),
+    });
+    const cli = cliName(io.env);
+    const { code, view } = await reportReplay(io, run, cli);
+    const seconds = (performance.now() - started) / 1000;
+    io.stdout.write(`\n${whereToLook({ run, view, cli, seconds }).join("\n")}\n`);
+    return code;
+  },
+};

@@ -1,0 +1,61 @@
+// `cfa replay <file>`: re-runs the engine over a recorded job in a fresh repository, with
+// every model response played from the file (seed 001 §F) — no model, no network, no key.
+
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { CliError } from "../cli-error.js";
+import type { Command } from "../command.js";
+import { cliName, printUsage } from "../command.js";
+import { HELP_OPTION, parseCommandArgs } from "../parse-command-args.js";
+import { parseReplayFile } from "../replay-file.js";
+import { reportReplay } from "../report-replay.js";
+import { runReplay } from "../run-replay.js";
+
+const OPTIONS = {
+  ...HELP_OPTION,
+  dir: { type: "string" },
+  verbose: { type: "boolean", short: "v" },
+} as const;
+
+export const replayCommand: Command = {
+  name: "replay",
+  summary: "re-run a recorded job in a fresh repository, without a model",
+  usage: `
+Usage: cfa replay <file> [--dir DIR] [--verbose]
+
+Re-runs the engine over a recording (a replay file, as \`cfa run --record FILE\` writes) in a
+fresh repository: the recorded files, the request opened as job #1, then each of your
+recorded actions in order, every model response played from the file. No model is called
+and no key is needed. A request the recording does not expect stops the replay: it
+diverged.
+
+Options:
+  --dir DIR       build the repository there (an empty or new folder; default: a new
+                  temporary folder, kept so you can look at it)
+  --verbose, -v   per-task lines in the log
+  --help, -h      this help`,
+
+  async run(argv, io) {
+    const parsed = parseCommandArgs("replay", argv, OPTIONS, { required: ["<file>"] });
+    if (parsed === null) return printUsage(io, replayCommand);
+    const path = resolve(io.cwd, parsed.positionals[0] ?? "");
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (error) {
+      throw new CliError(
+        `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
+    }
+    const file = parseReplayFile(text, path);
+    const run = await runReplay(io, file, {
+      source: path,
+      ...(parsed.values.dir !== undefined ? { dir: resolve(io.cwd, parsed.values.dir) } : {}),
+      verbose: parsed.values.verbose === true,
+      onAction: (line) => io.stdout.write(`${line}\n`),
+    });
+    const { code } = await reportReplay(io, run, cliName(io.env));
+    io.stdout.write(`\nThe replayed repository: ${run.repoDir}\n`);
+    return code;
+  },
+};

@@ -1,0 +1,152 @@
+// `cfa run "<request>"`: opens a local issue labelled cfa for the request and wakes it.
+
+import type { Command } from "../command.js";
+import { cliName, printUsage } from "../command.js";
+import { parseConfig } from "../../config/index.js";
+import type { CliIo } from "../cli-io.js";
+import { openLocalSession } from "../local-session.js";
+import { modelFromEnv, NO_KEY_MESSAGE } from "../no-key.js";
+import { HELP_OPTION, parseCommandArgs, REPO_OPTION } from "../parse-command-args.js";
+import { personLogin } from "../person.js";
+import { recordInto, refuseExisting, type Recorder } from "../recorder.js";
+import { emptyRecording, REPLAY_VERSION } from "../replay-file.js";
+import { repoArg, resolveRepo } from "../resolve-repo.js";
+import { snapshotFiles } from "../snapshot-files.js";
+import { stderrLogger } from "../local-session.js";
+import { wakeAndReport } from "../wake-and-report.js";
+import { UsageError } from "../usage-error.js";
+
+const OPTIONS = {
+  ...HELP_OPTION,
+  ...REPO_OPTION,
+  title: { type: "string" },
+  record: { type: "string" },
+  verbose: { type: "boolean", short: "v" },
+} as const;
+
+export const runCommand: Command = {
+  name: "run",
+  summary: 'open a job for a request and start it: cfa run "add a --json flag"',
+  usage: `
+Usage: cfa run "<request>" [--repo DIR] [--title TEXT] [--verbose] [--record FILE]
+
+Opens a job (a local issue labelled cfa) in the repository for <request> and wakes it: the
+intent lead drafts INTENT.md and asks you to review it. The live log shows what the agents
+do; the command ends when the job waits on you, with the command to type next.
+
+Options:
+  --repo DIR      the repository (default: the current folder)
+  --title TEXT    the job's title (default: the request's first line)
+  --verbose, -v   per-task lines in the log
+  --record FILE   record the model's responses and your actions into FILE (a new replay
+                  file); pass --record FILE to the later verbs too, then \`cfa replay FILE\`
+  --help, -h      this help
+
+Needs ANTHROPIC_API_KEY. The job's records live on the branch cfa/<N> of the repository.`,
+
+  async run(argv, io) {
+    const parsed = parseCommandArgs("run", argv, OPTIONS, { required: ["<request>"] });
+    if (parsed === null) return printUsage(io, runCommand);
+    const request = parsed.positionals[0]?.trim() ?? "";
+    if (request === "") throw new UsageError("run", "<request> is empty: say what you want done");
+    const title = parsed.values.title?.trim() || titleOf(request);
+
+    const logger = stderrLogger(io);
+    const inner = modelFromEnv(io, logger);
+    if (inner === null) {
+      io.stderr.write(`${NO_KEY_MESSAGE}\n`);
+      return 1;
+    }
+    const repoDir = await resolveRepo(io.cwd, parsed.values.repo);
+    const record = parsed.values.record;
+    if (record !== undefined) refuseExisting(record);
+    const person = await personLogin(repoDir, io.env);
+
+    let recorder: Recorder | null = null;
+    if (record !== undefined) {
+      const snapshot = await snapshotFiles(repoDir);
+      if (snapshot.skipped.length > 0) {
+        io.stderr.write(
+          `cfa: the replay file leaves out ${snapshot.skipped.length} large or binary file(s): ${snapshot.skipped.slice(0, 5).join(", ")}${snapshot.skipped.length > 5 ? ", …" : ""}\n`,
+        );
+      }
+      recorder = recordInto(
+        record,
+        {
+          version: REPLAY_VERSION,
+          request: { title, body: request },
+          person,
+          files: snapshot.files,
+          ...(snapshot.config !== null ? { config: snapshot.config } : {}),
+          recording: emptyRecording(),
+          people: [],
+        },
+        inner,
+      );
+    }
+    return start(io, {
+      repoDir,
+      person,
+      title,
+      request,
+      verbose: parsed.values.verbose === true,
+      recorder,
+      model: recorder?.model ?? inner,
+      repoGiven: parsed.values.repo,
+    });
+  },
+};
+
+async function start(
+  io: CliIo,
+  o: {
+    repoDir: string;
+    person: string;
+    title: string;
+    request: string;
+    verbose: boolean;
+    recorder: Recorder | null;
+    model: NonNullable<ReturnType<typeof modelFromEnv>>;
+    repoGiven: string | undefined;
+  },
+): Promise<number> {
+  const session = await openLocalSession(io, {
+    repoDir: o.repoDir,
+    model: o.model,
+    person: o.person,
+    verbose: o.verbose,
+    env: io.env,
+    ...(io.clock ? { clock: io.clock } : {}),
+    ...(io.workRoot ? { workRoot: io.workRoot } : {}),
+  });
+  try {
+    const parsedConfig = parseConfig(await session.forge.readConfig());
+    const label = parsedConfig.ok ? parsedConfig.config.label : "cfa";
+    const n = await session.forge.openIssue({
+      title: o.title,
+      body: o.request,
+      labels: [label],
+      author: { login: o.person, type: "User" },
+    });
+    io.stdout.write(`Opened job #${n} in ${o.repoDir}: "${o.title}"\n`);
+    return await wakeAndReport(io, session, n, {
+      cli: cliName(io.env),
+      repoArg: repoArg(o.repoDir, o.repoGiven),
+    });
+  } finally {
+    await o.recorder?.save();
+  }
+}
+
+/** The first line of the request, cut at a word near 72 characters. */
+export function titleOf(request: string): string {
+  const first =
+    request
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.trim() ?? request.trim();
+  if (first.length <= 72) return first;
+  const cut = first.slice(0, 72);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > 40 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}

@@ -1,0 +1,124 @@
+// `cfa watch N`: the job's live log rebuilt from its records on cfa/N, so it works in
+// another terminal or after the fact; `--follow` polls for new commits until the job ends
+// (or Ctrl-C).
+
+import { setTimeout as sleep } from "node:timers/promises";
+import { isTerminalState } from "../../protocol/fsm.js";
+import { CliError } from "../cli-error.js";
+import type { CliIo } from "../cli-io.js";
+import type { Command } from "../command.js";
+import { cliName, printUsage } from "../command.js";
+import { gitTry } from "../git-text.js";
+import { jobRef, readJobRecords } from "../job-records.js";
+import { readJobView } from "../job-view.js";
+import { createLiveLog } from "../live-log.js";
+import { nextStep } from "../next-step.js";
+import {
+  HELP_OPTION,
+  parseCommandArgs,
+  parseJobNumber,
+  REPO_OPTION,
+} from "../parse-command-args.js";
+import { repoArg, resolveRepo } from "../resolve-repo.js";
+import { renderWatch } from "../watch-render.js";
+import { UsageError } from "../usage-error.js";
+
+const OPTIONS = {
+  ...HELP_OPTION,
+  ...REPO_OPTION,
+  verbose: { type: "boolean", short: "v" },
+  follow: { type: "boolean", short: "f" },
+  interval: { type: "string" },
+} as const;
+
+export const watchCommand: Command = {
+  name: "watch",
+  summary: "the job's log, from its records (--follow to keep watching)",
+  usage: `
+Usage: cfa watch <N> [--follow] [--verbose] [--repo DIR]
+
+Prints job N's log — who did what, when — rebuilt from its records on the branch cfa/<N>
+(or origin/cfa/<N>), then what the job waits on. Works while another command runs the
+job, and after the fact.
+
+Options:
+  --follow, -f      keep watching: print new lines as the job's branch moves, until the job
+                    ends (Ctrl-C to stop)
+  --interval SECS   how often --follow looks (default 1)
+  --verbose, -v     per-task lines
+  --repo DIR        the repository (default: the current folder)
+  --help, -h        this help`,
+
+  async run(argv, io) {
+    const parsed = parseCommandArgs("watch", argv, OPTIONS, { required: ["<N>"] });
+    if (parsed === null) return printUsage(io, watchCommand);
+    const n = parseJobNumber("watch", parsed.positionals[0] ?? "");
+    const interval = Number(parsed.values.interval ?? "1");
+    if (!(interval > 0 && interval <= 3600)) {
+      throw new UsageError(
+        "watch",
+        `--interval must be a number of seconds, got ${parsed.values.interval}`,
+      );
+    }
+    const repoDir = await resolveRepo(io.cwd, parsed.values.repo);
+    return watch(io, {
+      n,
+      repoDir,
+      verbose: parsed.values.verbose === true,
+      follow: parsed.values.follow === true,
+      intervalMs: interval * 1000,
+      repoArg: repoArg(repoDir, parsed.values.repo),
+    });
+  },
+};
+
+async function watch(
+  io: CliIo,
+  o: {
+    n: number;
+    repoDir: string;
+    verbose: boolean;
+    follow: boolean;
+    intervalMs: number;
+    repoArg: string;
+  },
+): Promise<number> {
+  const log = createLiveLog({ verbose: o.verbose });
+  const print = (lines: string[]) => {
+    for (const l of lines) io.stdout.write(`${l}\n`);
+  };
+  let printedSeq = -1;
+  let seenHead: string | null = null;
+  for (;;) {
+    const texts = await readJobRecords(o.repoDir, o.n);
+    if (texts === null)
+      throw new CliError(`there is no job #${o.n} in ${o.repoDir} (no branch cfa/${o.n}).`);
+    seenHead = texts.head;
+    const view = readJobView(texts);
+    for (const line of renderWatch(view)) {
+      if (line.seq <= printedSeq) continue;
+      print(log.push(line));
+    }
+    print(log.end());
+    printedSeq = view.lines.at(-1)?.seq ?? printedSeq;
+    const done = view.job !== null && isTerminalState(view.job.state);
+    if (!o.follow || done) {
+      for (const p of view.problems) io.stderr.write(`cfa: ${p}\n`);
+      io.stdout.write(
+        `\n${nextStep(view, { cli: cliName(io.env), repoArg: o.repoArg }).join("\n")}\n`,
+      );
+      return 0;
+    }
+    // Follow: wait for the branch to move (a new commit is a new turn or step).
+    for (;;) {
+      try {
+        await sleep(o.intervalMs, undefined, io.signal ? { signal: io.signal } : {});
+      } catch {
+        return 0; // stopped from outside
+      }
+      const ref = await jobRef(o.repoDir, o.n);
+      const head = ref ? (await gitTry(o.repoDir, ["rev-parse", ref]))?.trim() : null;
+      if (head && head !== seenHead) break;
+    }
+  }
+}

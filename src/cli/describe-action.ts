@@ -1,0 +1,30 @@
+// What the person did, as one line of the log ("▶ @ana approves …").
+
+import { oneLine } from "./live-log.js";
+import type { PersonAction } from "./replay-file.js";
+
+/** "@ana approves job #1's artifact under review": what the person did, for the log. */
+export function describeAction(
+  person: string,
+  action: PersonAction["action"],
+  job: number,
+  text: string | undefined,
+): string {
+  const said = text?.trim() ? `: ${JSON.stringify(oneLine(text, 120))}` : "";
+  switch (action) {
+    case "approve":
+      return `@${person} approves the artifact under review of job #${job}${said}`;
+    case "reject":
+      return `@${person} requests changes on job #${job}${said}`;
+    case "answer":
+      return `@${person} answers job #${job}${said}`;
+    case "withdraw":
+      return `@${person} withdraws job #${job}${said}`;
+    case "intervene":
+      return `@${person} intervenes in job #${job}${said}`;
+    default: {
+      const never: never = action;
+      return `@${person}: ${String(never)} job #${job}`;
+    }
+  }
+}

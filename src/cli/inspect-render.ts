@@ -1,0 +1,253 @@
+// `cfa inspect`: the job as a tree (seed 002's `agency inspect`) — job → each entry into a
+// state (its outcome and gates) → the tasks it dispatched (status, verifier verdict) →
+// artifacts, with turns, tokens and cost per instance (summed from the transcripts'
+// turn-end lines) and totals. Pure: the caller passes the price table.
+
+import { isRole } from "../config/index.js";
+import type { EscalationMeta, TaskMeta } from "../engine/engine-state.js";
+import { isLiveState, type LiveState } from "../protocol/fsm.js";
+import type { TransitionEntry } from "../protocol/job-record.js";
+import type { ModelUsage } from "../ports/model.js";
+import { PHASES } from "../skills/phases.js";
+import { drawTree, type TreeNode } from "./draw-tree.js";
+import { formatTokens, formatUsage, formatUsd } from "./format-usage.js";
+import type { InstanceView, JobView } from "./job-view.js";
+import { clockTime, oneLine } from "./live-log.js";
+import { filesWritten, lastVerdict, verdictOf, verifiersOf } from "./instance-facts.js";
+
+export interface InspectOptions {
+  /** A role's configured tier or model id → the model id (the wiring's resolveModel). */
+  resolveModel(tierOrModel: string): string;
+  /** USD for one model's usage (the wiring's price table; 0 for unknown models). */
+  price(model: string, usage: ModelUsage): number;
+  timeZone?: string;
+}
+
+interface StateEntry {
+  state: LiveState;
+  entry: number;
+  exit?: TransitionEntry;
+}
+
+interface Totals {
+  instances: number;
+  turns: number;
+  toolCalls: number;
+  usage: ModelUsage;
+  cost: number;
+}
+
+export function renderInspect(view: JobView, options: InspectOptions): string[] {
+  const job = view.job;
+  if (job === null) return [`Job #${view.n}: no state record on ${view.ref} yet.`];
+  const time = (iso: string) => clockTime(iso, options.timeZone);
+  const instances = new Map(view.instances.map((i) => [i.key, i]));
+  const placed = new Set<string>();
+  const totals: Totals = {
+    instances: 0,
+    turns: 0,
+    toolCalls: 0,
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    cost: 0,
+  };
+  const escalations = Object.entries(view.engine?.escalations ?? {}).sort(([a], [b]) =>
+    a.localeCompare(b, "en", { numeric: true }),
+  );
+  const tasks = view.engine?.tasks ?? {};
+  const parentOf = new Map<string, string>();
+  for (const line of view.lines)
+    if (line.type === "spark") parentOf.set(line.to.thread, line.parent);
+
+  const instanceNode = (key: string, extra = ""): TreeNode | null => {
+    const inst = instances.get(key);
+    if (!inst) return null;
+    placed.add(key);
+    return { label: `${key}${extra} — ${instanceStats(inst, view, options, totals)}` };
+  };
+
+  const asksOf = (caller: string): TreeNode[] =>
+    escalations
+      .filter(([, meta]) => meta.caller === caller)
+      .map(([id, meta]) => {
+        const proxy = instanceNode(`proxy@escalation:${id}`);
+        return { label: askLabel(id, meta), children: proxy ? [proxy] : [] };
+      });
+
+  const taskNode = (id: string, meta: TaskMeta | undefined): TreeNode => {
+    const worker = `worker@dispatch:${id}`;
+    const verdict = lastVerdict(view.instances, id);
+    const status = meta?.status ?? "unknown";
+    const verifiers = verifiersOf(view.instances, id)
+      .map((i) => instanceNode(i.key, ` (${verdictOf(i) ?? "no verdict"})`))
+      .filter((x): x is TreeNode => x !== null);
+    const files = filesWritten(instances.get(worker));
+    const children: TreeNode[] = [
+      ...(meta ? [{ label: `brief: ${oneLine(meta.brief, 140)}` }] : []),
+      { label: files.length > 0 ? `files: ${files.join(", ")}` : "files: none written" },
+      ...asksOf(worker),
+      ...[instanceNode(worker)].filter((x): x is TreeNode => x !== null),
+      ...verifiers,
+    ];
+    const verdictText =
+      verdict === null
+        ? "not verified"
+        : verdict === "pass"
+          ? "verifier ✓ pass"
+          : "verifier ✗ fail";
+    const attempts = verifiers.length > 1 ? ` after ${verifiers.length} attempts` : "";
+    return {
+      label: `task ${id} — ${status}, ${verdictText}${attempts}${meta ? ` (${meta.branch})` : ""}`,
+      children,
+    };
+  };
+
+  const entries = stateEntries(job.history);
+  const children: TreeNode[] = entries.map((e, i) => {
+    const lead = `${PHASES[e.state].lead}@state:${e.state.toLowerCase()}:${e.entry}`;
+    const leadThread = lead.slice(lead.indexOf("@") + 1);
+    const current = i === entries.length - 1 && isLiveState(job.state);
+    const artifact = `.cfa/jobs/${view.n}/${PHASES[e.state].artifact}`;
+    const taskIds = [...parentOf.entries()]
+      .filter(([child, parent]) => parent === leadThread && child.startsWith("dispatch:"))
+      .map(([child]) => child.slice("dispatch:".length));
+    const header = `${e.state}${e.entry > 1 ? ` (entry ${e.entry})` : ""} ${
+      e.exit
+        ? `${glyph(e.exit.action)} ${e.exit.action} at ${time(e.exit.at)} by ${e.exit.by}: ${oneLine(e.exit.reason, 120)}`
+        : current
+          ? "● current"
+          : ""
+    }`.trimEnd();
+    return {
+      label: header,
+      children: [
+        ...asksOf(lead),
+        {
+          label: view.files.includes(artifact)
+            ? `artifact ${artifact}`
+            : `artifact ${artifact} (not written)`,
+        },
+        ...[instanceNode(lead)].filter((x): x is TreeNode => x !== null),
+        ...taskIds.map((id) => taskNode(id, tasks[id])),
+      ],
+    };
+  });
+  const last = job.history.at(-1);
+  if (!isLiveState(job.state) && last) {
+    children.push({ label: `${job.state} at ${time(last.at)}` });
+  }
+  const others = view.instances.filter((i) => !placed.has(i.key));
+  if (others.length > 0) {
+    children.push({
+      label: "other instances",
+      children: others.map((i) => instanceNode(i.key)).filter((x): x is TreeNode => x !== null),
+    });
+  }
+  const head = `Job #${view.n} "${oneLine(job.title, 100)}" — ${job.state} · ${job.turns} turns · ${formatUsage(job.usage)} · ${formatUsd(job.costUsd)}${
+    job.backtracks > 0 ? ` · ${job.backtracks} backtrack${job.backtracks === 1 ? "" : "s"}` : ""
+  }`;
+  return [
+    ...drawTree({ label: head, children }),
+    "",
+    `Totals over ${totals.instances} instances: ${totals.turns} turns, ${totals.toolCalls} tool calls, ${formatUsage(totals.usage)}, ${formatUsd(totals.cost)} at current prices (state.json records ${formatUsd(job.costUsd)}).`,
+    `Records: ${view.ref} at ${view.head.slice(0, 7)}, under .cfa/jobs/${view.n}/`,
+    ...view.problems.map((p) => `! ${p}`),
+  ];
+}
+
+/** Each entry into a live state, with the transition that ended it. */
+export function stateEntries(history: readonly TransitionEntry[]): StateEntry[] {
+  const entries: StateEntry[] = [{ state: "INTENT", entry: 1 }];
+  for (const h of history) {
+    const open = entries.at(-1);
+    if (open) open.exit = h;
+    if (isLiveState(h.to)) {
+      const to = h.to;
+      entries.push({ state: to, entry: entries.filter((e) => e.state === to).length + 1 });
+    }
+  }
+  return entries;
+}
+
+function glyph(action: TransitionEntry["action"]): string {
+  switch (action) {
+    case "APPROVED_INTENT":
+    case "APPROVED_PLAN":
+    case "APPROVED_WORK":
+      return "✓";
+    case "REALIGN":
+    case "REPLAN":
+      return "↩";
+    case "WITHDRAW":
+      return "⊘";
+    case "FAILURE":
+      return "✗";
+    default: {
+      const never: never = action;
+      return String(never);
+    }
+  }
+}
+
+function askLabel(id: string, meta: EscalationMeta): string {
+  const what =
+    meta.kind === "gate"
+      ? `gate ${id} ${meta.artifact?.split("/").pop() ?? ""}${meta.gateSha ? ` at ${meta.gateSha.slice(0, 7)}` : ""}`
+      : `question ${id}: ${oneLine(meta.text, 100)}`;
+  const by =
+    meta.answeredBy === "proxy" ? "the proxy" : meta.answeredBy ? `@${meta.answeredBy}` : "";
+  switch (meta.verdict) {
+    case "approved":
+      return `${what} — approved by ${by}`;
+    case "changes":
+      return `${what} — changes requested by ${by}`;
+    case "answer":
+      return `${what} — answered by ${by}`;
+    case "withdraw":
+      return `${what} — withdrawn by ${by}`;
+    case undefined:
+      return `${what} — open`;
+    default: {
+      const never: never = meta.verdict;
+      return `${what} — ${String(never)}`;
+    }
+  }
+}
+
+function instanceStats(
+  inst: InstanceView,
+  view: JobView,
+  options: InspectOptions,
+  totals: Totals,
+): string {
+  const usage: ModelUsage = {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+  };
+  let turns = 0;
+  let calls = 0;
+  for (const t of inst.turns) {
+    calls += t.toolUses.length;
+    if (t.usage === null) continue;
+    turns += 1;
+    usage.inputTokens += t.usage.inputTokens;
+    usage.outputTokens += t.usage.outputTokens;
+    usage.cacheReadTokens += t.usage.cacheReadTokens;
+    usage.cacheWriteTokens += t.usage.cacheWriteTokens;
+  }
+  // Priced at the model the role is configured with now: transcripts do not name the model.
+  const model = isRole(inst.agent) ? options.resolveModel(view.config.models[inst.agent]) : null;
+  const cost = model === null ? 0 : options.price(model, usage);
+  totals.instances += 1;
+  totals.turns += turns;
+  totals.toolCalls += calls;
+  totals.usage.inputTokens += usage.inputTokens;
+  totals.usage.outputTokens += usage.outputTokens;
+  totals.usage.cacheReadTokens += usage.cacheReadTokens;
+  totals.usage.cacheWriteTokens += usage.cacheWriteTokens;
+  totals.cost += cost;
+  return `${turns} turn${turns === 1 ? "" : "s"}, ${calls} tool calls, ${formatTokens(
+    usage.inputTokens,
+  )} in / ${formatTokens(usage.outputTokens)} out tokens, ${formatUsd(cost)}${model ? ` (${model})` : ""}`;
+}

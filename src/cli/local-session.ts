@@ -1,0 +1,86 @@
+// One command's hold on a local repository: the engine wired over the local forge, with
+// the live log going to stdout as the engine works and a heartbeat during long model calls.
+
+import type { LocalForge } from "../adapters/local/local-forge.js";
+import type { EngineDeps } from "../engine/engine-deps.js";
+import type { Clock } from "../ports/clock.js";
+import type { Logger } from "../ports/logger.js";
+import type { Model } from "../ports/model.js";
+import type { CliIo } from "./cli-io.js";
+import { withHeartbeat } from "./heartbeat.js";
+import { createLiveLog } from "./live-log.js";
+import { wireLocal } from "./wiring.js";
+
+export interface LocalSession {
+  repoDir: string;
+  person: string;
+  deps: EngineDeps;
+  forge: LocalForge;
+  /** Prints what the live log still holds and stops the heartbeat. */
+  finish(): void;
+}
+
+export interface LocalSessionOptions {
+  repoDir: string;
+  model: Model;
+  person: string;
+  verbose: boolean;
+  clock?: Clock;
+  workRoot?: string;
+  /** The environment agents' commands start from (reduced by each role's allowlist). */
+  env: Record<string, string | undefined>;
+  /** Off for replays: they never wait on a model. */
+  heartbeat?: boolean;
+}
+
+export function stderrLogger(io: CliIo): Logger {
+  const debug = io.env.CFA_DEBUG !== undefined && io.env.CFA_DEBUG !== "";
+  const line = (level: string) => (message: string) => {
+    io.stderr.write(`cfa: ${level}: ${message}\n`);
+  };
+  return {
+    debug: debug ? line("debug") : () => {},
+    info: debug ? line("info") : () => {},
+    warn: line("warning"),
+    error: line("error"),
+  };
+}
+
+export async function openLocalSession(
+  io: CliIo,
+  options: LocalSessionOptions,
+): Promise<LocalSession> {
+  const log = createLiveLog({ verbose: options.verbose });
+  const write = (lines: string[]) => {
+    for (const l of lines) io.stdout.write(`${l}\n`);
+  };
+  const beat =
+    options.heartbeat === false
+      ? null
+      : withHeartbeat(options.model, (text) => io.stderr.write(`${text}\n`));
+  const { deps, forge } = await wireLocal({
+    repoDir: options.repoDir,
+    model: beat?.model ?? options.model,
+    person: options.person,
+    logger: stderrLogger(io),
+    env: options.env,
+    progress: (line) => {
+      write(log.push(line));
+      beat?.touch();
+    },
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.workRoot ? { workRoot: options.workRoot } : {}),
+  });
+  // The local forge is the person's own: they may act on it whoever created it first.
+  await forge.setPermission(options.person, "admin");
+  return {
+    repoDir: deps.repoDir,
+    person: options.person,
+    deps,
+    forge,
+    finish() {
+      write(log.end());
+      beat?.stop();
+    },
+  };
+}

@@ -1,0 +1,120 @@
+// The `cfa` command (issue 4 §4). Thin (STYLE.md habit 4): find the verb, let it parse,
+// wire and call the engine, and map what went wrong to a message and an exit code:
+// 0 ok, 1 failure, 2 usage error.
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { closest } from "../config/edit-distance.js";
+import { packageRoot } from "../skills/package-root.js";
+import { CliError } from "./cli-error.js";
+import { processIo, type CliIo } from "./cli-io.js";
+import type { Command } from "./command.js";
+import { answerCommand } from "./commands/answer.js";
+import { approveCommand } from "./commands/approve.js";
+import { demoCommand } from "./commands/demo.js";
+import { inspectCommand } from "./commands/inspect.js";
+import { interveneCommand } from "./commands/intervene.js";
+import { rejectCommand } from "./commands/reject.js";
+import { replayCommand } from "./commands/replay.js";
+import { runCommand } from "./commands/run.js";
+import { watchCommand } from "./commands/watch.js";
+import { withdrawCommand } from "./commands/withdraw.js";
+import { redactSecrets } from "./redact.js";
+import { UsageError } from "./usage-error.js";
+
+export const COMMANDS: readonly Command[] = [
+  runCommand,
+  approveCommand,
+  rejectCommand,
+  answerCommand,
+  withdrawCommand,
+  interveneCommand,
+  watchCommand,
+  inspectCommand,
+  replayCommand,
+  demoCommand,
+];
+
+export function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    "cfa — run CfA jobs on a local repository: INTENT → PLAN → EXECUTE, with Claude agents",
+    "doing the work and you approving each phase's artifact.",
+    "",
+    "Usage: cfa <command> [options]",
+    "",
+    "Commands:",
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    "",
+    "Start with `npx cfa demo` (no key needed). A real run needs ANTHROPIC_API_KEY.",
+    "Every command takes --help. Jobs live in the repository: branch cfa/<N>, records under",
+    ".cfa/jobs/<N>/ on it.",
+  ].join("\n");
+}
+
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const [verb, ...rest] = argv;
+  try {
+    if (verb === undefined) {
+      io.stderr.write(`${usage()}\n`);
+      return 2;
+    }
+    if (verb === "--help" || verb === "-h" || verb === "help") {
+      const about = rest[0] === undefined ? undefined : find(rest[0]);
+      io.stdout.write(`${about ? about.usage.trim() : usage()}\n`);
+      return 0;
+    }
+    if (verb === "--version" || verb === "-V") {
+      io.stdout.write(`${version()}\n`);
+      return 0;
+    }
+    const command = find(verb);
+    if (!command) {
+      const near = closest(
+        verb,
+        COMMANDS.map((c) => c.name),
+      );
+      throw new UsageError(
+        null,
+        `unknown command ${JSON.stringify(verb)}${near ? `; did you mean "${near}"?` : ""}`,
+      );
+    }
+    return await command.run(rest, io);
+  } catch (error) {
+    return report(error, io);
+  }
+}
+
+function find(name: string): Command | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}
+
+function report(error: unknown, io: CliIo): number {
+  const say = (text: string) => io.stderr.write(`${redactSecrets(text, io.env)}\n`);
+  if (error instanceof UsageError) {
+    const who = error.command === null ? "cfa" : `cfa ${error.command}`;
+    say(`${who}: ${error.message}`);
+    say(`Run \`${who} --help\` for usage.`);
+    return 2;
+  }
+  if (error instanceof CliError) {
+    say(`cfa: ${error.message}`);
+    return 1;
+  }
+  const e = error instanceof Error ? error : new Error(String(error));
+  say(`cfa: ${e.name === "Error" ? "" : `${e.name}: `}${e.message}`);
+  if (io.env.CFA_DEBUG) say(e.stack ?? "");
+  else say("(set CFA_DEBUG=1 to see where it happened)");
+  return 1;
+}
+
+function version(): string {
+  try {
+    const manifest = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as {
+      version?: string;
+    };
+    return `cfa ${manifest.version ?? "unknown"}`;
+  } catch {
+    return "cfa (version unknown)";
+  }
+}

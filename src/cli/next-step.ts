@@ -1,0 +1,67 @@
+// What a job waits on, said as the next command to type (issue 4 §4): every waking verb
+// ends with it, and `watch` too. Pure.
+
+import { isLiveState } from "../protocol/fsm.js";
+import { PHASES } from "../skills/phases.js";
+import type { JobView } from "./job-view.js";
+import { oneLine } from "./live-log.js";
+
+export interface NextStepOptions {
+  /** How the person runs the command: "cfa" or "npx cfa". */
+  cli: string;
+  /** Appended to every suggested command: "" or ` --repo <dir>`. */
+  repoArg: string;
+}
+
+export function nextStep(view: JobView, options: NextStepOptions): string[] {
+  const n = view.n;
+  const job = view.job;
+  const cmd = (verb: string, rest = "") =>
+    `\`${options.cli} ${verb} ${n}${rest}${options.repoArg}\``;
+  if (job === null) return [`job #${n} has no state record yet.`];
+  const last = job.history.at(-1);
+  const why = last ? oneLine(last.reason, 160) : "";
+  switch (job.state) {
+    case "DONE":
+      return [
+        `DONE — the work is approved. Look it over and merge it: \`git merge --no-ff ${view.ref}\`.`,
+      ];
+    case "WITHDRAWN":
+      return [`WITHDRAWN — ${why || "withdrawn"}. The record stays on ${view.ref}.`];
+    case "FAILURE":
+      return [
+        `FAILURE — ${why || "the job could not recover"}. ${cmd("inspect")} shows what happened.`,
+      ];
+    case "INTENT":
+    case "PLAN":
+    case "EXECUTE":
+      break;
+    default: {
+      const never: never = job.state;
+      return [`job #${n} is in an unknown state ${String(never)}.`];
+    }
+  }
+  const state = job.state;
+  const gate = view.pending.find((p) => p.kind === "gate");
+  if (gate) {
+    const artifact = isLiveState(state) ? PHASES[state].artifact : "the artifact";
+    const path = gate.artifact ?? `.cfa/jobs/${n}/${artifact}`;
+    return [
+      `${state} — waiting on you to review ${artifact}: ${cmd("approve")} or ${cmd("reject", ' --comment "…"')}`,
+      `  read it: git show ${view.ref}:${path}`,
+    ];
+  }
+  const questions = view.pending.filter((p) => p.kind === "question");
+  if (questions.length > 0) {
+    return [
+      `${state} — waiting on your answer to ${questions.map((q) => q.id).join(", ")}:`,
+      ...questions.map(
+        (q) =>
+          `  ${q.id}: ${oneLine(q.text, 160)}\n    answer: ${cmd("answer", ` --id ${q.id} "…"`)}`,
+      ),
+    ];
+  }
+  return [
+    `${state} — nobody is asked and no agent has work; steer it with ${cmd("intervene", ' "…"')} or stop it with ${cmd("withdraw")}.`,
+  ];
+}

@@ -1,0 +1,35 @@
+// After a replay: the job's state and, when the replay did not follow the recording
+// exactly, what diverged (seed 001 §F: divergence is reported, never hidden).
+
+import type { CliIo } from "./cli-io.js";
+import { readJobRecords } from "./job-records.js";
+import { readJobView, type JobView } from "./job-view.js";
+import { nextStep } from "./next-step.js";
+import type { ReplayRun } from "./run-replay.js";
+
+/** Prints the outcome; returns the exit code (1 when the replay diverged or the job failed). */
+export async function reportReplay(
+  io: CliIo,
+  run: ReplayRun,
+  cli: string,
+): Promise<{ code: number; view: JobView | null }> {
+  const texts = run.job > 0 ? await readJobRecords(run.repoDir, run.job) : null;
+  const view = texts ? readJobView(texts) : null;
+  const repo = ` --repo ${run.repoDir}`;
+  if (view) io.stdout.write(`\n${nextStep(view, { cli, repoArg: repo }).join("\n")}\n`);
+  let code = view?.job?.state === "FAILURE" ? 1 : 0;
+  if (run.divergence !== null) {
+    io.stderr.write(`cfa: the replay diverged from the recording: ${run.divergence.message}\n`);
+    code = 1;
+  }
+  const unplayed = Object.entries(run.unplayed);
+  if (unplayed.length > 0 && run.divergence === null) {
+    io.stderr.write(
+      `cfa: the replay diverged: recorded responses were never asked for: ${unplayed
+        .map(([instance, left]) => `${instance} (${left})`)
+        .join(", ")}\n`,
+    );
+    code = 1;
+  }
+  return { code, view };
+}

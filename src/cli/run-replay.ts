@@ -1,0 +1,153 @@
+// Replay (seed 001 §F, cache-only): a fresh repository with the recorded files, the
+// recorded request opened as an issue, the engine woken, then each of the person's actions
+// applied in order and the engine woken again — every model response played from the
+// recording, nothing sent anywhere. The stepping clock makes the records repeatable.
+// A request the recording does not expect is a divergence: the replay stops there.
+
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { createScriptedModel, ScriptMismatchError } from "../adapters/scripted/index.js";
+import { parseConfig, CONFIG_PATH } from "../config/index.js";
+import { wake, type WakeSummary } from "../engine/wake.js";
+import { steppingClock } from "../ports/clock.js";
+import type { Model } from "../ports/model.js";
+import { CliError } from "./cli-error.js";
+import type { CliIo } from "./cli-io.js";
+import { gitText } from "./git-text.js";
+import { openLocalSession } from "./local-session.js";
+import { applyPersonAction } from "./person-action.js";
+import { describeAction } from "./describe-action.js";
+import type { ReplayFile } from "./replay-file.js";
+
+/** Where a replay's clock starts: any fixed instant makes the records repeatable. */
+export const REPLAY_CLOCK_START = "2026-03-02T09:30:00.000Z";
+
+export interface ReplayRun {
+  /** The folder holding `repo/` (the repository) and `work/` (the job areas). */
+  root: string;
+  repoDir: string;
+  job: number;
+  summary: WakeSummary;
+  /** Recorded steps the run never asked for, per instance (none when it replayed exactly). */
+  unplayed: Record<string, number>;
+  /** The first request the recording did not expect, if the replay diverged. */
+  divergence: ScriptMismatchError | null;
+}
+
+export interface ReplayOptions {
+  /** Names the file in messages. */
+  source: string;
+  /** Where to build the repository (must be empty or absent); default a new temp folder. */
+  dir?: string;
+  verbose: boolean;
+  /** Printed before each of the person's actions. */
+  onAction?: (text: string) => void;
+}
+
+export async function runReplay(
+  io: CliIo,
+  file: ReplayFile,
+  options: ReplayOptions,
+): Promise<ReplayRun> {
+  const root = await freshFolder(options.dir);
+  const repoDir = join(root, "repo");
+  await createRepository(repoDir, file);
+
+  const scripted = createScriptedModel(file.recording, { source: options.source });
+  const stop = new AbortController();
+  let divergence: ScriptMismatchError | null = null;
+  const model: Model = {
+    async complete(request, callOptions) {
+      try {
+        return await scripted.complete(request, callOptions);
+      } catch (error) {
+        if (error instanceof ScriptMismatchError && divergence === null) {
+          divergence = error;
+          stop.abort(error);
+        }
+        throw error;
+      }
+    },
+  };
+  const session = await openLocalSession(io, {
+    repoDir,
+    workRoot: join(root, "work"),
+    model,
+    person: file.person,
+    verbose: options.verbose,
+    clock: steppingClock(REPLAY_CLOCK_START),
+    // Commands (if the recording runs any) start from a bare environment: no secrets.
+    env: { PATH: io.env.PATH ?? "/usr/bin:/bin", HOME: io.env.HOME },
+    heartbeat: false,
+  });
+  const person = { login: file.person, type: "User" as const };
+  const parsed = parseConfig(file.config ?? null);
+  const label = parsed.ok ? parsed.config.label : "cfa";
+  let summary: WakeSummary;
+  let job = 0;
+  try {
+    job = await session.forge.openIssue({
+      title: file.request.title,
+      body: file.request.body,
+      labels: [label],
+      author: person,
+    });
+    summary = await wakeUnlessDiverged(job, session, stop.signal);
+    for (const action of file.people) {
+      if (divergence !== null) break;
+      options.onAction?.(
+        `▶ ${describeAction(file.person, action.action, action.job, action.text)}`,
+      );
+      await applyPersonAction(session.forge, repoDir, person, action);
+      summary = await wakeUnlessDiverged(action.job, session, stop.signal);
+    }
+  } finally {
+    session.finish();
+  }
+  const unplayed = Object.fromEntries(
+    Object.entries(scripted.remaining()).filter(([, left]) => left > 0),
+  );
+  return { root, repoDir, job, summary, unplayed, divergence };
+}
+
+async function wakeUnlessDiverged(
+  n: number,
+  session: Awaited<ReturnType<typeof openLocalSession>>,
+  signal: AbortSignal,
+): Promise<WakeSummary> {
+  try {
+    return await wake(n, session.deps, { signal });
+  } catch (error) {
+    if (signal.aborted) return { job: n, state: null, waitingOn: "", notes: [] };
+    throw error;
+  }
+}
+
+async function freshFolder(dir: string | undefined): Promise<string> {
+  if (dir === undefined) return mkdtemp(join(tmpdir(), "cfa-replay-"));
+  const root = resolve(dir);
+  if (existsSync(root) && (await readdir(root)).length > 0) {
+    throw new CliError(`${root} is not empty: a replay builds its repository in an empty folder.`);
+  }
+  await mkdir(root, { recursive: true });
+  return root;
+}
+
+async function createRepository(repoDir: string, file: ReplayFile): Promise<void> {
+  await mkdir(repoDir, { recursive: true });
+  await gitText(repoDir, ["init", "--quiet", "--initial-branch=main"]);
+  await gitText(repoDir, ["config", "user.name", file.person]);
+  await gitText(repoDir, ["config", "user.email", `${file.person}@users.noreply.github.com`]);
+  await gitText(repoDir, ["config", "commit.gpgsign", "false"]);
+  const files = { ...(file.files ?? {}) };
+  if (file.config !== undefined) files[CONFIG_PATH] = file.config;
+  for (const [path, text] of Object.entries(files)) {
+    const target = join(repoDir, path);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, text);
+  }
+  await gitText(repoDir, ["add", "--all"]);
+  await gitText(repoDir, ["commit", "--quiet", "--allow-empty", "--no-verify", "-m", "initial"]);
+}

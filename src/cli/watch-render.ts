@@ -1,0 +1,219 @@
+// `cfa watch`: the live log rebuilt from a job's records (pure). Every line comes from a
+// line of bus.jsonl and carries its `at`, so the log reads the same in another terminal,
+// an hour later, or on a clone; state.json and the transcripts add what the bus does not
+// say (artifact names, verdicts, tool-call counts).
+
+import type { ProgressLine } from "../engine/engine-deps.js";
+import { addressKey, type Address } from "../protocol/address.js";
+import type { BusLine, Content } from "../protocol/bus/index.js";
+import { isLiveState, type State } from "../protocol/fsm.js";
+import { PHASES } from "../skills/phases.js";
+import { lastVerdict } from "./instance-facts.js";
+import type { JobView } from "./job-view.js";
+import { oneLine } from "./live-log.js";
+
+/** A log line and the bus line it came from (`watch --follow` prints each seq once). */
+export interface WatchLine extends ProgressLine {
+  seq: number;
+}
+
+export function renderWatch(view: JobView): WatchLine[] {
+  const out: WatchLine[] = [];
+  const n = view.n;
+  const instances = new Map(view.instances.map((i) => [i.key, i]));
+  const turnsSeen = new Map<string, number>();
+  const lastTurnLine = new Map<string, { entry: WatchLine; batch: number }>();
+  const requester = view.engine?.requester ?? "you";
+  let state: State = "INTENT";
+
+  const push = (
+    line: BusLine,
+    who: string,
+    event: string,
+    detail: string,
+    verbose = false,
+    at = line.at,
+  ): WatchLine => {
+    const entry: WatchLine = { seq: line.seq, at, job: n, who, event, detail, verbose };
+    out.push(entry);
+    return entry;
+  };
+
+  for (const line of view.lines) {
+    switch (line.type) {
+      case "root":
+        push(line, "JOB", "START", view.job ? `"${oneLine(view.job.title, 120)}"` : "");
+        break;
+      case "spark": {
+        const to = line.to;
+        if (to.thread.startsWith("state:")) {
+          const live = to.thread.split(":")[1]?.toUpperCase() ?? state;
+          push(line, live, "START", `${to.agent} sparked on ${to.thread}`);
+        } else if (to.thread.startsWith("dispatch:")) {
+          const id = to.thread.slice("dispatch:".length);
+          push(line, state, "DISPATCH", `task ${id}: ${oneLine(line.content.text, 120)}`, true);
+        } else {
+          push(line, to.agent, "SPARK", addressKey(to), true);
+        }
+        break;
+      }
+      case "deliver":
+        if (line.content.kind === "reply") {
+          push(line, addressKey(line.from), "REPLY", line.content.text, isTask(line.from));
+        } else if (line.content.kind === "verdict" && line.to.thread.startsWith("dispatch:")) {
+          const id = line.to.thread.slice("dispatch:".length);
+          push(line, "VERIFY", "VERDICT", `${id} ✗ fail — ${issuesOf(line.content.text)}`);
+        }
+        break;
+      case "turn-end": {
+        if (line.a.agent === "cfa") break; // the orchestrator's moves show as their effects
+        const key = addressKey(line.a);
+        // A turn that sent and then asked ends twice in one batch ([send-step], then
+        // [ask-step]): still one turn of the agent's.
+        if (lastTurnLine.get(key)?.batch === line.batch) break;
+        const turn = (turnsSeen.get(key) ?? 0) + 1;
+        turnsSeen.set(key, turn);
+        const calls = instances.get(key)?.turns.find((t) => t.turn === turn)?.toolUses.length;
+        const entry = push(
+          line,
+          key,
+          "TURN",
+          `turn ${turn}${calls === undefined ? "" : ` (${calls} tool calls)`}`,
+          isTask(line.a),
+        );
+        lastTurnLine.set(key, { entry, batch: line.batch });
+        break;
+      }
+      case "ask": {
+        const gate = line.question.kind === "gate";
+        push(
+          line,
+          addressKey(line.caller),
+          gate ? "ASSERT" : "ASK",
+          `${line.id}: ${line.question.text}`,
+        );
+        break;
+      }
+      case "escalate": {
+        const meta = view.engine?.escalations[line.id];
+        if (meta?.kind === "gate" || line.framed.kind === "gate") {
+          const artifact = isLiveState(meta?.state)
+            ? PHASES[meta.state].artifact
+            : (meta?.artifact?.split("/").pop() ?? "the artifact");
+          const at = meta?.gateSha ? ` at ${meta.gateSha.slice(0, 7)}` : "";
+          push(line, "GATE", "APPROVAL", `⏸ ${artifact} waits for @${requester}'s review${at}`);
+        } else {
+          push(
+            line,
+            "ASK",
+            "QUESTION",
+            `⏸ ${line.id} waits for @${requester}'s answer: ${line.framed.text}`,
+          );
+        }
+        break;
+      }
+      case "human-reply": {
+        const by = stringData(line.reply, "by") ?? "someone";
+        const verdict = stringData(line.reply, "verdict");
+        const words = dataText(line.reply.text);
+        if (verdict === "approved") push(line, "HUMAN", "APPROVED", `${line.id} by @${by}`);
+        else if (verdict === "changes")
+          push(line, "HUMAN", "CHANGES", `${line.id} by @${by}: ${words}`);
+        else push(line, "HUMAN", "ANSWER", `${line.id} by @${by}: ${words}`);
+        break;
+      }
+      case "respond": {
+        if (view.engine?.escalations[line.id]?.answeredBy !== "proxy") break; // a relay
+        const verdict = stringData(line.answer, "verdict");
+        const event = line.answer.text.startsWith("[WITHDRAW]")
+          ? "WITHDRAW"
+          : verdict === "approved"
+            ? "APPROVED"
+            : verdict === "changes"
+              ? "CHANGES"
+              : "ANSWER";
+        push(line, "PROXY", event, `${line.id} answered by the proxy: ${line.answer.text}`);
+        break;
+      }
+      case "interrupt":
+        if (line.content.kind === "intervention") {
+          const by = stringData(line.content, "by") ?? "someone";
+          push(line, "HUMAN", "INTERVENE", `@${by}: ${line.content.text}`);
+        } else if (line.content.kind === "recovery") {
+          push(line, state, "RETRY", `${line.thread}: ${line.content.text}`);
+        }
+        break;
+      case "terminate": {
+        const id = line.thread.startsWith("dispatch:") ? line.thread.slice(9) : null;
+        if (id === null) break;
+        if (line.origin.rule === "send-terminate") {
+          const verdict = lastVerdict(view.instances, id);
+          if (verdict === "pass") push(line, "VERIFY", "VERDICT", `${id} ✓ pass`);
+          const task = view.engine?.tasks[id];
+          const branch = `cfa/${n}`;
+          if (task?.status === "conflict")
+            push(line, state, "CONFLICT", `task ${id} did not merge into ${branch}`);
+          else if (task?.status === "open")
+            push(line, state, "MERGING", `task ${id} into ${branch}`);
+          else push(line, state, "MERGED", `task ${id} into ${branch}`);
+        } else if (line.mode === "drop") {
+          push(line, state, "DROP", `task ${id} dropped, branch deleted`, true);
+        }
+        break;
+      }
+      case "outcome": {
+        // An outcome is consumed in the batch of the lead's turn: say it on that turn's line.
+        const turn = lastTurnLine.get(addressKey(line.by));
+        if (turn && turn.batch === line.batch) turn.entry.detail += `: ${line.record.outcome}`;
+        else push(line, addressKey(line.by), "OUTCOME", line.record.outcome);
+        break;
+      }
+      case "transition": {
+        const e = line.entry;
+        state = e.to;
+        push(line, e.to, e.action, `${e.from} → ${e.to}: ${e.reason}`, false, e.at);
+        break;
+      }
+      case "refuse":
+        push(line, addressKey(line.from), "REFUSED", line.reason, true);
+        break;
+      case "wake":
+      case "send-empty":
+      case "term-run":
+      case "term-idle":
+      case "term-mbox":
+      case "term-send":
+      case "term-ask":
+      case "term-proxy":
+      case "term-int":
+      case "term-final":
+        break; // bookkeeping of the rules, not news
+      default: {
+        const never: never = line;
+        void never;
+      }
+    }
+  }
+  return out;
+}
+
+const isTask = (a: Address) => a.thread.startsWith("dispatch:");
+
+function stringData(content: Content, key: string): string | undefined {
+  const value = content.data?.[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** A person's words inside the engine's `<untrusted-data>` wrapper, on one line. */
+function dataText(text: string): string {
+  const inner = /<untrusted-data[^>]*>\n?([\s\S]*?)\n?<\/untrusted-data>/.exec(text)?.[1];
+  return oneLine(inner ?? text, 160);
+}
+
+function issuesOf(text: string): string {
+  const issues = text
+    .split("\n")
+    .filter((l) => l.startsWith("- "))
+    .map((l) => l.slice(2));
+  return oneLine(issues.length > 0 ? issues.join("; ") : text, 160);
+}
