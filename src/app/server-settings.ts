@@ -5,7 +5,7 @@
 
 import { readFileSync } from "node:fs";
 import * as z from "zod";
-import { ConfigError, parseEnv, type ConfigIssue, type LogLevel } from "../config/index.js";
+import { ConfigError, parseEnv, type ConfigIssue } from "../config/index.js";
 
 export interface ServerSettings {
   appId: number;
@@ -14,7 +14,6 @@ export interface ServerSettings {
   host: string;
   port: number;
   webhookPath: string;
-  logLevel: LogLevel;
 }
 
 const ServerEnvSchema = z.object({
@@ -81,7 +80,6 @@ export function serverSettings(
     host: server.data.HOST,
     port: server.data.PORT,
     webhookPath: server.data.WEBHOOK_PATH,
-    logLevel: base.CFA_LOG_LEVEL,
   };
 }
 

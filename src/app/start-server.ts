@@ -1,5 +1,6 @@
 // Starts Probot's server with the cfa app. Built by hand rather than with Probot's run(),
-// which would fall back to its setup mode or to the "development" secret.
+// which would fall back to its setup mode or to the "development" secret. Logging is
+// Probot's default (pino, level info).
 
 import { Probot, Server, type ApplicationFunction } from "probot";
 import cfaApp from "./index.js";
@@ -20,8 +21,6 @@ export async function startServer(
       appId: settings.appId,
       privateKey: settings.privateKey,
       secret: settings.secret,
-      logLevel: settings.logLevel,
-      logFormat: env.LOG_FORMAT === "pretty" ? "pretty" : "json",
     }),
   });
   await server.load(appFn);

@@ -15,7 +15,9 @@ const withDefault = <S extends z.ZodType<string>>(schema: S, fallback: () => str
 export const WorkerEnvSchema = z.object({
   GITHUB_REPOSITORY: z.preprocess(
     blank,
-    z.string().regex(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/, { error: "expected owner/repo" }),
+    z
+      .string({ error: "must be set to owner/repo (Actions sets it on every runner)" })
+      .regex(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/, { error: "expected owner/repo" }),
   ),
   GITHUB_API_URL: withDefault(z.url(), () => "https://api.github.com"),
   GITHUB_SERVER_URL: withDefault(z.url(), () => "https://github.com"),
