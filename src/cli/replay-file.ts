@@ -4,7 +4,7 @@
 // `cfa run --record` writes one. One zod schema for the surface (STYLE.md habit 5).
 
 import * as z from "zod";
-import { RECORDING_VERSION } from "../adapters/scripted/index.js";
+import { jsonPath, RECORDING_VERSION } from "../adapters/scripted/index.js";
 import { CliError } from "./cli-error.js";
 
 export const REPLAY_VERSION = 1;
@@ -71,9 +71,15 @@ export function parseReplayFile(text: string, source: string): ReplayFile {
   const parsed = ReplayFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? issue.path.join(".") : "the file";
+    // A record key's issue only says "Invalid key in record"; the reason is one level down.
+    const inner =
+      issue && "issues" in issue && Array.isArray(issue.issues)
+        ? issue.issues.flat()[0]
+        : undefined;
+    const message =
+      (inner as { message?: string } | undefined)?.message ?? issue?.message ?? "invalid";
     throw new CliError(
-      `${source} is not a cfa replay file: at ${where}: ${issue?.message ?? "invalid"}.`,
+      `${source} is not a cfa replay file: at ${jsonPath(issue?.path ?? [])}: ${message}.`,
     );
   }
   return parsed.data;

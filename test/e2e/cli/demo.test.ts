@@ -1,0 +1,119 @@
+// `cfa demo`: the shipped recording replays a whole job to DONE — a plan with one requested
+// change, three parallel tasks verified and merged — and prints the log and where to look.
+
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../../src/cli/main.js";
+import { captureIo, type CapturedIo } from "../../unit/cli/capture-io.js";
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
+
+let root: string;
+let io: CapturedIo;
+let code: number;
+let repo: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "cfa-demo-test-"));
+  io = captureIo({ cwd: root });
+  code = await main(["demo", "--dir", join(root, "demo")], io);
+  repo = join(root, "demo", "repo");
+}, 120_000);
+afterAll(async () => rm(root, { recursive: true, force: true }));
+
+describe("cfa demo", () => {
+  it("completes: exit 0, nothing on stderr", () => {
+    expect(io.err()).toBe("");
+    expect(code).toBe(0);
+  });
+
+  it("prints the live log of every phase, with the person's actions between", () => {
+    const out = io.out();
+    const story = [
+      "INTENT        START     intent-lead sparked on state:intent:1",
+      "GATE          APPROVAL  ⏸ INTENT.md waits for @ana's review",
+      "▶ @ana approves the artifact under review of job #1",
+      "PLAN          START     project-lead sparked on state:plan:1",
+      "▶ @ana requests changes on job #1: \"One change: truncate's result",
+      "HUMAN         CHANGES   q2 by @ana",
+      "project-lead  ASSERT    q3: PLAN.md is revised as you asked",
+      "EXECUTE       DISPATCH  3 tasks in parallel: camel-case, capitalize, truncate",
+      "VERIFY        VERDICT   camel-case ✓ pass",
+      "EXECUTE       MERGED    task camel-case into cfa/1",
+      "EXECUTE       MERGED    task capitalize into cfa/1",
+      "EXECUTE       MERGED    task truncate into cfa/1",
+      "GATE          APPROVAL  ⏸ WORK_SUMMARY.md waits for @ana's review",
+      "DONE          APPROVED_WORK EXECUTE → DONE",
+      "DONE — the work is approved.",
+      "with no model and no network. Where to look:",
+    ];
+    let at = -1;
+    for (const part of story) {
+      const found = out.indexOf(part, at + 1);
+      expect(found, part).toBeGreaterThan(at);
+      at = found;
+    }
+    expect(out).not.toContain("worker:"); // per-task lines only with --verbose
+  });
+
+  it("says where to look, with commands that work", () => {
+    const out = io.out();
+    expect(out).toContain(`the repository           ${repo}`);
+    expect(out).toContain(`git -C ${repo} log --oneline --graph cfa/1`);
+    expect(out).toContain(`cfa inspect 1 --repo ${repo}`);
+    for (const artifact of ["INTENT.md", "PLAN.md", "WORK_SUMMARY.md"]) {
+      expect(out).toContain(`git -C ${repo} show cfa/1:.cfa/jobs/1/${artifact}`);
+    }
+  });
+
+  it("leaves a repository whose job branch holds the merged work and a DONE record", () => {
+    const state = JSON.parse(git(repo, "show", "cfa/1:.cfa/jobs/1/state.json")) as {
+      state: string;
+      backtracks: number;
+      engine: { tasks: Record<string, { status: string; lastVerdict: string }> };
+    };
+    expect(state.state).toBe("DONE");
+    expect(
+      Object.entries(state.engine.tasks).map(([id, t]) => [id, t.status, t.lastVerdict]),
+    ).toEqual([
+      ["camel-case", "merged", "pass"],
+      ["capitalize", "merged", "pass"],
+      ["truncate", "merged", "pass"],
+    ]);
+    const files = git(repo, "ls-tree", "-r", "--name-only", "cfa/1").split("\n");
+    for (const f of [
+      "src/camel-case.js",
+      "src/capitalize.js",
+      "src/truncate.js",
+      "test/truncate.test.js",
+    ]) {
+      expect(files).toContain(f);
+    }
+    expect(git(repo, "show", "cfa/1:src/index.js")).toContain(
+      'export { truncate } from "./truncate.js";',
+    );
+    expect(git(repo, "log", "--merges", "--format=%s", "cfa/1").split("\n").sort()).toEqual([
+      "cfa #1: merge task camel-case",
+      "cfa #1: merge task capitalize",
+      "cfa #1: merge task truncate",
+    ]);
+    expect(git(repo, "branch", "--list", "cfa/1-*")).toBe("");
+    expect(git(repo, "show", "cfa/1:.cfa/jobs/1/PLAN.md")).toContain("## Changes after review");
+  });
+
+  it("can be inspected and watched afterwards, as it says", async () => {
+    const inspect = captureIo({ cwd: root });
+    expect(await main(["inspect", "1", "--repo", repo], inspect)).toBe(0);
+    expect(inspect.out()).toContain("task truncate — merged, verifier ✓ pass (cfa/1-truncate)");
+    expect(inspect.out()).toContain("gate q2 PLAN.md");
+    expect(inspect.out()).toContain("— changes requested by @ana");
+    const watch = captureIo({ cwd: root });
+    expect(await main(["watch", "1", "--verbose", "--repo", repo], watch)).toBe(0);
+    expect(watch.out()).toContain("worker:truncate REPLY");
+    expect(watch.out()).toContain("DONE — the work is approved.");
+  });
+});
