@@ -42,6 +42,18 @@ export class JobRepo {
     });
   }
 
+  /**
+   * Puts the worktree back to its last commit, dropping whatever a turn a crash cut short
+   * left uncommitted (ignored files stay). A turn is durable once committed, and only then
+   * (seed 000 §11 bounded crash-loss): the next wake must not read half of one.
+   */
+  resetToHead(): Promise<void> {
+    return this.lock.run(async () => {
+      await this.git.raw(["reset", "--hard", "--quiet", "HEAD"]);
+      await this.git.raw(["clean", "-d", "--force", "--quiet"]);
+    });
+  }
+
   /** The blob id of `path` at `commit`, or null when absent there (or the commit is unknown). */
   async blobAt(commit: string, path: string): Promise<string | null> {
     try {
@@ -51,6 +63,15 @@ export class JobRepo {
       );
     } catch {
       return null;
+    }
+  }
+
+  async hasBranch(branch: string): Promise<boolean> {
+    try {
+      const out = await this.git.raw(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]);
+      return out.trim() !== "";
+    } catch {
+      return false;
     }
   }
 

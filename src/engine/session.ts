@@ -120,12 +120,22 @@ export async function openSession(
     taskWs: new Map(),
     notes: [],
   };
+  await resetTaskWorktrees(session);
   if (fresh) {
     await append(session, session.soup.root(ORCHESTRATOR).events);
     await saveState(session);
     await commitAndPush(session, `cfa #${n}: start job`);
   }
   return session;
+}
+
+/** Task worktrees a dead wake was working in go back to their last commit too. */
+async function resetTaskWorktrees(s: Session): Promise<void> {
+  for (const meta of Object.values(s.engine.tasks)) {
+    if (meta.status !== "open" && meta.status !== "conflict") continue;
+    const root = join(s.area, meta.dir);
+    if (existsSync(root)) await new JobRepo(root).resetToHead();
+  }
 }
 
 /**
@@ -173,6 +183,8 @@ async function openJobWorktree(
   const local = await revParse(git, `refs/heads/${branch}`);
   if (existsSync(dir)) {
     const ws = await workspaces.open("job", branch);
+    // A wake that died mid-turn left the files of a turn that never landed.
+    await new JobRepo(ws.root).resetToHead();
     return { ws, pushedHead: local };
   }
   if (local !== null) {
