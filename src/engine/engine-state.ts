@@ -55,6 +55,13 @@ export const EngineStateSchema = z.object({
    * looks for its own comment carrying the same seq.
    */
   outbox: z.array(z.object({ seq: z.number().int(), kind: z.string(), body: z.string() })),
+  /**
+   * How many transitions of the history have had their effects run (threads closed, tasks
+   * released, the PR readied or closed). A transition is committed before its effects
+   * (seed 001 CO-1); one a crash cut off from them is finished by the next wake. Absent in
+   * records written before it existed: all settled.
+   */
+  settled: z.number().int().nonnegative().optional(),
 });
 export type EngineState = z.infer<typeof EngineStateSchema>;
 
@@ -69,6 +76,7 @@ export function initialEngineState(requester: string): EngineState {
     tasks: {},
     requester,
     outbox: [],
+    settled: 0,
   };
 }
 

@@ -136,6 +136,15 @@ export async function releaseTask(
 ): Promise<{ conflict: string[] | null }> {
   const meta = s.engine.tasks[id];
   if (!meta || meta.status !== "open") return { conflict: null };
+  if (!(await s.repo.hasBranch(meta.branch))) {
+    // A wake that died after the workspace adapter merged (or dropped) the branch, before
+    // the task's status was committed: the release is done but for the records.
+    await s.deps.forge.deleteBranch(meta.branch);
+    s.taskWs.delete(id);
+    const status = mode === "merge" ? "merged" : "dropped";
+    s.engine = { ...s.engine, tasks: { ...s.engine.tasks, [id]: { ...meta, status } } };
+    return { conflict: null };
+  }
   const ws = await taskWorkspace(s, id);
   let status: TaskMeta["status"];
   let conflict: string[] | null = null;

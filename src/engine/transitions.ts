@@ -66,6 +66,7 @@ export async function afterTransition(s: Session, applied: TransitionApplied): P
     }
   }
   if (isTerminalState(to)) await finalize(s);
+  s.engine = { ...s.engine, settled: s.job.history.length };
   await persist(s, `cfa #${s.n}: ${applied.from} → ${to}: close ${applied.from.toLowerCase()}`);
 }
 

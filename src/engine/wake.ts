@@ -9,6 +9,7 @@ import { formatConfigErrors, parseConfig, type CfaConfig } from "../config/index
 import type { EngineDeps } from "./engine-deps.js";
 import { postToHuman, proxiesToRun, runProxy, unpostedQuestions } from "./escalations.js";
 import { ingestHumanEvents } from "./ingest.js";
+import { resumeUnfinished } from "./resume.js";
 import { currentLead } from "./instances.js";
 import { ensureLead } from "./leads.js";
 import { flushOutbox } from "./publish.js";
@@ -69,6 +70,7 @@ export async function wake(
 }
 
 async function run(s: Session, options: WakeOptions): Promise<void> {
+  await resumeUnfinished(s);
   if (isTerminalState(s.job.state)) return;
   await ingestHumanEvents(s);
   let rounds = 0;
