@@ -86,7 +86,7 @@ export function serverSettings(
 /** PEM as written, with `\n` escapes (one-line variables), or base64 of the PEM. */
 function normaliseKey(raw: string): string {
   const text = raw.trim();
-  if (text.includes("-----BEGIN")) return text.replace(/\\n/g, "\n");
+  if (text.includes("-----BEGIN")) return text.replace(/\\n/g, "\n").trim();
   try {
     return Buffer.from(text, "base64").toString("utf8").trim();
   } catch {

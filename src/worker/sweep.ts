@@ -11,6 +11,7 @@ import { createGitHubForge } from "../adapters/github/index.js";
 import type { CfaConfig } from "../config/index.js";
 import { engineState } from "../engine/engine-state.js";
 import { jobPaths } from "../engine/job-paths.js";
+import { isLiveState } from "../protocol/fsm.js";
 import { parseJobRecord } from "../protocol/job-record.js";
 import { guardJobStart } from "./job-start-guard.js";
 import { jobNeedsWake } from "./job-needs-wake.js";
@@ -157,6 +158,7 @@ async function startedJobReasons(
     throw error;
   }
   const record = parseJobRecord(stateText, paths.state);
+  if (!isLiveState(record.state)) return [];
   const engine = engineState(record);
   let issue = labelled.find((i) => i.number === job);
   if (issue === undefined) {

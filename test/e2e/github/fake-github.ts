@@ -81,6 +81,8 @@ export class FakeGitHub {
   readonly reactions: { target: string; content: string }[] = [];
   readonly permissions = new Map<string, string>();
   config: string | null = null;
+  /** Answers a route with an error instead (a GitHub outage, a permission missing). */
+  readonly failures = new Map<Route, { status: number; message: string }>();
   private nextId = 100;
 
   constructor(
@@ -182,6 +184,8 @@ export class FakeGitHub {
     body: Record<string, unknown>,
     accept: string,
   ): [number, unknown] | [number, unknown, Record<string, string>] {
+    const failure = this.failures.get(route);
+    if (failure) return [failure.status, { message: failure.message }];
     const parts = url.pathname.split("/").map(decodeURIComponent);
     const num = (i: number) => Number(parts[i]);
     switch (route) {

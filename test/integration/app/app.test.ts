@@ -273,6 +273,19 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     await probot.receive("issues", labelled("wes"));
   });
 
+  it("a config that uses _extends is refused: the worker would read only this file", async () => {
+    const probot = await app();
+    const { nockGitHub } = await import("../../support/github/index.js");
+    mockConfig("_extends: settings\nfanOut: 2\n");
+    nockGitHub()
+      .get("/repos/Codertocat/settings/contents/.github%2Fcfa.yml")
+      .reply(200, "label: robots\n", { "content-type": "text/plain; charset=utf-8" });
+    mockComments(7, []);
+    mockCreateComment(7, /_extends is not supported/);
+
+    await probot.receive("issues", labelled("wes"));
+  });
+
   it("a handler error is not swallowed: the delivery fails", async () => {
     const probot = await app();
     mockConfig(null);

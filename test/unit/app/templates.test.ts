@@ -1,0 +1,141 @@
+// The shipped files agree with the code: the workflow templates' run-name is what the app
+// looks runs up by, their concurrency is per job, their permissions are the least each job
+// needs, the manifest subscribes to exactly the handled events, the action passes what the
+// worker reads, and the configuration sample in the install guide is valid.
+
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { HANDLED_EVENTS } from "../../../src/app/handled-events.js";
+import { runTitle } from "../../../src/app/run-title.js";
+import { parseConfig } from "../../../src/config/index.js";
+
+type Job = {
+  if?: string;
+  concurrency?: { group: string; "cancel-in-progress": boolean };
+  permissions?: Record<string, string>;
+  steps: { uses?: string; with?: Record<string, string>; run?: string }[];
+};
+type Workflow = {
+  "run-name": string;
+  on: Record<string, unknown>;
+  permissions: object;
+  jobs: Record<string, Job>;
+};
+
+const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), "utf8");
+const workflow = (path: string) => parse(read(path)) as Workflow;
+const TEMPLATES = ["templates/workflows/cfa.yml", "templates/workflows/cfa-actions-only.yml"];
+
+describe.each(TEMPLATES)("%s", (path) => {
+  const w = workflow(path);
+
+  it("titles a job's runs as the app expects, to find and cancel them", () => {
+    expect(runTitle(12)).toBe("cfa job #12");
+    expect(w["run-name"]).toContain("format('cfa job #{0}', inputs.job)");
+  });
+
+  it("runs one worker per job, never cancelling one in progress", () => {
+    expect(w.jobs["work"]?.concurrency).toEqual({
+      group: "cfa-${{ inputs.job }}",
+      "cancel-in-progress": false,
+    });
+    expect(w.on).toHaveProperty("workflow_dispatch.inputs.job.required", true);
+    expect(w.on).toHaveProperty("schedule");
+  });
+
+  it("grants nothing by default and each job only what it needs", () => {
+    expect(w.permissions).toEqual({});
+    expect(w.jobs["work"]?.permissions).toEqual({
+      contents: "write",
+      issues: "write",
+      "pull-requests": "write",
+      checks: "write",
+    });
+    expect(w.jobs["sweep"]?.permissions).toEqual({
+      contents: "read",
+      issues: "read",
+      "pull-requests": "read",
+      actions: "write",
+    });
+  });
+
+  it("checks out the whole history without leaving the token in .git/config, and sets up bubblewrap", () => {
+    const steps = w.jobs["work"]!.steps;
+    expect(steps[0]).toMatchObject({
+      uses: "actions/checkout@v5",
+      with: { "fetch-depth": 0, "persist-credentials": false },
+    });
+    expect(steps.map((s) => s.run ?? "").join("\n")).toContain(
+      "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0",
+    );
+    expect(steps.at(-1)).toMatchObject({
+      with: { job: "${{ inputs.job }}", "anthropic-api-key": "${{ secrets.ANTHROPIC_API_KEY }}" },
+    });
+  });
+});
+
+describe("the Actions-only template", () => {
+  const w = workflow("templates/workflows/cfa-actions-only.yml");
+
+  it("is triggered by the events the app handles, and routes them outside any job's group", () => {
+    const events = new Set(HANDLED_EVENTS.map((e) => e.split(".")[0]));
+    for (const event of events) expect(w.on).toHaveProperty(event!);
+    expect(w.jobs["route"]?.concurrency).toBeUndefined();
+    expect(w.jobs["route"]?.permissions).toMatchObject({ actions: "write", issues: "write" });
+    expect(w.jobs["route"]?.if).toContain(
+      "github.event.pull_request.head.repo.full_name == github.repository",
+    );
+  });
+});
+
+describe("app.yml", () => {
+  const manifest = parse(read("app.yml")) as {
+    default_events: string[];
+    default_permissions: Record<string, string>;
+  };
+
+  it("subscribes to exactly the events the app handles", () => {
+    expect([...manifest.default_events].sort()).toEqual(
+      [...new Set(HANDLED_EVENTS.map((e) => e.split(".")[0]))].sort(),
+    );
+  });
+
+  it("asks for the permissions issue 5 lists, and no others", () => {
+    expect(manifest.default_permissions).toEqual({
+      actions: "write",
+      checks: "write",
+      contents: "write",
+      issues: "write",
+      metadata: "read",
+      pull_requests: "write",
+    });
+  });
+});
+
+describe("action.yml", () => {
+  const action = parse(read("action.yml")) as {
+    runs: { using: string; steps: { env?: Record<string, string>; run: string }[] };
+  };
+
+  it("is a composite action running the built worker with the variables it reads", () => {
+    expect(action.runs.using).toBe("composite");
+    const run = action.runs.steps.at(-1)!;
+    expect(run.run).toContain("dist/worker/main.js");
+    expect(Object.keys(run.env ?? {}).sort()).toEqual([
+      "ANTHROPIC_API_KEY",
+      "CFA_BOT_LOGIN",
+      "CFA_JOB",
+      "GITHUB_TOKEN",
+    ]);
+  });
+});
+
+describe("docs/install.md", () => {
+  it("shows a .github/cfa.yml that is valid", () => {
+    const doc = read("docs/install.md");
+    const sample = /## Configuration[\s\S]*?```yaml\n([\s\S]*?)```/.exec(doc)?.[1];
+    expect(sample).toBeDefined();
+    expect(parseConfig(sample ?? "")).toMatchObject({ ok: true });
+  });
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { initialEngineState, type EngineState } from "../../../src/engine/engine-state.js";
+import { jobNeedsWake, type JobFacts } from "../../../src/worker/job-needs-wake.js";
+
+function waiting(engine: EngineState = initialEngineState("ana")): EngineState {
+  return {
+    ...engine,
+    cursor: { comment: 50, review: 70 },
+    escalations: {
+      q1: {
+        caller: "intent-lead@state:intent:1",
+        kind: "gate",
+        state: "INTENT",
+        text: "ok?",
+        postedSeq: 3,
+      },
+    },
+  };
+}
+
+const facts = (over: Partial<JobFacts> = {}): JobFacts => ({
+  state: "INTENT",
+  engine: waiting(),
+  issue: { state: "open", labels: ["cfa"] },
+  label: "cfa",
+  latestComment: 50,
+  latestReview: 70,
+  ...over,
+});
+
+describe("does a job need a worker (the sweep)", () => {
+  it("a job waiting on a person who has not answered does not", () => {
+    expect(jobNeedsWake(facts())).toEqual([]);
+  });
+
+  it("a terminal job never does", () => {
+    expect(jobNeedsWake(facts({ state: "DONE", latestComment: 99 }))).toEqual([]);
+    expect(
+      jobNeedsWake(facts({ state: "WITHDRAWN", issue: { state: "closed", labels: [] } })),
+    ).toEqual([]);
+  });
+
+  it("a comment or review past the cursor does (a lost delivery)", () => {
+    expect(jobNeedsWake(facts({ latestComment: 51 }))).toEqual(["a comment it has not read"]);
+    expect(jobNeedsWake(facts({ latestReview: 71 }))).toEqual(["a review it has not read"]);
+  });
+
+  it("a closed issue or a removed label does (a Terminate to apply)", () => {
+    expect(jobNeedsWake(facts({ issue: { state: "closed", labels: ["cfa"] } }))).toEqual([
+      "the issue was closed",
+    ]);
+    expect(jobNeedsWake(facts({ issue: { state: "open", labels: [] } }))).toEqual([
+      "`cfa` was removed",
+    ]);
+  });
+
+  it("a live job that asks nobody anything does (its last run stopped early)", () => {
+    const answered = waiting();
+    answered.escalations["q1"] = { ...answered.escalations["q1"]!, answeredBy: "ana" };
+    expect(jobNeedsWake(facts({ engine: answered }))).toEqual([
+      "not waiting on anyone, and no run is working on it",
+    ]);
+    // A question from an earlier state does not count as waiting now.
+    expect(jobNeedsWake(facts({ state: "PLAN" }))).toEqual([
+      "not waiting on anyone, and no run is working on it",
+    ]);
+  });
+
+  it("comments decided but not posted do", () => {
+    const engine = { ...waiting(), outbox: [{ seq: 4, kind: "refusal", body: "x" }] };
+    expect(jobNeedsWake(facts({ engine }))).toEqual(["comments decided but not posted"]);
+  });
+});

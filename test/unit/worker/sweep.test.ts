@@ -1,0 +1,201 @@
+import { describe, expect, it } from "vitest";
+import {
+  initialEngineState,
+  withEngineState,
+  type EngineState,
+} from "../../../src/engine/engine-state.js";
+import { newJobRecord, serializeJobRecord } from "../../../src/protocol/job-record.js";
+import type { State } from "../../../src/protocol/fsm.js";
+import { runWorker } from "../../../src/worker/run-worker.js";
+import { expectBody, nockGitHub, useGitHubMocks } from "../../support/github/index.js";
+
+const R = "/repos/octo/hello";
+const ENV = {
+  GITHUB_REPOSITORY: "octo/hello",
+  GITHUB_TOKEN: "ghs_sweepTokenSweepToken0001",
+  GITHUB_WORKFLOW_REF: "octo/hello/.github/workflows/cfa.yml@refs/heads/main",
+  GITHUB_EVENT_NAME: "schedule",
+};
+const person = (login: string, type = "User") => ({ login, type, id: 1 });
+const issue = (number: number) => ({
+  number,
+  state: "open",
+  labels: [{ name: "cfa" }],
+  title: "t",
+  user: person("ana"),
+});
+
+function stateJson(job: number, state: State, cursor: number, pr: number | null, waiting: boolean) {
+  const escalations: EngineState["escalations"] = waiting
+    ? { q1: { caller: "lead", kind: "gate", state, text: "ok?", postedSeq: 2 } }
+    : {};
+  const engine: EngineState = {
+    ...initialEngineState("ana"),
+    cursor: { comment: cursor, review: 0 },
+    pr,
+    escalations,
+  };
+  const record = { ...newJobRecord({ job, title: "t", at: "2026-01-01T00:00:00Z" }), state };
+  return {
+    type: "file",
+    encoding: "base64",
+    content: Buffer.from(serializeJobRecord(withEngineState(record, engine))).toString("base64"),
+  };
+}
+
+describe("the sweep (schedule)", () => {
+  const github = useGitHubMocks();
+
+  it("dispatches exactly the jobs that need a worker, and says why", async () => {
+    const scope = nockGitHub();
+    scope.get(`${R}/contents/.github%2Fcfa.yml`).reply(404, { message: "Not Found" });
+    scope.get(`${R}/git/matching-refs/heads%2Fcfa%2F`).reply(
+      200,
+      ["cfa/1", "cfa/1-api", "cfa/2", "cfa/3", "cfa/5"].map((b) => ({ ref: `refs/heads/${b}` })),
+    );
+    scope
+      .get(`${R}/issues`)
+      .query({ labels: "cfa", state: "open", per_page: "100" })
+      .reply(200, [issue(1), issue(2), issue(4), issue(5), issue(6)]);
+    scope
+      .get(`${R}/actions/workflows/cfa.yml/runs`)
+      .query({ status: "in_progress", per_page: "100" })
+      .reply(200, { total_count: 1, workflow_runs: [{ id: 9, display_title: "cfa job #5" }] })
+      .get(`${R}/actions/workflows/cfa.yml/runs`)
+      .query({ status: "queued", per_page: "100" })
+      .reply(200, { total_count: 0, workflow_runs: [] });
+    // Job 1 waits on its gate; the newest comment after its cursor is the bot's own.
+    scope
+      .get(`${R}/contents/.cfa%2Fjobs%2F1%2Fstate.json`)
+      .query({ ref: "cfa/1" })
+      .reply(200, stateJson(1, "INTENT", 50, null, true))
+      .get(`${R}/issues/1/comments`)
+      .query({ per_page: "100" })
+      .reply(200, [
+        { id: 50, user: person("ana") },
+        { id: 60, user: person("github-actions[bot]", "Bot") },
+      ]);
+    // Job 2 waits too, but a person commented since.
+    scope
+      .get(`${R}/contents/.cfa%2Fjobs%2F2%2Fstate.json`)
+      .query({ ref: "cfa/2" })
+      .reply(200, stateJson(2, "PLAN", 50, 9, true))
+      .get(`${R}/issues/2/comments`)
+      .query({ per_page: "100" })
+      .reply(200, [{ id: 55, user: person("ana") }])
+      .get(`${R}/pulls/9/reviews`)
+      .query({ per_page: "100" })
+      .reply(200, []);
+    // Job 3 is DONE: nothing more is read about it.
+    scope
+      .get(`${R}/contents/.cfa%2Fjobs%2F3%2Fstate.json`)
+      .query({ ref: "cfa/3" })
+      .reply(200, stateJson(3, "DONE", 0, null, false));
+    // Issue 4 was labelled by a writer and never started; issue 6 by a reader.
+    for (const [n, login, permission] of [
+      [4, "ana", "write"],
+      [6, "rea", "read"],
+    ] as const) {
+      scope
+        .get(`${R}/issues/${n}`)
+        .reply(200, issue(n))
+        .get(`${R}/issues/${n}/events`)
+        .query({ per_page: "100" })
+        .reply(200, [{ id: 1, event: "labeled", actor: person(login), label: { name: "cfa" } }])
+        .get(`${R}/collaborators/${login}/permission`)
+        .reply(200, { permission, role_name: permission, user: person(login) });
+    }
+    scope.get(R).reply(200, { default_branch: "main" });
+    for (const job of ["2", "4"]) {
+      scope
+        .post(
+          `${R}/actions/workflows/cfa.yml/dispatches`,
+          expectBody({ ref: "main", inputs: { job } }),
+        )
+        .reply(204);
+    }
+    const lines: string[] = [];
+
+    expect(await runWorker([], ENV, { print: (l) => lines.push(l) })).toBe(0);
+
+    expect(lines.filter((l) => l.startsWith("cfa/worker: woke"))).toEqual([
+      "cfa/worker: woke job #2: a comment it has not read",
+      "cfa/worker: woke job #4: labelled by @ana but never started",
+    ]);
+    expect(github.recorder().invalid()).toEqual([]);
+  });
+
+  it("a dry run says what it would wake and dispatches nothing", async () => {
+    const scope = nockGitHub();
+    scope.get(`${R}/contents/.github%2Fcfa.yml`).reply(404, { message: "Not Found" });
+    scope.get(`${R}/git/matching-refs/heads%2Fcfa%2F`).reply(200, [{ ref: "refs/heads/cfa/2" }]);
+    scope
+      .get(`${R}/issues`)
+      .query(true)
+      .reply(200, [issue(2)]);
+    scope
+      .get(`${R}/actions/workflows/cfa.yml/runs`)
+      .query(true)
+      .times(2)
+      .reply(200, { total_count: 0, workflow_runs: [] });
+    scope
+      .get(`${R}/contents/.cfa%2Fjobs%2F2%2Fstate.json`)
+      .query({ ref: "cfa/2" })
+      .reply(200, stateJson(2, "EXECUTE", 0, null, false))
+      .get(`${R}/issues/2/comments`)
+      .query(true)
+      .reply(200, []);
+    scope.get(R).reply(200, { default_branch: "main" });
+    const lines: string[] = [];
+
+    expect(await runWorker(["--sweep", "--dry-run"], ENV, { print: (l) => lines.push(l) })).toBe(0);
+
+    expect(lines).toContain(
+      "cfa/worker: would wake job #2: not waiting on anyone, and no run is working on it",
+    );
+  });
+
+  it("one unreadable job fails the run but not the others", async () => {
+    const scope = nockGitHub();
+    scope.get(`${R}/contents/.github%2Fcfa.yml`).reply(404, { message: "Not Found" });
+    scope
+      .get(`${R}/git/matching-refs/heads%2Fcfa%2F`)
+      .reply(200, [{ ref: "refs/heads/cfa/1" }, { ref: "refs/heads/cfa/2" }]);
+    scope
+      .get(`${R}/issues`)
+      .query(true)
+      .reply(200, [issue(1), issue(2)]);
+    scope
+      .get(`${R}/actions/workflows/cfa.yml/runs`)
+      .query(true)
+      .times(2)
+      .reply(200, { total_count: 0, workflow_runs: [] });
+    scope
+      .get(`${R}/contents/.cfa%2Fjobs%2F1%2Fstate.json`)
+      .query({ ref: "cfa/1" })
+      .reply(200, {
+        type: "file",
+        encoding: "base64",
+        content: Buffer.from("{oops").toString("base64"),
+      });
+    scope
+      .get(`${R}/contents/.cfa%2Fjobs%2F2%2Fstate.json`)
+      .query({ ref: "cfa/2" })
+      .reply(200, stateJson(2, "EXECUTE", 0, null, false))
+      .get(`${R}/issues/2/comments`)
+      .query(true)
+      .reply(200, []);
+    scope.get(R).reply(200, { default_branch: "main" });
+    scope
+      .post(`${R}/actions/workflows/cfa.yml/dispatches`, expectBody({ inputs: { job: "2" } }))
+      .reply(204);
+    const lines: string[] = [];
+
+    expect(await runWorker(["--sweep"], ENV, { print: (l) => lines.push(l) })).toBe(1);
+
+    expect(lines.some((l) => l.startsWith("::error::cfa/worker: sweep: job #1:"))).toBe(true);
+    expect(lines).toContain(
+      "cfa/worker: woke job #2: not waiting on anyone, and no run is working on it",
+    );
+  });
+});

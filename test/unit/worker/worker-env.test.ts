@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../../src/config/index.js";
+import { parseWorkerEnv } from "../../../src/worker/worker-env.js";
+
+describe("the worker's environment", () => {
+  it("reads the Actions variables, with defaults for the optional ones", () => {
+    const env = parseWorkerEnv({
+      GITHUB_REPOSITORY: "octo-org/hello-world",
+      GITHUB_TOKEN: "ghs_secretsecretsecret",
+      RUNNER_TEMP: "/tmp/runner",
+      CFA_JOB: "",
+    });
+    expect(env).toMatchObject({
+      owner: "octo-org",
+      repo: "hello-world",
+      token: "ghs_secretsecretsecret",
+      GITHUB_API_URL: "https://api.github.com",
+      CFA_BOT_LOGIN: "github-actions[bot]",
+      RUNNER_TEMP: "/tmp/runner",
+    });
+    // Actions passes an unset input as "": that is no job, not a bad one.
+    expect(env.CFA_JOB).toBeUndefined();
+  });
+
+  it("names every missing or bad variable and never echoes a value", () => {
+    let error: unknown;
+    try {
+      parseWorkerEnv({ GITHUB_REPOSITORY: "not a repo sk-ant-SECRET", CFA_JOB: "twelve" });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toContain("GITHUB_REPOSITORY: expected owner/repo");
+    expect(message).toContain("CFA_JOB: expected an issue number");
+    expect(message).toContain("GITHUB_TOKEN: must be set");
+    expect(message).not.toContain("sk-ant-SECRET");
+    expect(message).not.toContain("twelve");
+  });
+});
