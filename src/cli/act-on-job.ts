@@ -2,6 +2,7 @@
 // check the key, then that the job exists and the action makes sense now, do it on the
 // local forge, wake the job and report. Nothing is changed before every check passed.
 
+import { resolve } from "node:path";
 import type { CliIo } from "./cli-io.js";
 import { CliError } from "./cli-error.js";
 import { cliName } from "./command.js";
@@ -45,12 +46,9 @@ export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> 
 
   let recorder: Recorder | null = null;
   if (request.record !== undefined) {
-    const file = await loadForRecording(request.record);
-    recorder = recordInto(
-      request.record,
-      { ...file, people: [...file.people, request.action] },
-      inner,
-    );
+    const path = resolve(io.cwd, request.record);
+    const file = await loadForRecording(path);
+    recorder = recordInto(path, { ...file, people: [...file.people, request.action] }, inner);
   }
   const person = await personLogin(repoDir, io.env);
   const session = await openLocalSession(io, {

@@ -1,5 +1,6 @@
 // `cfa run "<request>"`: opens a local issue labelled cfa for the request and wakes it.
 
+import { resolve } from "node:path";
 import type { Command } from "../command.js";
 import { cliName, printUsage } from "../command.js";
 import { parseConfig } from "../../config/index.js";
@@ -58,7 +59,8 @@ Needs ANTHROPIC_API_KEY. The job's records live on the branch cfa/<N> of the rep
       return 1;
     }
     const repoDir = await resolveRepo(io.cwd, parsed.values.repo);
-    const record = parsed.values.record;
+    const record =
+      parsed.values.record === undefined ? undefined : resolve(io.cwd, parsed.values.record);
     if (record !== undefined) refuseExisting(record);
     const person = await personLogin(repoDir, io.env);
 

@@ -1,0 +1,173 @@
+// `cfa replay`: a recording re-runs the engine in a fresh repository without a model (seed
+// 001 §F, cache-only replay), the same way every time; a replay that leaves the recording
+// says so and fails.
+
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../../src/cli/main.js";
+import { call, expecting, recording, say, tools } from "../../support/engine/script.js";
+import { captureIo } from "../../unit/cli/capture-io.js";
+
+const ART = ".cfa/jobs/1";
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, encoding: "utf8" });
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "cfa-replay-test-"));
+});
+afterAll(async () => rm(root, { recursive: true, force: true }));
+
+/** A question answered, then the job withdrawn: no gate, so no commit ids in the bus. */
+function questionThenWithdraw() {
+  return {
+    version: 1,
+    request: { title: "Greet", body: "Write a greeting" },
+    person: "ana",
+    files: { "README.md": "# greet\n" },
+    recording: recording({
+      "intent-lead@state:intent:1": [
+        tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n" })),
+        tools(call("ask_question", { kind: "question", text: "Which greeting?" })),
+        expecting(
+          tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n\nHello.\n" })),
+          "Hello",
+        ),
+        tools(call("ask_question", { kind: "question", text: "Anything else?" })),
+      ],
+    }),
+    people: [
+      { action: "answer", text: "Hello" },
+      { action: "withdraw", text: "not needed after all" },
+    ],
+  };
+}
+
+/** A gate with a requested change, then an approval, then a withdraw in PLAN. */
+function gated() {
+  return {
+    version: 1,
+    request: { title: "Greet", body: "Write a greeting" },
+    person: "ana",
+    config: "escalation:\n  INTENT: always\n",
+    recording: recording({
+      "intent-lead@state:intent:1": [
+        tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n" })),
+        tools(call("ask_question", { kind: "gate", text: "ok?", artifact: `${ART}/INTENT.md` })),
+        expecting(
+          tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n\nFrench.\n" })),
+          "changes requested by @ana",
+        ),
+        tools(
+          call("ask_question", { kind: "gate", text: "ok now?", artifact: `${ART}/INTENT.md` }),
+        ),
+        tools(call("finish", { outcome: "APPROVED_INTENT", reason: "approved" })),
+      ],
+      "project-lead@state:plan:1": [
+        tools(call("write_file", { path: `${ART}/PLAN.md`, content: "# Plan\n" })),
+        tools(call("ask_question", { kind: "gate", text: "plan?", artifact: `${ART}/PLAN.md` })),
+      ],
+    }),
+    people: [
+      { action: "reject", text: "In French, please." },
+      { action: "approve" },
+      { action: "withdraw" },
+    ],
+  };
+}
+
+async function replay(name: string, file: unknown) {
+  const path = join(root, `${name}.json`);
+  await writeFile(path, JSON.stringify(file));
+  const dir = join(root, `${name}-${Math.random().toString(36).slice(2)}`);
+  const io = captureIo({ cwd: root });
+  const code = await main(["replay", path, "--dir", dir], io);
+  const repo = join(dir, "repo");
+  const show = (p: string) => git(repo, "show", `cfa/1:${ART}/${p}`);
+  return { code, io, repo, show };
+}
+
+/** Commit ids come from git's wall-clock commit times; everything else must match exactly. */
+const sameCommits = (text: string) => {
+  const seen = new Map<string, string>();
+  return text.replace(/\b[0-9a-f]{40}\b/g, (sha) => {
+    if (!seen.has(sha)) seen.set(sha, `<commit ${seen.size + 1}>`);
+    return seen.get(sha)!;
+  });
+};
+
+describe("cfa replay", () => {
+  it("replays a recording to the same records, byte for byte, every time", async () => {
+    const file = questionThenWithdraw();
+    const first = await replay("question", file);
+    const second = await replay("question", file);
+    expect(first.io.err()).toBe("");
+    expect(first.code).toBe(0);
+    expect(second.code).toBe(0);
+    expect(first.io.out()).toContain('▶ @ana answers job #1: "Hello"');
+    expect(first.io.out()).toContain("WITHDRAWN — not needed after all.");
+    expect(JSON.parse(first.show("state.json")).state).toBe("WITHDRAWN");
+    expect(first.show("bus.jsonl")).not.toMatch(/[0-9a-f]{40}/);
+    expect(second.show("bus.jsonl")).toBe(first.show("bus.jsonl"));
+    expect(second.show("state.json")).toBe(first.show("state.json"));
+    const transcript = "instances/intent-lead@state~intent~1.jsonl";
+    expect(second.show(transcript)).toBe(first.show(transcript));
+  });
+
+  it("replays gates the same way, up to the commit ids git derives from the time", async () => {
+    const file = gated();
+    const first = await replay("gated", file);
+    const second = await replay("gated", file);
+    expect(first.io.err()).toBe("");
+    expect([first.code, second.code]).toEqual([0, 0]);
+    const state = JSON.parse(first.show("state.json")) as {
+      state: string;
+      history: { action: string }[];
+    };
+    expect(state.state).toBe("WITHDRAWN");
+    expect(state.history.map((h) => h.action)).toEqual(["APPROVED_INTENT", "WITHDRAW"]);
+    expect(first.show("bus.jsonl")).toMatch(/[0-9a-f]{40}/);
+    expect(sameCommits(second.show("bus.jsonl"))).toBe(sameCommits(first.show("bus.jsonl")));
+    expect(sameCommits(second.show("state.json"))).toBe(sameCommits(first.show("state.json")));
+  });
+
+  it("stops at the first request the recording does not expect, naming it, and fails", async () => {
+    const file = questionThenWithdraw();
+    const steps = file.recording.instances["intent-lead@state:intent:1"]!;
+    steps[2] = expecting(steps[2]!, "Bonjour");
+    const { code, io } = await replay("diverging", file);
+    expect(code).toBe(1);
+    expect(io.err()).toContain("cfa: the replay diverged from the recording:");
+    expect(io.err()).toContain("intent-lead@state:intent:1");
+    expect(io.err()).toContain('"Bonjour"');
+  });
+
+  it("fails when recorded responses were never asked for", async () => {
+    const file = questionThenWithdraw();
+    (file.recording.instances as Record<string, unknown[]>)["worker@dispatch:ghost"] = [say("boo")];
+    const { code, io } = await replay("unplayed", file);
+    expect(code).toBe(1);
+    expect(io.err()).toContain(
+      "recorded responses were never asked for: worker@dispatch:ghost (1)",
+    );
+  });
+
+  it("refuses a file that is not a replay file, and a folder that is not empty", async () => {
+    const bad = join(root, "bad.json");
+    await writeFile(bad, JSON.stringify({ version: 1, request: { title: "x", body: "" } }));
+    const io = captureIo({ cwd: root });
+    expect(await main(["replay", bad], io)).toBe(1);
+    expect(io.err()).toContain("is not a cfa replay file");
+    const missing = captureIo({ cwd: root });
+    expect(await main(["replay", join(root, "nope.json")], missing)).toBe(1);
+    expect(missing.err()).toContain("cannot read");
+    const full = captureIo({ cwd: root });
+    const path = join(root, "ok.json");
+    await writeFile(path, JSON.stringify(questionThenWithdraw()));
+    expect(await main(["replay", path, "--dir", root], full)).toBe(1);
+    expect(full.err()).toContain("is not empty");
+  });
+});
