@@ -228,11 +228,15 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
   if (applied !== null) await afterTransition(s, applied);
 }
 
-/** A state-level failure: spend the retry budget and tell the instance, or fail the job. */
+/**
+ * A state-level failure: spend the retry budget and tell the instance, or fail the job.
+ * `thread` null: nobody to tell (a proxy run failed; the escalation stays pending and is
+ * retried).
+ */
 export async function failState(
   s: Session,
   reason: string,
-  thread: string,
+  thread: string | null,
   message: string,
 ): Promise<void> {
   if (!isLiveState(s.job.state)) return;
@@ -255,6 +259,7 @@ export async function failState(
     return;
   }
   s.job = counted.job;
+  if (thread === null) return;
   await recover(
     s,
     thread,

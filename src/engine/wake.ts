@@ -82,10 +82,21 @@ async function run(s: Session, options: WakeOptions): Promise<void> {
     // Escalations first: their answers are what the agents wait on.
     let moved = false;
     for (const m of proxiesToRun(s)) {
-      await runProxy(s, m);
+      if (!isLiveState(s.job.state)) break;
+      try {
+        await runProxy(s, m);
+      } catch (error) {
+        // A proxy that cannot run (its model refuses every request, say) is a state-level
+        // failure like a lead's failed turn: retried, then FAILURE — never a job that throws
+        // at every wake and so never ends (seed 000 §12 "Termination guaranteed").
+        const reason = `proxy ${m.id}: ${((error as Error).message ?? String(error)).slice(0, 500)}`;
+        progress(s, "PROXY", "ERROR", reason);
+        await failState(s, reason, null, "");
+      }
       await persist(s, `cfa #${s.n}: ${s.job.state} proxy ${m.id}`);
       moved = true;
     }
+    if (!isLiveState(s.job.state)) break;
     for (const m of unpostedQuestions(s)) {
       await postToHuman(s, m);
       await persist(s, `cfa #${s.n}: ${s.job.state} asked ${m.id}`);

@@ -10,6 +10,7 @@ import {
   commentsOfKind,
   fileOnBranch,
   foldedBus,
+  state,
   transcript,
   userTexts,
 } from "../support/engine/inspect.js";
@@ -97,6 +98,20 @@ describe("escalation policies", () => {
     summary = await wake(1, job.deps);
     expect(summary.waitingOn).toContain("review INTENT.md");
     expect(foldedBus(job).folded.soup.pendingEscalations().length).toBe(1); // the gate, q2
+  });
+
+  it("a proxy that fails every run spends the retry budget: FAILURE, not a job that throws at every wake", async () => {
+    job = await createLocalJob({
+      config: policy("when_unsure"),
+      // The proxy has no script: every request it makes is refused.
+      recording: recording({ [LEAD]: lead("English") }),
+    });
+    await openJob(job);
+    const summary = await wake(1, job.deps);
+    expect(summary.state).toBe("FAILURE");
+    const reason = state(job).history.at(-1)!.reason;
+    expect(reason).toMatch(/^retry budget spent in INTENT \(4 failures, budget 3\): proxy q1: /);
+    expect(await commentsOfKind(job, "question")).toEqual([]);
   });
 
   it("never: the proxy's escalate is refused and it answers from what it knows, even a gate", async () => {
