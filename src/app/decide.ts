@@ -59,6 +59,16 @@ export function decide(event: AppEvent, triage: Acting, authority: Authority | n
         throw new Error("cfa/app: a command intent without a comment");
       }
       const keys = [`comment:${comment}`];
+      if (event.kind === "comment" && event.action === "edited") {
+        // The worker reads a comment once, when its cursor passes it: an edit it has not
+        // read yet counts, one it has read does not. Only the worker knows which, so an
+        // edit is a cue without 👀 and without cancelling anything.
+        return {
+          actions: [dispatch],
+          keys,
+          note: `@${actor.login} edited a comment into /${triage.command.kind} on job #${job}`,
+        };
+      }
       if (!authority?.mayAct) {
         return {
           actions: [dispatch],

@@ -31,7 +31,7 @@ export interface GitHubJob {
   work: string;
   lines: string[];
   /** Runs the worker as `workflow_dispatch` with inputs { job } would. */
-  runWorker(job: number): Promise<number>;
+  runWorker(job: number, signal?: AbortSignal): Promise<number>;
   labelled(issue: number, login: string): object;
   reviewed(
     pull: number,
@@ -76,7 +76,7 @@ export async function createGitHubJob(options: { recording: unknown; config?: st
     work,
     lines,
     // Every run on a fresh runner: a new clone (as actions/checkout makes) and RUNNER_TEMP.
-    runWorker: (job: number) => {
+    runWorker: (job: number, signal?: AbortSignal) => {
       runs += 1;
       const clone = join(root, `run-${runs}`);
       git(root, "clone", "--quiet", bare, clone);
@@ -93,7 +93,7 @@ export async function createGitHubJob(options: { recording: unknown; config?: st
           GITHUB_RUN_ATTEMPT: "1",
           ANTHROPIC_API_KEY: "sk-ant-e2e-unused",
         },
-        { model, clock, print: (line) => lines.push(line) },
+        { model, clock, print: (line) => lines.push(line), ...(signal ? { signal } : {}) },
       );
     },
     labelled: (issue: number, login: string) =>

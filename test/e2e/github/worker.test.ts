@@ -9,7 +9,7 @@ import { readHiddenBlock } from "../../../src/engine/render/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { recording } from "../../support/engine/script.js";
 import { type Route } from "./fake-github.js";
-import { BOT, createGitHubJob, WORKER_TOKEN, type GitHubJob } from "./github-job.js";
+import { createGitHubJob, WORKER_TOKEN, type GitHubJob } from "./github-job.js";
 
 describe("the worker on GitHub", () => {
   const mocks = useGitHubMocks();
@@ -57,6 +57,33 @@ describe("the worker on GitHub", () => {
     expect(failures()).toHaveLength(1);
   });
 
+  it("a cancelled run (SIGINT on /withdraw) stops at a turn boundary, saves the job, posts no failure, exits 1", async () => {
+    job = await createGitHubJob({ recording: recording({}) });
+    job.github.install([
+      "repo",
+      "issue",
+      "issue-events",
+      "permission",
+      "content",
+      "list-comments",
+      "create-comment",
+      "list-checks",
+      "create-check",
+    ]);
+    job.github.permissions.set("ana", "write");
+    job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
+    const controller = new AbortController();
+    controller.abort(new Error("the run was cancelled (SIGINT)"));
+
+    expect(await job.runWorker(1, controller.signal)).toBe(1);
+
+    expect(job.lines.join("\n")).toContain("::warning::cfa/worker: job #1: the run was cancelled");
+    // The job's start was pushed before the first turn; its status comment says where it is.
+    expect(job.github.branches()).toContain("cfa/1");
+    const kinds = job.github.botComments(1).map((c) => readHiddenBlock(c.body)?.kind);
+    expect(kinds).not.toContain("worker-failure");
+  });
+
   it("a bad .github/cfa.yml: one comment naming the field (the app's own), no branch, exit 0", async () => {
     const bad = "caps:\n  turns: many\n";
     job = await createGitHubJob({ recording: recording({}), config: bad });
@@ -92,6 +119,5 @@ describe("the worker on GitHub", () => {
       "issues/list-events",
       "repos/get-collaborator-permission-level",
     ]);
-    void BOT;
   });
 });

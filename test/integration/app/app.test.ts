@@ -186,6 +186,17 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     ]);
   });
 
+  it("the same review in two deliveries cues the worker once", async () => {
+    const probot = await app();
+    mockConfig(null);
+    mockDispatch(7);
+    await probot.receive("pull_request_review", reviewed("approved", "wes"), { id: "d-1" });
+    mockConfig(null);
+    await probot.receive("pull_request_review", reviewed("approved", "wes"), { id: "d-2" });
+
+    expect(operations().filter((o) => o === "actions/create-workflow-dispatch")).toHaveLength(1);
+  });
+
   it("ordinary comments and comment-only reviews cost no API call", async () => {
     const probot = await app();
 

@@ -134,6 +134,21 @@ describe("what the app ignores before it reads anything from GitHub", () => {
     expect(screenEvent(event)).toEqual({ pass: true });
   });
 
+  it("an edited command is a cue only: no 👀 and no cancelled run, since only the worker knows whether it has read the comment", () => {
+    const event = read(
+      "issue_comment",
+      examplePayload("issue_comment", "edited", {
+        issue: { number: 7, labels: [{ name: "cfa" }], state: "open" },
+        comment: { id: 901, body: "/withdraw", user: { login: "wes", type: "User" } },
+        changes: { body: { from: "hmm" } },
+      }),
+    );
+    expect(effects(event, "admin")).toMatchObject({
+      actions: [{ kind: "dispatch", job: 7 }],
+      keys: ["comment:901"],
+    });
+  });
+
   it("a review that only comments, and a dismissed review, answer no gate", () => {
     expect(screenEvent(reviewed("commented", "wes"))).toMatchObject({ pass: false });
     const dismissed = read(
