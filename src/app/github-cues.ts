@@ -2,7 +2,7 @@
 // @octokit/rest with the workflow's token). Responses are validated before use.
 
 import * as z from "zod";
-import { toActor } from "../adapters/github/index.js";
+import { statusOf, toActor } from "../adapters/github/index.js";
 import type { CueEffects } from "./cue-effects.js";
 import { runTitle } from "./run-title.js";
 
@@ -113,9 +113,4 @@ function parse<S extends z.ZodType>(schema: S, data: unknown, operation: string)
       .prettifyError(parsed.error)
       .replace(/\n/g, "; ")}; GitHub's API may have changed: report it with the operation name`,
   );
-}
-
-function statusOf(error: unknown): number | undefined {
-  const status = (error as { status?: unknown } | null)?.status;
-  return typeof status === "number" ? status : undefined;
 }
