@@ -69,7 +69,7 @@ export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> 
     );
     const { action, job, text } = request.action;
     io.stdout.write(`▶ ${describeAction(person, action, job, text)}\n`);
-    return await wakeAndReport(io, session, n, { cli, repoArg: suffix });
+    return await wakeAndReport(io, session, n, { cli, repoArg: suffix }, io.signal);
   } finally {
     await recorder?.save();
   }

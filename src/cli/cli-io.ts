@@ -23,10 +23,26 @@ export interface CliIo {
   clock?: Clock;
   /** Test seam: where job areas live (default: the user's cache folder, per repository). */
   workRoot?: string;
-  /** Stops `watch --follow` (default: runs until the job ends or Ctrl-C). */
+  /** Stops a wake at its next safe point, and `watch --follow` (Ctrl-C in the real process). */
   signal?: AbortSignal;
 }
 
+/**
+ * The real process. Ctrl-C once stops at the next safe point (a wake between turns, so the
+ * job keeps every complete turn: seed 000 §11); twice quits at once.
+ */
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  const stop = new AbortController();
+  process.on("SIGINT", () => {
+    if (stop.signal.aborted) process.exit(130);
+    process.stderr.write("\ncfa: stopping… (Ctrl-C again to quit at once)\n");
+    stop.abort();
+  });
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    signal: stop.signal,
+  };
 }

@@ -22,6 +22,8 @@ export function describeAction(
       return `@${person} withdraws job #${job}${said}`;
     case "intervene":
       return `@${person} intervenes in job #${job}${said}`;
+    case "resume":
+      return `@${person} resumes job #${job}`;
     default: {
       const never: never = action;
       return `@${person}: ${String(never)} job #${job}`;

@@ -49,6 +49,8 @@ export interface JobView {
   instances: InstanceView[];
   /** AskHuman escalations: what the job waits on the person for. */
   pending: PendingAsk[];
+  /** Instances with mail and nothing stopping them (a wake was cut short), as agent@thread. */
+  runnable: string[];
   files: string[];
   config: CfaConfig;
   problems: string[];
@@ -72,9 +74,16 @@ export function readJobView(texts: JobRecordTexts): JobView {
 
   const lines = parseBusLines(texts.bus, problems);
   let pending: PendingAsk[] = [];
+  let runnable: string[] = [];
   try {
-    pending = fold(texts.bus, { fanOutCap: config.fanOut })
-      .soup.pendingEscalations()
+    const { soup } = fold(texts.bus, { fanOutCap: config.fanOut });
+    runnable = soup
+      .runnable()
+      .map((a) => `${a.agent}@${a.thread}`)
+      .filter((key) => key !== "cfa@job")
+      .sort();
+    pending = soup
+      .pendingEscalations()
       .filter((m): m is AskHumanMolecule => m.kind === "AskHuman")
       .map((m) => pendingAsk(m, engine))
       .sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
@@ -96,6 +105,7 @@ export function readJobView(texts: JobRecordTexts): JobView {
     lines,
     instances,
     pending,
+    runnable,
     files: texts.files,
     config,
     problems,

@@ -50,13 +50,23 @@ export function shortWho(who: string): string {
 export function clockTime(iso: string, timeZone?: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "--:--:--";
-  return new Intl.DateTimeFormat("en-GB", {
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23",
-    ...(timeZone ? { timeZone } : {}),
-  }).format(date);
+  return clockFormat(timeZone).format(date);
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+function clockFormat(timeZone: string | undefined): Intl.DateTimeFormat {
+  let format = formats.get(timeZone ?? "");
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-GB", {
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+      ...(timeZone ? { timeZone } : {}),
+    });
+    formats.set(timeZone ?? "", format);
+  }
+  return format;
 }
 
 export function oneLine(text: string, max = DETAIL_MAX): string {

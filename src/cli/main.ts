@@ -16,6 +16,7 @@ import { inspectCommand } from "./commands/inspect.js";
 import { interveneCommand } from "./commands/intervene.js";
 import { rejectCommand } from "./commands/reject.js";
 import { replayCommand } from "./commands/replay.js";
+import { resumeCommand } from "./commands/resume.js";
 import { runCommand } from "./commands/run.js";
 import { watchCommand } from "./commands/watch.js";
 import { withdrawCommand } from "./commands/withdraw.js";
@@ -29,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
   answerCommand,
   withdrawCommand,
   interveneCommand,
+  resumeCommand,
   watchCommand,
   inspectCommand,
   replayCommand,

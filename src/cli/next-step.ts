@@ -61,6 +61,12 @@ export function nextStep(view: JobView, options: NextStepOptions): string[] {
       ),
     ];
   }
+  if (view.runnable.length > 0) {
+    // A wake was cut short (Ctrl-C, a crash): the agents' mail is durable; wake them again.
+    return [
+      `${state} — work is waiting for ${view.runnable.join(", ")}: continue with ${cmd("resume")}.`,
+    ];
+  }
   return [
     `${state} — nobody is asked and no agent has work; steer it with ${cmd("intervene", ' "…"')} or stop it with ${cmd("withdraw")}.`,
   ];

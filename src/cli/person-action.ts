@@ -45,6 +45,8 @@ export async function applyPersonAction(
     case "intervene":
       await forge.commentAs(person, n, `/intervene ${text}`);
       return;
+    case "resume":
+      return; // nothing to say: the wake that follows is the point
     default: {
       const never: never = action.action;
       throw new CliError(`unknown action ${String(never)}`);

@@ -8,7 +8,15 @@ import { jsonPath, RECORDING_VERSION } from "../adapters/scripted/index.js";
 import { CliError } from "./cli-error.js";
 
 export const REPLAY_VERSION = 1;
-export const PERSON_ACTIONS = ["approve", "reject", "answer", "withdraw", "intervene"] as const;
+/** `resume` does nothing on the forge: the job is woken again (after a stopped wake). */
+export const PERSON_ACTIONS = [
+  "approve",
+  "reject",
+  "answer",
+  "withdraw",
+  "intervene",
+  "resume",
+] as const;
 export type PersonActionKind = (typeof PERSON_ACTIONS)[number];
 
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;

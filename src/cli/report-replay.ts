@@ -18,6 +18,10 @@ export async function reportReplay(
   const repo = ` --repo ${run.repoDir}`;
   if (view) io.stdout.write(`\n${nextStep(view, { cli, repoArg: repo }).join("\n")}\n`);
   let code = view?.job?.state === "FAILURE" ? 1 : 0;
+  if (run.stopped) {
+    io.stderr.write("cfa: stopped before the end of the recording.\n");
+    return { code: 130, view };
+  }
   if (run.divergence !== null) {
     io.stderr.write(`cfa: the replay diverged from the recording: ${run.divergence.message}\n`);
     code = 1;

@@ -34,6 +34,8 @@ export interface ReplayRun {
   unplayed: Record<string, number>;
   /** The first request the recording did not expect, if the replay diverged. */
   divergence: ScriptMismatchError | null;
+  /** Stopped from outside (Ctrl-C) before the end. */
+  stopped: boolean;
 }
 
 export interface ReplayOptions {
@@ -57,6 +59,8 @@ export async function runReplay(
 
   const scripted = createScriptedModel(file.recording, { source: options.source });
   const stop = new AbortController();
+  // Stopped by a divergence, or from outside (Ctrl-C).
+  const signal = io.signal ? AbortSignal.any([stop.signal, io.signal]) : stop.signal;
   let divergence: ScriptMismatchError | null = null;
   const model: Model = {
     async complete(request, callOptions) {
@@ -94,14 +98,14 @@ export async function runReplay(
       labels: [label],
       author: person,
     });
-    summary = await wakeUnlessDiverged(job, session, stop.signal);
+    summary = await wakeUnlessDiverged(job, session, signal);
     for (const action of file.people) {
-      if (divergence !== null) break;
+      if (signal.aborted) break;
       options.onAction?.(
         `▶ ${describeAction(file.person, action.action, action.job, action.text)}`,
       );
       await applyPersonAction(session.forge, repoDir, person, action);
-      summary = await wakeUnlessDiverged(action.job, session, stop.signal);
+      summary = await wakeUnlessDiverged(action.job, session, signal);
     }
   } finally {
     session.finish();
@@ -109,7 +113,15 @@ export async function runReplay(
   const unplayed = Object.fromEntries(
     Object.entries(scripted.remaining()).filter(([, left]) => left > 0),
   );
-  return { root, repoDir, job, summary, unplayed, divergence };
+  return {
+    root,
+    repoDir,
+    job,
+    summary,
+    unplayed,
+    divergence,
+    stopped: io.signal?.aborted === true,
+  };
 }
 
 async function wakeUnlessDiverged(

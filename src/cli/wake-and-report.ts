@@ -1,13 +1,16 @@
 // Wake a job and end with its state and the next command to type (issue 4 §4).
 
-import { wake } from "../engine/wake.js";
+import { wake, type WakeSummary } from "../engine/wake.js";
 import type { CliIo } from "./cli-io.js";
 import { readJobRecords } from "./job-records.js";
 import { readJobView } from "./job-view.js";
 import type { LocalSession } from "./local-session.js";
 import { nextStep, type NextStepOptions } from "./next-step.js";
 
-/** Exit code: 0 when the job rests (waiting on the person, DONE or WITHDRAWN), 1 otherwise. */
+/**
+ * Exit code: 0 when the job rests (waiting on the person, DONE or WITHDRAWN), 1 when it
+ * failed or could not start, 130 when stopped by `signal` (Ctrl-C).
+ */
 export async function wakeAndReport(
   io: CliIo,
   session: LocalSession,
@@ -15,15 +18,25 @@ export async function wakeAndReport(
   next: NextStepOptions,
   signal?: AbortSignal,
 ): Promise<number> {
-  let summary;
+  let summary: WakeSummary | null = null;
   try {
     summary = await wake(n, session.deps, signal ? { signal } : {});
+  } catch (error) {
+    if (!signal?.aborted) throw error;
   } finally {
     session.finish();
   }
-  for (const note of summary.notes) io.stdout.write(`note: ${note}\n`);
+  for (const note of summary?.notes ?? []) io.stdout.write(`note: ${note}\n`);
   const texts = await readJobRecords(session.repoDir, n);
-  const lines = texts ? nextStep(readJobView(texts), next) : [`job #${n}: ${summary.waitingOn}`];
+  if (summary === null) {
+    io.stderr.write(
+      `cfa: stopped. Job #${n} keeps every complete turn; ${next.cli} watch ${n}${next.repoArg} shows where it is.\n`,
+    );
+    return 130;
+  }
+  const lines = texts
+    ? nextStep(readJobView(texts), next)
+    : [`job #${n} waits on ${summary.waitingOn}`];
   io.stdout.write(`\n${lines.join("\n")}\n`);
   return summary.state === null || summary.state === "FAILURE" ? 1 : 0;
 }

@@ -131,10 +131,16 @@ async function start(
       author: { login: o.person, type: "User" },
     });
     io.stdout.write(`Opened job #${n} in ${o.repoDir}: "${o.title}"\n`);
-    return await wakeAndReport(io, session, n, {
-      cli: cliName(io.env),
-      repoArg: repoArg(o.repoDir, o.repoGiven),
-    });
+    return await wakeAndReport(
+      io,
+      session,
+      n,
+      {
+        cli: cliName(io.env),
+        repoArg: repoArg(o.repoDir, o.repoGiven),
+      },
+      io.signal,
+    );
   } finally {
     await o.recorder?.save();
   }

@@ -36,6 +36,7 @@ const VERBS: string[][] = [
   ["answer", "1", "yes"],
   ["withdraw", "1"],
   ["intervene", "1", "stop"],
+  ["resume", "1"],
 ];
 
 describe("without ANTHROPIC_API_KEY", () => {

@@ -77,6 +77,8 @@ const CASES: [string[], string][] = [
   [["withdraw", "1", "because", "extra"], 'cfa withdraw: unexpected argument "extra"'],
   [["intervene", "1"], "cfa intervene: missing <text>"],
   [["intervene", "0", "hi"], "cfa intervene: <N> must be a job (issue) number"],
+  [["resume"], "cfa resume: missing <N>"],
+  [["resume", "1", "now"], 'cfa resume: unexpected argument "now"'],
   [["watch"], "cfa watch: missing <N>"],
   [["watch", "1", "--interval", "soon"], "cfa watch: --interval must be a number of seconds"],
   [["watch", "1", "--follow=yes"], "cfa watch: option -f, --follow does not take a value"],
