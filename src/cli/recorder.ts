@@ -4,6 +4,7 @@
 
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import {
   createRecordingModel,
   parseRecording,
@@ -48,8 +49,12 @@ export async function loadForRecording(path: string): Promise<ReplayFile> {
   return file;
 }
 
+/** A new replay file goes where nothing is yet, in a folder that exists: checked up front. */
 export function refuseExisting(path: string): void {
   if (existsSync(path)) {
     throw new CliError(`${path} already exists: choose another file, or delete it first.`);
+  }
+  if (!existsSync(dirname(path))) {
+    throw new CliError(`cannot record into ${path}: the folder ${dirname(path)} does not exist.`);
   }
 }

@@ -81,6 +81,16 @@ beforeAll(async () => {
 afterAll(async () => local?.cleanup());
 
 describe("the verbs on a local job, in order", () => {
+  it("run refuses a --record file it could not write, before it changes anything", async () => {
+    const missing = await cfa("run", "Greet", "--record", join(local.root, "nope", "x.json"));
+    expect(missing.code).toBe(1);
+    expect(missing.io.err()).toContain("/nope does not exist.");
+    const existing = await cfa("run", "Greet", "--record", join(local.repo, "README.md"));
+    expect(existing.code).toBe(1);
+    expect(existing.io.err()).toContain("README.md already exists");
+    expect(local.git("branch", "--list", "cfa/*")).toBe("");
+  });
+
   it("run opens job #1, shows the log and ends on the question", async () => {
     const { code, io } = await cfa("run", "Add a greeting\nIn a file.", "--record", rec());
     expect(io.err()).toBe("");
