@@ -138,8 +138,15 @@ async function wakeUnlessDiverged(
 }
 
 async function freshFolder(dir: string | undefined): Promise<string> {
-  if (dir === undefined) return mkdtemp(join(tmpdir(), "cfa-replay-"));
-  const root = resolve(dir);
+  const root = resolve(dir ?? tmpdir());
+  // The agents' boundary check refuses workspaces in system trees (src/agents/boundary):
+  // say so now rather than let the replay diverge at the first file it writes.
+  if (/^\/(dev|proc|sys)(\/|$)/.test(root)) {
+    throw new CliError(
+      `${root} is under /dev, /proc or /sys, where agents may not work: choose another folder (--dir, or TMPDIR).`,
+    );
+  }
+  if (dir === undefined) return mkdtemp(join(root, "cfa-replay-"));
   if (existsSync(root) && (await readdir(root)).length > 0) {
     throw new CliError(`${root} is not empty: a replay builds its repository in an empty folder.`);
   }

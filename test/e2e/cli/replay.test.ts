@@ -169,5 +169,8 @@ describe("cfa replay", () => {
     await writeFile(path, JSON.stringify(questionThenWithdraw()));
     expect(await main(["replay", path, "--dir", root], full)).toBe(1);
     expect(full.err()).toContain("is not empty");
+    const system = captureIo({ cwd: root });
+    expect(await main(["replay", path, "--dir", "/dev/shm/cfa-replay-test"], system)).toBe(1);
+    expect(system.err()).toContain("is under /dev, /proc or /sys, where agents may not work");
   });
 });
