@@ -1,55 +1,124 @@
-// A seam where the process "dies" at the N-th call the engine makes through its ports (the
-// forge, the model, the workspaces). Death is a hang, not a throw: the engine catches
-// errors in places (a failed turn is recorded, a tool error goes back to the model), and a
-// dead process records nothing more. So the N-th call, and every call after it, never
-// returns; turns running beside it stop at their own next call, as if the crash had come
-// while their call was in flight. `settled()` then waits until nothing of the dead wake
-// still touches disk, and a new wake (new deps over the same repository and work dir)
-// resumes the job.
+// Crash points for the engine's resume tests. A process that dies leaves on disk whatever it
+// had done when it died; everything it would have done next is lost. The engine talks to the
+// world through its ports (the forge, the model, the workspaces), so the states a crash can
+// leave are the states between those calls: before a call (it never happened) and after it
+// (its effect happened, its answer was lost). `recordCrashPoints` runs a job once, pausing at
+// every call until the process is quiet and copying its whole temp tree; a test restores a
+// copy and wakes the job with new deps, which is a crash there and a restart. (Throwing at
+// the N-th call would not do: the engine catches errors in places — a failed turn is
+// recorded, a tool error goes back to the model — and a dead process records nothing.)
 
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdir, readFile, readdir, readlink, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
 import type { Forge } from "../../../src/ports/forge.js";
 import type { Model } from "../../../src/ports/model.js";
 import type { Workspaces } from "../../../src/ports/workspaces.js";
 
-/** Before: the call never happens. After: its effect happens, its answer is lost. */
-export const CRASH_MODES = ["before", "after"] as const;
-export type CrashMode = (typeof CRASH_MODES)[number];
+const execFileAsync = promisify(execFile);
 
+/** Wraps the ports a job's deps are built from. */
 export interface CrashSeam {
-  /** Number of calls made so far (the crashing call included). */
-  readonly calls: number;
-  /** Names of the calls made, in order (`forge.createComment`, `model.complete`, …). */
+  /** Names of the calls made so far, in order (`forge.createComment`, `model.complete`, …). */
   readonly names: string[];
-  /** Whether the process has died. */
-  readonly dead: boolean;
-  /** Resolves when the process dies (never, if it does not). */
-  readonly died: Promise<void>;
   forge(forge: Forge): Forge;
   model(model: Model): Model;
   workspaces(workspaces: Workspaces): Workspaces;
 }
 
-/** `at` null: count calls, never die. */
-export function createCrashSeam(at: number | null, mode: CrashMode = "before"): CrashSeam {
+/** Kinds of resources a wake's unwrapped work holds while it runs: files and git processes. */
+const BUSY = ["FSReqPromise", "FSReqCallback", "ProcessWrap", "PipeWrap", "Timeout"];
+
+function busyCounts(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const kind of process.getActiveResourcesInfo()) {
+    if (BUSY.includes(kind)) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** What this process holds before the job starts (the test runner's own handles). */
+function busyBaseline(): Map<string, number> {
+  return busyCounts();
+}
+
+/**
+ * Resolves once the process holds no more than `baseline`: every piece of the job is then
+ * either done or waiting on a paused call. Between macrotasks every live continuation waits
+ * on some resource (a file, a git process, a timer), so a few event-loop turns with none
+ * left mean none will start again.
+ */
+async function quiet(baseline: Map<string, number>): Promise<void> {
+  let calm = 0;
+  for (let i = 0; i < 100_000; i++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const now = busyCounts();
+    const busy = [...now].some(([kind, n]) => n > (baseline.get(kind) ?? 0));
+    calm = busy ? 0 : calm + 1;
+    if (calm >= 3) return;
+    if (i % 200 === 199) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error("test/crash-seam: the job never went quiet at a paused call");
+}
+
+export interface CrashPoint {
+  /** `before 12 forge.createComment`, `after 12 forge.createComment`. */
+  label: string;
+  /** A copy of the job's whole temp root as the dead process left it. */
+  dir: string;
+}
+
+/**
+ * Runs a job once and keeps every distinct state a crash could leave: before each call the
+ * engine makes through its ports, and after each one (its effect done, its answer lost).
+ * The calls are serialised, and each copy is taken once the process has gone quiet, so a
+ * copy is exactly what a process that died at that call leaves on disk. States equal to an
+ * earlier one (a read-only call) are kept once. Restoring a copy into `root` and waking the
+ * job with new deps is then the same as crashing there, without running the prefix again.
+ */
+export async function recordCrashPoints(options: {
+  root: string;
+  snapshots: string;
+  /** Drives the job; states are kept only after `arm()` (all of them if it never disarms). */
+  run: (seam: CrashSeam, arm: () => void) => Promise<void>;
+  /** Start disarmed: keep states only from the call after `arm()`. */
+  disarmed?: boolean;
+}): Promise<CrashPoint[]> {
+  let armed = options.disarmed !== true;
+  const points: CrashPoint[] = [];
+  const seen = new Set<string>();
   const names: string[] = [];
-  let dead = false;
-  let die!: () => void;
-  const died = new Promise<void>((resolve) => (die = resolve));
-  const never = () => new Promise<never>(() => {});
+  const baseline = busyBaseline();
+  let lock: Promise<void> = Promise.resolve();
+
+  const capture = async (label: string) => {
+    if (!armed) return;
+    await quiet(baseline);
+    const print = await fingerprint(options.root);
+    if (seen.has(print)) return;
+    seen.add(print);
+    const dir = join(options.snapshots, String(points.length));
+    await copyTree(options.root, dir);
+    points.push({ label, dir });
+  };
 
   const guard = async <T>(name: string, call: () => Promise<T>): Promise<T> => {
-    if (dead) return never();
-    names.push(name);
-    if (names.length !== at) return call();
-    if (mode === "before") {
-      dead = true;
-      die();
-      return never();
+    const previous = lock;
+    let release!: () => void;
+    lock = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    try {
+      names.push(name);
+      const index = names.length;
+      await capture(`before ${index} ${name}`);
+      const result = await call();
+      await capture(`after ${index} ${name}`);
+      return result;
+    } finally {
+      release();
     }
-    await call();
-    dead = true;
-    die();
-    return never();
   };
 
   const wrap = <T extends object>(prefix: string, target: T): T =>
@@ -64,51 +133,49 @@ export function createCrashSeam(at: number | null, mode: CrashMode = "before"): 
       },
     });
 
-  return {
-    get calls() {
-      return names.length;
-    },
+  const seam: CrashSeam = {
     names,
-    get dead() {
-      return dead;
-    },
-    died,
     forge: (forge) => wrap("forge", forge),
     model: (model) => wrap("model", model),
     workspaces: (workspaces) => wrap("workspaces", workspaces),
   };
+  await options.run(seam, () => (armed = true));
+  return points;
 }
 
-/** Kinds of resources a wake's unwrapped work holds while it runs: files and git processes. */
-const BUSY = ["FSReqPromise", "FSReqCallback", "ProcessWrap", "PipeWrap", "Timeout"];
+/** Puts a recorded state back in place of the job's temp root. */
+export async function restoreCrashPoint(point: CrashPoint, root: string): Promise<void> {
+  await rm(root, { recursive: true, force: true });
+  await copyTree(point.dir, root);
+}
 
-function busyCounts(): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const kind of process.getActiveResourcesInfo()) {
-    if (BUSY.includes(kind)) counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  }
-  return counts;
+async function copyTree(from: string, to: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true });
+  await execFileAsync("cp", ["-a", from, to]);
 }
 
 /**
- * A snapshot of what this process holds before a wake starts; `quiet(baseline)` resolves
- * once it holds no more than that, i.e. once every piece of the dead wake waits on a call
- * that will never return. Between macrotasks every live continuation waits on some
- * resource, so an event-loop turn with none left means none will start again.
+ * A digest of everything a resumed wake could read under `root`: every file but git's
+ * content-addressed objects (refs and the index say which of them matter).
  */
-export function busyBaseline(): Map<string, number> {
-  return busyCounts();
-}
-
-export async function quiet(baseline: Map<string, number>): Promise<void> {
-  let calm = 0;
-  for (let i = 0; i < 100_000; i++) {
-    await new Promise((resolve) => setImmediate(resolve));
-    const now = busyCounts();
-    const busy = [...now].some(([kind, n]) => n > (baseline.get(kind) ?? 0));
-    calm = busy ? 0 : calm + 1;
-    if (calm >= 3) return;
-    if (i % 200 === 199) await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error("test/crash-seam: the dead wake never went quiet");
+async function fingerprint(root: string): Promise<string> {
+  const hash = createHash("sha256");
+  const walk = async (dir: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name === "objects" && dir.endsWith(".git")) continue;
+        await walk(path);
+      } else if (entry.isSymbolicLink()) {
+        hash.update(`${path} -> ${await readlink(path)}\n`);
+      } else {
+        hash.update(`${path}\n`);
+        hash.update(await readFile(path));
+      }
+    }
+  };
+  await walk(root);
+  return hash.digest("hex");
 }

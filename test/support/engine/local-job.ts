@@ -44,8 +44,11 @@ export async function createLocalJob(options: {
   config?: string;
   files?: Record<string, string>;
   seam?: CrashSeam;
+  /** Where the job's temp tree goes (created); a fresh temp dir by default. */
+  root?: string;
 }): Promise<LocalJob> {
-  const root = await mkdtemp(join(tmpdir(), "cfa-e2e-"));
+  const root = options.root ?? (await mkdtemp(join(tmpdir(), "cfa-e2e-")));
+  await mkdir(root, { recursive: true });
   const repoDir = join(root, "repo");
   const workRoot = join(root, "work");
   await mkdir(repoDir);

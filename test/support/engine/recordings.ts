@@ -58,3 +58,32 @@ export function happyRecording() {
     "verifier@verify:world-1": pass(),
   });
 }
+
+/**
+ * A compact whole job for exhaustive crash tests: the person approves INTENT at a gate; PLAN
+ * and EXECUTE run under `never`, their gates approved by the proxy; one task, verified and
+ * merged. Two wakes end it (use COMPACT_CONFIG).
+ */
+export const COMPACT_CONFIG = "escalation:\n  PLAN: never\n  EXECUTE: never\n";
+
+export function compactRecording() {
+  const approveGate = () => [tools(call("answer", { text: "approved" }))];
+  return recording({
+    "intent-lead@state:intent:1": INTENT_STEPS(),
+    "project-lead@state:plan:1": PLAN_STEPS(),
+    "proxy@escalation:q2": approveGate(),
+    "project-lead@state:execute:1": [
+      tools(
+        call("dispatch", { id: "hello", brief: "Create hello.txt containing hello", files: [] }),
+      ),
+      say("Dispatched."),
+      tools(call("close", { task: "hello" })),
+      writeArtifact("WORK_SUMMARY.md", "# Summary\n\nhello.txt exists.\n"),
+      gate("WORK_SUMMARY.md", "Work done"),
+      finish("APPROVED_WORK", "approved"),
+    ],
+    "worker@dispatch:hello": worker("hello.txt"),
+    "verifier@verify:hello-1": pass(),
+    "proxy@escalation:q3": approveGate(),
+  });
+}
