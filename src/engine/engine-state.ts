@@ -21,7 +21,8 @@ export const EscalationMetaSchema = z.object({
   /** The framed question the proxy put to the person. */
   framed: z.string().optional(),
   answeredBy: z.string().optional(),
-  verdict: z.enum(["approved", "changes", "answer", "withdraw"]).optional(),
+  /** `superseded`: the caller asked for review again before anyone answered this gate. */
+  verdict: z.enum(["approved", "changes", "answer", "withdraw", "superseded"]).optional(),
 });
 export type EscalationMeta = z.infer<typeof EscalationMetaSchema>;
 

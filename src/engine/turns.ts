@@ -3,8 +3,13 @@
 // [ask-step], the outcome record, the transcript, one commit per turn — so the log is the
 // same whatever order the model calls came back in.
 
-import { addressKey, type Address } from "../protocol/address.js";
-import type { Content, WakeResult, TurnResult as SoupTurnResult } from "../protocol/bus/index.js";
+import { addressKey, threads, type Address } from "../protocol/address.js";
+import type {
+  BusEvent,
+  Content,
+  WakeResult,
+  TurnResult as SoupTurnResult,
+} from "../protocol/bus/index.js";
 import { isLiveState } from "../protocol/fsm.js";
 import { recordStateFailure } from "../protocol/failure.js";
 import { pendingAsk } from "../agents/loop/index.js";
@@ -188,6 +193,10 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
     };
   }
 
+  if (turnResult.rule === "ask-step" && turnResult.question.kind === "gate") {
+    events.push(...supersedeGates(s, key, turnResult.id));
+  }
+
   let applied: TransitionApplied | null = null;
   let violation: string | null = null;
   let outcomeLabel = "";
@@ -226,6 +235,27 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
   await persist(s, `cfa #${s.n}: ${stateLabel} ${key} turn ${t.run.turn}${outcomeLabel}`);
   await handleEffects(s, ended.effects);
   if (applied !== null) await afterTransition(s, applied);
+}
+
+/**
+ * A lead that asks for review again (it revised after an intervention or a task's reply,
+ * say) supersedes its earlier gate: that one asked about an artifact that is gone, and a
+ * person's review can answer only one gate. Terminate on the old escalation's thread retracts
+ * it ([term-proxy]), in the same batch as the new ask.
+ */
+function supersedeGates(s: Session, caller: string, current: string): BusEvent[] {
+  const events: BusEvent[] = [];
+  for (const m of s.soup.pendingEscalations()) {
+    const meta = s.engine.escalations[m.id];
+    if (m.id === current || meta?.kind !== "gate" || meta.caller !== caller) continue;
+    events.push(...s.soup.terminate(threads.escalation(m.id), "drop").events);
+    s.engine = {
+      ...s.engine,
+      escalations: { ...s.engine.escalations, [m.id]: { ...meta, verdict: "superseded" } },
+    };
+    progress(s, caller, "SUPERSEDED", `gate ${m.id} by ${current}`);
+  }
+  return events;
 }
 
 /**

@@ -7,10 +7,10 @@ import { wake } from "../../src/engine/wake.js";
 import type { Model } from "../../src/ports/model.js";
 import { createConversationModel } from "../support/engine/conversation-model.js";
 import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
-import { ANA, openJob } from "../support/engine/person.js";
-import { fileOnBranch } from "../support/engine/inspect.js";
+import { ANA, approve, openJob, say as comment } from "../support/engine/person.js";
+import { commentsOfKind, fileOnBranch, foldedBus } from "../support/engine/inspect.js";
 import { expecting, recording, say } from "../support/engine/script.js";
-import { gate, writeArtifact } from "../support/engine/recordings.js";
+import { finish, gate, writeArtifact } from "../support/engine/recordings.js";
 
 const LEAD = "intent-lead@state:intent:1";
 const TEXT = "Greet in French too.";
@@ -73,5 +73,37 @@ describe("intervene", () => {
       false,
     );
     expect(fileOnBranch(job, ".cfa/jobs/1/INTENT.md")).toContain("French");
+  });
+
+  it("an /intervene while the lead waits at a gate: the lead revises and asks again, the old gate is retracted, and approving the new one moves on", async () => {
+    job = await createLocalJob({
+      recording: recording({
+        [LEAD]: [
+          writeArtifact("INTENT.md", "# Intent\n\nGreet.\n"),
+          gate("INTENT.md"),
+          expecting(writeArtifact("INTENT.md", "# Intent\n\nGreet, in French too.\n"), TEXT),
+          gate("INTENT.md", "Revised after your intervention"),
+          expecting(finish("APPROVED_INTENT"), "approved by @ana"),
+        ],
+        "project-lead@state:plan:1": [writeArtifact("PLAN.md", "# Plan\n"), gate("PLAN.md")],
+      }),
+    });
+    await openJob(job);
+    expect((await wake(1, job.deps)).waitingOn).toContain("gate `q1`");
+
+    await comment(job, `/intervene ${TEXT}`);
+    const revised = await wake(1, job.deps);
+    expect(revised.waitingOn).toContain("gate `q2`");
+    // One gate is open: the person's review can only answer the artifact as it is now.
+    expect(
+      foldedBus(job)
+        .folded.soup.pendingEscalations()
+        .map((m) => `${m.kind} ${m.id}`),
+    ).toEqual(["AskHuman q2"]);
+
+    await approve(job);
+    const moved = await wake(1, job.deps);
+    expect(moved.state).toBe("PLAN");
+    expect(await commentsOfKind(job, "refusal")).toEqual([]);
   });
 });
