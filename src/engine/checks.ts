@@ -5,14 +5,16 @@
 // waits on a review), and a terminal completes the last.
 
 import { LIVE_STATES, isLiveState, type LiveState } from "../protocol/fsm.js";
+import type { JobRecord } from "../protocol/job-record.js";
 import type { CheckUpdate } from "../ports/forge.js";
 import { PHASES } from "../skills/phases.js";
 import type { Session } from "./session.js";
 import { waitingOn } from "./status.js";
 
-export function jobChecks(s: Session, head: string): CheckUpdate[] {
-  const state = s.job.state;
-  const last = s.job.history.at(-1);
+/** The checks for `job` on `head`; `next` says whose move it is (status.ts `waitingOn`). */
+export function jobChecks(job: JobRecord, next: string, head: string): CheckUpdate[] {
+  const state = job.state;
+  const last = job.history.at(-1);
   // The phase the job is in, or the one it ended in.
   const current: LiveState = isLiveState(state)
     ? state
@@ -36,11 +38,11 @@ export function jobChecks(s: Session, head: string): CheckUpdate[] {
         summary: last?.reason ?? state,
       };
     }
-    return { name, sha: head, status: "in_progress", summary: `Next move: ${waitingOn(s)}` };
+    return { name, sha: head, status: "in_progress", summary: `Next move: ${next}` };
   });
 }
 
 export async function publishChecks(s: Session): Promise<void> {
   const head = await s.repo.head();
-  for (const check of jobChecks(s, head)) await s.deps.forge.setCheck(check);
+  for (const check of jobChecks(s.job, waitingOn(s), head)) await s.deps.forge.setCheck(check);
 }
