@@ -114,6 +114,28 @@ describe("escalation policies", () => {
     expect(await commentsOfKind(job, "question")).toEqual([]);
   });
 
+  it("when_unsure: a proxy that withdraws answers [WITHDRAW], and the lead's WITHDRAW outcome ends the job", async () => {
+    job = await createLocalJob({
+      config: policy("when_unsure"),
+      recording: recording({
+        [LEAD]: [
+          writeArtifact("INTENT.md", "# Intent\n\nObjective: greet.\n"),
+          ask(),
+          expecting(finish("WITHDRAW", "the person abandons the job"), "[WITHDRAW]\nshe said stop"),
+        ],
+        [PROXY]: [tools(call("withdraw", { reason: "she said stop" }))],
+      }),
+    });
+    await openJob(job);
+    const summary = await wake(1, job.deps);
+    expect(summary.state).toBe("WITHDRAWN");
+    expect(state(job).history.at(-1)).toMatchObject({
+      action: "WITHDRAW",
+      by: LEAD,
+      reason: "the person abandons the job",
+    });
+  });
+
   it("never: the proxy's escalate is refused and it answers from what it knows, even a gate", async () => {
     job = await createLocalJob({
       config: policy("never"),

@@ -94,6 +94,21 @@ describe("people's events", () => {
     expect(replies).toHaveLength(1);
   });
 
+  it("closing the issue withdraws the job, naming why", async () => {
+    job = await createLocalJob({ recording: recording(draftAndGate()) });
+    await openJob(job);
+    await wake(1, job.deps);
+    await job.forge.closeIssue(1);
+    const summary = await wake(1, job.deps);
+    expect(summary.state).toBe("WITHDRAWN");
+    expect(state(job).history.at(-1)).toMatchObject({
+      action: "WITHDRAW",
+      by: "issue closed",
+      reason: "the issue was closed",
+    });
+    expect((await job.forge.findPullRequest("cfa/1"))?.state).toBe("closed");
+  });
+
   it("a bad .github/cfa.yml gets one comment naming the field, and no job starts", async () => {
     job = await createLocalJob({ config: "retryBudget: lots\nfanOut: 3\n" });
     await openJob(job);
