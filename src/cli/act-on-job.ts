@@ -15,7 +15,6 @@ import { applyPersonAction } from "./person-action.js";
 import { loadForRecording, recordInto, type Recorder } from "./recorder.js";
 import type { PersonAction } from "./replay-file.js";
 import { repoArg, resolveRepo } from "./resolve-repo.js";
-import { describeAction } from "./describe-action.js";
 import { wakeAndReport } from "./wake-and-report.js";
 
 export interface ActRequest {
@@ -61,14 +60,13 @@ export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> 
     ...(io.workRoot ? { workRoot: io.workRoot } : {}),
   });
   try {
-    await applyPersonAction(
+    const did = await applyPersonAction(
       session.forge,
       repoDir,
       { login: person, type: "User" },
       request.action,
     );
-    const { action, job, text } = request.action;
-    io.stdout.write(`▶ ${describeAction(person, action, job, text)}\n`);
+    io.stdout.write(`▶ ${did}\n`);
     return await wakeAndReport(io, session, n, { cli, repoArg: suffix }, io.signal);
   } finally {
     await recorder?.save();

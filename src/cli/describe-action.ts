@@ -3,19 +3,21 @@
 import { oneLine } from "./live-log.js";
 import type { PersonAction } from "./replay-file.js";
 
-/** "@ana approves job #1's artifact under review": what the person did, for the log. */
+/** "@ana approves INTENT.md of job #1": what the person did, for the log. */
 export function describeAction(
   person: string,
   action: PersonAction["action"],
   job: number,
   text: string | undefined,
+  /** The artifact under review, for approve and reject. */
+  artifact = "the artifact under review",
 ): string {
   const said = text?.trim() ? `: ${JSON.stringify(oneLine(text, 120))}` : "";
   switch (action) {
     case "approve":
-      return `@${person} approves the artifact under review of job #${job}${said}`;
+      return `@${person} approves ${artifact} of job #${job}${said}`;
     case "reject":
-      return `@${person} requests changes on job #${job}${said}`;
+      return `@${person} requests changes to ${artifact} of job #${job}${said}`;
     case "answer":
       return `@${person} answers job #${job}${said}`;
     case "withdraw":

@@ -204,6 +204,8 @@ function askLabel(id: string, meta: EscalationMeta): string {
       return `${what} — answered by ${by}`;
     case "withdraw":
       return `${what} — withdrawn by ${by}`;
+    case "superseded":
+      return `${what} — superseded: asked again before anyone answered`;
     case undefined:
       return `${what} — open`;
     default: {

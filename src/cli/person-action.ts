@@ -6,22 +6,29 @@
 import type { LocalForge } from "../adapters/local/local-forge.js";
 import { jobPaths } from "../engine/job-paths.js";
 import type { Actor } from "../ports/forge.js";
+import { isLiveState } from "../protocol/fsm.js";
+import { PHASES } from "../skills/phases.js";
 import { CliError } from "./cli-error.js";
-import { gitText } from "./git-text.js";
+import { describeAction } from "./describe-action.js";
+import { gitText, gitTry } from "./git-text.js";
 import type { PersonAction } from "./replay-file.js";
 
+/** Does `action` as `person`; returns what was done, in words, for the log. */
 export async function applyPersonAction(
   forge: LocalForge,
   repoDir: string,
   person: Actor,
   action: PersonAction,
-): Promise<void> {
+): Promise<string> {
   const n = action.job;
   const text = action.text?.trim() ?? "";
+  const said = (artifact?: string) =>
+    describeAction(person.login, action.action, n, action.text, artifact);
   switch (action.action) {
     case "approve":
     case "reject": {
-      const branch = jobPaths(n).branch;
+      const paths = jobPaths(n);
+      const branch = paths.branch;
       const pr = await forge.findPullRequest(branch);
       if (pr === null) {
         throw new CliError(`job #${n} has no pull request yet, so there is nothing to review.`);
@@ -34,22 +41,35 @@ export async function applyPersonAction(
         body: text,
         commitId: head,
       });
-      return;
+      // A gate reviews the artifact of the phase the job is in.
+      return said(await phaseArtifact(repoDir, `${head}:${paths.state}`));
     }
     case "answer":
       await forge.commentAs(person, n, `/answer ${action.id ? `${action.id} ` : ""}${text}`);
-      return;
+      return said();
     case "withdraw":
       await forge.commentAs(person, n, `/withdraw${text ? ` ${text}` : ""}`);
-      return;
+      return said();
     case "intervene":
       await forge.commentAs(person, n, `/intervene ${text}`);
-      return;
+      return said();
     case "resume":
-      return; // nothing to say: the wake that follows is the point
+      return said(); // nothing to say on the forge: the wake that follows is the point
     default: {
       const never: never = action.action;
       throw new CliError(`unknown action ${String(never)}`);
     }
+  }
+}
+
+/** The artifact of the phase the job's record (at `object`) is in, if it is live. */
+async function phaseArtifact(repoDir: string, object: string): Promise<string | undefined> {
+  try {
+    const state = (
+      JSON.parse((await gitTry(repoDir, ["show", object])) ?? "{}") as { state?: unknown }
+    ).state;
+    return isLiveState(state) ? PHASES[state].artifact : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -18,7 +18,6 @@ import type { CliIo } from "./cli-io.js";
 import { gitText } from "./git-text.js";
 import { openLocalSession } from "./local-session.js";
 import { applyPersonAction } from "./person-action.js";
-import { describeAction } from "./describe-action.js";
 import type { ReplayFile } from "./replay-file.js";
 
 /** Where a replay's clock starts: any fixed instant makes the records repeatable. */
@@ -101,10 +100,7 @@ export async function runReplay(
     summary = await wakeUnlessDiverged(job, session, signal);
     for (const action of file.people) {
       if (signal.aborted) break;
-      options.onAction?.(
-        `▶ ${describeAction(file.person, action.action, action.job, action.text)}`,
-      );
-      await applyPersonAction(session.forge, repoDir, person, action);
+      options.onAction?.(`▶ ${await applyPersonAction(session.forge, repoDir, person, action)}`);
       summary = await wakeUnlessDiverged(action.job, session, signal);
     }
   } finally {

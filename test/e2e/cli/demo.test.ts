@@ -36,9 +36,9 @@ describe("cfa demo", () => {
     const story = [
       "INTENT        START     intent-lead sparked on state:intent:1",
       "GATE          APPROVAL  ⏸ INTENT.md waits for @ana's review",
-      "▶ @ana approves the artifact under review of job #1",
+      "▶ @ana approves INTENT.md of job #1",
       "PLAN          START     project-lead sparked on state:plan:1",
-      "▶ @ana requests changes on job #1: \"One change: truncate's result",
+      "▶ @ana requests changes to PLAN.md of job #1: \"One change: truncate's result",
       "HUMAN         CHANGES   q2 by @ana",
       "project-lead  ASSERT    q3: PLAN.md is revised as you asked",
       "EXECUTE       DISPATCH  3 tasks in parallel: camel-case, capitalize, truncate",

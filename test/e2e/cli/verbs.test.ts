@@ -138,6 +138,7 @@ describe("the verbs on a local job, in order", () => {
   it("approve moves the job to PLAN, where the lead asks for review of PLAN.md", async () => {
     const { code, io } = await cfa("approve", "1", "--record", rec());
     expect(code).toBe(0);
+    expect(io.out()).toContain("▶ @ana approves INTENT.md of job #1");
     expect(io.out()).toContain("PLAN          APPROVED_INTENT INTENT → PLAN: approved");
     expect(io.out()).toContain("PLAN — waiting on you to review PLAN.md:");
   });
@@ -145,6 +146,7 @@ describe("the verbs on a local job, in order", () => {
   it("reject sends the comment to the lead, which revises PLAN.md", async () => {
     const { code, io } = await cfa("reject", "1", "--comment", "Add a test.", "--record", rec());
     expect(code).toBe(0);
+    expect(io.out()).toContain('▶ @ana requests changes to PLAN.md of job #1: "Add a test."');
     expect(io.out()).toContain("HUMAN         CHANGES   q3 by @ana");
     expect(io.out()).toContain("project-lead  ASSERT    q4: PLAN.md revised");
     expect(local.git("show", `cfa/1:${ART}/PLAN.md`)).toContain("One file, one test.");
