@@ -1,0 +1,80 @@
+// Tasks are verified before they merge (seed 002's verifier): a failed verdict goes back to
+// the task's worker, and the task merges once a later verification passes.
+
+import { afterEach, describe, expect, it } from "vitest";
+import { wake } from "../../src/engine/wake.js";
+import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
+import { openJob } from "../support/engine/person.js";
+import {
+  fileOnBranch,
+  state,
+  taskBranches,
+  transcript,
+  userTexts,
+} from "../support/engine/inspect.js";
+import { call, expecting, recording, say, tools } from "../support/engine/script.js";
+import {
+  INTENT_STEPS,
+  PLAN_STEPS,
+  gate,
+  pass,
+  writeArtifact,
+} from "../support/engine/recordings.js";
+
+const approveGate = () => [tools(call("answer", { text: "approved" }))];
+const ISSUE = "hello.txt says hullo, not hello";
+
+describe("verifier", () => {
+  let job: LocalJob;
+  afterEach(async () => job?.cleanup());
+
+  it("a failed verdict goes back to the worker; the task merges once the next verification passes", async () => {
+    job = await createLocalJob({
+      config: "escalation:\n  INTENT: never\n  PLAN: never\n",
+      recording: recording({
+        "intent-lead@state:intent:1": INTENT_STEPS(),
+        "proxy@escalation:q1": approveGate(),
+        "project-lead@state:plan:1": PLAN_STEPS(),
+        "proxy@escalation:q2": approveGate(),
+        "project-lead@state:execute:1": [
+          tools(
+            call("dispatch", { id: "hello", brief: "Create hello.txt saying hello", files: [] }),
+          ),
+          say("Dispatched."),
+          tools(call("close", { task: "hello" })),
+          expecting(say("Waiting for the fix."), "the verifier failed task hello"),
+          expecting(tools(call("close", { task: "hello" })), "fixed"),
+          writeArtifact("WORK_SUMMARY.md", "# Summary\n\nhello.txt says hello.\n"),
+          gate("WORK_SUMMARY.md"),
+        ],
+        "worker@dispatch:hello": [
+          tools(call("write_file", { path: "hello.txt", content: "hullo\n" })),
+          tools(call("reply", { text: "hello.txt written" })),
+          say("done"),
+          expecting(tools(call("write_file", { path: "hello.txt", content: "hello\n" })), ISSUE),
+          tools(call("reply", { text: "fixed" })),
+          say("done"),
+        ],
+        "verifier@verify:hello-1": [
+          tools(call("verdict", { verdict: "fail", issues: [ISSUE], notes: "" })),
+        ],
+        "verifier@verify:hello-2": pass(),
+      }),
+    });
+    await openJob(job);
+    const summary = await wake(1, job.deps);
+    expect(summary.state).toBe("EXECUTE");
+    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+
+    expect(fileOnBranch(job, "hello.txt")).toBe("hello");
+    expect(taskBranches(job)).toEqual([]);
+    expect((state(job).engine.tasks as Record<string, unknown>).hello).toMatchObject({
+      status: "merged",
+      verifyFailures: 1,
+      lastVerdict: "pass",
+    });
+    expect(userTexts(transcript(job, "worker@dispatch:hello")).join("\n")).toContain(
+      `The verifier failed your task:\n- ${ISSUE}`,
+    );
+  });
+});
