@@ -6,7 +6,10 @@ let main;
 try {
   ({ main } = await import("../dist/cli/main.js"));
 } catch (error) {
-  if (error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes("dist/cli/main.js")) {
+  if (
+    error?.code === "ERR_MODULE_NOT_FOUND" &&
+    String(error.message).includes("dist/cli/main.js")
+  ) {
     process.stderr.write("cfa: dist/ is not built yet: run `npm ci` or `npm run build` first.\n");
     process.exit(1);
   }
