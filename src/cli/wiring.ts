@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { simpleGit } from "simple-git";
+import { gitClient } from "../adapters/git/git-client.js";
 import { costOf, DEFAULT_MODELS, isKnownModel } from "../adapters/anthropic/index.js";
 import { createGitWorkspaces } from "../adapters/git/index.js";
 import { LocalForge } from "../adapters/local/local-forge.js";
@@ -36,7 +36,7 @@ export function defaultWorkRoot(repoDir: string): string {
 }
 
 export async function localForgeDir(repoDir: string): Promise<string> {
-  const common = (await simpleGit(repoDir).raw(["rev-parse", "--git-common-dir"])).trim();
+  const common = (await gitClient(repoDir).raw(["rev-parse", "--git-common-dir"])).trim();
   return join(resolve(repoDir, common), "cfa-local");
 }
 

@@ -2,12 +2,12 @@
 // HEAD. Hooks and signing are skipped: the bot's bookkeeping commits must not depend on a
 // developer's local hooks or a signing agent.
 
-import type { SimpleGit } from "simple-git";
+import type { GitClient } from "./git-client.js";
 import { gitOutput } from "./git-at.js";
 
 /** Returns true when a commit was made. `git` must run in the work tree with an identity. */
 export async function commitPending(
-  git: SimpleGit,
+  git: GitClient,
   message: string,
   paths?: readonly string[],
 ): Promise<boolean> {

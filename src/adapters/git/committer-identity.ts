@@ -2,14 +2,14 @@
 // machine has none (a fresh Actions runner), so a merge never fails on "Please tell me who
 // you are".
 
-import type { SimpleGit } from "simple-git";
+import type { GitClient } from "./git-client.js";
 import { gitOutput } from "./git-at.js";
 
 export const FALLBACK_NAME = "cfa-bot";
 export const FALLBACK_EMAIL = "cfa-bot@users.noreply.github.com";
 
 /** `key=value` config entries to add so commits have an identity (empty when configured). */
-export async function identityConfig(git: SimpleGit): Promise<string[]> {
+export async function identityConfig(git: GitClient): Promise<string[]> {
   const read = (key: string): Promise<string> =>
     gitOutput(git, ["config", "--get", key]).catch(() => "");
   const [name, email] = await Promise.all([read("user.name"), read("user.email")]);

@@ -1,15 +1,15 @@
-// One simple-git client per directory. simple-git blocks abbreviated and unsafe options
-// and strips ambient GIT_* variables, which is what we want for a bot's git calls.
+// One git client per directory, with `-c` config for every command. The client runs git
+// directly (git-client.ts explains why not simple-git here).
 
-import { simpleGit, type SimpleGit } from "simple-git";
+import { gitClient, type GitClient } from "./git-client.js";
 
 /** `config` entries (`key=value`) are passed as `-c key=value` to every command. */
-export function gitAt(baseDir: string, config: readonly string[] = []): SimpleGit {
-  return simpleGit({ baseDir, config: [...config] });
+export function gitAt(baseDir: string, config: readonly string[] = []): GitClient {
+  return gitClient({ baseDir, config });
 }
 
 /** Runs `git args…` and returns its stdout with the trailing newline removed. */
-export async function gitOutput(git: SimpleGit, args: readonly string[]): Promise<string> {
+export async function gitOutput(git: GitClient, args: readonly string[]): Promise<string> {
   const output = await git.raw([...args]);
   return output.replace(/\n$/u, "");
 }

@@ -2,7 +2,7 @@
 // responsible for resolving any conflicts during merge", so a conflict is returned as data,
 // left in progress or aborted as the caller chose, and never resolved here.
 
-import type { SimpleGit } from "simple-git";
+import type { GitClient } from "./git-client.js";
 import type { MergeResult } from "../../ports/workspaces.js";
 import { gitOutput } from "./git-at.js";
 import { WorkspaceError } from "./workspace-error.js";
@@ -11,7 +11,7 @@ export type OnConflict = "leave" | "abort";
 
 /** `into` runs in the parent's work tree, with a committer identity configured. */
 export async function mergeBranch(
-  into: SimpleGit,
+  into: GitClient,
   branch: string,
   options: { message: string; onConflict: OnConflict; intoRoot: string },
 ): Promise<MergeResult> {

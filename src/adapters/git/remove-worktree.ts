@@ -4,12 +4,12 @@
 
 import { lstat, readdir, readFile, rm, unlink } from "node:fs/promises";
 import path from "node:path";
-import type { SimpleGit } from "simple-git";
+import type { GitClient } from "./git-client.js";
 import type { Logger } from "../../ports/logger.js";
 import { gitOutput } from "./git-at.js";
 
 export async function removeWorktree(
-  repo: SimpleGit,
+  repo: GitClient,
   root: string,
   options: { commonDir: string; logger: Logger },
 ): Promise<void> {
@@ -46,12 +46,12 @@ async function forgetRegistration(commonDir: string, root: string): Promise<void
   }
 }
 
-export async function branchExists(repo: SimpleGit, branch: string): Promise<boolean> {
+export async function branchExists(repo: GitClient, branch: string): Promise<boolean> {
   const sha = await gitOutput(repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]);
   return sha !== "";
 }
 
-export async function deleteBranch(repo: SimpleGit, branch: string): Promise<void> {
+export async function deleteBranch(repo: GitClient, branch: string): Promise<void> {
   if (await branchExists(repo, branch)) {
     await gitOutput(repo, ["branch", "--delete", "--force", branch]);
   }

@@ -1,7 +1,7 @@
 // Workspace names become directories and branch names become refs: both are checked
 // before git sees them, so a name can never be read as an option or escape the area.
 
-import type { SimpleGit } from "simple-git";
+import type { GitClient } from "./git-client.js";
 import { gitOutput } from "./git-at.js";
 import { WorkspaceError, type WorkspaceOperation } from "./workspace-error.js";
 
@@ -20,7 +20,7 @@ export function validateWorkspaceName(operation: WorkspaceOperation, name: strin
 }
 
 export async function validateBranch(
-  git: SimpleGit,
+  git: GitClient,
   operation: WorkspaceOperation,
   branch: string,
 ): Promise<void> {

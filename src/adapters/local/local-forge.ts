@@ -3,7 +3,7 @@
 // that the branch holds what the engine committed.
 
 import { join } from "node:path";
-import { simpleGit, type SimpleGit } from "simple-git";
+import { gitClient, type GitClient } from "../git/git-client.js";
 import type {
   Actor,
   CheckUpdate,
@@ -44,11 +44,11 @@ export class LocalForge implements Forge {
   readonly botLogin = LOCAL_BOT.login;
   readonly repoUrl: string;
   private readonly store: JsonStore<LocalForgeDoc>;
-  private readonly git: SimpleGit;
+  private readonly git: GitClient;
 
   constructor(private readonly options: LocalForgeOptions) {
     this.repoUrl = `file://${options.repoDir}`;
-    this.git = simpleGit(options.repoDir);
+    this.git = gitClient(options.repoDir);
     this.store = new JsonStore(
       join(options.dataDir, "forge.json"),
       () => ({ ...emptyLocalForgeDoc(), permissions: { [options.person]: "admin" } }),
