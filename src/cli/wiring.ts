@@ -75,7 +75,7 @@ export async function wireLocal(
       if (!made) sandboxes.set(mode, (made = createSandbox(mode, { hidePaths: [workRoot] })));
       return made;
     },
-    workspaces: (area) => createGitWorkspaces({ repoDir, area, logger }),
+    workspaces: (area) => createGitWorkspaces({ repoDir, area, logger, now: () => clock.now() }),
     repoDir,
     workRoot,
     clock,

@@ -1,6 +1,8 @@
 // Git on the job's worktree: commits of records and artifacts, one per turn, serialised.
 
-import { simpleGit, type SimpleGit } from "simple-git";
+// The git runner is the one adapter module the engine uses directly: the job worktree is the
+// engine's own record store (like its file helpers), not a port to swap.
+import { commitDateEnv, gitClient, type GitClient } from "../adapters/git/git-client.js";
 import { Mutex } from "./mutex.js";
 
 export const BOT_IDENTITY = {
@@ -9,19 +11,24 @@ export const BOT_IDENTITY = {
 };
 
 export class JobRepo {
-  readonly git: SimpleGit;
+  readonly git: GitClient;
   private readonly lock = new Mutex();
 
-  constructor(readonly root: string) {
-    // Identity as `-c` options: simple-git refuses GIT_* variables, and the bot must commit
-    // as itself whatever the machine's git config says.
-    this.git = simpleGit(root, {
+  constructor(
+    readonly root: string,
+    /** The job's clock: commit dates come from it, so a replay makes the same commits. */
+    now?: () => Date,
+  ) {
+    // The bot commits as itself whatever the machine's git config says.
+    this.git = gitClient({
+      baseDir: root,
       config: [
         `user.name=${BOT_IDENTITY.name}`,
         `user.email=${BOT_IDENTITY.email}`,
         "commit.gpgsign=false",
       ],
-    }).env(cleanGitEnv());
+      ...(now ? { env: () => commitDateEnv(now()) } : {}),
+    });
   }
 
   async head(): Promise<string> {
@@ -78,17 +85,4 @@ export class JobRepo {
   exclusive<T>(work: () => Promise<T>): Promise<T> {
     return this.lock.run(work);
   }
-}
-
-/**
- * Git runs with a minimal environment: nothing from the caller's that could point it
- * elsewhere (GIT_DIR and friends), run an editor or pager, or carry a token.
- */
-export function cleanGitEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const key of ["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ"]) {
-    const value = process.env[key];
-    if (value !== undefined) env[key] = value;
-  }
-  return env;
 }

@@ -4,7 +4,7 @@
 // the artifact as it now stands: control at every gate.
 
 import { join } from "node:path";
-import { simpleGit } from "simple-git";
+import { gitClient } from "../adapters/git/git-client.js";
 import { isLiveState, type Action } from "../protocol/fsm.js";
 import { parseOutcomeRecord, type OutcomeRecord } from "../protocol/outcome-record.js";
 import type { Address } from "../protocol/address.js";
@@ -62,7 +62,7 @@ async function approvalProblem(s: Session, lead: Address, ws: Workspace): Promis
 async function workingBlob(ws: Workspace, path: string): Promise<string | null> {
   try {
     return (
-      (await simpleGit(ws.root).raw(["hash-object", "--", join(ws.root, path)])).trim() || null
+      (await gitClient(ws.root).raw(["hash-object", "--", join(ws.root, path)])).trim() || null
     );
   } catch {
     return null;

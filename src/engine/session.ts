@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { simpleGit } from "simple-git";
+import { gitClient, type GitClient } from "../adapters/git/git-client.js";
 import type { CfaConfig } from "../config/index.js";
 import type { Address } from "../protocol/address.js";
 import { threads } from "../protocol/address.js";
@@ -74,7 +74,7 @@ export async function openSession(
   await mkdir(area, { recursive: true });
   const workspaces = deps.workspaces(area);
   const { ws: jobWs, pushedHead } = await openJobWorktree(deps, workspaces, area, paths.branch);
-  const repo = new JobRepo(jobWs.root);
+  const repo = new JobRepo(jobWs.root, () => deps.clock.now());
 
   const stateText = await readText(jobWs.root, paths.state);
   let job: JobRecord;
@@ -165,7 +165,7 @@ function reconcileTransitions(job: JobRecord, audit: ReturnType<typeof fold>["au
 export async function jobStarted(n: number, deps: EngineDeps): Promise<boolean> {
   const branch = jobPaths(n).branch;
   if (existsSync(join(deps.workRoot, String(n), "job"))) return true;
-  const git = simpleGit(deps.repoDir);
+  const git = gitClient(deps.repoDir);
   return (
     (await revParse(git, `refs/heads/${branch}`)) !== null ||
     (await revParse(git, `refs/remotes/origin/${branch}`)) !== null
@@ -178,7 +178,7 @@ async function openJobWorktree(
   area: string,
   branch: string,
 ): Promise<{ ws: Workspace; pushedHead: string | null }> {
-  const git = simpleGit(deps.repoDir);
+  const git = gitClient(deps.repoDir);
   const dir = join(area, "job");
   const local = await revParse(git, `refs/heads/${branch}`);
   if (existsSync(dir)) {
@@ -202,7 +202,7 @@ async function openJobWorktree(
   return { ws: await workspaces.create({ name: "job", branch, from }), pushedHead: null };
 }
 
-async function revParse(git: ReturnType<typeof simpleGit>, ref: string): Promise<string | null> {
+async function revParse(git: GitClient, ref: string): Promise<string | null> {
   try {
     const out = (await git.raw(["rev-parse", "--verify", "--quiet", ref])).trim();
     return out || null;

@@ -56,7 +56,7 @@ export async function taskWorkspace(s: Session, id: string): Promise<Workspace> 
 /** Commits a worker's turn on its branch and publishes it, so a new runner can resume it. */
 export async function commitTask(s: Session, id: string, message: string): Promise<void> {
   const ws = await taskWorkspace(s, id);
-  const repo = new JobRepo(ws.root);
+  const repo = new JobRepo(ws.root, () => s.deps.clock.now());
   const before = await repo.head();
   const sha = await repo.commit(message);
   if (sha !== null) {

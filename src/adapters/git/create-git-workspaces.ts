@@ -15,6 +15,7 @@ import { commitPending } from "./commit-pending.js";
 import { identityConfig } from "./committer-identity.js";
 import { copyFiles } from "./copy-files.js";
 import { gitAt, gitOutput } from "./git-at.js";
+import { commitDateEnv, gitClient } from "./git-client.js";
 import { mergeBranch } from "./merge-branch.js";
 import { branchExists, deleteBranch, removeWorktree } from "./remove-worktree.js";
 import { createSerialQueue } from "./serial-queue.js";
@@ -34,6 +35,8 @@ export interface GitWorkspacesOptions {
   /** The job's workspace area, outside the repository's work tree (created if missing). */
   area: string;
   logger?: Logger;
+  /** The clock commit dates come from; the system clock when absent. */
+  now?: () => Date;
   /** For tests: runs right after `git worktree add`, before verification. */
   seam?: { afterAdd?: (root: string) => void | Promise<void> };
 }
@@ -42,6 +45,14 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
   const logger = options.logger ?? noopLogger;
   const repo = gitAt(options.repoDir);
   const queue = createSerialQueue();
+  // Commits this adapter makes (merges, a child's pending work, copied files) take their
+  // dates from the job's clock when one is given, so a replayed job repeats them exactly.
+  const committer = async (root: string) =>
+    gitClient({
+      baseDir: root,
+      config: await identityConfig(gitAt(root)),
+      ...(options.now ? { env: () => commitDateEnv(options.now!()) } : {}),
+    });
   let pinned: Promise<RepoContext> | undefined;
 
   // The repository and the area are resolved once, so a later swap of either is detected
@@ -180,10 +191,10 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
       throw new WorkspaceError("close", `cannot merge ${childRoot} into itself`);
     }
     try {
-      const childGit = gitAt(childRoot, await identityConfig(gitAt(childRoot)));
+      const childGit = await committer(childRoot);
       // Nothing the child did is lost: uncommitted work becomes a commit on its branch.
       await commitPending(childGit, `cfa: uncommitted work of ${child.branch}`);
-      const intoGit = gitAt(intoRoot, await identityConfig(gitAt(intoRoot)));
+      const intoGit = await committer(intoRoot);
       const result = await mergeBranch(intoGit, child.branch, {
         message: closeOptions.message,
         onConflict: closeOptions.onConflict,
@@ -217,7 +228,7 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
   };
 
   async function commitCopied(root: string, copied: string[], fromBranch: string): Promise<void> {
-    const git = gitAt(root, await identityConfig(gitAt(root)));
+    const git = await committer(root);
     // An ignored file is copied but not committed: the parent did not commit it either.
     const ignored = new Set(
       (await gitOutput(git, ["check-ignore", "-z", "--", ...copied]).catch(() => "")).split("\0"),

@@ -29,6 +29,17 @@ export interface GitClientOptions {
   baseDir: string;
   /** `key=value` entries passed as `-c key=value` before every command. */
   config?: readonly string[];
+  /**
+   * Extra variables per command, e.g. GIT_AUTHOR_DATE/GIT_COMMITTER_DATE from the job's
+   * clock, so a replayed job makes the very same commits.
+   */
+  env?: () => Record<string, string>;
+}
+
+/** Author and committer dates from a clock reading, as git reads them. */
+export function commitDateEnv(date: Date): Record<string, string> {
+  const stamp = `${Math.floor(date.getTime() / 1000)} +0000`;
+  return { GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp };
 }
 
 /** Variables git may see: enough to run, nothing that points it elsewhere or holds a token. */
@@ -44,7 +55,11 @@ export function gitEnv(): Record<string, string> {
 }
 
 export function gitClient(options: GitClientOptions | string): GitClient {
-  const { baseDir, config = [] } = typeof options === "string" ? { baseDir: options } : options;
+  const {
+    baseDir,
+    config = [],
+    env,
+  } = typeof options === "string" ? ({ baseDir: options } as GitClientOptions) : options;
   const prefix = config.flatMap((entry) => ["-c", entry]);
   return {
     baseDir,
@@ -53,7 +68,7 @@ export function gitClient(options: GitClientOptions | string): GitClient {
       return new Promise((resolve, reject) => {
         const child = spawn("git", argv, {
           cwd: baseDir,
-          env: gitEnv(),
+          env: { ...gitEnv(), ...(env?.() ?? {}) },
           stdio: ["ignore", "pipe", "pipe"],
         });
         const out: Buffer[] = [];
