@@ -15,13 +15,20 @@ import { refusalComment } from "./render/record-comments.js";
 import { persist, progress, type Session } from "./session.js";
 import { afterTransition, applyTransition } from "./transitions.js";
 import { ensureLead } from "./leads.js";
+import type { MemoForge } from "./forge-memo.js";
 
 /** Reads and applies what people did; returns true when anything changed. */
-export async function ingestHumanEvents(s: Session): Promise<boolean> {
+export async function ingestHumanEvents(
+  s: Session,
+  options: { checkPullRequest?: boolean } = {},
+): Promise<boolean> {
+  // People's news must be fresh: what the bot read earlier in this wake may be stale.
+  (s.deps.forge as Partial<MemoForge>).refresh?.();
   const { events, cursor } = await collectHumanEvents(s.deps.forge, s.n, s.engine, {
     label: s.config.label,
     approvers: s.config.approvers.map((l) => l.toLowerCase()),
     allowBots: s.config.allowBots,
+    pullRequest: options.checkPullRequest ? { head: s.paths.branch } : undefined,
   });
   const moved =
     cursor.comment !== s.engine.cursor.comment || cursor.review !== s.engine.cursor.review;

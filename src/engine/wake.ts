@@ -7,13 +7,15 @@ import { addressKey } from "../protocol/address.js";
 import { enforceCaps, type Caps } from "../protocol/failure.js";
 import { formatConfigErrors, parseConfig, type CfaConfig } from "../config/index.js";
 import type { EngineDeps } from "./engine-deps.js";
+import { memoForge } from "./forge-memo.js";
 import { postToHuman, proxiesToRun, runProxy, unpostedQuestions } from "./escalations.js";
 import { ingestHumanEvents } from "./ingest.js";
 import { resumeUnfinished } from "./resume.js";
 import { currentLead } from "./instances.js";
 import { ensureLead } from "./leads.js";
 import { flushOutbox } from "./publish.js";
-import { readHiddenBlock, withHiddenBlock } from "./render/hidden-block.js";
+import { readHiddenBlock } from "./render/hidden-block.js";
+import { configErrorComment, isSameConfigError } from "./render/config-error-comment.js";
 import { describeBreach } from "../protocol/failure.js";
 import {
   jobStarted,
@@ -41,6 +43,8 @@ export interface WakeOptions {
   signal?: AbortSignal;
   /** Stop after this many rounds of turns (tests and `--step`). */
   maxRounds?: number;
+  /** The repository's configuration, when the caller has already read and validated it. */
+  config?: CfaConfig;
 }
 
 export async function wake(
@@ -48,7 +52,8 @@ export async function wake(
   deps: EngineDeps,
   options: WakeOptions = {},
 ): Promise<WakeSummary> {
-  const config = await loadConfig(n, deps);
+  deps = { ...deps, forge: memoForge(deps.forge) };
+  const config = await loadConfig(n, deps, options.config);
   if (!config.ok)
     return { job: n, state: null, waitingOn: "a valid .github/cfa.yml", notes: [config.note] };
   const refusal = await refuseToStart(n, deps, config.config);
@@ -57,22 +62,34 @@ export async function wake(
   const s = await openSession(n, deps, config.config);
   try {
     await run(s, options);
+  } catch (error) {
+    if (options.signal?.aborted) {
+      // Stopped (Ctrl-C, a cancelled run) is a crash by choice: the round in flight never
+      // lands — its files are dropped, nothing more is committed or posted — and the next
+      // wake redoes it without spending the retry budget (seed 000 §11 bounded crash-loss).
+      await s.repo.resetToHead();
+    }
+    throw error;
   } finally {
-    await publishStatus(s).catch((error: unknown) => {
-      deps.logger.error(`cfa #${n}: could not publish the status: ${(error as Error).message}`);
-    });
-    await persist(s, `cfa #${n}: status`);
-    await publishChecks(s).catch((error: unknown) => {
-      deps.logger.error(`cfa #${n}: could not publish the checks: ${(error as Error).message}`);
-    });
+    if (!options.signal?.aborted) await finishWake(s);
   }
   return { job: n, state: s.job.state, waitingOn: waitingOn(s), notes: s.notes };
 }
 
+/** The end of every wake that was not stopped: the status comment, the records, the checks. */
+async function finishWake(s: Session): Promise<void> {
+  const log = (what: string) => (error: unknown) =>
+    s.deps.logger.error(`cfa #${s.n}: could not publish the ${what}: ${(error as Error).message}`);
+  await publishStatus(s).catch(log("status"));
+  await persist(s, `cfa #${s.n}: status`);
+  await publishChecks(s).catch(log("checks"));
+}
+
 async function run(s: Session, options: WakeOptions): Promise<void> {
+  options.signal?.throwIfAborted();
   await resumeUnfinished(s);
   if (isTerminalState(s.job.state)) return;
-  await ingestHumanEvents(s);
+  await ingestHumanEvents(s, { checkPullRequest: true });
   let rounds = 0;
   while (isLiveState(s.job.state)) {
     options.signal?.throwIfAborted();
@@ -129,6 +146,7 @@ async function run(s: Session, options: WakeOptions): Promise<void> {
       .slice(0, s.config.fanOut + 1);
     progress(s, s.job.state, "ROUND", round.map(addressKey).join(", "), true);
     const turns = await Promise.all(round.map((a) => runInstanceTurn(s, a, options.signal)));
+    options.signal?.throwIfAborted();
     for (const t of turns) {
       if (!isLiveState(s.job.state)) {
         // The job ended earlier in this round (a withdraw outcome, a failure): the other
@@ -193,35 +211,18 @@ async function refuseToStart(
 async function loadConfig(
   n: number,
   deps: EngineDeps,
+  given?: CfaConfig,
 ): Promise<{ ok: true; config: CfaConfig } | { ok: false; note: string }> {
+  if (given) return { ok: true, config: given };
   const parsed = parseConfig(await deps.forge.readConfig());
   if (parsed.ok) return { ok: true, config: parsed.config };
-  const body = formatConfigErrors(parsed.errors);
-  const digest = String(hash(body));
+  const { body, digest } = configErrorComment(n, parsed.errors);
+  const same = isSameConfigError(digest);
   const already = (await deps.forge.listComments(n)).some((c) => {
     if (c.author.login !== deps.forge.botLogin) return false;
     const block = readHiddenBlock(c.body);
-    return block?.kind === "config-error" && block.digest === digest;
+    return block !== null && same(block);
   });
-  if (!already) {
-    await deps.forge.createComment(
-      n,
-      withHiddenBlock(
-        `**This job cannot start: \`.github/cfa.yml\` is not valid.**\n\n${body}\n\nFix the file on the default branch, then comment or re-label the issue.`,
-        {
-          v: 1,
-          job: n,
-          kind: "config-error",
-          digest,
-        },
-      ),
-    );
-  }
-  return { ok: false, note: `.github/cfa.yml is not valid:\n${body}` };
-}
-
-function hash(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
-  return h;
+  if (!already) await deps.forge.createComment(n, body);
+  return { ok: false, note: `.github/cfa.yml is not valid:\n${formatConfigErrors(parsed.errors)}` };
 }

@@ -5,7 +5,7 @@
 
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { configErrorComment, isSameConfigError } from "../app/config-error-comment.js";
+import { configErrorComment, isSameConfigError } from "../engine/render/config-error-comment.js";
 import { configFromText } from "../app/config-from-text.js";
 import { postOnce } from "../app/post-once.js";
 import { wake, type WakeSummary } from "../engine/wake.js";
@@ -73,7 +73,10 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
     } else {
       logger.info(`cfa/worker: job #${job}: fetched ${fetched.branches.join(", ")}`);
     }
-    const summary = await wake(job, deps, w.signal === undefined ? {} : { signal: w.signal });
+    const summary = await wake(job, deps, {
+      config: loaded.config,
+      ...(w.signal === undefined ? {} : { signal: w.signal }),
+    });
     logger.info(
       `cfa/worker: job #${job} is ${summary.state ?? "not started"}; waiting on ${summary.waitingOn}; ${forge.apiCalls()} GitHub API calls`,
     );

@@ -109,6 +109,21 @@ describe("people's events", () => {
     expect((await job.forge.findPullRequest("cfa/1"))?.state).toBe("closed");
   });
 
+  it("closing the job's pull request before the job is done withdraws it, naming why", async () => {
+    job = await createLocalJob({ recording: recording(draftAndGate()) });
+    await openJob(job);
+    await wake(1, job.deps);
+    const pr = (await job.forge.findPullRequest("cfa/1"))!;
+    await job.forge.closePullRequest(pr.number);
+    const summary = await wake(1, job.deps);
+    expect(summary.state).toBe("WITHDRAWN");
+    expect(state(job).history.at(-1)).toMatchObject({
+      action: "WITHDRAW",
+      by: "pull request closed",
+      reason: `the job's pull request #${pr.number} was closed before the job was done`,
+    });
+  });
+
   it("a bad .github/cfa.yml gets one comment naming the field, and no job starts", async () => {
     job = await createLocalJob({ config: "retryBudget: lots\nfanOut: 3\n" });
     await openJob(job);

@@ -16,6 +16,11 @@ export type HumanEvent =
 
 export interface HumanPolicy {
   label: string;
+  /**
+   * Also look at the job's pull request: closed or merged by a person before the job is
+   * done ends it. Once per wake is enough (the app wakes the job when a PR closes).
+   */
+  pullRequest?: { head: string } | undefined;
   approvers: string[];
   allowBots: string[];
 }
@@ -40,7 +45,7 @@ export async function collectHumanEvents(
     return p;
   };
   const mayAct = async (actor: Actor) =>
-    policy.approvers.includes(actor.login) ||
+    policy.approvers.includes(actor.login.toLowerCase()) ||
     ACTING_PERMISSIONS.includes(await permissionOf(actor.login));
 
   const issue = await forge.getIssue(issueNumber);
@@ -52,6 +57,17 @@ export async function collectHumanEvents(
       by: "label removed",
       reason: `the \`${policy.label}\` label was removed`,
     });
+  }
+
+  if (engine.pr !== null && policy.pullRequest && events.length === 0) {
+    const pr = await forge.findPullRequest(policy.pullRequest.head);
+    if (pr && pr.number === engine.pr && pr.state === "closed") {
+      events.push({
+        kind: "withdraw",
+        by: "pull request closed",
+        reason: `the job's pull request #${pr.number} was closed before the job was done`,
+      });
+    }
   }
 
   for (const comment of await forge.listComments(issueNumber)) {

@@ -26,7 +26,11 @@ export function judgeReview(input: {
   if (who === input.prAuthor) {
     return { counts: false, reason: "the pull request's author cannot approve its gate." };
   }
-  if (!input.approvers.includes(who) && !ACTING_PERMISSIONS.includes(input.permission)) {
+  // Logins are case-insensitive on GitHub; the caller passes approvers lowercased.
+  if (
+    !input.approvers.includes(who.toLowerCase()) &&
+    !ACTING_PERMISSIONS.includes(input.permission)
+  ) {
     return {
       counts: false,
       reason: `your review did not count: answering a gate needs write access (you have ${input.permission}).`,

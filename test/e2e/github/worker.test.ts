@@ -3,7 +3,7 @@
 // would post and no job starts; a start nobody allowed creates nothing.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { configErrorComment } from "../../../src/app/config-error-comment.js";
+import { configErrorComment } from "../../../src/engine/render/config-error-comment.js";
 import { parseConfig } from "../../../src/config/index.js";
 import { readHiddenBlock } from "../../../src/engine/render/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
@@ -57,19 +57,9 @@ describe("the worker on GitHub", () => {
     expect(failures()).toHaveLength(1);
   });
 
-  it("a cancelled run (SIGINT on /withdraw) stops at a turn boundary, saves the job, posts no failure, exits 1", async () => {
+  it("a cancelled run (SIGINT on /withdraw) stops like a crash: the started job is kept, nothing is posted, exit 1", async () => {
     job = await createGitHubJob({ recording: recording({}) });
-    job.github.install([
-      "repo",
-      "issue",
-      "issue-events",
-      "permission",
-      "content",
-      "list-comments",
-      "create-comment",
-      "list-checks",
-      "create-check",
-    ]);
+    job.github.install(["repo", "issue", "issue-events", "permission", "content"]);
     job.github.permissions.set("ana", "write");
     job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
     const controller = new AbortController();
@@ -78,10 +68,10 @@ describe("the worker on GitHub", () => {
     expect(await job.runWorker(1, controller.signal)).toBe(1);
 
     expect(job.lines.join("\n")).toContain("::warning::cfa/worker: job #1: the run was cancelled");
-    // The job's start was pushed before the first turn; its status comment says where it is.
+    // The job's start was pushed before the first turn. A stopped wake is a crash by choice:
+    // nothing more is posted (no failure, no status); the next run carries the job on.
     expect(job.github.branches()).toContain("cfa/1");
-    const kinds = job.github.botComments(1).map((c) => readHiddenBlock(c.body)?.kind);
-    expect(kinds).not.toContain("worker-failure");
+    expect(job.github.botComments(1)).toEqual([]);
   });
 
   it("a bad .github/cfa.yml: one comment naming the field (the app's own), no branch, exit 0", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createCfaApp } from "../../../src/app/index.js";
 import { createDedupe } from "../../../src/app/dedupe.js";
-import { configErrorComment } from "../../../src/app/config-error-comment.js";
+import { configErrorComment } from "../../../src/engine/render/config-error-comment.js";
 import { parseConfig } from "../../../src/config/index.js";
 import { PERMISSIONS } from "../../../src/ports/forge.js";
 import { createTestProbot, examplePayload, useGitHubMocks } from "../../support/github/index.js";

@@ -1,10 +1,9 @@
 // The one comment a bad `.github/cfa.yml` gets (issue 5 §5): the fields, verbatim and
-// inert, and what to do. The text and the hidden block's digest are the engine's own
-// (src/engine/wake.ts), so whichever of the app, the worker or the engine sees the bad file
-// first, the others find its comment and do not post another.
+// inert, and what to do. The app, the worker and the engine all render it here, so whichever
+// sees the bad file first, the others find its comment (by digest) and do not post another.
 
-import { formatConfigErrors, type ConfigIssue } from "../config/index.js";
-import { withHiddenBlock, type HiddenBlock } from "../engine/render/hidden-block.js";
+import { formatConfigErrors, type ConfigIssue } from "../../config/index.js";
+import { withHiddenBlock, type HiddenBlock } from "./hidden-block.js";
 
 export const CONFIG_ERROR_KIND = "config-error";
 
@@ -31,7 +30,7 @@ export function isSameConfigError(digest: string) {
     block.kind === CONFIG_ERROR_KIND && block.digest === digest;
 }
 
-/** 32-bit FNV-1a, as the engine digests the same text. */
+/** 32-bit FNV-1a of the rendered list: the same errors give the same digest. */
 function fnv1a(text: string): number {
   let h = 2166136261;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
