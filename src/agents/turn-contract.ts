@@ -43,7 +43,11 @@ export interface TurnHost {
   /** Writes the outcome record at `.cfa/outcome.json`; refuses outcomes outside the state. */
   finish(record: OutcomeRecord): Promise<HostResult>;
   /** The verifier's verdict. */
-  verdict(verdict: { verdict: "pass" | "fail"; issues: string[]; notes: string }): Promise<HostResult>;
+  verdict(verdict: {
+    verdict: "pass" | "fail";
+    issues: string[];
+    notes: string;
+  }): Promise<HostResult>;
   /** The proxy's three moves (seed 000 §7). */
   proxyAnswer(text: string): Promise<HostResult>;
   proxyEscalate(question: string): Promise<HostResult>;

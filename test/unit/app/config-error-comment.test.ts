@@ -2,7 +2,10 @@
 // first, the others find it and there is one comment (issue 5 §5).
 
 import { afterEach, describe, expect, it } from "vitest";
-import { configErrorComment, isSameConfigError } from "../../../src/engine/render/config-error-comment.js";
+import {
+  configErrorComment,
+  isSameConfigError,
+} from "../../../src/engine/render/config-error-comment.js";
 import { configFromText } from "../../../src/app/config-from-text.js";
 import { readHiddenBlock } from "../../../src/engine/render/hidden-block.js";
 import { wake } from "../../../src/engine/wake.js";
