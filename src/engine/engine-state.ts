@@ -18,6 +18,8 @@ export const EscalationMetaSchema = z.object({
   gateBlob: z.string().optional(),
   /** Seq of the comment that asked the person, once posted. */
   postedSeq: z.number().int().optional(),
+  /** Files the proxy read in the caller's workspace to form its view (seed 000 §7). */
+  proxyRead: z.array(z.string()).optional(),
   /** The framed question the proxy put to the person. */
   framed: z.string().optional(),
   answeredBy: z.string().optional(),

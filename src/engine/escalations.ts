@@ -7,6 +7,7 @@ import type { AskHumanMolecule, Content, ProxyMolecule } from "../protocol/bus/i
 import { withdrawAnswer } from "../protocol/bus/index.js";
 import { isLiveState } from "../protocol/fsm.js";
 import { PHASES } from "../skills/phases.js";
+import type { Message } from "../ports/model.js";
 import { runAgent } from "./agent-run.js";
 import type { EscalationMeta } from "./engine-state.js";
 import { appendText, readText } from "./files.js";
@@ -47,6 +48,35 @@ export function proxiesToRun(s: Session): ProxyMolecule[] {
 }
 
 /** One proxy move for escalation `m`. Returns once the move is in the log. */
+/**
+ * What every answer records (issue 3 §5): the policy it was given under, whether the person
+ * was asked, and which files the proxy read to form its view.
+ */
+function answerRecord(s: Session, m: ProxyMolecule, humanAsked: boolean) {
+  return {
+    id: m.id,
+    policy: m.policy,
+    humanAsked,
+    filesRead: escalationMeta(s, m.id).proxyRead ?? [],
+  };
+}
+
+const READING_TOOLS = new Set(["read_file", "list_files", "search_files"]);
+
+/** The workspace paths a run's read_file / list_files / search_files calls named. */
+export function filesRead(messages: readonly Message[]): string[] {
+  const paths = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== "assistant") continue;
+    for (const block of message.content) {
+      if (block.type !== "tool_use" || !READING_TOOLS.has(block.name)) continue;
+      const path = (block.input as { path?: unknown } | null)?.path;
+      paths.add(typeof path === "string" && path !== "" ? path : ".");
+    }
+  }
+  return [...paths].sort();
+}
+
 export async function runProxy(s: Session, m: ProxyMolecule): Promise<void> {
   const meta = escalationMeta(s, m.id);
   if (m.h === "post-human") {
@@ -54,7 +84,7 @@ export async function runProxy(s: Session, m: ProxyMolecule): Promise<void> {
     const answer: Content = {
       kind: "answer",
       text: m.question.text,
-      data: { id: m.id, ...(m.question.data ?? {}) },
+      data: { ...(m.question.data ?? {}), ...answerRecord(s, m, true) },
     };
     await append(s, s.soup.respond(m.id, answer).events);
     return;
@@ -96,6 +126,9 @@ export async function runProxy(s: Session, m: ProxyMolecule): Promise<void> {
     policyAllowsEscalate: m.policy !== "never",
   });
   const decision = run.decisions.proxy;
+  setMeta(s, m.id, {
+    proxyRead: [...new Set([...(meta.proxyRead ?? []), ...filesRead(run.result.messages)])].sort(),
+  });
   if (decision?.kind === "escalate") {
     await append(s, s.soup.escalate(m.id, { kind: meta.kind, text: decision.question }).events);
     setMeta(s, m.id, { framed: decision.question });
@@ -108,7 +141,7 @@ export async function runProxy(s: Session, m: ProxyMolecule): Promise<void> {
       s.soup.respond(m.id, {
         kind: "answer",
         text: withdrawAnswer(decision.reason),
-        data: { id: m.id },
+        data: answerRecord(s, m, false),
       }).events,
     );
     return;
@@ -144,7 +177,10 @@ export async function runProxy(s: Session, m: ProxyMolecule): Promise<void> {
           ? "approved (by the person's proxy)"
           : `changes requested by the person's proxy:\n${text}`
         : text,
-      data: { id: m.id, ...(gate ? { verdict: approved ? "approved" : "changes" } : {}) },
+      data: {
+        ...answerRecord(s, m, false),
+        ...(gate ? { verdict: approved ? "approved" : "changes" } : {}),
+      },
     }).events,
   );
 }

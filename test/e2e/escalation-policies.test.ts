@@ -38,6 +38,15 @@ function lead(answer: string) {
 
 const policy = (p: string) => `escalation:\n  INTENT: ${p}\n`;
 
+/** The [respond] lines of the bus: what each answer recorded. */
+function answers(job: LocalJob): { id: string; data: Record<string, unknown> }[] {
+  return foldedBus(job)
+    .text.split("\n")
+    .filter((line) => line.includes('"type":"respond"'))
+    .map((line) => JSON.parse(line) as { id: string; answer: { data: Record<string, unknown> } })
+    .map((line) => ({ id: line.id, data: line.answer.data }));
+}
+
 describe("escalation policies", () => {
   let job: LocalJob;
   afterEach(async () => job?.cleanup());
@@ -59,6 +68,11 @@ describe("escalation policies", () => {
     expect(fileOnBranch(job, ".cfa/jobs/1/instances/proxy@escalation~q1.jsonl")).toBeNull();
     // The proxy learns what the person said (seed 000 §7: its memory of the human).
     expect(fileOnBranch(job, ".cfa/proxy/ana.md")).toContain('replied: "Catalan, please"');
+    // Every answer records its policy, whether the person was asked, and what the proxy read.
+    expect(answers(job)[0]).toMatchObject({
+      id: "q1",
+      data: { policy: "always", humanAsked: true, filesRead: [] },
+    });
   });
 
   it("when_unsure: the proxy answers itself, and nobody is asked", async () => {
@@ -67,7 +81,8 @@ describe("escalation policies", () => {
       recording: recording({
         [LEAD]: lead("English"),
         [PROXY]: [
-          expecting(tools(call("answer", { text: "English, as in all her issues" })), QUESTION),
+          expecting(tools(call("read_file", { path: ".cfa/jobs/1/INTENT.md" })), QUESTION),
+          tools(call("answer", { text: "English, as in all her issues" })),
         ],
         [GATE_PROXY]: escalateGate(),
       }),
@@ -77,6 +92,15 @@ describe("escalation policies", () => {
     expect(summary.waitingOn).toContain("review INTENT.md");
     expect(await commentsOfKind(job, "question")).toEqual([]);
     expect(userTexts(transcript(job, LEAD)).join("\n")).toContain("English, as in all her issues");
+    expect(answers(job)[0]).toEqual({
+      id: "q1",
+      data: {
+        id: "q1",
+        policy: "when_unsure",
+        humanAsked: false,
+        filesRead: [".cfa/jobs/1/INTENT.md"],
+      },
+    });
   });
 
   it("when_unsure: the proxy escalates its framed question, and the person's /answer reaches the lead", async () => {
