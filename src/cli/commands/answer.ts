@@ -12,6 +12,7 @@ import {
   REPO_OPTION,
 } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
+import { ESCALATION_ID } from "../../engine/human/commands.js";
 
 const OPTIONS = {
   ...HELP_OPTION,
@@ -46,7 +47,7 @@ Needs ANTHROPIC_API_KEY.`,
     const text = parsed.positionals[1]?.trim() ?? "";
     if (text === "") throw new UsageError("answer", "<text> is empty: say your answer");
     const id = parsed.values.id;
-    if (id !== undefined && !/^q\d{1,6}$/.test(id)) {
+    if (id !== undefined && !ESCALATION_ID.test(id)) {
       throw new UsageError(
         "answer",
         `--id must be a question id such as q2, got ${JSON.stringify(id)}`,
