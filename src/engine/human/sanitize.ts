@@ -5,7 +5,7 @@
 const HTML_COMMENT = /<!--[\s\S]*?(-->|$)/g;
 // Zero-width, bidi controls, word joiners, BOM, and Unicode tag characters.
 const INVISIBLE =
-  /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u206A-\u206F\uFEFF]|\uDB40[\uDC00-\uDC7F]/g;
+  /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]|\uDB40[\uDC00-\uDC7F]/g;
 const HIDDEN_ATTRS = /\s(?:alt|title|aria-label|data-[\w-]+)\s*=\s*("[^"]*"|'[^']*')/gi;
 // eslint-disable-next-line no-control-regex -- stripping control characters is the point
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;

@@ -4,6 +4,7 @@
 import type { JobRecord } from "../../protocol/job-record.js";
 import type { EngineState } from "../engine-state.js";
 import { withHiddenBlock } from "./hidden-block.js";
+import { neutralizeMentions } from "./text.js";
 
 export interface StatusFacts {
   job: JobRecord;
@@ -66,7 +67,8 @@ export function renderStatusComment(facts: StatusFacts): string {
   return withHiddenBlock(lines.join("\n"), { v: 1, job: job.job, kind: "status" });
 }
 
+/** Reasons come from agents: one line, and no @mention that would ping anyone. */
 function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = neutralizeMentions(text.replace(/\s+/g, " ").trim());
   return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
 }

@@ -3,7 +3,14 @@
 
 /** `@name` → `@\u200bname` (a zero-width space after the @), so agent text never notifies anyone. */
 export function neutralizeMentions(text: string): string {
-  return text.replace(/(^|[^\w`])@([A-Za-z0-9-]+)/g, "$1@\u200b$2");
+  // Code spans and fences are left as written: GitHub does not notify from them, and a
+  // package name like `@scope/pkg` must stay copyable.
+  return text
+    .split(/(```[\s\S]*?(?:```|$)|`[^`\n]*`)/)
+    .map((part, i) =>
+      i % 2 === 1 ? part : part.replace(/(^|[^\w`])@([A-Za-z0-9-]+)/g, "$1@\u200b$2"),
+    )
+    .join("");
 }
 
 /** GitHub rejects comment bodies over 65,536 characters; leave room for the hidden block. */

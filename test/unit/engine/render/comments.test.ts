@@ -1,0 +1,92 @@
+// Comment bodies are pure functions of the records: tested without mocks.
+
+import { describe, expect, it } from "vitest";
+import { newJobRecord } from "../../../../src/protocol/job-record.js";
+import { transition } from "../../../../src/protocol/transition.js";
+import { initialEngineState, withEngineState } from "../../../../src/engine/engine-state.js";
+import { renderStatusComment } from "../../../../src/engine/render/status-comment.js";
+import { gateComment, questionComment } from "../../../../src/engine/render/record-comments.js";
+import { readHiddenBlock } from "../../../../src/engine/render/hidden-block.js";
+
+const at = "2026-11-22T10:00:00.000Z";
+
+describe("the status comment", () => {
+  const engine = {
+    ...initialEngineState("ana"),
+    tasks: {
+      api: {
+        thread: "dispatch:api",
+        branch: "cfa/7-api",
+        dir: "task-api",
+        base: "b",
+        brief: "x",
+        status: "merged" as const,
+        verifyFailures: 1,
+        lastVerdict: "pass" as const,
+      },
+    },
+  };
+  let job = withEngineState(newJobRecord({ job: 7, title: "Add a flag", at }), engine);
+  job = transition(job, "APPROVED_INTENT", {
+    at,
+    by: "intent-lead@state:intent:1",
+    reason: "approved by @ana",
+  });
+
+  const body = renderStatusComment({
+    job,
+    engine,
+    waitingOn: "@ana to review PLAN.md",
+    links: { pr: "https://github.com/o/r/pull/9", artifacts: [{ name: "INTENT.md", url: "u" }] },
+  });
+
+  it("says the state and whose move it is", () => {
+    expect(body).toContain("cfa job #7: **PLAN**");
+    expect(body).toContain("**Next move:** @ana to review PLAN.md");
+  });
+  it("lists tasks with their verifier verdicts", () => {
+    expect(body).toContain("| `api` | merged | pass (1 failed) |");
+  });
+  it("shows the history without pinging anyone named in an agent's reason", () => {
+    expect(body).toContain(
+      "INTENT → **PLAN** (APPROVED_INTENT by intent-lead@state:intent:1): approved by @\u200bana",
+    );
+  });
+  it("is found again by its hidden block", () => {
+    expect(readHiddenBlock(body)).toEqual({ v: 1, job: 7, kind: "status" });
+  });
+});
+
+describe("record comments", () => {
+  it("a gate names the reviewer, the commit and how to answer, with the artifact inline and inert", () => {
+    const body = gateComment({
+      job: 3,
+      seq: 2,
+      id: "q2",
+      artifact: "PLAN.md",
+      sha: "0123456789abcdef0123456789abcdef01234567",
+      state: "PLAN",
+      reviewer: "ana",
+      prUrl: "https://github.com/o/r/pull/4",
+      content: "# Plan\nping @bob",
+    });
+    expect(body).toContain("@ana (gate `q2`, PLAN)");
+    expect(body).toContain("at commit `0123456`");
+    expect(body).toContain("ping @\u200bbob");
+    expect(readHiddenBlock(body)).toMatchObject({ kind: "gate", seq: 2, id: "q2" });
+  });
+
+  it("a question quotes the agent's text and says how to answer", () => {
+    const body = questionComment({
+      job: 3,
+      seq: 1,
+      id: "q1",
+      from: "intent-lead",
+      text: "Which DB?\nPostgres?",
+      asked: "ana",
+    });
+    expect(body).toContain("> Which DB?\n> Postgres?");
+    expect(body).toContain("`/answer q1 <your answer>`");
+    expect(readHiddenBlock(body)).toMatchObject({ kind: "question", seq: 1, id: "q1" });
+  });
+});
