@@ -2,6 +2,8 @@
 // to the log and committed before any of its effects (closing the state's thread, merging or
 // dropping tasks, the next lead's spark, comments).
 
+import { readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
 import { isTerminalState, type Action, type State } from "../protocol/fsm.js";
 import { threads } from "../protocol/address.js";
 import type { Effect } from "../protocol/bus/index.js";
@@ -73,6 +75,7 @@ export async function afterTransition(s: Session, applied: TransitionApplied): P
 async function finalize(s: Session): Promise<void> {
   const last = s.job.history.at(-1);
   if (s.job.state === "DONE") {
+    if (s.config.auditTrail === "drop") await dropAuditTrail(s);
     if (s.engine.pr !== null) await s.deps.forge.markReadyForReview(s.engine.pr);
     return;
   }
@@ -88,6 +91,23 @@ async function finalize(s: Session): Promise<void> {
           ? `**Withdrawn.** Every task was stopped and its branch deleted unmerged; the pull request is closed. The record stays on \`${s.paths.branch}\`.`
           : `**Failed:** ${last?.reason ?? "the job could not recover"}. The record stays on \`${s.paths.branch}\`; open a new issue to try again.`,
     }),
+  );
+}
+
+/**
+ * `auditTrail: drop` (DESIGN.md): a last commit before the pull request leaves draft takes
+ * the job's records out of the tree, so merging it brings only the work to the default
+ * branch; they stay in the job branch's history. state.json stays: it is what tells a later
+ * wake that the job is DONE.
+ */
+async function dropAuditTrail(s: Session): Promise<void> {
+  const dir = join(s.jobWs.root, s.paths.dir);
+  for (const entry of await readdir(dir).catch(() => [] as string[])) {
+    if (entry !== "state.json") await rm(join(dir, entry), { recursive: true, force: true });
+  }
+  await persist(
+    s,
+    `cfa #${s.n}: take the job's records out of the tree (auditTrail: drop); they stay in ${s.paths.branch}'s history`,
   );
 }
 
