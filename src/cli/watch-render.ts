@@ -8,7 +8,6 @@ import { addressKey, type Address } from "../protocol/address.js";
 import type { BusLine, Content } from "../protocol/bus/index.js";
 import { isLiveState, type State } from "../protocol/fsm.js";
 import { PHASES } from "../skills/phases.js";
-import { lastVerdict } from "./instance-facts.js";
 import type { JobView } from "./job-view.js";
 import { oneLine } from "./live-log.js";
 
@@ -147,8 +146,6 @@ export function renderWatch(view: JobView): WatchLine[] {
         const id = line.thread.startsWith("dispatch:") ? line.thread.slice(9) : null;
         if (id === null) break;
         if (line.origin.rule === "send-terminate") {
-          const verdict = lastVerdict(view.instances, id);
-          if (verdict === "pass") push(line, "VERIFY", "VERDICT", `${id} ✓ pass`);
           const task = view.engine?.tasks[id];
           const branch = `cfa/${n}`;
           if (task?.status === "conflict")
@@ -176,6 +173,16 @@ export function renderWatch(view: JobView): WatchLine[] {
       }
       case "refuse":
         push(line, addressKey(line.from), "REFUSED", line.reason, true);
+        break;
+      case "verdict":
+        push(
+          line,
+          "VERIFY",
+          "VERDICT",
+          line.verdict === "pass"
+            ? `${line.task} ✓ pass`
+            : `${line.task} ✗ fail — ${line.issues.length} issue(s)`,
+        );
         break;
       case "wake":
       case "send-empty":

@@ -8,7 +8,7 @@ import type { Workspace } from "../ports/workspaces.js";
 import { asData } from "./human/sanitize.js";
 import { JobRepo } from "./job-repo.js";
 import type { Session } from "./session.js";
-import { progress } from "./session.js";
+import { append, progress } from "./session.js";
 import { runAgent } from "./agent-run.js";
 import { PHASES } from "../skills/phases.js";
 import type { TaskMeta } from "./engine-state.js";
@@ -114,6 +114,10 @@ export async function verifyTask(
     verifyFailures: meta.verifyFailures + (verdict.verdict === "fail" ? 1 : 0),
   };
   s.engine = { ...s.engine, tasks: { ...s.engine.tasks, [id]: updated } };
+  // The verdict is part of the conversation log, like outcomes and transitions.
+  await append(s, [
+    { type: "verdict", task: id, by: address, verdict: verdict.verdict, issues: verdict.issues },
+  ]);
   progress(
     s,
     "VERIFY",

@@ -7,6 +7,7 @@ import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
 import { openJob } from "../support/engine/person.js";
 import {
   fileOnBranch,
+  foldedBus,
   state,
   taskBranches,
   transcript,
@@ -76,5 +77,11 @@ describe("verifier", () => {
     expect(userTexts(transcript(job, "worker@dispatch:hello")).join("\n")).toContain(
       `The verifier failed your task:\n- ${ISSUE}`,
     );
+    // Both verdicts are in the conversation log, in order.
+    const verdicts = foldedBus(job).folded.audit.filter((e) => e.type === "verdict");
+    expect(verdicts.map((v) => [v.task, v.verdict, v.issues])).toEqual([
+      ["hello", "fail", [ISSUE]],
+      ["hello", "pass", []],
+    ]);
   });
 });

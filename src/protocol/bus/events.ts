@@ -74,6 +74,13 @@ const events = {
   outcome: { by: AddressSchema, record: OutcomeRecordSchema },
   /** Audit: a state-machine transition the engine applied (§3, §11). */
   transition: { entry: TransitionEntrySchema },
+  /** Audit: a verifier's judgement of a task before its close (seed 002's verifier). */
+  verdict: {
+    task: z.string().min(1),
+    by: AddressSchema,
+    verdict: z.enum(["pass", "fail"]),
+    issues: z.array(z.string()),
+  },
 } as const satisfies Record<string, z.ZodRawShape>;
 
 export type BusEventType = keyof typeof events;
@@ -120,4 +127,4 @@ export const isBusEventType = (value: unknown): value is BusEventType =>
   typeof value === "string" && Object.hasOwn(events, value);
 
 /** Audit entries: informational lines the engine appends; fold returns them in order. */
-export type AuditEntry = Extract<BusLine, { type: "outcome" | "transition" }>;
+export type AuditEntry = Extract<BusLine, { type: "outcome" | "transition" | "verdict" }>;

@@ -178,6 +178,7 @@ export function applyEvent(s: Store, e: BusEvent, line: number): void {
     }
     case "outcome":
     case "transition":
+    case "verdict":
       return; // audit entries: collected by fold
     default: {
       const never: never = e;

@@ -96,7 +96,9 @@ export function fold(text: string, options: SoupOptions = {}): Folded {
     if (line.end !== true) continue;
     for (const p of pending) {
       applyEvent(store, p.line, p.number);
-      if (p.line.type === "outcome" || p.line.type === "transition") audit.push(p.line);
+      if (p.line.type === "outcome" || p.line.type === "transition" || p.line.type === "verdict") {
+        audit.push(p.line);
+      }
     }
     pending = [];
     batch += 1;
