@@ -10,6 +10,10 @@ type OptionsConfig = NonNullable<ParseArgsConfig["options"]>;
 export const HELP_OPTION = { help: { type: "boolean", short: "h" } } as const;
 /** Commands on a repository's jobs take `--repo DIR` (default: the current folder). */
 export const REPO_OPTION = { repo: { type: "string" } } as const;
+/** Per-task lines in the live log. */
+export const VERBOSE_OPTION = { verbose: { type: "boolean", short: "v" } } as const;
+/** Append the action and the model's responses to a replay file. */
+export const RECORD_OPTION = { record: { type: "string" } } as const;
 
 export interface PositionalSpec {
   /** Names of the required positionals, in order, for messages (`<N>`, `<request>`). */

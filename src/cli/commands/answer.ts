@@ -9,7 +9,9 @@ import {
   HELP_OPTION,
   parseCommandArgs,
   parseJobNumber,
+  RECORD_OPTION,
   REPO_OPTION,
+  VERBOSE_OPTION,
 } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 import { ESCALATION_ID } from "../../engine/human/commands.js";
@@ -18,8 +20,8 @@ const OPTIONS = {
   ...HELP_OPTION,
   ...REPO_OPTION,
   id: { type: "string" },
-  verbose: { type: "boolean", short: "v" },
-  record: { type: "string" },
+  ...VERBOSE_OPTION,
+  ...RECORD_OPTION,
 } as const;
 
 export const answerCommand: Command = {

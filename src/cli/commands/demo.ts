@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { packageRoot } from "../../skills/package-root.js";
 import type { Command } from "../command.js";
 import { cliName, printUsage } from "../command.js";
-import { HELP_OPTION, parseCommandArgs } from "../parse-command-args.js";
+import { HELP_OPTION, parseCommandArgs, VERBOSE_OPTION } from "../parse-command-args.js";
 import { parseReplayFile } from "../replay-file.js";
 import { reportReplay } from "../report-replay.js";
 import { runReplay } from "../run-replay.js";
@@ -16,7 +16,7 @@ import { whereToLook } from "../where-to-look.js";
 const OPTIONS = {
   ...HELP_OPTION,
   dir: { type: "string" },
-  verbose: { type: "boolean", short: "v" },
+  ...VERBOSE_OPTION,
 } as const;
 
 export const demoPath = (): string => join(packageRoot(), "recordings", "demo.json");

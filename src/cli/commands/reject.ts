@@ -8,7 +8,9 @@ import {
   HELP_OPTION,
   parseCommandArgs,
   parseJobNumber,
+  RECORD_OPTION,
   REPO_OPTION,
+  VERBOSE_OPTION,
 } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 
@@ -16,8 +18,8 @@ const OPTIONS = {
   ...HELP_OPTION,
   ...REPO_OPTION,
   comment: { type: "string", short: "m" },
-  verbose: { type: "boolean", short: "v" },
-  record: { type: "string" },
+  ...VERBOSE_OPTION,
+  ...RECORD_OPTION,
 } as const;
 
 export const rejectCommand: Command = {

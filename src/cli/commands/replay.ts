@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { CliError } from "../cli-error.js";
 import type { Command } from "../command.js";
 import { cliName, printUsage } from "../command.js";
-import { HELP_OPTION, parseCommandArgs } from "../parse-command-args.js";
+import { HELP_OPTION, parseCommandArgs, VERBOSE_OPTION } from "../parse-command-args.js";
 import { parseReplayFile } from "../replay-file.js";
 import { reportReplay } from "../report-replay.js";
 import { runReplay } from "../run-replay.js";
@@ -14,7 +14,7 @@ import { runReplay } from "../run-replay.js";
 const OPTIONS = {
   ...HELP_OPTION,
   dir: { type: "string" },
-  verbose: { type: "boolean", short: "v" },
+  ...VERBOSE_OPTION,
 } as const;
 
 export const replayCommand: Command = {

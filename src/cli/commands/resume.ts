@@ -9,14 +9,16 @@ import {
   HELP_OPTION,
   parseCommandArgs,
   parseJobNumber,
+  RECORD_OPTION,
   REPO_OPTION,
+  VERBOSE_OPTION,
 } from "../parse-command-args.js";
 
 const OPTIONS = {
   ...HELP_OPTION,
   ...REPO_OPTION,
-  verbose: { type: "boolean", short: "v" },
-  record: { type: "string" },
+  ...VERBOSE_OPTION,
+  ...RECORD_OPTION,
 } as const;
 
 export const resumeCommand: Command = {

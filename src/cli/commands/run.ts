@@ -7,7 +7,13 @@ import { parseConfig } from "../../config/index.js";
 import type { CliIo } from "../cli-io.js";
 import { openLocalSession } from "../local-session.js";
 import { modelFromEnv, NO_KEY_MESSAGE } from "../no-key.js";
-import { HELP_OPTION, parseCommandArgs, REPO_OPTION } from "../parse-command-args.js";
+import {
+  HELP_OPTION,
+  parseCommandArgs,
+  RECORD_OPTION,
+  REPO_OPTION,
+  VERBOSE_OPTION,
+} from "../parse-command-args.js";
 import { personLogin } from "../person.js";
 import { recordInto, refuseExisting, type Recorder } from "../recorder.js";
 import { emptyRecording, REPLAY_VERSION } from "../replay-file.js";
@@ -21,8 +27,8 @@ const OPTIONS = {
   ...HELP_OPTION,
   ...REPO_OPTION,
   title: { type: "string" },
-  record: { type: "string" },
-  verbose: { type: "boolean", short: "v" },
+  ...RECORD_OPTION,
+  ...VERBOSE_OPTION,
 } as const;
 
 export const runCommand: Command = {

@@ -18,6 +18,7 @@ import {
   parseCommandArgs,
   parseJobNumber,
   REPO_OPTION,
+  VERBOSE_OPTION,
 } from "../parse-command-args.js";
 import { repoArg, resolveRepo } from "../resolve-repo.js";
 import { renderWatch } from "../watch-render.js";
@@ -26,7 +27,7 @@ import { UsageError } from "../usage-error.js";
 const OPTIONS = {
   ...HELP_OPTION,
   ...REPO_OPTION,
-  verbose: { type: "boolean", short: "v" },
+  ...VERBOSE_OPTION,
   follow: { type: "boolean", short: "f" },
   interval: { type: "string" },
 } as const;
