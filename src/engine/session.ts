@@ -35,6 +35,7 @@ import {
 import { appendText, readText, writeText } from "./files.js";
 import { JobRepo } from "./job-repo.js";
 import { jobPaths, type JobPaths } from "./job-paths.js";
+import { transition } from "../protocol/transition.js";
 
 export const ORCHESTRATOR: Address = { agent: "cfa", thread: threads.job() };
 
@@ -145,20 +146,14 @@ async function resetTaskWorktrees(s: Session): Promise<void> {
 function reconcileTransitions(job: JobRecord, audit: ReturnType<typeof fold>["audit"]): JobRecord {
   const logged = audit.flatMap((entry) => (entry.type === "transition" ? [entry.entry] : []));
   if (logged.length <= job.history.length) return job;
-  let next = job;
-  for (const entry of logged.slice(job.history.length)) {
-    next = {
-      ...next,
-      state: entry.to,
-      history: [...next.history, entry],
-      backtracks:
-        next.backtracks + (entry.action === "REALIGN" || entry.action === "REPLAN" ? 1 : 0),
-      failures: 0,
-      entry:
-        next.history.filter((h) => h.to === entry.to).length + 1 + (entry.to === "INTENT" ? 1 : 0),
-    };
-  }
-  return next;
+  // Replayed through transition() itself, so backtracks and entries count as they did.
+  return logged
+    .slice(job.history.length)
+    .reduce(
+      (next, entry) =>
+        transition(next, entry.action, { at: entry.at, by: entry.by, reason: entry.reason }),
+      job,
+    );
 }
 
 /** Whether job `n` has begun: its branch exists here (or on the clone's remote), or its worktree. */
