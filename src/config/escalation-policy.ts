@@ -1,8 +1,10 @@
 // Seed 000 §7, §13: the per-state escalation policy decides how often the proxy must
-// consult the person before answering on their behalf.
+// consult the person before answering on their behalf. The values are the protocol's own.
 
-export const ESCALATION_POLICIES = ["never", "when_unsure", "always"] as const;
-export type EscalationPolicy = (typeof ESCALATION_POLICIES)[number];
+import { ESCALATION_POLICIES, type Policy } from "../protocol/bus/molecules.js";
+
+export { ESCALATION_POLICIES };
+export type EscalationPolicy = Policy;
 
 export const isEscalationPolicy = (value: unknown): value is EscalationPolicy =>
   typeof value === "string" && (ESCALATION_POLICIES as readonly string[]).includes(value);
