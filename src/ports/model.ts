@@ -83,3 +83,30 @@ export interface ModelResponse {
 export interface Model {
   complete(request: ModelRequest, options?: { signal?: AbortSignal }): Promise<ModelResponse>;
 }
+
+/**
+ * The model stayed unreachable (outage, overload, rate limit, network) for longer than the
+ * adapter's patience, after backing off and retrying. An infrastructure fault, never a
+ * protocol failure (issue 9; DESIGN.md "The outside world is unreliable, not wrong"): the
+ * engine ends the wake with the job live and tries again later; no retry budget is spent.
+ */
+export class ModelUnavailableError extends Error {
+  override readonly name = "ModelUnavailableError";
+  constructor(
+    message: string,
+    readonly fields: {
+      /** When the first failed attempt of this call was made (ISO 8601). */
+      since: string;
+      /** How many attempts were made. */
+      attempts: number;
+      /** The last attempt's error, redacted: what the status comment can say. */
+      last: string;
+    },
+  ) {
+    super(message);
+  }
+}
+
+export function isModelUnavailable(error: unknown): error is ModelUnavailableError {
+  return error instanceof ModelUnavailableError;
+}
