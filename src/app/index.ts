@@ -2,11 +2,11 @@
 // acknowledges and cues the worker; it never commits (DESIGN.md "One writer per job").
 
 import type { ApplicationFunction, Context, Probot } from "probot";
-import { HANDLED_EVENTS } from "./handled-events.js";
-import { createDedupe, type Dedupe } from "./dedupe.js";
-import { createGitHubCues, type GitHubRequester } from "./github-cues.js";
-import { handleDelivery } from "./handle-delivery.js";
-import { livePermission } from "./live-permission.js";
+import { HANDLED_EVENTS } from "../github-events/handled-events.js";
+import { createDedupe, type Dedupe } from "../github-events/dedupe.js";
+import { createGitHubCues, type GitHubRequester } from "../github-events/github-cues.js";
+import { handleDelivery } from "../github-events/handle-delivery.js";
+import { livePermission } from "../github-events/live-permission.js";
 import { loadAppConfig } from "./load-app-config.js";
 import { fromPino } from "./pino-logger.js";
 

@@ -5,8 +5,8 @@
 
 import { stringify } from "yaml";
 import { CONFIG_PATH, parseConfig, type ConfigIssue } from "../config/index.js";
-import { labelHint, type AppConfigLoad } from "./app-config.js";
-import type { RepoCoordinates } from "./github-cues.js";
+import { labelHint, type AppConfigLoad } from "../github-events/app-config.js";
+import type { RepoCoordinates } from "../github-events/github-cues.js";
 
 /** The loader Probot adds to its Octokit (@probot/octokit-plugin-config). */
 export interface ConfigLoader {

@@ -1,7 +1,7 @@
 // The forge's comments in the shape postOnce reads, so the worker's structured comments are
 // found again exactly as the app's are.
 
-import type { CueEffects } from "../app/cue-effects.js";
+import type { CueEffects } from "../github-events/cue-effects.js";
 import type { Forge } from "../ports/forge.js";
 
 export function forgeComments(forge: Forge): Pick<CueEffects, "listComments" | "createComment"> {

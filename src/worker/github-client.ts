@@ -3,7 +3,7 @@
 
 import { Octokit } from "@octokit/rest";
 import type { GitHubOctokit } from "../adapters/github/index.js";
-import type { GitHubRequester } from "../app/github-cues.js";
+import type { GitHubRequester } from "../github-events/github-cues.js";
 import type { Logger } from "../ports/logger.js";
 
 export type WorkerGitHub = GitHubOctokit & GitHubRequester;

@@ -4,9 +4,9 @@
 
 import * as z from "zod";
 import type { CfaConfig } from "../config/index.js";
-import { livePermission } from "../app/live-permission.js";
-import { mayAct } from "../app/may-act.js";
-import type { GitHubRequester, RepoCoordinates } from "../app/github-cues.js";
+import { livePermission } from "../github-events/live-permission.js";
+import { mayAct } from "../github-events/may-act.js";
+import type { GitHubRequester, RepoCoordinates } from "../github-events/github-cues.js";
 
 export type StartGuard = { ok: true; by: string } | { ok: false; reason: string };
 

@@ -5,11 +5,11 @@
 // group, and a /withdraw can cancel the run in progress instead of queueing behind it.
 
 import { createGitHubForge } from "../adapters/github/index.js";
-import { configFromText } from "../app/config-from-text.js";
-import { createDedupe } from "../app/dedupe.js";
-import { createGitHubCues } from "../app/github-cues.js";
-import { handleDelivery, type DeliveryOutcome } from "../app/handle-delivery.js";
-import { livePermission } from "../app/live-permission.js";
+import { configFromText } from "../github-events/config-from-text.js";
+import { createDedupe } from "../github-events/dedupe.js";
+import { createGitHubCues } from "../github-events/github-cues.js";
+import { handleDelivery, type DeliveryOutcome } from "../github-events/handle-delivery.js";
+import { livePermission } from "../github-events/live-permission.js";
 import { ownWorkflow } from "./own-workflow.js";
 import { runKey, type WorkerContext } from "./worker-context.js";
 

@@ -6,8 +6,8 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { configErrorComment, isSameConfigError } from "../engine/render/config-error-comment.js";
-import { configFromText } from "../app/config-from-text.js";
-import { postOnce } from "../app/post-once.js";
+import { configFromText } from "../github-events/config-from-text.js";
+import { postOnce } from "../github-events/post-once.js";
 import { wake, type WakeSummary } from "../engine/wake.js";
 import { failureComment, isSameFailure } from "./failure-comment.js";
 import { fetchJobBranches } from "./fetch-job-branches.js";

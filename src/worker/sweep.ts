@@ -4,9 +4,9 @@
 // the issues, and the newest comment and review ids.
 
 import * as z from "zod";
-import { configFromText } from "../app/config-from-text.js";
-import { createGitHubCues } from "../app/github-cues.js";
-import { runTitle } from "../app/run-title.js";
+import { configFromText } from "../github-events/config-from-text.js";
+import { createGitHubCues } from "../github-events/github-cues.js";
+import { runTitle } from "../github-events/run-title.js";
 import { createGitHubForge } from "../adapters/github/index.js";
 import type { CfaConfig } from "../config/index.js";
 import { engineState } from "../engine/engine-state.js";

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createScriptedModel } from "../../../src/adapters/scripted/index.js";
 import { createCfaApp } from "../../../src/app/index.js";
-import { createDedupe } from "../../../src/app/dedupe.js";
+import { createDedupe } from "../../../src/github-events/dedupe.js";
 import { steppingClock } from "../../../src/ports/clock.js";
 import type { Model } from "../../../src/ports/model.js";
 import { runWorker } from "../../../src/worker/run-worker.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createCfaApp } from "../../../src/app/index.js";
-import { createDedupe } from "../../../src/app/dedupe.js";
+import { createDedupe } from "../../../src/github-events/dedupe.js";
 import { configErrorComment } from "../../../src/engine/render/config-error-comment.js";
 import { parseConfig } from "../../../src/config/index.js";
 import { PERMISSIONS } from "../../../src/ports/forge.js";

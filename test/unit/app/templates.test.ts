@@ -6,8 +6,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { HANDLED_EVENTS } from "../../../src/app/handled-events.js";
-import { runTitle } from "../../../src/app/run-title.js";
+import { HANDLED_EVENTS } from "../../../src/github-events/handled-events.js";
+import { runTitle } from "../../../src/github-events/run-title.js";
 import { parseConfig } from "../../../src/config/index.js";
 
 type Job = {

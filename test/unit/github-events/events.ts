@@ -1,7 +1,7 @@
 // AppEvents for decider tests, built from GitHub's own example payloads through the same
 // reader the app uses, so the deciders are tested on what the app really sees.
 
-import { readAppEvent, type AppEvent } from "../../../src/app/app-event.js";
+import { readAppEvent, type AppEvent } from "../../../src/github-events/app-event.js";
 import { examplePayload, type ExampleEventName } from "../../support/github/index.js";
 
 const user = (login: string, type: "User" | "Bot" = "User") => ({ login, type });

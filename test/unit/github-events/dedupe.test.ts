@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createDedupe } from "../../../src/app/dedupe.js";
-import { jobBranch, jobOfBranch } from "../../../src/app/job-branch.js";
+import { createDedupe } from "../../../src/github-events/dedupe.js";
+import { jobBranch, jobOfBranch } from "../../../src/github-events/job-branch.js";
 
 describe("the delivery and comment memory", () => {
   it("remembers keys and reports any of several", () => {

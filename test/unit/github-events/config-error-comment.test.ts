@@ -6,7 +6,7 @@ import {
   configErrorComment,
   isSameConfigError,
 } from "../../../src/engine/render/config-error-comment.js";
-import { configFromText } from "../../../src/app/config-from-text.js";
+import { configFromText } from "../../../src/github-events/config-from-text.js";
 import { readHiddenBlock } from "../../../src/engine/render/hidden-block.js";
 import { wake } from "../../../src/engine/wake.js";
 import { createLocalJob, type LocalJob } from "../../support/engine/local-job.js";
