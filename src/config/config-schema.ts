@@ -3,7 +3,7 @@
 // silently fall back to a default.
 
 import * as z from "zod";
-import { DEFAULT_CAPS, DEFAULT_RETRY_BUDGET } from "../protocol/failure.js";
+import { DEFAULT_CAPS, DEFAULT_NUDGE_LIMIT, DEFAULT_RETRY_BUDGET } from "../protocol/failure.js";
 import type { LiveState } from "../protocol/fsm.js";
 import { DEFAULT_COMMANDS } from "./default-commands.js";
 import { ESCALATION_POLICIES } from "./escalation-policy.js";
@@ -66,6 +66,11 @@ export const CfaConfigSchema = z.strictObject({
   escalation: perState(() => z.enum(ESCALATION_POLICIES).default("always")).prefault({}),
   /** Retries per state before FAILURE (seed 000 §12 "Termination guaranteed"). */
   retryBudget: z.int().min(0).max(20).default(DEFAULT_RETRY_BUDGET),
+  /**
+   * Seed 000 §3 PENDING: nudges in a row of a lead that stops without finishing, asking or
+   * waiting on a task, before FAILURE. Nudges spend no retry budget.
+   */
+  nudges: z.int().min(0).max(50).default(DEFAULT_NUDGE_LIMIT),
   /** Seed 001 CO-3: breaching a cap fails the job. A value equal to its cap is within it. */
   caps: z
     .strictObject({

@@ -11,7 +11,11 @@ import type {
   TurnResult as SoupTurnResult,
 } from "../protocol/bus/index.js";
 import { isLiveState } from "../protocol/fsm.js";
-import { recordStateFailure } from "../protocol/failure.js";
+import {
+  recordLeadProgress,
+  recordStateFailure,
+  recordSuccessfulTurn,
+} from "../protocol/failure.js";
 import { pendingAsk } from "../agents/loop/index.js";
 import type { IncomingMessage } from "../agents/turn-contract.js";
 import { loadTranscript } from "../agents/transcript/index.js";
@@ -223,7 +227,12 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
     `turn ${t.run.turn}${outcomeLabel} (${result.toolCalls} tool calls)`,
     task !== null,
   );
-  if (violation !== null) {
+  if (violation === null) {
+    // The turn applied cleanly: a successful turn restarts the consecutive-failure count
+    // (failure.ts), and a lead that asked or sent something made progress (PENDING nudges).
+    s.job = recordSuccessfulTurn(s.job);
+    if (isLead && turnResult.rule !== "nosend-step") s.job = recordLeadProgress(s.job);
+  } else {
     progress(s, key, "VIOLATION", violation);
     await failState(
       s,

@@ -4,7 +4,7 @@
 
 import { isLiveState, isTerminalState, type State } from "../protocol/fsm.js";
 import { addressKey } from "../protocol/address.js";
-import { enforceCaps, type Caps } from "../protocol/failure.js";
+import { enforceCaps, recordSuccessfulTurn, type Caps } from "../protocol/failure.js";
 import { formatConfigErrors, parseConfig, type CfaConfig } from "../config/index.js";
 import type { EngineDeps } from "./engine-deps.js";
 import { memoForge } from "./forge-memo.js";
@@ -13,6 +13,7 @@ import { ingestHumanEvents } from "./ingest.js";
 import { resumeUnfinished } from "./resume.js";
 import { currentLead } from "./instances.js";
 import { ensureLead } from "./leads.js";
+import { nudgeLead } from "./nudge.js";
 import { flushOutbox } from "./publish.js";
 import { readHiddenBlock } from "./render/hidden-block.js";
 import { configErrorComment, isSameConfigError } from "./render/config-error-comment.js";
@@ -102,6 +103,8 @@ async function run(s: Session, options: WakeOptions): Promise<void> {
       if (!isLiveState(s.job.state)) break;
       try {
         await runProxy(s, m);
+        // A proxy's turn that ran is a successful turn in the state (failure.ts).
+        s.job = recordSuccessfulTurn(s.job);
       } catch (error) {
         // A proxy that cannot run (its model refuses every request, say) is a state-level
         // failure like a lead's failed turn: retried, then FAILURE — never a job that throws
@@ -127,16 +130,11 @@ async function run(s: Session, options: WakeOptions): Promise<void> {
       if (moved) continue;
       if (waitingOnPerson(s)) break;
       // Nothing runs and nobody is asked: the lead ended its turn without finishing. That is
-      // a PENDING turn (seed 000 §3); nudge it, counting it against the retry budget so a
-      // lead that never finishes still reaches a terminal.
+      // a PENDING turn (seed 000 §3); nudge it. Nudges are free of the retry budget and
+      // bounded on their own (nudge.ts), so a lead that never finishes still ends.
       const lead = currentLead(s);
       if (!lead) break;
-      await failState(
-        s,
-        `${addressKey(lead)} stopped without finishing, asking, or waiting on a task`,
-        lead.thread,
-        "You ended your turn without finishing the phase, asking a question, or waiting on a task. Continue: ask, ask for review (gate), or finish.",
-      );
+      await nudgeLead(s, lead);
       await persist(s, `cfa #${s.n}: nudge ${addressKey(lead)}`);
       continue;
     }

@@ -1,6 +1,12 @@
-// Failure accounting (seed 000 §3 "Termination guaranteed"; seed 001 CO-3): every
-// state-level failure spends the state's retry budget; exhaustion and breached caps end the
-// job in FAILURE, naming why. A capped job fails; it does not end cleanly.
+// Failure accounting (seed 000 §12 "Termination guaranteed", §13 retry budget; seed 001
+// CO-3): a run of consecutive state-level failures spends the state's retry budget; PENDING
+// nudges of an idle lead have a bound of their own; exhaustion and breached caps end the job
+// in FAILURE, naming why. A capped job fails; it does not end cleanly.
+//
+// What ends the runs, so a job terminates whatever its agents do: a failed turn never
+// resets anything, so budget + 1 failures in a row fail the state; every successful turn
+// and every nudge is a counted turn, so `caps.turns` bounds how often the two counts can
+// restart; a transition is bounded by `caps.backtracks`.
 
 import { InvalidTransitionError } from "./errors.js";
 import { isTerminalState } from "./fsm.js";
@@ -8,11 +14,26 @@ import type { JobRecord } from "./job-record.js";
 import { transition, type TransitionMeta } from "./transition.js";
 
 export const DEFAULT_RETRY_BUDGET = 3;
+/** Consecutive nudges of an idle lead before FAILURE (config `nudges`). */
+export const DEFAULT_NUDGE_LIMIT = 5;
 
 export interface StateFailure {
   job: JobRecord;
   /** True when this failure spent the budget and the job is now in FAILURE. */
   exhausted: boolean;
+}
+
+/**
+ * A successful turn resets the consecutive-failure count (issue 11: "consecutive", as the
+ * record says, not every failure since the state was entered). A successful turn is a Run of
+ * any instance of the current state — its lead, a task's worker, a proxy answering in it —
+ * that ended by the agent's own choice ([send-step], [nosend-step] or [ask-step]) with no
+ * error from the model, a tool host or the turn's timeout and, for a lead, no outcome-record
+ * violation. It shows the state can still move; a failure after it starts a new run.
+ */
+export function recordSuccessfulTurn(job: JobRecord): JobRecord {
+  if (isTerminalState(job.state) || job.failures === 0) return job;
+  return { ...job, failures: 0 };
 }
 
 /**
@@ -33,6 +54,35 @@ export function recordStateFailure(
     return { job: transition(job, "FAILURE", { ...meta, reason }), exhausted: true };
   }
   return { job: { ...job, failures }, exhausted: false };
+}
+
+/**
+ * Seed 000 §3 PENDING: a lead's turn that ended without an outcome record leaves the state
+ * as it was. When nothing else can run and nobody is asked, the orchestrator nudges the lead
+ * — a PENDING turn, not a failure, so it spends no retry budget. Its own bound keeps
+ * termination guaranteed: the (limit + 1)-th nudge in a row is FAILURE naming `nudges`.
+ */
+export function recordNudge(
+  job: JobRecord,
+  meta: TransitionMeta,
+  limit: number = DEFAULT_NUDGE_LIMIT,
+): StateFailure {
+  if (isTerminalState(job.state)) throw new InvalidTransitionError(job.state, "FAILURE", []);
+  const nudges = job.nudges + 1;
+  if (nudges > limit) {
+    const reason = `nudge limit reached in ${job.state} (${nudges} nudges in a row, nudges ${limit}): ${meta.reason}`;
+    return { job: transition(job, "FAILURE", { ...meta, reason }), exhausted: true };
+  }
+  return { job: { ...job, nudges }, exhausted: false };
+}
+
+/**
+ * The lead moved the state on without finishing it — asked, dispatched, sent or closed —
+ * so the next idle stop starts a new run of nudges.
+ */
+export function recordLeadProgress(job: JobRecord): JobRecord {
+  if (isTerminalState(job.state) || job.nudges === 0) return job;
+  return { ...job, nudges: 0 };
 }
 
 export const CAP_NAMES = ["turns", "backtracks", "costUsd"] as const;

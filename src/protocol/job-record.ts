@@ -41,8 +41,17 @@ export const JobRecordSchema = z.object({
   entry: z.number().int().positive(),
   history: z.array(TransitionEntrySchema),
   backtracks: z.number().int().nonnegative(),
-  /** Consecutive state-level failures in the current state; a transition resets it. */
+  /**
+   * Consecutive state-level failures in the current state: a successful turn or a transition
+   * resets it (failure.ts says what a successful turn is).
+   */
   failures: z.number().int().nonnegative(),
+  /**
+   * Consecutive PENDING nudges of an idle lead in the current state (seed 000 §3): free of
+   * the retry budget, bounded on their own; progress or a transition resets it. Absent in
+   * records written before it existed.
+   */
+  nudges: z.number().int().nonnegative().default(0),
   turns: z.number().int().nonnegative(),
   usage: UsageSchema,
   costUsd: z.number().nonnegative(),
@@ -65,6 +74,7 @@ export function newJobRecord(init: { job: number; title: string; at: string }): 
     history: [],
     backtracks: 0,
     failures: 0,
+    nudges: 0,
     turns: 0,
     usage: { ...ZERO_USAGE },
     costUsd: 0,

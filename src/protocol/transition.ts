@@ -30,5 +30,6 @@ export function transition(job: JobRecord, action: Action, meta: TransitionMeta)
     ],
     backtracks: job.backtracks + (backtrack ? 1 : 0),
     failures: 0,
+    nudges: 0,
   };
 }

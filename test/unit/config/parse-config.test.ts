@@ -32,6 +32,7 @@ const DEFAULTS: CfaConfig = {
   label: "cfa",
   escalation: { INTENT: "always", PLAN: "always", EXECUTE: "always" },
   retryBudget: 3,
+  nudges: 5,
   caps: { turns: 200, backtracks: 5, costUsd: 25 },
   fanOut: 3,
   models: {
@@ -148,6 +149,7 @@ describe("parseConfig: defaults", () => {
 label: ai-task
 escalation: { INTENT: always, PLAN: when_unsure, EXECUTE: never }
 retryBudget: 0
+nudges: 2
 caps: { turns: 50, backtracks: 0, costUsd: 3 }
 fanOut: 1
 models: { intent-lead: reasoning, project-lead: claude-opus-4-1, worker: fast, verifier: capable, proxy: claude-sonnet-4-5 }
@@ -166,6 +168,7 @@ auditTrail: drop
       label: "ai-task",
       escalation: { INTENT: "always", PLAN: "when_unsure", EXECUTE: "never" },
       retryBudget: 0,
+      nudges: 2,
       caps: { turns: 50, backtracks: 0, costUsd: 3 },
       fanOut: 1,
       models: {

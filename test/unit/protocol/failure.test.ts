@@ -7,10 +7,14 @@ import {
   CAP_NAMES,
   DEFAULT_CAPS,
   DEFAULT_RETRY_BUDGET,
+  DEFAULT_NUDGE_LIMIT,
   breachedCap,
   describeBreach,
   enforceCaps,
+  recordLeadProgress,
+  recordNudge,
   recordStateFailure,
+  recordSuccessfulTurn,
   type Caps,
 } from "../../../src/protocol/failure.js";
 import { transition } from "../../../src/protocol/transition.js";
@@ -72,6 +76,85 @@ describe("retry budget", () => {
       }
     },
   );
+});
+
+describe("retry budget: consecutive failures (issue 11 point 5)", () => {
+  it("a successful turn resets the count; the input is not mutated", () => {
+    const struggling = givenJob("EXECUTE", { failures: 3 });
+    const after = recordSuccessfulTurn(struggling);
+    expect(after.failures).toBe(0);
+    expect(after.state).toBe("EXECUTE");
+    expect(after.history).toEqual(struggling.history);
+    expect(struggling.failures).toBe(3);
+  });
+
+  it("a successful turn with nothing to reset returns the same record", () => {
+    const fine = givenJob("PLAN", { failures: 0 });
+    expect(recordSuccessfulTurn(fine)).toBe(fine);
+  });
+
+  it("leaves a terminal job as it is", () => {
+    const done = givenJob("FAILURE", { failures: 4 });
+    expect(recordSuccessfulTurn(done)).toBe(done);
+  });
+
+  it("scattered failures never exhaust the budget; budget + 1 in a row do", () => {
+    let job = givenJob("EXECUTE", { failures: 0 });
+    for (let i = 0; i < 20; i++) {
+      const failed = recordStateFailure(job, meta(`flake ${i}`), 3);
+      expect(failed.exhausted).toBe(false);
+      expect(failed.job.failures).toBe(1);
+      job = recordSuccessfulTurn(failed.job);
+    }
+    for (let i = 1; i <= 3; i++) job = recordStateFailure(job, meta(), 3).job;
+    expect(job.failures).toBe(3);
+    expect(recordStateFailure(job, meta(), 3).job.state).toBe("FAILURE");
+  });
+});
+
+describe("PENDING nudges (issue 11 point 8)", () => {
+  it("defaults to 5 nudges in a row", () => {
+    expect(DEFAULT_NUDGE_LIMIT).toBe(5);
+  });
+
+  it("counts nudges apart from failures; the (limit + 1)-th is FAILURE naming the bound", () => {
+    let job = givenJob("PLAN", { failures: 1, nudges: 0 });
+    for (let n = 1; n <= 2; n++) {
+      const nudged = recordNudge(deepFreeze(job), meta("lead idle"), 2);
+      expect(nudged.exhausted).toBe(false);
+      expect(nudged.job).toMatchObject({ state: "PLAN", nudges: n, failures: 1 });
+      expect(nudged.job.history).toEqual(job.history);
+      job = nudged.job;
+    }
+    const third = recordNudge(deepFreeze(job), meta("lead idle"), 2);
+    expect(third.exhausted).toBe(true);
+    expect(third.job.state).toBe("FAILURE");
+    expect(third.job.history.at(-1)).toMatchObject({ from: "PLAN", action: "FAILURE" });
+    expect(third.job.history.at(-1)?.reason).toBe(
+      "nudge limit reached in PLAN (3 nudges in a row, nudges 2): lead idle",
+    );
+  });
+
+  it("uses the default limit when none is given", () => {
+    const at = givenJob("INTENT", { nudges: DEFAULT_NUDGE_LIMIT - 1 });
+    expect(recordNudge(at, meta()).exhausted).toBe(false);
+    const over = givenJob("INTENT", { nudges: DEFAULT_NUDGE_LIMIT });
+    expect(recordNudge(over, meta()).exhausted).toBe(true);
+  });
+
+  it("progress by the lead restarts the count; a transition does too", () => {
+    const idle = givenJob("EXECUTE", { nudges: 4 });
+    expect(recordLeadProgress(idle).nudges).toBe(0);
+    const none = givenJob("EXECUTE", { nudges: 0 });
+    expect(recordLeadProgress(none)).toBe(none);
+    expect(transition(idle, "REPLAN", meta()).nudges).toBe(0);
+    const ended = givenJob("DONE", { nudges: 3 });
+    expect(recordLeadProgress(ended)).toBe(ended);
+  });
+
+  it.each(TERMINAL_STATES)("refuses a nudge in terminal %s", (state) => {
+    expect(() => recordNudge(givenJob(state), meta(), 5)).toThrow(InvalidTransitionError);
+  });
 });
 
 describe("caps", () => {

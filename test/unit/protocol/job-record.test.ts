@@ -39,7 +39,16 @@ describe("job record", () => {
   it("starts in INTENT, entry 1, with nothing spent", () => {
     const job = newJobRecord({ job: 3, title: "t", at: "2026-01-01T00:00:00.000Z" });
     expect(job).toMatchObject({ v: 1, job: 3, state: "INTENT", entry: 1, history: [] });
-    expect(job).toMatchObject({ backtracks: 0, failures: 0, turns: 0, costUsd: 0 });
+    expect(job).toMatchObject({ backtracks: 0, failures: 0, nudges: 0, turns: 0, costUsd: 0 });
+  });
+
+  it("reads a record written before nudges were counted as having none", () => {
+    const job = JSON.parse(serializeJobRecord(givenJob("PLAN", { nudges: 2 }))) as Record<
+      string,
+      unknown
+    >;
+    const { nudges: _n, ...older } = job;
+    expect(parseJobRecord(JSON.stringify(older)).nudges).toBe(0);
   });
 
   it("serialises deterministically whatever order its keys were inserted in", () => {
