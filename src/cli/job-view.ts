@@ -168,7 +168,7 @@ function instanceView(name: string, text: string, problems: string[]): InstanceV
     const turn = turnOf(entry.turn);
     if (entry.type === "turn-end") {
       turn.usage = entry.usage;
-    } else if (entry.message.role === "assistant") {
+    } else if (entry.type === "message" && entry.message.role === "assistant") {
       for (const block of entry.message.content) {
         if (block.type === "tool_use") turn.toolUses.push({ name: block.name, input: block.input });
       }

@@ -1,6 +1,15 @@
 // The Model port: one request/response round of a tool-using chat model. The shapes mirror
 // the Anthropic Messages API closely enough to map one-to-one, without importing it, so the
 // agents layer stays provider-agnostic and the scripted adapter can play recordings.
+//
+// Assistant content is kept AS RECEIVED (issue 9 §1): every block is the API's own object,
+// with every field it carried (a text block's `citations`, a tool call's `caller`, …) in the
+// order it carried them, and a tool call's `input` with its keys in the order the model wrote
+// them. The API requires each assistant turn back exactly as it returned it: a changed
+// earlier turn invalidates every later thinking block (a 400 where the prefix check is
+// enforced) and moves the cache prefix ("Send each assistant turn back exactly as the API
+// returned it", https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks).
+// Compare blocks through canonicalValue() where needed; never rewrite them on the wire.
 
 export interface TextBlock {
   type: "text";
@@ -32,7 +41,17 @@ export interface RedactedThinkingBlock {
   type: "redacted_thinking";
   data: string;
 }
-export type AssistantBlock = TextBlock | ToolUseBlock | ThinkingBlock | RedactedThinkingBlock;
+/**
+ * A block of a type the port does not model (a server tool's block, a type newer than this
+ * code), kept whole so the turn goes back to the API exactly as it came. `block` is the API's
+ * object, `type` included.
+ */
+export interface OpaqueBlock {
+  type: "opaque";
+  block: { type: string } & Record<string, unknown>;
+}
+export type AssistantBlock =
+  TextBlock | ToolUseBlock | ThinkingBlock | RedactedThinkingBlock | OpaqueBlock;
 export type UserBlock = TextBlock | ToolResultBlock;
 
 export type Message =
@@ -49,7 +68,13 @@ export interface ModelUsage {
   inputTokens: number;
   outputTokens: number;
   cacheReadTokens: number;
+  /** Every cache write, whatever its lifetime (`cache_creation_input_tokens`). */
   cacheWriteTokens: number;
+  /**
+   * The part of `cacheWriteTokens` written with the 1-hour lifetime, which is billed at its own
+   * rate (`usage.cache_creation.ephemeral_1h_input_tokens`). Absent means none.
+   */
+  cacheWrite1hTokens?: number;
 }
 
 export const STOP_REASONS = [
@@ -62,22 +87,41 @@ export const STOP_REASONS = [
 ] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
 
+/** How hard the model thinks (the API's `output_config.effort`). */
+export const EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
+export type Effort = (typeof EFFORTS)[number];
+
+/** How long the cached prefix of a request should live: "1h" where a person may keep it waiting. */
+export const CACHE_LIFETIMES = ["5m", "1h"] as const;
+export type CacheLifetime = (typeof CACHE_LIFETIMES)[number];
+
 export interface ModelRequest {
   /** The `agent@thread` key of the instance asking: recordings are kept per instance. */
   instance: string;
   model: string;
-  /** The role's system prompt; stable across an instance's turns so it caches. */
+  /** The role's system prompt: fixed for the instance's whole life (issue 9 §2). */
   system: string;
+  /** Fixed for the instance's whole life, like `system`. */
   tools: ToolSpec[];
   messages: Message[];
+  /** The output budget, thinking included (thinking tokens count toward it). */
   maxTokens: number;
+  /** Absent: the model's default. */
+  effort?: Effort;
+  /** Absent: "5m", the API's default. */
+  cacheLifetime?: CacheLifetime;
 }
 
 export interface ModelResponse {
+  /** The blocks exactly as the API returned them (see the note at the top). */
   content: AssistantBlock[];
   stopReason: StopReason;
+  /** This response's usage alone: price it on its own (long-context bands are per request). */
   usage: ModelUsage;
+  /** The model that answered, as the API names it. */
   model: string;
+  /** The API's id of this response (`msg_…`), when it gives one. */
+  id?: string;
 }
 
 export interface Model {

@@ -1,27 +1,47 @@
-// Maps a port ModelRequest onto the Messages API body, one block for one block, with the
-// cache breakpoints in place. Pure: the same request always gives the same bytes (fixed key
-// order, tool inputs and schemas in canonical key order), so a request rebuilt from a
-// transcript after a restart is byte for byte the request built in memory.
+// Maps a port ModelRequest onto the Messages API body, with the cache breakpoints in place.
+// Pure: the same request always gives the same bytes, so a request rebuilt from a transcript
+// after a restart is byte for byte the request built in memory.
+//
+// Earlier assistant turns go back EXACTLY as the API returned them (issue 9 §1): each block is
+// the object the response carried, copied, never re-serialised in another key order — with
+// interleaved thinking the API requires it, and any change moves the cache prefix
+// (https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks).
+// Only our own parts are normalised: the tools' input schemas (canonical key order, so a
+// role's tool list is the same bytes in every process) and the user messages we build.
 
 import type {
   ContentBlockParam,
-  MessageCreateParamsNonStreaming,
+  MessageCreateParamsBase,
   MessageParam,
   TextBlockParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
-import type { AssistantBlock, Message, ModelRequest, UserBlock } from "../../ports/model.js";
+import type { AssistantBlock, ModelRequest, UserBlock } from "../../ports/model.js";
 import { messageBreakpoints } from "./cache-breakpoints.js";
 import { canonicalValue } from "./canonical-value.js";
 
-const EPHEMERAL = { type: "ephemeral" } as const;
+export type MessageBody = Omit<MessageCreateParamsBase, "stream">;
 
-export function buildMessageParams(request: ModelRequest): MessageCreateParamsNonStreaming {
+export function buildMessageParams(request: ModelRequest): MessageBody {
+  // https://platform.claude.com/docs/en/build-with-claude/prompt-caching: `ttl` "5m" (the
+  // default) or "1h"; every breakpoint of a request gets the same lifetime, so the rule that
+  // 1-hour entries come before 5-minute ones holds trivially.
+  const marker =
+    request.cacheLifetime === "1h"
+      ? ({ type: "ephemeral", ttl: "1h" } as const)
+      : ({ type: "ephemeral" } as const);
   const marked = new Set(messageBreakpoints(request.messages));
   const messages = request.messages.map((message, index): MessageParam => {
-    let content = mapContent(message);
-    if (marked.has(index)) content = markLast(content);
-    return { role: message.role, content };
+    const content =
+      message.role === "user"
+        ? message.content.map(mapUserBlock)
+        : message.content.map(assistantBlockAsReceived);
+    return {
+      role: message.role,
+      // Markers go on user messages only (cache-breakpoints.ts picks no other): an assistant
+      // turn is never touched.
+      content: marked.has(index) && message.role === "user" ? markLast(content, marker) : content,
+    };
   });
 
   const tools = request.tools.map((tool, index): Tool => {
@@ -30,13 +50,13 @@ export function buildMessageParams(request: ModelRequest): MessageCreateParamsNo
       description: tool.description,
       input_schema: canonicalValue(tool.input_schema) as Tool.InputSchema,
     };
-    if (index === request.tools.length - 1) mapped.cache_control = EPHEMERAL;
+    if (index === request.tools.length - 1) mapped.cache_control = marker;
     return mapped;
   });
   // An empty system text block is a 400; no system prompt means no block.
   const system: TextBlockParam[] =
     request.system.length > 0
-      ? [{ type: "text", text: request.system, cache_control: EPHEMERAL }]
+      ? [{ type: "text", text: request.system, cache_control: marker }]
       : [];
 
   // Keys in the API's cache-prefix order (tools, system, messages), so the byte prefix of
@@ -48,13 +68,9 @@ export function buildMessageParams(request: ModelRequest): MessageCreateParamsNo
     ...(tools.length > 0 ? { tools } : {}),
     ...(system.length > 0 ? { system } : {}),
     messages,
+    // https://platform.claude.com/docs/en/build-with-claude/effort: `output_config.effort`.
+    ...(request.effort !== undefined ? { output_config: { effort: request.effort } } : {}),
   };
-}
-
-function mapContent(message: Message): ContentBlockParam[] {
-  return message.role === "user"
-    ? message.content.map(mapUserBlock)
-    : message.content.map(mapAssistantBlock);
 }
 
 function mapUserBlock(block: UserBlock): ContentBlockParam {
@@ -75,32 +91,21 @@ function mapUserBlock(block: UserBlock): ContentBlockParam {
   }
 }
 
-function mapAssistantBlock(block: AssistantBlock): ContentBlockParam {
-  switch (block.type) {
-    case "text":
-      return { type: "text", text: block.text };
-    case "tool_use":
-      return {
-        type: "tool_use",
-        id: block.id,
-        name: block.name,
-        input: canonicalValue(block.input ?? {}),
-      };
-    case "thinking":
-      return { type: "thinking", thinking: block.thinking, signature: block.signature };
-    case "redacted_thinking":
-      return { type: "redacted_thinking", data: block.data };
-    default:
-      return assertNever(block);
-  }
+/** The block the API sent, copied as it is (an opaque block is unwrapped to the API's object). */
+function assistantBlockAsReceived(block: AssistantBlock): ContentBlockParam {
+  const raw = block.type === "opaque" ? block.block : block;
+  return JSON.parse(JSON.stringify(raw)) as ContentBlockParam;
 }
 
-function markLast(content: ContentBlockParam[]): ContentBlockParam[] {
+function markLast(
+  content: ContentBlockParam[],
+  marker: { type: "ephemeral"; ttl?: "1h" },
+): ContentBlockParam[] {
   const last = content.length - 1;
   return content.map((block, index) => {
     if (index !== last) return block;
     if (block.type === "thinking" || block.type === "redacted_thinking") return block;
-    return { ...block, cache_control: EPHEMERAL };
+    return { ...block, cache_control: marker } as ContentBlockParam;
   });
 }
 

@@ -22,11 +22,14 @@ export function createRecordingModel(inner: Model): RecordingModel {
       const response = await inner.complete(request, options);
       const step: Step = {
         expect: expectationFor(request),
-        response: structuredClone({
-          content: response.content,
-          stopReason: response.stopReason,
-          usage: response.usage,
-        }),
+        // JSON copy, keys in the order received (a step replays the response as it came).
+        response: JSON.parse(
+          JSON.stringify({
+            content: response.content,
+            stopReason: response.stopReason,
+            usage: response.usage,
+          }),
+        ) as Step["response"],
       };
       // Recorded when the answer arrives: an instance asks one thing at a time (seed 000 §12,
       // single-instance lifecycle), so that is its request order too.

@@ -11,18 +11,21 @@ export const RECORDING_VERSION = 1;
 
 const tokens = z.number().int().nonnegative();
 
+// Loose: a recorded real run keeps whatever else the API put on a block (`citations`, …),
+// as the transcript does (issue 9 §1); a block of a type the port does not model is "opaque".
 const AssistantBlockSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("text"), text: z.string() }).strict(),
+  z.looseObject({ type: z.literal("text"), text: z.string() }),
+  z.looseObject({
+    type: z.literal("tool_use"),
+    id: z.string().min(1),
+    name: z.string().min(1),
+    input: z.unknown(),
+  }),
+  z.looseObject({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() }),
+  z.looseObject({ type: z.literal("redacted_thinking"), data: z.string() }),
   z
-    .object({
-      type: z.literal("tool_use"),
-      id: z.string().min(1),
-      name: z.string().min(1),
-      input: z.unknown(),
-    })
+    .object({ type: z.literal("opaque"), block: z.looseObject({ type: z.string().min(1) }) })
     .strict(),
-  z.object({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() }).strict(),
-  z.object({ type: z.literal("redacted_thinking"), data: z.string() }).strict(),
 ]);
 
 export const StepSchema = z
@@ -47,6 +50,7 @@ export const StepSchema = z
             outputTokens: tokens,
             cacheReadTokens: tokens,
             cacheWriteTokens: tokens,
+            cacheWrite1hTokens: tokens.optional(),
           })
           .strict(),
       })
@@ -104,7 +108,9 @@ export function parseRecording(input: unknown, source?: string): Recording {
     }
   }
   const result = RecordingSchema.safeParse(json);
-  if (result.success) return result.data;
+  // Validated, then the parsed JSON itself: zod's copy would move a block's keys around, and
+  // a replayed response must come back exactly as it was recorded (issue 9 §1).
+  if (result.success) return json as Recording;
   const issues = result.error.issues;
   const described = issues
     .slice(0, 5)

@@ -1,10 +1,10 @@
 export { loadTranscript } from "./load-transcript.js";
-export type { LoadedTranscript } from "./load-transcript.js";
+export type { LoadedTranscript, RecordedResponse } from "./load-transcript.js";
 export { MessageSchema, ModelUsageSchema, StopReasonSchema } from "./message-schema.js";
 export { normaliseMessage } from "./normalise-message.js";
 export { sumUsage, ZERO_USAGE } from "./sum-usage.js";
 export { TranscriptEntrySchema } from "./transcript-entry.js";
 export type { TranscriptEntry } from "./transcript-entry.js";
 export { TranscriptError } from "./transcript-error.js";
-export { transcriptLines } from "./transcript-lines.js";
+export { responseLine, transcriptLines } from "./transcript-lines.js";
 export type { TurnEnd } from "./transcript-lines.js";

@@ -1,28 +1,46 @@
 // Reads an instance transcript back into the conversation to resume (seed 000 §11, the
-// session handle). Only complete turns count: lines after the last turn-end belong to a turn
-// a crash interrupted, and a last line without its newline was torn by the crash; both are
-// dropped. Any other bad line is an error naming its line number.
+// session handle). Complete turns are the conversation; the lines of a last turn without its
+// turn-end come back apart (`partial`), so the engine can decide what to do with responses
+// that were already paid for (issue 9 §5); a last line without its newline was torn by a
+// crash and is dropped. Any other bad line is an error naming its line number.
+//
+// Messages are the parsed JSON itself, validated but never rebuilt: zod's output would put
+// known keys first, and an assistant turn must go back exactly as the API returned it.
 
-import type { Message } from "../../ports/model.js";
-import { normaliseMessage } from "./normalise-message.js";
+import type { Message, ModelUsage, StopReason } from "../../ports/model.js";
 import { TranscriptEntrySchema } from "./transcript-entry.js";
 import type { TranscriptEntry } from "./transcript-entry.js";
 import { TranscriptError } from "./transcript-error.js";
 
+/** One model response as the transcript recorded it. */
+export interface RecordedResponse {
+  turn: number;
+  model: string;
+  usage: ModelUsage;
+  stop: StopReason;
+  id?: string;
+}
+
 export interface LoadedTranscript {
-  /** The messages of every complete turn, in order, normalised. */
+  /** The messages of every complete turn, in order, as written. */
   messages: Message[];
   /** The last complete turn (0 when there is none); the next turn is turn + 1. */
   turn: number;
   /** Lines dropped: an interrupted turn's and a torn last line. */
   dropped: number;
   /**
-   * The text up to the end of the last complete turn. When `dropped` is not 0 the engine
-   * must write this back (truncating the file) before appending the next turn: appended
-   * after a torn line, the next line would be corrupt, and appended after an interrupted
-   * turn's lines, the retried turn would read as the interrupted one's continuation.
+   * The text up to the end of the last complete turn. When `dropped` is not 0 and the engine
+   * does not carry the partial turn on, it writes this back (truncating the file) before
+   * appending the next turn: appended after a torn line, the next line would be corrupt.
    */
   completeText: string;
+  /** Every `response` line of the complete turns (older transcripts have none). */
+  responses: RecordedResponse[];
+  /**
+   * The interrupted last turn (lines after the last turn-end, torn line excluded), or null:
+   * its messages and the responses already paid for.
+   */
+  partial: { turn: number; messages: Message[]; responses: RecordedResponse[] } | null;
 }
 
 export function loadTranscript(text: string): LoadedTranscript {
@@ -31,7 +49,9 @@ export function loadTranscript(text: string): LoadedTranscript {
   const tail = segments.pop() ?? "";
 
   const messages: Message[] = [];
+  const responses: RecordedResponse[] = [];
   let pending: Message[] = [];
+  let pendingResponses: RecordedResponse[] = [];
   let pendingLines = 0;
   let turn = 0;
   let completeLines = 0;
@@ -44,12 +64,25 @@ export function loadTranscript(text: string): LoadedTranscript {
       );
     }
     if (entry.type === "message") {
-      pending.push(normaliseMessage(entry.message));
+      pending.push(entry.message as Message);
+      pendingLines++;
+      return;
+    }
+    if (entry.type === "response") {
+      pendingResponses.push({
+        turn: entry.turn,
+        model: entry.model,
+        usage: entry.usage,
+        stop: entry.stop,
+        ...(entry.id !== undefined ? { id: entry.id } : {}),
+      });
       pendingLines++;
       return;
     }
     messages.push(...pending);
+    responses.push(...pendingResponses);
     pending = [];
+    pendingResponses = [];
     pendingLines = 0;
     turn = entry.turn;
     completeLines = lineNumber;
@@ -73,7 +106,15 @@ export function loadTranscript(text: string): LoadedTranscript {
   }
 
   const completeText = text.slice(0, endOfLine(text, completeLines));
-  return { messages, turn, dropped: pendingLines + tornLines, completeText };
+  return {
+    messages,
+    turn,
+    dropped: pendingLines + tornLines,
+    completeText,
+    responses,
+    partial:
+      pendingLines > 0 ? { turn: turn + 1, messages: pending, responses: pendingResponses } : null,
+  };
 }
 
 type Parsed =
@@ -93,7 +134,8 @@ function parseEntry(line: string): Parsed {
       issue === undefined || issue.path.length === 0 ? "" : ` at ${issue.path.join(".")}`;
     return { ok: false, problem: `not a transcript entry${where}: ${issue?.message ?? "invalid"}` };
   }
-  return { ok: true, entry: result.data };
+  // Validated; the parsed JSON itself is kept (see the note at the top).
+  return { ok: true, entry: json as TranscriptEntry };
 }
 
 /** The offset just after line `n` (1-based) and its newline; the end of a last line without one. */

@@ -1,30 +1,41 @@
 // zod schemas of the Model port's messages, for reading transcripts back: a transcript is a
 // file in the job branch, so it is validated where it enters like any other input.
+//
+// They VALIDATE only: the loader keeps the parsed JSON itself, because zod's output of a
+// loose object puts the known keys first (and drops an own `__proto__` key), and an assistant
+// turn must go back to the API exactly as it came (issue 9 §1). Assistant blocks are loose:
+// whatever else the API put on a block (`citations`, `caller`, …) is kept.
 
 import * as z from "zod";
 import { STOP_REASONS } from "../../ports/model.js";
 
 export const TextBlockSchema = z.object({ type: z.literal("text"), text: z.string() });
-export const ToolUseBlockSchema = z.object({
-  type: z.literal("tool_use"),
-  id: z.string().min(1),
-  name: z.string().min(1),
-  input: z.unknown(),
-});
-export const ThinkingBlockSchema = z.object({
-  type: z.literal("thinking"),
-  thinking: z.string(),
-  signature: z.string(),
-});
-export const RedactedThinkingBlockSchema = z.object({
-  type: z.literal("redacted_thinking"),
-  data: z.string(),
-});
 export const ToolResultBlockSchema = z.object({
   type: z.literal("tool_result"),
   tool_use_id: z.string().min(1),
   content: z.string(),
   is_error: z.boolean().optional(),
+});
+
+const AssistantTextSchema = z.looseObject({ type: z.literal("text"), text: z.string() });
+export const ToolUseBlockSchema = z.looseObject({
+  type: z.literal("tool_use"),
+  id: z.string().min(1),
+  name: z.string().min(1),
+  input: z.unknown(),
+});
+export const ThinkingBlockSchema = z.looseObject({
+  type: z.literal("thinking"),
+  thinking: z.string(),
+  signature: z.string(),
+});
+export const RedactedThinkingBlockSchema = z.looseObject({
+  type: z.literal("redacted_thinking"),
+  data: z.string(),
+});
+export const OpaqueBlockSchema = z.object({
+  type: z.literal("opaque"),
+  block: z.looseObject({ type: z.string().min(1) }),
 });
 
 export const MessageSchema = z.discriminatedUnion("role", [
@@ -36,10 +47,11 @@ export const MessageSchema = z.discriminatedUnion("role", [
     role: z.literal("assistant"),
     content: z.array(
       z.discriminatedUnion("type", [
-        TextBlockSchema,
+        AssistantTextSchema,
         ToolUseBlockSchema,
         ThinkingBlockSchema,
         RedactedThinkingBlockSchema,
+        OpaqueBlockSchema,
       ]),
     ),
   }),
@@ -51,6 +63,7 @@ export const ModelUsageSchema = z.object({
   outputTokens: tokens,
   cacheReadTokens: tokens,
   cacheWriteTokens: tokens,
+  cacheWrite1hTokens: tokens.optional(),
 });
 
 export const StopReasonSchema = z.enum(STOP_REASONS);

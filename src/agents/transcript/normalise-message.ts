@@ -1,10 +1,11 @@
-// A message with its keys in canonical order at every depth (tool inputs included) and no
-// undefined fields: the form messages take when written to and read from a transcript, so
-// what a resumed instance sends is what it would have sent without the restart.
+// A message as it is written to and read from a transcript: a plain JSON copy, keys in the
+// order they were given, no undefined fields. Never re-ordered: an assistant turn goes back to
+// the API exactly as the API returned it (issue 9 §1), so what a resumed instance sends is
+// byte for byte what it would have sent without the restart. (Transcripts written before this
+// rule have their keys sorted; they load as they are and keep being sent as they were.)
 
 import type { Message } from "../../ports/model.js";
-import { canonicalLine } from "../../protocol/canonical-json.js";
 
 export function normaliseMessage(message: Message): Message {
-  return JSON.parse(canonicalLine(message)) as Message;
+  return JSON.parse(JSON.stringify(message)) as Message;
 }

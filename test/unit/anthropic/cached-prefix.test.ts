@@ -63,7 +63,7 @@ describe("a resumed instance reads the previous request's prefix from cache", ()
       .times(2)
       .reply(200, apiMessage([{ type: "text", text: "Revised." }], "end_turn"));
 
-    const live = createAnthropicModel({ apiKey: API_KEY, maxRetries: 0 });
+    const live = createAnthropicModel({ apiKey: API_KEY });
     const request = baseRequest();
     const memory: Message[] = [...request.messages];
     const responses: ModelResponse[] = [];
@@ -97,7 +97,7 @@ describe("a resumed instance reads the previous request's prefix from cache", ()
     // ...and in a process that restarted and loaded the transcript.
     const loaded = loadTranscript(file);
     expect(loaded.turn).toBe(1);
-    const restarted = createAnthropicModel({ apiKey: API_KEY, maxRetries: 0 });
+    const restarted = createAnthropicModel({ apiKey: API_KEY });
     await restarted.complete({ ...request, messages: [...loaded.messages, next] });
 
     const [turn1First, turn1Last, turn2Live, turn2Resumed] = bodies as [
@@ -136,14 +136,14 @@ describe("a resumed instance reads the previous request's prefix from cache", ()
       .reply(200, apiMessage([{ type: "text", text: "Revised." }], "end_turn"));
 
     const request = baseRequest();
-    const first = await createAnthropicModel({ apiKey: API_KEY, maxRetries: 0 }).complete(request);
+    const first = await createAnthropicModel({ apiKey: API_KEY }).complete(request);
     const file =
       transcriptLines(1, [...request.messages, { role: "assistant", content: first.content }], {
         usage: first.usage,
         stop: first.stopReason,
       }).join("\n") + "\n";
     const { messages } = loadTranscript(file);
-    await createAnthropicModel({ apiKey: API_KEY, maxRetries: 0 }).complete({
+    await createAnthropicModel({ apiKey: API_KEY }).complete({
       ...request,
       messages: [...messages, { role: "user", content: [{ type: "text", text: "Shorter." }] }],
     });

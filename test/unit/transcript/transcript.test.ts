@@ -6,7 +6,7 @@ import { loadTranscript } from "../../../src/agents/transcript/load-transcript.j
 import { normaliseMessage } from "../../../src/agents/transcript/normalise-message.js";
 import { sumUsage, ZERO_USAGE } from "../../../src/agents/transcript/sum-usage.js";
 import { TranscriptError } from "../../../src/agents/transcript/transcript-error.js";
-import { transcriptLines } from "../../../src/agents/transcript/transcript-lines.js";
+import { responseLine, transcriptLines } from "../../../src/agents/transcript/transcript-lines.js";
 import type { Message, ModelUsage } from "../../../src/ports/model.js";
 
 const usage: ModelUsage = {
@@ -36,14 +36,15 @@ function errorOf(text: string): TranscriptError {
 }
 
 describe("transcript lines", () => {
-  it("write one canonical line per message and a turn-end with usage and stop", () => {
+  it("write one line per message, blocks exactly as given, and a turn-end with usage and stop", () => {
+    // Issue 9 §1: an assistant turn is kept as the API returned it, keys in its order.
     const call: Message = {
       role: "assistant",
       content: [{ type: "tool_use", name: "read_file", id: "t1", input: { path: "a", at: 1 } }],
     };
     expect(transcriptLines(3, [call], { usage, stop: "tool_use" })).toEqual([
-      '{"message":{"content":[{"id":"t1","input":{"at":1,"path":"a"},"name":"read_file","type":"tool_use"}],"role":"assistant"},"turn":3,"type":"message"}',
-      '{"stop":"tool_use","turn":3,"type":"turn-end","usage":{"cacheReadTokens":2,"cacheWriteTokens":1,"inputTokens":10,"outputTokens":5}}',
+      '{"type":"message","turn":3,"message":{"role":"assistant","content":[{"type":"tool_use","name":"read_file","id":"t1","input":{"path":"a","at":1}}]}}',
+      '{"type":"turn-end","turn":3,"usage":{"inputTokens":10,"outputTokens":5,"cacheReadTokens":2,"cacheWriteTokens":1},"stop":"tool_use"}',
     ]);
     expect(transcriptLines(1, [say("x")])).toHaveLength(1);
     expect(() => transcriptLines(0, [])).toThrow(/turn must be a positive integer/);
@@ -61,7 +62,14 @@ describe("loading a transcript", () => {
     ]);
     expect(loaded.turn).toBe(2);
     expect(loaded.dropped).toBe(0);
-    expect(loadTranscript("")).toEqual({ messages: [], turn: 0, dropped: 0, completeText: "" });
+    expect(loadTranscript("")).toEqual({
+      messages: [],
+      turn: 0,
+      dropped: 0,
+      completeText: "",
+      responses: [],
+      partial: null,
+    });
   });
 
   it("drops a torn last line", () => {
@@ -74,13 +82,37 @@ describe("loading a transcript", () => {
     expect(loaded.completeText).toBe(whole);
   });
 
-  it("drops an incomplete turn: the lines after the last turn-end", () => {
-    const interrupted = transcriptLines(2, [say("revise"), reply("half")]);
+  it("keeps an incomplete turn apart: its messages and the responses already paid for", () => {
+    const paid = responseLine(2, { model: "claude-sonnet-5-5", usage, stopReason: "tool_use" });
+    const interrupted = [...transcriptLines(2, [say("revise"), reply("half")]), paid];
     const loaded = loadTranscript(file(turn1, interrupted));
     expect(loaded.turn).toBe(1);
     expect(loaded.messages).toEqual([say("draft it"), reply("drafted")]);
-    expect(loaded.dropped).toBe(2);
+    expect(loaded.dropped).toBe(3);
     expect(loaded.completeText).toBe(file(turn1));
+    expect(loaded.partial).toEqual({
+      turn: 2,
+      messages: [say("revise"), reply("half")],
+      responses: [{ turn: 2, model: "claude-sonnet-5-5", usage, stop: "tool_use" }],
+    });
+  });
+
+  it("records each response on its own line with the model that answered, and gives them back", () => {
+    const oneHour = { ...usage, cacheWrite1hTokens: 1 };
+    const line = responseLine(1, {
+      model: "claude-haiku-5-5",
+      usage: oneHour,
+      stopReason: "end_turn",
+      id: "msg_9",
+    });
+    expect(line).toBe(
+      '{"type":"response","turn":1,"model":"claude-haiku-5-5","usage":{"inputTokens":10,"outputTokens":5,"cacheReadTokens":2,"cacheWriteTokens":1,"cacheWrite1hTokens":1},"stop":"end_turn","id":"msg_9"}',
+    );
+    const loaded = loadTranscript(file([turn1[0]!, turn1[1]!, line, turn1[2]!]));
+    expect(loaded.responses).toEqual([
+      { turn: 1, model: "claude-haiku-5-5", usage: oneHour, stop: "end_turn", id: "msg_9" },
+    ]);
+    expect(loaded.partial).toBeNull();
   });
 
   it("drops an incomplete turn ending in a torn line, and resumes cleanly after truncation", () => {
@@ -130,21 +162,34 @@ describe("loading a transcript", () => {
     expect(loadTranscript(text).turn).toBe(2);
   });
 
-  it("normalises messages on the way in and out: canonical key order, no undefined fields", () => {
+  it("keeps keys in the order given on the way in and out, and drops undefined fields", () => {
     const messy = {
       content: [{ is_error: undefined, content: "ok", tool_use_id: "t1", type: "tool_result" }],
       role: "user",
     } as unknown as Message;
-    const normal = normaliseMessage(messy);
-    expect(JSON.stringify(normal)).toBe(
+    expect(JSON.stringify(normaliseMessage(messy))).toBe(
       '{"content":[{"content":"ok","tool_use_id":"t1","type":"tool_result"}],"role":"user"}',
     );
-    const hand =
-      '{"turn":1,"type":"message","message":{"role":"user","content":[{"text":"hi","type":"text"}]}}';
+    // An assistant block as the API sent it: unknown fields, an own __proto__ key in a tool
+    // input and unsorted keys all come back exactly.
+    const raw =
+      '{"type":"message","turn":1,"message":{"role":"assistant","content":[{"type":"text","text":"hi","citations":null},{"type":"tool_use","id":"t1","name":"edit_file","input":{"path":"a","__proto__":{"x":1},"new_text":"b","old_text":"c"},"caller":{"type":"direct"}},{"type":"opaque","block":{"type":"server_tool_use","id":"s1"}}]}}';
     const end = transcriptLines(1, [], { usage, stop: "end_turn" });
-    const loaded = loadTranscript(file([hand], end));
+    const loaded = loadTranscript(file([raw], end));
     expect(JSON.stringify(loaded.messages[0])).toBe(
-      '{"content":[{"text":"hi","type":"text"}],"role":"user"}',
+      JSON.stringify((JSON.parse(raw) as { message: unknown }).message),
+    );
+    expect(transcriptLines(1, loaded.messages)[0]).toBe(raw);
+  });
+
+  it("still loads a transcript written with sorted keys (before issue 9), as it was written", () => {
+    const old =
+      '{"message":{"content":[{"id":"t1","input":{"a":1,"b":2},"name":"read_file","type":"tool_use"}],"role":"assistant"},"turn":1,"type":"message"}\n' +
+      '{"stop":"tool_use","turn":1,"type":"turn-end","usage":{"cacheReadTokens":0,"cacheWriteTokens":0,"inputTokens":1,"outputTokens":1}}\n';
+    const loaded = loadTranscript(old);
+    expect(loaded.turn).toBe(1);
+    expect(JSON.stringify(loaded.messages[0])).toBe(
+      '{"content":[{"id":"t1","input":{"a":1,"b":2},"name":"read_file","type":"tool_use"}],"role":"assistant"}',
     );
   });
 });
@@ -158,5 +203,6 @@ describe("usage", () => {
       cacheReadTokens: 4,
       cacheWriteTokens: 2,
     });
+    expect(sumUsage([usage, { ...usage, cacheWrite1hTokens: 1 }]).cacheWrite1hTokens).toBe(1);
   });
 });
