@@ -14,5 +14,7 @@ export function modelFromEnv(io: CliIo, logger: Logger): Model | null {
   if (io.model) return io.model;
   const apiKey = io.env.ANTHROPIC_API_KEY?.trim();
   if (!apiKey) return null;
-  return createAnthropicModel({ apiKey, logger });
+  // ANTHROPIC_BASE_URL: the SDK's convention for gateways and local servers (issue 9 §9).
+  const baseURL = io.env.ANTHROPIC_BASE_URL?.trim();
+  return createAnthropicModel({ apiKey, logger, ...(baseURL ? { baseURL } : {}) });
 }

@@ -50,14 +50,22 @@ const KEY_PATTERN = /sk-ant-[A-Za-z0-9_-]+/g;
 
 /** Replaces the key itself, and anything shaped like an Anthropic key, with [redacted]. */
 export function redactSecret(text: string, secret: string): string {
-  const withoutSecret = secret.length > 0 ? text.split(secret).join("[redacted]") : text;
-  return withoutSecret.replace(KEY_PATTERN, "[redacted]");
+  return redactSecrets(text, [secret]);
+}
+
+/** Replaces every given secret (blank ones ignored) and anything shaped like an Anthropic key. */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret !== undefined && secret.length >= 4) out = out.split(secret).join("[redacted]");
+  }
+  return out.replace(KEY_PATTERN, "[redacted]");
 }
 
 /** A stand-in `cause`: the original's name and redacted message, nothing else. */
-export function redactedCause(error: unknown, secret: string): Error {
+export function redactedCause(error: unknown, redact: (text: string) => string): Error {
   const original = error instanceof Error ? error : new Error(String(error));
-  const copy = new Error(redactSecret(original.message, secret));
+  const copy = new Error(redact(original.message));
   copy.name = original.name;
   copy.stack = `${copy.name}: ${copy.message}`;
   return copy;

@@ -1,5 +1,7 @@
-// Turns whatever the SDK threw, after its own retries, into a ModelError with a message that
-// says what happened and what to do, with the API key redacted everywhere.
+// Turns whatever a call threw, once patience.ts is done with it, into the error the engine
+// acts on: ModelUnavailableError passes through untouched (the agreed seam: an infrastructure
+// fault outlasted the adapter's patience, the job waits), anything else becomes a ModelError
+// that says what happened and what to do, with every credential redacted.
 
 import {
   APIConnectionError,
@@ -7,37 +9,38 @@ import {
   APIError,
   APIUserAbortError,
 } from "@anthropic-ai/sdk";
-import { ModelError, redactSecret, redactedCause } from "./model-error.js";
+import { ModelUnavailableError } from "../../ports/model.js";
+import { ModelError, redactedCause } from "./model-error.js";
 
 export interface ErrorContext {
-  apiKey: string;
+  redact: (text: string) => string;
   model: string;
   instance: string;
-  maxRetries: number;
+  /** "the Anthropic API", "Amazon Bedrock", … */
+  provider: string;
+  /** What to check when the service cannot be reached. */
+  reachHint: string;
 }
 
-export function toModelError(error: unknown, context: ErrorContext): ModelError {
-  if (error instanceof ModelError) return error;
-  const { apiKey, model, instance, maxRetries } = context;
-  const cause = redactedCause(error, apiKey);
-  const head = `cfa/anthropic: ${model} request for ${instance}`;
-  const redact = (text: string): string => redactSecret(text, apiKey);
+export function toModelError(
+  error: unknown,
+  context: ErrorContext,
+): ModelError | ModelUnavailableError {
+  if (error instanceof ModelError || error instanceof ModelUnavailableError) return error;
+  const { redact, model, instance, provider, reachHint } = context;
+  const cause = redactedCause(error, redact);
+  const head = `cfa/model: ${model} request for ${instance}`;
 
   // Abort is an APIError subclass: test it before the status checks.
   if (error instanceof APIUserAbortError || isAbortError(error)) {
     return new ModelError(`${head} was aborted by the caller`, { kind: "aborted", cause });
   }
   if (error instanceof APIConnectionTimeoutError) {
-    return new ModelError(
-      `${head} timed out (after ${maxRetries} retries): raise timeoutMs, or lower maxTokens so ` +
-        `the answer fits the time`,
-      { kind: "timeout", retryable: true, cause },
-    );
+    return new ModelError(`${head} timed out`, { kind: "timeout", retryable: true, cause });
   }
   if (error instanceof APIConnectionError) {
     return new ModelError(
-      `${head} could not reach the API (after ${maxRetries} retries): ${redact(error.message)}; ` +
-        `check the network and baseURL`,
+      `${head} could not reach ${provider}: ${redact(describeConnection(error))}; check ${reachHint}`,
       { kind: "connection", retryable: true, cause },
     );
   }
@@ -47,32 +50,31 @@ export function toModelError(error: unknown, context: ErrorContext): ModelError 
     const detail = redact(error.apiMessage ?? error.message);
     const type = error.type !== null ? ` ${error.type}` : "";
     const id = requestId !== undefined ? ` (request ${requestId})` : "";
-    const retryable = isRetryableStatus(status);
+    const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
     return new ModelError(
-      `${head} failed with ${status}${type}: ${detail}${id}. ${hintFor(status, maxRetries)}`,
+      `${head} failed with ${status}${type}: ${detail}${id}. ${hintFor(status, provider)}`,
       { kind: "api", status, requestId, retryable, cause },
     );
   }
-  return new ModelError(`${head} was refused by the SDK before sending: ${redact(cause.message)}`, {
+  return new ModelError(`${head} was refused before sending: ${redact(cause.message)}`, {
     kind: "client",
     cause,
   });
 }
 
-// The statuses the SDK itself retries (408, 409, 429, 5xx including 529 overloaded).
-function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
+function describeConnection(error: APIConnectionError): string {
+  const inner = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+  return `${error.message}${inner}`;
 }
 
-function hintFor(status: number, maxRetries: number): string {
-  if (status === 401) return "Check that ANTHROPIC_API_KEY holds a valid key.";
-  if (status === 403) return "The key is not allowed this model or feature; check its workspace.";
-  if (status === 404) return "Check the model name against the models the key can use.";
-  if (status === 429) {
-    return `Still rate limited after ${maxRetries} retries; lower concurrency or try again later.`;
-  }
-  if (status === 529) return `Still overloaded after ${maxRetries} retries; try again later.`;
-  if (status >= 500) return `The API kept failing after ${maxRetries} retries; try again later.`;
+function hintFor(status: number, provider: string): string {
+  if (status === 401)
+    return `Check the credentials for ${provider} (for the Anthropic API, ANTHROPIC_API_KEY).`;
+  if (status === 403)
+    return "The credentials are not allowed this model or feature; check their permissions.";
+  if (status === 404)
+    return "Check the model name against the models this provider serves (.github/cfa.yml).";
+  if (status === 413) return "The request is too large for the API.";
   return "The API rejected the request and it is not retried; fix what the message names.";
 }
 

@@ -1,11 +1,12 @@
 import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAnthropicModel } from "../../../src/adapters/anthropic/anthropic-model.js";
+import { MAX_NONSTREAMING_TOKENS } from "../../../src/adapters/anthropic/messages-model.js";
 import { ModelError } from "../../../src/adapters/anthropic/model-error.js";
 import { costOf } from "../../../src/adapters/anthropic/prices.js";
 import { sumUsage } from "../../../src/agents/transcript/sum-usage.js";
 import type { Logger } from "../../../src/ports/logger.js";
-import type { Message } from "../../../src/ports/model.js";
+import { ModelUnavailableError, type Message } from "../../../src/ports/model.js";
 import { API_KEY, apiMessage, apiScope, baseRequest, markerPaths } from "./api-fixtures.js";
 
 beforeAll(() => nock.disableNetConnect());
@@ -15,8 +16,34 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const model = (options: { maxRetries?: number; logger?: Logger } = {}) =>
-  createAnthropicModel({ apiKey: API_KEY, maxRetries: options.maxRetries ?? 2, ...options });
+/** A clock that the injected sleep moves forward: minutes of backoff take no time. */
+function fakeTime(start = Date.parse("2026-11-20T10:00:00Z")) {
+  let at = start;
+  const waits: number[] = [];
+  return {
+    waits,
+    now: () => at,
+    sleep: (ms: number) => {
+      waits.push(ms);
+      at += ms;
+      return Promise.resolve();
+    },
+  };
+}
+
+const model = (
+  options: { logger?: Logger; patienceMs?: number; time?: ReturnType<typeof fakeTime> } = {},
+) => {
+  const time = options.time ?? fakeTime();
+  return createAnthropicModel({
+    apiKey: API_KEY,
+    now: time.now,
+    sleep: time.sleep,
+    random: () => 0,
+    ...(options.patienceMs !== undefined ? { patienceMs: options.patienceMs } : {}),
+    ...(options.logger !== undefined ? { logger: options.logger } : {}),
+  });
+};
 
 async function failureOf(promise: Promise<unknown>): Promise<ModelError> {
   const error = await promise.then(
@@ -27,7 +54,16 @@ async function failureOf(promise: Promise<unknown>): Promise<ModelError> {
   return error as ModelError;
 }
 
-function expectNoKey(error: ModelError): void {
+async function unavailableOf(promise: Promise<unknown>): Promise<ModelUnavailableError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ModelUnavailableError);
+  return error as ModelUnavailableError;
+}
+
+function expectNoKey(error: Error): void {
   const cause = error.cause as Error | undefined;
   for (const text of [
     error.message,
@@ -40,6 +76,8 @@ function expectNoKey(error: ModelError): void {
     expect(text).not.toContain("sk-ant-");
   }
 }
+
+const overloaded = { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
 
 describe("the Anthropic model adapter", () => {
   it("maps a tool-use round trip one-to-one: tool_use out, tool_result back, final text", async () => {
@@ -70,6 +108,7 @@ describe("the Anthropic model adapter", () => {
       stopReason: "tool_use",
       usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
       model: "claude-sonnet-5-5",
+      id: expect.stringMatching(/^msg_/),
     });
 
     const messages: Message[] = [
@@ -244,43 +283,109 @@ describe("the Anthropic model adapter", () => {
     expect(cost).toBeCloseTo((1240 * 2 + 100 * 10 + 3150 * 2.5 + 4200 * 0.1) / 1e6, 12);
   });
 
-  it("retries a 429 (the SDK's own retry) and then succeeds", async () => {
+  it("waits out a 429 for as long as the server's retry-after says, then succeeds", async () => {
     const { scope, bodies } = apiScope();
     scope
       .post("/v1/messages")
       .reply(
         429,
         { type: "error", error: { type: "rate_limit_error", message: "slow down" } },
-        { "retry-after-ms": "1" },
+        { "retry-after": "30" },
+      )
+      .post("/v1/messages")
+      .reply(
+        429,
+        { type: "error", error: { type: "rate_limit_error", message: "slow" } },
+        {
+          "retry-after-ms": "1500",
+        },
       )
       .post("/v1/messages")
       .reply(200, apiMessage([{ type: "text", text: "ok" }], "end_turn"));
 
-    const response = await model().complete(baseRequest());
+    const time = fakeTime();
+    const response = await model({ time }).complete(baseRequest());
     expect(response.content).toEqual([{ type: "text", text: "ok" }]);
-    expect(bodies).toHaveLength(2);
-    expect(bodies[1]).toBe(bodies[0]);
+    expect(time.waits).toEqual([30_000, 1_500]);
+    expect(bodies).toHaveLength(3);
+    expect(new Set(bodies).size).toBe(1);
   });
 
-  it("retries 529 overloaded and 500 too", async () => {
+  it("retries 529, 500, 408, 409 and a dropped connection with growing waits, longer than the SDK's own cycle", async () => {
     const { scope, bodies } = apiScope();
-    const fast = { "retry-after-ms": "1" };
+    scope
+      .post("/v1/messages")
+      .times(3)
+      .reply(529, overloaded)
+      .post("/v1/messages")
+      .reply(500, { type: "error", error: { type: "api_error", message: "oops" } })
+      .post("/v1/messages")
+      .reply(408, { type: "error", error: { type: "timeout_error", message: "late" } })
+      .post("/v1/messages")
+      .reply(409, { type: "error", error: { type: "api_error", message: "conflict" } })
+      .post("/v1/messages")
+      .replyWithError("socket hang up")
+      .post("/v1/messages")
+      .reply(200, apiMessage([{ type: "text", text: "ok" }], "end_turn"));
+
+    const time = fakeTime();
+    await expect(model({ time }).complete(baseRequest())).resolves.toMatchObject({
+      stopReason: "end_turn",
+    });
+    expect(bodies).toHaveLength(8);
+    // Exponential from 2 s, capped at 60 s (random() = 0: no jitter taken off).
+    expect(time.waits).toEqual([2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000]);
+    // The SDK gives up after about 7 s; this rode out three minutes.
+    expect(time.waits.reduce((a, b) => a + b, 0)).toBeGreaterThan(180_000);
+  });
+
+  it("throws ModelUnavailableError once the outage outlasts its patience, saying since when and how often it tried", async () => {
+    const { scope, bodies } = apiScope();
+    scope.post("/v1/messages").times(6).reply(529, overloaded);
+    const time = fakeTime();
+    const started = new Date(time.now()).toISOString();
+    // 2 + 4 + 8 + 16 + 32 = 62 s of waiting fit in 100 s; the next 60 s would not.
+    const error = await unavailableOf(model({ time, patienceMs: 100_000 }).complete(baseRequest()));
+    expect(bodies).toHaveLength(6);
+    expect(error.name).toBe("ModelUnavailableError");
+    expect(error.fields).toEqual({ since: started, attempts: 6, last: "529 overloaded_error" });
+    expect(error.message).toMatch(
+      /^the Anthropic API stayed unavailable for about 1 min over 6 attempts/,
+    );
+    expectNoKey(error);
+  });
+
+  it("gives up at once when the server asks for a wait longer than its patience", async () => {
+    const { scope, bodies } = apiScope();
+    scope.post("/v1/messages").reply(429, overloaded, { "retry-after": "3600" });
+    const time = fakeTime();
+    await unavailableOf(model({ time, patienceMs: 600_000 }).complete(baseRequest()));
+    expect(bodies).toHaveLength(1);
+    expect(time.waits).toEqual([]);
+  });
+
+  it("obeys x-should-retry: false on a 503, and x-should-retry: true on a 400", async () => {
+    const { scope, bodies } = apiScope();
     scope
       .post("/v1/messages")
       .reply(
-        529,
-        { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
-        fast,
+        400,
+        { type: "error", error: { type: "api_error", message: "flaky" } },
+        {
+          "x-should-retry": "true",
+        },
       )
       .post("/v1/messages")
-      .reply(500, { type: "error", error: { type: "api_error", message: "oops" } }, fast)
-      .post("/v1/messages")
-      .reply(200, apiMessage([{ type: "text", text: "ok" }], "end_turn"));
-
-    await expect(model({ maxRetries: 4 }).complete(baseRequest())).resolves.toMatchObject({
-      stopReason: "end_turn",
-    });
-    expect(bodies).toHaveLength(3);
+      .reply(
+        503,
+        { type: "error", error: { type: "api_error", message: "no" } },
+        {
+          "x-should-retry": "false",
+        },
+      );
+    const error = await failureOf(model().complete(baseRequest()));
+    expect(bodies).toHaveLength(2);
+    expect(error.status).toBe(503);
   });
 
   it("does not retry a 400: one request, a ModelError with status 400 and no key anywhere", async () => {
@@ -298,7 +403,7 @@ describe("the Anthropic model adapter", () => {
       { "request-id": "req_011ABC" },
     );
 
-    const error = await failureOf(model({ maxRetries: 4 }).complete(baseRequest()));
+    const error = await failureOf(model().complete(baseRequest()));
     expect(bodies).toHaveLength(1);
     expect(error.name).toBe("ModelError");
     expect(error.kind).toBe("api");
@@ -306,7 +411,7 @@ describe("the Anthropic model adapter", () => {
     expect(error.requestId).toBe("req_011ABC");
     expect(error.retryable).toBe(false);
     expect(error.message).toMatch(
-      /^cfa\/anthropic: claude-sonnet-5-5 request for lead@job failed with 400 invalid_request_error: messages\.0: text content blocks must be non-empty/,
+      /^cfa\/model: claude-sonnet-5-5 request for lead@job failed with 400 invalid_request_error: messages\.0: text content blocks must be non-empty/,
     );
     expect(error.message).toContain("(request req_011ABC)");
     expect(error.message).toContain("not retried");
@@ -326,30 +431,12 @@ describe("the Anthropic model adapter", () => {
     expectNoKey(error);
   });
 
-  it("gives up after maxRetries on a persistent 429, retryable and key-free", async () => {
-    const { scope, bodies } = apiScope();
-    scope
-      .post("/v1/messages")
-      .times(3)
-      .reply(
-        429,
-        { type: "error", error: { type: "rate_limit_error", message: "slow down" } },
-        { "retry-after-ms": "1" },
-      );
-    const error = await failureOf(model({ maxRetries: 2 }).complete(baseRequest()));
-    expect(bodies).toHaveLength(3);
-    expect(error.status).toBe(429);
-    expect(error.retryable).toBe(true);
-    expect(error.message).toContain("after 2 retries");
-    expectNoKey(error);
-  });
-
-  it("reports a connection failure as a retryable ModelError without the key", async () => {
+  it("keeps the key out of a connection failure that outlasts its patience", async () => {
     const { scope } = apiScope();
-    scope.post("/v1/messages").replyWithError(`socket hang up near ${API_KEY}`);
-    const error = await failureOf(model({ maxRetries: 0 }).complete(baseRequest()));
-    expect(error.kind).toBe("connection");
-    expect(error.retryable).toBe(true);
+    scope.post("/v1/messages").times(2).replyWithError(`socket hang up near ${API_KEY}`);
+    const error = await unavailableOf(model({ patienceMs: 3_000 }).complete(baseRequest()));
+    expect(error.fields.attempts).toBe(2);
+    expect(error.fields.last).toContain("Connection error");
     expectNoKey(error);
   });
 
@@ -391,20 +478,63 @@ describe("the Anthropic model adapter", () => {
     expect(assistantOf(bodies[1]!)).toEqual({ role: "assistant", content: [thinking, toolUse] });
   });
 
-  it("refuses a content block the port cannot carry instead of dropping it", async () => {
-    const { scope } = apiScope();
+  it("keeps a block of a type the port does not model, and sends it back exactly as it came", async () => {
+    const { scope, bodies } = apiScope();
+    const server = {
+      type: "server_tool_use",
+      id: "srv_1",
+      name: "web_search",
+      input: { query: "x" },
+    };
     scope
       .post("/v1/messages")
-      .reply(
-        200,
-        apiMessage(
-          [{ type: "server_tool_use", id: "srv_1", name: "web_search", input: { query: "x" } }],
-          "end_turn",
-        ),
-      );
-    const error = await failureOf(model().complete(baseRequest()));
-    expect(error.kind).toBe("response");
-    expect(error.message).toContain('"server_tool_use"');
+      .reply(200, apiMessage([server, { type: "text", text: "found it" }], "end_turn"))
+      .post("/v1/messages")
+      .reply(200, apiMessage([{ type: "text", text: "ok" }], "end_turn"));
+    const first = await model().complete(baseRequest());
+    expect(first.content).toEqual([
+      { type: "opaque", block: server },
+      { type: "text", text: "found it" },
+    ]);
+    await model().complete(
+      baseRequest({
+        messages: [
+          ...baseRequest().messages,
+          { role: "assistant", content: first.content },
+          { role: "user", content: [{ type: "text", text: "go on" }] },
+        ],
+      }),
+    );
+    expect(bodies[1]).toContain(
+      `{"role":"assistant","content":[${JSON.stringify(server)},{"type":"text","text":"found it"}]}`,
+    );
+  });
+
+  it("sends tool inputs back with their keys in the order the model wrote them, extra block fields included", async () => {
+    const { scope, bodies } = apiScope();
+    const rawReply =
+      '{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-5-5",' +
+      '"content":[{"type":"text","text":"Editing.","citations":null},' +
+      '{"type":"tool_use","id":"t1","name":"edit_file","input":{"path":"a.js","old_text":"x","new_text":"y","z":{"b":1,"a":2}},"caller":{"type":"direct"}}],' +
+      '"stop_reason":"tool_use","stop_sequence":null,' +
+      '"usage":{"input_tokens":10,"output_tokens":5,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}';
+    scope
+      .post("/v1/messages")
+      .reply(200, rawReply, { "content-type": "application/json" })
+      .post("/v1/messages")
+      .reply(200, apiMessage([{ type: "text", text: "ok" }], "end_turn"));
+    const first = await model().complete(baseRequest());
+    await model().complete(
+      baseRequest({
+        messages: [
+          ...baseRequest().messages,
+          { role: "assistant", content: first.content },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "done" }] },
+        ],
+      }),
+    );
+    const sent = JSON.stringify((JSON.parse(rawReply) as { content: unknown }).content);
+    expect(bodies[1]).toContain(`{"role":"assistant","content":${sent}}`);
   });
 
   it("turns model_context_window_exceeded into a ModelError that says what to do", async () => {
@@ -423,17 +553,138 @@ describe("the Anthropic model adapter", () => {
     );
   });
 
-  it("ignores ANTHROPIC_BASE_URL: the base URL is passed in, never read from the environment", async () => {
-    vi.stubEnv("ANTHROPIC_BASE_URL", "https://evil.example.com");
-    try {
-      const { scope } = apiScope();
-      scope.post("/v1/messages").reply(200, apiMessage([{ type: "text", text: "ok" }], "end_turn"));
-      await expect(model().complete(baseRequest())).resolves.toMatchObject({
-        stopReason: "end_turn",
-      });
-    } finally {
-      vi.unstubAllEnvs();
-    }
+  it("sends every request to the base URL it is given (ANTHROPIC_BASE_URL, the SDK's convention)", async () => {
+    const gateway = nock("https://llm-gateway.example.com");
+    gateway
+      .post("/anthropic/v1/messages")
+      // SDK 1.12 sends the key as a bearer token (src/client.ts apiKeyAuth).
+      .matchHeader("authorization", `Bearer ${API_KEY}`)
+      .reply(200, apiMessage([{ type: "text", text: "ok" }], "end_turn"));
+    const time = fakeTime();
+    const m = createAnthropicModel({
+      apiKey: API_KEY,
+      baseURL: "https://llm-gateway.example.com/anthropic",
+      sleep: time.sleep,
+      now: time.now,
+      patienceMs: 1,
+    });
+    await expect(m.complete(baseRequest())).resolves.toMatchObject({ stopReason: "end_turn" });
+  });
+
+  it("authenticates with a bearer token when a gateway wants one (ANTHROPIC_AUTH_TOKEN)", async () => {
+    nock("https://api.anthropic.com")
+      .post("/v1/messages")
+      .matchHeader("authorization", "Bearer gw-token-0123")
+      .reply(200, apiMessage([{ type: "text", text: "ok" }], "end_turn"));
+    const m = createAnthropicModel({ authToken: "gw-token-0123", patienceMs: 1 });
+    await expect(m.complete(baseRequest())).resolves.toMatchObject({ stopReason: "end_turn" });
+  });
+
+  it("streams when the output budget is above what the SDK sends in one JSON answer, and gathers the final message", async () => {
+    const events = [
+      [
+        "message_start",
+        {
+          type: "message_start",
+          message: {
+            id: "msg_s",
+            type: "message",
+            role: "assistant",
+            model: "claude-sonnet-5-5",
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: {
+              input_tokens: 12,
+              output_tokens: 1,
+              cache_read_input_tokens: 0,
+              cache_creation_input_tokens: 0,
+            },
+          },
+        },
+      ],
+      [
+        "content_block_start",
+        {
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "thinking", thinking: "", signature: "" },
+        },
+      ],
+      [
+        "content_block_delta",
+        {
+          type: "content_block_delta",
+          index: 0,
+          delta: { type: "thinking_delta", thinking: "Plan." },
+        },
+      ],
+      [
+        "content_block_delta",
+        {
+          type: "content_block_delta",
+          index: 0,
+          delta: { type: "signature_delta", signature: "sig==" },
+        },
+      ],
+      ["content_block_stop", { type: "content_block_stop", index: 0 }],
+      [
+        "content_block_start",
+        {
+          type: "content_block_start",
+          index: 1,
+          content_block: { type: "tool_use", id: "t1", name: "write_file", input: {} },
+        },
+      ],
+      [
+        "content_block_delta",
+        {
+          type: "content_block_delta",
+          index: 1,
+          delta: { type: "input_json_delta", partial_json: '{"path":"a","con' },
+        },
+      ],
+      [
+        "content_block_delta",
+        {
+          type: "content_block_delta",
+          index: 1,
+          delta: { type: "input_json_delta", partial_json: 'tent":"x"}' },
+        },
+      ],
+      ["content_block_stop", { type: "content_block_stop", index: 1 }],
+      [
+        "message_delta",
+        {
+          type: "message_delta",
+          delta: { stop_reason: "tool_use", stop_sequence: null },
+          usage: { output_tokens: 40 },
+        },
+      ],
+      ["message_stop", { type: "message_stop" }],
+    ] as const;
+    const sse = events
+      .map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+      .join("");
+    const { scope, bodies } = apiScope();
+    scope.post("/v1/messages").reply(200, sse, { "content-type": "text/event-stream" });
+    const response = await model().complete(
+      baseRequest({ maxTokens: MAX_NONSTREAMING_TOKENS + 1 }),
+    );
+    expect((JSON.parse(bodies[0]!) as { stream?: boolean }).stream).toBe(true);
+    expect(response.content).toEqual([
+      { type: "thinking", thinking: "Plan.", signature: "sig==" },
+      { type: "tool_use", id: "t1", name: "write_file", input: { path: "a", content: "x" } },
+    ]);
+    expect(response.stopReason).toBe("tool_use");
+    expect(response.usage.outputTokens).toBe(40);
+  });
+
+  it("does not stream at or below that budget", async () => {
+    const { scope, bodies } = apiScope();
+    scope.post("/v1/messages").reply(200, apiMessage([{ type: "text", text: "ok" }], "end_turn"));
+    await model().complete(baseRequest({ maxTokens: MAX_NONSTREAMING_TOKENS }));
+    expect(JSON.parse(bodies[0]!)).not.toHaveProperty("stream", true);
   });
 
   it("warns once through the logger when a deprecated model is used", async () => {
