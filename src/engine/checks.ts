@@ -8,11 +8,21 @@ import { LIVE_STATES, isLiveState, type LiveState } from "../protocol/fsm.js";
 import type { JobRecord } from "../protocol/job-record.js";
 import type { CheckUpdate } from "../ports/forge.js";
 import { PHASES } from "../skills/phases.js";
+import { pictureOfJob } from "./render/picture-of-job.js";
 import type { Session } from "./session.js";
 import { waitingOn } from "./status.js";
 
-/** The checks for `job` on `head`; `next` says whose move it is (status.ts `waitingOn`). */
-export function jobChecks(job: JobRecord, next: string, head: string): CheckUpdate[] {
+/**
+ * The checks for `job` on `head`; `next` says whose move it is (status.ts `waitingOn`).
+ * `picture`, when given, ends every summary (the job's Mermaid diagrams).
+ */
+export function jobChecks(
+  job: JobRecord,
+  next: string,
+  head: string,
+  picture?: string,
+): CheckUpdate[] {
+  const withPicture = (text: string) => (picture === undefined ? text : `${text}\n\n${picture}`);
   const state = job.state;
   const last = job.history.at(-1);
   // The phase the job is in, or the one it ended in.
@@ -27,7 +37,13 @@ export function jobChecks(job: JobRecord, next: string, head: string): CheckUpda
   return LIVE_STATES.slice(0, upTo + 1).map((phase): CheckUpdate => {
     const name = PHASES[phase].check;
     if (phase !== current || state === "DONE") {
-      return { name, sha: head, status: "completed", conclusion: "success", summary: "Approved." };
+      return {
+        name,
+        sha: head,
+        status: "completed",
+        conclusion: "success",
+        summary: withPicture("Approved."),
+      };
     }
     if (state === "WITHDRAWN" || state === "FAILURE") {
       return {
@@ -35,14 +51,17 @@ export function jobChecks(job: JobRecord, next: string, head: string): CheckUpda
         sha: head,
         status: "completed",
         conclusion: state === "WITHDRAWN" ? "cancelled" : "failure",
-        summary: last?.reason ?? state,
+        summary: withPicture(last?.reason ?? state),
       };
     }
-    return { name, sha: head, status: "in_progress", summary: `Next move: ${next}` };
+    return { name, sha: head, status: "in_progress", summary: withPicture(`Next move: ${next}`) };
   });
 }
 
 export async function publishChecks(s: Session): Promise<void> {
   const head = await s.repo.head();
-  for (const check of jobChecks(s.job, waitingOn(s), head)) await s.deps.forge.setCheck(check);
+  const picture = pictureOfJob(s.job, s.engine);
+  for (const check of jobChecks(s.job, waitingOn(s), head, picture)) {
+    await s.deps.forge.setCheck(check);
+  }
 }

@@ -4,6 +4,7 @@
 import type { JobRecord } from "../../protocol/job-record.js";
 import type { EngineState } from "../engine-state.js";
 import { withHiddenBlock } from "./hidden-block.js";
+import { pictureOfJob } from "./picture-of-job.js";
 import { neutralizeMentions } from "./text.js";
 
 export interface StatusFacts {
@@ -45,6 +46,15 @@ export function renderStatusComment(facts: StatusFacts): string {
       lines.push(`| \`${id}\` | ${task.status} | ${verdict}${fails} |`);
     }
   }
+  // The state machine with this job's path, and the dispatch tree (Mermaid, rendered by GitHub).
+  lines.push(
+    "",
+    "<details open><summary>Picture</summary>",
+    "",
+    pictureOfJob(job, engine),
+    "",
+    "</details>",
+  );
   if (job.history.length > 0) {
     lines.push("", "<details><summary>History</summary>", "");
     for (const entry of job.history) {

@@ -62,4 +62,13 @@ describe("jobChecks: one check per phase reached, on the head", () => {
       }),
     ]);
   });
+
+  it("every phase's summary ends with the job's picture when one is given", () => {
+    const picture = "```mermaid\nstateDiagram-v2\n```";
+    const checks = jobChecks(jobAfter("APPROVED_INTENT"), "@ana to review", HEAD, picture);
+    expect(checks.map((c) => c.summary)).toEqual([
+      `Approved.\n\n${picture}`,
+      `Next move: @ana to review\n\n${picture}`,
+    ]);
+  });
 });

@@ -55,6 +55,15 @@ describe("the status comment", () => {
   it("is found again by its hidden block", () => {
     expect(readHiddenBlock(body)).toEqual({ v: 1, job: 7, kind: "status" });
   });
+  it("shows the picture: the state machine with PLAN current and the dispatch tree", () => {
+    const blocks = body.match(/```mermaid\n[\s\S]*?\n```/g) ?? [];
+    expect(blocks).toHaveLength(2);
+    expect(blocks[0]).toContain("class PLAN current");
+    expect(blocks[0]).toContain("INTENT --> PLAN : APPROVED_INTENT (taken)");
+    expect(blocks[1]).toContain('t0["api: merged, verifier pass"]');
+    // The hidden block still ends the comment: the picture does not displace it.
+    expect(body.trimEnd().endsWith("-->")).toBe(true);
+  });
 });
 
 describe("record comments", () => {
