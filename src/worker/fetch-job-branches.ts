@@ -19,7 +19,8 @@ export interface FetchedBranches {
 export async function fetchJobBranches(options: {
   repoDir: string;
   job: number;
-  token?: string;
+  /** Asked for before each git call: an app's token may have been refreshed meanwhile. */
+  token?: string | (() => Promise<string>);
   remote?: string;
 }): Promise<FetchedBranches> {
   const remote = options.remote ?? "origin";
@@ -27,10 +28,8 @@ export async function fetchJobBranches(options: {
     const url = (
       await run("git", ["remote", "get-url", remote], { cwd: options.repoDir })
     ).stdout.trim();
-    const env = pushEnvironment(
-      process.env,
-      options.token === undefined ? undefined : { url, token: options.token },
-    );
+    const token = typeof options.token === "function" ? await options.token() : options.token;
+    const env = pushEnvironment(process.env, token === undefined ? undefined : { url, token });
     return (await run("git", args, { cwd: options.repoDir, env, maxBuffer: 64 * 1024 * 1024 }))
       .stdout;
   };

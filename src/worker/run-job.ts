@@ -5,6 +5,7 @@
 
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import { isGitHubOutage } from "../adapters/github/index.js";
 import { configErrorComment, isSameConfigError } from "../engine/render/config-error-comment.js";
 import { configFromText } from "../github-events/config-from-text.js";
 import { postOnce } from "../github-events/post-once.js";
@@ -30,7 +31,7 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
     owner: env.owner,
     repo: env.repo,
     botLogin: env.CFA_BOT_LOGIN,
-    token: env.token,
+    token: w.github.token,
     repoDir: env.GITHUB_WORKSPACE,
     workRoot: workRootUnder(env.RUNNER_TEMP),
     logger,
@@ -61,7 +62,7 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
     const fetched = await fetchJobBranches({
       repoDir: env.GITHUB_WORKSPACE,
       job,
-      token: env.token,
+      token: w.github.token,
     });
     if (!fetched.job) {
       const guard = await guardJobStart(w.github, env, job, loaded.config);
@@ -90,6 +91,14 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
     if (w.signal?.aborted === true) {
       // Cancelled (a /withdraw, or a person): the next run resumes from the last turn.
       logger.warn(`cfa/worker: job #${job}: the run was cancelled: ${reason}`);
+      return result(1, null);
+    }
+    if (isGitHubOutage(error)) {
+      // GitHub failed (or rate-limited us) past the client's retries: not the job's fault and
+      // nothing to tell the person; the run goes red and the sweep wakes the job again.
+      logger.error(
+        `cfa/worker: job #${job}: GitHub did not answer in time, so the run stops here; the job is as its last step left it and the next sweep wakes it again: ${reason}`,
+      );
       return result(1, null);
     }
     logger.error(`cfa/worker: job #${job} failed: ${reason}`);

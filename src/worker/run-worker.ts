@@ -9,7 +9,13 @@ import type { ProgressLine } from "../engine/engine-deps.js";
 import type { Clock } from "../ports/clock.js";
 import type { Model } from "../ports/model.js";
 import { createActionsLogger, type Print } from "./actions-logger.js";
-import { asWorkerGitHub, createWorkerGitHub, type WorkerGitHub } from "./github-client.js";
+import {
+  asWorkerGitHub,
+  createWorkerGitHub,
+  type GitHubPacing,
+  type WorkerCredentials,
+  type WorkerGitHub,
+} from "./github-client.js";
 import { routeEvent } from "./route-event.js";
 import { runJob } from "./run-job.js";
 import { stepSummary } from "./step-summary.js";
@@ -26,6 +32,14 @@ export interface WorkerOptions {
   signal?: AbortSignal;
   /** Replaces the client built from the environment (tests). */
   github?: Parameters<typeof asWorkerGitHub>[0];
+  /** GitHub's pace, shrunk in tests so a rate limit's wait is milliseconds (github-client.ts). */
+  githubPacing?: GitHubPacing;
+}
+
+/** The token of a client a test passed in: the environment's, for git. */
+function workflowToken(credentials: WorkerCredentials) {
+  const token = credentials.kind === "token" ? credentials.token : "";
+  return { token: async () => token, secrets: () => [token] };
 }
 
 export async function runWorker(
@@ -34,8 +48,14 @@ export async function runWorker(
   options: WorkerOptions = {},
 ): Promise<number> {
   const print = options.print ?? ((line: string) => console.log(line));
-  // Until the environment is read, redact anything token-shaped and the raw secrets.
-  const redact = createRedactor([processEnv.GITHUB_TOKEN, processEnv.ANTHROPIC_API_KEY]);
+  // Anything token-shaped and the raw secrets, and every token the client mints later.
+  let clientSecrets: () => readonly string[] = () => [];
+  const redact = createRedactor(() => [
+    processEnv.GITHUB_TOKEN,
+    processEnv.ANTHROPIC_API_KEY,
+    processEnv.PRIVATE_KEY,
+    ...clientSecrets(),
+  ]);
   const logger = createActionsLogger(print, redact);
   try {
     const env = parseWorkerEnv(processEnv);
@@ -47,8 +67,14 @@ export async function runWorker(
     });
     const github: WorkerGitHub =
       options.github === undefined
-        ? createWorkerGitHub({ token: env.token, baseUrl: env.GITHUB_API_URL, logger })
-        : asWorkerGitHub(options.github);
+        ? createWorkerGitHub({
+            credentials: env.credentials,
+            baseUrl: env.GITHUB_API_URL,
+            logger,
+            ...(options.githubPacing === undefined ? {} : { pacing: options.githubPacing }),
+          })
+        : asWorkerGitHub(options.github, workflowToken(env.credentials));
+    clientSecrets = () => github.secrets();
     const w: WorkerContext = {
       env,
       processEnv,

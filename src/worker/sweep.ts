@@ -48,7 +48,7 @@ export async function sweep(w: WorkerContext, options: { dryRun: boolean }): Pro
     ...repo,
     botLogin: env.CFA_BOT_LOGIN,
     repoDir: env.GITHUB_WORKSPACE,
-    token: env.token,
+    token: github.token,
     logger,
   });
   const loaded = configFromText(await forge.readConfig());

@@ -20,7 +20,8 @@ export interface GitHubWiring {
   owner: string;
   repo: string;
   botLogin: string;
-  token: string;
+  /** The token for git pushes, asked for before each one (an app's is refreshed). */
+  token: string | (() => Promise<string>);
   repoDir: string;
   /** Usually `$RUNNER_TEMP/cfa-work`. */
   workRoot: string;

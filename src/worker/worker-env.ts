@@ -5,6 +5,7 @@
 import { tmpdir } from "node:os";
 import * as z from "zod";
 import { ConfigError, parseEnv, type ConfigIssue, type Env } from "../config/index.js";
+import type { WorkerCredentials } from "./github-client.js";
 
 const blank = (value: unknown) =>
   typeof value === "string" && value.trim() === "" ? undefined : value;
@@ -35,14 +36,27 @@ export const WorkerEnvSchema = z.object({
   CFA_JOB: optional(z.string().regex(/^[1-9][0-9]{0,9}$/, { error: "expected an issue number" })),
   /** The login the token posts as: github-actions[bot] for the workflow's own token. */
   CFA_BOT_LOGIN: withDefault(z.string(), () => "github-actions[bot]"),
+  /** Acting as the app (APP_ID and PRIVATE_KEY set): its installation on this repository. */
+  CFA_INSTALLATION_ID: optional(
+    z
+      .string()
+      .regex(/^[1-9][0-9]*$/, { error: "expected the app installation's numeric id" })
+      .transform(Number),
+  ),
 });
 
 export type WorkerEnv = z.infer<typeof WorkerEnvSchema> & {
   settings: Env;
   owner: string;
   repo: string;
-  token: string;
+  /** The workflow's token, or the app's id and key: the app's tokens are minted as needed. */
+  credentials: WorkerCredentials;
 };
+
+/** A PEM key pasted into a secret with its newlines written as `\n` (as Probot accepts). */
+function pem(key: string): string {
+  return key.includes("\n") ? key : key.replace(/\\n/g, "\n");
+}
 
 export function parseWorkerEnv(env: Readonly<Record<string, string | undefined>>): WorkerEnv {
   const settings = parseEnv(env);
@@ -53,15 +67,33 @@ export function parseWorkerEnv(env: Readonly<Record<string, string | undefined>>
         const path = issue.path.join(".");
         return { path, message: `${path}: ${issue.message}` };
       });
-  if (settings.GITHUB_TOKEN === undefined) {
+  // Acting as the app needs both halves; one alone is a mistake worth naming.
+  const asApp = settings.APP_ID !== undefined || settings.PRIVATE_KEY !== undefined;
+  if (asApp && (settings.APP_ID === undefined || settings.PRIVATE_KEY === undefined)) {
+    const missing = settings.APP_ID === undefined ? "APP_ID" : "PRIVATE_KEY";
+    issues.push({
+      path: missing,
+      message: `${missing}: must be set too: acting as the app needs both APP_ID and PRIVATE_KEY`,
+    });
+  } else if (!asApp && settings.GITHUB_TOKEN === undefined) {
     issues.push({
       path: "GITHUB_TOKEN",
-      message: "GITHUB_TOKEN: must be set (the workflow's token, passed to the action)",
+      message:
+        "GITHUB_TOKEN: must be set (the workflow's token, passed to the action), or APP_ID and PRIVATE_KEY to act as the app",
     });
   }
-  if (!parsed.success || settings.GITHUB_TOKEN === undefined || issues.length > 0) {
-    throw new ConfigError("environment", issues);
-  }
+  if (!parsed.success || issues.length > 0) throw new ConfigError("environment", issues);
   const [owner = "", repo = ""] = parsed.data.GITHUB_REPOSITORY.split("/");
-  return { ...parsed.data, settings, owner, repo, token: settings.GITHUB_TOKEN };
+  const credentials: WorkerCredentials =
+    settings.APP_ID !== undefined && settings.PRIVATE_KEY !== undefined
+      ? {
+          kind: "app",
+          appId: settings.APP_ID,
+          privateKey: pem(settings.PRIVATE_KEY),
+          installationId: parsed.data.CFA_INSTALLATION_ID,
+          owner,
+          repo,
+        }
+      : { kind: "token", token: settings.GITHUB_TOKEN ?? "" };
+  return { ...parsed.data, settings, owner, repo, credentials };
 }

@@ -14,6 +14,8 @@ export class GitHubForgeError extends Error {
   readonly status: number | undefined;
   /** GitHub's `x-github-request-id`, when GitHub answered. */
   readonly requestId: string | undefined;
+  /** False when GitHub never answered (a dropped connection, DNS): not a refusal. */
+  readonly answered: boolean;
 
   constructor(
     message: string,
@@ -22,12 +24,14 @@ export class GitHubForgeError extends Error {
       status?: number | undefined;
       requestId?: string | undefined;
       cause?: Error | undefined;
+      answered?: boolean;
     },
   ) {
     super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
     this.operation = fields.operation;
     this.status = fields.status;
     this.requestId = fields.requestId;
+    this.answered = fields.answered ?? true;
   }
 }
 
@@ -131,6 +135,32 @@ export function toGitHubForgeError(
     .join(", ");
   return new GitHubForgeError(
     `cfa/github: ${operation} failed${where === "" ? "" : ` (${where})`}: ${text}; ${hint(status, answered)}`,
-    { operation, status, requestId, cause },
+    { operation, status, requestId, cause, answered },
   );
+}
+
+// What git prints when GitHub's side of a push or fetch failed, rather than refused it.
+const GIT_OUTAGE =
+  /returned error: 5\d\d|Could not resolve host|Failed to connect|Connection (?:timed out|reset|refused)|remote end hung up|early EOF|Operation timed out/i;
+
+/**
+ * True when GitHub failed or asked us to slow down (a 5xx, a rate limit, no answer at all)
+ * rather than refused the request: an outage the worker waits out (the sweep wakes the job
+ * again), not a fault of the job (DESIGN.md "The outside world is unreliable, not wrong").
+ * Called after the client's own retries gave up.
+ */
+export function isGitHubOutage(error: unknown): boolean {
+  if (error instanceof AggregateError) return error.errors.some(isGitHubOutage);
+  const status = statusOf(error);
+  if (status !== undefined) {
+    if (status >= 500 || status === 429) return true;
+    // GitHub's own words, not our hint (which mentions rate limits for every 403).
+    const said = error instanceof GitHubForgeError ? error.cause : error;
+    return status === 403 && /rate limit/i.test(String((said as Error | undefined)?.message ?? ""));
+  }
+  if (error instanceof GitHubForgeError) {
+    if (error.operation === "git push") return GIT_OUTAGE.test(error.message);
+    return !error.answered;
+  }
+  return false;
 }

@@ -52,8 +52,11 @@ export interface GitHubForgeOptions {
   repoDir: string;
   /** The clone's name for GitHub; default "origin". */
   remote?: string;
-  /** A token for `git push` over https; never written to disk or argv. */
-  token?: string;
+  /**
+   * A token for `git push` over https; never written to disk or argv. A function is asked
+   * before every push, so a long run pushes with a fresh installation token.
+   */
+  token?: string | (() => Promise<string>);
   logger?: Logger;
   /** Where people read the repository; default https://github.com/<owner>/<repo>. */
   repoUrl?: string;
@@ -89,6 +92,8 @@ class GitHubForgeAdapter implements GitHubForge {
   private readonly logger: Logger;
   private readonly redact: Redact;
   private calls = 0;
+  /** Every push token used so far: the redactor hides each (and its basic-auth form). */
+  private readonly tokens: string[] = [];
   private knownDefaultBranch: string | undefined;
   /** Check run ids by `name@sha`, so a check is created once and then updated. */
   private readonly checkRuns = new Map<string, number>();
@@ -99,8 +104,17 @@ class GitHubForgeAdapter implements GitHubForge {
     this.repoParams = { owner: options.owner, repo: options.repo };
     this.repoUrl = options.repoUrl ?? `https://github.com/${options.owner}/${options.repo}`;
     this.logger = options.logger ?? noopLogger;
-    const token = options.token;
-    this.redact = createRedactor(token === undefined ? [] : [token, basicCredentials(token)]);
+    if (typeof options.token === "string") this.tokens.push(options.token);
+    this.redact = createRedactor(() => this.tokens.flatMap((t) => [t, basicCredentials(t)]));
+  }
+
+  /** The token for the next push: asked for each time, remembered for the redactor. */
+  private async pushToken(): Promise<string | undefined> {
+    const given = this.options.token;
+    const token = typeof given === "function" ? await given() : given;
+    if (token !== undefined && token !== "" && !this.tokens.includes(token))
+      this.tokens.push(token);
+    return token;
   }
 
   apiCalls(): number {
@@ -204,7 +218,7 @@ class GitHubForgeAdapter implements GitHubForge {
       {
         repoDir: this.options.repoDir,
         remote: this.options.remote ?? "origin",
-        token: this.options.token,
+        token: await this.pushToken(),
         redact: this.redact,
         logger: this.logger,
       },

@@ -1,7 +1,12 @@
 export { CHECK_SUMMARY_LIMIT, checkRunFields } from "./check-run-fields.js";
 export { CONFIG_PATH, createGitHubForge } from "./github-forge.js";
 export type { GitHubForge, GitHubForgeOptions } from "./github-forge.js";
-export { GitHubForgeError, statusOf, toGitHubForgeError } from "./github-forge-error.js";
+export {
+  GitHubForgeError,
+  isGitHubOutage,
+  statusOf,
+  toGitHubForgeError,
+} from "./github-forge-error.js";
 export type { CheckRunFields, GitHubOctokit, GitHubResponse } from "./github-octokit.js";
 export { mapPermission } from "./map-permission.js";
 export { GHOST, toActor } from "./map-responses.js";

@@ -81,8 +81,14 @@ export class FakeGitHub {
   readonly reactions: { target: string; content: string }[] = [];
   readonly permissions = new Map<string, string>();
   config: string | null = null;
-  /** Answers a route with an error instead (a GitHub outage, a permission missing). */
-  readonly failures = new Map<Route, { status: number; message: string }>();
+  /**
+   * Answers a route with an error instead (a GitHub outage, a rate limit, a permission
+   * missing): every time, or the next `times` times only.
+   */
+  readonly failures = new Map<
+    Route,
+    { status: number; message: string; times?: number; headers?: Record<string, string> }
+  >();
   private nextId = 100;
 
   constructor(
@@ -185,7 +191,10 @@ export class FakeGitHub {
     accept: string,
   ): [number, unknown] | [number, unknown, Record<string, string>] {
     const failure = this.failures.get(route);
-    if (failure) return [failure.status, { message: failure.message }];
+    if (failure) {
+      if (failure.times !== undefined && --failure.times <= 0) this.failures.delete(route);
+      return [failure.status, { message: failure.message }, failure.headers ?? {}];
+    }
     const parts = url.pathname.split("/").map(decodeURIComponent);
     const num = (i: number) => Number(parts[i]);
     switch (route) {

@@ -12,7 +12,12 @@ import { createDedupe } from "../../../src/github-events/dedupe.js";
 import { steppingClock } from "../../../src/ports/clock.js";
 import type { Model } from "../../../src/ports/model.js";
 import { runWorker } from "../../../src/worker/run-worker.js";
-import { createTestProbot, examplePayload, type TestProbot } from "../../support/github/index.js";
+import {
+  createTestProbot,
+  examplePayload,
+  TEST_PACING,
+  type TestProbot,
+} from "../../support/github/index.js";
 import { FakeGitHub, FULL, OWNER, REPO } from "./fake-github.js";
 
 export type ReviewStateName = "approved" | "changes_requested" | "commented" | "dismissed";
@@ -93,7 +98,13 @@ export async function createGitHubJob(options: { recording: unknown; config?: st
           GITHUB_RUN_ATTEMPT: "1",
           ANTHROPIC_API_KEY: "sk-ant-e2e-unused",
         },
-        { model, clock, print: (line) => lines.push(line), ...(signal ? { signal } : {}) },
+        {
+          model,
+          clock,
+          print: (line) => lines.push(line),
+          githubPacing: TEST_PACING,
+          ...(signal ? { signal } : {}),
+        },
       );
     },
     labelled: (issue: number, login: string) =>

@@ -10,6 +10,7 @@ import { useGitHubMocks } from "../../support/github/index.js";
 import { recording } from "../../support/engine/script.js";
 import { type Route } from "./fake-github.js";
 import { createGitHubJob, WORKER_TOKEN, type GitHubJob } from "./github-job.js";
+import { happyRecording } from "./happy-recording.js";
 
 describe("the worker on GitHub", () => {
   const mocks = useGitHubMocks();
@@ -21,9 +22,42 @@ describe("the worker on GitHub", () => {
       .calls()
       .map((c) => c.operationId);
 
-  it("a wake that fails posts one comment with the reason, no secret in it, and exits 1; the same run again posts nothing more", async () => {
+  const failingStart = async (comments: Route[] = ["list-comments", "create-comment"]) => {
     job = await createGitHubJob({ recording: recording({}) });
-    const routes: Route[] = [
+    job.github.install(["repo", "issue", "issue-events", "permission", "content", ...comments]);
+    job.github.permissions.set("ana", "write");
+    job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
+    return job;
+  };
+  const failureComments = (job: GitHubJob) =>
+    job.github.botComments(1).filter((c) => readHiddenBlock(c.body)?.kind === "worker-failure");
+
+  it("a refusal from GitHub posts one comment with the reason, no secret in it, and exits 1; the same run again posts nothing more", async () => {
+    const job = await failingStart();
+    // GitHub refuses while the job starts, and its message echoes the token.
+    job.github.failures.set("repo", {
+      status: 403,
+      message: `Resource not accessible by integration (token ${WORKER_TOKEN})`,
+    });
+
+    expect(await job.runWorker(1)).toBe(1);
+    expect(failureComments(job)).toHaveLength(1);
+    const body = failureComments(job)[0]!.body;
+    expect(body).toContain("The cfa worker failed on job #1");
+    expect(body).toContain("https://github.com/octo-org/hello-world/actions/runs/4242");
+    expect(body).toContain("Resource not accessible by integration (token [redacted])");
+    expect(job.lines.join("\n")).toContain("::error::cfa/worker: job #1 failed");
+    for (const c of job.github.comments) expect(c.body).not.toContain(WORKER_TOKEN);
+
+    // A re-run of the same attempt fails the same way and finds its comment.
+    expect(await job.runWorker(1)).toBe(1);
+    expect(failureComments(job)).toHaveLength(1);
+  });
+
+  it("a 5xx and a secondary rate limit are waited out: the wake reaches its gate and nothing is posted about them", async () => {
+    job = await createGitHubJob({ recording: happyRecording() });
+    // The routes the INTENT wake uses, up to its gate.
+    job.github.install([
       "repo",
       "issue",
       "issue-events",
@@ -31,30 +65,68 @@ describe("the worker on GitHub", () => {
       "content",
       "list-comments",
       "create-comment",
-    ];
-    job.github.install(routes);
-    // GitHub fails while the job starts, and its message echoes the token.
+      "list-pulls",
+      "create-pull",
+      "request-reviewers",
+      "list-checks",
+      "create-check",
+    ]);
+    job.github.permissions.set("ana", "write");
+    job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
+    // GitHub fails twice, then answers (plugin-retry); the permission check hits the secondary
+    // rate limit with `retry-after` (plugin-throttling waits; TEST_PACING makes 60 s 60 ms);
+    // the gate's pull request meets a primary limit that resets at once.
+    job.github.failures.set("repo", { status: 502, message: "Bad Gateway", times: 2 });
+    job.github.failures.set("permission", {
+      status: 403,
+      message:
+        "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+      times: 1,
+      headers: { "retry-after": "60" },
+    });
+    job.github.failures.set("create-pull", {
+      status: 429,
+      message: "API rate limit exceeded",
+      times: 1,
+      headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "0" },
+    });
+
+    expect(await job.runWorker(1)).toBe(0);
+    expect(failureComments(job)).toEqual([]);
+    expect(job.github.pulls).toHaveLength(1);
+    expect(job.github.botComments(1).map((c) => readHiddenBlock(c.body)?.kind)).toEqual([
+      "gate",
+      "status",
+    ]);
+    const log = job.lines.join("\n");
+    expect(log).toContain(
+      "secondary rate limit was hit on GET /repos/{owner}/{repo}/collaborators/{username}/permission; waiting 60 s, then retrying",
+    );
+    expect(log).toContain("rate limit is used up on POST /repos/{owner}/{repo}/pulls; waiting");
+    const count = (id: string) => operations().filter((c) => c === id).length;
+    expect(count("repos/get")).toBe(3);
+    expect(count("pulls/create")).toBe(2);
+  });
+
+  it("GitHub failing past the retries stops the run (exit 1) without a failure comment: the sweep wakes the job later", async () => {
+    const job = await failingStart([]);
     job.github.failures.set("repo", {
       status: 500,
       message: `Server Error (token ${WORKER_TOKEN})`,
     });
-    job.github.permissions.set("ana", "write");
-    job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
 
     expect(await job.runWorker(1)).toBe(1);
-    const failures = () =>
-      job!.github.botComments(1).filter((c) => readHiddenBlock(c.body)?.kind === "worker-failure");
-    expect(failures()).toHaveLength(1);
-    const body = failures()[0]!.body;
-    expect(body).toContain("The cfa worker failed on job #1");
-    expect(body).toContain("https://github.com/octo-org/hello-world/actions/runs/4242");
-    expect(body).toContain("Server Error (token [redacted])");
-    expect(job.lines.join("\n")).toContain("::error::cfa/worker: job #1 failed");
-    for (const c of job.github.comments) expect(c.body).not.toContain(WORKER_TOKEN);
-
-    // A re-run of the same attempt fails the same way and finds its comment.
-    expect(await job.runWorker(1)).toBe(1);
-    expect(failures()).toHaveLength(1);
+    expect(failureComments(job)).toEqual([]);
+    const log = job.lines.join("\n");
+    expect(log).toContain("GitHub did not answer in time");
+    expect(log).toContain("Server Error (token [redacted])");
+    expect(log).not.toContain(WORKER_TOKEN);
+    // The client's retries: the first attempt and six more.
+    const calls = mocks
+      .recorder()
+      .calls()
+      .map((c) => c.operationId);
+    expect(calls.filter((c) => c === "repos/get")).toHaveLength(7);
   });
 
   it("a cancelled run (SIGINT on /withdraw) stops like a crash: the started job is kept, nothing is posted, exit 1", async () => {

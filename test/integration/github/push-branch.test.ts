@@ -48,7 +48,9 @@ async function remoteBranch(bare: string): Promise<string | null> {
   return out.trim() === "" ? null : out.trim();
 }
 
-function forgeFor(options: { remote?: string; token?: string } = {}): GitHubForge {
+function forgeFor(
+  options: { remote?: string; token?: string | (() => Promise<string>) } = {},
+): GitHubForge {
   const logger: Logger = {
     debug: (m, f) => world.logged.push(`${m} ${JSON.stringify(f)}`),
     info: (m, f) => world.logged.push(`${m} ${JSON.stringify(f)}`),
@@ -249,5 +251,31 @@ describe("pushBranch: the token", () => {
 
     expect(seen.length).toBeGreaterThan(0);
     expect(seen).toEqual(seen.map(() => []));
+  });
+
+  it("a token given as a function is asked for before every push: each push sends the newest, none leaks", async () => {
+    const [one, two] = world.commits as [string, string];
+    const minted = [TOKEN, `${TOKEN}Renewed`];
+    let asked = 0;
+    const forge = forgeFor({ remote: "github", token: async () => minted[asked++]! });
+
+    await expect(forge.pushBranch(BRANCH, { sha: one, expectedOld: null })).rejects.toThrow();
+    const first = seen.length;
+    const error = await forge
+      .pushBranch(BRANCH, { sha: two, expectedOld: null })
+      .catch((caught: unknown) => caught);
+
+    expect(asked).toBe(2);
+    expect(seen.slice(0, first)).toEqual(
+      seen.slice(0, first).map(() => [`basic ${basicCredentials(minted[0]!)}`]),
+    );
+    expect(seen.slice(first)).toEqual(
+      seen.slice(first).map(() => [`basic ${basicCredentials(minted[1]!)}`]),
+    );
+    // The server echoes the credentials it got: the new token, too, comes back redacted.
+    const text = everythingIn(error);
+    expect(text).toContain("[redacted]");
+    expect(text).not.toContain(minted[1]);
+    expect(text).not.toContain(basicCredentials(minted[1]!));
   });
 });

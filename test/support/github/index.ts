@@ -44,6 +44,7 @@ export type {
   RecordedGitHubRequest,
   RecordOptions,
 } from "./record-and-validate.js";
+export { TEST_PACING } from "./test-pacing.js";
 export { TestProbotOctokit } from "./test-probot-octokit.js";
 export { testPrivateKey } from "./test-private-key.js";
 export { useGitHubMocks } from "./use-github-mocks.js";

@@ -27,6 +27,19 @@ describe("createRedactor", () => {
     expect(redact(text)).toBe("[redacted] [redacted] [redacted] [redacted]");
   });
 
+  it("hides the stateless installation token format ghs_<app id>_<JWT> whole", () => {
+    const token = "ghs_123456_eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOjEyMzQ1Nn0.c2ln-bmF0_dXJl";
+    expect(redact(`push with ${token}.`)).toBe("push with [redacted].");
+  });
+
+  it("reads a live list at every call: a token minted after the redactor was made is hidden", () => {
+    const minted: string[] = [];
+    const live = createRedactor(() => minted);
+    expect(live("opaque-token-1")).toBe("opaque-token-1");
+    minted.push("opaque-token-1");
+    expect(live("opaque-token-1")).toBe("[redacted]");
+  });
+
   it("hides Authorization header values and credentials in URLs", () => {
     expect(redact("Authorization: basic eC1hY2Nlc3M=")).toBe("Authorization: basic [redacted]");
     expect(redact("AUTHORIZATION: abc")).toBe("AUTHORIZATION: [redacted]");

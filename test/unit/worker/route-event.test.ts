@@ -7,6 +7,7 @@ import {
   examplePayload,
   expectBody,
   nockGitHub,
+  TEST_PACING,
   useGitHubMocks,
 } from "../../support/github/index.js";
 
@@ -35,7 +36,7 @@ describe("Actions-only mode: the workflow routes its own event", () => {
           "Codertocat/Hello-World/.github/workflows/agents.yml@refs/heads/master",
         GITHUB_RUN_ID: "77",
       },
-      { print: (l) => lines.push(l) },
+      { print: (l) => lines.push(l), githubPacing: TEST_PACING },
     );
     return { code, lines };
   }

@@ -7,7 +7,7 @@ import {
 import { newJobRecord, serializeJobRecord } from "../../../src/protocol/job-record.js";
 import type { State } from "../../../src/protocol/fsm.js";
 import { runWorker } from "../../../src/worker/run-worker.js";
-import { expectBody, nockGitHub, useGitHubMocks } from "../../support/github/index.js";
+import { TEST_PACING, expectBody, nockGitHub, useGitHubMocks } from "../../support/github/index.js";
 
 const R = "/repos/octo/hello";
 const ENV = {
@@ -116,7 +116,9 @@ describe("the sweep (schedule)", () => {
     }
     const lines: string[] = [];
 
-    expect(await runWorker([], ENV, { print: (l) => lines.push(l) })).toBe(0);
+    expect(
+      await runWorker([], ENV, { print: (l) => lines.push(l), githubPacing: TEST_PACING }),
+    ).toBe(0);
 
     expect(lines.filter((l) => l.startsWith("cfa/worker: woke"))).toEqual([
       "cfa/worker: woke job #2: a comment it has not read",
@@ -148,7 +150,12 @@ describe("the sweep (schedule)", () => {
     scope.get(R).reply(200, { default_branch: "main" });
     const lines: string[] = [];
 
-    expect(await runWorker(["--sweep", "--dry-run"], ENV, { print: (l) => lines.push(l) })).toBe(0);
+    expect(
+      await runWorker(["--sweep", "--dry-run"], ENV, {
+        print: (l) => lines.push(l),
+        githubPacing: TEST_PACING,
+      }),
+    ).toBe(0);
 
     expect(lines).toContain(
       "cfa/worker: would wake job #2: not waiting on anyone, and no run is working on it",
@@ -191,7 +198,9 @@ describe("the sweep (schedule)", () => {
       .reply(204);
     const lines: string[] = [];
 
-    expect(await runWorker(["--sweep"], ENV, { print: (l) => lines.push(l) })).toBe(1);
+    expect(
+      await runWorker(["--sweep"], ENV, { print: (l) => lines.push(l), githubPacing: TEST_PACING }),
+    ).toBe(1);
 
     expect(lines.some((l) => l.startsWith("::error::cfa/worker: sweep: job #1:"))).toBe(true);
     expect(lines).toContain(

@@ -13,7 +13,7 @@ describe("the worker's environment", () => {
     expect(env).toMatchObject({
       owner: "octo-org",
       repo: "hello-world",
-      token: "ghs_secretsecretsecret",
+      credentials: { kind: "token", token: "ghs_secretsecretsecret" },
       GITHUB_API_URL: "https://api.github.com",
       CFA_BOT_LOGIN: "github-actions[bot]",
       RUNNER_TEMP: "/tmp/runner",
@@ -36,5 +36,32 @@ describe("the worker's environment", () => {
     expect(message).toContain("GITHUB_TOKEN: must be set");
     expect(message).not.toContain("sk-ant-SECRET");
     expect(message).not.toContain("twelve");
+  });
+
+  it("with APP_ID and PRIVATE_KEY the worker acts as the app; a key pasted with \\n is a PEM again", () => {
+    const env = parseWorkerEnv({
+      GITHUB_REPOSITORY: "octo-org/hello-world",
+      GITHUB_TOKEN: "ghs_workflowtokenworkflow",
+      APP_ID: "1234",
+      PRIVATE_KEY: "-----BEGIN PRIVATE KEY-----\\nMIIE\\n-----END PRIVATE KEY-----",
+      CFA_INSTALLATION_ID: "42",
+    });
+    expect(env.credentials).toEqual({
+      kind: "app",
+      appId: 1234,
+      privateKey: "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----",
+      installationId: 42,
+      owner: "octo-org",
+      repo: "hello-world",
+    });
+  });
+
+  it("one half of the app's credentials is named as missing, and no token is needed with both", () => {
+    expect(() => parseWorkerEnv({ GITHUB_REPOSITORY: "o/r", APP_ID: "1234" })).toThrow(
+      /PRIVATE_KEY: must be set too: acting as the app needs both APP_ID and PRIVATE_KEY/,
+    );
+    expect(
+      parseWorkerEnv({ GITHUB_REPOSITORY: "o/r", APP_ID: "1", PRIVATE_KEY: "k" }).credentials.kind,
+    ).toBe("app");
   });
 });

@@ -1,0 +1,217 @@
+// The worker's client acting as the GitHub App (issue 10 §5): installation tokens minted with
+// a signed JWT, refreshed before they expire by the worker's clock, and again when GitHub
+// refuses one early; every request goes out through Octokit over nock, validated against
+// GitHub's OpenAPI description.
+
+import { createPublicKey, verify } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import type { Clock } from "../../../src/ports/clock.js";
+import { noopLogger } from "../../../src/ports/logger.js";
+import { createWorkerGitHub } from "../../../src/worker/github-client.js";
+import {
+  TEST_PACING,
+  nockGitHub,
+  testPrivateKey,
+  useGitHubMocks,
+} from "../../support/github/index.js";
+
+const APP_ID = 4711;
+const R = "/repos/octo/hello";
+
+/** The JWT GitHub would check: RS256 over the app's key, issued by the app, short-lived. */
+function checkJwt(authorization: string): void {
+  const match = /^bearer (.+)\.(.+)\.(.+)$/.exec(authorization);
+  expect(match).not.toBeNull();
+  const [, header, payload, signature] = match!;
+  const ok = verify(
+    "RSA-SHA256",
+    Buffer.from(`${header}.${payload}`),
+    createPublicKey(testPrivateKey()),
+    Buffer.from(signature!, "base64url"),
+  );
+  expect(ok).toBe(true);
+  const claims = JSON.parse(Buffer.from(payload!, "base64url").toString()) as Record<
+    string,
+    number
+  >;
+  expect(claims["iss"]).toBe(APP_ID);
+  // GitHub refuses a JWT that lives longer than ten minutes.
+  expect(claims["exp"]! - claims["iat"]!).toBeLessThanOrEqual(600);
+}
+
+function manualClock(start: string): Clock & { advance(ms: number): void } {
+  let t = Date.parse(start);
+  return { now: () => new Date(t), advance: (ms) => (t += ms) };
+}
+
+const installationToken = (token: string, expiresAt: string) => ({
+  token,
+  expires_at: expiresAt,
+  permissions: { contents: "write", issues: "write" },
+  repository_selection: "selected",
+});
+
+describe("the worker acting as the app", () => {
+  useGitHubMocks();
+
+  it("finds its installation, mints a token, and uses it for API calls and for git", async () => {
+    const scope = nockGitHub();
+    scope
+      .get(`${R}/installation`)
+      .reply(function () {
+        checkJwt(String(this.req.headers["authorization"]));
+        return [200, { id: 42, account: { login: "octo" }, app_id: APP_ID }];
+      })
+      .post("/app/installations/42/access_tokens")
+      .reply(function () {
+        checkJwt(String(this.req.headers["authorization"]));
+        return [201, installationToken("ghs_first000000000000000", "2026-11-22T11:00:00Z")];
+      })
+      .get(`${R}/issues/1`)
+      .matchHeader("authorization", "token ghs_first000000000000000")
+      .reply(200, { number: 1 });
+
+    const clock = manualClock("2026-11-22T10:00:00Z");
+    const github = createWorkerGitHub({
+      credentials: {
+        kind: "app",
+        appId: APP_ID,
+        privateKey: testPrivateKey(),
+        owner: "octo",
+        repo: "hello",
+      },
+      baseUrl: "https://api.github.com",
+      logger: noopLogger,
+      clock,
+      pacing: TEST_PACING,
+    });
+    await github.request("GET /repos/{owner}/{repo}/issues/{issue_number}", {
+      owner: "octo",
+      repo: "hello",
+      issue_number: 1,
+    });
+    expect(await github.token()).toBe("ghs_first000000000000000");
+    expect(github.secrets()).toEqual([testPrivateKey(), "ghs_first000000000000000"]);
+  });
+
+  it("an hour later (by the worker's clock) the next call and the next push get a new token", async () => {
+    const scope = nockGitHub();
+    scope
+      .post("/app/installations/42/access_tokens")
+      .reply(201, installationToken("ghs_hour1000000000000000", "2026-11-22T11:00:00Z"))
+      .get(`${R}/issues/1`)
+      .matchHeader("authorization", "token ghs_hour1000000000000000")
+      .reply(200, { number: 1 })
+      .post("/app/installations/42/access_tokens")
+      .reply(201, installationToken("ghs_hour2000000000000000", "2026-11-22T12:00:00Z"))
+      .get(`${R}/issues/1`)
+      .matchHeader("authorization", "token ghs_hour2000000000000000")
+      .reply(200, { number: 1 });
+
+    const clock = manualClock("2026-11-22T10:00:00Z");
+    const github = createWorkerGitHub({
+      credentials: {
+        kind: "app",
+        appId: APP_ID,
+        privateKey: testPrivateKey(),
+        installationId: 42,
+        owner: "octo",
+        repo: "hello",
+      },
+      baseUrl: "https://api.github.com",
+      logger: noopLogger,
+      clock,
+      pacing: TEST_PACING,
+    });
+    const get = () =>
+      github.request("GET /repos/{owner}/{repo}/issues/{issue_number}", {
+        owner: "octo",
+        repo: "hello",
+        issue_number: 1,
+      });
+    await get();
+    clock.advance(50 * 60_000);
+    // Still ten minutes to go: the same token for git.
+    expect(await github.token()).toBe("ghs_hour1000000000000000");
+    clock.advance(6 * 60_000);
+    // Four minutes left is too close: a push now would race the expiry.
+    expect(await github.token()).toBe("ghs_hour2000000000000000");
+    await get();
+  });
+
+  it("a token GitHub refuses early (401) is replaced and the request sent once more", async () => {
+    // auth-app retries a 401 in a token's first five seconds (GitHub's replication lag); this
+    // one is refused twenty minutes after it was minted, by the worker's clock.
+    const clock = manualClock("2026-11-22T10:00:00Z");
+    const logs: string[] = [];
+    const scope = nockGitHub();
+    scope
+      .post("/app/installations/42/access_tokens")
+      .reply(201, installationToken("ghs_revoked0000000000000", "2026-11-22T11:00:00Z"))
+      .get(`${R}/issues/1`)
+      .matchHeader("authorization", "token ghs_revoked0000000000000")
+      .reply(200, { number: 1 })
+      .get(`${R}/issues/1`)
+      .matchHeader("authorization", "token ghs_revoked0000000000000")
+      .reply(401, { message: "Bad credentials" })
+      .post("/app/installations/42/access_tokens")
+      .reply(201, installationToken("ghs_renewed0000000000000", "2026-11-22T11:30:00Z"))
+      .get(`${R}/issues/1`)
+      .matchHeader("authorization", "token ghs_renewed0000000000000")
+      .reply(200, { number: 1, title: "again" });
+
+    const github = createWorkerGitHub({
+      credentials: {
+        kind: "app",
+        appId: APP_ID,
+        privateKey: testPrivateKey(),
+        installationId: 42,
+        owner: "octo",
+        repo: "hello",
+      },
+      baseUrl: "https://api.github.com",
+      logger: { ...noopLogger, info: (m) => logs.push(m) },
+      clock,
+      pacing: TEST_PACING,
+    });
+    const get = () =>
+      github.request("GET /repos/{owner}/{repo}/issues/{issue_number}", {
+        owner: "octo",
+        repo: "hello",
+        issue_number: 1,
+      });
+    await get();
+    clock.advance(20 * 60_000);
+    const { data } = await get();
+    expect(data).toEqual({ number: 1, title: "again" });
+    expect(logs).toContain(
+      "cfa/github: GitHub refused the installation token (401); minting a new one",
+    );
+    expect(github.secrets()).toEqual([
+      testPrivateKey(),
+      "ghs_revoked0000000000000",
+      "ghs_renewed0000000000000",
+    ]);
+  });
+
+  it("the workflow's token is used as given; a 401 with it is GitHub's answer, not retried", async () => {
+    nockGitHub()
+      .get(`${R}/issues/1`)
+      .matchHeader("authorization", "token ghs_workflow00000000000")
+      .reply(401, { message: "Bad credentials" });
+    const github = createWorkerGitHub({
+      credentials: { kind: "token", token: "ghs_workflow00000000000" },
+      baseUrl: "https://api.github.com",
+      logger: noopLogger,
+      pacing: TEST_PACING,
+    });
+    await expect(
+      github.request("GET /repos/{owner}/{repo}/issues/{issue_number}", {
+        owner: "octo",
+        repo: "hello",
+        issue_number: 1,
+      }),
+    ).rejects.toMatchObject({ status: 401 });
+    expect(await github.token()).toBe("ghs_workflow00000000000");
+  });
+});
