@@ -5,7 +5,7 @@
 
 import type { Address } from "../protocol/address.js";
 import type { OutcomeRecord } from "../protocol/outcome-record.js";
-import type { Message, Model, ModelUsage } from "../ports/model.js";
+import type { Message, Model, ModelRequest, ModelResponse, ModelUsage } from "../ports/model.js";
 import type { CommandResult } from "../ports/sandbox.js";
 
 /** What crossed the bus to wake this turn (seed 000 §5 `m`), as the engine renders it. */
@@ -65,6 +65,46 @@ export interface RoleDefinition {
   prompt: string;
 }
 
+/**
+ * The model-call boundary (issue 9 point 5, issue 11 points 1, 4 and 6): the host's say at
+ * every model call of a turn. `before` runs before each call — caps, the turn's wall-clock
+ * limit and pending interventions are checked there — and `after` runs once each response
+ * is in, before any of its tool calls run: the response is priced on its own and persisted,
+ * so a turn that fails or a process that dies after k calls has paid for k calls once.
+ */
+export interface CallBoundary {
+  before(call: BoundaryCall): Promise<BeforeCall>;
+  after(call: BoundaryCall & { response: ModelResponse; replayed: boolean }): Promise<void>;
+}
+
+export interface BoundaryCall {
+  /** The request about to be sent (or just answered), exactly as the model sees it. */
+  request: ModelRequest;
+  /**
+   * This turn's messages so far, the live list the loop appends to (opening message first):
+   * after a failure the host still has everything the turn said and heard.
+   */
+  added: readonly Message[];
+  /** Model calls this turn has made before this one. */
+  calls: number;
+}
+
+export type BeforeCall =
+  /** Send the request. */
+  | { kind: "call" }
+  /** The response this very request got before (a redone turn: no call is paid twice). */
+  | { kind: "replay"; response: ModelResponse }
+  /**
+   * Seed 000 §8 [interrupt]: the Run abandons what it was on for this message, keeping its
+   * context; the loop adds it to the conversation and asks the boundary again.
+   */
+  | { kind: "inject"; message: IncomingMessage }
+  /** End the turn now, without this call: a cap, the turn's timeout, the job stopping. */
+  | { kind: "stop"; cause: HaltCause; reason: string };
+
+export const HALT_CAUSES = ["cap", "timeout", "stopped"] as const;
+export type HaltCause = (typeof HALT_CAUSES)[number];
+
 export interface TurnInput {
   instance: Address;
   role: RoleDefinition;
@@ -84,6 +124,8 @@ export interface TurnInput {
   host: TurnHost;
   limits: { toolCallsPerTurn: number; maxTokens: number; readBytes: number };
   signal?: AbortSignal;
+  /** The host's hook around every model call; without one every call is simply made. */
+  boundary?: CallBoundary;
 }
 
 export type TurnEnd =
@@ -94,7 +136,14 @@ export type TurnEnd =
   /** finish was called: the outcome record is on disk. */
   | { kind: "finished" }
   /** The tool-call cap ended the turn. */
-  | { kind: "capped" };
+  | { kind: "capped" }
+  /** The boundary stopped the turn before a model call (a job cap, the turn's timeout…). */
+  | { kind: "halted"; cause: HaltCause; reason: string }
+  /**
+   * Set by the host, never by the loop: the turn threw (a model call refused, a tool broke,
+   * its deadline cut a call) and what it did so far is kept.
+   */
+  | { kind: "failed"; reason: string };
 
 export interface TurnOutput {
   /** Messages this turn added, in order: appended to the transcript. */

@@ -34,10 +34,11 @@ export function openingMessage(
       content.push(toolResultBlock(call.id, NOTES.capped, true));
     }
   }
-  if (!answered) {
-    const text =
-      incoming.text.trim() === "" ? `(an empty ${incoming.kind} message)` : incoming.text;
-    content.push({ type: "text", text });
-  }
+  if (!answered) content.push({ type: "text", text: incomingText(incoming) });
   return { role: "user", content };
+}
+
+/** The text of an incoming message as the model reads it; never a blank block. */
+export function incomingText(incoming: IncomingMessage): string {
+  return incoming.text.trim() === "" ? `(an empty ${incoming.kind} message)` : incoming.text;
 }

@@ -6,6 +6,7 @@
 import type {
   AssistantBlock,
   Message,
+  ModelRequest,
   ModelResponse,
   ModelUsage,
   StopReason,
@@ -20,7 +21,7 @@ import { isTurnEndingTool } from "../tools/tool-names.js";
 import { toolSpecs } from "../tools/tool-registry.js";
 import type { TurnEnd, TurnInput, TurnOutput } from "../turn-contract.js";
 import { NOTES } from "./loop-notes.js";
-import { openingMessage } from "./opening-message.js";
+import { incomingText, openingMessage } from "./opening-message.js";
 import { requestMessages } from "./request-messages.js";
 import { toolResultBlock } from "./tool-result-block.js";
 
@@ -60,22 +61,40 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
 
   for (;;) {
     signal?.throwIfAborted();
-    const started = performance.now();
+    const request: ModelRequest = {
+      instance,
+      model: input.modelName,
+      system: input.system,
+      tools,
+      messages: requestMessages([...input.transcript, ...added]),
+      maxTokens: limits.maxTokens,
+    };
+    // The boundary's say before every call (turn-contract.ts CallBoundary).
+    const decision = (await input.boundary?.before({ request, added, calls: usages.length })) ?? {
+      kind: "call" as const,
+    };
+    if (decision.kind === "stop") {
+      return end({ kind: "halted", cause: decision.cause, reason: decision.reason });
+    }
+    if (decision.kind === "inject") {
+      // Seed 000 §8 [interrupt]: the next request carries the new message after what the
+      // turn has done so far (its tool results), so the Run resumes on it with its context.
+      added.push({
+        role: "user",
+        content: [{ type: "text", text: incomingText(decision.message) }],
+      });
+      continue;
+    }
     let response: ModelResponse;
-    try {
-      response = await model.complete(
-        {
-          instance,
-          model: input.modelName,
-          system: input.system,
-          tools,
-          messages: requestMessages([...input.transcript, ...added]),
-          maxTokens: limits.maxTokens,
-        },
-        signal === undefined ? undefined : { signal },
-      );
-    } finally {
-      modelMs += performance.now() - started;
+    if (decision.kind === "replay") {
+      response = decision.response;
+    } else {
+      const started = performance.now();
+      try {
+        response = await model.complete(request, signal === undefined ? undefined : { signal });
+      } finally {
+        modelMs += performance.now() - started;
+      }
     }
     usages.push(response.usage);
     stopReason = response.stopReason;
@@ -83,6 +102,14 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     // The API rejects empty messages and blank text blocks: keep only what carries content.
     const content = response.content.filter(hasContent);
     if (content.length > 0) added.push({ role: "assistant", content });
+    // Priced and persisted before any of its tool calls run (issue 9 point 5).
+    await input.boundary?.after({
+      request,
+      added,
+      calls: usages.length - 1,
+      response,
+      replayed: decision.kind === "replay",
+    });
     const calls = content.filter((block): block is ToolUseBlock => block.type === "tool_use");
 
     const cut = cutNote(response.stopReason);
