@@ -4,6 +4,7 @@
 // an Interrupt on the job thread carrying what it observed ([wake-int]), so every move is a
 // reduction of the rules and lands in the log as one batch.
 
+import type { Address } from "../protocol/address.js";
 import type { Content, Payload, StepResult } from "../protocol/bus/index.js";
 import { append, ORCHESTRATOR, type Session } from "./session.js";
 
@@ -26,9 +27,21 @@ export async function orchestrate(
   return step;
 }
 
-/** Places a recovery message straight on an instance's thread (seed 000 §11 "Recovery"). */
-export async function recover(s: Session, thread: string, text: string): Promise<void> {
+/**
+ * Seed 000 §11 "Recovery": a failed Run "surfaces as a Send into the failing instance's
+ * mailbox" — the orchestrator observes the failure and sends; the message joins the mail
+ * behind whatever the instance has not read yet, and replaces nothing (issue 11 point 1,
+ * issue 9 point 6). The orchestrator may address any live instance of its job: it is the
+ * root that observes the whole soup (seed 000 §5; the routing extension in
+ * src/protocol/bus/orchestrator-reach.ts). `to` is an instance, or a thread whose instance
+ * is meant.
+ */
+export async function recover(s: Session, to: Address | string, text: string): Promise<void> {
+  const thread = typeof to === "string" ? to : to.thread;
   if (s.soup.isTerminated(thread)) return;
-  const step = s.soup.interrupt(thread, { kind: "recovery", text });
-  await append(s, step.events);
+  const target = typeof to === "string" ? s.soup.instances().find((a) => a.thread === thread) : to;
+  if (target === undefined) return;
+  await orchestrate(s, { kind: "observe", text: `failure on ${thread}` }, [
+    { kind: "deliver", to: target, content: { kind: "recovery", text } },
+  ]);
 }

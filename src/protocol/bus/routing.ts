@@ -5,6 +5,7 @@
 
 import { addressKey, type Address } from "../address.js";
 import type { MailboxMolecule, ParentMolecule, Payload, SendMolecule } from "./molecules.js";
+import { rootReaches } from "./orchestrator-reach.js";
 import type { Rejection, RejectionReason } from "./rejection.js";
 import type { Store } from "./store.js";
 
@@ -90,6 +91,7 @@ export function rejectPayload(
   }
   if (store.onThread.get(to.thread)?.has(key)) {
     if (store.visibility.get(addressKey(sender))?.has(key)) return null;
+    if (rootReaches(store, sender, to)) return null; // orchestrator-reach.ts
     return reject(
       "not-visible",
       `${addressKey(sender)} cannot see ${key}; send only to instances you dispatched or ` +
