@@ -29,6 +29,8 @@ const WORKFLOW_FILE = /^[A-Za-z0-9._-]+\.ya?ml$/;
 
 /** The Actions job limit (6 h): a longer command timeout could never be reached. */
 const MAX_COMMAND_SECONDS = 6 * 60 * 60;
+/** One hour per turn (README "Configuration"). */
+export const DEFAULT_TURN_TIMEOUT_SECONDS = 60 * 60;
 
 const model = z
   .string()
@@ -100,6 +102,16 @@ export const CfaConfigSchema = z.strictObject({
       commandTimeoutSeconds: z.int().min(1).max(MAX_COMMAND_SECONDS).default(300),
       commandOutputBytes: z.int().min(1).default(65536),
       maxTokens: z.int().min(1).default(8192),
+      /**
+       * Seed 000 §13 "retry budget and timeout": the wall-clock limit of one agent turn.
+       * Exceeded, the turn stops (its call in flight is cut) and that is a state-level failure
+       * naming the limit. The default allows 60 tool calls at about a minute each.
+       */
+      turnTimeoutSeconds: z
+        .int()
+        .min(1)
+        .max(MAX_COMMAND_SECONDS)
+        .default(DEFAULT_TURN_TIMEOUT_SECONDS),
     })
     .prefault({}),
   /** The worker workflow's file name under .github/workflows/. */

@@ -30,6 +30,11 @@ export interface EngineDeps {
   logger: Logger;
   /** The environment commands start from, before the allowlist reduces it. */
   env: Record<string, string | undefined>;
+  /**
+   * Monotonic milliseconds for turn deadlines (limits.turnTimeoutSeconds); default
+   * `performance.now`. Records use `clock`; this only measures how long a turn has run.
+   */
+  monotonic?: () => number;
   /** The live, human-readable log (seed 002): one call per notable event. */
   progress?: (line: ProgressLine) => void;
 }

@@ -65,6 +65,28 @@ export const EngineStateSchema = z.object({
    * records written before it existed: all settled.
    */
   settled: z.number().int().nonnegative().optional(),
+  /**
+   * Model calls charged to the job so far (usage and cost are in the job record). Each call
+   * gets the next number in the response journal (response-journal.ts), so a journal entry
+   * numbered above this was paid but not yet accounted here: accounted exactly once, when a
+   * wake finds it. Absent in older records: 0.
+   */
+  calls: z.number().int().nonnegative().optional(),
+  /**
+   * Responses of turns not yet applied, carried on the branch only when a wake ended with
+   * the model unavailable (issue 9 point 5): the next runner replays them instead of paying
+   * for them again. Written by the engine alone; an agent's edit of state.json never lasts
+   * (the engine rewrites it from memory before every commit).
+   */
+  journal: z.array(z.string()).optional(),
+  /**
+   * Since when the job waits on the model's API (issue 9 point 6): set when a wake ended
+   * because the API stayed unavailable past the adapter's patience, cleared by the next
+   * response. The job is live; the sweep or `cfa resume` wakes it again.
+   */
+  apiWait: z
+    .object({ since: z.string(), attempts: z.number().int().nonnegative(), last: z.string() })
+    .optional(),
 });
 export type EngineState = z.infer<typeof EngineStateSchema>;
 

@@ -125,6 +125,10 @@ export async function runProxy(s: Session, m: ProxyMolecule): Promise<void> {
     },
     policyAllowsEscalate: m.policy !== "never",
   });
+  // A proxy turn that broke is a state-level failure (wake.ts), not a proxy without an
+  // opinion; one a cap stopped makes no move (the wake fails the job on the cap).
+  if (run.failure !== null) throw new Error(run.failure);
+  if (run.result.end.kind === "halted") return;
   const decision = run.decisions.proxy;
   setMeta(s, m.id, {
     proxyRead: [...new Set([...(meta.proxyRead ?? []), ...filesRead(run.result.messages)])].sort(),

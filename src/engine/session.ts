@@ -131,7 +131,7 @@ export async function openSession(
 }
 
 /** Task worktrees a dead wake was working in go back to their last commit too. */
-async function resetTaskWorktrees(s: Session): Promise<void> {
+export async function resetTaskWorktrees(s: Session): Promise<void> {
   for (const meta of Object.values(s.engine.tasks)) {
     if (meta.status !== "open" && meta.status !== "conflict") continue;
     const root = join(s.area, meta.dir);

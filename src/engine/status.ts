@@ -14,6 +14,10 @@ export function waitingOn(s: Session): string {
       ? "nobody: the work is approved; a person merges the pull request."
       : `nobody: the job is ${s.job.state}${last ? ` (${last.reason.replace(/\s+/g, " ").slice(0, 200)})` : ""}.`;
   }
+  if (s.engine.apiWait !== undefined) {
+    // Issue 9 point 6: an outage is waited out, never a failure (api-wait.ts).
+    return `the Anthropic API — waiting for the Anthropic API since ${s.engine.apiWait.since} (last error: ${s.engine.apiWait.last.replace(/\s+/g, " ").slice(0, 160)}). The job is live; the sweep or \`cfa resume\` tries again.`;
+  }
   const asks = s.soup
     .pendingEscalations()
     .filter((m): m is AskHumanMolecule => m.kind === "AskHuman");

@@ -103,6 +103,10 @@ export async function verifyTask(
   const repo = new JobRepo(ws.root);
   await repo.git.raw(["reset", "--hard", "--quiet", "HEAD"]);
   await repo.git.raw(["clean", "-d", "--force", "--quiet"]);
+  // A verifier turn that broke is the close's error (the lead hears it), not a failed task.
+  if (run.failure !== null) {
+    throw new Error(`cfa/engine: the verifier of task ${id} failed: ${run.failure}`);
+  }
   const verdict = run.decisions.verdict ?? {
     verdict: "fail" as const,
     issues: ["the verifier ended without a verdict; close the task again to re-run it"],

@@ -22,6 +22,7 @@ import { loadTranscript } from "../agents/transcript/index.js";
 import type { Workspace } from "../ports/workspaces.js";
 import { PHASES } from "../skills/phases.js";
 import { runAgent, type AgentRun } from "./agent-run.js";
+import { endTurn as endRunning, startTurn } from "./wake-runtime.js";
 import { readText } from "./files.js";
 import { currentLead, roleOf, taskOfThread } from "./instances.js";
 import { consumeOutcome } from "./outcomes.js";
@@ -39,6 +40,8 @@ import {
 export interface InstanceTurn {
   a: Address;
   woke: WakeResult;
+  /** [interrupt] reductions fired at the turn's call boundaries (seed 000 §8). */
+  preempted: WakeResult[];
   ws: Workspace;
   run: AgentRun | null;
   error: Error | null;
@@ -56,7 +59,10 @@ export async function runInstanceTurn(
   signal?: AbortSignal,
 ): Promise<InstanceTurn> {
   const woke = s.soup.wake(a);
-  const ws = await workspaceOf(s, a);
+  // Registered before the first await, so the turns of a round hold tickets in its order.
+  const ticket = startTurn(s, addressKey(a));
+  const preempted: WakeResult[] = [];
+  let ws: Workspace = s.jobWs;
   const role = roleOf(a);
   const lead = currentLead(s);
   const isLead = lead !== null && addressKey(lead) === addressKey(a);
@@ -64,6 +70,7 @@ export async function runInstanceTurn(
   if (isLead && isLiveState(s.job.state))
     protect.push(`!${s.paths.artifact(PHASES[s.job.state].artifact)}`);
   try {
+    ws = await workspaceOf(s, a);
     const incoming = await renderIncoming(s, a, woke.message);
     const run = await runAgent(s, {
       address: a,
@@ -73,12 +80,41 @@ export async function runInstanceTurn(
       protect,
       system: systemPrompt(s, a, role),
       incoming,
+      recordNow: false,
+      ticket,
+      ...(isLead ? { interrupt: () => preemptingMessage(s, a, preempted) } : {}),
       ...(signal ? { signal } : {}),
     });
-    return { a, woke, ws, run, error: null };
+    return { a, woke, preempted, ws, run, error: null };
   } catch (error) {
-    return { a, woke, ws, run: null, error: error as Error };
+    endRunning(s, ticket);
+    return { a, woke, preempted, ws, run: null, error: error as Error };
   }
+}
+
+/**
+ * Seed 000 §8 [interrupt], at a lead's call boundary: an Interrupt on its thread (an
+ * intervention relayed by the orchestrator) replaces what the Run is on; the loop adds it to
+ * the conversation, so the Run resumes on it with its context.
+ */
+async function preemptingMessage(
+  s: Session,
+  a: Address,
+  preempted: WakeResult[],
+): Promise<IncomingMessage | null> {
+  if (s.soup.stateOf(a) !== "Run" || !hasInterrupt(s, a)) return null;
+  const step = s.soup.preempt(a);
+  preempted.push(step);
+  progress(s, addressKey(a), "INTERRUPT", "an intervention preempts the turn in flight");
+  return renderIncoming(s, a, step.message);
+}
+
+function hasInterrupt(s: Session, a: Address): boolean {
+  const key = addressKey(a);
+  return s.soup.enabled().some((r) => {
+    const run = r.molecules[0];
+    return r.rule === "interrupt" && run?.kind === "Run" && addressKey(run.a) === key;
+  });
 }
 
 async function renderIncoming(s: Session, a: Address, m: Content): Promise<IncomingMessage> {
@@ -118,19 +154,20 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
   const stateLabel = s.job.state;
 
   if (t.error !== null || t.run === null) {
-    // Seed 000 §11 "Recovery": a Run that exits with an error surfaces as a message into the
-    // failing instance; the message it was on goes back to it, so nothing is lost.
+    // Seed 000 §11 "Recovery": a Run that exits with an error surfaces as a Send into the
+    // failing instance's mailbox. This turn never started (nothing of it is recorded), so
+    // the message it was given is quoted in the recovery message.
     const ended = s.soup.endTurn(t.a, { rule: "nosend-step" });
-    await append(s, [...t.woke.events, ...ended.events]);
+    await append(s, [...t.woke.events, ...preemptEvents(t), ...ended.events]);
     const reason = (t.error?.message ?? "unknown error").slice(0, 500);
     progress(s, key, "ERROR", reason);
     await failState(
       s,
       `${key}: ${reason}`,
-      t.a.thread,
-      `Your last turn failed (${reason}). The message you were on was:\n\n${t.woke.message.text}`,
+      t.a,
+      `Your last turn failed before it began (${reason}). The message it was given:\n\n${t.woke.message.text}`,
     );
-    await persist(s, `cfa #${s.n}: ${stateLabel} ${key} turn failed`);
+    await persist(s, `cfa #${s.n}: ${stateLabel} ${key} turn failed`, turnPaths(s, t, isLead));
     return;
   }
 
@@ -183,7 +220,7 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
       ? { rule: "send-step", payloads: decisions.pending }
       : turnResult,
   );
-  const events = [...t.woke.events, ...ended.events];
+  const events = [...t.woke.events, ...preemptEvents(t), ...ended.events];
   if (turnResult.rule === "ask-step" && decisions.pending.length > 0) {
     // A turn that both sent and asked: its Send goes out first ([send-step]), then the same
     // instance poses its question ([ask-step]) — two reductions, one batch.
@@ -217,6 +254,9 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
     }
   }
   await append(s, events);
+  // The turn's transcript reaches the job worktree now, with its apply: the commit below
+  // holds this turn and no other instance's (issue 8 point 4).
+  await t.run.record();
   if (task !== null && s.engine.tasks[task]?.status === "open") {
     await commitTask(s, task, `cfa #${s.n}: ${stateLabel} ${key} turn ${t.run.turn}`);
   }
@@ -224,26 +264,58 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
     s,
     key,
     "TURN",
-    `turn ${t.run.turn}${outcomeLabel} (${result.toolCalls} tool calls)`,
+    `turn ${t.run.turn}${outcomeLabel} (${result.toolCalls} tool calls${replayNote(t.run)})`,
     task !== null,
   );
-  if (violation === null) {
-    // The turn applied cleanly: a successful turn restarts the consecutive-failure count
-    // (failure.ts), and a lead that asked or sent something made progress (PENDING nudges).
-    s.job = recordSuccessfulTurn(s.job);
-    if (isLead && turnResult.rule !== "nosend-step") s.job = recordLeadProgress(s.job);
-  } else {
+  if (violation !== null) {
     progress(s, key, "VIOLATION", violation);
     await failState(
       s,
       `${key}: ${violation}`,
-      t.a.thread,
+      t.a,
       `Your outcome record was refused: ${violation}. Fix what it says, then finish again.`,
     );
+  } else if (t.run.failure !== null) {
+    // The turn broke (a call refused, a tool threw, its deadline passed): what it did is
+    // kept — its transcript, its files, its calls — and it hears why in its mailbox.
+    progress(s, key, "ERROR", t.run.failure);
+    await failState(
+      s,
+      `${key}: ${t.run.failure}`,
+      t.a,
+      `Your last turn was cut short: ${t.run.failure}. What it did so far is kept; continue from there.`,
+    );
+  } else {
+    // The turn applied cleanly: a successful turn restarts the consecutive-failure count
+    // (failure.ts), and a lead that asked or sent something made progress (PENDING nudges).
+    s.job = recordSuccessfulTurn(s.job);
+    if (isLead && turnResult.rule !== "nosend-step") s.job = recordLeadProgress(s.job);
   }
-  await persist(s, `cfa #${s.n}: ${stateLabel} ${key} turn ${t.run.turn}${outcomeLabel}`);
+  await persist(
+    s,
+    `cfa #${s.n}: ${stateLabel} ${key} turn ${t.run.turn}${outcomeLabel}`,
+    turnPaths(s, t, isLead),
+  );
   await handleEffects(s, ended.effects);
   if (applied !== null) await afterTransition(s, applied);
+}
+
+function preemptEvents(t: InstanceTurn): BusEvent[] {
+  return t.preempted.flatMap((step) => step.events);
+}
+
+function replayNote(run: AgentRun): string {
+  return run.replayed > 0 ? `, ${run.replayed} model calls replayed from the journal` : "";
+}
+
+/**
+ * What a turn's commit on the job branch holds (issue 8 point 4): the lead works in the job
+ * worktree, so everything there (its files, its records); any other instance only the
+ * records — the log, the job record and its own transcript. Its files are on its branch.
+ */
+function turnPaths(s: Session, t: InstanceTurn, isLead: boolean): string[] | undefined {
+  if (isLead && t.ws.root === s.jobWs.root) return undefined;
+  return [s.paths.bus, s.paths.state, s.paths.instance(t.a)];
 }
 
 /**
@@ -269,13 +341,13 @@ function supersedeGates(s: Session, caller: string, current: string): BusEvent[]
 
 /**
  * A state-level failure: spend the retry budget and tell the instance, or fail the job.
- * `thread` null: nobody to tell (a proxy run failed; the escalation stays pending and is
+ * `to` null: nobody to tell (a proxy run failed; the escalation stays pending and is
  * retried).
  */
 export async function failState(
   s: Session,
   reason: string,
-  thread: string | null,
+  to: Address | null,
   message: string,
 ): Promise<void> {
   if (!isLiveState(s.job.state)) return;
@@ -298,10 +370,10 @@ export async function failState(
     return;
   }
   s.job = counted.job;
-  if (thread === null) return;
+  if (to === null) return;
   await recover(
     s,
-    thread,
+    to,
     `${message}\n(State-level failure ${s.job.failures} of ${s.config.retryBudget} allowed.)`,
   );
 }

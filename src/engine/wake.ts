@@ -30,7 +30,12 @@ import {
 import { publishChecks } from "./checks.js";
 import { publishStatus, waitingOn } from "./status.js";
 import { afterTransition, applyTransition } from "./transitions.js";
-import { applyTurn, failState, runInstanceTurn } from "./turns.js";
+import { applyTurn, failState, runInstanceTurn, type InstanceTurn } from "./turns.js";
+import { isModelUnavailable } from "../ports/model.js";
+import type { Address } from "../protocol/address.js";
+import { waitForApi } from "./api-wait.js";
+import { openJournal } from "./charges.js";
+import { runtimeOf } from "./wake-runtime.js";
 
 export interface WakeSummary {
   job: number;
@@ -88,6 +93,8 @@ async function finishWake(s: Session): Promise<void> {
 
 async function run(s: Session, options: WakeOptions): Promise<void> {
   options.signal?.throwIfAborted();
+  // Calls a dead or outaged wake paid for are accounted before anything else runs.
+  await openJournal(s);
   await resumeUnfinished(s);
   if (isTerminalState(s.job.state)) return;
   await ingestHumanEvents(s, { checkPullRequest: true });
@@ -106,6 +113,10 @@ async function run(s: Session, options: WakeOptions): Promise<void> {
         // A proxy's turn that ran is a successful turn in the state (failure.ts).
         s.job = recordSuccessfulTurn(s.job);
       } catch (error) {
+        if (isModelUnavailable(error)) {
+          await waitForApi(s, error);
+          return;
+        }
         // A proxy that cannot run (its model refuses every request, say) is a state-level
         // failure like a lead's failed turn: retried, then FAILURE — never a job that throws
         // at every wake and so never ends (seed 000 §12 "Termination guaranteed").
@@ -114,7 +125,10 @@ async function run(s: Session, options: WakeOptions): Promise<void> {
         await failState(s, reason, null, "");
       }
       await persist(s, `cfa #${s.n}: ${s.job.state} proxy ${m.id}`);
+      await runtimeOf(s).journal?.clear();
       moved = true;
+      // A proxy's calls count like any turn's (issue 11 point 6): the caps after each.
+      await enforceJobCaps(s);
     }
     if (!isLiveState(s.job.state)) break;
     for (const m of unpostedQuestions(s)) {
@@ -143,8 +157,13 @@ async function run(s: Session, options: WakeOptions): Promise<void> {
       .sort((x, y) => addressKey(x).localeCompare(addressKey(y)))
       .slice(0, s.config.fanOut + 1);
     progress(s, s.job.state, "ROUND", round.map(addressKey).join(", "), true);
-    const turns = await Promise.all(round.map((a) => runInstanceTurn(s, a, options.signal)));
+    const turns = await runRound(s, round, options.signal);
     options.signal?.throwIfAborted();
+    const unavailable = turns.find((t) => isModelUnavailable(t.error));
+    if (unavailable !== undefined && isModelUnavailable(unavailable.error)) {
+      await waitForApi(s, unavailable.error);
+      return;
+    }
     for (const t of turns) {
       if (!isLiveState(s.job.state)) {
         // The job ended earlier in this round (a withdraw outcome, a failure): the other
@@ -157,11 +176,50 @@ async function run(s: Session, options: WakeOptions): Promise<void> {
     await enforceJobCaps(s);
     s.engine = await flushOutbox(s.deps.forge, s.n, s.engine, s.paths.dir);
     await persist(s, `cfa #${s.n}: posted`);
+    // Every turn of the round is committed with its calls accounted: none can be redone.
+    await runtimeOf(s).journal?.clear();
     rounds += 1;
     if (options.maxRounds !== undefined && rounds >= options.maxRounds) break;
     // A turn boundary: what people said in the meantime applies now (seed 000 §8).
     if (isLiveState(s.job.state)) await ingestHumanEvents(s);
   }
+}
+
+/**
+ * Runs a round's turns in parallel (seed 000 §5: instances run without synchronisation) and
+ * returns them in the round's fixed order for applying. An instance that becomes runnable
+ * while the round runs — a lead woken by an intervention ([wake-int], seed 000 §8) — joins
+ * the round at once instead of waiting for the others' turns to end.
+ */
+async function runRound(
+  s: Session,
+  round: Address[],
+  signal: AbortSignal | undefined,
+): Promise<InstanceTurn[]> {
+  const rt = runtimeOf(s);
+  const started = new Set<string>();
+  const pending: Promise<InstanceTurn>[] = [];
+  const launch = (a: Address) => {
+    const key = addressKey(a);
+    if (started.has(key)) return;
+    if (!s.soup.runnable().some((r) => addressKey(r) === key)) return;
+    started.add(key);
+    if (!round.some((r) => addressKey(r) === key)) {
+      progress(s, s.job.state, "JOIN", `${key} joins the round in flight`, true);
+    }
+    pending.push(runInstanceTurn(s, a, signal));
+  };
+  round.forEach(launch);
+  rt.lateJoin = launch;
+  const turns: InstanceTurn[] = [];
+  try {
+    while (turns.length < pending.length) {
+      turns.push(...(await Promise.all(pending.slice(turns.length))));
+    }
+  } finally {
+    rt.lateJoin = null;
+  }
+  return turns.sort((x, y) => addressKey(x.a).localeCompare(addressKey(y.a)));
 }
 
 function waitingOnPerson(s: Session): boolean {

@@ -25,6 +25,9 @@ export function jobNeedsWake(facts: JobFacts): string[] {
   if (facts.latestComment > engine.cursor.comment) reasons.push("a comment it has not read");
   if (facts.latestReview > engine.cursor.review) reasons.push("a review it has not read");
   if (engine.outbox.length > 0) reasons.push("comments decided but not posted");
+  // Issue 9 point 6: a wake that met an API outage ended with the job live; try again.
+  if (engine.apiWait !== undefined)
+    reasons.push(`waiting for the Anthropic API since ${engine.apiWait.since}`);
   if (!waitingOnPerson(facts.state, engine)) {
     // A live job that asks nobody anything should be running; no run is (the sweep skips
     // jobs with one), so the last one stopped early (a crash, a cancelled run).

@@ -95,6 +95,7 @@ export function state(job: LocalJob, n = 1) {
     backtracks: number;
     failures: number;
     turns: number;
+    costUsd: number;
     entry: number;
     history: { from: string; action: string; to: string; by: string; reason: string }[];
     engine: Record<string, unknown>;

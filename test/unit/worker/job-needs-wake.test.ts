@@ -70,4 +70,14 @@ describe("does a job need a worker (the sweep)", () => {
     const engine = { ...waiting(), outbox: [{ seq: 4, kind: "refusal", body: "x" }] };
     expect(jobNeedsWake(facts({ engine }))).toEqual(["comments decided but not posted"]);
   });
+
+  it("a job that waits on the Anthropic API does, even while a person's answer is pending (issue 9 point 6)", () => {
+    const engine: EngineState = {
+      ...waiting(),
+      apiWait: { since: "2026-11-22T10:00:00.000Z", attempts: 12, last: "529 overloaded" },
+    };
+    expect(jobNeedsWake(facts({ engine }))).toEqual([
+      "waiting for the Anthropic API since 2026-11-22T10:00:00.000Z",
+    ]);
+  });
 });
