@@ -8,6 +8,7 @@ import { createGitHubCues, type GitHubRequester } from "../github-events/github-
 import { handleDelivery } from "../github-events/handle-delivery.js";
 import { livePermission } from "../github-events/live-permission.js";
 import { loadAppConfig } from "./load-app-config.js";
+import { processRedactor, redactingLogger } from "../secrets/index.js";
 import { fromPino } from "./pino-logger.js";
 
 export interface CfaAppOptions {
@@ -29,7 +30,7 @@ export function createCfaApp(options: CfaAppOptions = {}): ApplicationFunction {
             permission: (login) => livePermission(github, repo, login),
           }),
           dedupe,
-          logger: fromPino(context.log),
+          logger: redactingLogger(fromPino(context.log), processRedactor()),
         },
       );
     });

@@ -3,6 +3,7 @@
 // Probot's default (pino, level info).
 
 import { Probot, Server, type ApplicationFunction } from "probot";
+import { registerEnvSecrets, registerSecret } from "../secrets/index.js";
 import cfaApp from "./index.js";
 import { serverSettings, type ServerSettings } from "./server-settings.js";
 
@@ -10,7 +11,11 @@ export async function startServer(
   env: Readonly<Record<string, string | undefined>>,
   appFn: ApplicationFunction = cfaApp,
 ): Promise<{ server: Server; settings: ServerSettings }> {
+  // The app's key and webhook secret are cut from everything it writes or logs.
+  registerEnvSecrets(env);
   const settings = serverSettings(env);
+  registerSecret(settings.privateKey);
+  registerSecret(settings.secret);
   const server = new Server({
     host: settings.host,
     port: settings.port,

@@ -20,7 +20,8 @@ import { resumeCommand } from "./commands/resume.js";
 import { runCommand } from "./commands/run.js";
 import { watchCommand } from "./commands/watch.js";
 import { withdrawCommand } from "./commands/withdraw.js";
-import { redactSecrets } from "./redact.js";
+import { processRedactor, registerEnvSecrets } from "../secrets/index.js";
+import { redactingIo } from "./redacting-io.js";
 import { UsageError } from "./usage-error.js";
 
 export const COMMANDS: readonly Command[] = [
@@ -54,7 +55,10 @@ export function usage(): string {
   ].join("\n");
 }
 
-export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: readonly string[], given: CliIo = processIo()): Promise<number> {
+  // The keys in this environment are cut from everything cfa prints, posts or commits.
+  registerEnvSecrets(given.env);
+  const io = redactingIo(given, processRedactor());
   const [verb, ...rest] = argv;
   try {
     if (verb === undefined) {
@@ -92,7 +96,7 @@ function find(name: string): Command | undefined {
 }
 
 function report(error: unknown, io: CliIo): number {
-  const say = (text: string) => io.stderr.write(`${redactSecrets(text, io.env)}\n`);
+  const say = (text: string) => io.stderr.write(`${text}\n`);
   if (error instanceof UsageError) {
     const who = error.command === null ? "cfa" : `cfa ${error.command}`;
     say(`${who}: ${error.message}`);

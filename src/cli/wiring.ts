@@ -17,6 +17,7 @@ import type { Logger } from "../ports/logger.js";
 import { noopLogger } from "../ports/logger.js";
 import type { Model, ModelUsage } from "../ports/model.js";
 import type { Sandbox } from "../ports/sandbox.js";
+import { processRedactor, redactingForge } from "../secrets/index.js";
 
 export function resolveModel(tierOrModel: string): string {
   return isModelTier(tierOrModel) ? DEFAULT_MODELS[tierOrModel] : tierOrModel;
@@ -57,12 +58,16 @@ export async function wireLocal(
   const repoDir = resolve(options.repoDir);
   const clock = options.clock ?? systemClock;
   const workRoot = options.workRoot ?? defaultWorkRoot(repoDir);
-  const forge = new LocalForge({
-    repoDir,
-    dataDir: await localForgeDir(repoDir),
-    clock,
-    person: options.person ?? process.env.USER ?? "you",
-  });
+  // What the bot writes on the local forge passes the redactor, as on GitHub.
+  const forge = redactingForge(
+    new LocalForge({
+      repoDir,
+      dataDir: await localForgeDir(repoDir),
+      clock,
+      person: options.person ?? process.env.USER ?? "you",
+    }),
+    processRedactor(),
+  );
   const sandboxes = new Map<SandboxMode, Promise<Sandbox>>();
   const logger = options.logger ?? noopLogger;
   const deps: EngineDeps = {

@@ -3,6 +3,7 @@
 // The git runner is the one adapter module the engine uses directly: the job worktree is the
 // engine's own record store (like its file helpers), not a port to swap.
 import { commitDateEnv, gitClient, type GitClient } from "../adapters/git/git-client.js";
+import { redact } from "../secrets/index.js";
 import { Mutex } from "./mutex.js";
 
 export const BOT_IDENTITY = {
@@ -44,7 +45,9 @@ export class JobRepo {
       await this.git.raw(["add", "--all", "--", ...(paths ?? ["."])]);
       const staged = await this.git.raw(["diff", "--cached", "--name-only"]);
       if (staged.trim() === "") return null;
-      await this.git.raw(["commit", "--quiet", "--no-verify", "--message", message]);
+      // A commit message is published with the branch: it passes the redactor too.
+      const clean = redact(message, "a commit message");
+      await this.git.raw(["commit", "--quiet", "--no-verify", "--message", clean]);
       return this.head();
     });
   }

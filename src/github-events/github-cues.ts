@@ -3,6 +3,7 @@
 
 import * as z from "zod";
 import { statusOf, toActor } from "../adapters/github/index.js";
+import { redact } from "../secrets/index.js";
 import type { CueEffects } from "./cue-effects.js";
 import { runTitle } from "./run-title.js";
 
@@ -99,7 +100,8 @@ export function createGitHubCues(github: GitHubRequester, at: RepoCoordinates): 
       await github.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
         ...repo,
         issue_number: issue,
-        body,
+        // Nothing the bot posts carries a secret (DESIGN.md "Trust boundaries").
+        body: redact(body, "a comment"),
       });
     },
   };

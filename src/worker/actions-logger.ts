@@ -2,7 +2,7 @@
 // workflow annotations. Every line is redacted first: nothing the worker prints carries a
 // secret (DESIGN.md "Rules that hold everywhere").
 
-import type { Redact } from "../adapters/github/index.js";
+import type { Redact } from "../secrets/index.js";
 import type { Logger } from "../ports/logger.js";
 
 export type Print = (line: string) => void;

@@ -3,8 +3,13 @@
 // Cancellation (Actions sends SIGINT, then SIGTERM) aborts the wake at the next turn
 // boundary so the job's records are written before the runner stops.
 
-import { createRedactor } from "../adapters/github/index.js";
 import { ConfigError } from "../config/index.js";
+import {
+  createRedactor,
+  processRedactor,
+  registerEnvSecrets,
+  reportRedactions,
+} from "../secrets/index.js";
 import type { ProgressLine } from "../engine/engine-deps.js";
 import type { Clock } from "../ports/clock.js";
 import type { Model } from "../ports/model.js";
@@ -48,15 +53,16 @@ export async function runWorker(
   options: WorkerOptions = {},
 ): Promise<number> {
   const print = options.print ?? ((line: string) => console.log(line));
-  // Anything token-shaped and the raw secrets, and every token the client mints later.
+  // Every secret-named variable (GITHUB_TOKEN, ANTHROPIC_API_KEY, PRIVATE_KEY…), anything
+  // token-shaped and every token the client mints later is cut from every line, comment,
+  // check run and commit.
+  registerEnvSecrets(processEnv);
   let clientSecrets: () => readonly string[] = () => [];
-  const redact = createRedactor(() => [
-    processEnv.GITHUB_TOKEN,
-    processEnv.ANTHROPIC_API_KEY,
-    processEnv.PRIVATE_KEY,
-    ...clientSecrets(),
-  ]);
+  const redact = createRedactor(() => clientSecrets());
   const logger = createActionsLogger(print, redact);
+  reportRedactions((count, where) =>
+    logger.warn(`cfa/redact: ${count} secret${count === 1 ? "" : "s"} removed from ${where}`),
+  );
   try {
     const env = parseWorkerEnv(processEnv);
     const mode = resolveWorkerMode({
@@ -81,7 +87,10 @@ export async function runWorker(
       github,
       logger,
       redact,
-      summary: stepSummary(env.GITHUB_STEP_SUMMARY),
+      summary: (markdown) =>
+        stepSummary(env.GITHUB_STEP_SUMMARY)(
+          processRedactor().redact(markdown, "the step summary"),
+        ),
       progress: (line: ProgressLine) =>
         print(redact(`${line.at} #${line.job} ${line.who} ${line.event} ${line.detail}`)),
       ...(options.model === undefined ? {} : { model: options.model }),

@@ -13,6 +13,7 @@ import { systemClock, type Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
 import type { Model } from "../ports/model.js";
 import type { Sandbox } from "../ports/sandbox.js";
+import { processRedactor, redactingForge } from "../secrets/index.js";
 import type { WorkerGitHub } from "./github-client.js";
 
 export interface GitHubWiring {
@@ -51,16 +52,20 @@ const SECRET_VARIABLES = [
 
 export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: GitHubForge } {
   const { logger, workRoot, repoDir } = options;
-  const forge = createGitHubForge({
-    octokit: options.github,
-    owner: options.owner,
-    repo: options.repo,
-    botLogin: options.botLogin,
-    repoDir,
-    token: options.token,
-    logger,
-    ...(options.repoUrl === undefined ? {} : { repoUrl: options.repoUrl }),
-  });
+  // Everything the engine posts passes the process's redactor (DESIGN.md "Trust boundaries").
+  const forge = redactingForge(
+    createGitHubForge({
+      octokit: options.github,
+      owner: options.owner,
+      repo: options.repo,
+      botLogin: options.botLogin,
+      repoDir,
+      token: options.token,
+      logger,
+      ...(options.repoUrl === undefined ? {} : { repoUrl: options.repoUrl }),
+    }),
+    processRedactor(),
+  );
   // Created on first use: a wake that only reads replies needs no API key.
   let model = options.model;
   const modelPort: Model = {

@@ -1,7 +1,7 @@
 // What every worker mode is given: the parsed environment, a GitHub client, a log that
 // redacts, and the pieces tests replace (the model, the clock, the abort signal).
 
-import type { Redact } from "../adapters/github/index.js";
+import type { Redact } from "../secrets/index.js";
 import type { ProgressLine } from "../engine/engine-deps.js";
 import type { Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";

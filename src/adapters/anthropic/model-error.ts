@@ -3,6 +3,8 @@
 // succeed) and never the API key: the message and the `cause` are rebuilt from redacted
 // text, and the SDK's error object (with its response headers) is not kept.
 
+import { processRedactor } from "../../secrets/index.js";
+
 export const MODEL_ERROR_KINDS = [
   /** The API answered with an error status. */
   "api",
@@ -44,22 +46,23 @@ export class ModelError extends Error {
   }
 }
 
-// Anthropic keys start with sk-ant-; the pattern also catches a key other than ours that an
-// upstream message might echo.
-const KEY_PATTERN = /sk-ant-[A-Za-z0-9_-]+/g;
-
-/** Replaces the key itself, and anything shaped like an Anthropic key, with [redacted]. */
+/**
+ * Replaces the key itself, anything shaped like a key or token (src/secrets: an upstream
+ * message may echo a key other than ours), and every secret the process knows, with
+ * [redacted].
+ */
 export function redactSecret(text: string, secret: string): string {
   return redactSecrets(text, [secret]);
 }
 
-/** Replaces every given secret (blank ones ignored) and anything shaped like an Anthropic key. */
+/**
+ * Replaces every given secret (blank ones ignored), every secret the process knows and
+ * anything shaped like a key or token (src/secrets) with [redacted].
+ */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret !== undefined && secret.length >= 4) out = out.split(secret).join("[redacted]");
-  }
-  return out.replace(KEY_PATTERN, "[redacted]");
+  const redactor = processRedactor();
+  for (const secret of secrets) redactor.add(secret);
+  return redactor.redact(text, "a model error");
 }
 
 /** A stand-in `cause`: the original's name and redacted message, nothing else. */

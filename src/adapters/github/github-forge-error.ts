@@ -4,7 +4,7 @@
 // text, and `cause` is a redacted copy of Octokit's error, not the error itself (whose
 // request and response objects could hold headers).
 
-import type { Redact } from "./redact-secrets.js";
+import type { Redact } from "../../secrets/index.js";
 
 export class GitHubForgeError extends Error {
   override readonly name = "GitHubForgeError";

@@ -23,7 +23,7 @@ import type { GitHubOctokit, GitHubResponse } from "./github-octokit.js";
 import { mapPermission } from "./map-permission.js";
 import { toComment, toIssue, toPullRequest, toReview, toReviewComment } from "./map-responses.js";
 import { basicCredentials, pushBranch } from "./push-branch.js";
-import { createRedactor, type Redact } from "./redact-secrets.js";
+import { createRedactor, type Redact } from "../../secrets/index.js";
 import {
   CheckRunListSchema,
   CheckRunSchema,

@@ -13,6 +13,4 @@ export { GHOST, toActor } from "./map-responses.js";
 export { basicAuthHeader, basicCredentials, pushBranch, pushEnvironment } from "./push-branch.js";
 export type { PushTarget } from "./push-branch.js";
 export { PushRejectedError } from "./push-rejected-error.js";
-export { createRedactor } from "./redact-secrets.js";
-export type { Redact } from "./redact-secrets.js";
 export { InvalidPushError, validatePush } from "./validate-push.js";

@@ -13,7 +13,7 @@ import { simpleGit } from "simple-git";
 import type { Logger } from "../../ports/logger.js";
 import { GitHubForgeError } from "./github-forge-error.js";
 import { PushRejectedError } from "./push-rejected-error.js";
-import type { Redact } from "./redact-secrets.js";
+import type { Redact } from "../../secrets/index.js";
 import { validatePush } from "./validate-push.js";
 
 export interface PushTarget {

@@ -6,9 +6,3 @@ export {
 } from "./errors.js";
 export { BASE_ENV_NAMES, reduceEnv, type EnvLike } from "./reduce-env.js";
 export { runCommand, type CommandRole, type RunCommandInput } from "./run-command.js";
-export {
-  looksLikeSecretName,
-  looksLikeSecretValue,
-  SECRET_NAME,
-  SECRET_VALUE,
-} from "./secret-patterns.js";

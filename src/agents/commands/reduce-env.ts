@@ -3,7 +3,7 @@
 // name or value looks like a secret, or its value contains the value of a variable whose
 // name does: no GITHUB_TOKEN, ANTHROPIC_API_KEY, or anything built from them.
 
-import { looksLikeSecretName, looksLikeSecretValue } from "./secret-patterns.js";
+import { looksLikeSecretName, looksLikeSecretValue } from "../../secrets/index.js";
 
 /** Passed through from the parent when present and clean. HOME is set, never passed. */
 export const BASE_ENV_NAMES = ["PATH", "LANG", "LC_ALL", "TZ", "TERM", "CI"] as const;

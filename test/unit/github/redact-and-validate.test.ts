@@ -3,10 +3,10 @@ import {
   InvalidPushError,
   basicAuthHeader,
   basicCredentials,
-  createRedactor,
   pushEnvironment,
   validatePush,
 } from "../../../src/adapters/github/index.js";
+import { createRedactor } from "../../../src/secrets/index.js";
 
 const SHA = "6dcb09b5b57875f334f61aebed695e2e4193db5e";
 

@@ -1,0 +1,19 @@
+export {
+  isSecretVariable,
+  looksLikeSecretName,
+  looksLikeSecretValue,
+  SECRET_NAME,
+  TOKEN_SHAPES,
+  type TokenShape,
+} from "./secret-patterns.js";
+export { REDACTED, Redactor, type Redact, type RedactionReport } from "./redactor.js";
+export {
+  processRedactor,
+  redact,
+  registerEnvSecrets,
+  registerSecret,
+  reportRedactions,
+} from "./process-redactor.js";
+export { redactingForge } from "./redacting-forge.js";
+export { redactingLogger } from "./redacting-logger.js";
+export { createRedactor } from "./create-redactor.js";
