@@ -34,6 +34,14 @@ export async function wakeAndReport(
     );
     return 130;
   }
+  if (summary.busy !== undefined) {
+    // `cfa intervene` (or another verb) while `cfa run` works in another terminal: that wake
+    // reads the comment at its agents' next model call (src/engine/poll-interventions.ts).
+    io.stdout.write(
+      `\nThe wake already running (pid ${summary.busy.pid}) takes it from here; ${next.cli} watch ${n}${next.repoArg} follows it.\n`,
+    );
+    return 0;
+  }
   const lines = texts
     ? nextStep(readJobView(texts), next)
     : [`job #${n} waits on ${summary.waitingOn}`];

@@ -86,6 +86,8 @@ export async function wireLocal(
     clock,
     logger,
     env: options.env ?? process.env,
+    // The local forge is a file: a running wake may look for `cfa intervene` at every call.
+    commandPollMs: 0,
     ...(options.progress ? { progress: options.progress } : {}),
   };
   return { deps, forge };

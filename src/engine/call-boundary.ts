@@ -16,6 +16,7 @@ import { breachedCap, describeBreach } from "../protocol/failure.js";
 import type { Message, ModelResponse, ModelUsage } from "../ports/model.js";
 import type { BeforeCall, CallBoundary, IncomingMessage } from "../agents/turn-contract.js";
 import { charge } from "./charges.js";
+import { pollInterventions } from "./poll-interventions.js";
 import { requestDigest } from "./response-journal.js";
 import { now, progress, type Session } from "./session.js";
 import { runningBefore, runtimeOf } from "./wake-runtime.js";
@@ -86,6 +87,9 @@ export function createCallBoundary(
       ledger.added = call.added;
       const stop = capStop() ?? timeoutStop();
       if (stop !== null) return stop;
+      // People's interventions, read while turns run (poll-interventions.ts).
+      await pollInterventions(s);
+      if (rt.stopping !== null) return { kind: "stop", cause: "stopped", reason: rt.stopping };
       const preempting = await options.interrupt?.();
       if (preempting) return { kind: "inject", message: preempting };
       const entry = rt.journal?.take(call.request) ?? null;

@@ -35,6 +35,11 @@ export interface EngineDeps {
    * `performance.now`. Records use `clock`; this only measures how long a turn has run.
    */
   monotonic?: () => number;
+  /**
+   * How often, at most, a running wake looks for new commands at its model-call boundaries
+   * (poll-interventions.ts), in ms; default 10000. The local forge is a file: 0 is fine there.
+   */
+  commandPollMs?: number;
   /** The live, human-readable log (seed 002): one call per notable event. */
   progress?: (line: ProgressLine) => void;
 }

@@ -7,9 +7,8 @@ import { isLiveState } from "../protocol/fsm.js";
 import { escalationMeta, humanReply } from "./escalations.js";
 import { collectHumanEvents, type HumanEvent } from "./human/human-events.js";
 import { judgeReview } from "./human/judge-review.js";
-import { asData } from "./human/sanitize.js";
 import { currentLead } from "./instances.js";
-import { orchestrate } from "./orchestrator.js";
+import { relayIntervention } from "./intervene.js";
 import { enqueue } from "./publish.js";
 import { refusalComment } from "./render/record-comments.js";
 import { persist, progress, type Session } from "./session.js";
@@ -66,23 +65,11 @@ async function applyHumanEvent(s: Session, event: HumanEvent): Promise<void> {
       return;
     }
     case "intervene": {
-      // Seed 000 §8: an Interrupt on the job-level thread reaches whichever lead is current;
-      // the orchestrator, woken on it, relays it into that lead's mailbox for its next turn.
+      // Seed 000 §8: preemption, not mail (intervene.ts).
       await ensureLead(s);
       const lead = currentLead(s);
       if (!lead) return;
-      await orchestrate(s, { kind: "intervention", text: event.text, data: { by: event.by } }, [
-        {
-          kind: "deliver",
-          to: lead,
-          content: {
-            kind: "intervention",
-            text: asData(`intervention by @${event.by}`, event.text),
-            data: { by: event.by },
-          },
-        },
-      ]);
-      progress(s, "HUMAN", "INTERVENE", `@${event.by} → ${lead.agent}`);
+      await relayIntervention(s, lead, event);
       return;
     }
     case "answer": {

@@ -12,6 +12,8 @@ export async function orchestrate(
   s: Session,
   observed: Content,
   payloads: Payload[],
+  /** Interrupts it places on other threads (seed 000 §8: "the orchestrator or the human"). */
+  interrupts: { thread: string; content: Content }[] = [],
 ): Promise<StepResult> {
   const placed = s.soup.interrupt(ORCHESTRATOR.thread, observed);
   const woke = s.soup.wake(ORCHESTRATOR);
@@ -19,8 +21,14 @@ export async function orchestrate(
     ORCHESTRATOR,
     payloads.length > 0 ? { rule: "send-step", payloads } : { rule: "nosend-step" },
   );
+  const redirects = interrupts.map((i) => s.soup.interrupt(i.thread, i.content));
   const step: StepResult = {
-    events: [...placed.events, ...woke.events, ...ended.events],
+    events: [
+      ...placed.events,
+      ...woke.events,
+      ...ended.events,
+      ...redirects.flatMap((r) => r.events),
+    ],
     effects: [...placed.effects, ...woke.effects, ...ended.effects],
   };
   await append(s, step.events);

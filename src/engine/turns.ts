@@ -23,6 +23,7 @@ import type { Workspace } from "../ports/workspaces.js";
 import { PHASES } from "../skills/phases.js";
 import { runAgent, type AgentRun } from "./agent-run.js";
 import { endTurn as endRunning, startTurn } from "./wake-runtime.js";
+import { carryInterventions, pendingInterventions } from "./intervene.js";
 import { readText } from "./files.js";
 import { currentLead, roleOf, taskOfThread } from "./instances.js";
 import { consumeOutcome } from "./outcomes.js";
@@ -297,7 +298,11 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
     turnPaths(s, t, isLead),
   );
   await handleEffects(s, ended.effects);
-  if (applied !== null) await afterTransition(s, applied);
+  if (applied !== null) {
+    const missed = pendingInterventions(s, t.a.thread);
+    await afterTransition(s, applied);
+    await carryInterventions(s, missed);
+  }
 }
 
 function preemptEvents(t: InstanceTurn): BusEvent[] {

@@ -20,6 +20,11 @@ export interface WakeRuntime {
   lastPoll: number | null;
   /** Starts an instance's turn inside the current round; null between rounds. */
   lateJoin: ((a: Address) => void) | null;
+  /**
+   * Why every running turn should stop at its next call (a withdrawal waiting to be applied
+   * at the round's end), or null.
+   */
+  stopping: string | null;
 }
 
 const runtimes = new WeakMap<Session, WakeRuntime>();
@@ -34,6 +39,7 @@ export function runtimeOf(s: Session): WakeRuntime {
       gate: new CostGate(),
       lastPoll: null,
       lateJoin: null,
+      stopping: null,
     };
     runtimes.set(s, rt);
   }

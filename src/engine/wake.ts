@@ -36,6 +36,7 @@ import type { Address } from "../protocol/address.js";
 import { waitForApi } from "./api-wait.js";
 import { openJournal } from "./charges.js";
 import { runtimeOf } from "./wake-runtime.js";
+import { takeWakeLock } from "./wake-lock.js";
 
 export interface WakeSummary {
   job: number;
@@ -43,6 +44,8 @@ export interface WakeSummary {
   waitingOn: string;
   /** Why the wake did not run the job (a bad config) or stopped early. */
   notes: string[];
+  /** Set when another process's wake of this job is running: this one did nothing. */
+  busy?: { pid: number };
 }
 
 export interface WakeOptions {
@@ -65,21 +68,37 @@ export async function wake(
   const refusal = await refuseToStart(n, deps, config.config);
   if (refusal !== null)
     return { job: n, state: null, waitingOn: refusal.waitingOn, notes: [refusal.note] };
-  const s = await openSession(n, deps, config.config);
-  try {
-    await run(s, options);
-  } catch (error) {
-    if (options.signal?.aborted) {
-      // Stopped (Ctrl-C, a cancelled run) is a crash by choice: the round in flight never
-      // lands — its files are dropped, nothing more is committed or posted — and the next
-      // wake redoes it without spending the retry budget (seed 000 §11 bounded crash-loss).
-      await s.repo.resetToHead();
-    }
-    throw error;
-  } finally {
-    if (!options.signal?.aborted) await finishWake(s);
+  const locked = await takeWakeLock(deps.workRoot, n);
+  if (locked.kind === "busy") {
+    return {
+      job: n,
+      state: null,
+      waitingOn: `the wake already running (pid ${locked.pid})`,
+      notes: [
+        `job #${n} is being worked on by another process (pid ${locked.pid}); it reads new comments at its agents' next model calls`,
+      ],
+      busy: { pid: locked.pid },
+    };
   }
-  return { job: n, state: s.job.state, waitingOn: waitingOn(s), notes: s.notes };
+  try {
+    const s = await openSession(n, deps, config.config);
+    try {
+      await run(s, options);
+    } catch (error) {
+      if (options.signal?.aborted) {
+        // Stopped (Ctrl-C, a cancelled run) is a crash by choice: the round in flight never
+        // lands — its files are dropped, nothing more is committed or posted — and the next
+        // wake redoes it without spending the retry budget (seed 000 §11 bounded crash-loss).
+        await s.repo.resetToHead();
+      }
+      throw error;
+    } finally {
+      if (!options.signal?.aborted) await finishWake(s);
+    }
+    return { job: n, state: s.job.state, waitingOn: waitingOn(s), notes: s.notes };
+  } finally {
+    await locked.lock.release();
+  }
 }
 
 /** The end of every wake that was not stopped: the status comment, the records, the checks. */
@@ -218,6 +237,7 @@ async function runRound(
     }
   } finally {
     rt.lateJoin = null;
+    rt.stopping = null;
   }
   return turns.sort((x, y) => addressKey(x.a).localeCompare(addressKey(y.a)));
 }

@@ -1,42 +1,51 @@
-// Intervention (seed 000 §8, DESIGN.md "What a user sees" 7): `/intervene <text>` reaches
-// the current lead at its next turn boundary — as the message its next turn runs on, never
-// inside the turn in flight.
+// Intervention is preemption (seed 000 §8; issue 11 point 1): `/intervene <text>` reaches the
+// current lead within one model call, not one turn. A running lead's Run abandons what it
+// was on for the intervention at its next call boundary ([interrupt]): the very next request
+// carries it, with the turn's context. An idle lead is woken directly on it ([wake-int]),
+// ahead of its mail — in the middle of a round it joins the round at once.
 
 import { afterEach, describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/wake.js";
-import type { Model } from "../../src/ports/model.js";
+import type { Model, ModelRequest } from "../../src/ports/model.js";
 import { createConversationModel } from "../support/engine/conversation-model.js";
 import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
 import { ANA, approve, openJob, say as comment } from "../support/engine/person.js";
 import { commentsOfKind, fileOnBranch, foldedBus } from "../support/engine/inspect.js";
-import { expecting, recording, say } from "../support/engine/script.js";
-import { finish, gate, writeArtifact } from "../support/engine/recordings.js";
+import { call, expecting, recording, say, tools } from "../support/engine/script.js";
+import {
+  INTENT_STEPS,
+  PLAN_STEPS,
+  finish,
+  gate,
+  pass,
+  writeArtifact,
+} from "../support/engine/recordings.js";
 
 const LEAD = "intent-lead@state:intent:1";
 const TEXT = "Greet in French too.";
+const carries = (r: { request: ModelRequest }) => JSON.stringify(r.request.messages).includes(TEXT);
 
 describe("intervene", () => {
   let job: LocalJob;
   afterEach(async () => job?.cleanup());
 
-  it("an /intervene comment posted mid-turn reaches the current lead as its next turn's message, not before", async () => {
+  it("[interrupt]: posted while the lead's turn runs, it is in the lead's very next request — one model call, same turn", async () => {
     const script = createConversationModel(
       recording({
         [LEAD]: [
-          writeArtifact("INTENT.md", "# Intent\n\nObjective: greet.\n"),
-          say("Drafted; I will ask for review next."),
+          tools(call("list_files", {})),
           expecting(writeArtifact("INTENT.md", "# Intent\n\nGreet in English and French.\n"), TEXT),
           gate("INTENT.md"),
         ],
       }),
     );
-    let posted = false;
-    // The person comments while the lead's first turn is in flight (its first model call).
+    let postedDuring = -1;
+    // The person comments while the lead's first call is in flight.
     const model: Model = {
       async complete(request, options) {
         const response = await script.complete(request, options);
-        if (request.instance === LEAD && !posted) {
-          posted = true;
+        if (request.instance === LEAD && postedDuring < 0) {
+          postedDuring = script.requests.length - 1;
           await job.forge.commentAs(ANA, 1, `/intervene ${TEXT}`);
         }
         return response;
@@ -45,37 +54,39 @@ describe("intervene", () => {
     job = await createLocalJob({ model });
     await openJob(job);
     const summary = await wake(1, job.deps);
-    expect(posted).toBe(true);
     expect(summary.waitingOn).toContain("review INTENT.md");
     expect(script.unplayed()).toEqual({});
 
-    // By turn: the intervention is turn 2's opening message, and nothing of turn 1 saw it.
+    // Latency in model calls: the first request after the comment carries it.
+    const first = script.requests.findIndex(carries);
+    expect(first - postedDuring).toBe(1);
+    expect(script.requests[first]).toMatchObject({ instance: LEAD, step: 1 });
+
+    // One turn: the intervention follows the first call's tool result, as the person's words.
     const lines = (
       fileOnBranch(job, `.cfa/jobs/1/instances/${LEAD.replace(/:/g, "~")}.jsonl`) ?? ""
     )
       .split("\n")
-      .map(
-        (l) =>
-          JSON.parse(l) as {
-            turn: number;
-            type: string;
-            message?: { role: string; content: { type: string; text?: string }[] };
-          },
-      );
-    const seen = lines.filter(
-      (l) => l.type === "message" && JSON.stringify(l.message).includes(TEXT),
+      .map((l) => JSON.parse(l) as { turn: number; type: string; message?: { role: string } });
+    expect(Math.max(...lines.map((l) => l.turn))).toBe(1);
+    const seen = lines.filter((l) => l.type === "message" && JSON.stringify(l).includes(TEXT));
+    expect(seen[0]).toMatchObject({ turn: 1, message: { role: "user" } });
+    expect(JSON.stringify(seen[0])).toContain(
+      `The person intervened:\\n<untrusted-data source=\\"intervention by @ana\\">\\n${TEXT}\\n</untrusted-data>`,
     );
-    expect(seen[0]).toMatchObject({ turn: 2, message: { role: "user" } });
-    expect(seen[0]!.message!.content.map((b) => b.text ?? "").join("")).toContain(
-      `The person intervened:\n<untrusted-data source="intervention by @ana">\n${TEXT}\n</untrusted-data>`,
-    );
-    expect(lines.filter((l) => l.turn === 1).some((l) => JSON.stringify(l).includes(TEXT))).toBe(
-      false,
-    );
+    // On the bus: an Interrupt on the lead's thread, consumed by its Run ([interrupt]).
+    const events = foldedBus(job)
+      .text.split("\n")
+      .filter((l) => l.includes(TEXT))
+      .map((l) => JSON.parse(l) as { type: string; thread?: string; rule?: string });
+    expect(events.map((e) => e.type)).toContain("interrupt");
+    expect(
+      events.find((e) => e.type === "interrupt" && e.thread === "state:intent:1"),
+    ).toBeDefined();
     expect(fileOnBranch(job, ".cfa/jobs/1/INTENT.md")).toContain("French");
   });
 
-  it("an /intervene while the lead waits at a gate: the lead revises and asks again, the old gate is retracted, and approving the new one moves on", async () => {
+  it("[wake-int]: while the lead waits at a gate it revises and asks again, the old gate is retracted, and approving the new one moves on", async () => {
     job = await createLocalJob({
       recording: recording({
         [LEAD]: [
@@ -105,5 +116,215 @@ describe("intervene", () => {
     const moved = await wake(1, job.deps);
     expect(moved.state).toBe("PLAN");
     expect(await commentsOfKind(job, "refusal")).toEqual([]);
+  });
+
+  describe("an idle lead whose worker is busy", () => {
+    const EXEC = "project-lead@state:execute:1";
+    const WORKER = "worker@dispatch:x";
+    const approveGate = () => [tools(call("answer", { text: "approved" }))];
+    const script = () =>
+      createConversationModel(
+        recording({
+          [LEAD]: INTENT_STEPS(),
+          "proxy@escalation:q1": approveGate(),
+          "project-lead@state:plan:1": PLAN_STEPS(),
+          "proxy@escalation:q2": approveGate(),
+          [EXEC]: [
+            tools(call("dispatch", { id: "x", brief: "Create a.txt and b.txt", files: [] })),
+            say("Dispatched."),
+            expecting(say("Noted: French too."), TEXT),
+            tools(call("close", { task: "x" })),
+            writeArtifact("WORK_SUMMARY.md", "# Summary\n"),
+            gate("WORK_SUMMARY.md"),
+            finish("APPROVED_WORK", "approved"),
+          ],
+          [WORKER]: [
+            tools(call("write_file", { path: "a.txt", content: "a\n" })),
+            tools(call("write_file", { path: "b.txt", content: "b\n" })),
+            tools(call("reply", { text: "x done" })),
+            say("done"),
+          ],
+          "verifier@verify:x-1": pass(),
+          "proxy@escalation:q3": approveGate(),
+        }),
+      );
+    const CONFIG = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
+
+    /** Worker calls take 100 ms; the person intervenes during the worker's first call. */
+    function slowWorker(inner: ReturnType<typeof script>): Model {
+      let posted = false;
+      return {
+        async complete(request, options) {
+          if (request.instance === WORKER) {
+            if (!posted) {
+              posted = true;
+              await job.forge.commentAs(ANA, 1, `/intervene ${TEXT}`);
+            }
+            await new Promise((r) => setTimeout(r, 100));
+          }
+          return inner.complete(request, options);
+        },
+      };
+    }
+
+    it("[wake-int] mid-round: the lead joins the round in flight and answers before the worker's turn ends", async () => {
+      const inner = script();
+      job = await createLocalJob({ model: slowWorker(inner), config: CONFIG });
+      await openJob(job);
+      const summary = await wake(1, job.deps);
+      expect(summary.state).toBe("DONE");
+      expect(inner.unplayed()).toEqual({});
+      const order = inner.requests.map((r) => `${r.instance} ${r.step}`);
+      const leadHeard = order.indexOf(`${EXEC} 2`);
+      expect(carries(inner.requests[leadHeard]!)).toBe(true);
+      // The lead's turn on the intervention ran while the worker was still working.
+      expect(leadHeard).toBeLessThan(order.indexOf(`${WORKER} 3`));
+      expect(job.lines.some((l) => l.event === "JOIN" && l.detail.includes(EXEC))).toBe(true);
+    });
+
+    it("[wake-int] at a round's end: the lead runs on the intervention ahead of the reply already in its mailbox", async () => {
+      const inner = script();
+      job = await createLocalJob({ model: slowWorker(inner), config: CONFIG });
+      await openJob(job);
+      // No looking mid-round: the intervention is read when the worker's round ends, by which
+      // time the worker's reply waits in the lead's mailbox.
+      const summary = await wake(1, { ...job.deps, commandPollMs: Number.MAX_SAFE_INTEGER });
+      expect(summary.state).toBe("DONE");
+      const onIntervention = inner.requests.find((r) => r.instance === EXEC && r.step === 2)!;
+      expect(carries(onIntervention)).toBe(true);
+      expect(JSON.stringify(onIntervention.request.messages)).not.toContain("x done");
+      const onReply = inner.requests.find((r) => r.instance === EXEC && r.step === 3)!;
+      expect(JSON.stringify(onReply.request.messages)).toContain("x done");
+    });
+  });
+
+  it("a second wake of a job that is running stays out; the running wake delivers the intervention (`cfa intervene` from another terminal)", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const script = createConversationModel(
+      recording({
+        [LEAD]: [
+          tools(call("list_files", {})),
+          expecting(writeArtifact("INTENT.md", "# Intent\n\nGreet in French too.\n"), TEXT),
+          gate("INTENT.md"),
+        ],
+      }),
+    );
+    let calls = 0;
+    const model: Model = {
+      async complete(request, options) {
+        calls += 1;
+        // The first call waits until the other "terminal" has done its part.
+        if (calls === 1) await held;
+        return script.complete(request, options);
+      },
+    };
+    job = await createLocalJob({ model });
+    await openJob(job);
+    const running = wake(1, job.deps);
+    while (calls === 0) await new Promise((r) => setTimeout(r, 10));
+    // The other terminal: comment, then try to wake the job.
+    await comment(job, `/intervene ${TEXT}`);
+    const second = await wake(1, await job.reopen());
+    expect(second.busy?.pid).toBe(process.pid);
+    expect(second.notes[0]).toContain("being worked on by another process");
+    release();
+    const summary = await running;
+    expect(summary.waitingOn).toContain("review INTENT.md");
+    expect(carries(script.requests[1]!)).toBe(true);
+  });
+
+  describe("while a worker's turn runs", () => {
+    const EXEC = "project-lead@state:execute:1";
+    const WORKER = "worker@dispatch:x";
+    const CONFIG = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
+    const approveGate = () => [tools(call("answer", { text: "approved" }))];
+    const upToExecute = () => ({
+      [LEAD]: INTENT_STEPS(),
+      "proxy@escalation:q1": approveGate(),
+      "project-lead@state:plan:1": PLAN_STEPS(),
+      "proxy@escalation:q2": approveGate(),
+    });
+    const busyWorker = () => [
+      tools(call("write_file", { path: "a.txt", content: "a\n" })),
+      tools(call("write_file", { path: "b.txt", content: "b\n" })),
+      tools(call("reply", { text: "x done" })),
+      say("done"),
+    ];
+
+    it("an intervention the lead never reached before its phase ended goes to the next lead", async () => {
+      const FIRST = "Re-plan: the API changed.";
+      const SECOND = "And keep the old endpoint.";
+      const inner = createConversationModel(
+        recording({
+          ...upToExecute(),
+          [EXEC]: [
+            tools(call("dispatch", { id: "x", brief: "Create a.txt and b.txt", files: [] })),
+            say("Dispatched."),
+            expecting(finish("REPLAN", "the person asked to re-plan"), FIRST),
+          ],
+          [WORKER]: busyWorker(),
+          "project-lead@state:plan:2": [expecting(say("Noted: keep the old endpoint."), SECOND)],
+        }),
+      );
+      const posted = new Set<string>();
+      const model: Model = {
+        async complete(request, options) {
+          const post = async (text: string) => {
+            if (posted.has(text)) return;
+            posted.add(text);
+            await job.forge.commentAs(ANA, 1, `/intervene ${text}`);
+          };
+          if (request.instance === WORKER) {
+            await post(FIRST);
+            await new Promise((r) => setTimeout(r, 150));
+          }
+          if (request.instance === EXEC && JSON.stringify(request.messages).includes(FIRST)) {
+            // Relayed by the worker's next boundary while the lead's last call is in flight.
+            await post(SECOND);
+            await new Promise((r) => setTimeout(r, 400));
+          }
+          return inner.complete(request, options);
+        },
+      };
+      job = await createLocalJob({ model, config: CONFIG });
+      await openJob(job);
+      // Seven rounds reach the first turn of PLAN's second entry.
+      const summary = await wake(1, job.deps, { maxRounds: 7 });
+      expect(summary.state).toBe("PLAN");
+      const heard = inner.requests.find((r) => r.instance === "project-lead@state:plan:2");
+      expect(heard).toBeDefined();
+      expect(JSON.stringify(heard!.request.messages)).toContain(SECOND);
+      expect(job.lines.some((l) => l.detail.includes("carried over to project-lead"))).toBe(true);
+    });
+
+    it("a /withdraw stops every running turn at its next model call", async () => {
+      const inner = createConversationModel(
+        recording({
+          ...upToExecute(),
+          [EXEC]: [
+            tools(call("dispatch", { id: "x", brief: "Create a.txt and b.txt", files: [] })),
+            say("Dispatched."),
+          ],
+          [WORKER]: busyWorker(),
+        }),
+      );
+      let posted = false;
+      const model: Model = {
+        async complete(request, options) {
+          if (request.instance === WORKER && !posted) {
+            posted = true;
+            await job.forge.commentAs(ANA, 1, "/withdraw not needed");
+          }
+          return inner.complete(request, options);
+        },
+      };
+      job = await createLocalJob({ model, config: CONFIG });
+      await openJob(job);
+      const summary = await wake(1, job.deps);
+      expect(summary.state).toBe("WITHDRAWN");
+      // The worker's first call was in flight; it made no other.
+      expect(inner.requests.filter((r) => r.instance === WORKER)).toHaveLength(1);
+    });
   });
 });

@@ -1,5 +1,5 @@
 // `cfa intervene N "text"`: comments `/intervene text`; the current lead gets it at its
-// next turn boundary (seed 000 §8).
+// next model call if it is working, or is woken on it (seed 000 §8: preemption).
 
 import { actOnJob, requireLive } from "../act-on-job.js";
 import type { Command } from "../command.js";
@@ -23,13 +23,15 @@ const OPTIONS = {
 
 export const interveneCommand: Command = {
   name: "intervene",
-  summary: 'tell the current lead something at its next turn: cfa intervene 1 "…"',
+  summary: 'redirect the current lead at its next model call: cfa intervene 1 "…"',
   usage: `
 Usage: cfa intervene <N> "<text>" [--repo DIR] [--verbose] [--record FILE]
 
-Delivers <text> to job N's current lead at its next turn (an \`/intervene\` comment on its
-issue), then wakes the job. Intervening redirects; it does not stop anything (that is
-\`cfa withdraw\`).
+Delivers <text> to job N's current lead (an \`/intervene\` comment on its issue), then wakes
+the job: a lead at work sees it in its next model call, an idle one is woken on it, ahead of
+its other messages. If a wake of the job is already running (\`cfa run\` in another
+terminal), that wake picks the comment up. Intervening redirects; it does not stop anything
+(that is \`cfa withdraw\`).
 
 Options:
   --repo DIR      the repository (default: the current folder)

@@ -152,7 +152,7 @@ describe("the verbs on a local job, in order", () => {
     expect(local.git("show", `cfa/1:${ART}/PLAN.md`)).toContain("One file, one test.");
   });
 
-  it("intervene reaches the lead at its next turn; the gate stays open", async () => {
+  it("intervene wakes the lead on it ([wake-int]); the gate stays open", async () => {
     const { code, io } = await cfa("intervene", "1", "Keep it to one file", "--record", rec());
     expect(code).toBe(0);
     expect(io.out()).toContain("HUMAN         INTERVENE @ana → project-lead");
