@@ -99,20 +99,17 @@ export async function runProxy(s: Session, m: ProxyMolecule): Promise<void> {
   const ws = await workspaceOfCaller(s, m.caller);
   const memory = (await readText(s.jobWs.root, proxyMemoryPath(s.engine.requester))) ?? "";
   const gate = meta.kind === "gate";
+  // Issue 9 §2: the proxy's system prompt is the role's and the job's, fixed for the instance's
+  // life; what changes from one run to the next (the policy, what the person has told it since)
+  // arrives in the message, so every earlier turn — thinking included — stays valid and cached
+  // ("Put each update at the end in a new message",
+  // https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks).
   const run = await runAgent(s, {
     address,
     role: "proxy",
     ws,
     readOnly: true,
-    system: [
-      systemPrompt(s, address, "proxy").trim(),
-      `# Policy\nThe escalation policy here is \`${m.policy}\`: ${
-        m.policy === "never"
-          ? "you must answer yourself; you cannot escalate."
-          : "answer when you are confident the person would agree; otherwise escalate."
-      }`,
-      `# MEMORY of @${s.engine.requester}\n${asData("proxy memory", memory || "(nothing yet)")}`,
-    ].join("\n\n"),
+    system: systemPrompt(s, address, "proxy"),
     incoming: {
       kind: "question",
       text: [
@@ -121,7 +118,15 @@ export async function runProxy(s: Session, m: ProxyMolecule): Promise<void> {
         gate
           ? `The artifact under review is \`${meta.artifact}\`: read it. Answer \`approved\` to approve it on the person's behalf, or say what must change.`
           : "",
-      ].join("\n\n"),
+        `# Policy\nThe escalation policy here is \`${m.policy}\`: ${
+          m.policy === "never"
+            ? "you must answer yourself; you cannot escalate."
+            : "answer when you are confident the person would agree; otherwise escalate."
+        }`,
+        `# MEMORY of @${s.engine.requester} (as of now)\n${asData("proxy memory", memory || "(nothing yet)")}`,
+      ]
+        .filter((part) => part !== "")
+        .join("\n\n"),
     },
     policyAllowsEscalate: m.policy !== "never",
   });

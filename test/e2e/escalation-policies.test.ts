@@ -4,6 +4,7 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/wake.js";
+import type { ConversationModel } from "../support/engine/conversation-model.js";
 import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
 import { openJob, say as comment } from "../support/engine/person.js";
 import {
@@ -122,6 +123,20 @@ describe("escalation policies", () => {
     summary = await wake(1, job.deps);
     expect(summary.waitingOn).toContain("review INTENT.md");
     expect(foldedBus(job).folded.soup.pendingEscalations().length).toBe(1); // the gate, q2
+
+    // Issue 9 §2: a proxy's system prompt is fixed — the person's memory and the policy travel
+    // in the message — so the gate's proxy, run after the person's answer changed the memory,
+    // sends the same system bytes as q1's proxy, and its message carries what it learned.
+    const requests = (job.model as ConversationModel).requests;
+    const proxyRequests = requests.filter((r) => r.instance.startsWith("proxy@"));
+    expect(new Set(proxyRequests.map((r) => r.instance))).toEqual(new Set([PROXY, GATE_PROXY]));
+    expect(new Set(proxyRequests.map((r) => r.request.system)).size).toBe(1);
+    expect(proxyRequests[0]!.request.system).not.toContain("MEMORY of @");
+    const gateOpening = requests.find((r) => r.instance === GATE_PROXY)!.request.messages[0]!;
+    const openingText = JSON.stringify(gateOpening.content);
+    expect(openingText).toContain("MEMORY of @ana");
+    expect(openingText).toContain("Basque");
+    expect(openingText).toContain("The escalation policy here is `when_unsure`");
   });
 
   it("a proxy that fails every run spends the retry budget: FAILURE, not a job that throws at every wake", async () => {
