@@ -5,7 +5,14 @@
 
 import type { Address } from "../protocol/address.js";
 import type { OutcomeRecord } from "../protocol/outcome-record.js";
-import type { Message, Model, ModelRequest, ModelResponse, ModelUsage } from "../ports/model.js";
+import type {
+  Effort,
+  Message,
+  Model,
+  ModelRequest,
+  ModelResponse,
+  ModelUsage,
+} from "../ports/model.js";
 import type { CommandResult } from "../ports/sandbox.js";
 
 /** What crossed the bus to wake this turn (seed 000 §5 `m`), as the engine renders it. */
@@ -122,7 +129,10 @@ export interface TurnInput {
     readOnly: boolean;
   };
   host: TurnHost;
-  limits: { toolCallsPerTurn: number; maxTokens: number; readBytes: number };
+  /** `maxTokens`: the output budget of every role, when configured (`limits.maxTokens`). */
+  limits: { toolCallsPerTurn: number; maxTokens?: number | undefined; readBytes: number };
+  /** The role's configured output budget and effort (`output:` in .github/cfa.yml). */
+  output?: { maxTokens?: number | undefined; effort?: Effort | undefined };
   signal?: AbortSignal;
   /** The host's hook around every model call; without one every call is simply made. */
   boundary?: CallBoundary;

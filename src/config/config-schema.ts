@@ -10,6 +10,7 @@ import { ESCALATION_POLICIES } from "./escalation-policy.js";
 import { closest } from "./edit-distance.js";
 import { MODEL_TIERS, isModelTier } from "./model-tiers.js";
 import type { Role } from "./roles.js";
+import { EFFORTS } from "../ports/model.js";
 
 export const CONFIG_PATH = ".github/cfa.yml";
 
@@ -17,6 +18,10 @@ export const SANDBOX_MODES = ["require", "off"] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
 export const AUDIT_TRAIL_MODES = ["keep", "drop"] as const;
+
+/** Where Claude is reached (issue 9 §9): the Anthropic API (or a gateway), Bedrock, Vertex AI. */
+export const PROVIDERS = ["anthropic", "bedrock", "vertex"] as const;
+export type Provider = (typeof PROVIDERS)[number];
 export type AuditTrailMode = (typeof AUDIT_TRAIL_MODES)[number];
 
 /** GitHub's login rule: alphanumerics and single inner hyphens, at most 39 characters. */
@@ -26,6 +31,12 @@ const BOT_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])
 const PROGRAM = /^[A-Za-z0-9_+][A-Za-z0-9._+-]*$/;
 const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:@/-]*$/;
 const WORKFLOW_FILE = /^[A-Za-z0-9._-]+\.ya?ml$/;
+/** us-east-1, eu-central-2, us-gov-west-1, … */
+const AWS_REGION = /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d{1,2}$/;
+/** us-east5, europe-west1, global, us, eu (the Vertex AI locations Claude is served from). */
+const GCP_REGION = /^(global|us|eu|[a-z]+-[a-z]+\d{1,2})$/;
+/** Google Cloud project ids: 6-30 lowercase letters, digits, hyphens, starting with a letter. */
+const GCP_PROJECT = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
 
 /** The Actions job limit (6 h): a longer command timeout could never be reached. */
 const MAX_COMMAND_SECONDS = 6 * 60 * 60;
@@ -94,6 +105,19 @@ export const CfaConfigSchema = z.strictObject({
       .default(() => [...DEFAULT_COMMANDS[role]]),
   ).prefault({}),
   network: perRole(() => z.boolean().default(false)).prefault({}),
+  /**
+   * Per role: the output budget per request (thinking included) and the effort. Unset keys
+   * keep the role's defaults (src/agents/loop/output-plan.ts): leads and workers 32,000 / high,
+   * the verifier 16,000 / medium, the proxy 8,000 / medium.
+   */
+  output: perRole(() =>
+    z
+      .strictObject({
+        maxTokens: z.int().min(1024).max(128_000).optional(),
+        effort: z.enum(EFFORTS).optional(),
+      })
+      .prefault({}),
+  ).prefault({}),
   /** Seed 000 §10: a workspace whose boundary cannot be verified is refused unless `off`. */
   sandbox: z.enum(SANDBOX_MODES).default("require"),
   limits: z
@@ -101,7 +125,6 @@ export const CfaConfigSchema = z.strictObject({
       toolCallsPerTurn: z.int().min(1).default(60),
       commandTimeoutSeconds: z.int().min(1).max(MAX_COMMAND_SECONDS).default(300),
       commandOutputBytes: z.int().min(1).default(65536),
-      maxTokens: z.int().min(1).default(8192),
       /**
        * Seed 000 §13 "retry budget and timeout": the wall-clock limit of one agent turn.
        * Exceeded, the turn stops (its call in flight is cut) and that is a state-level failure
@@ -112,6 +135,41 @@ export const CfaConfigSchema = z.strictObject({
         .min(1)
         .max(MAX_COMMAND_SECONDS)
         .default(DEFAULT_TURN_TIMEOUT_SECONDS),
+      /**
+       * How long one model call keeps retrying an unavailable API (outage, overload, rate
+       * limit) before the wake ends with the job waiting for it.
+       */
+      apiPatienceMinutes: z.int().min(1).max(360).default(15),
+      /** The output budget of every role, thinking included; unset: each role's own (output:). */
+      maxTokens: z.int().min(1024).max(128_000).optional(),
+    })
+    .prefault({}),
+  /** Where Claude is reached; credentials come from the environment (docs/install.md). */
+  provider: z.enum(PROVIDERS).default("anthropic"),
+  /** Amazon Bedrock: region (default AWS_REGION) and the model id Bedrock knows each model by. */
+  bedrock: z
+    .strictObject({
+      region: z
+        .string()
+        .regex(AWS_REGION, { error: "expected an AWS region such as us-east-1" })
+        .optional(),
+      /** Claude model id → Bedrock model or inference-profile id; default global.anthropic.<id>. */
+      models: z.record(z.string().regex(MODEL_ID), z.string().regex(MODEL_ID)).default(() => ({})),
+    })
+    .prefault({}),
+  /** Google Vertex AI: region (default CLOUD_ML_REGION), project, model ids. */
+  vertex: z
+    .strictObject({
+      region: z
+        .string()
+        .regex(GCP_REGION, { error: "expected a Vertex AI region such as us-east5 or global" })
+        .optional(),
+      project: z
+        .string()
+        .regex(GCP_PROJECT, { error: "expected a Google Cloud project id" })
+        .optional(),
+      /** Claude model id → Vertex model id; default the same id. */
+      models: z.record(z.string().regex(MODEL_ID), z.string().regex(MODEL_ID)).default(() => ({})),
     })
     .prefault({}),
   /** The worker workflow's file name under .github/workflows/. */

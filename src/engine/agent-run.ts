@@ -148,6 +148,7 @@ async function runRegistered(
         maxTokens: s.config.limits.maxTokens,
         readBytes: 200_000,
       },
+      output: s.config.output[input.role],
       signal,
       boundary,
     });

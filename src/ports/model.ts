@@ -55,7 +55,16 @@ export type AssistantBlock =
 export type UserBlock = TextBlock | ToolResultBlock;
 
 export type Message =
-  { role: "user"; content: UserBlock[] } | { role: "assistant"; content: AssistantBlock[] };
+  | {
+      role: "user";
+      content: UserBlock[];
+      /**
+       * The conversation starts over here (context bounding, issue 9 §4): requests carry this
+       * message and what follows it, never what came before. The transcript keeps everything.
+       */
+      restart?: true;
+    }
+  | { role: "assistant"; content: AssistantBlock[] };
 
 export interface ToolSpec {
   name: string;
@@ -122,10 +131,22 @@ export interface ModelResponse {
   model: string;
   /** The API's id of this response (`msg_…`), when it gives one. */
   id?: string;
+  /** With stopReason "refusal": what the API said about it (`stop_details`). */
+  refusal?: { category: string | null; explanation: string | null };
+}
+
+/** What a model takes: the loop keeps every request inside these. */
+export interface ModelLimits {
+  /** Input and output together, in tokens. */
+  contextWindow: number;
+  /** The largest `max_tokens` it accepts. */
+  maxOutput: number;
 }
 
 export interface Model {
   complete(request: ModelRequest, options?: { signal?: AbortSignal }): Promise<ModelResponse>;
+  /** The limits of `model`, when the adapter knows them (the loop assumes 200K / 64K otherwise). */
+  limits?(model: string): ModelLimits;
 }
 
 /**

@@ -38,12 +38,23 @@ export function mapResponse(message: ApiMessage): ModelResponse | UnmappableResp
     };
   }
   if (!isStopReason(stop)) return { problem: `stop_reason ${JSON.stringify(stop)}` };
+  const details = (
+    message as { stop_details?: { category?: unknown; explanation?: unknown } | null }
+  ).stop_details;
   return {
     content,
     stopReason: stop,
     usage: mapUsage(message.usage),
     model: message.model,
     ...(typeof message.id === "string" && message.id !== "" ? { id: message.id } : {}),
+    ...(stop === "refusal"
+      ? {
+          refusal: {
+            category: typeof details?.category === "string" ? details.category : null,
+            explanation: typeof details?.explanation === "string" ? details.explanation : null,
+          },
+        }
+      : {}),
   };
 }
 

@@ -13,7 +13,7 @@ import { buildMessageParams, type MessageBody } from "./build-request.js";
 import { mapResponse } from "./map-response.js";
 import { ModelError } from "./model-error.js";
 import { sdkFault, withPatience, type PatienceOptions } from "./patience.js";
-import { isKnownModel, modelInfo } from "./prices.js";
+import { contextWindowOf, isKnownModel, maxOutputOf, modelInfo } from "./prices.js";
 import { toModelError } from "./to-model-error.js";
 
 /**
@@ -110,6 +110,10 @@ export function createMessagesModel(options: MessagesModelOptions): Model {
         usage: mapped.usage,
       });
       return mapped satisfies ModelResponse;
+    },
+
+    limits(model: string) {
+      return { contextWindow: contextWindowOf(model), maxOutput: maxOutputOf(model) };
     },
   };
 

@@ -1,15 +1,17 @@
-// The messages of a request: the transcript and this turn's additions, with adjacent
-// same-role messages merged. The Messages API requires alternating roles; a transcript can
-// end on a user message (a response with no content is not kept, a cut response's calls
-// are answered at once), and the next turn's opening message then joins it. Merging here,
+// The messages of a request: the instance's conversation since its last restart (context
+// bounding, context-budget.ts), with adjacent same-role messages merged. The Messages API
+// requires alternating roles; a transcript can end on a user message (a response with no
+// content is not kept), and the next turn's opening message then joins it. Merging here,
 // not in the stored transcript, keeps the transcript append-only and every request built
-// from it identical, so the cached prefix holds (seed 000 §11).
+// from it identical, so the cached prefix holds (seed 000 §11). Assistant messages are merged
+// by concatenation only: their blocks stay exactly as received (issue 9 §1).
 
 import type { Message } from "../../ports/model.js";
+import { viewStart } from "./context-budget.js";
 
 export function requestMessages(messages: readonly Message[]): Message[] {
   const merged: Message[] = [];
-  for (const message of messages) {
+  for (const message of messages.slice(viewStart(messages))) {
     const last = merged.at(-1);
     if (last?.role === "user" && message.role === "user") {
       merged[merged.length - 1] = { role: "user", content: [...last.content, ...message.content] };
@@ -19,7 +21,7 @@ export function requestMessages(messages: readonly Message[]): Message[] {
         content: [...last.content, ...message.content],
       };
     } else {
-      merged.push(message);
+      merged.push(message.role === "user" ? { role: "user", content: message.content } : message);
     }
   }
   return merged;

@@ -6,7 +6,6 @@
 import type {
   AssistantBlock,
   Message,
-  ModelRequest,
   ModelResponse,
   ModelUsage,
   StopReason,
@@ -21,8 +20,8 @@ import { isTurnEndingTool } from "../tools/tool-names.js";
 import { toolSpecs } from "../tools/tool-registry.js";
 import type { TurnEnd, TurnInput, TurnOutput } from "../turn-contract.js";
 import { NOTES } from "./loop-notes.js";
+import { modelCalls } from "./model-calls.js";
 import { incomingText, openingMessage } from "./opening-message.js";
-import { requestMessages } from "./request-messages.js";
 import { toolResultBlock } from "./tool-result-block.js";
 
 /**
@@ -45,6 +44,19 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     ...(signal === undefined ? {} : { signal }),
   };
   const added: Message[] = [openingMessage(input.transcript, input.incoming)];
+  // Output budget, effort, cache lifetime, the context bound and stop reasons (issue 9 §3, §4).
+  const calls = modelCalls({
+    instance,
+    role: role.name,
+    model,
+    modelName: input.modelName,
+    system: input.system,
+    tools,
+    output: {
+      ...input.output,
+      ...(limits.maxTokens !== undefined ? { maxTokens: limits.maxTokens } : {}),
+    },
+  });
   const usages: ModelUsage[] = [];
   let modelMs = 0;
   let toolCalls = 0;
@@ -61,14 +73,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
 
   for (;;) {
     signal?.throwIfAborted();
-    const request: ModelRequest = {
-      instance,
-      model: input.modelName,
-      system: input.system,
-      tools,
-      messages: requestMessages([...input.transcript, ...added]),
-      maxTokens: limits.maxTokens,
-    };
+    const request = calls.next(input.transcript, added);
     // The boundary's say before every call (turn-contract.ts CallBoundary).
     const decision = (await input.boundary?.before({ request, added, calls: usages.length })) ?? {
       kind: "call" as const,
@@ -98,9 +103,13 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     }
     usages.push(response.usage);
     stopReason = response.stopReason;
+    // Issue 9 §3 (model-calls.ts): a response cut at the output budget is not kept and the
+    // request goes again with a larger budget; a refusal fails the turn by name. Either way
+    // the boundary has priced and persisted the response first.
+    const verdict = calls.judge(response, request);
 
     // The API rejects empty messages and blank text blocks: keep only what carries content.
-    const content = response.content.filter(hasContent);
+    const content = verdict === "use" ? response.content.filter(hasContent) : [];
     if (content.length > 0) added.push({ role: "assistant", content });
     // Priced and persisted before any of its tool calls run (issue 9 point 5).
     await input.boundary?.after({
@@ -110,34 +119,29 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       response,
       replayed: decision.kind === "replay",
     });
-    const calls = content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+    if (verdict === "retry") continue;
+    if (verdict !== "use") throw verdict;
+    calls.used(response, input.transcript.length + added.length);
+    const toolUses = content.filter((block): block is ToolUseBlock => block.type === "tool_use");
 
-    const cut = cutNote(response.stopReason);
-    if (cut !== undefined) {
-      // A cut response's calls may be incomplete: answer them now, run none of them.
-      if (calls.length > 0) {
-        added.push(userResults(calls.map((c) => toolResultBlock(c.id, cut, true))));
-      }
-      return end({ kind: "stopped" });
-    }
-    if (calls.length === 0) return end({ kind: "stopped" });
+    if (toolUses.length === 0) return end({ kind: "stopped" });
 
     // A response runs whole or not at all: its calls were planned together. A lone
     // ask_question or finish still runs past the cap, since it ends the turn anyway.
-    const loneEnding = calls.length === 1 && isTurnEndingTool(calls[0]?.name);
-    if (!loneEnding && toolCalls + calls.length > limits.toolCallsPerTurn) {
+    const loneEnding = toolUses.length === 1 && isTurnEndingTool(toolUses[0]?.name);
+    if (!loneEnding && toolCalls + toolUses.length > limits.toolCallsPerTurn) {
       return end({ kind: "capped" });
     }
-    toolCalls += calls.length;
+    toolCalls += toolUses.length;
 
-    if (calls.length > 1 && calls.some((call) => isTurnEndingTool(call.name))) {
-      const names = [...new Set(calls.map((call) => call.name))].join(", ");
-      added.push(userResults(calls.map((c) => toolResultBlock(c.id, NOTES.alone(names), true))));
+    if (toolUses.length > 1 && toolUses.some((call) => isTurnEndingTool(call.name))) {
+      const names = [...new Set(toolUses.map((call) => call.name))].join(", ");
+      added.push(userResults(toolUses.map((c) => toolResultBlock(c.id, NOTES.alone(names), true))));
       continue;
     }
 
     const results: ToolResultBlock[] = [];
-    for (const call of calls) {
+    for (const call of toolUses) {
       signal?.throwIfAborted();
       const result = await runToolCall(call, ctx);
       // Only a lone call gets here with `end`: its result arrives at the next turn's start.
@@ -150,24 +154,6 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
 
 function hasContent(block: AssistantBlock): boolean {
   return block.type !== "text" || block.text.trim() !== "";
-}
-
-function cutNote(stopReason: StopReason): string | undefined {
-  switch (stopReason) {
-    case "max_tokens":
-      return NOTES.cutByMaxTokens;
-    case "refusal":
-      return NOTES.cutByRefusal;
-    case "end_turn":
-    case "tool_use":
-    case "stop_sequence":
-    case "pause_turn":
-      return undefined;
-    default: {
-      const unreachable: never = stopReason;
-      return unreachable;
-    }
-  }
 }
 
 function userResults(results: ToolResultBlock[]): Message {

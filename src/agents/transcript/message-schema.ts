@@ -42,6 +42,7 @@ export const MessageSchema = z.discriminatedUnion("role", [
   z.object({
     role: z.literal("user"),
     content: z.array(z.discriminatedUnion("type", [TextBlockSchema, ToolResultBlockSchema])),
+    restart: z.literal(true).optional(),
   }),
   z.object({
     role: z.literal("assistant"),

@@ -423,29 +423,64 @@ describe("runTurn: the tool-call cap", () => {
 });
 
 describe("runTurn: stop reasons and edge cases", () => {
-  it("answers the calls of a max_tokens response at once and stops", async () => {
+  it("retries a response cut at the output budget with twice the budget, keeping none of it (issue 9 §3)", async () => {
+    const cut = respond([text("Writing"), call("write_file", { path: "x" }, "m1")], "max_tokens");
     const model = fakeModel([
-      respond([text("Writing"), call("write_file", { path: "x" }, "m1")], "max_tokens"),
+      cut,
+      cut,
+      respond([call("write_file", { path: "x", content: "whole" }, "m2")]),
+      respond([text("Done.")]),
     ]);
     const out = await runTurn(turnInput({ root, model, role: testRole(FILE_TOOLS) }));
     expect(out.end).toEqual({ kind: "stopped" });
-    expect(resultsOf(out.messages.at(-1)).get("m1")).toEqual({
-      content: NOTES.cutByMaxTokens,
-      isError: true,
-    });
-    expect(out.stopReason).toBe("max_tokens");
-    await expect(readFile(join(root, "x"), "utf8")).rejects.toThrow();
+    // The same request three times, with 1,024, then 2,048, then 4,096 output tokens.
+    expect(model.requests.map((r) => r.maxTokens)).toEqual([1024, 2048, 4096, 4096]);
+    expect(model.requests[1]!.messages).toEqual(model.requests[0]!.messages);
+    expect(model.requests[2]!.messages).toEqual(model.requests[0]!.messages);
+    // The cut responses never joined the conversation; the whole one ran.
+    expect(JSON.stringify(out.messages)).not.toContain('"m1"');
+    expect(await readFile(join(root, "x"), "utf8")).toBe("whole");
+    expect(out.modelCalls).toBe(4); // all four were paid for
   });
 
-  it("records a refusal and stops", async () => {
-    const model = fakeModel([respond([text("I can't help with that.")], "refusal")]);
-    const out = await runTurn(turnInput({ root, model, role: testRole(FILE_TOOLS) }));
-    expect(out.end).toEqual({ kind: "stopped" });
-    expect(out.stopReason).toBe("refusal");
-    expect(out.messages.at(-1)).toEqual({
-      role: "assistant",
-      content: [{ type: "text", text: "I can't help with that." }],
-    });
+  it("fails the turn, saying so, when a response is cut at the model's own output limit", async () => {
+    const cut = respond([call("write_file", { path: "x" }, "m1")], "max_tokens");
+    const model = {
+      ...fakeModel([cut, cut]),
+      limits: () => ({ contextWindow: 200_000, maxOutput: 2048 }),
+    };
+    await expect(runTurn(turnInput({ root, model, role: testRole(FILE_TOOLS) }))).rejects.toThrow(
+      /did not fit 2048 output tokens, the most it can write/,
+    );
+  });
+
+  it("fails the turn with a ModelRefusalError that names the refusal (issue 9 §3)", async () => {
+    const model = fakeModel([
+      {
+        ...respond([text("I can't help with that.")], "refusal"),
+        refusal: { category: "cyber", explanation: "could enable malware" },
+      },
+    ]);
+    const error = await runTurn(turnInput({ root, model, role: testRole(FILE_TOOLS) })).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.name).toBe("ModelRefusalError");
+    expect(error?.message).toContain("refused to continue");
+    expect(error?.message).toContain("category cyber: could enable malware");
+  });
+
+  it("asks with the role's effort and cache lifetime: leads keep their prefix an hour, workers five minutes", async () => {
+    const lead = fakeModel([respond([text("ok")])]);
+    await runTurn(
+      turnInput({ root, model: lead, role: { ...testRole(FILE_TOOLS), name: "intent-lead" } }),
+    );
+    expect(lead.requests[0]).toMatchObject({ effort: "high", cacheLifetime: "1h" });
+    const verifier = fakeModel([respond([text("ok")])]);
+    await runTurn(
+      turnInput({ root, model: verifier, role: { ...testRole(FILE_TOOLS), name: "verifier" } }),
+    );
+    expect(verifier.requests[0]).toMatchObject({ effort: "medium", cacheLifetime: "5m" });
   });
 
   it("does not append an empty response, and the next turn's message joins the trailing user message", async () => {
@@ -521,7 +556,13 @@ describe("runTurn: stop reasons and edge cases", () => {
       },
       { steps: [respond([call("list_files", {}, "a5"), call("list_files", {}, "a6")])], cap: 1 },
       { steps: [respond([call("finish", { outcome: "WITHDRAW", reason: "r" }, "a7")])] },
-      { steps: [respond([call("write_file", { path: "d/x", content: "x" }, "a8")], "max_tokens")] },
+      {
+        steps: [
+          respond([call("write_file", { path: "d/x" }, "a8")], "max_tokens"),
+          respond([call("write_file", { path: "d/x", content: "x" }, "a9")]),
+          respond([text("written")]),
+        ],
+      },
       { steps: [respond([text("done")])] },
     ];
     for (const [index, turn] of turns.entries()) {

@@ -89,13 +89,23 @@ const DEFAULTS: CfaConfig = {
     proxy: false,
   },
   sandbox: "require",
+  output: {
+    "intent-lead": {},
+    "project-lead": {},
+    worker: {},
+    verifier: {},
+    proxy: {},
+  },
   limits: {
     toolCallsPerTurn: 60,
     commandTimeoutSeconds: 300,
     commandOutputBytes: 65536,
-    maxTokens: 8192,
     turnTimeoutSeconds: 3600,
+    apiPatienceMinutes: 15,
   },
+  provider: "anthropic",
+  bedrock: { models: {} },
+  vertex: { models: {} },
   workflow: "cfa.yml",
   approvers: [],
   allowBots: [],
@@ -159,7 +169,11 @@ commands:
   proxy: []
 network: { worker: true }
 sandbox: "off"
-limits: { toolCallsPerTurn: 10, commandTimeoutSeconds: 21600, commandOutputBytes: 1024, maxTokens: 32000 }
+limits: { toolCallsPerTurn: 10, commandTimeoutSeconds: 21600, commandOutputBytes: 1024, maxTokens: 32000, apiPatienceMinutes: 60 }
+output: { worker: { maxTokens: 64000, effort: medium }, proxy: { effort: low } }
+provider: bedrock
+bedrock: { region: eu-central-1, models: { claude-sonnet-5-5: eu.anthropic.claude-sonnet-5-5 } }
+vertex: { region: us-east5, project: my-project-123, models: { claude-opus-5-5: claude-opus-5-5@20260928 } }
 workflow: cfa-worker.yaml
 approvers: [alice, Bob-2]
 allowBots: ['renovate[bot]', my-app]
@@ -188,6 +202,22 @@ auditTrail: drop
         commandOutputBytes: 1024,
         maxTokens: 32000,
         turnTimeoutSeconds: 3600,
+        apiPatienceMinutes: 60,
+      },
+      output: {
+        ...DEFAULTS.output,
+        worker: { maxTokens: 64000, effort: "medium" },
+        proxy: { effort: "low" },
+      },
+      provider: "bedrock",
+      bedrock: {
+        region: "eu-central-1",
+        models: { "claude-sonnet-5-5": "eu.anthropic.claude-sonnet-5-5" },
+      },
+      vertex: {
+        region: "us-east5",
+        project: "my-project-123",
+        models: { "claude-opus-5-5": "claude-opus-5-5@20260928" },
       },
       workflow: "cfa-worker.yaml",
       approvers: ["alice", "Bob-2"],
@@ -235,7 +265,17 @@ describe("parseConfig: a message names the field as a dotted path", () => {
       "limits: { commandTimeoutSeconds: 99999 }",
       "limits.commandTimeoutSeconds: expected a number <= 21600, got 99999",
     ],
-    ["limits: { maxTokens: 0 }", "limits.maxTokens: expected a number >= 1, got 0"],
+    ["limits: { maxTokens: 0 }", "limits.maxTokens: expected a number >= 1024, got 0"],
+    ["provider: openai", 'provider: expected one of anthropic, bedrock, vertex, got "openai"'],
+    [
+      "bedrock: { region: mars }",
+      'bedrock.region: expected an AWS region such as us-east-1, got "mars"',
+    ],
+    ["vertex: { project: X }", 'vertex.project: expected a Google Cloud project id, got "X"'],
+    [
+      "output: { worker: { effort: extreme } }",
+      'output.worker.effort: expected one of low, medium, high, xhigh, max, got "extreme"',
+    ],
     ["workflow: cfa", 'workflow: expected a workflow file name such as cfa.yml, got "cfa"'],
     ["approvers: alice", 'approvers: expected a list, got "alice"'],
     ["approvers: [alice, -bob]", 'approvers[1]: expected a GitHub login, got "-bob"'],
