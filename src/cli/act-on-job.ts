@@ -9,7 +9,7 @@ import { cliName } from "./command.js";
 import { readJobRecords } from "./job-records.js";
 import { readJobView, type JobView } from "./job-view.js";
 import { openLocalSession, stderrLogger } from "./local-session.js";
-import { modelFromEnv, NO_KEY_MESSAGE } from "./no-key.js";
+import { configureOf, modelFromEnv, NO_KEY_MESSAGE } from "./no-key.js";
 import { personLogin } from "./person.js";
 import { applyPersonAction } from "./person-action.js";
 import { loadForRecording, recordInto, type Recorder } from "./recorder.js";
@@ -56,6 +56,7 @@ export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> 
     person,
     verbose: request.verbose,
     env: io.env,
+    configure: configureOf(inner),
     ...(io.clock ? { clock: io.clock } : {}),
     ...(io.workRoot ? { workRoot: io.workRoot } : {}),
   });

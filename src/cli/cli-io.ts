@@ -1,6 +1,7 @@
 // What a `cfa` command reads and writes, passed in (STYLE.md: dependencies as options), so
 // the whole command runs in a test without touching the process.
 
+import type { PatienceOptions } from "../adapters/anthropic/patience.js";
 import type { Clock } from "../ports/clock.js";
 import type { Model } from "../ports/model.js";
 
@@ -19,6 +20,11 @@ export interface CliIo {
    * ANTHROPIC_API_KEY is needed and nothing reaches the network.
    */
   model?: Model;
+  /**
+   * Test seam: how the real model adapter waits between retries (its clock and sleep), so a
+   * test drives the real adapter through minutes of outage in no time.
+   */
+  modelPatience?: Omit<PatienceOptions, "patienceMs">;
   /** Test seam: the clock of a local run (default: the system clock). */
   clock?: Clock;
   /** Test seam: where job areas live (default: the user's cache folder, per repository). */

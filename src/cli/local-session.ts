@@ -2,6 +2,7 @@
 // the live log going to stdout as the engine works and a heartbeat during long model calls.
 
 import type { LocalForge } from "../adapters/local/local-forge.js";
+import type { CfaConfig } from "../config/index.js";
 import type { EngineDeps } from "../engine/engine-deps.js";
 import type { Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
@@ -31,6 +32,8 @@ export interface LocalSessionOptions {
   env: Record<string, string | undefined>;
   /** Off for replays: they never wait on a model. */
   heartbeat?: boolean;
+  /** Points the model at the configured provider (no-key.ts configureOf). */
+  configure?: ((config: CfaConfig) => void) | undefined;
 }
 
 export function stderrLogger(io: CliIo): Logger {
@@ -70,6 +73,7 @@ export async function openLocalSession(
     },
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.workRoot ? { workRoot: options.workRoot } : {}),
+    ...(options.configure ? { configure: options.configure } : {}),
   });
   // The local forge is the person's own: they may act on it whoever created it first.
   await forge.setPermission(options.person, "admin");

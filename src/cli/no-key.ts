@@ -1,20 +1,40 @@
 // Issue 4 §4: without ANTHROPIC_API_KEY every verb that needs a model says so in one line,
 // points at the demo, and changes nothing.
 
-import { createAnthropicModel } from "../adapters/anthropic/index.js";
+import {
+  createProviderModel,
+  hasProviderCredentials,
+  providerSettings,
+  type ProviderModel,
+} from "../adapters/providers/provider-model.js";
+import type { CfaConfig } from "../config/index.js";
 import type { Logger } from "../ports/logger.js";
 import type { Model } from "../ports/model.js";
 import type { CliIo } from "./cli-io.js";
 
 export const NO_KEY_MESSAGE =
-  "cfa: ANTHROPIC_API_KEY is not set, so no agent can run. Try `npx cfa demo` to see a recorded job.";
+  "cfa: ANTHROPIC_API_KEY is not set, so no agent can run (nor are AWS or Google credentials " +
+  "for Bedrock or Vertex). Try `npx cfa demo` to see a recorded job.";
 
-/** The model a waking verb uses: the test seam's, or Anthropic's with the key; null without. */
+/**
+ * The model a waking verb uses: the test seam's, or Claude on the provider `.github/cfa.yml`
+ * names (issue 9 §9: the Anthropic API or ANTHROPIC_BASE_URL's gateway, Bedrock, Vertex);
+ * null when the environment holds no credentials for any of them.
+ */
 export function modelFromEnv(io: CliIo, logger: Logger): Model | null {
   if (io.model) return io.model;
-  const apiKey = io.env.ANTHROPIC_API_KEY?.trim();
-  if (!apiKey) return null;
-  // ANTHROPIC_BASE_URL: the SDK's convention for gateways and local servers (issue 9 §9).
-  const baseURL = io.env.ANTHROPIC_BASE_URL?.trim();
-  return createAnthropicModel({ apiKey, logger, ...(baseURL ? { baseURL } : {}) });
+  if (!hasProviderCredentials(io.env)) return null;
+  return createProviderModel({
+    env: io.env,
+    logger,
+    ...(io.modelPatience !== undefined ? { patience: io.modelPatience } : {}),
+  });
+}
+
+/** How the engine points a provider model at the repository's configuration (else undefined). */
+export function configureOf(model: Model): ((config: CfaConfig) => void) | undefined {
+  const provider = model as Partial<ProviderModel>;
+  return typeof provider.configure === "function"
+    ? (config) => provider.configure!(providerSettings(config))
+    : undefined;
 }

@@ -9,7 +9,7 @@ import { costOf, DEFAULT_MODELS, isKnownModel } from "../adapters/anthropic/inde
 import { createGitWorkspaces } from "../adapters/git/index.js";
 import { LocalForge } from "../adapters/local/local-forge.js";
 import { createSandbox, type SandboxMode } from "../adapters/sandbox/index.js";
-import { isModelTier } from "../config/index.js";
+import { isModelTier, type CfaConfig } from "../config/index.js";
 import type { EngineDeps, ProgressLine } from "../engine/engine-deps.js";
 import type { Clock } from "../ports/clock.js";
 import { systemClock } from "../ports/clock.js";
@@ -50,6 +50,8 @@ export interface LocalWiring {
   person?: string;
   progress?: (line: ProgressLine) => void;
   env?: Record<string, string | undefined>;
+  /** Points the model at the configured provider once a wake has read the configuration. */
+  configure?: (config: CfaConfig) => void;
 }
 
 export async function wireLocal(
@@ -89,6 +91,7 @@ export async function wireLocal(
     // The local forge is a file: a running wake may look for `cfa intervene` at every call.
     commandPollMs: 0,
     ...(options.progress ? { progress: options.progress } : {}),
+    ...(options.configure ? { configure: options.configure } : {}),
   };
   return { deps, forge };
 }

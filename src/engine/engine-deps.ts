@@ -1,6 +1,7 @@
 // Everything the engine needs from outside, passed in (STYLE.md: dependencies as options,
 // so tests wire fakes without patching modules). Only app/, worker/ and cli/ build these.
 
+import type { CfaConfig } from "../config/index.js";
 import type { Clock } from "../ports/clock.js";
 import type { Forge } from "../ports/forge.js";
 import type { Logger } from "../ports/logger.js";
@@ -11,6 +12,11 @@ import type { Workspaces } from "../ports/workspaces.js";
 export interface EngineDeps {
   forge: Forge;
   model: Model;
+  /**
+   * Called once the repository's configuration is read, before any model call: lets the
+   * wiring point `model` at the configured provider (issue 9 §9). Absent: `model` as it is.
+   */
+  configure?(config: CfaConfig): void;
   /** A role's configured tier or model id → the model id to request. */
   resolveModel(tierOrModel: string): string;
   /** USD for one model call's usage (a price table); unknown models are an error there. */

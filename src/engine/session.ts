@@ -70,6 +70,7 @@ export async function openSession(
   config: CfaConfig,
 ): Promise<Session> {
   const paths = jobPaths(n);
+  deps.configure?.(config); // the model's provider, from .github/cfa.yml (issue 9 §9)
   const issue = await deps.forge.getIssue(n);
   const area = join(deps.workRoot, String(n));
   await mkdir(area, { recursive: true });

@@ -3,7 +3,7 @@
 // app/ and cli/, the only place that builds EngineDeps (DESIGN.md "Layers").
 
 import { join } from "node:path";
-import { createAnthropicModel } from "../adapters/anthropic/index.js";
+import { createProviderModel, providerSettings } from "../adapters/providers/provider-model.js";
 import { createGitHubForge, type GitHubForge } from "../adapters/github/index.js";
 import { createGitWorkspaces } from "../adapters/git/index.js";
 import { createSandbox, type SandboxMode } from "../adapters/sandbox/index.js";
@@ -41,6 +41,15 @@ export interface GitHubWiring {
 const SECRET_VARIABLES = [
   "GITHUB_TOKEN",
   "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  // Bedrock and Vertex credentials (issue 9 §9): the model's, never an agent's.
+  "AWS_ACCESS_KEY_ID",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+  "AWS_BEARER_TOKEN_BEDROCK",
+  "GOOGLE_APPLICATION_CREDENTIALS",
+  "CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE",
+  "GOOGLE_GHA_CREDS_PATH",
   "ACTIONS_RUNTIME_TOKEN",
   "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
   "ACTIONS_ID_TOKEN_REQUEST_URL",
@@ -66,20 +75,30 @@ export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: Gi
     }),
     processRedactor(),
   );
-  // Created on first use: a wake that only reads replies needs no API key.
-  let model = options.model;
-  const modelPort: Model = {
-    complete(request, callOptions) {
-      model ??= createAnthropicModel({ apiKey: options.anthropicApiKey ?? "", logger });
-      return model.complete(request, callOptions);
-    },
-  };
+  // Claude on the configured provider (issue 9 §9), its client built at the first call: a
+  // wake that only reads replies needs no credentials.
+  const provider =
+    options.model === undefined
+      ? createProviderModel({
+          env: {
+            ...options.env,
+            ...(options.anthropicApiKey !== undefined
+              ? { ANTHROPIC_API_KEY: options.anthropicApiKey }
+              : {}),
+          },
+          logger,
+        })
+      : undefined;
+  const modelPort: Model = options.model ?? provider!;
   const sandboxes = new Map<SandboxMode, Promise<Sandbox>>();
   const env: Record<string, string | undefined> = { ...options.env };
   for (const name of SECRET_VARIABLES) delete env[name];
   const deps: EngineDeps = {
     forge,
     model: modelPort,
+    ...(provider !== undefined
+      ? { configure: (config) => provider.configure(providerSettings(config)) }
+      : {}),
     resolveModel,
     price: priceOf,
     sandbox: (mode) => {

@@ -6,7 +6,8 @@ import { cliName, printUsage } from "../command.js";
 import { parseConfig } from "../../config/index.js";
 import type { CliIo } from "../cli-io.js";
 import { openLocalSession } from "../local-session.js";
-import { modelFromEnv, NO_KEY_MESSAGE } from "../no-key.js";
+import { configureOf, modelFromEnv, NO_KEY_MESSAGE } from "../no-key.js";
+import type { CfaConfig } from "../../config/index.js";
 import {
   HELP_OPTION,
   parseCommandArgs,
@@ -101,6 +102,7 @@ Needs ANTHROPIC_API_KEY. The job's records live on the branch cfa/<N> of the rep
       recorder,
       model: recorder?.model ?? inner,
       repoGiven: parsed.values.repo,
+      configure: configureOf(inner),
     });
   },
 };
@@ -116,6 +118,7 @@ async function start(
     recorder: Recorder | null;
     model: NonNullable<ReturnType<typeof modelFromEnv>>;
     repoGiven: string | undefined;
+    configure?: ((config: CfaConfig) => void) | undefined;
   },
 ): Promise<number> {
   const session = await openLocalSession(io, {
@@ -124,6 +127,7 @@ async function start(
     person: o.person,
     verbose: o.verbose,
     env: io.env,
+    configure: o.configure,
     ...(io.clock ? { clock: io.clock } : {}),
     ...(io.workRoot ? { workRoot: io.workRoot } : {}),
   });
