@@ -1,0 +1,194 @@
+// Issue 9 §"Tests": the demo job (recordings/demo.json) runs to DONE through `cfa` with the
+// real Anthropic adapter and SDK talking HTTP (ANTHROPIC_BASE_URL) to a local fake Messages
+// API that answers the recorded job more strictly than the recording — signed thinking
+// blocks, `citations: null`, tool inputs with unsorted keys — and checks every request it
+// receives (test/support/fake-messages-api/conformance.ts). Once cleanly, and once under
+// fault storms longer than the SDK's own retry cycle (~7 s): 6×529 at a lead, 6 connection
+// resets at a worker, 6×500 at a verifier, ridden out by the adapter's patience (its sleep
+// injected: no test waits), with no retry budget spent and no step paid twice.
+
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../../src/cli/main.js";
+import {
+  recordedJobApi,
+  type Fault,
+  type RecordedJobApi,
+} from "../../support/fake-messages-api/recorded-job.js";
+import {
+  startFakeMessagesApi,
+  type FakeMessagesApi,
+} from "../../support/fake-messages-api/server.js";
+import { captureIo } from "../../unit/cli/capture-io.js";
+
+interface DemoFile {
+  request: { title: string; body: string };
+  files: Record<string, string>;
+  recording: { instances: Record<string, never[]> };
+  people: { action: "approve" | "reject"; text?: string }[];
+}
+
+const demoPath = join(dirname(new URL(import.meta.url).pathname), "../../../recordings/demo.json");
+
+interface Run {
+  api: RecordedJobApi;
+  server: FakeMessagesApi;
+  codes: number[];
+  out: string;
+  err: string;
+  state: { state: string; failures: number; history: { action: string; by: string }[] };
+  waits: number[];
+  root: string;
+  steps: number;
+}
+
+async function runDemo(faults: Fault[] = []): Promise<Run> {
+  const demo = JSON.parse(await readFile(demoPath, "utf8")) as DemoFile;
+  const api = recordedJobApi(demo.recording as never, { faults });
+  const server = await startFakeMessagesApi((request) => api.respond(request));
+  const root = await mkdtemp(join(tmpdir(), "cfa-http-demo-"));
+  const repo = join(root, "repo");
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { cwd: repo, encoding: "utf8" }).trim();
+  await mkdir(repo);
+  git("init", "--quiet", "--initial-branch=main");
+  git("config", "user.name", "ana");
+  git("config", "user.email", "ana@example.com");
+  git("config", "commit.gpgsign", "false");
+  for (const [path, text] of Object.entries(demo.files)) {
+    await mkdir(dirname(join(repo, path)), { recursive: true });
+    await writeFile(join(repo, path), text);
+  }
+  git("add", "-A");
+  git("commit", "--quiet", "-m", "initial");
+
+  // The adapter's patience, on a clock its own sleep moves: minutes of backoff in no time.
+  let now = Date.parse("2026-11-20T10:00:00Z");
+  const waits: number[] = [];
+  const io = captureIo({
+    cwd: repo,
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME,
+      ANTHROPIC_API_KEY: "sk-ant-api03-fake-key-for-the-local-server",
+      ANTHROPIC_BASE_URL: server.url,
+    },
+    workRoot: join(root, "work"),
+    modelPatience: {
+      now: () => now,
+      sleep: (ms: number) => {
+        waits.push(ms);
+        now += ms;
+        return Promise.resolve();
+      },
+    },
+  });
+  const codes = [await main(["run", demo.request.body, "--title", demo.request.title], io)];
+  for (const person of demo.people) {
+    codes.push(
+      await main(
+        person.action === "approve"
+          ? ["approve", "1"]
+          : ["reject", "1", "--comment", person.text ?? ""],
+        io,
+      ),
+    );
+  }
+  const state = JSON.parse(git("show", "cfa/1:.cfa/jobs/1/state.json")) as Run["state"];
+  const steps = Object.values(demo.recording.instances).reduce((n, s) => n + s.length, 0);
+  return { api, server, codes, out: io.out(), err: io.err(), state, waits, root, steps };
+}
+
+async function cleanup(run: Run | undefined): Promise<void> {
+  if (run === undefined) return;
+  await run.server.close();
+  await rm(run.root, { recursive: true, force: true });
+}
+
+describe("the demo job over HTTP with the real adapter", () => {
+  let run: Run;
+  beforeAll(async () => {
+    run = await runDemo();
+  }, 120_000);
+  afterAll(() => cleanup(run));
+
+  it("runs to DONE through `cfa`", () => {
+    expect(run.err).toBe("");
+    expect(run.codes.every((code) => code === 0)).toBe(true);
+    expect(run.state.state).toBe("DONE");
+    expect(run.api.unplayed()).toEqual({});
+  });
+
+  it("sends requests the API accepts: every rule of conformance.ts held on every request", () => {
+    expect(run.api.conformance.problems).toEqual([]);
+    expect(run.server.requests.length).toBe(run.steps);
+  });
+
+  it("sends every earlier assistant turn back exactly as served: signed thinking, unsorted tool inputs", () => {
+    const later = run.server.requests.filter((r) => r.raw.includes('"role":"assistant"'));
+    expect(later.length).toBeGreaterThan(20);
+    for (const request of later) {
+      expect(request.raw).toMatch(
+        /"type":"thinking","thinking":"Working on [^"]+","signature":"sig-/,
+      );
+    }
+    // Text blocks keep the field the API put on them.
+    expect(later.some((r) => /"type":"text","text":"[^"]*","citations":null/.test(r.raw))).toBe(
+      true,
+    );
+    // A write_file input served as {path, content} in reverse alphabetical order comes back so.
+    expect(run.server.requests.some((r) => /"input":\{"path":"[^"]+","content":/.test(r.raw))).toBe(
+      true,
+    );
+  });
+
+  it("pays for each step once", () => {
+    expect(new Set(run.api.charged).size).toBe(run.api.charged.length);
+    expect(run.api.charged.length).toBe(run.steps);
+  });
+});
+
+describe("the demo job over HTTP under fault storms longer than the SDK's own retries", () => {
+  let run: Run;
+  const faults: Fault[] = [
+    { instance: "intent-lead@state:intent:1", step: 1, kind: "overloaded", times: 6 },
+    { instance: "worker@dispatch:camel-case", step: 1, kind: "reset", times: 6 },
+    { instance: "verifier@verify:truncate-1", step: 0, kind: "server", times: 6 },
+  ];
+  beforeAll(async () => {
+    run = await runDemo(faults);
+  }, 120_000);
+  afterAll(() => cleanup(run));
+
+  it("still runs to DONE, every storm ridden out by the adapter", () => {
+    // The only thing on stderr: one warning per wait, naming the fault and the next attempt.
+    const lines = run.err.trim().split("\n");
+    expect(lines).toHaveLength(18);
+    for (const line of lines) {
+      expect(line).toMatch(
+        /^cfa: warning: cfa\/model: the Anthropic API at http:\/\/127\.0\.0\.1:\d+ failed for (intent-lead@state:intent:1 \(529 overloaded_error\)|worker@dispatch:camel-case \(APIConnectionError: Connection error\.\)|verifier@verify:truncate-1 \(500 api_error\)); attempt \d in \d+ s$/,
+      );
+    }
+    expect(run.state.state).toBe("DONE");
+    expect(run.api.faults).toHaveLength(18);
+    expect(run.api.conformance.problems).toEqual([]);
+    // 18 waits, the longest a minute: far past the SDK's ~7 s cycle, in no time at all.
+    expect(run.waits).toHaveLength(18);
+    expect(run.waits.reduce((a, b) => a + b, 0)).toBeGreaterThan(3 * 60_000);
+  });
+
+  it("spends no retry budget on them: no state-level failure was recorded", () => {
+    expect(run.state.failures).toBe(0);
+    expect(run.state.history.filter((h) => h.action === "FAILURE")).toEqual([]);
+    expect(run.out).not.toMatch(/turn failed|State-level failure/);
+  });
+
+  it("pays for each step once, faults never charged", () => {
+    expect(new Set(run.api.charged).size).toBe(run.api.charged.length);
+    expect(run.api.charged.length).toBe(run.steps);
+    expect(run.server.requests.length).toBe(run.steps + 18);
+  });
+});
