@@ -12,6 +12,8 @@ export const FILE_TOOL_ERROR_CODES = [
   "ambiguous-match",
   "empty-match",
   "invalid-pattern",
+  /** A search ran past its deadline (search-files.ts). */
+  "timed-out",
   "io",
 ] as const;
 export type FileToolErrorCode = (typeof FILE_TOOL_ERROR_CODES)[number];

@@ -1,5 +1,8 @@
 // Searching file contents for an agent's tool: plain text or a regular expression, line by
 // line, inside the boundary, skipping `.git`, links, binary files and oversized files.
+// Patterns and globs run in linear time (linear-regexp.ts), and the whole search has a
+// deadline: a search that would take longer is a tool error the agent sees, never a stalled
+// wake (issue 8 §5).
 
 import { constants, realpathSync, type Stats } from "node:fs";
 import { lstat, open, type FileHandle } from "node:fs/promises";
@@ -9,12 +12,17 @@ import { resolveInWorkspace } from "../boundary/resolve-in-workspace.js";
 import { openDirInside, type AnchoredDir } from "./anchored-dir.js";
 import { FileToolError } from "./file-tool-error.js";
 import type { FileToolOptions } from "./file-tool-options.js";
-import { matchesGlob } from "./glob-to-regexp.js";
+import { compileGlob } from "./glob-to-regexp.js";
+import { compileLinear, LinearPatternError } from "./linear-regexp.js";
 import { verifyOpened } from "./verify-opened.js";
 import { walkEntries } from "./walk-entries.js";
 
 export const DEFAULT_SEARCH_LIMIT = 100;
 export const DEFAULT_SEARCH_FILE_BYTES = 1024 * 1024;
+/** A search that has not finished by then stops with an error naming how far it got. */
+export const DEFAULT_SEARCH_DEADLINE_MS = 20_000;
+/** How many lines are matched between two looks at the clock. */
+const LINES_PER_CLOCK_CHECK = 1024;
 // git's heuristic: a NUL byte in the first 8000 bytes makes a file binary.
 const BINARY_SNIFF_BYTES = 8000;
 const MAX_LINE_CHARS = 500;
@@ -35,11 +43,17 @@ export interface SearchFilesOptions extends FileToolOptions {
   /** Only files matching this glob (against the name when it has no `/`). */
   glob?: string;
   limit?: number;
-  /** Treat `pattern` as a JavaScript regular expression instead of plain text. */
+  /** Treat `pattern` as a regular expression (RE2 syntax) instead of plain text. */
   regex?: boolean;
   ignoreCase?: boolean;
   /** Larger files are skipped (and counted in `skipped`). */
   maxFileBytes?: number;
+  /** Milliseconds the whole search may take. */
+  deadlineMs?: number;
+  /** Monotonic milliseconds (tests pass a clock that jumps). */
+  now?: () => number;
+  /** Stops the search (the turn is being cancelled) with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface SearchFilesResult {
@@ -57,6 +71,20 @@ export async function searchFiles(
 ): Promise<SearchFilesResult> {
   const requested = options.path ?? "";
   const test = compile(pattern, options);
+  const inGlob = options.glob === undefined ? () => true : globMatcher(options.glob);
+  const now = options.now ?? (() => performance.now());
+  const deadline = now() + (options.deadlineMs ?? DEFAULT_SEARCH_DEADLINE_MS);
+  let filesSearched = 0;
+  const checkDeadline = () => {
+    options.signal?.throwIfAborted();
+    if (now() <= deadline) return;
+    const seconds = Math.round((options.deadlineMs ?? DEFAULT_SEARCH_DEADLINE_MS) / 1000);
+    throw new FileToolError(
+      "timed-out",
+      requested,
+      `the search was stopped after ${seconds} s (${filesSearched} files searched); narrow it with path or glob, or a simpler pattern`,
+    );
+  };
   const real = resolveInWorkspace(root, requested, { protect: options.protect ?? [] });
   const rootReal = realpathSync(root);
   await options.seam?.beforeOpen?.(real);
@@ -75,14 +103,17 @@ export async function searchFiles(
   const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
   const result: SearchFilesResult = { matches: [], truncated: false, skipped: 0 };
   const searchOne = async (parent: AnchoredDir, name: string, relativePath: string) => {
-    if (options.glob !== undefined && !matchesGlob(relativePath, options.glob)) return true;
+    if (!inGlob(relativePath)) return true;
+    checkDeadline();
     const text = await readText(parent, name, requested, options);
     if (text === undefined) {
       result.skipped += 1;
       return true;
     }
+    filesSearched += 1;
     const lines = text.split(/\r?\n/u);
     for (let index = 0; index < lines.length; index += 1) {
+      if (index % LINES_PER_CLOCK_CHECK === LINES_PER_CLOCK_CHECK - 1) checkDeadline();
       const line = lines[index] as string;
       if (!test(line)) continue;
       if (result.matches.length === limit) {
@@ -122,18 +153,22 @@ function compile(pattern: string, options: SearchFilesOptions): (line: string) =
     const folded = pattern.toLowerCase();
     return (line) => line.toLowerCase().includes(folded);
   }
-  let expression: RegExp;
   try {
-    expression = new RegExp(pattern, options.ignoreCase ? "iu" : "u");
+    const expression = compileLinear(pattern, { ignoreCase: options.ignoreCase ?? false });
+    return (line) => expression.test(line);
   } catch (error) {
-    throw new FileToolError(
-      "invalid-pattern",
-      pattern,
-      `not a valid regular expression: ${(error as Error).message}`,
-      { cause: error },
-    );
+    if (!(error instanceof LinearPatternError)) throw error;
+    throw new FileToolError("invalid-pattern", pattern, error.message, { cause: error });
   }
-  return (line) => expression.test(line);
+}
+
+function globMatcher(glob: string): (relativePath: string) => boolean {
+  try {
+    return compileGlob(glob);
+  } catch (error) {
+    if (!(error instanceof LinearPatternError)) throw error;
+    throw new FileToolError("invalid-pattern", glob, error.message, { cause: error });
+  }
 }
 
 /** The file's text, or undefined when it must be skipped. */

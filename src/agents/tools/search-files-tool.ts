@@ -7,7 +7,11 @@ import { ok, type Tool } from "./tool.js";
 const SEARCH_LIMIT = 200;
 
 const input = z.strictObject({
-  pattern: z.string().min(1).describe("The text to find (or a regular expression with regex)."),
+  pattern: z
+    .string()
+    .min(1)
+    .max(1000)
+    .describe("The text to find (or a regular expression with regex)."),
   path: z
     .string()
     .optional()
@@ -18,7 +22,12 @@ const input = z.strictObject({
     .string()
     .optional()
     .describe('Only files matching this glob, e.g. "*.ts" or "src/**/*.md".'),
-  regex: z.boolean().default(false).describe("Treat pattern as a JavaScript regular expression."),
+  regex: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Treat pattern as a regular expression in RE2 syntax: like JavaScript's, without backreferences or lookaround.",
+    ),
   ignore_case: z.boolean().default(false).describe("Match regardless of letter case."),
 });
 
@@ -35,6 +44,7 @@ export const searchFilesTool: Tool<typeof input> = {
       regex,
       ignoreCase: ignore_case,
       limit: SEARCH_LIMIT,
+      ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
     });
     const lines = found.matches.map((match) => `${match.path}:${match.line}: ${match.text}`);
     if (lines.length === 0) lines.push("No matches.");
