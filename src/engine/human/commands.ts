@@ -1,5 +1,20 @@
-// Commands people write in issue comments. Only the first non-empty line can carry one, so
-// quoting a bot comment (`> /withdraw …`) or mentioning a command in prose does nothing.
+// Commands people write in issue comments. The grammar (issue 8 §9):
+// - only the first visible line can carry one, so quoting a bot comment (`> /withdraw …`)
+//   or mentioning a command in prose does nothing; what GitHub does not render (an HTML
+//   comment, a link reference definition, ./sanitize.ts) is not a line a person sees;
+// - the line starts with the command: at most three spaces before it (more, or a tab, is an
+//   indented code block: GFM spec §4.4), and nothing else: a line starting with a
+//   no-break space, an ideographic space, a BOM or any other character is prose, and a
+//   fenced code block's opening line is not a command either;
+// - the verb is case-insensitive (`/WITHDRAW`) and ends at a space, a tab or the line's end
+//   (`/withdraw-please` is not a command);
+// - what follows is the argument, hidden markup removed; `/intervene` and `/answer` without
+//   text are refused with a one-line reply, never delivered empty.
+
+import { stripHiddenBlocks, stripHiddenMarkup } from "./sanitize.js";
+
+export const COMMAND_VERBS = ["withdraw", "intervene", "answer"] as const;
+export type CommandVerb = (typeof COMMAND_VERBS)[number];
 
 export type Command =
   | { kind: "withdraw"; reason: string }
@@ -12,32 +27,53 @@ export type CommandParse =
   /** Not a command at all: ordinary conversation, ignored by the bot. */
   | null;
 
-const COMMAND_LINE = /^\/(withdraw|intervene|answer)\b(.*)$/;
+const COMMAND_LINE = /^ {0,3}\/(withdraw|intervene|answer)(?=[ \t]|$)(.*)$/i;
+/** A blank line in CommonMark's sense: spaces and tabs only (GFM spec §2.1). */
+const BLANK = /^[ \t]*$/;
 /** Escalation ids are `q` and a number (q1, q2…), easy to type in a reply. */
-export const ESCALATION_ID = /^q\d{1,6}$/;
+export const ESCALATION_ID = /^q\d{1,6}$/i;
 
 export function parseCommand(body: string): CommandParse {
-  const lines = body.replace(/\r\n/g, "\n").split("\n");
-  const first = lines.findIndex((line) => line.trim() !== "");
+  const lines = stripHiddenBlocks(body).split("\n");
+  const first = lines.findIndex((line) => !BLANK.test(line));
   if (first < 0) return null;
-  const match = COMMAND_LINE.exec((lines[first] ?? "").trim());
+  const match = COMMAND_LINE.exec(lines[first] as string);
   if (!match) return null;
-  const [, verb, restOfLine = ""] = match;
-  const rest = [restOfLine.trim(), ...lines.slice(first + 1)].join("\n").trim();
+  const verb = (match[1] as string).toLowerCase() as CommandVerb;
+  const rest = stripHiddenMarkup([match[2] ?? "", ...lines.slice(first + 1)].join("\n")).trim();
   switch (verb) {
     case "withdraw":
       return { ok: true, command: { kind: "withdraw", reason: rest || "withdrawn by request" } };
     case "intervene":
-      if (!rest) return { ok: false, error: "`/intervene` needs the text to deliver to the lead" };
+      if (!rest) {
+        return {
+          ok: false,
+          error:
+            "`/intervene` needs the text to deliver to the lead, e.g. `/intervene keep the old output`",
+        };
+      }
       return { ok: true, command: { kind: "intervene", text: rest } };
-    case "answer": {
-      const [head = "", ...tail] = rest.split(/\s+/);
-      const id = ESCALATION_ID.test(head) && tail.length > 0 ? head : null;
-      const text = id ? rest.slice(head.length).trim() : rest;
-      if (!text) return { ok: false, error: "`/answer` needs the answer text" };
-      return { ok: true, command: { kind: "answer", id, text } };
+    case "answer":
+      return parseAnswer(rest);
+    default: {
+      const unreachable: never = verb;
+      return unreachable;
     }
-    default:
-      return null;
   }
+}
+
+function parseAnswer(rest: string): CommandParse {
+  const [head = "", ...tail] = rest.split(/\s+/);
+  if (ESCALATION_ID.test(head)) {
+    const text = rest.slice(head.length).trim();
+    if (tail.length === 0 || !text) {
+      return {
+        ok: false,
+        error: `\`/answer ${head}\` needs your answer after the question's id, e.g. \`/answer ${head} yes, go ahead\``,
+      };
+    }
+    return { ok: true, command: { kind: "answer", id: head.toLowerCase(), text } };
+  }
+  if (!rest) return { ok: false, error: "`/answer` needs the answer text, e.g. `/answer q1 yes`" };
+  return { ok: true, command: { kind: "answer", id: null, text: rest } };
 }

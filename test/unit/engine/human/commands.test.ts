@@ -1,4 +1,5 @@
-// Commands in issue comments: only the first non-empty line can carry one.
+// Commands in issue comments: only the first visible line can carry one. The adversarial
+// cases (code blocks, invisible prefixes, hidden markup) are in test/adversarial.
 
 import { describe, expect, it } from "vitest";
 import { parseCommand } from "../../../../src/engine/human/commands.js";
@@ -12,7 +13,6 @@ describe("parseCommand", () => {
     ["/answer q3 use ISO dates", { kind: "answer", id: "q3", text: "use ISO dates" }],
     ["/answer use ISO dates", { kind: "answer", id: null, text: "use ISO dates" }],
     ["/answer v2 is better", { kind: "answer", id: null, text: "v2 is better" }],
-    ["/answer q3", { kind: "answer", id: null, text: "q3" }],
   ])("reads %j", (body, command) => {
     expect(parseCommand(body)).toEqual({ ok: true, command });
   });
@@ -20,8 +20,11 @@ describe("parseCommand", () => {
   it.each([
     ["/intervene", "`/intervene` needs the text to deliver to the lead"],
     ["/answer   ", "`/answer` needs the answer text"],
+    ["/answer q3", "`/answer q3` needs your answer after the question's id"],
   ])("refuses %j, saying what is missing", (body, error) => {
-    expect(parseCommand(body)).toEqual({ ok: false, error });
+    const parsed = parseCommand(body);
+    expect(parsed).toMatchObject({ ok: false });
+    expect(parsed?.ok === false && parsed.error.startsWith(error)).toBe(true);
   });
 
   it.each([
