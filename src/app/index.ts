@@ -14,11 +14,26 @@ import { fromPino } from "./pino-logger.js";
 export interface CfaAppOptions {
   /** Per process by default; tests pass their own. */
   dedupe?: Dedupe;
+  /**
+   * The login the app posts as (`<slug>[bot]`); by default asked of GitHub once, as the app
+   * (GET /app, https://docs.github.com/rest/apps/apps#get-the-authenticated-app).
+   */
+  botLogin?: string;
 }
 
 export function createCfaApp(options: CfaAppOptions = {}): ApplicationFunction {
   return (app: Probot) => {
     const dedupe = options.dedupe ?? createDedupe();
+    let own: Promise<readonly string[]> | undefined;
+    // Only the app's own comments count as already posted (post-once.ts); a failed look-up
+    // is asked again on the next delivery.
+    const botLogins = () =>
+      (own ??= (options.botLogin === undefined ? appLogin(app) : Promise.resolve(options.botLogin))
+        .then((login) => [login])
+        .catch((error: unknown) => {
+          own = undefined;
+          throw error;
+        }));
     app.on([...HANDLED_EVENTS], async (context: Context) => {
       const github = requesterOf(context.octokit);
       await handleDelivery(
@@ -31,10 +46,21 @@ export function createCfaApp(options: CfaAppOptions = {}): ApplicationFunction {
           }),
           dedupe,
           logger: redactingLogger(fromPino(context.log), processRedactor()),
+          botLogins,
         },
       );
     });
   };
+}
+
+async function appLogin(app: Probot): Promise<string> {
+  const octokit = await app.auth();
+  const { data } = await octokit.request("GET /app");
+  const slug = (data as { slug?: unknown } | null)?.slug;
+  if (typeof slug !== "string" || slug === "") {
+    throw new Error("cfa/app: GET /app returned no slug; cannot tell the app's own comments");
+  }
+  return `${slug}[bot]`;
 }
 
 function requesterOf(octokit: Context["octokit"]): GitHubRequester {

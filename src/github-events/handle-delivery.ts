@@ -39,6 +39,8 @@ export interface DeliveryDeps {
   logger: Logger;
   /** The worker workflow to dispatch; default: `workflow` from the configuration. */
   workflow?: string;
+  /** The logins the bot posts as: only their hidden blocks count (post-once.ts). */
+  botLogins(): Promise<readonly string[]>;
 }
 
 export type DeliveryOutcome =
@@ -88,7 +90,13 @@ async function handle(delivery: Delivery, deps: DeliveryDeps): Promise<DeliveryO
     const triage = triageEvent(event, { label: loaded.label, allowBots: [] });
     if (!triage.act) return { kind: "ignored", reason: triage.reason };
     const { body, digest } = configErrorComment(triage.job, loaded.errors);
-    const posted = await postOnce(github.effects, triage.job, body, isSameConfigError(digest));
+    const posted = await postOnce(
+      github.effects,
+      triage.job,
+      body,
+      isSameConfigError(digest),
+      await deps.botLogins(),
+    );
     deps.dedupe.remember(deliveryKey);
     return { kind: "config-error", job: triage.job, posted };
   }
@@ -111,6 +119,7 @@ async function handle(delivery: Delivery, deps: DeliveryDeps): Promise<DeliveryO
     ref: repo.defaultBranch,
     delivery: delivery.id,
     logger: deps.logger,
+    botLogins: () => deps.botLogins(),
   });
   // Remembered only once every effect succeeded: a failed delivery can be redelivered.
   deps.dedupe.remember(deliveryKey, ...decision.keys);

@@ -1,7 +1,10 @@
 // Every create on GitHub is idempotent (DESIGN.md "Rules that hold everywhere"): before a
-// structured comment is posted, the issue is searched for a bot's comment whose hidden block
-// already says the same. Any bot's, because the app (as itself) and the worker (as
-// github-actions[bot] or the app) post under different logins.
+// structured comment is posted, the issue is searched for one of the bot's own comments
+// whose hidden block already says the same. Only the bot's own logins count (issue 8 §7):
+// anyone can write a hidden block, and another app's or a person's copy of one would
+// otherwise suppress the failure and config-error comments. The app (as itself) and the
+// worker (as github-actions[bot] or as the app) may post under different logins, so the
+// caller names every login that is the bot's.
 
 import { readHiddenBlock, type HiddenBlock } from "../engine/render/hidden-block.js";
 import type { CueEffects } from "./cue-effects.js";
@@ -11,10 +14,15 @@ export async function postOnce(
   issue: number,
   body: string,
   same: (block: HiddenBlock) => boolean,
+  /** The logins the bot posts as; GitHub logins compare case-insensitively. */
+  ownLogins: readonly string[],
 ): Promise<boolean> {
+  const own = new Set(ownLogins.map((login) => login.toLowerCase()));
   const existing = await github.listComments(issue);
   const posted = existing.some((comment) => {
-    if (comment.author.type !== "Bot") return false;
+    if (comment.author.type !== "Bot" || !own.has(comment.author.login.toLowerCase())) {
+      return false;
+    }
     const block = readHiddenBlock(comment.body);
     return block !== null && block.job === issue && same(block);
   });

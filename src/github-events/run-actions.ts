@@ -15,6 +15,8 @@ export interface ActionContext {
   ref: string;
   delivery: string;
   logger: Logger;
+  /** The logins the bot posts as (post-once.ts); asked only when a comment is posted. */
+  botLogins(): Promise<readonly string[]>;
 }
 
 export async function runActions(actions: readonly AppAction[], at: ActionContext): Promise<void> {
@@ -40,6 +42,7 @@ export async function runActions(actions: readonly AppAction[], at: ActionContex
           action.job,
           startRefusalComment({ ...action, delivery: at.delivery }),
           isSameStartRefusal(at.delivery),
+          await at.botLogins(),
         );
         break;
       default: {

@@ -41,6 +41,7 @@ export async function routeEvent(
       // cursor, so a duplicate cue costs one run).
       dedupe: createDedupe(16),
       logger,
+      botLogins: () => Promise.resolve([env.CFA_BOT_LOGIN]),
       ...(workflow === null ? {} : { workflow }),
     },
   );

@@ -52,7 +52,7 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
     const loaded = configFromText(await forge.readConfig());
     if (!loaded.ok) {
       const { body, digest } = configErrorComment(job, loaded.errors);
-      await postOnce(forgeComments(forge), job, body, isSameConfigError(digest));
+      await postOnce(forgeComments(forge), job, body, isSameConfigError(digest), [forge.botLogin]);
       logger.warn(`cfa/worker: .github/cfa.yml is not valid; job #${job} does not run`);
       return result(0, null);
     }
@@ -108,6 +108,7 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
         job,
         failureComment({ job, reason, runUrl: runUrl(env), runKey: runKey(env) }),
         isSameFailure(runKey(env)),
+        [forge.botLogin],
       );
     } catch (postError) {
       logger.error(

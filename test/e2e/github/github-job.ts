@@ -68,7 +68,7 @@ export async function createGitHubJob(options: { recording: unknown; config?: st
 
   const github = new FakeGitHub(bare, BOT);
   github.config = options.config ?? null;
-  const probot = await createTestProbot(createCfaApp({ dedupe: createDedupe() }));
+  const probot = await createTestProbot(createCfaApp({ dedupe: createDedupe(), botLogin: BOT }));
   const model: Model = createScriptedModel(options.recording, { source: "e2e" });
   const clock = steppingClock("2026-11-22T10:00:00.000Z");
   const lines: string[] = [];

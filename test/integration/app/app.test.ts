@@ -42,7 +42,7 @@ const reviewed = (state: "approved" | "commented", login: string, type: "User" |
   });
 
 async function app() {
-  return createTestProbot(createCfaApp({ dedupe: createDedupe() }));
+  return createTestProbot(createCfaApp({ dedupe: createDedupe(), botLogin: "cfa-bot[bot]" }));
 }
 
 describe("the app's handlers, on GitHub's example payloads, every call mocked and validated", () => {
