@@ -7,106 +7,13 @@
 // resets at a worker, 6×500 at a verifier, ridden out by the adapter's patience (its sleep
 // injected: no test waits), with no retry budget spent and no step paid twice.
 
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../../src/cli/main.js";
-import {
-  recordedJobApi,
-  type Fault,
-  type RecordedJobApi,
-} from "../../support/fake-messages-api/recorded-job.js";
-import {
-  startFakeMessagesApi,
-  type FakeMessagesApi,
-} from "../../support/fake-messages-api/server.js";
-import { captureIo } from "../../unit/cli/capture-io.js";
+import { runDemoOverHttp, type DemoRun } from "../../support/fake-messages-api/demo-run.js";
+import type { Fault } from "../../support/fake-messages-api/recorded-job.js";
 
-interface DemoFile {
-  request: { title: string; body: string };
-  files: Record<string, string>;
-  recording: { instances: Record<string, never[]> };
-  people: { action: "approve" | "reject"; text?: string }[];
-}
-
-const demoPath = join(dirname(new URL(import.meta.url).pathname), "../../../recordings/demo.json");
-
-interface Run {
-  api: RecordedJobApi;
-  server: FakeMessagesApi;
-  codes: number[];
-  out: string;
-  err: string;
-  state: { state: string; failures: number; history: { action: string; by: string }[] };
-  waits: number[];
-  root: string;
-  steps: number;
-}
-
-async function runDemo(faults: Fault[] = []): Promise<Run> {
-  const demo = JSON.parse(await readFile(demoPath, "utf8")) as DemoFile;
-  const api = recordedJobApi(demo.recording as never, { faults });
-  const server = await startFakeMessagesApi((request) => api.respond(request));
-  const root = await mkdtemp(join(tmpdir(), "cfa-http-demo-"));
-  const repo = join(root, "repo");
-  const git = (...args: string[]) =>
-    execFileSync("git", args, { cwd: repo, encoding: "utf8" }).trim();
-  await mkdir(repo);
-  git("init", "--quiet", "--initial-branch=main");
-  git("config", "user.name", "ana");
-  git("config", "user.email", "ana@example.com");
-  git("config", "commit.gpgsign", "false");
-  for (const [path, text] of Object.entries(demo.files)) {
-    await mkdir(dirname(join(repo, path)), { recursive: true });
-    await writeFile(join(repo, path), text);
-  }
-  git("add", "-A");
-  git("commit", "--quiet", "-m", "initial");
-
-  // The adapter's patience, on a clock its own sleep moves: minutes of backoff in no time.
-  let now = Date.parse("2026-11-20T10:00:00Z");
-  const waits: number[] = [];
-  const io = captureIo({
-    cwd: repo,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME,
-      ANTHROPIC_API_KEY: "sk-ant-api03-fake-key-for-the-local-server",
-      ANTHROPIC_BASE_URL: server.url,
-    },
-    workRoot: join(root, "work"),
-    modelPatience: {
-      now: () => now,
-      sleep: (ms: number) => {
-        waits.push(ms);
-        now += ms;
-        return Promise.resolve();
-      },
-    },
-  });
-  const codes = [await main(["run", demo.request.body, "--title", demo.request.title], io)];
-  for (const person of demo.people) {
-    codes.push(
-      await main(
-        person.action === "approve"
-          ? ["approve", "1"]
-          : ["reject", "1", "--comment", person.text ?? ""],
-        io,
-      ),
-    );
-  }
-  const state = JSON.parse(git("show", "cfa/1:.cfa/jobs/1/state.json")) as Run["state"];
-  const steps = Object.values(demo.recording.instances).reduce((n, s) => n + s.length, 0);
-  return { api, server, codes, out: io.out(), err: io.err(), state, waits, root, steps };
-}
-
-async function cleanup(run: Run | undefined): Promise<void> {
-  if (run === undefined) return;
-  await run.server.close();
-  await rm(run.root, { recursive: true, force: true });
-}
+type Run = DemoRun;
+const runDemo = runDemoOverHttp;
+const cleanup = async (run: Run | undefined) => run?.cleanup();
 
 describe("the demo job over HTTP with the real adapter", () => {
   let run: Run;
