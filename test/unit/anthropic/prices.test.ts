@@ -2,7 +2,9 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import {
+  contextWindowOf,
   costOf,
+  maxOutputOf,
   DEFAULT_MODELS,
   isDeprecatedModel,
   isKnownModel,
@@ -49,6 +51,29 @@ describe("prices", () => {
       (50_001 * 0.5 + 1000 * 2.5 + 20_000 * 0.625 + 30_000 * 0.05) / 1e6,
       12,
     );
+  });
+
+  it("bills 1-hour cache writes at twice the input price, the rest of the writes at the 5-minute rate", () => {
+    // Sonnet 5.5: $2 in; 5-minute write $2.50, 1-hour write $4 (2x, prompt-caching "Pricing").
+    const written = { ...usage(0, 0, 1_000_000), cacheWrite1hTokens: 400_000 };
+    expect(costOf("claude-sonnet-5-5", written)).toBeCloseTo(0.6 * 2.5 + 0.4 * 4, 10);
+  });
+
+  it("prices a turn response by response: summed usage would pick the wrong band (issue 9 §7)", () => {
+    // Ten requests of 20k prompt tokens each: every one in the short band.
+    const one = usage(20_000, 500);
+    const perResponse = 10 * costOf("claude-haiku-5-5", one);
+    const summed = costOf("claude-haiku-5-5", usage(200_000, 5000));
+    expect(perResponse).toBeCloseTo((200_000 * 0.1 + 5000 * 0.5) / 1e6, 12);
+    expect(summed / perResponse).toBeCloseTo(5, 1);
+  });
+
+  it("knows each model's context window and output limit, 1M / 128K for the 5.x line", () => {
+    expect(contextWindowOf("claude-sonnet-5-5")).toBe(1_000_000);
+    expect(maxOutputOf("claude-opus-5-5")).toBe(128_000);
+    expect(contextWindowOf("claude-haiku-4-5")).toBe(200_000);
+    expect(maxOutputOf("claude-haiku-4-5")).toBe(64_000);
+    expect(contextWindowOf("a-model-nobody-knows")).toBe(200_000);
   });
 
   it("names an unknown model and the known ones", () => {
