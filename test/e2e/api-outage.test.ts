@@ -13,8 +13,16 @@ import { createConversationModel } from "../support/engine/conversation-model.js
 import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
 import { openJob } from "../support/engine/person.js";
 import { commentsOfKind, foldedBus, state } from "../support/engine/inspect.js";
-import { gate, writeArtifact } from "../support/engine/recordings.js";
-import { call, recording, tools } from "../support/engine/script.js";
+import {
+  INTENT_STEPS,
+  PLAN_STEPS,
+  finish,
+  gate,
+  pass,
+  worker,
+  writeArtifact,
+} from "../support/engine/recordings.js";
+import { call, recording, say, tools } from "../support/engine/script.js";
 
 const LEAD = "intent-lead@state:intent:1";
 
@@ -106,6 +114,55 @@ describe("an API outage is waited out (issue 9 point 6)", () => {
     expect(after.journal).toBeUndefined();
     expect(after.calls).toBe(3);
     expect(done.costUsd).toBeCloseTo(3 * paid, 10);
+  });
+
+  it("a verifier that meets the outage inside the lead's close: the lead's turn is redone on the next runner, its calls replayed, and the job ends DONE", async () => {
+    const EXEC = "project-lead@state:execute:1";
+    const approveGate = () => [tools(call("answer", { text: "approved" }))];
+    const script = createConversationModel(
+      recording({
+        [LEAD]: INTENT_STEPS(),
+        "proxy@escalation:q1": approveGate(),
+        "project-lead@state:plan:1": PLAN_STEPS(),
+        "proxy@escalation:q2": approveGate(),
+        [EXEC]: [
+          tools(call("dispatch", { id: "hello", brief: "Create hello.txt", files: [] })),
+          say("Dispatched."),
+          tools(call("close", { task: "hello" })),
+          writeArtifact("WORK_SUMMARY.md", "# Summary\n"),
+          gate("WORK_SUMMARY.md"),
+          finish("APPROVED_WORK", "approved"),
+        ],
+        "worker@dispatch:hello": worker("hello.txt"),
+        "verifier@verify:hello-1": pass(),
+        "proxy@escalation:q3": approveGate(),
+      }),
+    );
+    let apiDown = true;
+    const flaky = outage(script, (who) => apiDown && who === "verifier@verify:hello-1");
+    job = await createLocalJob({
+      model: flaky.model,
+      config: "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n",
+    });
+    await openJob(job);
+    const first = await wake(1, job.deps);
+    expect(first.state).toBe("EXECUTE");
+    expect(first.waitingOn).toContain("waiting for the Anthropic API since");
+    expect(state(job).failures).toBe(0);
+    // The close never happened: the task is open, not failed by its verifier.
+    const tasks = (
+      state(job).engine as { tasks: Record<string, { status: string; verifyFailures: number }> }
+    ).tasks;
+    expect(tasks["hello"]).toMatchObject({ status: "open", verifyFailures: 0 });
+
+    await rm(join(job.workRoot, "1"), { recursive: true, force: true });
+    apiDown = false;
+    const second = await wake(1, await job.reopen());
+    expect(second.state).toBe("DONE");
+    // The lead's call that closed the task was paid once: the redone turn replayed it.
+    const closes = script.requests.filter((r) => r.instance === EXEC && r.step === 2);
+    expect(closes).toHaveLength(1);
+    expect(state(job).failures).toBe(0);
   });
 });
 

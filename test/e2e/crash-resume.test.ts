@@ -65,6 +65,8 @@ interface Scenario {
   snapshots?: string;
   points: CrashPoint[];
   reference?: Outcome;
+  /** Model calls the reference job was charged (state.json engine.calls). */
+  calls?: number;
   failure?: unknown;
 }
 
@@ -86,6 +88,7 @@ async function record(
         const job = await make(seam, root);
         scenario.job = job;
         scenario.reference = await outcomeOf(job, await drive(job, arm));
+        scenario.calls = chargedCalls(job);
       },
     });
     const every = Number(process.env.CFA_CRASH_SAMPLE ?? "1");
@@ -156,6 +159,68 @@ afterAll(async () => {
   }
 });
 
+function chargedCalls(job: LocalJob): number {
+  return (state(job).engine as { calls?: number }).calls ?? 0;
+}
+
+/**
+ * No call paid twice (issue 9 point 5): every response is journalled the moment it arrives,
+ * so a redone turn replays what was paid and the record charges each call once. The one
+ * call a crash can make the job pay again is the one whose answer it lost: a crash right
+ * after the model answered, before the engine wrote the answer down.
+ */
+function expectEachCallPaidOnce(
+  job: LocalJob,
+  scenario: Scenario,
+  point: CrashPoint,
+  window: boolean,
+): void {
+  const lostAnswer = /^after \d+ model\.complete$/.test(point.label) ? 1 : 0;
+  const repaid = chargedCalls(job) - scenario.calls!;
+  if (window) {
+    // Known gap (README "things that bite"): a worker turn committed on its task branch but
+    // not yet applied on the job branch is redone on top of its own files, so its tool
+    // results — and the requests after them — differ, and those calls are asked again.
+    expect(repaid).toBeGreaterThanOrEqual(0);
+    expect(repaid).toBeLessThanOrEqual(3);
+  } else {
+    expect(repaid).toBe(lostAnswer);
+  }
+  const price = job.deps.price(job.deps.resolveModel("capable"), STEP_USAGE);
+  expect(state(job).costUsd).toBeCloseTo(chargedCalls(job) * price, 9);
+}
+
+/**
+ * Whether the dead process had committed a worker's turn on its task branch without applying
+ * it on the job branch (the commits are two, one after the other).
+ */
+function taskCommitUnapplied(point: CrashPoint): boolean {
+  const repo = join(point.dir, "repo");
+  const log = (...args: string[]) => {
+    try {
+      return git(repo, "log", "--format=%s", ...args).split("\n");
+    } catch {
+      return [];
+    }
+  };
+  const applied = new Set(log("--first-parent", "cfa/1"));
+  const branches = git(repo, "branch", "--list", "--format=%(refname:short)", "cfa/1-*");
+  return branches
+    .split("\n")
+    .filter((b) => b !== "")
+    .some((b) =>
+      log(`cfa/1..${b}`).some((subject) => / turn \d+$/.test(subject) && !applied.has(subject)),
+    );
+}
+
+/** Every scripted response carries this usage (support/engine/script.ts). */
+const STEP_USAGE = {
+  inputTokens: 1200,
+  outputTokens: 150,
+  cacheReadTokens: 800,
+  cacheWriteTokens: 300,
+};
+
 /** Wakes job 1 as its person would until it ends (WITHDRAWN needs no approval). */
 async function finish(job: LocalJob): Promise<string | null> {
   return (await driveToEnd(job, await job.reopen())).state;
@@ -187,10 +252,12 @@ describe("a job interrupted at any call ends as it would have (DONE)", () => {
   for (const point of done.points) {
     it(`dies ${point.label}`, async () => {
       const job = done.job!;
+      const window = taskCommitUnapplied(point);
       await restoreCrashPoint(point, job.root);
       const outcome = await outcomeOf(job, await finish(job));
       expect(outcome).toEqual(done.reference);
       await expectNothingTwice(job);
+      expectEachCallPaidOnce(job, done, point, window);
       expect(git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1")).toContain("hello.txt");
     });
   }
@@ -207,10 +274,12 @@ describe("a withdraw interrupted at any call ends as it would have (WITHDRAWN)",
   for (const point of withdrawn.points) {
     it(`dies ${point.label}`, async () => {
       const job = withdrawn.job!;
+      const window = taskCommitUnapplied(point);
       await restoreCrashPoint(point, job.root);
       const outcome = await outcomeOf(job, await finish(job));
       expect(outcome).toEqual(withdrawn.reference);
       await expectNothingTwice(job);
+      expectEachCallPaidOnce(job, withdrawn, point, window);
       const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
       for (const id of TASKS) expect(files).not.toContain(`${id}.txt`);
     });

@@ -148,6 +148,37 @@ describe("caps before every model call (issue 11 point 6)", () => {
   });
 });
 
+describe("caps after a proxy's call too (issue 11 point 6)", () => {
+  let job: LocalJob;
+  afterEach(async () => job?.cleanup());
+
+  it("a proxy's call that breaches the cost cap fails the job before any other turn runs", async () => {
+    const script = createConversationModel(
+      recording({
+        [LEAD]: INTENT_STEPS(),
+        "proxy@escalation:q1": [tools(call("answer", { text: "approved" }))],
+      }),
+    );
+    const probe = await createLocalJob({ model: script });
+    const price = probe.deps.price(probe.deps.resolveModel("capable"), USAGE);
+    await probe.cleanup();
+    // The lead's two calls fit; the proxy's third takes the spend over the cap.
+    job = await createLocalJob({
+      model: script,
+      config: `escalation:\n  INTENT: never\ncaps:\n  costUsd: ${2.5 * price}\n`,
+    });
+    await openJob(job);
+    const summary = await wake(1, job.deps);
+    expect(summary.state).toBe("FAILURE");
+    const record = state(job);
+    expect(record.history.at(-1)).toMatchObject({ from: "INTENT", action: "FAILURE" });
+    expect(record.history.at(-1)?.reason).toMatch(/^cap breached: costUsd /);
+    expect(record.costUsd).toBeCloseTo(3 * price, 10);
+    // The lead's finishing turn never ran.
+    expect(script.unplayed()).toEqual({ [LEAD]: 1 });
+  });
+});
+
 describe("recovery into the mailbox (seed 000 §11; issue 11 point 1, issue 9 point 6)", () => {
   let job: LocalJob;
   afterEach(async () => job?.cleanup());
