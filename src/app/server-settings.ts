@@ -14,10 +14,25 @@ export interface ServerSettings {
   host: string;
   port: number;
   webhookPath: string;
+  /**
+   * GitHub's REST API: github.com's by default, `GHE_PROTOCOL://GHE_HOST/api/v3` for GitHub
+   * Enterprise Server, as Probot's own run() builds it (probot/probot
+   * src/bin/read-env-options.ts, docs/github-api.md "GitHub Enterprise").
+   */
+  baseUrl: string;
+  /** LOG_LEVEL and LOG_FORMAT, as Probot reads them (JSON by default in production). */
+  logLevel: LogLevel;
+  logFormat: "json" | "pretty";
 }
 
+export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const GITHUB_COM_API = "https://api.github.com";
+
 const ServerEnvSchema = z.object({
-  PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
+  // 0 lets the system choose (tests); Probot's own default is 3000.
+  PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
   // Listen on every interface: the app runs in a container behind a port mapping.
   HOST: z.preprocess(blankToUndefined, z.string().default("0.0.0.0")),
   WEBHOOK_PATH: z.preprocess(
@@ -25,6 +40,24 @@ const ServerEnvSchema = z.object({
     z.string().startsWith("/").default("/api/github/webhooks"),
   ),
   PRIVATE_KEY_PATH: z.preprocess(blankToUndefined, z.string().optional()),
+  // A host name with an optional port, never a URL: Probot adds the scheme and /api/v3.
+  GHE_HOST: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(
+        /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/,
+        "must be the GitHub Enterprise Server's host name (e.g. github.example.com), without https:// or a path",
+      )
+      .optional(),
+  ),
+  LOG_LEVEL: z.preprocess(blankToUndefined, z.enum(LOG_LEVELS).default("info")),
+  LOG_FORMAT: z.preprocess(blankToUndefined, z.enum(["json", "pretty"]).optional()),
+  NODE_ENV: z.string().optional(),
+  GHE_PROTOCOL: z.preprocess(
+    blankToUndefined,
+    z.enum(["https", "http"], { error: 'must be "https" (the default) or "http"' }).optional(),
+  ),
 });
 
 export function serverSettings(
@@ -80,6 +113,14 @@ export function serverSettings(
     host: server.data.HOST,
     port: server.data.PORT,
     webhookPath: server.data.WEBHOOK_PATH,
+    baseUrl:
+      server.data.GHE_HOST === undefined
+        ? GITHUB_COM_API
+        : `${server.data.GHE_PROTOCOL ?? "https"}://${server.data.GHE_HOST}/api/v3`,
+    logLevel: server.data.LOG_LEVEL,
+    // Probot's rule (src/bin/read-env-options.ts): JSON in production unless asked otherwise.
+    logFormat:
+      server.data.LOG_FORMAT ?? (server.data.NODE_ENV === "production" ? "json" : "pretty"),
   };
 }
 

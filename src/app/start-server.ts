@@ -1,34 +1,109 @@
-// Starts Probot's server with the cfa app. Built by hand rather than with Probot's run(),
-// which would fall back to its setup mode or to the "development" secret. Logging is
-// Probot's default (pino, level info).
+// Starts the webhook server: Probot makes the GitHub clients (app and installation auth,
+// throttling, retries, the config loader) for github.com or, with GHE_HOST/GHE_PROTOCOL,
+// GitHub Enterprise Server (server-settings.ts); the endpoint is our own node:http
+// listener, which answers before any work (webhook-server.ts). Built by hand rather than
+// with Probot's run(), which would fall back to its setup mode or to the "development"
+// secret.
 
-import { Probot, Server, type ApplicationFunction } from "probot";
-import { registerEnvSecrets, registerSecret } from "../secrets/index.js";
-import cfaApp from "./index.js";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Probot, type Logger as PinoLogger, type ProbotOctokit } from "probot";
+import { createDedupe } from "../github-events/dedupe.js";
+import {
+  processRedactor,
+  redactingLogger,
+  registerEnvSecrets,
+  registerSecret,
+} from "../secrets/index.js";
+import { appLogins } from "./app-logins.js";
+import { createDeliveryQueue, type DeliveryQueue } from "./delivery-queue.js";
+import { createInstallationClients } from "./installation-clients.js";
+import { fromPino } from "./pino-logger.js";
+import { createDeliveryReceiver } from "./receive-delivery.js";
 import { serverSettings, type ServerSettings } from "./server-settings.js";
+import { webhookListener } from "./webhook-server.js";
+
+export interface StartOptions {
+  /** Replaces Probot's Octokit (tests: one without throttling and retries). */
+  Octokit?: typeof ProbotOctokit;
+  /** Replaces the pino logger built from LOG_LEVEL and LOG_FORMAT (tests: a silent one). */
+  log?: PinoLogger;
+}
+
+export interface StartedServer {
+  settings: ServerSettings;
+  /** The port listened on (PORT, or the one the system chose for PORT=0). */
+  port: number;
+  /** The deliveries accepted and not yet worked: drain it before the process ends. */
+  queue: DeliveryQueue;
+  /** Stops accepting deliveries; what is queued keeps running. */
+  close(): Promise<void>;
+}
 
 export async function startServer(
   env: Readonly<Record<string, string | undefined>>,
-  appFn: ApplicationFunction = cfaApp,
-): Promise<{ server: Server; settings: ServerSettings }> {
+  options: StartOptions = {},
+): Promise<StartedServer> {
   // The app's key and webhook secret are cut from everything it writes or logs.
   registerEnvSecrets(env);
   const settings = serverSettings(env);
   registerSecret(settings.privateKey);
   registerSecret(settings.secret);
-  const server = new Server({
-    host: settings.host,
-    port: settings.port,
-    webhookPath: settings.webhookPath,
-    // The static pages and the default 404 page are Probot's setup UI; not served.
-    enableStaticFiles: false,
-    Probot: Probot.defaults({
-      appId: settings.appId,
-      privateKey: settings.privateKey,
-      secret: settings.secret,
-    }),
+  const probot = new Probot({
+    appId: settings.appId,
+    privateKey: settings.privateKey,
+    secret: settings.secret,
+    baseUrl: settings.baseUrl,
+    logLevel: settings.logLevel,
+    logFormat: settings.logFormat,
+    ...(options.Octokit === undefined ? {} : { Octokit: options.Octokit }),
+    ...(options.log === undefined ? {} : { log: options.log }),
   });
-  await server.load(appFn);
-  await server.start();
-  return { server, settings };
+  await probot.ready();
+  const log = probot.log;
+  const logger = (pino: typeof log) => redactingLogger(fromPino(pino), processRedactor());
+  const queue = createDeliveryQueue({
+    dedupe: createDedupe(),
+    logger: logger(log),
+    botLogins: appLogins(probot),
+  });
+  const receive = createDeliveryReceiver({
+    queue,
+    clients: createInstallationClients(probot),
+    loggerFor: (delivery) => logger(log.child({ name: "event", id: delivery.id })),
+  });
+  const server = createServer(
+    webhookListener({
+      path: settings.webhookPath,
+      secret: settings.secret,
+      receive,
+      logger: logger(log.child({ name: "http" })),
+    }),
+  );
+  await listen(server, settings);
+  const port = (server.address() as AddressInfo).port;
+  log.info(`cfa/app: listening on ${settings.host}:${port}${settings.webhookPath}`);
+  return {
+    settings,
+    port,
+    queue,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+function listen(server: Server, settings: ServerSettings): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === "EADDRINUSE"
+          ? new Error(`cfa/app: port ${settings.port} is in use; set PORT to another one`)
+          : error,
+      );
+    });
+    server.listen({ port: settings.port, host: settings.host }, resolve);
+  });
 }

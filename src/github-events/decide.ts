@@ -1,5 +1,7 @@
 // decide(event, triage, authority) → the effects of one delivery (issue 5 §2). Pure: the
-// handler reads the permission live and runs what comes back.
+// handler reads the permission live and runs what comes back, in this order: cancel, then
+// cue, then 👀 (issue 10 §2: the worker's dispatch is the effect that matters, so under
+// GitHub's pace of about one write a second it goes before the acknowledgement).
 //
 // The worker is the one place that replies to what it reads from GitHub: a command from
 // someone without authority, a malformed command, a review that does not count. It does so
@@ -30,7 +32,7 @@ export function decide(event: AppEvent, triage: Acting, authority: Authority | n
     case "start":
       if (authority?.mayAct) {
         return {
-          actions: [{ kind: "react", target: { issue: job } }, dispatch],
+          actions: [dispatch, { kind: "react", target: { issue: job } }],
           keys: [`start:${job}`],
           note: `@${actor.login} (${authority.permission}) starts job #${job}`,
         };
@@ -78,10 +80,10 @@ export function decide(event: AppEvent, triage: Acting, authority: Authority | n
       }
       return {
         actions: [
-          { kind: "react", target: { comment } },
           // seed 000 §9 [cascade]: the withdrawal must not wait for a long turn to end.
           ...(triage.command.kind === "withdraw" ? [{ kind: "cancel-runs" as const, job }] : []),
           dispatch,
+          { kind: "react", target: { comment } },
         ],
         keys,
         note: `@${actor.login} (${authority.permission}) /${triage.command.kind} on job #${job}`,

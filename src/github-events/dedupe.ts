@@ -7,6 +7,8 @@ export interface Dedupe {
   /** True when any of the keys was remembered. */
   seen(...keys: string[]): boolean;
   remember(...keys: string[]): void;
+  /** Lets the keys take effect again (the server's queued effects failed). */
+  forget(...keys: string[]): void;
 }
 
 export const DEFAULT_DEDUPE_CAPACITY = 2000;
@@ -30,6 +32,9 @@ export function createDedupe(capacity = DEFAULT_DEDUPE_CAPACITY): Dedupe {
           if (!oldest.done) keys.delete(oldest.value);
         }
       }
+    },
+    forget(...removed) {
+      for (const key of removed) keys.delete(key);
     },
   };
 }

@@ -6,14 +6,14 @@ import type { Permission } from "../ports/forge.js";
 import type { Logger } from "../ports/logger.js";
 import type { Decision } from "./app-action.js";
 import type { AppConfigLoad } from "./app-config.js";
-import { readAppEvent, type RepoRef } from "./app-event.js";
+import { readAppEvent, type AppEvent, type RepoRef } from "./app-event.js";
 import { configErrorComment, isSameConfigError } from "../engine/render/config-error-comment.js";
 import type { CueEffects } from "./cue-effects.js";
 import { decide, type Authority } from "./decide.js";
 import type { Dedupe } from "./dedupe.js";
 import { mayAct } from "./may-act.js";
 import { postOnce } from "./post-once.js";
-import { runActions } from "./run-actions.js";
+import { runActions, type ActionContext } from "./run-actions.js";
 import { screenEvent } from "./screen-event.js";
 import { triageEvent } from "./triage-event.js";
 
@@ -41,6 +41,35 @@ export interface DeliveryDeps {
   workflow?: string;
   /** The logins the bot posts as: only their hidden blocks count (post-once.ts). */
   botLogins(): Promise<readonly string[]>;
+  /**
+   * Runs the decided effects. Default: now, in order, and the delivery fails with them (the
+   * worker's route). The webhook server queues them instead and answers GitHub at once.
+   */
+  runDecision?: (decision: Decision, at: ActionContext) => Promise<void>;
+}
+
+export type Screened =
+  | { kind: "ignored"; reason: string }
+  | { kind: "screened"; repo: RepoRef; event: AppEvent; job: number };
+
+/**
+ * The look at a delivery that costs nothing: a repeat, an event the app does not handle, a
+ * comment that is not a command. Pure but for the dedupe lookup; throws AppEventError when
+ * a payload the app handles is malformed.
+ */
+export function screenDelivery(delivery: Delivery, dedupe: Pick<Dedupe, "seen">): Screened {
+  if (dedupe.seen(deliveryKey(delivery))) {
+    return { kind: "ignored", reason: "this delivery was handled already" };
+  }
+  const read = readAppEvent(delivery.name, delivery.payload);
+  if (!read.ok) return { kind: "ignored", reason: read.reason };
+  const screen = screenEvent(read.event);
+  if (!screen.pass) return { kind: "ignored", reason: screen.reason };
+  return { kind: "screened", repo: read.repo, event: read.event, job: eventJob(read.event) };
+}
+
+export function deliveryKey(delivery: Pick<Delivery, "id">): string {
+  return `delivery:${delivery.id}`;
 }
 
 export type DeliveryOutcome =
@@ -53,35 +82,34 @@ export async function handleDelivery(
   deps: DeliveryDeps,
 ): Promise<DeliveryOutcome> {
   const outcome = await handle(delivery, deps);
+  logOutcome(delivery, outcome, deps.logger);
+  return outcome;
+}
+
+export function logOutcome(delivery: Delivery, outcome: DeliveryOutcome, logger: Logger): void {
   const what = `${delivery.name}.${actionOf(delivery.payload)} (delivery ${delivery.id})`;
   switch (outcome.kind) {
     case "ignored":
-      deps.logger.debug(`cfa/app: ${what} ignored: ${outcome.reason}`);
+      logger.debug(`cfa/app: ${what} ignored: ${outcome.reason}`);
       break;
     case "config-error":
-      deps.logger.warn(`cfa/app: ${what}: .github/cfa.yml is not valid; job #${outcome.job} waits`);
+      logger.warn(`cfa/app: ${what}: .github/cfa.yml is not valid; job #${outcome.job} waits`);
       break;
     case "decided":
-      deps.logger.info(`cfa/app: ${what}: ${outcome.decision.note}`);
+      logger.info(`cfa/app: ${what}: ${outcome.decision.note}`);
       break;
     default: {
       const never: never = outcome;
       throw new Error(`cfa/app: unhandled outcome ${JSON.stringify(never)}`);
     }
   }
-  return outcome;
 }
 
 async function handle(delivery: Delivery, deps: DeliveryDeps): Promise<DeliveryOutcome> {
-  const deliveryKey = `delivery:${delivery.id}`;
-  if (deps.dedupe.seen(deliveryKey)) {
-    return { kind: "ignored", reason: "this delivery was handled already" };
-  }
-  const read = readAppEvent(delivery.name, delivery.payload);
-  if (!read.ok) return { kind: "ignored", reason: read.reason };
-  const { event, repo } = read;
-  const screen = screenEvent(event);
-  if (!screen.pass) return { kind: "ignored", reason: screen.reason };
+  const screened = screenDelivery(delivery, deps.dedupe);
+  if (screened.kind === "ignored") return screened;
+  const { event, repo } = screened;
+  const key = deliveryKey(delivery);
 
   const github = deps.forRepo(repo);
   const loaded = await github.loadConfig();
@@ -97,7 +125,7 @@ async function handle(delivery: Delivery, deps: DeliveryDeps): Promise<DeliveryO
       isSameConfigError(digest),
       await deps.botLogins(),
     );
-    deps.dedupe.remember(deliveryKey);
+    deps.dedupe.remember(key);
     return { kind: "config-error", job: triage.job, posted };
   }
   const config = loaded.config;
@@ -113,17 +141,35 @@ async function handle(delivery: Delivery, deps: DeliveryDeps): Promise<DeliveryO
   if (decision.keys.length > 0 && deps.dedupe.seen(...decision.keys)) {
     return { kind: "ignored", reason: `already handled (${decision.keys.join(", ")})` };
   }
-  await runActions(decision.actions, {
+  const at: ActionContext = {
     effects: github.effects,
     workflow: deps.workflow ?? config.workflow,
     ref: repo.defaultBranch,
     delivery: delivery.id,
     logger: deps.logger,
     botLogins: () => deps.botLogins(),
-  });
-  // Remembered only once every effect succeeded: a failed delivery can be redelivered.
-  deps.dedupe.remember(deliveryKey, ...decision.keys);
+  };
+  await (deps.runDecision ?? ((d: Decision) => runActions(d.actions, at)))(decision, at);
+  // Remembered once the effects succeeded (or were queued: the queue forgets them again if
+  // they fail), so a failed delivery can be redelivered.
+  deps.dedupe.remember(key, ...decision.keys);
   return { kind: "decided", job: triage.job, decision };
+}
+
+/** The job an event concerns: its issue, or the job whose branch its pull request is. */
+function eventJob(event: AppEvent): number {
+  switch (event.kind) {
+    case "issue":
+    case "comment":
+      return event.issue.number;
+    case "review":
+    case "pull-closed":
+      return event.job;
+    default: {
+      const never: never = event;
+      throw new Error(`cfa/app: unhandled event ${JSON.stringify(never)}`);
+    }
+  }
 }
 
 function actionOf(payload: unknown): string {

@@ -1,5 +1,6 @@
-// The one place the app's effects run, in the order decided: acknowledge, cancel, then cue
-// (a run dispatched before the cancel could be cancelled with the others).
+// Runs a delivery's effects now, in the order decided: cancel, cue, then acknowledge (a run
+// dispatched before the cancel could be cancelled with the others). The worker's
+// Actions-only route runs them so; the webhook server queues them instead (src/app/).
 
 import type { Logger } from "../ports/logger.js";
 import type { AppAction } from "./app-action.js";

@@ -3,16 +3,14 @@
 // refusal comment is already posted. Each case plants the exact block the bot is about to
 // post, under a spoofing author, and checks the bot posts anyway; the bot's own copy (in any
 // letter case: GitHub logins are case-insensitive) does suppress it. Then the same through
-// the Probot app over nock, including how the app learns its own login (GET /app).
+// the app's delivery path over nock, including how the app learns its own login (GET /app).
 
 import { describe, expect, it } from "vitest";
-import { createCfaApp } from "../../src/app/index.js";
 import { parseConfig } from "../../src/config/index.js";
 import {
   configErrorComment,
   isSameConfigError,
 } from "../../src/engine/render/config-error-comment.js";
-import { createDedupe } from "../../src/github-events/dedupe.js";
 import { postOnce } from "../../src/github-events/post-once.js";
 import {
   isSameStartRefusal,
@@ -22,12 +20,8 @@ import type { HiddenBlock } from "../../src/engine/render/hidden-block.js";
 import type { PostedComment } from "../../src/github-events/cue-effects.js";
 import type { Actor } from "../../src/ports/forge.js";
 import { failureComment, isSameFailure } from "../../src/worker/failure-comment.js";
-import {
-  createTestProbot,
-  examplePayload,
-  nockGitHub,
-  useGitHubMocks,
-} from "../support/github/index.js";
+import { examplePayload, nockGitHub, useGitHubMocks } from "../support/github/index.js";
+import { createQueuedTestApp } from "../support/github/queued-test-app.js";
 import {
   mockComments,
   mockConfig,
@@ -92,7 +86,7 @@ describe(cases("spoofed hidden blocks", TABLE.length), () => {
   });
 });
 
-describe("the Probot app trusts only its own login, learnt from GitHub", () => {
+describe("the app trusts only its own login, learnt from GitHub", () => {
   const mocks = useGitHubMocks();
   const labelled = () =>
     examplePayload("issues", "labeled", {
@@ -108,7 +102,8 @@ describe("the Probot app trusts only its own login, learnt from GitHub", () => {
       .filter((id) => id !== "apps/create-installation-access-token");
 
   it("a config-error block spoofed by another app does not suppress the comment", async () => {
-    const probot = await createTestProbot(createCfaApp({ dedupe: createDedupe() }));
+    // The server's own delivery path (receiver, queue, Probot's clients), over nock.
+    const probot = await createQueuedTestApp();
     nockGitHub().get("/app").reply(200, { id: 1, slug: "cfa-bot", name: "cfa-bot" });
     mockConfig("fanOut: lots\n");
     mockComments(7, [{ body: CONFIG_ERROR.body, login: "other-app[bot]" }]);
@@ -125,7 +120,8 @@ describe("the Probot app trusts only its own login, learnt from GitHub", () => {
   });
 
   it("its own comment does suppress it, and GET /app is asked once", async () => {
-    const probot = await createTestProbot(createCfaApp({ dedupe: createDedupe() }));
+    // The server's own delivery path (receiver, queue, Probot's clients), over nock.
+    const probot = await createQueuedTestApp();
     nockGitHub().get("/app").reply(200, { id: 1, slug: "cfa-bot", name: "cfa-bot" });
     for (const delivery of ["d-1", "d-2"]) {
       mockConfig("fanOut: lots\n");

@@ -7,17 +7,11 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createScriptedModel } from "../../../src/adapters/scripted/index.js";
-import { createCfaApp } from "../../../src/app/index.js";
-import { createDedupe } from "../../../src/github-events/dedupe.js";
 import { steppingClock } from "../../../src/ports/clock.js";
 import type { Model } from "../../../src/ports/model.js";
 import { runWorker } from "../../../src/worker/run-worker.js";
-import {
-  createTestProbot,
-  examplePayload,
-  TEST_PACING,
-  type TestProbot,
-} from "../../support/github/index.js";
+import { examplePayload, TEST_PACING, type TestProbot } from "../../support/github/index.js";
+import { createQueuedTestApp } from "../../support/github/queued-test-app.js";
 import { FakeGitHub, FULL, OWNER, REPO } from "./fake-github.js";
 
 export type ReviewStateName = "approved" | "changes_requested" | "commented" | "dismissed";
@@ -68,7 +62,8 @@ export async function createGitHubJob(options: { recording: unknown; config?: st
 
   const github = new FakeGitHub(bare, BOT);
   github.config = options.config ?? null;
-  const probot = await createTestProbot(createCfaApp({ dedupe: createDedupe(), botLogin: BOT }));
+  // receive() resolves once the app's queued cues have run (it answers GitHub before).
+  const probot = await createQueuedTestApp({ botLogin: BOT });
   const model: Model = createScriptedModel(options.recording, { source: "e2e" });
   const clock = steppingClock("2026-11-22T10:00:00.000Z");
   const lines: string[] = [];

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createCfaApp } from "../../../src/app/index.js";
-import { createDedupe } from "../../../src/github-events/dedupe.js";
 import { configErrorComment } from "../../../src/engine/render/config-error-comment.js";
 import { parseConfig } from "../../../src/config/index.js";
 import { PERMISSIONS } from "../../../src/ports/forge.js";
-import { createTestProbot, examplePayload, useGitHubMocks } from "../../support/github/index.js";
+import { examplePayload, useGitHubMocks } from "../../support/github/index.js";
+import { createQueuedTestApp } from "../../support/github/queued-test-app.js";
 import {
   R,
   mockActiveRuns,
@@ -41,9 +40,8 @@ const reviewed = (state: "approved" | "commented", login: string, type: "User" |
     sender: { login, type },
   });
 
-async function app() {
-  return createTestProbot(createCfaApp({ dedupe: createDedupe(), botLogin: "cfa-bot[bot]" }));
-}
+// receive() resolves once the queued work is done; the app answered GitHub before it.
+const app = () => createQueuedTestApp({ botLogin: "cfa-bot[bot]" });
 
 describe("the app's handlers, on GitHub's example payloads, every call mocked and validated", () => {
   const github = useGitHubMocks();
@@ -54,7 +52,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
       .map((c) => c.operationId)
       .filter((id) => id !== TOKEN_CALL);
 
-  it("a person with write access labels an issue: 👀 on the issue and the worker dispatched", async () => {
+  it("a person with write access labels an issue: the worker dispatched, then 👀 on the issue", async () => {
     const probot = await app();
     mockConfig(null);
     mockPermission("wes", "write");
@@ -67,8 +65,8 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
       "repos/get-content",
       "repos/get-content",
       "repos/get-collaborator-permission-level",
-      "reactions/create-for-issue",
       "actions/create-workflow-dispatch",
+      "reactions/create-for-issue",
     ]);
   });
 
@@ -128,7 +126,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     expect(operations().filter((o) => o === "reactions/create-for-issue-comment")).toHaveLength(1);
   });
 
-  it("/withdraw by a maintainer cancels only that job's runs in progress, then cues the worker", async () => {
+  it("/withdraw by a maintainer cancels only that job's runs in progress, cues the worker, then 👀", async () => {
     const probot = await app();
     mockConfig(null);
     mockPermission("max", "maintain");
@@ -148,11 +146,11 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
       "repos/get-content",
       "repos/get-content",
       "repos/get-collaborator-permission-level",
-      "reactions/create-for-issue-comment",
       "actions/list-workflow-runs",
       "actions/cancel-workflow-run",
       "actions/cancel-workflow-run",
       "actions/create-workflow-dispatch",
+      "reactions/create-for-issue-comment",
     ]);
   });
 
@@ -297,24 +295,40 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     await probot.receive("issues", labelled("wes"));
   });
 
-  it("a handler error is not swallowed: the delivery fails", async () => {
+  it("a failed dispatch is logged, gets no 👀, and is not remembered: a redelivery tries again", async () => {
     const probot = await app();
     mockConfig(null);
     mockPermission("wes", "write");
-    mockIssueReaction(7);
     // The dispatch fails: the workflow file does not exist.
     const { nockGitHub } = await import("../../support/github/index.js");
     nockGitHub()
       .post(`${R}/actions/workflows/cfa.yml/dispatches`)
       .reply(404, { message: "Not Found" });
 
-    await expect(probot.receive("issues", labelled("wes"), { id: "d-1" })).rejects.toThrow();
+    // GitHub was answered before the work ran, so the delivery itself succeeds.
+    await probot.receive("issues", labelled("wes"), { id: "d-1" });
+    expect(
+      probot.logs.some(
+        (l) => l.level === "error" && /dispatch of job #7 for delivery d-1 failed/.test(l.message),
+      ),
+    ).toBe(true);
+    expect(operations()).not.toContain("reactions/create-for-issue");
 
-    // Nothing was remembered: the redelivery tries again.
     mockConfig(null);
     mockPermission("wes", "write");
-    mockIssueReaction(7);
     mockDispatch(7);
+    mockIssueReaction(7);
     await probot.receive("issues", labelled("wes"), { id: "d-1" });
+    expect(operations().filter((o) => o === "actions/create-workflow-dispatch")).toHaveLength(2);
+  });
+
+  it("a malformed payload fails the delivery at once, before any work is queued", async () => {
+    const probot = await app();
+    const payload = labelled("wes") as { issue: { number: unknown } };
+    payload.issue.number = "seven";
+
+    await expect(probot.receive("issues", payload)).rejects.toThrow(/missing fields the app needs/);
+    expect(probot.queue.size()).toBe(0);
+    expect(operations()).toEqual([]);
   });
 });

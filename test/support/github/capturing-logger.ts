@@ -35,6 +35,11 @@ function build(entries: LogEntry[], bindings: Readonly<Record<string, unknown>>)
     child: (more: Record<string, unknown>) => build(entries, { ...bindings, ...more }),
     isLevelEnabled: () => true,
     bindings: () => bindings,
+    // pino-http (Probot's Server logs each request with it) reads the level table.
+    levels: {
+      values: Object.fromEntries(LOG_LEVELS.map((level, i) => [level, (i + 1) * 10])),
+      labels: Object.fromEntries(LOG_LEVELS.map((level, i) => [(i + 1) * 10, level])),
+    },
     ...Object.fromEntries(LOG_LEVELS.map((level) => [level, log(level)])),
   };
   return logger as unknown as Logger;

@@ -43,7 +43,7 @@ function installationIdOf(payload: object): number | undefined {
   return typeof installation?.id === "number" ? installation.id : undefined;
 }
 
-function mockInstallationToken(installationId: number): void {
+export function mockInstallationToken(installationId: number): void {
   // Optional: Probot only asks when the handler makes a call and its cached token is gone,
   // so an unused token mock is not a failure (a second, unexpected mint would be).
   nockGitHub()

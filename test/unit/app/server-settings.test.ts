@@ -62,3 +62,30 @@ describe("the webhook server refuses to start without what it needs", () => {
     });
   });
 });
+
+describe("GitHub Enterprise Server: GHE_HOST and GHE_PROTOCOL, as Probot's run() reads them", () => {
+  const base = { WEBHOOK_SECRET: "s3cret", APP_ID: "42", PRIVATE_KEY: PEM };
+
+  it("github.com's API by default; https://GHE_HOST/api/v3 with a host; http when asked", () => {
+    expect(serverSettings(base).baseUrl).toBe("https://api.github.com");
+    expect(serverSettings({ ...base, GHE_HOST: "github.acme-inc.com" }).baseUrl).toBe(
+      "https://github.acme-inc.com/api/v3",
+    );
+    expect(
+      serverSettings({ ...base, GHE_HOST: "ghe.internal:8443", GHE_PROTOCOL: "http" }).baseUrl,
+    ).toBe("http://ghe.internal:8443/api/v3");
+    expect(serverSettings({ ...base, GHE_HOST: " ", GHE_PROTOCOL: "" }).baseUrl).toBe(
+      "https://api.github.com",
+    );
+  });
+
+  it("a URL or a path in GHE_HOST, or another protocol, is refused with the variable named", () => {
+    expect(refusal({ ...base, GHE_HOST: "https://github.acme-inc.com" })).toContain(
+      "GHE_HOST: must be the GitHub Enterprise Server's host name",
+    );
+    expect(refusal({ ...base, GHE_HOST: "github.acme-inc.com/api/v3" })).toContain("GHE_HOST");
+    expect(refusal({ ...base, GHE_HOST: "ghe", GHE_PROTOCOL: "ftp" })).toContain(
+      'GHE_PROTOCOL: must be "https" (the default) or "http"',
+    );
+  });
+});

@@ -36,7 +36,7 @@ describe("the permission matrix (issue 5 §2): who may start, approve, withdraw,
   it.each(cases)("start by %s: allowed=%s", (permission, allowed) => {
     const decision = effects(labelled(`u-${permission}`), permission);
     if (!("actions" in decision)) throw new Error(decision.ignored);
-    expect(kinds(decision.actions)).toEqual(allowed ? ["react", "dispatch"] : ["refuse-start"]);
+    expect(kinds(decision.actions)).toEqual(allowed ? ["dispatch", "react"] : ["refuse-start"]);
     if (!allowed) {
       expect(decision.actions[0]).toMatchObject({ login: `u-${permission}`, permission });
     }
@@ -47,20 +47,20 @@ describe("the permission matrix (issue 5 §2): who may start, approve, withdraw,
     if (!("actions" in decision)) throw new Error(decision.ignored);
     // Without authority: no 👀, no cancelled run; the worker is cued and posts the one refusal.
     expect(kinds(decision.actions)).toEqual(
-      allowed ? ["react", "cancel-runs", "dispatch"] : ["dispatch"],
+      allowed ? ["cancel-runs", "dispatch", "react"] : ["dispatch"],
     );
   });
 
   it.each(cases)("/intervene by %s: allowed=%s", (permission, allowed) => {
     const decision = effects(commented("/intervene use SQLite", `u-${permission}`), permission);
     if (!("actions" in decision)) throw new Error(decision.ignored);
-    expect(kinds(decision.actions)).toEqual(allowed ? ["react", "dispatch"] : ["dispatch"]);
+    expect(kinds(decision.actions)).toEqual(allowed ? ["dispatch", "react"] : ["dispatch"]);
   });
 
   it.each(cases)("/answer by %s: allowed=%s", (permission, allowed) => {
     const decision = effects(commented("/answer q1 yes, both", `u-${permission}`), permission);
     if (!("actions" in decision)) throw new Error(decision.ignored);
-    expect(kinds(decision.actions)).toEqual(allowed ? ["react", "dispatch"] : ["dispatch"]);
+    expect(kinds(decision.actions)).toEqual(allowed ? ["dispatch", "react"] : ["dispatch"]);
     expect(decision.keys).toEqual(["comment:901"]);
   });
 
@@ -92,7 +92,7 @@ describe("the permission matrix (issue 5 §2): who may start, approve, withdraw,
   it("a login in approvers acts without write access, compared case-insensitively", () => {
     const decision = effects(commented("/withdraw", "Octo-Reader"), "read", ["octo-reader"]);
     if (!("actions" in decision)) throw new Error(decision.ignored);
-    expect(kinds(decision.actions)).toEqual(["react", "cancel-runs", "dispatch"]);
+    expect(kinds(decision.actions)).toEqual(["cancel-runs", "dispatch", "react"]);
   });
 });
 

@@ -1,0 +1,207 @@
+// The webhook server under a burst (issue 10 §2): the REAL server, started with `npm start`
+// (dist/app/server.js, Probot's Octokit with its throttling and retries), reaches a fake
+// GitHub over HTTP through GHE_HOST; the fake answers every call in 300 ms. 90 signed
+// deliveries arrive at once: 60 jobs' /withdraw and 30 /intervene on one job.
+//
+// Reported: the time to GitHub's answer (p50, p99, max; GitHub allows 10 s), against the
+// same server's answer to one delivery at a time (the floor, measured first); the time
+// until every cued job was dispatched, against the floor GitHub's pace sets (Probot spaces
+// content writes one second apart: N dispatches take at least N - 1 s); and how many
+// dispatches the 30 cues on one job made (the issue asks at most 3).
+//
+//   npm run bench -- server
+
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { examplePayload, testPrivateKey } from "../test/support/github/index.js";
+import {
+  startFakeGitHubServer,
+  type FakeGitHubServer,
+} from "../test/support/github/fake-github-server.js";
+import {
+  freePort,
+  postDelivery,
+  sendDelivery,
+  signDelivery,
+} from "../test/support/github/signed-delivery.js";
+import { median, type BenchResult } from "./bench-result.js";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const SECRET = "cfa-bench-webhook-secret";
+const LATENCY_MS = 300;
+const WITHDRAWN_JOBS = 60;
+const BUSY_JOB = 1000;
+const BUSY_CUES = 30;
+const SETTLE_MS = 5_000;
+const GIVE_UP_MS = 240_000;
+
+export async function run(): Promise<BenchResult[]> {
+  buildIfStale();
+  const github = await startFakeGitHubServer({ latencyMs: LATENCY_MS });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/api/github/webhooks`;
+  const server = spawn("npm", ["start", "--silent"], {
+    cwd: ROOT,
+    detached: true,
+    stdio: "ignore",
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/tmp",
+      APP_ID: "123456",
+      PRIVATE_KEY: testPrivateKey(),
+      WEBHOOK_SECRET: SECRET,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      GHE_HOST: github.host,
+      GHE_PROTOCOL: "http",
+      // As in the Docker image (NODE_ENV=production): JSON logs, not pretty-printed.
+      LOG_FORMAT: "json",
+    },
+  });
+  try {
+    await waitForPing(port);
+    // Warm: the installation token, the JIT. Then the floor: one delivery at a time, each
+    // a comment that is not a command (screened without an API call).
+    await sendDelivery(url, SECRET, comment(BUSY_JOB + 1, 1, "/intervene warm up"));
+    await until(() => dispatchedJobs(github).has(BUSY_JOB + 1), 30_000);
+    const floor: number[] = [];
+    for (let i = 0; i < 30; i += 1) {
+      floor.push((await sendDelivery(url, SECRET, comment(BUSY_JOB, 10 + i, "thanks"))).ms);
+    }
+    const before = github.calls.length;
+
+    const burst = [
+      ...Array.from({ length: WITHDRAWN_JOBS }, (_, i) => comment(i + 1, 100 + i, "/withdraw")),
+      ...Array.from({ length: BUSY_CUES }, (_, i) =>
+        comment(BUSY_JOB, 500 + i, `/intervene step ${i}`),
+      ),
+    ];
+    const signed = burst.map((d) => signDelivery(SECRET, d));
+    const started = performance.now();
+    const answers = await Promise.all(signed.map((d) => postDelivery(url, d)));
+    const cued = new Set([...Array.from({ length: WITHDRAWN_JOBS }, (_, i) => i + 1), BUSY_JOB]);
+    const allDispatched = await until(
+      () => [...cued].every((job) => dispatchedJobs(github, before).has(job)),
+      GIVE_UP_MS,
+    );
+    const lastDispatch = performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+
+    const acks = answers.map((a) => a.ms).sort((a, b) => a - b);
+    const p = (q: number) => acks[Math.min(acks.length - 1, Math.ceil(q * acks.length) - 1)]!;
+    const busy = dispatchesOf(github, before).filter((job) => job === BUSY_JOB).length;
+    const dispatched = [...cued].filter((job) => dispatchedJobs(github, before).has(job)).length;
+    const writesFloorS = cued.size - 1;
+    const invalid = github.calls.filter((c) => c.invalid !== undefined).length;
+    return [
+      {
+        name: `server: answer to ${burst.length} concurrent signed deliveries (p50)`,
+        unit: "ms",
+        median: p(0.5),
+        runs: burst.length,
+        extra: {
+          p99: p(0.99),
+          max: acks.at(-1)!,
+          floor: median(floor),
+          p99_vs_floor: p(0.99) / median(floor),
+          non2xx: answers.filter((a) => a.status < 200 || a.status > 299).length,
+          // The machine's load while measuring: answers wait for a CPU like anything else.
+          load1: loadavg()[0]!,
+        },
+      },
+      {
+        name: `server: every cued job dispatched (${cued.size} jobs, GitHub ${LATENCY_MS} ms/call)`,
+        unit: "s",
+        median: lastDispatch / 1000,
+        runs: 1,
+        extra: {
+          dispatched: `${dispatched}/${cued.size}${allDispatched ? "" : " (gave up)"}`,
+          floor_s: writesFloorS,
+          vs_floor: lastDispatch / 1000 / writesFloorS,
+          invalid_calls: invalid,
+        },
+      },
+      {
+        name: `server: dispatches for ${BUSY_CUES} cues on one job`,
+        unit: "dispatches",
+        median: busy,
+        runs: 1,
+        extra: { limit: 3, total_dispatches: dispatchesOf(github, before).length },
+      },
+    ];
+  } finally {
+    if (server.pid !== undefined) {
+      try {
+        process.kill(-server.pid, "SIGTERM");
+      } catch {
+        // Already gone.
+      }
+    }
+    await github.stop();
+  }
+}
+
+function comment(job: number, id: number, body: string) {
+  return {
+    id: `bench-${job}-${id}`,
+    name: "issue_comment",
+    payload: examplePayload("issue_comment", "created", {
+      issue: { number: job, labels: [{ name: "cfa" }], state: "open" },
+      comment: { id, body, user: { login: "wes", type: "User" } },
+      sender: { login: "wes", type: "User" },
+    }),
+  };
+}
+
+function dispatchesOf(github: FakeGitHubServer, from = 0): number[] {
+  return github.calls
+    .slice(from)
+    .filter((c) => c.operationId === "actions/create-workflow-dispatch")
+    .map((c) => Number((c.body as { inputs: { job: string } }).inputs.job));
+}
+
+function dispatchedJobs(github: FakeGitHubServer, from = 0): Set<number> {
+  return new Set(dispatchesOf(github, from));
+}
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
+
+async function waitForPing(port: number): Promise<void> {
+  const ok = await (async () => {
+    for (let i = 0; i < 300; i += 1) {
+      const pong = await fetch(`http://127.0.0.1:${port}/ping`)
+        .then((r) => r.text())
+        .catch(() => "");
+      if (pong === "PONG") return true;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return false;
+  })();
+  if (!ok) throw new Error("cfa/bench: `npm start` did not answer /ping within 30 s");
+}
+
+/** The bench runs what `npm start` runs: dist/, rebuilt when a source is newer. */
+function buildIfStale(): void {
+  const built = join(ROOT, "dist/app/server.js");
+  const newest = (dir: string): number =>
+    Math.max(
+      0,
+      ...readdirSync(dir, { withFileTypes: true }).map((e) =>
+        e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
+      ),
+    );
+  if (existsSync(built) && statSync(built).mtimeMs >= newest(join(ROOT, "src"))) return;
+  console.error("cfa/bench: dist/ is older than src/: npm run build");
+  const result = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
+  if (result.status !== 0) throw new Error("cfa/bench: npm run build failed");
+}
