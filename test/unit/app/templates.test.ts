@@ -118,10 +118,11 @@ describe("action.yml", () => {
     runs: { using: string; steps: { env?: Record<string, string>; run: string }[] };
   };
 
-  it("is a composite action running the built worker with the variables it reads", () => {
+  it("is a composite action running the bundled worker with the variables it reads", () => {
     expect(action.runs.using).toBe("composite");
     const run = action.runs.steps.at(-1)!;
-    expect(run.run).toContain("dist/worker/main.js");
+    expect(run.run).toContain('exec node "$worker"');
+    expect(run.run).toContain("dist/cfa-worker.mjs");
     expect(Object.keys(run.env ?? {}).sort()).toEqual([
       "ANTHROPIC_API_KEY",
       "CFA_BOT_LOGIN",
