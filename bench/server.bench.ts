@@ -12,7 +12,7 @@
 //   npm run bench -- server
 
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -80,8 +80,13 @@ export async function run(): Promise<BenchResult[]> {
       ),
     ];
     const signed = burst.map((d) => signDelivery(SECRET, d));
+    const serverPid = serverProcess(server.pid);
+    const cpuBefore = cpuMs(serverPid);
     const started = performance.now();
     const answers = await Promise.all(signed.map((d) => postDelivery(url, d)));
+    // The server's CPU time while answering (and starting the triage): on a core of its
+    // own, the last answer would come about this long after the first request.
+    const answerCpu = cpuMs(serverPid) - cpuBefore;
     const cued = new Set([...Array.from({ length: WITHDRAWN_JOBS }, (_, i) => i + 1), BUSY_JOB]);
     const allDispatched = await until(
       () => [...cued].every((job) => dispatchedJobs(github, before).has(job)),
@@ -108,6 +113,7 @@ export async function run(): Promise<BenchResult[]> {
           floor: median(floor),
           p99_vs_floor: p(0.99) / median(floor),
           non2xx: answers.filter((a) => a.status < 200 || a.status > 299).length,
+          server_cpu_ms: answerCpu,
           // The machine's load while measuring: answers wait for a CPU like anything else.
           load1: loadavg()[0]!,
         },
@@ -142,6 +148,29 @@ export async function run(): Promise<BenchResult[]> {
     }
     await github.stop();
   }
+}
+
+/** The node process `npm start` started (npm runs it through sh). */
+function serverProcess(npmPid: number | undefined): number {
+  const children = (pid: number): number[] =>
+    readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter((p) => p !== "")
+      .map(Number);
+  const queue = npmPid === undefined ? [] : [npmPid];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("dist/app/server.js")) return pid;
+    queue.push(...children(pid));
+  }
+  throw new Error("cfa/bench: cannot find the server process under npm start");
+}
+
+/** User and system CPU time of a process, in ms (Linux /proc, clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function comment(job: number, id: number, body: string) {
