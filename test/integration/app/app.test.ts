@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { configErrorComment } from "../../../src/engine/render/config-error-comment.js";
 import { parseConfig } from "../../../src/config/index.js";
 import { PERMISSIONS } from "../../../src/ports/forge.js";
@@ -18,6 +20,8 @@ import {
 } from "./github-app-mocks.js";
 
 const TOKEN_CALL = "apps/create-installation-access-token";
+/** Every operation the tests above saw the app call. */
+const CALLED = new Set<string>();
 
 const labelled = (login: string, issue = 7) =>
   examplePayload("issues", "labeled", {
@@ -45,6 +49,12 @@ const app = () => createQueuedTestApp({ botLogin: "cfa-bot[bot]" });
 
 describe("the app's handlers, on GitHub's example payloads, every call mocked and validated", () => {
   const github = useGitHubMocks();
+  // Registered after useGitHubMocks(), so it runs before the mocks are reset (hooks stack).
+  afterEach(() => {
+    for (const call of github.recorder().calls()) {
+      if (call.operationId !== undefined) CALLED.add(call.operationId);
+    }
+  });
   const operations = () =>
     github
       .recorder()
@@ -330,5 +340,46 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     await expect(probot.receive("issues", payload)).rejects.toThrow(/missing fields the app needs/);
     expect(probot.queue.size()).toBe(0);
     expect(operations()).toEqual([]);
+  });
+});
+
+// The permission each operation needs, from
+// https://docs.github.com/en/rest/authentication/permissions-required-for-github-apps
+// (the collaborator permission endpoint is under "Metadata").
+const NEEDS: Record<string, [permission: string, access: "read" | "write"] | "jwt"> = {
+  "apps/create-installation-access-token": "jwt",
+  "repos/get-content": ["contents", "read"],
+  "repos/get-collaborator-permission-level": ["metadata", "read"],
+  "reactions/create-for-issue": ["issues", "write"],
+  "reactions/create-for-issue-comment": ["issues", "write"],
+  "issues/list-comments": ["issues", "read"],
+  "issues/create-comment": ["issues", "write"],
+  "actions/list-workflow-runs": ["actions", "read"],
+  "actions/cancel-workflow-run": ["actions", "write"],
+  "actions/create-workflow-dispatch": ["actions", "write"],
+};
+
+describe("app.yml asks for what the app calls, and writes only where it writes (issue 10 §11)", () => {
+  it("grants every permission the calls above needed, and no write they did not", () => {
+    const manifest = parse(readFileSync(new URL("../../../app.yml", import.meta.url), "utf8")) as {
+      default_permissions: Record<string, string>;
+    };
+    expect([...CALLED].filter((op) => NEEDS[op] === undefined)).toEqual([]);
+    const needed = new Map<string, string>();
+    for (const op of CALLED) {
+      const need = NEEDS[op];
+      if (need === undefined || need === "jwt") continue;
+      if (needed.get(need[0]) !== "write") needed.set(need[0], need[1]);
+    }
+    expect(needed.get("actions")).toBe("write");
+    for (const [permission, access] of needed) {
+      const granted = manifest.default_permissions[permission];
+      expect(granted === "write" || granted === access, `${permission}: ${access}`).toBe(true);
+    }
+    for (const [permission, access] of Object.entries(manifest.default_permissions)) {
+      if (access === "write") expect(needed.get(permission), permission).toBe("write");
+    }
+    // pull_request and pull_request_review events come only with Pull requests (read).
+    expect(manifest.default_permissions["pull_requests"]).toBe("read");
   });
 });

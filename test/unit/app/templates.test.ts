@@ -82,7 +82,13 @@ describe("the Actions-only template", () => {
     const events = new Set(HANDLED_EVENTS.map((e) => e.split(".")[0]));
     for (const event of events) expect(w.on).toHaveProperty(event!);
     expect(w.jobs["route"]?.concurrency).toBeUndefined();
-    expect(w.jobs["route"]?.permissions).toMatchObject({ actions: "write", issues: "write" });
+    // What the route calls: contents (cfa.yml), issues (👀, comments), actions (dispatch,
+    // runs); the person's permission is metadata, which every token has.
+    expect(w.jobs["route"]?.permissions).toEqual({
+      contents: "read",
+      issues: "write",
+      actions: "write",
+    });
     expect(w.jobs["route"]?.if).toContain(
       "github.event.pull_request.head.repo.full_name == github.repository",
     );
@@ -101,14 +107,13 @@ describe("app.yml", () => {
     );
   });
 
-  it("asks for the permissions issue 5 lists, and no others", () => {
+  it("asks for what the app itself calls and no more: writes only where it writes (issue 10 §11)", () => {
     expect(manifest.default_permissions).toEqual({
       actions: "write",
-      checks: "write",
-      contents: "write",
+      contents: "read",
       issues: "write",
       metadata: "read",
-      pull_requests: "write",
+      pull_requests: "read",
     });
   });
 });
@@ -125,9 +130,11 @@ describe("action.yml", () => {
     expect(run.run).toContain("dist/cfa-worker.mjs");
     expect(Object.keys(run.env ?? {}).sort()).toEqual([
       "ANTHROPIC_API_KEY",
+      "APP_ID",
       "CFA_BOT_LOGIN",
       "CFA_JOB",
       "GITHUB_TOKEN",
+      "PRIVATE_KEY",
     ]);
   });
 });
