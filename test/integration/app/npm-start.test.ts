@@ -43,7 +43,7 @@ describe("npm start", () => {
     });
     try {
       let pong = "";
-      for (let i = 0; i < 200 && pong === ""; i += 1) {
+      for (let i = 0; i < 400 && pong === ""; i += 1) {
         pong = await fetch(`http://127.0.0.1:${port}/ping`)
           .then((r) => r.text())
           .catch(() => new Promise<string>((resolve) => setTimeout(() => resolve(""), 50)));
