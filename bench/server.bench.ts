@@ -161,7 +161,9 @@ function serverProcess(npmPid: number | undefined): number {
   const queue = npmPid === undefined ? [] : [npmPid];
   while (queue.length > 0) {
     const pid = queue.shift()!;
-    if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("dist/app/server.js")) return pid;
+    // Not npm, nor the `sh -c "node dist/app/server.js"` between them: node itself.
+    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    if (/(^|\/)node$/.test(argv[0] ?? "") && argv[1] === "dist/app/server.js") return pid;
     queue.push(...children(pid));
   }
   throw new Error("cfa/bench: cannot find the server process under npm start");
