@@ -68,6 +68,8 @@ export async function openSession(
   n: number,
   deps: EngineDeps,
   config: CfaConfig,
+  /** Who a job started now is for; the issue's author unless the caller knows better. */
+  requester?: string,
 ): Promise<Session> {
   const paths = jobPaths(n);
   deps.configure?.(config); // the model's provider, from .github/cfa.yml (issue 9 §9)
@@ -86,7 +88,7 @@ export async function openSession(
   if (fresh) {
     job = withEngineState(
       newJobRecord({ job: n, title: issue.title, at: deps.clock.now().toISOString() }),
-      initialEngineState(issue.author.login),
+      initialEngineState(requester ?? issue.author.login),
     );
     soup = new Soup({ fanOutCap: config.fanOut });
   } else {

@@ -54,6 +54,11 @@ export interface WakeOptions {
   maxRounds?: number;
   /** The repository's configuration, when the caller has already read and validated it. */
   config?: CfaConfig;
+  /**
+   * Who a job that starts in this wake is for: whoever started it (on GitHub the person who
+   * added the label, issue 10 §7). By default the issue's author. A started job keeps its own.
+   */
+  requester?: string;
 }
 
 export async function wake(
@@ -81,7 +86,7 @@ export async function wake(
     };
   }
   try {
-    const s = await openSession(n, deps, config.config);
+    const s = await openSession(n, deps, config.config, options.requester);
     try {
       await run(s, options);
     } catch (error) {

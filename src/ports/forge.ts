@@ -22,6 +22,8 @@ export interface Issue {
   labels: string[];
   state: "open" | "closed";
   url: string;
+  /** GitHub numbers pull requests as issues: true when this number is one. */
+  isPullRequest?: boolean;
 }
 
 export interface Comment {
@@ -73,6 +75,31 @@ export interface CheckUpdate {
   summary: string;
 }
 
+/** Who added a label to the issue, newest last (a job starts on the `labeled` event's actor). */
+export interface LabelEvent {
+  label: string;
+  actor: Actor;
+}
+
+/**
+ * What a wake reads about a job, in one go where the forge can (GitHub: one GraphQL query):
+ * the issue, its comments, the job's pull request and that pull request's reviews.
+ */
+export interface JobView {
+  issue: Issue;
+  comments: Comment[];
+  /** The pull request from `head`: the open one, else the newest; null when there is none. */
+  pullRequest: PullRequest | null;
+  /** Its reviews, oldest first, with the inline comments of change requests. */
+  reviews: Review[];
+  labelEvents: LabelEvent[];
+}
+
+/** Reviewers a review could not be requested from, each with GitHub's reason. */
+export interface ReviewRequestResult {
+  refused: { login: string; reason: string }[];
+}
+
 export const REACTIONS = ["+1", "-1", "eyes", "rocket", "confused", "hooray"] as const;
 export type Reaction = (typeof REACTIONS)[number];
 
@@ -84,6 +111,14 @@ export interface Forge {
 
   getIssue(number: number): Promise<Issue>;
   listComments(issue: number): Promise<Comment[]>;
+  /** The issue, its comments, the pull request from `head` and its reviews (see JobView). */
+  readJob(issue: number, head: string): Promise<JobView>;
+  /**
+   * Whether the issue (its comments, state, labels) may have changed since this forge last
+   * read it. Cheap where the forge allows: on GitHub a conditional request, whose 304 does not
+   * count against the rate limit. A forge that cannot tell answers true.
+   */
+  issueChanged(issue: number): Promise<boolean>;
   createComment(issue: number, body: string): Promise<Comment>;
   updateComment(id: number, body: string): Promise<void>;
   react(target: { comment: number } | { issue: number }, reaction: Reaction): Promise<void>;
@@ -105,7 +140,8 @@ export interface Forge {
   updatePullRequest(number: number, update: { title?: string; body?: string }): Promise<void>;
   markReadyForReview(number: number): Promise<void>;
   closePullRequest(number: number): Promise<void>;
-  requestReview(number: number, logins: string[]): Promise<void>;
+  /** Requests reviews; a login GitHub refuses (not a collaborator, the PR's author) is returned. */
+  requestReview(number: number, logins: string[]): Promise<ReviewRequestResult>;
   listReviews(number: number): Promise<Review[]>;
 
   setCheck(check: CheckUpdate): Promise<void>;

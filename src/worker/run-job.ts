@@ -13,6 +13,7 @@ import { wake, type WakeSummary } from "../engine/wake.js";
 import { failureComment, isSameFailure } from "./failure-comment.js";
 import { fetchJobBranches } from "./fetch-job-branches.js";
 import { forgeComments } from "./forge-comments.js";
+import { jobPaths } from "../engine/job-paths.js";
 import { guardJobStart } from "./job-start-guard.js";
 import { runKey, runUrl, type WorkerContext } from "./worker-context.js";
 import { wireGitHub, workRootUnder } from "./wire-github.js";
@@ -47,6 +48,9 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
     apiCalls: forge.apiCalls(),
   });
   try {
+    // One read for the issue, its comments, the pull request, its reviews, who labelled it
+    // and the config (one GraphQL query); the wake's first reads are answered from it.
+    const view = await forge.readJob(job, jobPaths(job).branch);
     // The engine would refuse a bad file too; checked here first so the comment is the
     // same one the app posts, found again whoever posted it (one comment, issue 5 §5).
     const loaded = configFromText(await forge.readConfig());
@@ -64,18 +68,24 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
       job,
       token: w.github.token,
     });
+    let requester: string | undefined;
     if (!fetched.job) {
-      const guard = await guardJobStart(w.github, env, job, loaded.config);
+      const guard = await guardJobStart(view, job, loaded.config, (login) =>
+        forge.permission(login),
+      );
       if (!guard.ok) {
         logger.warn(`cfa/worker: job #${job} is not started: ${guard.reason}`);
         return result(0, null);
       }
+      // The person who labelled the issue is the one the job is for (issue 10 §7).
+      requester = guard.by;
       logger.info(`cfa/worker: starting job #${job} (labelled by @${guard.by})`);
     } else {
       logger.info(`cfa/worker: job #${job}: fetched ${fetched.branches.join(", ")}`);
     }
     const summary = await wake(job, deps, {
       config: loaded.config,
+      ...(requester === undefined ? {} : { requester }),
       ...(w.signal === undefined ? {} : { signal: w.signal }),
     });
     logger.info(

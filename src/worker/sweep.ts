@@ -13,7 +13,8 @@ import { engineState } from "../engine/engine-state.js";
 import { jobPaths } from "../engine/job-paths.js";
 import { isLiveState } from "../protocol/fsm.js";
 import { parseJobRecord } from "../protocol/job-record.js";
-import { guardJobStart } from "./job-start-guard.js";
+import { livePermission } from "../github-events/live-permission.js";
+import { guardJobStart, readStartFacts } from "./job-start-guard.js";
 import { jobNeedsWake } from "./job-needs-wake.js";
 import { ownWorkflow } from "./own-workflow.js";
 import type { WorkerContext } from "./worker-context.js";
@@ -105,7 +106,12 @@ export async function sweep(w: WorkerContext, options: { dryRun: boolean }): Pro
     if (started.includes(issue.number)) continue;
     // A start whose delivery was lost: only if the label came from someone allowed.
     await consider(issue.number, async () => {
-      const guard = await guardJobStart(github, repo, issue.number, config);
+      const guard = await guardJobStart(
+        await readStartFacts(github, repo, issue.number),
+        issue.number,
+        config,
+        (login) => livePermission(github, repo, login),
+      );
       return guard.ok ? [`labelled by @${guard.by} but never started`] : [];
     });
   }

@@ -11,10 +11,12 @@ import type {
   Comment,
   Forge,
   Issue,
+  JobView,
   Permission,
   PullRequest,
   Reaction,
   Review,
+  ReviewRequestResult,
 } from "../../ports/forge.js";
 import { noopLogger, type Logger } from "../../ports/logger.js";
 import { checkRunFields } from "./check-run-fields.js";
@@ -23,6 +25,21 @@ import type { GitHubOctokit, GitHubResponse } from "./github-octokit.js";
 import { mapPermission } from "./map-permission.js";
 import { toComment, toIssue, toPullRequest, toReview, toReviewComment } from "./map-responses.js";
 import { basicCredentials, pushBranch } from "./push-branch.js";
+import {
+  JOB_VIEW_QUERY,
+  JobViewDataSchema,
+  MARK_READY_MUTATION,
+  OLDER_COMMENTS_QUERY,
+  OLDER_REVIEWS_QUERY,
+  OlderCommentsSchema,
+  OlderReviewsSchema,
+  toGraphqlComment,
+  toGraphqlIssue,
+  toGraphqlPullRequest,
+  toGraphqlReview,
+  toLabelEvents,
+  type PullRequestNode,
+} from "./job-view-query.js";
 import { createRedactor, type Redact } from "../../secrets/index.js";
 import {
   CheckRunListSchema,
@@ -63,21 +80,44 @@ export interface GitHubForgeOptions {
 }
 
 export interface GitHubForge extends Forge {
-  /** GitHub API requests made so far (each page of a list counts), git pushes excluded. */
+  /**
+   * GitHub API requests made so far that count against the rate limit (each page of a list
+   * counts; a conditional request answered 304 does not), git pushes excluded.
+   */
   apiCalls(): number;
+  /** Conditional requests GitHub answered 304 Not Modified: free against the rate limit. */
+  notModified(): number;
 }
+
+/** What conditional reads of an issue compare: the fields a person's action changes. */
+interface IssueFingerprint {
+  state: string;
+  labels: string[];
+  title: string;
+  body: string;
+  comments: number;
+}
+
+const sameFingerprint = (a: IssueFingerprint, b: IssueFingerprint) =>
+  JSON.stringify(a) === JSON.stringify(b);
 
 export function createGitHubForge(options: GitHubForgeOptions): GitHubForge {
   return new GitHubForgeAdapter(options);
 }
 
-const MARK_READY = `mutation cfaMarkReady($pullRequestId: ID!) {
-  markPullRequestReadyForReview(input: { pullRequestId: $pullRequestId }) {
-    pullRequest { isDraft }
-  }
-}`;
-
 const NO_CONTENT = z.unknown();
+
+// GitHub's words for a repository without drafts (GitHub Free or Pro, private).
+const DRAFTS_UNSUPPORTED = /draft pull requests are not supported/i;
+
+function fingerprintOf(issue: Issue): Omit<IssueFingerprint, "comments"> {
+  return {
+    state: issue.state,
+    labels: [...issue.labels].sort(),
+    title: issue.title,
+    body: issue.body,
+  };
+}
 
 function isStatus(error: unknown, ...statuses: number[]): boolean {
   const status = statusOf(error);
@@ -92,6 +132,18 @@ class GitHubForgeAdapter implements GitHubForge {
   private readonly logger: Logger;
   private readonly redact: Redact;
   private calls = 0;
+  private notModifiedCalls = 0;
+  /** A job view read moments ago, handed out once more (run-job reads, then the wake). */
+  private stash: { issue: number; head: string; view: JobView } | undefined;
+  /** `.github/cfa.yml` as the last job view read it, for the next readConfig() only. */
+  private prefetchedConfig: { text: string | null } | undefined;
+  /** Per issue: the ETag of the last conditional read and what the issue looked like. */
+  private readonly issueEtags = new Map<number, string>();
+  private readonly fingerprints = new Map<number, IssueFingerprint>();
+  /** Pull requests seen: their GraphQL ids and draft flags (marking ready needs both). */
+  private readonly pulls = new Map<number, { nodeId: string; draft: boolean }>();
+  /** Commits this process pushed: no check run can exist on them yet. */
+  private readonly pushedShas = new Set<string>();
   /** Every push token used so far: the redactor hides each (and its basic-auth form). */
   private readonly tokens: string[] = [];
   private knownDefaultBranch: string | undefined;
@@ -121,6 +173,10 @@ class GitHubForgeAdapter implements GitHubForge {
     return this.calls;
   }
 
+  notModified(): number {
+    return this.notModifiedCalls;
+  }
+
   // ---- issues and comments ----
 
   async getIssue(number: number): Promise<Issue> {
@@ -140,6 +196,52 @@ class GitHubForgeAdapter implements GitHubForge {
     return comments.map(toComment);
   }
 
+  async readJob(issue: number, head: string): Promise<JobView> {
+    const stashed = this.stash;
+    this.stash = undefined;
+    if (stashed?.issue === issue && stashed.head === head) return stashed.view;
+    const view = await this.queryJob(issue, head);
+    this.stash = { issue, head, view };
+    return view;
+  }
+
+  /**
+   * A conditional GET of the issue (https://docs.github.com/en/rest/using-the-rest-api/best-practices-for-using-the-rest-api#use-conditional-requests-if-appropriate):
+   * "Making a conditional request does not count against your primary rate limit if a 304
+   * response is returned". A 200 that differs from the last read only by the bot's own
+   * comments is no news either.
+   */
+  async issueChanged(number: number): Promise<boolean> {
+    this.stash = undefined;
+    const etag = this.issueEtags.get(number);
+    let response: GitHubResponse;
+    try {
+      response = await this.octokit.rest.issues.get({
+        ...this.repoParams,
+        issue_number: number,
+        ...(etag === undefined ? {} : { headers: { "if-none-match": etag } }),
+      });
+    } catch (error) {
+      if (isStatus(error, 304)) {
+        this.notModifiedCalls += 1;
+        return false;
+      }
+      this.calls += 1;
+      throw toGitHubForgeError("issues.get", error, this.redact);
+    }
+    this.calls += 1;
+    const fresh = response.headers?.["etag"];
+    if (typeof fresh === "string") this.issueEtags.set(number, fresh);
+    const issue = this.parse("issues.get", IssueSchema, response.data);
+    const now: IssueFingerprint = {
+      ...fingerprintOf(toIssue(issue)),
+      comments: issue.comments ?? -1,
+    };
+    const before = this.fingerprints.get(number);
+    this.fingerprints.set(number, now);
+    return before === undefined || !sameFingerprint(before, now);
+  }
+
   async createComment(issue: number, body: string): Promise<Comment> {
     const comment = await this.call("issues.createComment", IssueCommentSchema, () =>
       this.octokit.rest.issues.createComment({
@@ -148,6 +250,9 @@ class GitHubForgeAdapter implements GitHubForge {
         body: fitComment(body),
       }),
     );
+    // The bot's own comment is no news to a conditional read of the issue.
+    const known = this.fingerprints.get(issue);
+    if (known) this.fingerprints.set(issue, { ...known, comments: known.comments + 1 });
     return toComment(comment);
   }
 
@@ -225,6 +330,7 @@ class GitHubForgeAdapter implements GitHubForge {
       branch,
       update,
     );
+    this.pushedShas.add(update.sha);
   }
 
   async deleteBranch(branch: string): Promise<void> {
@@ -249,6 +355,8 @@ class GitHubForgeAdapter implements GitHubForge {
       { head: `${this.options.owner}:${head}`, state: "all" },
       PullRequestSchema,
     );
+    for (const pr of pulls)
+      this.pulls.set(pr.number, { nodeId: pr.node_id, draft: pr.draft ?? false });
     // GitHub lists newest first; an open one wins over any closed earlier attempt.
     const chosen = pulls.find((pr) => pr.state === "open") ?? pulls[0];
     return chosen === undefined ? null : toPullRequest(chosen);
@@ -261,16 +369,33 @@ class GitHubForgeAdapter implements GitHubForge {
     body: string;
     draft: boolean;
   }): Promise<PullRequest> {
-    const pr = await this.call("pulls.create", PullRequestSchema, () =>
-      this.octokit.rest.pulls.create({
-        ...this.repoParams,
-        head: request.head,
-        base: request.base,
-        title: request.title,
-        body: fitComment(request.body),
-        draft: request.draft,
-      }),
-    );
+    const create = (draft: boolean) =>
+      this.call("pulls.create", PullRequestSchema, () =>
+        this.octokit.rest.pulls.create({
+          ...this.repoParams,
+          head: request.head,
+          base: request.base,
+          title: request.title,
+          body: fitComment(request.body),
+          draft,
+        }),
+      );
+    let pr: z.infer<typeof PullRequestSchema>;
+    try {
+      pr = await create(request.draft);
+    } catch (error) {
+      // Drafts exist on public repositories and on paid plans only; elsewhere GitHub answers
+      // 422 "Draft pull requests are not supported in this repository." (observed, e.g.
+      // SWE-agent/SWE-agent#179; docs.github.com "About pull requests": draft pull requests
+      // need GitHub Team or Enterprise for private repositories). The PR opens ready instead:
+      // the caller sees `draft: false` and says so.
+      if (!request.draft || !isStatus(error, 422) || !DRAFTS_UNSUPPORTED.test(String(error))) {
+        throw error;
+      }
+      this.logger.warn("cfa/github: draft pull requests are not supported here; opening it ready");
+      pr = await create(false);
+    }
+    this.pulls.set(pr.number, { nodeId: pr.node_id, draft: pr.draft ?? false });
     return toPullRequest(pr);
   }
 
@@ -285,14 +410,21 @@ class GitHubForgeAdapter implements GitHubForge {
   }
 
   async markReadyForReview(number: number): Promise<void> {
-    // REST cannot clear `draft` (pulls/update ignores it); GraphQL can, by node id.
-    const pr = await this.call("pulls.get", PullRequestSchema, () =>
-      this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number }),
-    );
-    if (pr.draft !== true) return;
+    // REST cannot clear `draft` (pulls/update ignores it); GraphQL can, by node id. A pull
+    // request this process has seen is not fetched again.
+    let known = this.pulls.get(number);
+    if (known === undefined) {
+      const pr = await this.call("pulls.get", PullRequestSchema, () =>
+        this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number }),
+      );
+      known = { nodeId: pr.node_id, draft: pr.draft === true };
+    }
+    if (!known.draft) return;
+    const nodeId = known.nodeId;
     await this.call("graphql.markPullRequestReadyForReview", MarkReadySchema, async () => ({
-      data: await this.octokit.graphql(MARK_READY, { pullRequestId: pr.node_id }),
+      data: await this.octokit.graphql(MARK_READY_MUTATION, { pullRequestId: nodeId }),
     }));
+    this.pulls.set(number, { nodeId, draft: false });
   }
 
   async closePullRequest(number: number): Promise<void> {
@@ -301,26 +433,29 @@ class GitHubForgeAdapter implements GitHubForge {
     );
   }
 
-  async requestReview(number: number, logins: string[]): Promise<void> {
-    if (logins.length === 0) return;
+  async requestReview(number: number, logins: string[]): Promise<ReviewRequestResult> {
+    const refused: ReviewRequestResult["refused"] = [];
+    if (logins.length === 0) return { refused };
     try {
       await this.requestReviewers(number, logins);
+      return { refused };
     } catch (error) {
       if (!isStatus(error, 422)) throw error;
       if (logins.length === 1) {
-        this.skipReviewer(number, logins[0] ?? "", error);
-        return;
-      }
-      // One unrequestable login fails the whole call: ask for the others one by one.
-      for (const login of logins) {
-        try {
-          await this.requestReviewers(number, [login]);
-        } catch (single) {
-          if (!isStatus(single, 422)) throw single;
-          this.skipReviewer(number, login, single);
-        }
+        refused.push(this.skipReviewer(number, logins[0] ?? "", error));
+        return { refused };
       }
     }
+    // One unrequestable login fails the whole call: ask for the others one by one.
+    for (const login of logins) {
+      try {
+        await this.requestReviewers(number, [login]);
+      } catch (single) {
+        if (!isStatus(single, 422)) throw single;
+        refused.push(this.skipReviewer(number, login, single));
+      }
+    }
+    return { refused };
   }
 
   async listReviews(number: number): Promise<Review[]> {
@@ -354,7 +489,13 @@ class GitHubForgeAdapter implements GitHubForge {
 
   async setCheck(check: CheckUpdate): Promise<void> {
     const key = `${check.name}@${check.sha}`;
-    const id = this.checkRuns.get(key) ?? (await this.findCheckRun(check));
+    let id = this.checkRuns.get(key);
+    // A commit this process pushed carries no check run yet; any other may carry one an
+    // earlier run made, found (all our names at once) rather than made twice.
+    if (id === undefined && !this.pushedShas.has(check.sha)) {
+      await this.findCheckRuns(check.sha);
+      id = this.checkRuns.get(key);
+    }
     const fields = checkRunFields(check);
     if (id === undefined) {
       const created = await this.call("checks.create", CheckRunSchema, () =>
@@ -363,13 +504,16 @@ class GitHubForgeAdapter implements GitHubForge {
       this.checkRuns.set(key, created.id);
       return;
     }
+    const existing = id;
     await this.call("checks.update", NO_CONTENT, () =>
-      this.octokit.rest.checks.update({ ...this.repoParams, check_run_id: id, ...fields }),
+      this.octokit.rest.checks.update({ ...this.repoParams, check_run_id: existing, ...fields }),
     );
-    this.checkRuns.set(key, id);
   }
 
   async readConfig(): Promise<string | null> {
+    const prefetched = this.prefetchedConfig;
+    this.prefetchedConfig = undefined;
+    if (prefetched !== undefined) return prefetched.text;
     let content: z.infer<typeof ContentSchema>;
     try {
       // Without `ref`, GitHub reads the default branch.
@@ -407,28 +551,161 @@ class GitHubForgeAdapter implements GitHubForge {
     );
   }
 
-  private skipReviewer(number: number, login: string, error: unknown): void {
-    // The PR's author, or someone who is not a collaborator: the gate waits for a review
-    // from someone who can give one; the job must not fail over it.
+  private skipReviewer(
+    number: number,
+    login: string,
+    error: unknown,
+  ): { login: string; reason: string } {
+    // The PR's author, or someone who is not a collaborator: the job must not fail over it;
+    // the caller tells the person (a comment), not only the log.
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    const reason = cause instanceof Error ? cause.message : String(cause);
     this.logger.warn("cfa/github: could not request a review; continuing", {
       pr: number,
       login,
-      reason: error instanceof Error ? error.message : String(error),
+      reason,
+    });
+    return { login, reason };
+  }
+
+  private async findCheckRuns(sha: string): Promise<void> {
+    const found = await this.call("checks.listForRef", CheckRunListSchema, () =>
+      this.octokit.rest.checks.listForRef({ ...this.repoParams, ref: sha, per_page: 100 }),
+    );
+    for (const run of found.check_runs) {
+      if (run.head_sha === sha) this.checkRuns.set(`${run.name}@${sha}`, run.id);
+    }
+  }
+
+  /** The job view in one GraphQL query, with older pages only for a long issue or PR. */
+  private async queryJob(issueNumber: number, head: string): Promise<JobView> {
+    const data = await this.graphql("graphql.jobView", JobViewDataSchema, JOB_VIEW_QUERY, {
+      ...this.repoVariables(),
+      issue: issueNumber,
+      head,
+      config: `HEAD:${CONFIG_PATH}`,
+    });
+    const repository = data.repository;
+    if (repository.defaultBranchRef !== null) {
+      this.knownDefaultBranch = repository.defaultBranchRef.name;
+    }
+    this.prefetchedConfig = { text: this.configText(repository.config) };
+    const node = repository.issueOrPullRequest;
+    if (node === null) {
+      throw new GitHubForgeError(
+        `cfa/github: issue #${issueNumber} does not exist in ${this.options.owner}/${this.options.repo}, or the token cannot see it`,
+        { operation: "graphql.jobView", status: 404 },
+      );
+    }
+    if (node.__typename === "PullRequest") {
+      const issue: Issue = {
+        number: issueNumber,
+        title: "",
+        body: "",
+        author: { login: "ghost", type: "User" },
+        labels: [],
+        state: "closed",
+        url: `${this.repoUrl}/pull/${issueNumber}`,
+        isPullRequest: true,
+      };
+      return { issue, comments: [], pullRequest: null, reviews: [], labelEvents: [] };
+    }
+    const comments = node.comments.nodes.flatMap((c) => (c === null ? [] : [toGraphqlComment(c)]));
+    let page = node.comments.pageInfo;
+    while (page.hasPreviousPage && page.startCursor !== null) {
+      const older = await this.graphql(
+        "graphql.olderComments",
+        OlderCommentsSchema,
+        OLDER_COMMENTS_QUERY,
+        {
+          ...this.repoVariables(),
+          issue: issueNumber,
+          before: page.startCursor,
+        },
+      );
+      const more = older.repository.issue?.comments;
+      if (more === undefined) break;
+      comments.unshift(...more.nodes.flatMap((c) => (c === null ? [] : [toGraphqlComment(c)])));
+      page = more.pageInfo;
+    }
+    const issue = toGraphqlIssue(node);
+    this.fingerprints.set(issueNumber, {
+      ...fingerprintOf(issue),
+      comments: node.comments.totalCount,
+    });
+    const prs = repository.pullRequests.nodes.filter((pr): pr is PullRequestNode => pr !== null);
+    for (const pr of prs) this.pulls.set(pr.number, { nodeId: pr.id, draft: pr.isDraft });
+    // Newest first: an open one wins over any closed earlier attempt.
+    const chosen = prs.find((pr) => pr.state === "OPEN") ?? prs[0];
+    return {
+      issue,
+      comments,
+      pullRequest: chosen === undefined ? null : toGraphqlPullRequest(chosen),
+      reviews: chosen === undefined ? [] : await this.allReviews(chosen),
+      labelEvents: toLabelEvents(node),
+    };
+  }
+
+  private async allReviews(pr: PullRequestNode): Promise<Review[]> {
+    const nodes = [...pr.reviews.nodes];
+    let page = pr.reviews.pageInfo;
+    while (page.hasPreviousPage && page.startCursor !== null) {
+      const older = await this.graphql(
+        "graphql.olderReviews",
+        OlderReviewsSchema,
+        OLDER_REVIEWS_QUERY,
+        {
+          id: pr.id,
+          before: page.startCursor,
+        },
+      );
+      if (older.node === null) break;
+      nodes.unshift(...older.node.reviews.nodes);
+      page = older.node.reviews.pageInfo;
+    }
+    return nodes.flatMap((n) => {
+      const review = n === null ? null : toGraphqlReview(n);
+      return review === null ? [] : [review];
     });
   }
 
-  private async findCheckRun(check: CheckUpdate): Promise<number | undefined> {
-    // A new worker process has no memory of runs an earlier one created for this commit.
-    const found = await this.call("checks.listForRef", CheckRunListSchema, () =>
-      this.octokit.rest.checks.listForRef({
-        ...this.repoParams,
-        ref: check.sha,
-        check_name: check.name,
-        per_page: 100,
-      }),
-    );
-    return found.check_runs.find((run) => run.name === check.name && run.head_sha === check.sha)
-      ?.id;
+  private configText(
+    config: {
+      __typename: string;
+      text?: string | null | undefined;
+      isTruncated?: boolean | undefined;
+      byteSize?: number | undefined;
+    } | null,
+  ): string | null {
+    if (config === null) return null;
+    if (config.__typename !== "Blob") {
+      throw new GitHubForgeError(
+        `cfa/github: ${CONFIG_PATH} is not a file on the default branch; make it a YAML file or remove it`,
+        { operation: "graphql.jobView" },
+      );
+    }
+    if (config.isTruncated === true || typeof config.text !== "string") {
+      throw new GitHubForgeError(
+        `cfa/github: ${CONFIG_PATH} is too large or not text (${config.byteSize ?? "?"} bytes); keep it a small YAML file`,
+        { operation: "graphql.jobView" },
+      );
+    }
+    return config.text;
+  }
+
+  private repoVariables(): { owner: string; repo: string } {
+    return { owner: this.options.owner, repo: this.options.repo };
+  }
+
+  private async graphql<S extends z.ZodType>(
+    operation: string,
+    schema: S,
+    query: string,
+    variables: Record<string, unknown>,
+  ): Promise<z.infer<S>> {
+    return this.call(operation, schema, async () => ({
+      data: await this.octokit.graphql(query, variables),
+    }));
   }
 
   private async call<S extends z.ZodType>(

@@ -8,6 +8,8 @@ import type { Reaction } from "../../ports/forge.js";
 /** What every Octokit call resolves to; the data is validated by the forge, not trusted. */
 export interface GitHubResponse {
   data: unknown;
+  /** The response headers (the forge reads `etag` for conditional requests). */
+  headers?: Record<string, unknown>;
 }
 
 // Type aliases, not interfaces: only an alias gets the implicit index signature that makes
@@ -20,7 +22,9 @@ type RepoParams = {
 export interface GitHubOctokit {
   rest: {
     issues: {
-      get(params: RepoParams & { issue_number: number }): Promise<GitHubResponse>;
+      get(
+        params: RepoParams & { issue_number: number; headers?: Record<string, string> },
+      ): Promise<GitHubResponse>;
       createComment(
         params: RepoParams & { issue_number: number; body: string },
       ): Promise<GitHubResponse>;
@@ -75,7 +79,7 @@ export interface GitHubOctokit {
         params: RepoParams & CheckRunFields & { check_run_id: number },
       ): Promise<GitHubResponse>;
       listForRef(
-        params: RepoParams & { ref: string; check_name: string; per_page?: number },
+        params: RepoParams & { ref: string; check_name?: string; per_page?: number },
       ): Promise<GitHubResponse>;
     };
   };

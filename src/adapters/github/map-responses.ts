@@ -43,6 +43,9 @@ export function toIssue(issue: z.infer<typeof IssueSchema>): Issue {
     }),
     state: issue.state,
     url: issue.html_url,
+    ...(issue.pull_request === undefined || issue.pull_request === null
+      ? {}
+      : { isPullRequest: true }),
   };
 }
 

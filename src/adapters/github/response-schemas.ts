@@ -15,6 +15,10 @@ export const IssueSchema = z.object({
   labels: z.array(z.union([z.string(), z.object({ name: z.string().nullish() })])),
   state: z.enum(["open", "closed"]),
   html_url: z.string(),
+  /** How many comments the issue has (conditional reads compare it). */
+  comments: z.number().optional(),
+  /** Present when the number is a pull request's. */
+  pull_request: z.unknown().optional(),
 });
 
 export const IssueCommentSchema = z.object({

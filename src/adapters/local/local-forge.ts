@@ -10,11 +10,13 @@ import type {
   Comment,
   Forge,
   Issue,
+  JobView,
   Permission,
   PullRequest,
   Reaction,
   Review,
   ReviewComment,
+  ReviewRequestResult,
   ReviewState,
 } from "../../ports/forge.js";
 import type { Clock } from "../../ports/clock.js";
@@ -259,11 +261,29 @@ export class LocalForge implements Forge {
     });
   }
 
-  async requestReview(number: number, logins: string[]): Promise<void> {
+  async requestReview(number: number, logins: string[]): Promise<ReviewRequestResult> {
     await this.store.update((doc) => {
       const pr = requirePull(doc, number);
       for (const login of logins) if (!pr.reviewers.includes(login)) pr.reviewers.push(login);
     });
+    return { refused: [] };
+  }
+
+  /** The same reads one by one: the JSON is on this machine, nothing to save. */
+  async readJob(issue: number, head: string): Promise<JobView> {
+    const pullRequest = await this.findPullRequest(head);
+    return {
+      issue: await this.getIssue(issue),
+      comments: await this.listComments(issue),
+      pullRequest,
+      reviews: pullRequest === null ? [] : await this.listReviews(pullRequest.number),
+      labelEvents: [],
+    };
+  }
+
+  /** Reading the JSON again costs nothing: always "maybe". */
+  async issueChanged(_issue: number): Promise<boolean> {
+    return true;
   }
 
   async listReviews(number: number): Promise<Review[]> {

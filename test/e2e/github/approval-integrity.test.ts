@@ -8,7 +8,6 @@ import { readHiddenBlock } from "../../../src/engine/render/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { expecting, recording } from "../../support/engine/script.js";
 import { finish, gate, writeArtifact } from "../../support/engine/recordings.js";
-import { ROUTES } from "./fake-github.js";
 import { createGitHubJob, git, type GitHubJob } from "./github-job.js";
 
 const BODY = "Name the files you will create.";
@@ -35,19 +34,20 @@ describe("approval integrity on GitHub", () => {
   it("an approval without write access or of a stale commit gets one reply and changes nothing; changes requested reach the lead", async () => {
     job = await createGitHubJob({ recording: revising() });
     const { github, probot } = job;
-    github.install(
-      ROUTES.filter(
-        (r) =>
-          ![
-            "comment-reaction",
-            "get-pull",
-            "graphql",
-            "update-pull",
-            "delete-ref",
-            "update-check",
-          ].includes(r),
-      ),
-    );
+    github.install([
+      "content",
+      "org-content",
+      "permission",
+      "issue-reaction",
+      "dispatch",
+      "graphql",
+      "issue",
+      "create-pull",
+      "request-reviewers",
+      "create-comment",
+      "update-comment",
+      "create-check",
+    ]);
     github.permissions.set("ana", "write");
     github.permissions.set("rea", "read");
     github.openIssue({ number: 1, title: "Greet", body: "please", author: "ana", label: "cfa" });

@@ -5,7 +5,13 @@
 // against GitHub's OpenAPI description and counts it.
 
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { executeSync } from "graphql";
 import { nockGitHub } from "../../support/github/index.js";
+import {
+  checkGithubQuery,
+  githubGraphqlSchema,
+} from "../../support/github/github-graphql-schema.js";
 
 export const OWNER = "octo-org";
 export const REPO = "hello-world";
@@ -81,6 +87,12 @@ export class FakeGitHub {
   readonly reactions: { target: string; content: string }[] = [];
   readonly permissions = new Map<string, string>();
   config: string | null = null;
+  /** False for a private repository on GitHub Free or Pro: no draft pull requests. */
+  draftsSupported = true;
+  /** Every request answered, with its status: a 304 costs no rate limit, the rest do. */
+  readonly answered: { route: Route; status: number }[] = [];
+  /** GraphQL queries GitHub would refuse (the OpenAPI check sees only the envelope). */
+  readonly graphqlProblems: string[] = [];
   /**
    * Answers a route with an error instead (a GitHub outage, a rate limit, a permission
    * missing): every time, or the next `times` times only.
@@ -99,7 +111,15 @@ export class FakeGitHub {
 
   // ---- what people do on github.com ----
 
-  openIssue(input: { number: number; title: string; body: string; author: string; label: string }) {
+  /** Opens an issue carrying `label`, added by its author unless `labeledBy` says who. */
+  openIssue(input: {
+    number: number;
+    title: string;
+    body: string;
+    author: string;
+    label: string;
+    labeledBy?: string;
+  }) {
     this.issues.set(input.number, {
       number: input.number,
       title: input.title,
@@ -108,7 +128,11 @@ export class FakeGitHub {
       labels: [input.label],
       state: "open",
       events: [
-        { event: "labeled", actor: { login: input.author, type: "User" }, label: input.label },
+        {
+          event: "labeled",
+          actor: { login: input.labeledBy ?? input.author, type: "User" },
+          label: input.label,
+        },
       ],
     });
   }
@@ -168,18 +192,21 @@ export class FakeGitHub {
     const scope = nockGitHub().persist();
     for (const route of routes) {
       const [method, path] = ROUTE_PATHS[route];
-      const answer = (uri: string, body: unknown, accept: string) =>
-        this.answer(
+      const answer = (uri: string, body: unknown, headers: Record<string, unknown>) => {
+        const reply = this.answer(
           route,
           new URL(uri, "https://api.github.com"),
           body as Record<string, unknown>,
-          accept,
+          headers,
         );
+        this.answered.push({ route, status: reply[0] });
+        return reply;
+      };
       scope
         .intercept(path, method)
         .query(true)
         .reply(function (uri, body) {
-          return answer(uri, body, String(this.req.headers["accept"] ?? ""));
+          return answer(uri, body, this.req.headers as Record<string, unknown>);
         });
     }
   }
@@ -188,8 +215,9 @@ export class FakeGitHub {
     route: Route,
     url: URL,
     body: Record<string, unknown>,
-    accept: string,
+    headers: Record<string, unknown>,
   ): [number, unknown] | [number, unknown, Record<string, string>] {
+    const accept = String(headers["accept"] ?? "");
     const failure = this.failures.get(route);
     if (failure) {
       if (failure.times !== undefined && --failure.times <= 0) this.failures.delete(route);
@@ -211,7 +239,13 @@ export class FakeGitHub {
         ];
       case "issue": {
         const issue = this.issues.get(num(5));
-        return issue ? [200, this.issueJson(issue)] : [404, { message: "Not Found" }];
+        if (!issue) return [404, { message: "Not Found" }];
+        // Conditional requests as GitHub answers them: the same representation, the same
+        // ETag, and 304 with no body when the client already has it.
+        const json = this.issueJson(issue);
+        const etag = `W/"${createHash("sha256").update(JSON.stringify(json)).digest("hex").slice(0, 32)}"`;
+        if (headers["if-none-match"] === etag) return [304, "", { etag }];
+        return [200, json, { etag }];
       }
       case "issue-events": {
         const issue = this.issues.get(num(5));
@@ -301,6 +335,15 @@ export class FakeGitHub {
         ];
       }
       case "create-pull": {
+        if (body["draft"] === true && !this.draftsSupported) {
+          return [
+            422,
+            {
+              message: "Draft pull requests are not supported in this repository.",
+              documentation_url: "https://docs.github.com/rest/pulls/pulls#create-a-pull-request",
+            },
+          ];
+        }
         const pull: PullState = {
           number: this.id(),
           head: String(body["head"]),
@@ -327,19 +370,24 @@ export class FakeGitHub {
         if (body["state"] === "closed") pull.state = "closed";
         return [200, this.pullJson(pull)];
       }
-      case "graphql": {
-        const id = String((body["variables"] as Record<string, unknown>)["pullRequestId"]);
-        const pull = this.pulls.find((p) => `PR_${p.number}` === id);
-        if (pull) pull.draft = false;
-        return [
-          200,
-          { data: { markPullRequestReadyForReview: { pullRequest: { isDraft: false } } } },
-        ];
-      }
+      case "graphql":
+        return this.graphql(body);
       case "request-reviewers": {
         const pull = this.pulls.find((p) => p.number === num(5));
         if (!pull) return [404, { message: "Not Found" }];
-        pull.requested.push(...(body["reviewers"] as string[]));
+        const reviewers = body["reviewers"] as string[];
+        // GitHub refuses the whole request if any login is not a collaborator.
+        if (reviewers.some((login) => !this.permissions.has(login))) {
+          return [
+            422,
+            {
+              message: `Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the ${FULL} repository.`,
+              documentation_url:
+                "https://docs.github.com/rest/pulls/review-requests#request-reviewers-for-a-pull-request",
+            },
+          ];
+        }
+        pull.requested.push(...reviewers);
         return [201, this.pullJson(pull)];
       }
       case "list-reviews":
@@ -428,6 +476,177 @@ export class FakeGitHub {
     return this.nextId;
   }
 
+  // ---- the GraphQL API: GitHub's schema, executed over this fake's state ----
+
+  /** Validates the query as GitHub would, then runs it; 200 with `errors` when refused. */
+  private graphql(body: Record<string, unknown>): [number, unknown] {
+    const query = String(body["query"] ?? "");
+    const variables = (body["variables"] ?? {}) as Record<string, unknown>;
+    const checked = checkGithubQuery(query, variables);
+    if (checked.document === undefined) {
+      this.graphqlProblems.push(...checked.errors);
+      return [200, { errors: checked.errors.map((message) => ({ message })) }];
+    }
+    const result = executeSync({
+      schema: githubGraphqlSchema(),
+      document: checked.document,
+      rootValue: this.graphqlRoot(),
+      variableValues: variables,
+    });
+    const errors = result.errors?.map((e) => ({
+      message: e.message,
+      path: e.path,
+      type: "NOT_FOUND",
+    }));
+    return [200, errors === undefined ? { data: result.data } : { data: result.data, errors }];
+  }
+
+  private graphqlRoot() {
+    return {
+      repository: (args: { owner: string; name: string }) =>
+        args.owner === OWNER && args.name === REPO ? this.repositoryNode() : null,
+      node: (args: { id: string }) => {
+        const pull = this.pulls.find((p) => `PR_${p.number}` === args.id);
+        if (!pull)
+          throw new Error(`Could not resolve to a node with the global id of '${args.id}'`);
+        return this.pullNode(pull);
+      },
+      markPullRequestReadyForReview: (args: { input: { pullRequestId: string } }) => {
+        const pull = this.pulls.find((p) => `PR_${p.number}` === args.input.pullRequestId);
+        if (!pull) {
+          throw new Error(
+            `Could not resolve to a node with the global id of '${args.input.pullRequestId}'`,
+          );
+        }
+        pull.draft = false;
+        return { pullRequest: this.pullNode(pull) };
+      },
+    };
+  }
+
+  private repositoryNode() {
+    const issueNode = (number: number) => {
+      const issue = this.issues.get(number);
+      if (!issue) {
+        throw new Error(`Could not resolve to an Issue with the number of ${number}.`);
+      }
+      return this.issueNode(issue);
+    };
+    return {
+      defaultBranchRef: { name: "main" },
+      object: (args: { expression: string }) =>
+        ["HEAD:.github/cfa.yml", "main:.github/cfa.yml"].includes(args.expression) &&
+        this.config !== null
+          ? {
+              __typename: "Blob",
+              text: this.config,
+              isTruncated: false,
+              byteSize: Buffer.byteLength(this.config),
+            }
+          : null,
+      issue: (args: { number: number }) => issueNode(args.number),
+      issueOrPullRequest: (args: { number: number }) => {
+        const pull = this.pulls.find((p) => p.number === args.number);
+        return pull ? this.pullNode(pull) : issueNode(args.number);
+      },
+      pullRequests: (args: ConnectionArgs & { headRefName?: string; states?: string[] }) =>
+        connection(
+          this.pulls
+            .filter((p) => args.headRefName === undefined || p.head === args.headRefName)
+            .filter((p) => args.states === undefined || args.states.includes(p.state.toUpperCase()))
+            // orderBy CREATED_AT DESC: the newest first.
+            .reverse()
+            .map((p) => this.pullNode(p)),
+          args,
+        ),
+    };
+  }
+
+  private issueNode(issue: IssueState) {
+    return {
+      __typename: "Issue",
+      number: issue.number,
+      title: issue.title,
+      body: issue.body,
+      state: issue.state.toUpperCase(),
+      url: `${WEB}/issues/${issue.number}`,
+      author: actorNode(issue.user),
+      labels: (args: ConnectionArgs) =>
+        connection(
+          issue.labels.map((name) => ({ name })),
+          args,
+        ),
+      timelineItems: (args: ConnectionArgs & { itemTypes?: string[] }) =>
+        connection(
+          issue.events
+            .filter(
+              (e) =>
+                e.event === "labeled" &&
+                (args.itemTypes ?? ["LABELED_EVENT"]).includes("LABELED_EVENT"),
+            )
+            .map((e) => ({
+              __typename: "LabeledEvent",
+              actor: actorNode(e.actor),
+              label: { name: e.label ?? "" },
+              createdAt: "2026-11-22T10:00:00Z",
+            })),
+          args,
+        ),
+      comments: (args: ConnectionArgs) =>
+        connection(
+          this.comments
+            .filter((c) => c.issue === issue.number)
+            .map((c) => ({
+              fullDatabaseId: String(c.id),
+              databaseId: c.id,
+              author: actorNode(c.user),
+              body: c.body,
+              createdAt: "2026-11-22T10:00:00Z",
+              url: `${WEB}/issues/${c.issue}#issuecomment-${c.id}`,
+            })),
+          args,
+        ),
+    };
+  }
+
+  private pullNode(pull: PullState) {
+    return {
+      __typename: "PullRequest",
+      id: `PR_${pull.number}`,
+      number: pull.number,
+      state: pull.state.toUpperCase(),
+      isDraft: pull.draft,
+      url: `${WEB}/pull/${pull.number}`,
+      headRefName: pull.head,
+      baseRefName: pull.base,
+      author: actorNode(pull.user),
+      reviews: (args: ConnectionArgs) =>
+        connection(
+          this.reviews
+            .filter((r) => r.pull === pull.number)
+            .map((r) => ({
+              fullDatabaseId: String(r.id),
+              state: r.state,
+              body: r.body,
+              submittedAt: "2026-11-22T10:00:00Z",
+              author: actorNode(r.user),
+              commit: { oid: r.commitId },
+              comments: (a: ConnectionArgs) =>
+                connection(
+                  r.comments.map((c) => ({
+                    path: c.path,
+                    line: c.line,
+                    originalLine: c.line,
+                    body: c.body,
+                  })),
+                  a,
+                ),
+            })),
+          args,
+        ),
+    };
+  }
+
   private issueJson(issue: IssueState) {
     return {
       id: issue.number,
@@ -495,6 +714,44 @@ export class FakeGitHub {
       html_url: `${WEB}/runs/${check.id}`,
     };
   }
+}
+
+/** GraphQL names a bot without the "[bot]" REST shows. */
+const actorNode = (u: User) => ({
+  __typename: u.type === "Bot" ? "Bot" : "User",
+  login: u.type === "Bot" ? u.login.replace(/\[bot\]$/, "") : u.login,
+});
+
+interface ConnectionArgs {
+  first?: number | null;
+  last?: number | null;
+  before?: string | null;
+  after?: string | null;
+}
+
+const cursor = (i: number) => Buffer.from(`cursor:${i}`).toString("base64");
+const position = (c: string) => Number(Buffer.from(c, "base64").toString().slice("cursor:".length));
+
+/** A GraphQL connection over a list, paged by first/last/before/after as GitHub pages. */
+function connection<T>(items: readonly T[], args: ConnectionArgs) {
+  let start = 0;
+  let end = items.length;
+  if (args.after) start = position(args.after) + 1;
+  if (args.before) end = position(args.before);
+  if (args.first !== undefined && args.first !== null) end = Math.min(end, start + args.first);
+  if (args.last !== undefined && args.last !== null) start = Math.max(start, end - args.last);
+  const nodes = items.slice(start, end);
+  return {
+    totalCount: items.length,
+    nodes,
+    edges: nodes.map((node, i) => ({ node, cursor: cursor(start + i) })),
+    pageInfo: {
+      hasPreviousPage: start > 0,
+      hasNextPage: end < items.length,
+      startCursor: nodes.length > 0 ? cursor(start) : null,
+      endCursor: nodes.length > 0 ? cursor(end - 1) : null,
+    },
+  };
 }
 
 const ROUTE_PATHS = {

@@ -22,9 +22,9 @@ describe("the worker on GitHub", () => {
       .calls()
       .map((c) => c.operationId);
 
-  const failingStart = async (comments: Route[] = ["list-comments", "create-comment"]) => {
+  const failingStart = async (routes: Route[]) => {
     job = await createGitHubJob({ recording: recording({}) });
-    job.github.install(["repo", "issue", "issue-events", "permission", "content", ...comments]);
+    job.github.install(routes);
     job.github.permissions.set("ana", "write");
     job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
     return job;
@@ -33,9 +33,9 @@ describe("the worker on GitHub", () => {
     job.github.botComments(1).filter((c) => readHiddenBlock(c.body)?.kind === "worker-failure");
 
   it("a refusal from GitHub posts one comment with the reason, no secret in it, and exits 1; the same run again posts nothing more", async () => {
-    const job = await failingStart();
-    // GitHub refuses while the job starts, and its message echoes the token.
-    job.github.failures.set("repo", {
+    const job = await failingStart(["graphql", "list-comments", "create-comment"]);
+    // GitHub refuses the wake's first read, and its message echoes the token.
+    job.github.failures.set("graphql", {
       status: 403,
       message: `Resource not accessible by integration (token ${WORKER_TOKEN})`,
     });
@@ -58,17 +58,12 @@ describe("the worker on GitHub", () => {
     job = await createGitHubJob({ recording: happyRecording() });
     // The routes the INTENT wake uses, up to its gate.
     job.github.install([
-      "repo",
-      "issue",
-      "issue-events",
+      "graphql",
       "permission",
-      "content",
-      "list-comments",
-      "create-comment",
-      "list-pulls",
+      "issue",
       "create-pull",
       "request-reviewers",
-      "list-checks",
+      "create-comment",
       "create-check",
     ]);
     job.github.permissions.set("ana", "write");
@@ -76,7 +71,7 @@ describe("the worker on GitHub", () => {
     // GitHub fails twice, then answers (plugin-retry); the permission check hits the secondary
     // rate limit with `retry-after` (plugin-throttling waits; TEST_PACING makes 60 s 60 ms);
     // the gate's pull request meets a primary limit that resets at once.
-    job.github.failures.set("repo", { status: 502, message: "Bad Gateway", times: 2 });
+    job.github.failures.set("graphql", { status: 502, message: "Bad Gateway", times: 2 });
     job.github.failures.set("permission", {
       status: 403,
       message:
@@ -104,13 +99,13 @@ describe("the worker on GitHub", () => {
     );
     expect(log).toContain("rate limit is used up on POST /repos/{owner}/{repo}/pulls; waiting");
     const count = (id: string) => operations().filter((c) => c === id).length;
-    expect(count("repos/get")).toBe(3);
+    expect(count("graphql")).toBe(3);
     expect(count("pulls/create")).toBe(2);
   });
 
   it("GitHub failing past the retries stops the run (exit 1) without a failure comment: the sweep wakes the job later", async () => {
-    const job = await failingStart([]);
-    job.github.failures.set("repo", {
+    const job = await failingStart(["graphql"]);
+    job.github.failures.set("graphql", {
       status: 500,
       message: `Server Error (token ${WORKER_TOKEN})`,
     });
@@ -126,12 +121,12 @@ describe("the worker on GitHub", () => {
       .recorder()
       .calls()
       .map((c) => c.operationId);
-    expect(calls.filter((c) => c === "repos/get")).toHaveLength(7);
+    expect(calls.filter((c) => c === "graphql")).toHaveLength(7);
   });
 
   it("a cancelled run (SIGINT on /withdraw) stops like a crash: the started job is kept, nothing is posted, exit 1", async () => {
     job = await createGitHubJob({ recording: recording({}) });
-    job.github.install(["repo", "issue", "issue-events", "permission", "content"]);
+    job.github.install(["graphql", "permission"]);
     job.github.permissions.set("ana", "write");
     job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
     const controller = new AbortController();
@@ -149,7 +144,7 @@ describe("the worker on GitHub", () => {
   it("a bad .github/cfa.yml: one comment naming the field (the app's own), no branch, exit 0", async () => {
     const bad = "caps:\n  turns: many\n";
     job = await createGitHubJob({ recording: recording({}), config: bad });
-    job.github.install(["content", "list-comments", "create-comment"]);
+    job.github.install(["graphql", "list-comments", "create-comment"]);
     job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
 
     expect(await job.runWorker(1)).toBe(0);
@@ -166,7 +161,7 @@ describe("the worker on GitHub", () => {
 
   it("an issue labelled by someone with triage access does not start: no branch, no comment", async () => {
     job = await createGitHubJob({ recording: recording({}) });
-    job.github.install(["content", "issue", "issue-events", "permission"]);
+    job.github.install(["graphql", "permission"]);
     job.github.permissions.set("tri", "triage");
     job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "tri", label: "cfa" });
 
@@ -175,11 +170,7 @@ describe("the worker on GitHub", () => {
     expect(job.github.branches()).toEqual(["main"]);
     expect(job.github.comments).toEqual([]);
     expect(job.lines.join("\n")).toContain("@tri, who added `cfa`, has triage access");
-    expect(operations()).toEqual([
-      "repos/get-content",
-      "issues/get",
-      "issues/list-events",
-      "repos/get-collaborator-permission-level",
-    ]);
+    // One query reads the issue, who labelled it and the config; then the labeller's access.
+    expect(operations()).toEqual(["graphql", "repos/get-collaborator-permission-level"]);
   });
 });

@@ -1,7 +1,25 @@
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CHECK_SUMMARY_LIMIT, checkRunFields } from "../../../src/adapters/github/index.js";
+import {
+  CHECK_SUMMARY_LIMIT,
+  checkRunFields,
+  createGitHubForge,
+} from "../../../src/adapters/github/index.js";
 import { expectBody, nockGitHub, useGitHubMocks } from "../../support/github/index.js";
-import { HEAD_SHA, OTHER_SHA, R, checkRun, testForge } from "./github-shapes.js";
+import {
+  BOT,
+  HEAD_SHA,
+  OTHER_SHA,
+  OWNER,
+  R,
+  REPO,
+  checkRun,
+  testForge,
+  testOctokit,
+} from "./github-shapes.js";
 
 describe("GitHub forge: setCheck", () => {
   const github = useGitHubMocks();
@@ -9,7 +27,7 @@ describe("GitHub forge: setCheck", () => {
   it("creates a check run once per (name, sha), then updates it", async () => {
     nockGitHub()
       .get(`${R}/commits/${HEAD_SHA}/check-runs`)
-      .query({ check_name: "cfa/intent", per_page: "100" })
+      .query({ per_page: "100" })
       .reply(200, { total_count: 0, check_runs: [] })
       .post(
         `${R}/check-runs`,
@@ -57,24 +75,87 @@ describe("GitHub forge: setCheck", () => {
     expect(forge.apiCalls()).toBe(3);
   });
 
-  it("finds a run an earlier worker created for the same commit and updates it", async () => {
+  it("finds the runs an earlier worker created for the same commit in one call, and updates them", async () => {
     nockGitHub()
       .get(`${R}/commits/${OTHER_SHA}/check-runs`)
-      .query({ check_name: "cfa/plan", per_page: "100" })
+      .query({ per_page: "100" })
       .reply(200, {
-        total_count: 1,
-        check_runs: [checkRun(77, { name: "cfa/plan", head_sha: OTHER_SHA })],
+        total_count: 3,
+        check_runs: [
+          checkRun(76, { name: "cfa/intent", head_sha: OTHER_SHA }),
+          checkRun(77, { name: "cfa/plan", head_sha: OTHER_SHA }),
+          checkRun(78, { name: "lint", head_sha: OTHER_SHA }),
+        ],
       })
       .patch(`${R}/check-runs/77`, expectBody({ status: "completed", conclusion: "neutral" }))
-      .reply(200, checkRun(77, { name: "cfa/plan", head_sha: OTHER_SHA, status: "completed" }));
+      .reply(200, checkRun(77, { name: "cfa/plan", head_sha: OTHER_SHA, status: "completed" }))
+      .patch(`${R}/check-runs/76`, expectBody({ status: "completed", conclusion: "success" }))
+      .reply(200, checkRun(76, { name: "cfa/intent", head_sha: OTHER_SHA, status: "completed" }));
 
+    const forge = testForge();
     // A completed check without a conclusion: GitHub would refuse it, so "neutral".
-    await testForge().setCheck({
+    await forge.setCheck({
       name: "cfa/plan",
       sha: OTHER_SHA,
       status: "completed",
       summary: "Withdrawn",
     });
+    await forge.setCheck({
+      name: "cfa/intent",
+      sha: OTHER_SHA,
+      status: "completed",
+      conclusion: "success",
+      summary: "Approved",
+    });
+    expect(forge.apiCalls()).toBe(3);
+  });
+
+  it("a commit this forge pushed has no run yet: created without looking for one", async () => {
+    // A real push of a new commit from a clone to a bare repository standing in for GitHub.
+    const root = await mkdtemp(join(tmpdir(), "cfa-checks-"));
+    try {
+      const run = (cwd: string, ...args: string[]) =>
+        execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
+      run(root, "init", "--quiet", "--bare", "remote.git");
+      run(root, "init", "--quiet", "--initial-branch=main", "work");
+      const work = join(root, "work");
+      run(
+        work,
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@example.com",
+        "commit",
+        "--quiet",
+        "--allow-empty",
+        "-m",
+        "x",
+      );
+      run(work, "remote", "add", "origin", join(root, "remote.git"));
+      const sha = run(work, "rev-parse", "HEAD");
+      nockGitHub()
+        .post(`${R}/check-runs`, expectBody({ name: "cfa/intent", head_sha: sha }))
+        .reply(201, checkRun(5, { name: "cfa/intent", head_sha: sha }));
+      const forge = createGitHubForge({
+        octokit: testOctokit(),
+        owner: OWNER,
+        repo: REPO,
+        botLogin: BOT,
+        repoDir: work,
+      });
+
+      await forge.pushBranch("cfa/1", { sha, expectedOld: null });
+      await forge.setCheck({ name: "cfa/intent", sha, status: "in_progress", summary: "x" });
+
+      expect(
+        github
+          .recorder()
+          .calls()
+          .map((c) => c.operationId),
+      ).toEqual(["checks/create"]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -58,6 +58,90 @@ describe("GitHub forge: pull requests", () => {
     expect(pr).toMatchObject({ number: 12, draft: true, head: "cfa/1", base: "main" });
   });
 
+  it("where drafts are not supported (GitHub's 422), opens it ready instead; a draft-less PR is never marked ready", async () => {
+    nockGitHub()
+      .post(`${R}/pulls`, expectBody({ draft: true }))
+      .reply(422, {
+        message: "Draft pull requests are not supported in this repository.",
+        documentation_url: "https://docs.github.com/rest/pulls/pulls#create-a-pull-request",
+      })
+      .post(`${R}/pulls`, expectBody({ head: "cfa/1", draft: false }))
+      .reply(201, pullRequest(12, { draft: false }));
+    const { logger, lines } = recordingLogger();
+    const forge = testForge({ logger });
+
+    const pr = await forge.createPullRequest({
+      head: "cfa/1",
+      base: "main",
+      title: "cfa: #1",
+      body: "Job #1",
+      draft: true,
+    });
+    await forge.markReadyForReview(12);
+
+    expect(pr).toMatchObject({ number: 12, draft: false });
+    expect(lines.map((l) => l.message)).toContain(
+      "cfa/github: draft pull requests are not supported here; opening it ready",
+    );
+    // Two creates; no pulls/get and no GraphQL mutation for a PR that was never a draft.
+    expect(
+      github
+        .recorder()
+        .calls()
+        .map((c) => c.operationId),
+    ).toEqual(["pulls/create", "pulls/create"]);
+  });
+
+  it("any other 422 on create is GitHub's refusal, not a reason to drop the draft", async () => {
+    nockGitHub()
+      .post(`${R}/pulls`)
+      .reply(422, {
+        message: "Validation Failed",
+        errors: [
+          {
+            resource: "PullRequest",
+            code: "custom",
+            message: "A pull request already exists for octo-org:cfa/1.",
+          },
+        ],
+      });
+
+    await expect(
+      testForge().createPullRequest({
+        head: "cfa/1",
+        base: "main",
+        title: "t",
+        body: "b",
+        draft: true,
+      }),
+    ).rejects.toMatchObject({ name: "GitHubForgeError", status: 422 });
+  });
+
+  it("marks a draft it created ready with one mutation, by the node id it already has", async () => {
+    nockGitHub()
+      .post(`${R}/pulls`)
+      .reply(201, pullRequest(12, { node_id: "PR_kwDOcreated" }))
+      .post(
+        "/graphql",
+        (body: { variables: { pullRequestId: string } }) =>
+          body.variables.pullRequestId === "PR_kwDOcreated",
+      )
+      .reply(200, { data: { markPullRequestReadyForReview: { pullRequest: { isDraft: false } } } });
+    const forge = testForge();
+    await forge.createPullRequest({
+      head: "cfa/1",
+      base: "main",
+      title: "t",
+      body: "b",
+      draft: true,
+    });
+
+    await forge.markReadyForReview(12);
+    await forge.markReadyForReview(12);
+
+    expect(forge.apiCalls()).toBe(2);
+  });
+
   it("updates only the fields given, and makes no call for none", async () => {
     nockGitHub()
       .patch(`${R}/pulls/12`, expectBody({ title: "New title", body: undefined }))
@@ -152,13 +236,13 @@ describe("GitHub forge: pull requests", () => {
       .reply(201, pullRequest(12));
     const forge = testForge();
 
-    await forge.requestReview(12, ["octocat"]);
-    await forge.requestReview(12, []);
+    expect(await forge.requestReview(12, ["octocat"])).toEqual({ refused: [] });
+    expect(await forge.requestReview(12, [])).toEqual({ refused: [] });
 
     expect(forge.apiCalls()).toBe(1);
   });
 
-  it("logs and continues when GitHub will not request a review from the PR's author", async () => {
+  it("returns (and logs) a reviewer GitHub will not ask, with GitHub's reason, and continues", async () => {
     nockGitHub()
       .post(`${R}/pulls/12/requested_reviewers`)
       .reply(422, {
@@ -169,8 +253,11 @@ describe("GitHub forge: pull requests", () => {
       });
     const { logger, lines } = recordingLogger();
 
-    await testForge({ logger }).requestReview(12, [BOT]);
+    const result = await testForge({ logger }).requestReview(12, [BOT]);
 
+    expect(result.refused).toEqual([
+      { login: BOT, reason: expect.stringMatching(/cannot be requested from pull request author/) },
+    ]);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: "warn", fields: { pr: 12, login: BOT } });
     expect(String(lines[0]?.fields?.["reason"])).toMatch(
@@ -195,8 +282,10 @@ describe("GitHub forge: pull requests", () => {
     const { logger, lines } = recordingLogger();
     const forge = testForge({ logger });
 
-    await forge.requestReview(12, ["octocat", "stranger"]);
+    const result = await forge.requestReview(12, ["octocat", "stranger"]);
 
+    expect(result.refused.map((r) => r.login)).toEqual(["stranger"]);
+    expect(result.refused[0]?.reason).toMatch(/only be requested from collaborators/);
     expect(lines.map((line) => line.fields?.["login"])).toEqual(["stranger"]);
     expect(forge.apiCalls()).toBe(3);
   });
