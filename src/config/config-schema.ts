@@ -181,6 +181,13 @@ export const CfaConfigSchema = z.strictObject({
   approvers: z
     .array(z.string().regex(LOGIN, { error: "expected a GitHub login" }))
     .default(() => []),
+  /**
+   * People asked to review every gate besides the job's requester (whoever added the label).
+   * A review counts from any of them with write access or listed in `approvers`.
+   */
+  reviewers: z
+    .array(z.string().regex(LOGIN, { error: "expected a GitHub login" }))
+    .default(() => []),
   /** Bot logins (e.g. `renovate[bot]`) whose commands count; other bots are ignored. */
   allowBots: z
     .array(z.string().regex(BOT_LOGIN, { error: "expected a GitHub login such as my-app[bot]" }))

@@ -87,6 +87,11 @@ export const EngineStateSchema = z.object({
   apiWait: z
     .object({ since: z.string(), attempts: z.number().int().nonnegative(), last: z.string() })
     .optional(),
+  /**
+   * The forge would not open a draft (GitHub Free or Pro, private repository): the pull
+   * request was opened ready for review, and the status comment says so (issue 10 §4).
+   */
+  prNotDraft: z.literal(true).optional(),
 });
 export type EngineState = z.infer<typeof EngineStateSchema>;
 

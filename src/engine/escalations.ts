@@ -206,6 +206,17 @@ async function recordGateCommit(s: Session, id: string): Promise<{ sha: string; 
   return { sha, blob };
 }
 
+/** Who a gate asks: the job's requester, then `reviewers:` from the config, each once. */
+export function gateReviewers(s: Session): string[] {
+  const seen = new Set<string>();
+  return [s.engine.requester, ...s.config.reviewers].filter((login) => {
+    const key = login.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** AskHuman molecules whose question has not been put to the person yet. */
 export function unpostedQuestions(s: Session): AskHumanMolecule[] {
   return s.soup
@@ -228,9 +239,16 @@ export async function postToHuman(s: Session, m: AskHumanMolecule): Promise<void
     const artifact = meta.artifact ?? "";
     const content = (await readText(s.jobWs.root, artifact)) ?? "";
     const state = isLiveState(meta.state) ? meta.state : "INTENT";
-    await s.deps.forge.requestReview(pr.number, [asked]).catch((error: unknown) => {
-      s.deps.logger.warn(`cfa #${s.n}: review request failed: ${(error as Error).message}`);
-    });
+    const reviewers = gateReviewers(s);
+    // A review request GitHub refuses (not a collaborator, say) is said in the gate's
+    // comment, not only logged (issue 10 §7); the gate still waits for a review that counts.
+    const { refused } = await s.deps.forge
+      .requestReview(pr.number, reviewers)
+      .catch((error: unknown) => {
+        const reason = (error as Error).message;
+        s.deps.logger.warn(`cfa #${s.n}: review request failed: ${reason}`);
+        return { refused: reviewers.map((login) => ({ login, reason })) };
+      });
     s.engine = enqueue(s.engine, "gate", (seq) =>
       gateComment({
         job: s.n,
@@ -239,7 +257,8 @@ export async function postToHuman(s: Session, m: AskHumanMolecule): Promise<void
         artifact: PHASES[state].artifact,
         sha,
         state,
-        reviewer: asked,
+        reviewers,
+        unrequested: refused,
         prUrl: pr.url,
         content,
       }),

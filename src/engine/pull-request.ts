@@ -1,6 +1,7 @@
 // The job's pull request (DESIGN.md): opened as a draft at the first gate, its body kept
 // current, left draft until DONE, closed on withdraw. Nothing reaches the default branch
-// without a person merging it.
+// without a person merging it. Where drafts are not available (private repositories on
+// GitHub Free or Pro) the forge opens it ready instead, and the job says so (issue 10 §4).
 
 import type { PullRequest } from "../ports/forge.js";
 import type { Session } from "./session.js";
@@ -23,8 +24,13 @@ export async function ensurePullRequest(s: Session): Promise<PullRequest> {
     body: pullRequestBody(s),
     draft: true,
   });
-  s.engine = { ...s.engine, pr: pr.number };
+  s.engine = { ...s.engine, pr: pr.number, ...(pr.draft ? {} : { prNotDraft: true as const }) };
   return pr;
+}
+
+/** The line the status comment and the pull request carry when it could not be a draft. */
+export function notDraftNotice(pr: number | null): string {
+  return `The pull request${pr === null ? "" : ` #${pr}`} is not a draft: this repository does not support draft pull requests (GitHub Free or Pro, private repository), so it was opened ready for review. Do not merge it before the job is **DONE**.`;
 }
 
 export function pullRequestBody(s: Session): string {
@@ -36,6 +42,6 @@ export function pullRequestBody(s: Session): string {
     `- Artifacts: \`${dir}/INTENT.md\`, \`${dir}/PLAN.md\`, \`${dir}/WORK_SUMMARY.md\``,
     `- Audit trail: \`${dir}/state.json\`, \`${dir}/bus.jsonl\`, \`${dir}/instances/\``,
     "",
-    "Each gate is answered by a review of this pull request on the commit named in the gate's comment on the issue: **approve** to go on, **request changes** to revise. It stays a draft until the job is done; a person merges it.",
+    "Each gate is answered by a review of this pull request on the commit named in the gate's comment on the issue: **approve** to go on, **request changes** to revise. It stays a draft until the job is done (where drafts are not available, do not merge it before then); a person merges it.",
   ].join("\n");
 }

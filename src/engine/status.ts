@@ -1,7 +1,9 @@
 // What the job waits on, in words, and the status comment that says so.
 
 import type { AskHumanMolecule } from "../protocol/bus/index.js";
-import { isTerminalState } from "../protocol/fsm.js";
+import { isLiveState, isTerminalState } from "../protocol/fsm.js";
+import { gateReviewers } from "./escalations.js";
+import { notDraftNotice } from "./pull-request.js";
 import { PHASES } from "../skills/phases.js";
 import { enqueue, flushOutbox, upsertStatus } from "./publish.js";
 import { renderStatusComment } from "./render/status-comment.js";
@@ -25,7 +27,9 @@ export function waitingOn(s: Session): string {
     const meta = s.engine.escalations[m.id];
     if (meta?.kind === "gate") {
       const phase = PHASES[s.job.state as keyof typeof PHASES];
-      return `@${s.engine.requester} to review ${phase?.artifact ?? "the artifact"} in the pull request (gate \`${m.id}\`${meta.gateSha ? ` at \`${meta.gateSha.slice(0, 7)}\`` : ""}).`;
+      const who = gateReviewers(s).map((login) => `@${login}`);
+      const reviewers = who.length > 1 ? `${who[0]} (or ${who.slice(1).join(", ")})` : who[0];
+      return `${reviewers} to review ${phase?.artifact ?? "the artifact"} in the pull request (gate \`${m.id}\`${meta.gateSha ? ` at \`${meta.gateSha.slice(0, 7)}\`` : ""}).`;
     }
   }
   if (asks.length > 0) {
@@ -51,10 +55,13 @@ export async function publishStatus(s: Session): Promise<void> {
     s.engine.pr !== null && repoUrl.startsWith("https://")
       ? `${repoUrl}/pull/${s.engine.pr}`
       : undefined;
+  const notices: string[] = [];
+  if (s.engine.prNotDraft && isLiveState(s.job.state)) notices.push(notDraftNotice(s.engine.pr));
   const body = renderStatusComment({
     job: s.job,
     engine: s.engine,
     waitingOn: waitingOn(s),
+    notices,
     links: {
       ...(branchUrl ? { branch: branchUrl } : {}),
       ...(prUrl ? { pr: prUrl } : {}),

@@ -16,16 +16,24 @@ export function gateComment(
     artifact: string;
     sha: string;
     state: State;
-    reviewer: string;
+    /** The requester first, then the configured reviewers. */
+    reviewers: readonly string[];
+    /** Reviewers GitHub would not ask (not collaborators…), with GitHub's reason. */
+    unrequested?: readonly { login: string; reason: string }[];
     prUrl: string;
     content: string;
   },
 ): string {
+  const unrequested = (r.unrequested ?? []).map(
+    (u) =>
+      `> [!WARNING]\n> GitHub would not request a review from @${u.login}: ${neutralizeMentions(oneParagraph(u.reason))} A review from @${u.login} still counts if they have write access; otherwise ask someone who has.`,
+  );
   const body = [
-    `**${r.artifact} is ready for your review**, @${r.reviewer} (gate \`${r.id}\`, ${r.state}).`,
+    `**${r.artifact} is ready for your review**, ${r.reviewers.map((login) => `@${login}`).join(", ")} (gate \`${r.id}\`, ${r.state}).`,
     "",
     `Review it in the [pull request](${r.prUrl}) at commit \`${shortSha(r.sha)}\`: **approve** to move on, or **request changes** with your comments. Only a review of the committed ${r.artifact} counts.`,
     "",
+    ...unrequested.flatMap((line) => [line, ""]),
     `<details><summary>${r.artifact}</summary>`,
     "",
     neutralizeMentions(r.content.trim()),

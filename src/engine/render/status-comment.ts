@@ -13,6 +13,8 @@ export interface StatusFacts {
   /** What the job waits on now, in a few words ("@ana to review INTENT.md", "agents working"). */
   waitingOn: string;
   links: { branch?: string; pr?: string; artifacts: { name: string; url: string }[] };
+  /** Things a person should know that are not the next move (the PR could not be a draft…). */
+  notices?: readonly string[];
 }
 
 const STATE_ICON: Record<string, string> = {
@@ -33,6 +35,7 @@ export function renderStatusComment(facts: StatusFacts): string {
     "",
     `**Next move:** ${facts.waitingOn}`,
     "",
+    ...(facts.notices ?? []).flatMap((notice) => [`> [!NOTE]\n> ${notice}`, ""]),
     `| backtracks | turns | tokens (in / out / cache read / cache write) | cost |`,
     `|---|---|---|---|`,
     `| ${job.backtracks} | ${job.turns} | ${tokens.toLocaleString("en-US")} (${u.inputTokens} / ${u.outputTokens} / ${u.cacheReadTokens} / ${u.cacheWriteTokens}) | $${job.costUsd.toFixed(2)} |`,

@@ -108,6 +108,7 @@ const DEFAULTS: CfaConfig = {
   vertex: { models: {} },
   workflow: "cfa.yml",
   approvers: [],
+  reviewers: [],
   allowBots: [],
   auditTrail: "keep",
 };
@@ -176,6 +177,7 @@ bedrock: { region: eu-central-1, models: { claude-sonnet-5-5: eu.anthropic.claud
 vertex: { region: us-east5, project: my-project-123, models: { claude-opus-5-5: claude-opus-5-5@20260928 } }
 workflow: cfa-worker.yaml
 approvers: [alice, Bob-2]
+reviewers: [carol]
 allowBots: ['renovate[bot]', my-app]
 auditTrail: drop
 `;
@@ -221,6 +223,7 @@ auditTrail: drop
       },
       workflow: "cfa-worker.yaml",
       approvers: ["alice", "Bob-2"],
+      reviewers: ["carol"],
       allowBots: ["renovate[bot]", "my-app"],
       auditTrail: "drop",
     });

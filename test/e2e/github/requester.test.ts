@@ -1,0 +1,99 @@
+// Whose job it is, and a repository without drafts (issue 10 §4, §7): an outsider opens the
+// issue and a maintainer labels it, so the maintainer is the requester; `reviewers:` adds a
+// login GitHub will not request a review from, and the gate says so; the repository cannot
+// have draft pull requests, so the PR opens ready, the status says so, and DONE marks nothing.
+
+import { afterEach, describe, expect, it } from "vitest";
+import { readHiddenBlock } from "../../../src/engine/render/hidden-block.js";
+import { useGitHubMocks } from "../../support/github/index.js";
+import { createGitHubJob, git, type GitHubJob } from "./github-job.js";
+import { happyRecording } from "./happy-recording.js";
+
+describe("the requester and a repository without drafts", () => {
+  const mocks = useGitHubMocks();
+  let job: GitHubJob | undefined;
+  afterEach(async () => job?.cleanup());
+
+  it("an outsider's issue labelled by a maintainer: the maintainer's job, reviews asked of them, a refused reviewer named, a ready PR said so", async () => {
+    job = await createGitHubJob({ recording: happyRecording(), config: "reviewers: [bob]\n" });
+    const { github, probot } = job;
+    github.install([
+      "content",
+      "permission",
+      "issue-reaction",
+      "dispatch",
+      "graphql",
+      "issue",
+      "create-pull",
+      "request-reviewers",
+      "create-comment",
+      "update-comment",
+      "create-check",
+      "delete-ref",
+    ]);
+    github.permissions.set("ana", "write");
+    github.draftsSupported = false;
+    github.openIssue({
+      number: 1,
+      title: "Greet the world",
+      body: "Two files please",
+      author: "outsider",
+      label: "cfa",
+      labeledBy: "ana",
+    });
+    await probot.receive("issues", job.labelled(1, "ana"));
+
+    expect(await job.runWorker(1)).toBe(0);
+    const state = JSON.parse(git(github.bare, "show", "cfa/1:.cfa/jobs/1/state.json")) as {
+      engine: { requester: string; prNotDraft?: boolean };
+    };
+    expect(state.engine.requester).toBe("ana");
+    const pull = github.pulls[0]!;
+    expect(pull.draft).toBe(false);
+    // Asked of ana and bob together, refused (bob is no collaborator), then one by one.
+    expect(pull.requested).toEqual(["ana"]);
+    const kinds = () => github.botComments(1).map((c) => readHiddenBlock(c.body)?.kind);
+    expect(kinds()).toEqual(["gate", "status"]);
+    const gate = github.botComments(1)[0]!.body;
+    expect(gate).toContain("@ana, @bob (gate `q1`, INTENT)");
+    expect(gate).toContain(
+      "GitHub would not request a review from @bob: Reviews may only be requested from collaborators.",
+    );
+    const status = () => github.botComments(1).find((c) => c.body.includes('"kind":"status"'))!;
+    expect(status().body).toContain("@ana (or @bob) to review INTENT.md");
+    expect(status().body).toContain(
+      `The pull request #${pull.number} is not a draft: this repository does not support draft pull requests`,
+    );
+
+    // ana approves every gate; the job runs to DONE.
+    for (let gateNumber = 1; gateNumber <= 3; gateNumber++) {
+      const review = github.review({
+        pull: pull.number,
+        login: "ana",
+        state: "APPROVED",
+        commitId: github.head("cfa/1"),
+      });
+      await probot.receive(
+        "pull_request_review",
+        job.reviewed(pull.number, {
+          id: review.id,
+          login: "ana",
+          state: "approved",
+          commitId: review.commitId,
+        }),
+      );
+      expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    }
+    const done = JSON.parse(git(github.bare, "show", "cfa/1:.cfa/jobs/1/state.json")) as {
+      state: string;
+    };
+    expect(done.state).toBe("DONE");
+    // Never a draft, so nothing to mark ready: no mutation was sent.
+    const graphqlBodies = mocks.recorder().bodies("graphql") as { query: string }[];
+    expect(graphqlBodies.some((b) => b.query.includes("markPullRequestReadyForReview"))).toBe(
+      false,
+    );
+    expect(status().body).not.toContain("is not a draft");
+    expect(github.graphqlProblems).toEqual([]);
+  });
+});
