@@ -19,6 +19,8 @@ const CLEAN: { [K in keyof Forge]-?: Clean<Forge[K]> } = {
   repoUrl: "value",
   getIssue: "reads",
   listComments: "reads",
+  readJob: "reads",
+  issueChanged: "reads",
   createComment: ([issue, body], r) => [issue, r(body, "a comment")],
   updateComment: ([id, body], r) => [id, r(body, "a comment")],
   react: "reads", // a fixed reaction name
