@@ -192,6 +192,12 @@ export const CfaConfigSchema = z.strictObject({
   allowBots: z
     .array(z.string().regex(BOT_LOGIN, { error: "expected a GitHub login such as my-app[bot]" }))
     .default(() => []),
+  /**
+   * Push agents' changes to `.github/workflows/`. Only for cfa-bot running as a GitHub App
+   * with the Workflows (read and write) permission: GitHub refuses such pushes from any other
+   * token, the workflow's GITHUB_TOKEN included. Off: those changes are held back and said.
+   */
+  pushWorkflows: z.boolean().default(false),
   /** `drop` removes .cfa/jobs/<N>/ in a last commit before DONE (DESIGN.md "Mapping"). */
   auditTrail: z.enum(AUDIT_TRAIL_MODES).default("keep"),
 });

@@ -92,6 +92,8 @@ export const EngineStateSchema = z.object({
    * request was opened ready for review, and the status comment says so (issue 10 §4).
    */
   prNotDraft: z.literal(true).optional(),
+  /** Paths under .github/workflows/ whose changes were held back (issue 10 §6). */
+  workflowsHeldBack: z.array(z.string()).optional(),
 });
 export type EngineState = z.infer<typeof EngineStateSchema>;
 

@@ -4,6 +4,7 @@ import type { AskHumanMolecule } from "../protocol/bus/index.js";
 import { isLiveState, isTerminalState } from "../protocol/fsm.js";
 import { gateReviewers } from "./escalations.js";
 import { notDraftNotice } from "./pull-request.js";
+import { heldBackNotice } from "./workflow-files.js";
 import { PHASES } from "../skills/phases.js";
 import { enqueue, flushOutbox, upsertStatus } from "./publish.js";
 import { renderStatusComment } from "./render/status-comment.js";
@@ -57,6 +58,9 @@ export async function publishStatus(s: Session): Promise<void> {
       : undefined;
   const notices: string[] = [];
   if (s.engine.prNotDraft && isLiveState(s.job.state)) notices.push(notDraftNotice(s.engine.pr));
+  if ((s.engine.workflowsHeldBack ?? []).length > 0) {
+    notices.push(heldBackNotice(s.engine.workflowsHeldBack ?? []));
+  }
   const body = renderStatusComment({
     job: s.job,
     engine: s.engine,

@@ -31,6 +31,7 @@ import { recover } from "./orchestrator.js";
 import { systemPrompt } from "./prompts.js";
 import { append, now, persist, progress, type Session } from "./session.js";
 import { commitTask, taskWorkspace } from "./tasks.js";
+import { holdBackWorkflowChanges, tellHeldBack } from "./workflow-files.js";
 import {
   afterTransition,
   applyTransition,
@@ -153,6 +154,8 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
   const lead = currentLead(s);
   const isLead = lead !== null && addressKey(lead) === key;
   const stateLabel = s.job.state;
+  // Nothing this turn wrote under .github/workflows/ is committed unless allowed (issue 10 §6).
+  const heldBack = await holdBackWorkflowChanges(s, t.ws.root);
 
   if (t.error !== null || t.run === null) {
     // Seed 000 §11 "Recovery": a Run that exits with an error surfaces as a Send into the
@@ -168,6 +171,7 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
       t.a,
       `Your last turn failed before it began (${reason}). The message it was given:\n\n${t.woke.message.text}`,
     );
+    await tellHeldBack(s, t.a, heldBack);
     await persist(s, `cfa #${s.n}: ${stateLabel} ${key} turn failed`, turnPaths(s, t, isLead));
     return;
   }
@@ -292,6 +296,7 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
     s.job = recordSuccessfulTurn(s.job);
     if (isLead && turnResult.rule !== "nosend-step") s.job = recordLeadProgress(s.job);
   }
+  await tellHeldBack(s, t.a, heldBack);
   await persist(
     s,
     `cfa #${s.n}: ${stateLabel} ${key} turn ${t.run.turn}${outcomeLabel}`,

@@ -5,7 +5,13 @@
 
 import type { Permission } from "../ports/forge.js";
 
-export const APP_ACTION_KINDS = ["react", "cancel-runs", "dispatch", "refuse-start"] as const;
+export const APP_ACTION_KINDS = [
+  "react",
+  "cancel-runs",
+  "dispatch",
+  "refuse-start",
+  "reply-dismissed",
+] as const;
 export type AppActionKind = (typeof APP_ACTION_KINDS)[number];
 
 export type AppAction =
@@ -16,7 +22,16 @@ export type AppAction =
   /** A cue: run the worker for the job (workflow_dispatch); it re-reads GitHub itself. */
   | { kind: "dispatch"; job: number }
   /** One short comment: this person may not start a job; nothing was started. */
-  | { kind: "refuse-start"; job: number; login: string; permission: Permission };
+  | { kind: "refuse-start"; job: number; login: string; permission: Permission }
+  /** One line to the author of a dismissed review: what it means for the job. No cue. */
+  | {
+      kind: "reply-dismissed";
+      job: number;
+      review: number;
+      reviewer: string;
+      dismissedBy: string;
+      commit: string | null;
+    };
 
 export interface Decision {
   actions: AppAction[];

@@ -105,6 +105,25 @@ export function decide(event: AppEvent, triage: Acting, authority: Authority | n
         note: `@${actor.login}'s review of job #${job}; the worker judges it`,
       };
     }
+    case "review-dismissed": {
+      if (event.kind !== "review") throw new Error("cfa/app: a dismissal without a review");
+      // Nothing moves: a dismissed review answers no gate, and a gate it answered stays
+      // answered. The reviewer hears that once; the worker needs no cue.
+      return {
+        actions: [
+          {
+            kind: "reply-dismissed",
+            job,
+            review: event.review.id,
+            reviewer: event.review.author.login,
+            dismissedBy: event.sender.login,
+            commit: event.review.commitId,
+          },
+        ],
+        keys: [`dismissed:${event.review.id}`],
+        note: `@${event.review.author.login}'s review of job #${job} was dismissed`,
+      };
+    }
     case "pull-closed":
       return {
         actions: [dispatch],

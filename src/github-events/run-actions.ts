@@ -6,6 +6,7 @@ import type { Logger } from "../ports/logger.js";
 import type { AppAction } from "./app-action.js";
 import type { CueEffects } from "./cue-effects.js";
 import { postOnce } from "./post-once.js";
+import { dismissedReviewComment, isSameDismissal } from "./dismissed-review-comment.js";
 import { isSameStartRefusal, startRefusalComment } from "./start-refusal-comment.js";
 
 export interface ActionContext {
@@ -44,6 +45,14 @@ export async function runActions(actions: readonly AppAction[], at: ActionContex
           startRefusalComment({ ...action, delivery: at.delivery }),
           isSameStartRefusal(at.delivery),
           await at.botLogins(),
+        );
+        break;
+      case "reply-dismissed":
+        await postOnce(
+          at.effects,
+          action.job,
+          dismissedReviewComment(action),
+          isSameDismissal(action.review),
         );
         break;
       default: {

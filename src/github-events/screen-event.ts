@@ -33,11 +33,9 @@ export function screenEvent(event: AppEvent): Screen {
       return { pass: true };
     }
     case "review":
-      if (event.action === "dismissed") {
-        // The worker reads reviews as they are when it wakes: a dismissed review it has
-        // not read yet no longer answers a gate, and one it has read is history.
-        return { pass: false, reason: "a dismissed review answers no gate" };
-      }
+      // A dismissed review answers no gate (the worker reads reviews as they are when it
+      // wakes), but its author gets one line saying what the dismissal means (issue 10 §9).
+      if (event.action === "dismissed") return { pass: true };
       if (event.review.state !== "approved" && event.review.state !== "changes_requested") {
         return { pass: false, reason: `a review that is ${event.review.state} answers no gate` };
       }

@@ -12,6 +12,7 @@ export const INTENTS = [
   "command",
   "bad-command",
   "review",
+  "review-dismissed",
   "pull-closed",
 ] as const;
 export type Intent = (typeof INTENTS)[number];
@@ -90,6 +91,9 @@ export function triageEvent(
       };
     }
     case "review":
+      if (event.action === "dismissed") {
+        return { ...base, job: event.job, intent: "review-dismissed", needsAuthority: false };
+      }
       // The worker judges a review when it wakes (write access live, not a bot, not the
       // PR's author, the gate's commit) and gives the one-line reason when it does not
       // count (issue 5 §3): the app only cues, so the two never both reply.

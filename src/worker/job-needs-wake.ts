@@ -12,6 +12,8 @@ export interface JobFacts {
   /** The newest comment and review ids by a person (the bot's own do not move the job). */
   latestComment: number;
   latestReview: number;
+  /** The job's pull request as GitHub has it now (absent: not read, or none yet). */
+  pullRequest?: { state: "open" | "closed" } | null;
 }
 
 /** Why the job needs a wake; empty when it is terminal or rightly waiting on a person. */
@@ -22,6 +24,11 @@ export function jobNeedsWake(facts: JobFacts): string[] {
   if (facts.issue.state === "closed") reasons.push("the issue was closed");
   else if (!facts.issue.labels.includes(facts.label))
     reasons.push(`\`${facts.label}\` was removed`);
+  // A person closed (or merged) the job's pull request: the wake withdraws the job (the PR's
+  // delivery may have been lost, or Actions-only mode never ran for it, issue 10 §9).
+  if (engine.pr !== null && facts.pullRequest?.state === "closed") {
+    reasons.push(`its pull request #${engine.pr} was closed`);
+  }
   if (facts.latestComment > engine.cursor.comment) reasons.push("a comment it has not read");
   if (facts.latestReview > engine.cursor.review) reasons.push("a review it has not read");
   if (engine.outbox.length > 0) reasons.push("comments decided but not posted");

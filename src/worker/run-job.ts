@@ -27,7 +27,10 @@ export interface JobRunResult {
 
 export async function runJob(job: number, w: WorkerContext): Promise<JobRunResult> {
   const { env, logger } = w;
+  // Known once the repository's config is read, before the first push.
+  let pushWorkflows = false;
   const { deps, forge } = wireGitHub({
+    pushWorkflows: () => pushWorkflows,
     github: w.github,
     owner: env.owner,
     repo: env.repo,
@@ -60,6 +63,7 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
       logger.warn(`cfa/worker: .github/cfa.yml is not valid; job #${job} does not run`);
       return result(0, null);
     }
+    pushWorkflows = loaded.config.pushWorkflows;
     // Each run starts from what GitHub holds: a self-hosted runner may keep an earlier
     // run's worktrees, which would pin the branches the fetch must update.
     await rm(join(workRootUnder(env.RUNNER_TEMP), String(job)), { recursive: true, force: true });

@@ -37,6 +37,7 @@ const AuthoredSchema = z.array(
   z.object({ id: z.number(), user: z.object({ login: z.string(), type: z.string() }).nullish() }),
 );
 const ContentSchema = z.object({ content: z.string(), encoding: z.literal("base64") });
+const PullSchema = z.object({ state: z.enum(["open", "closed"]) });
 const RunsSchema = z.object({
   workflow_runs: z.array(z.object({ display_title: z.string().nullish() })),
 });
@@ -188,6 +189,17 @@ async function startedJobReasons(
       per_page: 100,
     }),
   );
+  const pullRequest =
+    engine.pr === null
+      ? null
+      : PullSchema.parse(
+          (
+            await github.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+              ...repo,
+              pull_number: engine.pr,
+            })
+          ).data,
+        );
   const reviews =
     engine.pr === null
       ? []
@@ -208,6 +220,7 @@ async function startedJobReasons(
     label: config.label,
     latestComment: newest(comments),
     latestReview: newest(reviews),
+    pullRequest,
   });
 }
 

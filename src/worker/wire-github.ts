@@ -35,6 +35,8 @@ export interface GitHubWiring {
   /** The environment agents' commands start from (secrets are removed here too). */
   env: Readonly<Record<string, string | undefined>>;
   repoUrl?: string;
+  /** Whether pushes may change .github/workflows/ (the repository's `pushWorkflows`). */
+  pushWorkflows?: () => boolean;
 }
 
 /** Variables no agent command may ever see, whatever the role's allowlist says. */
@@ -72,6 +74,7 @@ export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: Gi
       token: options.token,
       logger,
       ...(options.repoUrl === undefined ? {} : { repoUrl: options.repoUrl }),
+      ...(options.pushWorkflows === undefined ? {} : { pushWorkflows: options.pushWorkflows }),
     }),
     processRedactor(),
   );

@@ -53,9 +53,17 @@ export type WorkerEnv = z.infer<typeof WorkerEnvSchema> & {
   credentials: WorkerCredentials;
 };
 
-/** A PEM key pasted into a secret with its newlines written as `\n` (as Probot accepts). */
+/**
+ * A PEM key as people paste it into a secret: as is, with its newlines written as `\n`, or
+ * base64 of the whole PEM (the forms Probot accepts too).
+ */
 function pem(key: string): string {
-  return key.includes("\n") ? key : key.replace(/\\n/g, "\n");
+  const trimmed = key.trim();
+  if (trimmed.includes("-----BEGIN")) {
+    return trimmed.includes("\n") ? trimmed : trimmed.replace(/\\n/g, "\n");
+  }
+  const decoded = Buffer.from(trimmed, "base64").toString("utf8");
+  return decoded.includes("-----BEGIN") ? decoded.trim() : trimmed;
 }
 
 export function parseWorkerEnv(env: Readonly<Record<string, string | undefined>>): WorkerEnv {

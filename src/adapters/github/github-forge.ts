@@ -77,6 +77,11 @@ export interface GitHubForgeOptions {
   logger?: Logger;
   /** Where people read the repository; default https://github.com/<owner>/<repo>. */
   repoUrl?: string;
+  /**
+   * Whether pushes may change .github/workflows/ (`pushWorkflows: true` in the repository's
+   * config, for an app with the Workflows permission). Asked at each push; default no.
+   */
+  pushWorkflows?: () => boolean;
 }
 
 export interface GitHubForge extends Forge {
@@ -324,6 +329,7 @@ class GitHubForgeAdapter implements GitHubForge {
         repoDir: this.options.repoDir,
         remote: this.options.remote ?? "origin",
         token: await this.pushToken(),
+        pushWorkflows: this.options.pushWorkflows?.() ?? false,
         redact: this.redact,
         logger: this.logger,
       },

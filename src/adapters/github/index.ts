@@ -14,3 +14,4 @@ export { basicAuthHeader, basicCredentials, pushBranch, pushEnvironment } from "
 export type { PushTarget } from "./push-branch.js";
 export { PushRejectedError } from "./push-rejected-error.js";
 export { InvalidPushError, validatePush } from "./validate-push.js";
+export { WorkflowPushError } from "./workflow-push-error.js";

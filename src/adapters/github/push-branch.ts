@@ -15,6 +15,7 @@ import { GitHubForgeError } from "./github-forge-error.js";
 import { PushRejectedError } from "./push-rejected-error.js";
 import type { Redact } from "../../secrets/index.js";
 import { validatePush } from "./validate-push.js";
+import { WorkflowPushError } from "./workflow-push-error.js";
 
 export interface PushTarget {
   repoDir: string;
@@ -24,6 +25,12 @@ export interface PushTarget {
   logger: Logger;
   /** The environment git runs in; by default this process's. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Whether the token may push changes under .github/workflows/ (an app with the Workflows
+   * permission and `pushWorkflows: true`). When not, such a push is refused here, before git
+   * sends anything: GitHub would refuse it anyway (engine/workflow-files.ts says why).
+   */
+  pushWorkflows?: boolean;
 }
 
 const PUSH_VARIABLES = [
@@ -89,6 +96,7 @@ export async function pushBranch(
   update: { sha: string; expectedOld: string | null },
 ): Promise<void> {
   validatePush(branch, update);
+  if (target.pushWorkflows !== true) await refuseWorkflowChanges(target, branch, update);
   const ref = `refs/heads/${branch}`;
   const token = target.token;
   const auth =
@@ -113,6 +121,13 @@ export async function pushBranch(
     await git.raw(args);
   } catch (error) {
     const output = target.redact(messageOf(error));
+    if (WORKFLOWS_REFUSED.test(output)) {
+      throw pushFailure(
+        error,
+        output,
+        `GitHub refused to push ${update.sha.slice(0, 7)} to ${branch}: it changes a workflow file and the token lacks the Workflows permission; give the app "Workflows: Read and write", or set pushWorkflows: false in .github/cfa.yml so such changes are held back`,
+      );
+    }
     const rejected = REJECTED.exec(output) ?? REMOTE_RACE.exec(output);
     if (rejected) {
       target.logger.info("cfa/github: push refused, the branch moved", {
@@ -138,6 +153,53 @@ export async function pushBranch(
     sha: update.sha,
     expectedOld: update.expectedOld,
   });
+}
+
+// GitHub's words: "refusing to allow a GitHub App to create or update workflow `…` without
+// `workflows` permission" (the OAuth form says "… an OAuth App … without `workflow` scope").
+const WORKFLOWS_REFUSED =
+  /refusing to allow an? (?:GitHub|OAuth) App to create or update workflow/i;
+
+/**
+ * The commits this push brings to GitHub (not on the old branch, not on any branch git knows
+ * GitHub has) must not touch `.github/workflows/`; one `git log` lists what they change.
+ */
+async function refuseWorkflowChanges(
+  target: PushTarget,
+  branch: string,
+  update: { sha: string; expectedOld: string | null },
+): Promise<void> {
+  const git = simpleGit({ baseDir: target.repoDir });
+  let listed: string;
+  try {
+    listed = await git.raw([
+      "log",
+      "--format=",
+      "--name-only",
+      "--no-renames",
+      "-m",
+      "--first-parent",
+      update.sha,
+      "--not",
+      "--remotes",
+      ...(update.expectedOld === null ? [] : [update.expectedOld]),
+    ]);
+  } catch (error) {
+    throw pushFailure(
+      error,
+      target.redact(messageOf(error)),
+      `cannot read the commits of ${update.sha.slice(0, 7)} in ${target.repoDir}: ${target.redact(messageOf(error)).trim()}`,
+    );
+  }
+  const touched = [...new Set(listed.split("\n").filter(isWorkflowFile))].sort();
+  if (touched.length === 0) return;
+  throw new WorkflowPushError(branch, update.sha, touched);
+}
+
+/** `.github/workflows` or under it, case-folded (engine/workflow-files.ts isWorkflowPath). */
+function isWorkflowFile(path: string): boolean {
+  const parts = path.trim().split("/");
+  return parts[0]?.toLowerCase() === ".github" && parts[1]?.toLowerCase() === "workflows";
 }
 
 /** The URL `git push <remote>` will use, after pushurl and insteadOf rewriting. */

@@ -10,7 +10,12 @@ import { createScriptedModel } from "../../../src/adapters/scripted/index.js";
 import { steppingClock } from "../../../src/ports/clock.js";
 import type { Model } from "../../../src/ports/model.js";
 import { runWorker } from "../../../src/worker/run-worker.js";
-import { examplePayload, TEST_PACING, type TestProbot } from "../../support/github/index.js";
+import {
+  examplePayload,
+  refuseWorkflowPushes,
+  TEST_PACING,
+  type TestProbot,
+} from "../../support/github/index.js";
 import { createQueuedTestApp } from "../../support/github/queued-test-app.js";
 import { FakeGitHub, FULL, OWNER, REPO } from "./fake-github.js";
 
@@ -36,6 +41,12 @@ export interface GitHubJob {
     pull: number,
     review: { id: number; login: string; state: string; commitId: string },
   ): object;
+  /** GitHub's pull_request_review.dismissed: the review's state reads "dismissed". */
+  dismissed(
+    pull: number,
+    review: { id: number; login: string; commitId: string },
+    by: string,
+  ): object;
   cleanup(): Promise<void>;
 }
 
@@ -45,6 +56,8 @@ export async function createGitHubJob(options: { recording: unknown; config?: st
   const seed = join(root, "seed");
   const work = join(root, "work");
   git(root, "init", "--quiet", "--bare", "--initial-branch=main", bare);
+  // GitHub refuses workflow changes from a token without the Workflows permission.
+  await refuseWorkflowPushes(bare);
   await mkdir(seed);
   git(seed, "init", "--quiet", "--initial-branch=main");
   git(seed, "config", "user.name", "Ana");
@@ -123,6 +136,22 @@ export async function createGitHubJob(options: { recording: unknown; config?: st
         },
         pull_request: { number: pull, head: { ref: "cfa/1", repo: { full_name: FULL } } },
         sender: { login: review.login, type: "User" },
+      }),
+    dismissed: (
+      pull: number,
+      review: { id: number; login: string; commitId: string },
+      by: string,
+    ) =>
+      examplePayload("pull_request_review", "dismissed", {
+        repository,
+        review: {
+          id: review.id,
+          state: "dismissed",
+          user: { login: review.login, type: "User" },
+          commit_id: review.commitId,
+        },
+        pull_request: { number: pull, head: { ref: "cfa/1", repo: { full_name: FULL } } },
+        sender: { login: by, type: "User" },
       }),
     cleanup: () => rm(root, { recursive: true, force: true }),
   } satisfies GitHubJob;

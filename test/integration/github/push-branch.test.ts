@@ -2,7 +2,7 @@
 // compare-and-swap, and a loopback HTTP server stands in for GitHub's https endpoint to
 // see which Authorization header git sends (it answers 403, so nothing is pushed there).
 
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -14,11 +14,13 @@ import {
   GitHubForgeError,
   InvalidPushError,
   PushRejectedError,
+  WorkflowPushError,
   basicCredentials,
   createGitHubForge,
   type GitHubForge,
 } from "../../../src/adapters/github/index.js";
 import type { Logger } from "../../../src/ports/logger.js";
+import { refuseWorkflowPushes } from "../../support/github/index.js";
 
 const TOKEN = "ghs_pushTokenThatMustNeverLeak0123456789";
 const BRANCH = "cfa/1";
@@ -49,7 +51,11 @@ async function remoteBranch(bare: string): Promise<string | null> {
 }
 
 function forgeFor(
-  options: { remote?: string; token?: string | (() => Promise<string>) } = {},
+  options: {
+    remote?: string;
+    token?: string | (() => Promise<string>);
+    pushWorkflows?: () => boolean;
+  } = {},
 ): GitHubForge {
   const logger: Logger = {
     debug: (m, f) => world.logged.push(`${m} ${JSON.stringify(f)}`),
@@ -164,6 +170,47 @@ describe("pushBranch: compare-and-swap on the remote branch", () => {
     expect(error).toMatchObject({ operation: "git push", status: undefined });
     expectNoToken(everythingIn(error));
     expect(await remoteBranch(world.bare)).toBeNull();
+  });
+
+  it("refuses, before git sends anything, commits that change .github/workflows/ (issue 10 §6)", async () => {
+    const [one] = world.commits as [string];
+    await mkdir(join(world.work, ".github", "workflows"), { recursive: true });
+    await writeFile(join(world.work, ".github", "workflows", "ci.yml"), "on: push\n");
+    await world.git.raw(["add", "-A"]);
+    const workflow = await commit(world.git, "add a workflow");
+    const forge = forgeFor({ token: TOKEN });
+    await forge.pushBranch(BRANCH, { sha: one, expectedOld: null });
+
+    const error = await forge
+      .pushBranch(BRANCH, { sha: workflow, expectedOld: one })
+      .catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(WorkflowPushError);
+    expect(error).toMatchObject({ paths: [".github/workflows/ci.yml"], branch: BRANCH });
+    expect((error as Error).message).toMatch(/Workflows permission.*pushWorkflows: true/);
+    expect(await remoteBranch(world.bare)).toBe(one);
+  });
+
+  it("with pushWorkflows the push goes, and GitHub's refusal names the permission it lacks", async () => {
+    const [one] = world.commits as [string];
+    await refuseWorkflowPushes(world.bare);
+    await mkdir(join(world.work, ".github", "workflows"), { recursive: true });
+    await writeFile(join(world.work, ".github", "workflows", "ci.yml"), "on: push\n");
+    await world.git.raw(["add", "-A"]);
+    const workflow = await commit(world.git, "add a workflow");
+    const forge = forgeFor({ token: TOKEN, pushWorkflows: () => true });
+    await forge.pushBranch(BRANCH, { sha: one, expectedOld: null });
+
+    const error = await forge
+      .pushBranch(BRANCH, { sha: workflow, expectedOld: one })
+      .catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(GitHubForgeError);
+    expect(error).not.toBeInstanceOf(PushRejectedError);
+    expect((error as Error).message).toMatch(
+      /GitHub refused to push .* it changes a workflow file and the token lacks the Workflows permission/,
+    );
+    expect(await remoteBranch(world.bare)).toBe(one);
   });
 
   it("refuses a branch name git could read as an option before running git", async () => {

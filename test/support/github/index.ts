@@ -48,4 +48,5 @@ export { TEST_PACING } from "./test-pacing.js";
 export { TestProbotOctokit } from "./test-probot-octokit.js";
 export { testPrivateKey } from "./test-private-key.js";
 export { useGitHubMocks } from "./use-github-mocks.js";
+export { refuseWorkflowPushes } from "./workflow-push-hook.js";
 export type { GitHubMocks } from "./use-github-mocks.js";

@@ -109,6 +109,7 @@ const DEFAULTS: CfaConfig = {
   workflow: "cfa.yml",
   approvers: [],
   reviewers: [],
+  pushWorkflows: false,
   allowBots: [],
   auditTrail: "keep",
 };
@@ -178,6 +179,7 @@ vertex: { region: us-east5, project: my-project-123, models: { claude-opus-5-5: 
 workflow: cfa-worker.yaml
 approvers: [alice, Bob-2]
 reviewers: [carol]
+pushWorkflows: true
 allowBots: ['renovate[bot]', my-app]
 auditTrail: drop
 `;
@@ -224,6 +226,7 @@ auditTrail: drop
       workflow: "cfa-worker.yaml",
       approvers: ["alice", "Bob-2"],
       reviewers: ["carol"],
+      pushWorkflows: true,
       allowBots: ["renovate[bot]", "my-app"],
       auditTrail: "drop",
     });

@@ -149,15 +149,32 @@ describe("what the app ignores before it reads anything from GitHub", () => {
     });
   });
 
-  it("a review that only comments, and a dismissed review, answer no gate", () => {
+  it("a review that only comments answers no gate", () => {
     expect(screenEvent(reviewed("commented", "wes"))).toMatchObject({ pass: false });
+  });
+
+  it("a dismissed review gets its author one line, once, and cues nothing (issue 10 §9)", () => {
     const dismissed = read(
       "pull_request_review",
       examplePayload("pull_request_review", "dismissed", {
+        review: { id: 88, user: { login: "ana", type: "User" }, commit_id: "a".repeat(40) },
+        sender: { login: "maintainer", type: "User" },
         pull_request: { head: { ref: "cfa/7" } },
       }),
     );
-    expect(screenEvent(dismissed)).toMatchObject({ pass: false });
+    const decision = effects(dismissed, null);
+    if (!("actions" in decision)) throw new Error(decision.ignored);
+    expect(decision.actions).toEqual([
+      {
+        kind: "reply-dismissed",
+        job: 7,
+        review: 88,
+        reviewer: "ana",
+        dismissedBy: "maintainer",
+        commit: "a".repeat(40),
+      },
+    ]);
+    expect(decision.keys).toEqual(["dismissed:88"]);
   });
 
   it("a comment on a pull request, and a review of a pull request that is not a job's, are not read", () => {

@@ -80,4 +80,12 @@ describe("does a job need a worker (the sweep)", () => {
       "waiting for the Anthropic API since 2026-11-22T10:00:00.000Z",
     ]);
   });
+
+  it("a job whose pull request a person closed is woken, so its wake withdraws it (issue 10 §9)", () => {
+    const engine = { ...waiting(), pr: 12 };
+    expect(jobNeedsWake(facts({ engine, pullRequest: { state: "closed" } }))).toEqual([
+      "its pull request #12 was closed",
+    ]);
+    expect(jobNeedsWake(facts({ engine, pullRequest: { state: "open" } }))).toEqual([]);
+  });
 });

@@ -83,6 +83,8 @@ describe("the sweep (schedule)", () => {
       .get(`${R}/issues/2/comments`)
       .query({ per_page: "100" })
       .reply(200, [{ id: 55, user: person("ana") }])
+      .get(`${R}/pulls/9`)
+      .reply(200, { number: 9, state: "open" })
       .get(`${R}/pulls/9/reviews`)
       .query({ per_page: "100" })
       .reply(200, []);
@@ -125,6 +127,44 @@ describe("the sweep (schedule)", () => {
       "cfa/worker: woke job #4: labelled by @ana but never started",
     ]);
     expect(github.recorder().invalid()).toEqual([]);
+  });
+
+  it("wakes a job whose pull request was closed meanwhile, so its wake withdraws it", async () => {
+    const scope = nockGitHub();
+    scope.get(`${R}/contents/.github%2Fcfa.yml`).reply(404, { message: "Not Found" });
+    scope.get(`${R}/git/matching-refs/heads%2Fcfa%2F`).reply(200, [{ ref: "refs/heads/cfa/8" }]);
+    scope
+      .get(`${R}/issues`)
+      .query(true)
+      .reply(200, [issue(8)]);
+    scope
+      .get(`${R}/actions/workflows/cfa.yml/runs`)
+      .query(true)
+      .times(2)
+      .reply(200, { total_count: 0, workflow_runs: [] });
+    // Waiting on its gate, nothing unread: only the closed pull request says it needs a run.
+    scope
+      .get(`${R}/contents/.cfa%2Fjobs%2F8%2Fstate.json`)
+      .query({ ref: "cfa/8" })
+      .reply(200, stateJson(8, "PLAN", 50, 21, true))
+      .get(`${R}/issues/8/comments`)
+      .query(true)
+      .reply(200, [{ id: 50, user: person("ana") }])
+      .get(`${R}/pulls/21`)
+      .reply(200, { number: 21, state: "closed" })
+      .get(`${R}/pulls/21/reviews`)
+      .query(true)
+      .reply(200, []);
+    scope.get(R).reply(200, { default_branch: "main" });
+    scope
+      .post(`${R}/actions/workflows/cfa.yml/dispatches`, expectBody({ inputs: { job: "8" } }))
+      .reply(204);
+    const lines: string[] = [];
+
+    expect(
+      await runWorker(["--sweep"], ENV, { print: (l) => lines.push(l), githubPacing: TEST_PACING }),
+    ).toBe(0);
+    expect(lines).toContain("cfa/worker: woke job #8: its pull request #21 was closed");
   });
 
   it("a dry run says what it would wake and dispatches nothing", async () => {

@@ -56,6 +56,16 @@ describe("the worker's environment", () => {
     });
   });
 
+  it("a key given as base64 of the PEM (as Probot accepts) is a PEM again", () => {
+    const key = "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----";
+    const env = parseWorkerEnv({
+      GITHUB_REPOSITORY: "o/r",
+      APP_ID: "7",
+      PRIVATE_KEY: Buffer.from(key).toString("base64"),
+    });
+    expect(env.credentials).toMatchObject({ kind: "app", privateKey: key });
+  });
+
   it("one half of the app's credentials is named as missing, and no token is needed with both", () => {
     expect(() => parseWorkerEnv({ GITHUB_REPOSITORY: "o/r", APP_ID: "1234" })).toThrow(
       /PRIVATE_KEY: must be set too: acting as the app needs both APP_ID and PRIVATE_KEY/,

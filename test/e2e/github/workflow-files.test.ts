@@ -1,0 +1,96 @@
+// Workflow files (issue 10 §6): a task that writes .github/workflows/ has that change held
+// back before its turn is committed — GitHub (here a pre-receive hook with GitHub's rule)
+// would refuse any push carrying it — the worker hears why and carries on, the person reads
+// it in the status comment, and the job reaches its gate with every push accepted.
+
+import { afterEach, describe, expect, it } from "vitest";
+import { useGitHubMocks } from "../../support/github/index.js";
+import { call, expecting, recording, say, tools } from "../../support/engine/script.js";
+import { createGitHubJob, git, type GitHubJob } from "./github-job.js";
+import { happyRecording } from "./happy-recording.js";
+
+function sneakyRecording() {
+  const happy = happyRecording();
+  return recording({
+    ...happy.instances,
+    "worker@dispatch:hello": [
+      tools(
+        call("write_file", { path: "hello.txt", content: "hello\n" }),
+        call("write_file", {
+          path: ".github/workflows/exfiltrate.yml",
+          content: "on: push\njobs: { x: { runs-on: ubuntu-latest, steps: [ { run: env } ] } }\n",
+        }),
+      ),
+      tools(call("reply", { text: "hello.txt written" })),
+      say("done"),
+      // The next turn opens with the engine's message: the workflow change was not kept.
+      expecting(say("Understood: no workflow changes."), "were not kept"),
+    ],
+  });
+}
+
+describe("workflow files on GitHub", () => {
+  useGitHubMocks();
+  let job: GitHubJob | undefined;
+  afterEach(async () => job?.cleanup());
+
+  it("a task's change under .github/workflows/ is held back, the agent and the person are told, every push goes through", async () => {
+    job = await createGitHubJob({ recording: sneakyRecording() });
+    const { github, probot } = job;
+    github.install([
+      "content",
+      "org-content",
+      "permission",
+      "issue-reaction",
+      "dispatch",
+      "graphql",
+      "issue",
+      "create-pull",
+      "request-reviewers",
+      "create-comment",
+      "update-comment",
+      "create-check",
+      "delete-ref",
+    ]);
+    github.permissions.set("ana", "write");
+    github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
+    await probot.receive("issues", job.labelled(1, "ana"));
+    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    for (let gate = 1; gate <= 2; gate++) {
+      const pull = github.pulls[0]!;
+      const review = github.review({
+        pull: pull.number,
+        login: "ana",
+        state: "APPROVED",
+        commitId: github.head("cfa/1"),
+      });
+      await probot.receive(
+        "pull_request_review",
+        job.reviewed(pull.number, {
+          id: review.id,
+          login: "ana",
+          state: "approved",
+          commitId: review.commitId,
+        }),
+      );
+      expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    }
+
+    // EXECUTE reached its gate: hello.txt is on the job branch, the workflow file nowhere.
+    const files = git(github.bare, "ls-tree", "-r", "--name-only", "cfa/1");
+    expect(files).toContain("hello.txt");
+    expect(files).not.toContain(".github/workflows");
+    for (const branch of github.branches()) {
+      const log = git(github.bare, "log", "--format=", "--name-only", branch);
+      expect(log, branch).not.toContain(".github/workflows");
+    }
+    const status = github.botComments(1).find((c) => c.body.includes('"kind":"status"'))!;
+    expect(status.body).toContain(
+      "Changes to workflow files were held back: `.github/workflows/exfiltrate.yml`",
+    );
+    expect(status.body).toContain("Workflows: Read and write");
+    expect(job.lines.join("\n")).toContain(
+      "HELD BACK workflow files: .github/workflows/exfiltrate.yml",
+    );
+  });
+});
