@@ -53,6 +53,7 @@ export async function runActions(actions: readonly AppAction[], at: ActionContex
           action.job,
           dismissedReviewComment(action),
           isSameDismissal(action.review),
+          await at.botLogins(),
         );
         break;
       default: {
