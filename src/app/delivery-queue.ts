@@ -165,14 +165,27 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
       void write(PRIORITY.dispatch, () => runActions(cueActions, at)).catch(failed("a cancel"));
     }
     for (const action of decision.actions) {
-      if (action.kind === "react") {
-        void track(
-          cued.then((sent) =>
-            sent ? write(PRIORITY.react, () => runActions([action], at)) : undefined,
-          ),
-        ).catch(failed("the 👀"));
-      } else if (action.kind === "refuse-start") {
-        void write(PRIORITY.reply, () => runActions([action], at)).catch(failed("the refusal"));
+      switch (action.kind) {
+        case "dispatch":
+        case "cancel-runs":
+          break; // cued above
+        case "react":
+          void track(
+            cued.then((sent) =>
+              sent ? write(PRIORITY.react, () => runActions([action], at)) : undefined,
+            ),
+          ).catch(failed("the 👀"));
+          break;
+        case "refuse-start":
+        case "reply-dismissed":
+          // A reply to the person: it waits for nothing and no cue waits for it.
+          void write(PRIORITY.reply, () => runActions([action], at)).catch(failed("the reply"));
+          break;
+        default: {
+          // A new kind of action must be scheduled here, or it would be dropped unseen.
+          const never: never = action;
+          throw new Error(`cfa/app: unscheduled action ${JSON.stringify(never)}`);
+        }
       }
     }
     return Promise.resolve();
