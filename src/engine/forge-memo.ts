@@ -20,8 +20,12 @@ export interface MemoForge extends Forge {
 
 interface Held {
   view: JobView;
-  /** Read since the last refresh(): that refresh finds it fresh enough. */
-  fresh: boolean;
+  /**
+   * refresh() was called since this view was read: the next read asks the forge whether the
+   * issue moved. Every refresh marks it, even right after a read: a refresh is a promise
+   * that news posted up to that moment is seen (an intervention polled at a model-call
+   * boundary, issue 11 point 1; a round's events), and a conditional request is cheap.
+   */
   stale: boolean;
 }
 
@@ -37,7 +41,7 @@ export function memoForge(
       if (await inner.issueChanged(issue)) h = undefined;
     }
     if (h === undefined) {
-      h = { view: await inner.readJob(issue, headOf(issue)), fresh: true, stale: false };
+      h = { view: await inner.readJob(issue, headOf(issue)), stale: false };
       held.set(issue, h);
     }
     return h.view;
@@ -54,10 +58,7 @@ export function memoForge(
 
   const own = {
     refresh() {
-      for (const h of held.values()) {
-        if (h.fresh) h.fresh = false;
-        else h.stale = true;
-      }
+      for (const h of held.values()) h.stale = true;
     },
     async readJob(issue: number, head: string) {
       if (head !== headOf(issue)) return inner.readJob(issue, head);

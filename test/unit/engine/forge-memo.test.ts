@@ -73,7 +73,17 @@ function countingForge() {
       return "write";
     },
   } as unknown as Forge;
-  return { forge, calls, setChanged: (value: boolean) => (changed = value) };
+  const personComments = (body: string) => {
+    comments.push({
+      id: nextId++,
+      author: { login: "ana", type: "User" },
+      body,
+      createdAt: "t",
+      url: "u",
+    });
+    changed = true;
+  };
+  return { forge, calls, setChanged: (value: boolean) => (changed = value), personComments };
 }
 
 describe("memoForge", () => {
@@ -112,10 +122,8 @@ describe("memoForge", () => {
     const { forge, calls, setChanged } = countingForge();
     const memo = memoForge(forge);
     await memo.listComments(1);
-    // The first refresh after a read finds the view fresh: it was read for this very round.
     memo.refresh();
     await memo.listComments(1);
-    memo.refresh();
     await memo.listComments(1);
     setChanged(true);
     memo.refresh();
@@ -127,6 +135,18 @@ describe("memoForge", () => {
       "issueChanged 1 true",
       "readJob 1 cfa/1",
     ]);
+  });
+
+  it("a refresh right after a read still sees what a person posted after it", async () => {
+    // The intervention poll at each model-call boundary (issue 11 point 1) refreshes right
+    // after the previous poll's read: a refresh that trusted that read would miss /intervene.
+    const { forge, personComments } = countingForge();
+    const memo = memoForge(forge);
+    memo.refresh();
+    await memo.listComments(1);
+    personComments("/intervene stop and use Go");
+    memo.refresh();
+    expect((await memo.listComments(1)).map((c) => c.body)).toContain("/intervene stop and use Go");
   });
 
   it("passes every other call to the forge itself, bound to it", async () => {
