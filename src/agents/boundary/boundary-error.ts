@@ -15,6 +15,7 @@ export const BOUNDARY_REASONS = [
   "symlink-loop",
   "unreadable",
   "changed",
+  "link",
 ] as const;
 export type BoundaryReason = (typeof BOUNDARY_REASONS)[number];
 

@@ -15,6 +15,12 @@ export interface ResolveOptions {
   forWrite?: boolean;
   /** Root-relative prefixes that may be read but not written (the engine passes `.cfa/`). */
   protect?: readonly string[];
+  /**
+   * Refuse a symbolic link anywhere on the path, even one that stays inside: the engine's
+   * own records and artifacts are regular files at fixed paths, so a link there is an
+   * agent's doing (issue 8 §2: `ln -sfn /proc/self/environ PLAN.md`).
+   */
+  noLinks?: boolean;
 }
 
 // PATH_MAX and NAME_MAX on Linux; longer input is refused before it reaches a syscall.
@@ -119,6 +125,12 @@ export function resolveInWorkspace(
       continue;
     }
     if (stats.isSymbolicLink()) {
+      if (options.noLinks) {
+        throw refuse(
+          "link",
+          `${path.relative(rootReal, next) || next} is a symbolic link; only regular files and folders are read or written here`,
+        );
+      }
       links += 1;
       if (links > MAX_LINKS) {
         throw refuse("symlink-loop", `more than ${MAX_LINKS} symbolic links to follow`);

@@ -2,7 +2,10 @@
 // time with O_NOFOLLOW, so no link swapped in after the boundary check is ever followed.
 // Node has no openat(); on Linux `/proc/self/fd/<fd>/<name>` gives the same guarantee (the
 // lookup starts at the held directory, wherever its path now leads). Where /proc is not
-// mounted, a path-based fallback re-verifies the directory around every use instead.
+// mounted, a path-based fallback re-verifies the directory around every use instead; that
+// is enough to refuse a raced read afterwards, but not to keep a raced create, append or
+// remove from landing outside first (issue 8 §10), so without /proc nothing is created or
+// removed: the fallback reads, and refuses every change before making it.
 
 import { constants, type Stats } from "node:fs";
 import { lstat, mkdir, open, readlink, realpath, type FileHandle } from "node:fs/promises";
@@ -34,6 +37,15 @@ export function changed(requested: string, cause?: unknown): BoundaryError {
     "changed",
     "the path changed between the boundary check and its use (a link or directory was swapped); try again",
     cause === undefined ? {} : { cause },
+  );
+}
+
+/** Refuses a change that only a path-based lookup could make (issue 8 §10). */
+export function unanchored(requested: string): FileToolError {
+  return new FileToolError(
+    "unanchored",
+    requested,
+    "/proc/self/fd is not available, so the change could not be anchored to the checked folder; nothing was created, changed or removed (mount /proc)",
   );
 }
 
@@ -79,6 +91,7 @@ class Anchored implements AnchoredDir {
   async child(name: string, options: { create: boolean }): Promise<AnchoredDir> {
     const target = this.at(name);
     const realPath = this.realPath === "/" ? `/${name}` : `${this.realPath}/${name}`;
+    if (options.create && this.mode === "path") throw unanchored(this.requested);
     if (options.create) {
       try {
         await mkdir(target);

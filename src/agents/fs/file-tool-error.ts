@@ -15,6 +15,7 @@ export const FILE_TOOL_ERROR_CODES = [
   /** A search ran past its deadline (search-files.ts). */
   "timed-out",
   "io",
+  "unanchored",
 ] as const;
 export type FileToolErrorCode = (typeof FILE_TOOL_ERROR_CODES)[number];
 

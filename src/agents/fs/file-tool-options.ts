@@ -11,6 +11,8 @@ export interface FileToolSeam {
 export interface FileToolOptions {
   /** Root-relative prefixes that may be read but not written (the engine passes `.cfa/`). */
   protect?: readonly string[];
+  /** Refuse any symbolic link on the path (the engine's records and artifacts). */
+  noLinks?: boolean;
   /** For tests only. */
   seam?: FileToolSeam;
 }

@@ -1,3 +1,5 @@
+export { appendFile } from "./append-file.js";
+export type { AppendFileResult } from "./append-file.js";
 export { editFile, MAX_EDIT_BYTES } from "./edit-file.js";
 export type { EditFileResult } from "./edit-file.js";
 export { FILE_TOOL_ERROR_CODES, FileToolError } from "./file-tool-error.js";
@@ -13,5 +15,6 @@ export { DEFAULT_SEARCH_FILE_BYTES, DEFAULT_SEARCH_LIMIT, searchFiles } from "./
 export type { SearchFilesOptions, SearchFilesResult, SearchMatch } from "./search-files.js";
 export { ENTRY_TYPES } from "./walk-entries.js";
 export type { EntryType } from "./walk-entries.js";
+export { removeEntry, removeTree } from "./remove-entry.js";
 export { writeFile } from "./write-file.js";
 export type { WriteFileResult } from "./write-file.js";

@@ -37,7 +37,10 @@ export async function readFileBytes(
   requested: string,
   options: FileToolOptions & { maxBytes?: number } = {},
 ): Promise<ReadBytesResult> {
-  const real = resolveInWorkspace(root, requested, { protect: options.protect ?? [] });
+  const real = resolveInWorkspace(root, requested, {
+    protect: options.protect ?? [],
+    noLinks: options.noLinks ?? false,
+  });
   const rootReal = realpathSync(root);
   if (real === rootReal) {
     throw new FileToolError("is-a-directory", requested, "it is the workspace root, not a file");

@@ -1,6 +1,8 @@
 // Writing a file for an agent's tool: boundary check (protected prefixes included), create
 // missing parents one by one inside the root, write a temporary file in the same directory,
 // then rename it over the target, so a crash leaves the old file or the new, never half.
+// Every step is anchored to a directory held by descriptor; where that is impossible (no
+// /proc) the write is refused before anything is created (issue 8 §10).
 
 import { randomBytes } from "node:crypto";
 import { constants, realpathSync, type Stats } from "node:fs";
@@ -8,7 +10,7 @@ import { lstat, open, rename, unlink } from "node:fs/promises";
 import path from "node:path";
 import { BoundaryError } from "../boundary/boundary-error.js";
 import { resolveInWorkspace } from "../boundary/resolve-in-workspace.js";
-import { changed, openDirInside } from "./anchored-dir.js";
+import { openDirInside, unanchored } from "./anchored-dir.js";
 import { FileToolError } from "./file-tool-error.js";
 import type { FileToolOptions } from "./file-tool-options.js";
 import { toFileError } from "./to-file-error.js";
@@ -27,11 +29,19 @@ export async function writeFile(
   root: string,
   requested: string,
   content: string | Uint8Array,
-  options: FileToolOptions = {},
+  options: FileToolOptions & {
+    /**
+     * false: skip the fsyncs. For the engine's records, whose durability is the commit
+     * that follows (a crash before it drops the whole turn anyway: seed 000 §11).
+     */
+    durable?: boolean;
+  } = {},
 ): Promise<WriteFileResult> {
+  const durable = options.durable ?? true;
   const real = resolveInWorkspace(root, requested, {
     forWrite: true,
     protect: options.protect ?? [],
+    noLinks: options.noLinks ?? false,
   });
   const rootReal = realpathSync(root);
   await options.seam?.beforeOpen?.(real);
@@ -44,6 +54,7 @@ export async function writeFile(
   const temp = `.cfa-tmp-${randomBytes(8).toString("hex")}`;
   let tempCreated = false;
   try {
+    if (dir.mode === "path") throw unanchored(requested);
     const existing = await lstatOrUndefined(dir.at(base), requested);
     if (existing?.isDirectory()) {
       throw new FileToolError("is-a-directory", requested, "it is a directory, not a file");
@@ -58,7 +69,6 @@ export async function writeFile(
     const mode = existing?.isFile() ? existing.mode & 0o7777 : DEFAULT_MODE;
     const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
 
-    let written: Stats;
     try {
       const handle = await open(dir.at(temp), TEMP_FLAGS, mode);
       tempCreated = true;
@@ -66,8 +76,7 @@ export async function writeFile(
         await handle.writeFile(bytes);
         // Keep an existing file's exact mode (open applies the umask).
         if (existing?.isFile()) await handle.chmod(mode);
-        await handle.sync();
-        written = await handle.stat();
+        if (durable) await handle.sync();
       } finally {
         await handle.close();
       }
@@ -82,15 +91,7 @@ export async function writeFile(
     } catch (error) {
       throw toFileError(error, requested);
     }
-    await dir.sync();
-    if (dir.mode === "path") {
-      // Without an anchored directory the rename went by path: prove it landed where checked.
-      await dir.recheck();
-      const landed = await lstat(real).catch(() => undefined);
-      if (landed === undefined || landed.ino !== written.ino || landed.dev !== written.dev) {
-        throw changed(requested);
-      }
-    }
+    if (durable) await dir.sync();
     return { path: path.relative(rootReal, real), bytes: bytes.length, created: !existing };
   } finally {
     if (tempCreated) await unlink(dir.at(temp)).catch(() => undefined);

@@ -12,7 +12,7 @@ import {
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeFile } from "../../../src/agents/fs/index.js";
-import { MODES, makeWorkspace, type Sandbox } from "./fixture.js";
+import { makeWorkspace, type Sandbox } from "./fixture.js";
 
 let ws: Sandbox;
 beforeEach(() => {
@@ -82,14 +82,14 @@ describe("writeFile", () => {
     expect(readFileSync(ws.at("sub/target.txt"), "utf8")).toBe("via link");
   });
 
-  describe.each(MODES)("a swap between check and open ($mode lookups)", ({ pathOnly }) => {
+  describe("a swap between check and open (lookups anchored by /proc/self/fd)", () => {
     it("refuses when a parent directory becomes a link out, and writes nothing outside", async () => {
       const swap = (): void => {
         renameSync(ws.at("sub"), ws.at("sub-moved"));
         symlinkSync(ws.outside, ws.at("sub"));
       };
       await expect(
-        writeFile(ws.root, "sub/victim", "pwned", { seam: { beforeOpen: swap, pathOnly } }),
+        writeFile(ws.root, "sub/victim", "pwned", { seam: { beforeOpen: swap } }),
       ).rejects.toMatchObject({ name: "BoundaryError", reason: "changed" });
       expect(readFileSync(path.join(ws.outside, "victim"), "utf8")).toBe("untouched\n");
       expect(leftovers(ws.outside)).toEqual([]);
@@ -98,7 +98,7 @@ describe("writeFile", () => {
     it("refuses when a missing parent appears as a link out", async () => {
       const plant = (): void => symlinkSync(ws.outside, ws.at("fresh"));
       await expect(
-        writeFile(ws.root, "fresh/new.txt", "x", { seam: { beforeOpen: plant, pathOnly } }),
+        writeFile(ws.root, "fresh/new.txt", "x", { seam: { beforeOpen: plant } }),
       ).rejects.toMatchObject({ name: "BoundaryError", reason: "changed" });
       expect(existsSync(path.join(ws.outside, "new.txt"))).toBe(false);
     });
@@ -108,9 +108,44 @@ describe("writeFile", () => {
         unlinkSync(ws.at("sub/file.txt"));
         symlinkSync(path.join(ws.outside, "victim"), ws.at("sub/file.txt"));
       };
-      await writeFile(ws.root, "sub/file.txt", "new", { seam: { beforeOpen: swap, pathOnly } });
+      await writeFile(ws.root, "sub/file.txt", "new", { seam: { beforeOpen: swap } });
       expect(readFileSync(path.join(ws.outside, "victim"), "utf8")).toBe("untouched\n");
       expect(readFileSync(ws.at("sub/file.txt"), "utf8")).toBe("new");
+    });
+  });
+
+  // Issue 8 §10: by path alone a raced create can land outside before any check sees it, so
+  // without /proc nothing is created: refused up front, nothing left anywhere.
+  describe("without /proc (path lookups)", () => {
+    const pathOnly = { pathOnly: true } as const;
+    const everything = (dir: string): string[] =>
+      readdirSync(dir, { recursive: true }).map(String).sort();
+
+    it.each([
+      ["a file at the root", "new.txt"],
+      ["a file in an existing folder", "sub/file.txt"],
+      ["a file in new folders", "a/b/new.txt"],
+    ])("refuses %s before creating anything", async (_title, target) => {
+      const before = everything(ws.root);
+      await expect(writeFile(ws.root, target, "x", { seam: pathOnly })).rejects.toMatchObject({
+        name: "FileToolError",
+        code: "unanchored",
+      });
+      expect(everything(ws.root)).toEqual(before);
+      expect(everything(ws.outside)).toEqual(["victim"]);
+      expect(readFileSync(ws.at("sub/file.txt"), "utf8")).toBe("old\n");
+    });
+
+    it("refuses even when a parent is swapped for a link out in the window", async () => {
+      const swap = (): void => {
+        renameSync(ws.at("sub"), ws.at("sub-moved"));
+        symlinkSync(ws.outside, ws.at("sub"));
+      };
+      await expect(
+        writeFile(ws.root, "sub/deep/new.txt", "x", { seam: { beforeOpen: swap, pathOnly: true } }),
+      ).rejects.toBeDefined();
+      expect(everything(ws.outside)).toEqual(["victim"]);
+      expect(readFileSync(path.join(ws.outside, "victim"), "utf8")).toBe("untouched\n");
     });
   });
 });

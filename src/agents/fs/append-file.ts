@@ -1,0 +1,108 @@
+// Appending to a file inside the workspace (the engine's logs: bus.jsonl, transcripts, the
+// proxy's memory): the same boundary check as every write, parents created one by one from
+// the root, and the file opened from its directory held by descriptor without following a
+// link, so an append never lands outside the workspace (issue 8 §2). One write per call: a
+// crash cuts at most the tail of this append.
+
+import { constants, realpathSync } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
+import path from "node:path";
+import { BoundaryError } from "../boundary/boundary-error.js";
+import { resolveInWorkspace } from "../boundary/resolve-in-workspace.js";
+import { openDirInside, unanchored } from "./anchored-dir.js";
+import { FileToolError } from "./file-tool-error.js";
+import type { FileToolOptions } from "./file-tool-options.js";
+import { toFileError } from "./to-file-error.js";
+
+// O_NONBLOCK: a FIFO planted at the path fails (ENXIO) instead of hanging the engine.
+const APPEND_FLAGS =
+  constants.O_RDWR |
+  constants.O_APPEND |
+  constants.O_CREAT |
+  constants.O_NOFOLLOW |
+  constants.O_NONBLOCK;
+
+export interface AppendFileResult {
+  /** Root-relative path of the file appended to, with `/` separators. */
+  path: string;
+  bytes: number;
+  created: boolean;
+}
+
+export async function appendFile(
+  root: string,
+  requested: string,
+  content: string | Uint8Array,
+  options: FileToolOptions & {
+    /**
+     * Sees what the file holds before the append, on the very file appended to; throws to
+     * refuse it (the engine: a record someone else changed is not appended to).
+     */
+    check?: (existing: Buffer) => void;
+  } = {},
+): Promise<AppendFileResult> {
+  const real = resolveInWorkspace(root, requested, {
+    forWrite: true,
+    protect: options.protect ?? [],
+    noLinks: options.noLinks ?? false,
+  });
+  const rootReal = realpathSync(root);
+  await options.seam?.beforeOpen?.(real);
+  const dir = await openDirInside(rootReal, path.relative(rootReal, path.dirname(real)), {
+    create: true,
+    requested,
+    pathOnly: options.seam?.pathOnly ?? false,
+  });
+  try {
+    if (dir.mode === "path") throw unanchored(requested);
+    const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
+    let handle: FileHandle;
+    try {
+      handle = await open(dir.at(path.basename(real)), APPEND_FLAGS, 0o644);
+    } catch (error) {
+      throw toFileError(error, requested);
+    }
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile()) {
+        throw new FileToolError("not-a-file", requested, "it is not a regular file");
+      }
+      if (stats.nlink > 1) {
+        throw new BoundaryError(
+          requested,
+          "hard-link",
+          "the file has other hard links, which may live outside",
+        );
+      }
+      if (options.check) {
+        const existing = Buffer.alloc(Number(stats.size));
+        let filled = 0;
+        while (filled < existing.length) {
+          const { bytesRead } = await handle.read(
+            existing,
+            filled,
+            existing.length - filled,
+            filled,
+          );
+          if (bytesRead === 0) break;
+          filled += bytesRead;
+        }
+        options.check(existing.subarray(0, filled));
+      }
+      let written = 0;
+      while (written < bytes.length) {
+        const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
+        written += bytesWritten;
+      }
+      return {
+        path: path.relative(rootReal, real),
+        bytes: bytes.length,
+        created: stats.size === 0,
+      };
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    await dir.close();
+  }
+}
