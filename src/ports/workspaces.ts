@@ -6,6 +6,12 @@ export interface Workspace {
   readonly root: string;
   /** The branch checked out in it, e.g. `cfa/12` or `cfa/12-t3`. */
   readonly branch: string;
+  /**
+   * Its git dir as the repository registers it (a linked worktree's admin dir). The engine
+   * runs git there with it, never with the one the tree's own `.git` file names, which an
+   * agent's command can rewrite (issue 8 §1). Absent when the adapter does not know it.
+   */
+  readonly gitDir?: string;
 }
 
 export interface CreateWorkspace {

@@ -1,9 +1,11 @@
 // Commits what is in a work tree (all of it, or the named paths) when anything differs from
-// HEAD. Hooks and signing are skipped: the bot's bookkeeping commits must not depend on a
-// developer's local hooks or a signing agent.
+// HEAD. Hooks and signing never run (git-client.ts); a gitlink (a nested repository) or a
+// path git refuses is left out (stage-tree.ts), so nothing an agent wrote in the tree can
+// run code or keep the commit from happening (issue 8 §1, §6).
 
 import type { GitClient } from "./git-client.js";
 import { gitOutput } from "./git-at.js";
+import { stageTree } from "./stage-tree.js";
 
 /** Returns true when a commit was made. `git` must run in the work tree with an identity. */
 export async function commitPending(
@@ -11,14 +13,9 @@ export async function commitPending(
   message: string,
   paths?: readonly string[],
 ): Promise<boolean> {
-  if (paths === undefined) {
-    await gitOutput(git, ["add", "--all"]);
-  } else if (paths.length > 0) {
-    // :(literal) so a file named `*.md` is that file, not a pattern.
-    await gitOutput(git, ["add", "--", ...paths.map((file) => `:(literal)${file}`)]);
-  }
-  const staged = await gitOutput(git, ["diff", "--cached", "--name-only", "-z"]);
-  if (staged === "") return false;
+  if (paths !== undefined && paths.length === 0) return false;
+  const { staged } = await stageTree(git, paths === undefined ? {} : { paths });
+  if (!staged) return false;
   await gitOutput(git, ["commit", "--quiet", "--no-verify", "--no-gpg-sign", "--message", message]);
   return true;
 }

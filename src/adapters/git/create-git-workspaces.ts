@@ -25,6 +25,7 @@ import {
   verifyMergeTarget,
   verifyWorktree,
   type RepoContext,
+  type VerifiedTree,
 } from "./verify-worktree.js";
 import { WorkspaceBoundaryError } from "./workspace-boundary-error.js";
 import { WorkspaceError, type WorkspaceOperation } from "./workspace-error.js";
@@ -47,12 +48,17 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
   const queue = createSerialQueue();
   // Commits this adapter makes (merges, a child's pending work, copied files) take their
   // dates from the job's clock when one is given, so a replayed job repeats them exactly.
-  const committer = async (root: string) =>
-    gitClient({
-      baseDir: root,
-      config: await identityConfig(gitAt(root)),
+  // Always with the git dir the repository registers (never the tree's `.git` file).
+  const committer = async (tree: VerifiedTree) => {
+    const at = { baseDir: tree.root, ...(tree.gitDir ? { gitDir: tree.gitDir } : {}) };
+    return gitClient({
+      ...at,
+      config: await identityConfig(gitClient(at)),
       ...(options.now ? { env: () => commitDateEnv(options.now!()) } : {}),
     });
+  };
+  const onRepair = (root: string) =>
+    logger.warn("cfa/workspaces: a worktree's .git file was changed; restored it", { root });
   let pinned: Promise<RepoContext> | undefined;
 
   // The repository and the area are resolved once, so a later swap of either is detected
@@ -123,13 +129,13 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
     }
     try {
       await options.seam?.afterAdd?.(root);
-      const rootReal = await verifyWorktree(ctx, root, request.branch);
+      const tree = await verifyWorktree(ctx, root, request.branch, { onRepair });
       if (request.copy && request.copy.files.length > 0) {
-        const copied = await copyFiles(request.copy.from, rootReal, request.copy.files);
-        await commitCopied(rootReal, copied, request.copy.from.branch);
+        const copied = await copyFiles(request.copy.from, tree.root, request.copy.files);
+        await commitCopied(tree, copied, request.copy.from.branch);
       }
-      logger.info("cfa/workspaces: created", { root: rootReal, branch: request.branch });
-      return { root: rootReal, branch: request.branch };
+      logger.info("cfa/workspaces: created", { root: tree.root, branch: request.branch });
+      return { root: tree.root, branch: request.branch, gitDir: tree.gitDir };
     } catch (error) {
       // seed 000 §10: the instance is not sparked, so nothing of it may remain.
       await removeWorktree(repo, root, { commonDir: ctx.commonDir, logger });
@@ -162,9 +168,9 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
       try {
         await gitOutput(repo, ["worktree", "add", "--quiet", root, branch]);
         await options.seam?.afterAdd?.(root);
-        const rootReal = await verifyWorktree(ctx, root, branch);
-        logger.info("cfa/workspaces: re-created from its branch", { root: rootReal, branch });
-        return { root: rootReal, branch };
+        const tree = await verifyWorktree(ctx, root, branch, { onRepair });
+        logger.info("cfa/workspaces: re-created from its branch", { root: tree.root, branch });
+        return { root: tree.root, branch, gitDir: tree.gitDir };
       } catch (error) {
         await removeWorktree(repo, root, { commonDir: ctx.commonDir, logger });
         throw wrapGit("open", `re-creating ${root} from ${branch} failed`, error);
@@ -172,9 +178,9 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
     }
     // An existing workspace that fails verification is refused but never removed: it may
     // hold the only copy of the instance's work (seed 000 §11 resumption).
-    const rootReal = await verifyWorktree(ctx, root, branch);
-    logger.info("cfa/workspaces: re-attached", { root: rootReal, branch });
-    return { root: rootReal, branch };
+    const tree = await verifyWorktree(ctx, root, branch, { onRepair });
+    logger.info("cfa/workspaces: re-attached", { root: tree.root, branch });
+    return { root: tree.root, branch, gitDir: tree.gitDir };
   };
 
   const close = async (
@@ -185,16 +191,23 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
     const ctx = await context();
     await validateBranch(repo, "close", child.branch);
     await validateBranch(repo, "close", into.branch);
-    const childRoot = await verifyWorktree(ctx, rootInArea(ctx, "close", child.root), child.branch);
-    const intoRoot = await verifyMergeTarget(ctx, into.root, into.branch);
+    const childTree = await verifyWorktree(
+      ctx,
+      rootInArea(ctx, "close", child.root),
+      child.branch,
+      { onRepair },
+    );
+    const intoTree = await verifyMergeTarget(ctx, into.root, into.branch);
+    const childRoot = childTree.root;
+    const intoRoot = intoTree.root;
     if (childRoot === intoRoot) {
       throw new WorkspaceError("close", `cannot merge ${childRoot} into itself`);
     }
     try {
-      const childGit = await committer(childRoot);
+      const childGit = await committer(childTree);
       // Nothing the child did is lost: uncommitted work becomes a commit on its branch.
       await commitPending(childGit, `cfa: uncommitted work of ${child.branch}`);
-      const intoGit = await committer(intoRoot);
+      const intoGit = await committer(intoTree);
       const result = await mergeBranch(intoGit, child.branch, {
         message: closeOptions.message,
         onConflict: closeOptions.onConflict,
@@ -227,8 +240,12 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
     logger.info("cfa/workspaces: dropped", { root, branch: child.branch });
   };
 
-  async function commitCopied(root: string, copied: string[], fromBranch: string): Promise<void> {
-    const git = await committer(root);
+  async function commitCopied(
+    tree: VerifiedTree,
+    copied: string[],
+    fromBranch: string,
+  ): Promise<void> {
+    const git = await committer(tree);
     // An ignored file is copied but not committed: the parent did not commit it either.
     const ignored = new Set(
       (await gitOutput(git, ["check-ignore", "-z", "--", ...copied]).catch(() => "")).split("\0"),

@@ -44,7 +44,14 @@ export async function mergeBranch(
     failure = error;
   }
 
-  const unmerged = await gitOutput(into, ["diff", "--name-only", "--diff-filter=U", "-z"]);
+  const unmerged = await gitOutput(into, [
+    "diff",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--name-only",
+    "--diff-filter=U",
+    "-z",
+  ]);
   const files = [...new Set(unmerged.split("\0").filter((file) => file !== ""))].sort();
   if (files.length > 0) {
     switch (options.onConflict) {

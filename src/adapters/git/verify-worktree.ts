@@ -2,9 +2,11 @@
 // the real workspace area, a worktree of the expected repository at its top level, on the
 // expected branch. Anything else is a WorkspaceBoundaryError.
 
-import { lstat, readFile, realpath } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
-import { gitAt, gitOutput } from "./git-at.js";
+import { gitOutput } from "./git-at.js";
+import { gitClient } from "./git-client.js";
+import { registeredGitDir, restoreDotGit } from "./worktree-git-dir.js";
 import { WorkspaceBoundaryError } from "./workspace-boundary-error.js";
 
 export interface RepoContext {
@@ -35,12 +37,16 @@ export async function verifyArea(context: RepoContext): Promise<void> {
 }
 
 /** The common dir, top level and branch of the work tree at `rootReal`, as git reports them. */
-async function describe(rootReal: string): Promise<{
+async function describe(
+  rootReal: string,
+  gitDir: string | undefined,
+): Promise<{
   commonDir: string | undefined;
   topLevel: string | undefined;
   head: string;
 }> {
-  const git = gitAt(rootReal);
+  // The git dir is passed, never discovered from the tree's `.git` (worktree-git-dir.ts).
+  const git = gitClient(gitDir === undefined ? rootReal : { baseDir: rootReal, gitDir });
   const [commonDir, topLevel, head] = await Promise.all([
     gitOutput(git, ["rev-parse", "--path-format=absolute", "--git-common-dir"]),
     gitOutput(git, ["rev-parse", "--show-toplevel"]),
@@ -53,12 +59,24 @@ async function describe(rootReal: string): Promise<{
   };
 }
 
-/** Verifies a workspace in the area; returns its real root. */
+/** A verified workspace: its real root and the git dir the repository registers for it. */
+export interface VerifiedTree {
+  root: string;
+  /** The worktree's admin dir; absent for the repository's main work tree. */
+  gitDir?: string;
+}
+
+/**
+ * Verifies a workspace in the area; returns its real root and git dir. A `.git` file that no
+ * longer points at the git dir the repository registers for this root (an agent's command
+ * rewrote it) is put back, never followed (issue 8 §1).
+ */
 export async function verifyWorktree(
   context: RepoContext,
   root: string,
   branch: string,
-): Promise<string> {
+  options: { onRepair?: (root: string) => void } = {},
+): Promise<Required<VerifiedTree>> {
   const fail = (reason: string, cause?: unknown): WorkspaceBoundaryError =>
     new WorkspaceBoundaryError(root, reason, cause === undefined ? {} : { cause });
   await verifyArea(context);
@@ -71,22 +89,17 @@ export async function verifyWorktree(
     throw fail(`the worktree root does not resolve to a directory directly in ${context.areaReal}`);
   }
 
-  // Read the `.git` file ourselves before running git there: a planted `.git` could point
-  // git at another repository's config.
-  const dotGit = path.join(rootReal, ".git");
-  const dotGitStats = await lstat(dotGit).catch(() => undefined);
-  if (dotGitStats === undefined || !dotGitStats.isFile()) {
-    throw fail("its .git is not a worktree's .git file");
+  // The repository's own registration says which git dir this root has; the tree's `.git`
+  // file is only a copy of that, and is restored when it says anything else.
+  const gitDir = await registeredGitDir(context.commonDir, rootReal);
+  if (gitDir === undefined) {
+    throw fail("the repository registers no worktree at this path");
   }
-  const pointer = /^gitdir: (.+)\n?$/u.exec(await readFile(dotGit, "utf8"));
-  const adminDir = pointer?.[1] ? await realOrUndefined(path.resolve(rootReal, pointer[1])) : "";
-  if (!adminDir?.startsWith(path.join(context.commonDir, "worktrees") + path.sep)) {
-    throw fail("its .git file does not point into this repository's worktrees");
-  }
+  if (await restoreDotGit(rootReal, gitDir)) options.onRepair?.(rootReal);
 
   let described: Awaited<ReturnType<typeof describe>>;
   try {
-    described = await describe(rootReal);
+    described = await describe(rootReal, gitDir);
   } catch (error) {
     throw fail("git cannot read it as a work tree", error);
   }
@@ -97,7 +110,7 @@ export async function verifyWorktree(
   if (described.head !== `refs/heads/${branch}`) {
     throw fail(`it has ${described.head || "a detached HEAD"} checked out, not ${branch}`);
   }
-  return rootReal;
+  return { root: rootReal, gitDir };
 }
 
 /** Verifies a merge target: the repository's main work tree or a workspace in the area. */
@@ -105,17 +118,17 @@ export async function verifyMergeTarget(
   context: RepoContext,
   root: string,
   branch: string,
-): Promise<string> {
+): Promise<VerifiedTree> {
   const rootReal = await realOrUndefined(root);
   if (rootReal !== undefined && rootReal === context.topLevel) {
-    const described = await describe(rootReal);
+    const described = await describe(rootReal, undefined);
     if (described.head !== `refs/heads/${branch}`) {
       throw new WorkspaceBoundaryError(
         root,
         `it has ${described.head || "a detached HEAD"} checked out, not ${branch}`,
       );
     }
-    return rootReal;
+    return { root: rootReal };
   }
   return verifyWorktree(context, root, branch);
 }

@@ -24,7 +24,13 @@ describe("create", () => {
   it("adds a worktree on a new branch in the area", async () => {
     const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area });
     const ws = await workspaces.create({ name: "12-t1", branch: "cfa/12-t1", from: "main" });
-    expect(ws).toEqual({ root: path.join(fx.area, "12-t1"), branch: "cfa/12-t1" });
+    expect(ws).toEqual({
+      root: path.join(fx.area, "12-t1"),
+      branch: "cfa/12-t1",
+      // The git dir the repository registers: the engine runs git with it, never with the
+      // one the tree's own `.git` file names (issue 8 §1).
+      gitDir: path.join(fx.repo, ".git", "worktrees", "12-t1"),
+    });
     expect(fx.branches()).toEqual(["cfa/12-t1", "main"]);
     expect(fx.worktrees()).toEqual([fx.repo, ws.root]);
     expect(fx.git(ws.root, "symbolic-ref", "HEAD")).toBe("refs/heads/cfa/12-t1");
@@ -181,7 +187,7 @@ describe("create: boundary verification fails", () => {
     expect(readFileSync(path.join(outside, "keep.txt"), "utf8")).toBe("not ours\n");
   });
 
-  it("refuses a root that is not a worktree of this repository", async () => {
+  it("never follows a .git file that names another repository: the registration wins", async () => {
     const other = makeGitFixture();
     try {
       const workspaces = createGitWorkspaces({
@@ -194,11 +200,16 @@ describe("create: boundary verification fails", () => {
           },
         },
       });
-      await expect(
-        workspaces.create({ name: "t1", branch: "cfa/12-t1", from: "main" }),
-      ).rejects.toThrow(/does not point into this repository's worktrees/u);
-      expect(fx.branches()).toEqual(["main"]);
-      expect(fx.worktrees()).toEqual([fx.repo]);
+      const ws = await workspaces.create({ name: "t1", branch: "cfa/12-t1", from: "main" });
+      // The tree's pointer is this repository's again, and git there is this repository's.
+      expect(readFileSync(path.join(ws.root, ".git"), "utf8")).toBe(
+        `gitdir: ${path.join(fx.repo, ".git", "worktrees", "t1")}\n`,
+      );
+      expect(fx.git(ws.root, "symbolic-ref", "HEAD")).toBe("refs/heads/cfa/12-t1");
+      // The other repository was never written: its branch still points where it began.
+      expect(other.git(other.repo, "rev-parse", "foreign")).toBe(
+        other.git(other.repo, "rev-parse", "main"),
+      );
     } finally {
       other.cleanup();
     }

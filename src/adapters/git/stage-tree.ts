@@ -1,0 +1,95 @@
+// Staging a work tree an agent wrote, for one of the engine's commits (issue 8 §1, §6). What
+// an agent can put in the tree must neither run anything nor wedge the job:
+//
+// - `--ignore-errors` ("continue adding the others":
+//   https://git-scm.com/docs/git-add#Documentation/git-add.txt---ignore-errors): a path git
+//   refuses (`invalid path`: a `.GIT` folder, a `.gitmodules` link) or cannot add (an empty
+//   nested repository: "does not have a commit checked out") is left out, not the commit;
+// - no gitlink ever enters the index from the tree: a new one is removed, a changed one put
+//   back as HEAD has it (the repository's own submodules are untouched), so git never has a
+//   reason to start inside a nested repository later.
+
+import type { GitClient } from "./git-client.js";
+
+export interface StageResult {
+  /** Paths git refused or could not add: not in this commit. */
+  refused: string[];
+  /** Gitlinks the tree tried to add or move: not in this commit. */
+  gitlinks: string[];
+  /** Whether the index now differs from HEAD. */
+  staged: boolean;
+}
+
+// git's per-path errors under --ignore-errors (read-cache.c, builtin/add.c): the path is
+// left out and named to the caller. An unreadable file (chmod 000) is one of them too.
+const REFUSED_LINE =
+  /^error: (?:invalid path '(.+)'|'(.+)' does not have a commit checked out|unable to index file '(.+)'|unable to add '(.+)' to index)$/u;
+const ZERO = /^0+$/u;
+
+/** Stages `paths` (root-relative, literal) or everything, minus `exclude` prefixes. */
+export async function stageTree(
+  git: GitClient,
+  options: { paths?: readonly string[]; exclude?: readonly string[] } = {},
+): Promise<StageResult> {
+  const specs =
+    options.paths === undefined ? ["."] : options.paths.map((file) => `:(literal)${file}`);
+  if (specs.length === 0) return { refused: [], ...(await settleIndex(git)) };
+  const excluded = (options.exclude ?? []).map((prefix) => `:(exclude,literal)${prefix}`);
+  const added = await git.run(["add", "--all", "--ignore-errors", "--", ...specs, ...excluded]);
+  const refused = new Set<string>();
+  if (added.code !== 0) {
+    for (const line of added.stderr.split("\n")) {
+      const match = REFUSED_LINE.exec(line);
+      const file = match?.slice(1).find((group) => group !== undefined);
+      if (file !== undefined) refused.add(file.replace(/\/$/u, ""));
+      else if (line.startsWith("fatal: ") && line !== "fatal: adding files failed") {
+        throw new Error(`cfa/git: git add failed: ${line}`);
+      }
+    }
+    if (refused.size === 0 && !/paths are ignored/u.test(added.stderr)) {
+      throw new Error(`cfa/git: git add failed: ${added.stderr.trim() || `exit ${added.code}`}`);
+    }
+  }
+  return { refused: [...refused].sort(), ...(await settleIndex(git)) };
+}
+
+/**
+ * Puts every staged gitlink that HEAD does not have (or has elsewhere) back as HEAD has it,
+ * and says whether anything else is staged: one look at the index against HEAD.
+ */
+export async function settleIndex(
+  git: GitClient,
+): Promise<{ gitlinks: string[]; staged: boolean }> {
+  const diff = await git.raw([
+    "diff-index",
+    "--cached",
+    "--raw",
+    "-z",
+    "--no-renames",
+    "--ignore-submodules=none",
+    "HEAD",
+  ]);
+  const fields = diff.split("\0");
+  const restore: string[] = [];
+  const gitlinks: string[] = [];
+  let others = 0;
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    // `:<old mode> <new mode> <old sha> <new sha> <status>` then the path.
+    const [oldMode, newMode, oldSha] = fields[i]!.slice(1).split(" ");
+    const file = fields[i + 1]!;
+    if (newMode !== "160000") {
+      others += 1;
+      continue;
+    }
+    gitlinks.push(file);
+    restore.push(
+      oldMode === "160000" && oldSha !== undefined && !ZERO.test(oldSha)
+        ? `160000 ${oldSha}\t${file}`
+        : `0 ${"0".repeat(oldSha?.length ?? 40)}\t${file}`,
+    );
+  }
+  if (restore.length > 0) {
+    await git.raw(["update-index", "--index-info"], { input: `${restore.join("\n")}\n` });
+  }
+  return { gitlinks, staged: others > 0 };
+}
