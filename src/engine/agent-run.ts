@@ -125,6 +125,7 @@ async function runRegistered(
       ? {}
       : { policyAllowsEscalate: input.policyAllowsEscalate }),
     signal,
+    protect: input.protect ?? PROTECTED_PREFIXES,
   });
   let result: TurnResult;
   let failure: string | null = null;

@@ -237,7 +237,12 @@ export async function postToHuman(s: Session, m: AskHumanMolecule): Promise<void
     const { sha } = await recordGateCommit(s, m.id);
     const pr = await ensurePullRequest(s);
     const artifact = meta.artifact ?? "";
-    const content = (await readText(s.jobWs.root, artifact)) ?? "";
+    // What the person reviews is the artifact as committed at the gate, a regular file's
+    // bytes — never what a path on disk leads to (issue 8 §2).
+    const committed = artifact === "" ? null : await s.repo.fileAt(sha, artifact);
+    const content =
+      committed?.toString("utf8") ??
+      `(${artifact || "the artifact"} is not a regular file in commit ${sha.slice(0, 7)}; it is not shown)`;
     const state = isLiveState(meta.state) ? meta.state : "INTENT";
     const reviewers = gateReviewers(s);
     // A review request GitHub refuses (not a collaborator, say) is said in the gate's

@@ -15,7 +15,9 @@ import type { RoleDefinition } from "../agents/turn-contract.js";
 import type { Workspace } from "../ports/workspaces.js";
 import type { CommandResult } from "../ports/sandbox.js";
 import { PHASES } from "../skills/phases.js";
-import { OUTCOME_PATH, TASK_ID } from "./job-paths.js";
+import { containWorkspace, prepareWorkspace } from "./contain-workspace.js";
+import { JobRepo } from "./job-repo.js";
+import { OUTCOME_PATH, PROTECTED_PREFIXES, TASK_ID } from "./job-paths.js";
 import { readText, writeText } from "./files.js";
 import { roleOf } from "./instances.js";
 import type { Session } from "./session.js";
@@ -33,6 +35,8 @@ export interface TurnDecisions {
     | { kind: "escalate"; question: string }
     | { kind: "withdraw"; reason: string }
     | null;
+  /** This job's records a command changed (issue 8 §2): the turn fails. */
+  tampered: string[];
 }
 
 export const emptyDecisions = (): TurnDecisions => ({
@@ -41,6 +45,7 @@ export const emptyDecisions = (): TurnDecisions => ({
   finished: null,
   verdict: null,
   proxy: null,
+  tampered: [],
 });
 
 const ok = (text: string): HostResult => ({ ok: true, text });
@@ -69,7 +74,12 @@ export function createHost(
   role: RoleDefinition,
   ws: Workspace,
   decisions: TurnDecisions,
-  options: { policyAllowsEscalate?: boolean; signal?: AbortSignal } = {},
+  options: {
+    policyAllowsEscalate?: boolean;
+    signal?: AbortSignal;
+    /** The agent's protected prefixes; its commands are held to the same (issue 8 §2). */
+    protect?: readonly string[];
+  } = {},
 ): TurnHost {
   const queue = (payload: Payload): HostResult | null => {
     const rejection = s.soup.check(a, payload, decisions.pending);
@@ -162,7 +172,16 @@ export function createHost(
         if (question.artifact !== undefined && question.artifact !== expected) {
           return refuse(`the artifact under review in ${state} is ${expected}`);
         }
-        const text = await readText(ws.root, expected);
+        let text: string | null;
+        try {
+          text = await readText(ws.root, expected);
+        } catch (error) {
+          // Issue 8 §2: a linked artifact (`ln -sfn /proc/self/environ PLAN.md`) is never
+          // read, let alone shown to the person.
+          return refuse(
+            `${expected} cannot be put to review: ${(error as Error).message}. Write it as a regular file with write_file`,
+          );
+        }
         if (text === null || text.trim() === "") {
           return refuse(`${expected} is missing or empty: write it before asking for review`);
         }
@@ -222,7 +241,9 @@ export function createHost(
 
     async runCommand(argv): Promise<CommandResult> {
       const name = roleOf(a);
-      return runCommand({
+      const repo = new JobRepo(ws.root, undefined, ws.gitDir, { logger: s.deps.logger });
+      await prepareWorkspace(repo);
+      const result = await runCommand({
         sandbox: await s.deps.sandbox(s.config.sandbox),
         argv,
         workspaceRoot: ws.root,
@@ -232,6 +253,23 @@ export function createHost(
         maxOutputBytes: s.config.limits.commandOutputBytes,
         ...(options.signal ? { signal: options.signal } : {}),
       });
+      // Whatever the command did, the engine's git and file access meet the tree only after
+      // this check (issue 8 §1, §2, §6); the agent reads what it found.
+      const jobWs = ws.root === s.jobWs.root;
+      const contained = await containWorkspace(repo, {
+        ...(ws.gitDir ? { gitDir: ws.gitDir } : {}),
+        protect: options.protect ?? PROTECTED_PREFIXES,
+        ownRecord: (file) =>
+          jobWs &&
+          (file.startsWith(`${s.paths.dir}/`) ||
+            file.startsWith(".cfa/proxy/") ||
+            file === OUTCOME_PATH ||
+            file === ".cfa"),
+      });
+      decisions.tampered.push(...contained.tampered);
+      if (contained.notes.length === 0) return result;
+      const notes = contained.notes.join("\n");
+      return { ...result, stderr: result.stderr === "" ? notes : `${result.stderr}\n${notes}` };
     },
   };
 }

@@ -17,7 +17,11 @@ export async function ensureLead(s: Session): Promise<void> {
   if (s.soup.parentOf(lead.thread) !== null) return;
   const state = s.job.state;
   const artifact = s.paths.artifact(PHASES[state].artifact);
-  const exists = (await readText(s.jobWs.root, artifact)) !== null;
+  // A linked or otherwise refused artifact still exists: the lead aligns (and rewrites) it.
+  const exists = await readText(s.jobWs.root, artifact).then(
+    (text) => text !== null,
+    () => true,
+  );
   const inputs = LIVE_STATES.slice(0, LIVE_STATES.indexOf(state)).map(
     (st) => `\`${s.paths.artifact(PHASES[st].artifact)}\` (approved)`,
   );

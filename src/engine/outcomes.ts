@@ -3,8 +3,6 @@
 // transitions or counts a state-level failure. An approval also needs an approved gate for
 // the artifact as it now stands: control at every gate.
 
-import { join } from "node:path";
-import { gitClient } from "../adapters/git/git-client.js";
 import { isLiveState, type Action } from "../protocol/fsm.js";
 import { parseOutcomeRecord, type OutcomeRecord } from "../protocol/outcome-record.js";
 import type { Address } from "../protocol/address.js";
@@ -13,6 +11,7 @@ import type { Workspace } from "../ports/workspaces.js";
 import { PHASES } from "../skills/phases.js";
 import { readText, removeFile } from "./files.js";
 import { OUTCOME_PATH } from "./job-paths.js";
+import { readRegular } from "./settle-records.js";
 import type { Session } from "./session.js";
 
 export type OutcomeReading =
@@ -25,7 +24,18 @@ export async function consumeOutcome(
   lead: Address,
   ws: Workspace,
 ): Promise<OutcomeReading> {
-  const text = await readText(ws.root, OUTCOME_PATH);
+  let text: string | null;
+  try {
+    text = await readText(ws.root, OUTCOME_PATH);
+  } catch (error) {
+    // Issue 8 §2: only the finish tool writes the outcome record; one a command wrote (or
+    // linked elsewhere) is not the skill's outcome.
+    await removeFile(ws.root, OUTCOME_PATH);
+    return {
+      kind: "violation",
+      violation: `the outcome record was refused: ${(error as Error).message}`,
+    };
+  }
   if (text === null) return { kind: "none" };
   await removeFile(ws.root, OUTCOME_PATH);
   const state = s.job.state;
@@ -52,19 +62,19 @@ async function approvalProblem(s: Session, lead: Address, ws: Workspace): Promis
   if (approved.length === 0) {
     return `${PHASES[state].approval} needs an approved gate: ask for review with ask_question (kind gate) first`;
   }
-  const current = await workingBlob(ws, artifact);
+  const current = await workingBlob(s, ws, artifact);
   if (!approved.some((e) => e.gateBlob === current)) {
     return `${PHASES[state].artifact} changed after it was approved: ask for review again`;
   }
   return null;
 }
 
-async function workingBlob(ws: Workspace, path: string): Promise<string | null> {
-  try {
-    return (
-      (await gitClient(ws.root).raw(["hash-object", "--", join(ws.root, path)])).trim() || null
-    );
-  } catch {
-    return null;
-  }
+/**
+ * The blob id the artifact on disk would be committed as: its raw bytes (records and
+ * artifacts are committed unfiltered, job-repo.ts), read through the boundary — a link or
+ * a hard link is no artifact (issue 8 §2).
+ */
+async function workingBlob(s: Session, ws: Workspace, path: string): Promise<string | null> {
+  const bytes = await readRegular(ws.root, path);
+  return bytes === null ? null : s.repo.records.oidOf(bytes);
 }

@@ -78,7 +78,12 @@ export async function openSession(
   await mkdir(area, { recursive: true });
   const workspaces = deps.workspaces(area);
   const { ws: jobWs, pushedHead } = await openJobWorktree(deps, workspaces, area, paths.branch);
-  const repo = new JobRepo(jobWs.root, () => deps.clock.now());
+  const repo = new JobRepo(jobWs.root, () => deps.clock.now(), jobWs.gitDir, {
+    logger: deps.logger,
+  });
+  // A wake that died mid-turn left the files of a turn that never landed; and whatever is
+  // in the tree, the records are read only once they are what HEAD holds (issue 8 §2).
+  await repo.resetToHead();
 
   const stateText = await readText(jobWs.root, paths.state);
   let job: JobRecord;
@@ -138,7 +143,10 @@ export async function resetTaskWorktrees(s: Session): Promise<void> {
   for (const meta of Object.values(s.engine.tasks)) {
     if (meta.status !== "open" && meta.status !== "conflict") continue;
     const root = join(s.area, meta.dir);
-    if (existsSync(root)) await new JobRepo(root).resetToHead();
+    // No git dir at hand: the tree's `.git` is followed only once the repository confirms it.
+    if (existsSync(root)) {
+      await new JobRepo(root, undefined, undefined, { logger: s.deps.logger }).resetToHead();
+    }
   }
 }
 
@@ -180,10 +188,7 @@ async function openJobWorktree(
   const dir = join(area, "job");
   const local = await revParse(git, `refs/heads/${branch}`);
   if (existsSync(dir)) {
-    const ws = await workspaces.open("job", branch);
-    // A wake that died mid-turn left the files of a turn that never landed.
-    await new JobRepo(ws.root).resetToHead();
-    return { ws, pushedHead: local };
+    return { ws: await workspaces.open("job", branch), pushedHead: local };
   }
   if (local !== null) {
     await git.raw(["worktree", "prune"]);

@@ -56,7 +56,9 @@ export async function taskWorkspace(s: Session, id: string): Promise<Workspace> 
 /** Commits a worker's turn on its branch and publishes it, so a new runner can resume it. */
 export async function commitTask(s: Session, id: string, message: string): Promise<void> {
   const ws = await taskWorkspace(s, id);
-  const repo = new JobRepo(ws.root, () => s.deps.clock.now());
+  const repo = new JobRepo(ws.root, () => s.deps.clock.now(), ws.gitDir, {
+    logger: s.deps.logger,
+  });
   const before = await repo.head();
   const sha = await repo.commit(message);
   if (sha !== null) {
@@ -100,9 +102,7 @@ export async function verifyTask(
     ...(signal ? { signal } : {}),
   });
   // The verifier may have run commands that touched files: put the branch back as it was.
-  const repo = new JobRepo(ws.root);
-  await repo.git.raw(["reset", "--hard", "--quiet", "HEAD"]);
-  await repo.git.raw(["clean", "-d", "--force", "--quiet"]);
+  await new JobRepo(ws.root, undefined, ws.gitDir, { logger: s.deps.logger }).resetToHead();
   // A verifier turn that broke is the close's error (the lead hears it), not a failed task.
   if (run.failure !== null) {
     throw new Error(`cfa/engine: the verifier of task ${id} failed: ${run.failure}`);

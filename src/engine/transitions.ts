@@ -2,14 +2,13 @@
 // to the log and committed before any of its effects (closing the state's thread, merging or
 // dropping tasks, the next lead's spark, comments).
 
-import { readdir, rm } from "node:fs/promises";
-import { join } from "node:path";
 import { isTerminalState, type Action, type State } from "../protocol/fsm.js";
 import { threads } from "../protocol/address.js";
 import type { Effect } from "../protocol/bus/index.js";
 import { transition } from "../protocol/transition.js";
 import { taskOfThread, isLeadThread } from "./instances.js";
 import { orchestrate, recover } from "./orchestrator.js";
+import { listNames, removeFile } from "./files.js";
 import { enqueue } from "./publish.js";
 import { noticeComment, transitionComment } from "./render/record-comments.js";
 import { append, now, persist, progress, type Session } from "./session.js";
@@ -101,9 +100,9 @@ async function finalize(s: Session): Promise<void> {
  * wake that the job is DONE.
  */
 async function dropAuditTrail(s: Session): Promise<void> {
-  const dir = join(s.jobWs.root, s.paths.dir);
-  for (const entry of await readdir(dir).catch(() => [] as string[])) {
-    if (entry !== "state.json") await rm(join(dir, entry), { recursive: true, force: true });
+  // Through the engine's file helpers: never through a link, and known to its records.
+  for (const entry of await listNames(s.jobWs.root, s.paths.dir)) {
+    if (entry !== "state.json") await removeFile(s.jobWs.root, `${s.paths.dir}/${entry}`);
   }
   await persist(
     s,

@@ -24,7 +24,9 @@ import { PHASES } from "../skills/phases.js";
 import { runAgent, type AgentRun } from "./agent-run.js";
 import { endTurn as endRunning, startTurn } from "./wake-runtime.js";
 import { carryInterventions, pendingInterventions } from "./intervene.js";
-import { readText } from "./files.js";
+import { readText, removeFile } from "./files.js";
+import { emptyDecisions } from "./host.js";
+import { OUTCOME_PATH } from "./job-paths.js";
 import { currentLead, roleOf, taskOfThread } from "./instances.js";
 import { consumeOutcome } from "./outcomes.js";
 import { recover } from "./orchestrator.js";
@@ -87,6 +89,15 @@ export async function runInstanceTurn(
       ...(isLead ? { interrupt: () => preemptingMessage(s, a, preempted) } : {}),
       ...(signal ? { signal } : {}),
     });
+    if (run.decisions.tampered.length > 0) {
+      // Issue 8 §2: a turn whose command changed the job's own records fails. Its transcript
+      // is kept (the agent did run those commands), but nothing it decided is applied, not
+      // even an outcome it recorded.
+      await removeFile(ws.root, OUTCOME_PATH);
+      const records = run.decisions.tampered.join(", ");
+      run.decisions = { ...emptyDecisions(), tampered: run.decisions.tampered };
+      run.failure = `a command changed the engine's records (${records}); they were put back. Never write under .cfa/ with a command`;
+    }
     return { a, woke, preempted, ws, run, error: null };
   } catch (error) {
     endRunning(s, ticket);
