@@ -6,6 +6,8 @@
 // from the engine's own bytes — never through `.gitattributes` filters or `.gitignore` rules
 // an agent wrote, and never with a record the engine did not write.
 
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
 import { commitDateEnv, gitClient, type GitClient } from "../adapters/git/git-client.js";
 import { redact } from "../secrets/index.js";
 import { removeNestedRepos } from "../adapters/git/nested-repos.js";
@@ -50,7 +52,7 @@ export class JobRepo {
     gitDir?: string,
     options: JobRepoOptions = {},
   ) {
-    const at = { baseDir: root, gitDir: gitDir ?? ("verified" as const) };
+    const at = { baseDir: root, gitDir: gitDir ?? ownGitDir(root) };
     // The bot commits as itself whatever the machine's git config says.
     this.git = gitClient({
       ...at,
@@ -261,6 +263,20 @@ export class JobRepo {
     if (!options.quiet) for (const file of repaired) this.warn("put back a changed record", file);
     return present;
   }
+}
+
+/**
+ * Without a git dir from the Workspaces adapter: a plain repository's own `.git` folder, or
+ * a linked worktree's admin dir once the repository confirms what its `.git` file names.
+ */
+function ownGitDir(root: string): string {
+  try {
+    const dotGit = join(root, ".git");
+    if (lstatSync(dotGit).isDirectory()) return dotGit;
+  } catch {
+    // no .git at all: the verified lookup says so
+  }
+  return "verified";
 }
 
 function trim(path: string): string {

@@ -60,15 +60,26 @@ export async function stageTree(
 export async function settleIndex(
   git: GitClient,
 ): Promise<{ gitlinks: string[]; staged: boolean }> {
-  const diff = await git.raw([
-    "diff-index",
-    "--cached",
-    "--raw",
-    "-z",
-    "--no-renames",
-    "--ignore-submodules=none",
-    "HEAD",
-  ]);
+  const diffAgainst = (base: string) =>
+    git.run([
+      "diff-index",
+      "--cached",
+      "--raw",
+      "-z",
+      "--no-renames",
+      "--ignore-submodules=none",
+      base,
+    ]);
+  let result = await diffAgainst("HEAD");
+  if (result.code !== 0) {
+    // No commit yet (an unborn branch): everything staged is new, against the empty tree.
+    const empty = (await git.raw(["hash-object", "-t", "tree", "--stdin"], { input: "" })).trim();
+    result = await diffAgainst(empty);
+    if (result.code !== 0) {
+      throw new Error(`cfa/git: git diff-index failed: ${result.stderr.trim()}`);
+    }
+  }
+  const diff = result.stdout.toString("utf8");
   const fields = diff.split("\0");
   const restore: string[] = [];
   const gitlinks: string[] = [];
