@@ -72,17 +72,7 @@ export async function containWorkspace(
   return { notes, tampered };
 }
 
-/**
- * Before the first command in a workspace the engine has not checked yet (a task's fresh
- * worktree): load what `.cfa/` must hold and put it so, quietly — a difference there is a
- * checkout's conversion, not this agent's doing.
- */
+/** Before the first command in a workspace the engine has not checked yet (JobRepo.prepare). */
 export async function prepareWorkspace(repo: JobRepo): Promise<void> {
-  const ledger = repo.records;
-  if (ledger.isSeeded) return;
-  await ledger.exclusive(async () => {
-    if (ledger.isSeeded) return;
-    await ledger.ready();
-    await settleRecords(repo.root, ledger, { inScope: () => true, writable: () => false });
-  });
+  await repo.prepare();
 }

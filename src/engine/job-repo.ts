@@ -114,6 +114,21 @@ export class JobRepo {
     });
   }
 
+  /**
+   * Before the engine first relies on `.cfa/` here (a task's fresh worktree): loads what it
+   * must hold and puts it so, quietly — a difference now is a checkout's conversion
+   * (`.gitattributes` eol, encoding, ident), not anyone's change.
+   */
+  prepare(): Promise<void> {
+    return this.records.exclusive(() => this.prepareLocked());
+  }
+
+  private async prepareLocked(): Promise<void> {
+    if (this.records.isSeeded) return;
+    await this.records.ready();
+    await this.settleRecords({ scopes: [RECORDS_DIR], quiet: true });
+  }
+
   /** The blob id of `path` at `commit`, or null when absent there (or the commit is unknown). */
   async blobAt(commit: string, path: string): Promise<string | null> {
     try {
@@ -175,7 +190,7 @@ export class JobRepo {
     if (scopes.length === 0) return;
     await this.records.exclusive(async () => {
       const ledger = this.records;
-      await ledger.ready();
+      await this.prepareLocked();
       const inScope = (file: string) =>
         file !== OUTCOME_PATH &&
         scopes.some((scope) => file === scope || file.startsWith(`${scope}/`));

@@ -55,7 +55,8 @@ export async function settleRecords(
       if (ledger.expected(entry.path) === undefined) continue;
       await removeAt(root, entry.path);
       removed.push(entry.path);
-      repaired.add(entry.path);
+      if (options.writable(entry.path)) refusedArtifacts.add(entry.path);
+      else repaired.add(entry.path);
       continue;
     }
     if (options.writable(entry.path)) {
@@ -78,8 +79,9 @@ export async function settleRecords(
 
   for (const file of ledger.paths()) {
     if (!options.inScope(file) || kept.has(file)) continue;
-    // A lead may remove its own artifact; it comes back only in place of a refused link.
-    if (options.writable(file) && !refusedArtifacts.has(file)) continue;
+    // A lead may remove its own artifact; it comes back in place of something refused, or
+    // when a folder on its way had to go.
+    if (options.writable(file) && !refusedArtifacts.has(file) && !isGone(file)) continue;
     const bytes = await ledger.bytesOf(file);
     if (bytes === null) continue;
     await writeFile(root, file, bytes, { noLinks: true, durable: false });

@@ -12,9 +12,13 @@ export async function commitPending(
   git: GitClient,
   message: string,
   paths?: readonly string[],
+  options: { exclude?: readonly string[] } = {},
 ): Promise<boolean> {
   if (paths !== undefined && paths.length === 0) return false;
-  const { staged } = await stageTree(git, paths === undefined ? {} : { paths });
+  const { staged } = await stageTree(git, {
+    ...(paths === undefined ? {} : { paths }),
+    ...(options.exclude ? { exclude: options.exclude } : {}),
+  });
   if (!staged) return false;
   await gitOutput(git, ["commit", "--quiet", "--no-verify", "--no-gpg-sign", "--message", message]);
   return true;

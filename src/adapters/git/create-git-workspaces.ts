@@ -40,6 +40,13 @@ export interface GitWorkspacesOptions {
   now?: () => Date;
   /** For tests: runs right after `git worktree add`, before verification. */
   seam?: { afterAdd?: (root: string) => void | Promise<void> };
+  /**
+   * Folders a close never commits from the child's pending work. Default `.cfa`: the
+   * engine's records (DESIGN.md: `.cfa/jobs/<N>/` on the job branch) are committed by the
+   * engine alone, from its own bytes (issue 8 §2); a task's copy of them, or a change an
+   * agent made there, must never reach the parent through a merge.
+   */
+  keepOut?: readonly string[];
 }
 
 export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
@@ -206,7 +213,9 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
     try {
       const childGit = await committer(childTree);
       // Nothing the child did is lost: uncommitted work becomes a commit on its branch.
-      await commitPending(childGit, `cfa: uncommitted work of ${child.branch}`);
+      await commitPending(childGit, `cfa: uncommitted work of ${child.branch}`, undefined, {
+        exclude: options.keepOut ?? [".cfa"],
+      });
       const intoGit = await committer(intoTree);
       const result = await mergeBranch(intoGit, child.branch, {
         message: closeOptions.message,

@@ -47,11 +47,11 @@ async function describe(
 }> {
   // The git dir is passed, never discovered from the tree's `.git` (worktree-git-dir.ts).
   const git = gitClient(gitDir === undefined ? rootReal : { baseDir: rootReal, gitDir });
-  const [commonDir, topLevel, head] = await Promise.all([
-    gitOutput(git, ["rev-parse", "--path-format=absolute", "--git-common-dir"]),
-    gitOutput(git, ["rev-parse", "--show-toplevel"]),
+  const [located, head] = await Promise.all([
+    gitOutput(git, ["rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel"]),
     gitOutput(git, ["symbolic-ref", "--quiet", "HEAD"]).catch(() => ""),
   ]);
+  const [commonDir = "", topLevel = ""] = located.split("\n");
   return {
     commonDir: await realOrUndefined(commonDir),
     topLevel: await realOrUndefined(topLevel),

@@ -7,12 +7,12 @@
 import { constants, realpathSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import path from "node:path";
-import { BoundaryError } from "../boundary/boundary-error.js";
 import { resolveInWorkspace } from "../boundary/resolve-in-workspace.js";
 import { openDirInside, unanchored } from "./anchored-dir.js";
 import { FileToolError } from "./file-tool-error.js";
 import type { FileToolOptions } from "./file-tool-options.js";
 import { toFileError } from "./to-file-error.js";
+import { verifyOpened } from "./verify-opened.js";
 
 // O_NONBLOCK: a FIFO planted at the path fails (ENXIO) instead of hanging the engine.
 const APPEND_FLAGS =
@@ -63,16 +63,12 @@ export async function appendFile(
       throw toFileError(error, requested);
     }
     try {
-      const stats = await handle.stat();
+      // The handle must be the very file checked, still at its path, with no other name:
+      // a hard link to a file outside, swapped in and its inside name removed again after
+      // the open, shows as a deleted path here (issue 8: raced operations).
+      const stats = await verifyOpened(handle, real, requested);
       if (!stats.isFile()) {
         throw new FileToolError("not-a-file", requested, "it is not a regular file");
-      }
-      if (stats.nlink > 1) {
-        throw new BoundaryError(
-          requested,
-          "hard-link",
-          "the file has other hard links, which may live outside",
-        );
       }
       if (options.check) {
         const existing = Buffer.alloc(Number(stats.size));
