@@ -230,3 +230,76 @@ describe("a lead plants a nested repository with core.fsmonitor and a PLAN.md li
     expect(statSync(repo).isDirectory()).toBe(true);
   });
 });
+
+// Issue 8 §2: a command that changes one of the job's own records fails the turn — its
+// decisions are not applied — and the record is put back; the job goes on (one state-level
+// failure spent).
+describe("a lead's command deletes the job's bus.jsonl", () => {
+  let run: { code: number; io: CapturedIo; repo: string };
+  beforeAll(async () => {
+    const file = join(base, "tamper.json");
+    await writeFile(
+      file,
+      JSON.stringify({
+        version: 1,
+        request: { title: "Greet", body: "Write a greeting" },
+        person: "ana",
+        config: "escalation:\n  INTENT: always\n  PLAN: always\n",
+        recording: recording({
+          "intent-lead@state:intent:1": [
+            tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n" })),
+            tools(
+              call("ask_question", { kind: "gate", text: "ok?", artifact: `${ART}/INTENT.md` }),
+            ),
+            tools(call("finish", { outcome: "APPROVED_INTENT", reason: "approved" })),
+          ],
+          "project-lead@state:plan:1": [
+            tools(call("run_command", { argv: ["find", `${ART}/bus.jsonl`, "-delete"] })),
+            // Decided in the failed turn: never applied.
+            tools(call("finish", { outcome: "APPROVED_PLAN", reason: "no gate needed" })),
+            expecting(
+              tools(call("write_file", { path: `${ART}/PLAN.md`, content: "# Plan\n" })),
+              "Your last turn was cut short: a command changed the engine's records (.cfa/jobs/1/bus.jsonl)",
+            ),
+            tools(
+              call("ask_question", { kind: "gate", text: "plan?", artifact: `${ART}/PLAN.md` }),
+            ),
+          ],
+        }),
+        people: [{ action: "approve" }, { action: "withdraw", text: "enough" }],
+      }),
+    );
+    const io = captureIo({ cwd: base });
+    const code = await main(["replay", file, "--dir", join(base, "tamper")], io);
+    run = { code, io, repo: join(base, "tamper", "repo") };
+  }, 240_000);
+
+  it("tells the lead, fails the turn, applies none of its decisions, and the job goes on", () => {
+    expect(run.io.err()).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.io.out()).toContain(
+      "ERROR     a command changed the engine's records (.cfa/jobs/1/bus.jsonl); they were put back.",
+    );
+    expect(run.io.out()).toContain("GATE          APPROVAL  ⏸ PLAN.md waits for @ana's review");
+    const state = JSON.parse(git(run.repo, "show", `cfa/1:${ART}/state.json`)) as {
+      history: { action: string }[];
+    };
+    expect(state.history.map((h) => h.action)).toEqual(["APPROVED_INTENT", "WITHDRAW"]);
+  });
+
+  it("keeps the whole bus: the record was put back before anything was committed", () => {
+    // On the job branch, commit after commit, the bus only ever grows: nothing was lost.
+    let before = "";
+    for (const commit of git(run.repo, "rev-list", "--reverse", "--first-parent", "cfa/1")
+      .trim()
+      .split("\n")) {
+      const listed = git(run.repo, "ls-tree", "-r", "--name-only", commit, "--", ART);
+      if (!listed.includes(`${ART}/state.json`)) continue;
+      expect(listed).toContain(`${ART}/bus.jsonl`);
+      const bus = git(run.repo, "show", `${commit}:${ART}/bus.jsonl`);
+      expect(bus.startsWith(before)).toBe(true);
+      before = bus;
+    }
+    expect(before.split("\n").length).toBeGreaterThan(10);
+  });
+});
