@@ -1,9 +1,10 @@
 // fast-check generators shared by the protocol property tests.
 
 import fc from "fast-check";
-import { ACTIONS, isEdge, isTerminalState, type Action } from "../../../src/protocol/fsm.js";
+import { ACTIONS, type Action } from "../../../src/protocol/fsm.js";
 import { newJobRecord, type JobRecord } from "../../../src/protocol/job-record.js";
 import { transition, type TransitionMeta } from "../../../src/protocol/transition.js";
+import { walkArb } from "./walks.js";
 
 export const metaArb: fc.Arbitrary<TransitionMeta> = fc.record({
   at: fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
@@ -12,14 +13,16 @@ export const metaArb: fc.Arbitrary<TransitionMeta> = fc.record({
 });
 
 /**
- * A job record the protocol could have produced: a random walk over Diagram 1 (actions that
- * are not edges from the current state are skipped), with random counters and engine data.
+ * A job record the protocol could have produced: a weighted walk over Diagram 1 (walks.ts:
+ * every state, DONE and many backtracks are reached), with random counters and engine data.
  */
 export const jobArb: fc.Arbitrary<JobRecord> = fc
   .record({
     job: fc.integer({ min: 1, max: 1_000_000 }),
     title: fc.string(),
-    walk: fc.array(fc.tuple(fc.constantFrom(...ACTIONS), metaArb), { maxLength: 12 }),
+    walk: walkArb(30).chain((actions) =>
+      fc.tuple(...actions.map((action) => fc.tuple(fc.constant(action), metaArb))),
+    ),
     failures: fc.nat({ max: 5 }),
     turns: fc.nat({ max: 500 }),
     costUsd: fc.double({ min: 0, max: 100, noNaN: true }),
@@ -27,10 +30,7 @@ export const jobArb: fc.Arbitrary<JobRecord> = fc
   })
   .map(({ job, title, walk, failures, turns, costUsd, engine }) => {
     let record = newJobRecord({ job, title, at: "2026-01-01T00:00:00.000Z" });
-    for (const [action, meta] of walk) {
-      if (isTerminalState(record.state)) break;
-      if (isEdge(record.state, action)) record = transition(record, action, meta);
-    }
+    for (const [action, meta] of walk) record = transition(record, action, meta);
     return { ...record, failures, turns, costUsd, engine };
   });
 
