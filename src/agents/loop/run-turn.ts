@@ -127,8 +127,13 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     if (toolUses.length === 0) return end({ kind: "stopped" });
 
     // A response runs whole or not at all: its calls were planned together. A lone
-    // ask_question or finish still runs past the cap, since it ends the turn anyway.
-    const loneEnding = toolUses.length === 1 && isTurnEndingTool(toolUses[0]?.name);
+    // ask_question or finish still runs past the cap, since it ends the turn anyway — once:
+    // a refused one does not end it, and a model that repeats it must still meet the cap
+    // (issue 11: a lead calling a refused finish forever kept its turn, and the job, alive).
+    const loneEnding =
+      toolUses.length === 1 &&
+      isTurnEndingTool(toolUses[0]?.name) &&
+      toolCalls <= limits.toolCallsPerTurn;
     if (!loneEnding && toolCalls + toolUses.length > limits.toolCallsPerTurn) {
       return end({ kind: "capped" });
     }

@@ -420,6 +420,19 @@ describe("runTurn: the tool-call cap", () => {
     expect(out.end).toEqual({ kind: "finished" });
     expect(out.toolCalls).toBe(2);
   });
+
+  it("runs a lone finish past the cap only once: a model repeating a refused one is capped", async () => {
+    // FAILURE is the orchestrator's: the finish tool refuses it, which does not end the turn.
+    const refused = (id: string) =>
+      respond([call("finish", { outcome: "FAILURE", reason: "give up" }, id)]);
+    const model = fakeModel([refused("f1"), refused("f2"), refused("f3"), refused("f4")]);
+    const out = await runTurn(
+      turnInput({ root, model, role: testRole(["finish"]), toolCallsPerTurn: 2 }),
+    );
+    expect(out.end).toEqual({ kind: "capped" });
+    expect(out.toolCalls).toBe(3);
+    expect(out.modelCalls).toBe(4);
+  });
 });
 
 describe("runTurn: stop reasons and edge cases", () => {
