@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "coverage/", ".cfa/", "bin/"] },
+  { ignores: ["dist/", "node_modules/", "coverage/", ".cfa/", "bin/", ".stryker-tmp/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
