@@ -77,6 +77,8 @@ export async function runWorker(
             credentials: env.credentials,
             baseUrl: env.GITHUB_API_URL,
             logger,
+            // Token expiry is read against the same clock as everything else in the run.
+            ...(options.clock === undefined ? {} : { clock: options.clock }),
             ...(options.githubPacing === undefined ? {} : { pacing: options.githubPacing }),
           })
         : asWorkerGitHub(options.github, workflowToken(env.credentials));

@@ -5,9 +5,10 @@
 // against GitHub's OpenAPI description and counts it.
 
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, createPublicKey, verify } from "node:crypto";
 import { executeSync } from "graphql";
-import { nockGitHub } from "../../support/github/index.js";
+import type { Clock } from "../../../src/ports/clock.js";
+import { nockGitHub, testPrivateKey } from "../../support/github/index.js";
 import {
   checkGithubQuery,
   githubGraphqlSchema,
@@ -101,6 +102,19 @@ export class FakeGitHub {
     Route,
     { status: number; message: string; times?: number; headers?: Record<string, string> }
   >();
+  /**
+   * Acting as the app (actAsApp): GitHub checks every request's credentials. Installation
+   * tokens live one hour by `clock` ("Installation tokens expire 1 hour from the time you
+   * create them", docs.github.com/en/apps/creating-github-apps/authenticating-with-a-github-app/generating-an-installation-access-token-for-a-github-app);
+   * a token past its hour, or unknown, is answered 401 "Bad credentials".
+   */
+  private app: { clock: Clock; appId: number; expiry: Map<string, number> } | undefined;
+  /** Installation tokens minted, in order, with the time each expires. */
+  readonly minted: { token: string; expiresAt: string }[] = [];
+  /** API requests made with an installation token, in order, with that token. */
+  readonly tokensUsed: { route: Route; token: string }[] = [];
+  /** Requests refused for their credentials (none, when the client refreshes in time). */
+  readonly refusedCredentials: { route: Route; authorization: string }[] = [];
   private nextId = 100;
 
   constructor(
@@ -181,6 +195,17 @@ export class FakeGitHub {
       .filter((b) => b !== "");
   }
 
+  /** GitHub as an installed app sees it: JWTs for the app's own routes, tokens elsewhere. */
+  actAsApp(clock: Clock, appId: number): void {
+    this.app = { clock, appId, expiry: new Map() };
+  }
+
+  /** Whether GitHub takes this installation token now (for git over HTTP too). */
+  acceptsToken(token: string): boolean {
+    const expires = this.app?.expiry.get(token);
+    return expires !== undefined && this.app!.clock.now().getTime() < expires;
+  }
+
   botComments(issue: number): CommentState[] {
     return this.comments.filter((c) => c.issue === issue && c.user.login === this.botLogin);
   }
@@ -218,6 +243,10 @@ export class FakeGitHub {
     headers: Record<string, unknown>,
   ): [number, unknown] | [number, unknown, Record<string, string>] {
     const accept = String(headers["accept"] ?? "");
+    if (this.app !== undefined) {
+      const refused = this.refuseCredentials(route, String(headers["authorization"] ?? ""));
+      if (refused !== undefined) return refused;
+    }
     const failure = this.failures.get(route);
     if (failure) {
       if (failure.times !== undefined && --failure.times <= 0) this.failures.delete(route);
@@ -455,6 +484,34 @@ export class FakeGitHub {
         }
         return [204, ""];
       }
+      case "installation":
+        return [
+          200,
+          {
+            id: INSTALLATION_ID,
+            app_id: this.app?.appId,
+            account: user({ login: OWNER, type: "User" }),
+            repository_selection: "selected",
+            permissions: { contents: "write", issues: "write", pull_requests: "write" },
+          },
+        ];
+      case "access-tokens": {
+        if (num(3) !== INSTALLATION_ID) return [404, { message: "Not Found" }];
+        const token = `ghs_e2eApp${String(this.minted.length + 1).padStart(2, "0")}${"x".repeat(24)}`;
+        const expires = this.app!.clock.now().getTime() + 60 * 60_000;
+        this.app!.expiry.set(token, expires);
+        const expiresAt = new Date(expires).toISOString().replace(/\.\d{3}Z$/, "Z");
+        this.minted.push({ token, expiresAt });
+        return [
+          201,
+          {
+            token,
+            expires_at: expiresAt,
+            permissions: { contents: "write", issues: "write", pull_requests: "write" },
+            repository_selection: "selected",
+          },
+        ];
+      }
       case "dispatch": {
         const inputs = body["inputs"] as Record<string, string>;
         this.dispatches.push({
@@ -469,6 +526,35 @@ export class FakeGitHub {
         throw new Error(`fake GitHub: unhandled route ${String(never)}`);
       }
     }
+  }
+
+  /** GitHub's check of a request's credentials when the client acts as the app. */
+  private refuseCredentials(route: Route, authorization: string): [number, unknown] | undefined {
+    const app = this.app!;
+    const refuse = (): [number, unknown] => {
+      this.refusedCredentials.push({ route, authorization });
+      return [
+        401,
+        { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" },
+      ];
+    };
+    if (route === "installation" || route === "access-tokens") {
+      // The app's own routes take a JWT signed with its private key, issued by its id.
+      const jwt = /^bearer ([^.]+)\.([^.]+)\.([^.]+)$/i.exec(authorization);
+      if (!jwt) return refuse();
+      const signed = verify(
+        "RSA-SHA256",
+        Buffer.from(`${jwt[1]}.${jwt[2]}`),
+        createPublicKey(testPrivateKey()),
+        Buffer.from(jwt[3]!, "base64url"),
+      );
+      const claims = JSON.parse(Buffer.from(jwt[2]!, "base64url").toString()) as { iss?: unknown };
+      return signed && String(claims.iss) === String(app.appId) ? undefined : refuse();
+    }
+    const token = /^token (\S+)$/i.exec(authorization)?.[1];
+    if (token === undefined || !this.acceptsToken(token)) return refuse();
+    this.tokensUsed.push({ route, token });
+    return undefined;
   }
 
   private id(): number {
@@ -754,6 +840,9 @@ function connection<T>(items: readonly T[], args: ConnectionArgs) {
   };
 }
 
+/** The app's installation on the repository, when the client acts as the app. */
+export const INSTALLATION_ID = 5150;
+
 const ROUTE_PATHS = {
   repo: ["GET", R],
   issue: ["GET", /^\/repos\/octo-org\/hello-world\/issues\/\d+$/],
@@ -785,6 +874,8 @@ const ROUTE_PATHS = {
   "update-check": ["PATCH", /^\/repos\/octo-org\/hello-world\/check-runs\/\d+$/],
   "delete-ref": ["DELETE", /^\/repos\/octo-org\/hello-world\/git\/refs\//],
   dispatch: ["POST", /^\/repos\/octo-org\/hello-world\/actions\/workflows\/[^/]+\/dispatches$/],
+  installation: ["GET", `${R}/installation`],
+  "access-tokens": ["POST", /^\/app\/installations\/\d+\/access_tokens$/],
 } as const satisfies Record<
   string,
   readonly ["GET" | "POST" | "PATCH" | "DELETE", string | RegExp]

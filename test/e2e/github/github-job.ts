@@ -7,15 +7,21 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createScriptedModel } from "../../../src/adapters/scripted/index.js";
-import { steppingClock } from "../../../src/ports/clock.js";
+import type { Clock } from "../../../src/ports/clock.js";
 import type { Model } from "../../../src/ports/model.js";
 import { runWorker } from "../../../src/worker/run-worker.js";
 import {
   examplePayload,
   refuseWorkflowPushes,
   TEST_PACING,
+  testPrivateKey,
   type TestProbot,
 } from "../../support/github/index.js";
+import {
+  startGitHttpServer,
+  type GitHttpRequest,
+  type GitHttpServer,
+} from "../../support/github/git-http-server.js";
 import { createQueuedTestApp } from "../../support/github/queued-test-app.js";
 import { FakeGitHub, FULL, OWNER, REPO } from "./fake-github.js";
 
@@ -23,6 +29,27 @@ export type ReviewStateName = "approved" | "changes_requested" | "commented" | "
 
 export const WORKER_TOKEN = "ghs_e2eWorkerToken0123456789abcdef";
 export const BOT = "github-actions[bot]";
+/** The GitHub App the worker acts as, in `asApp` jobs. */
+export const APP_ID = 31337;
+
+/** The worker's clock: a second per reading, and jumps when a test says hours went by. */
+export interface JobClock extends Clock {
+  advance(ms: number): void;
+}
+
+function jobClock(start: string): JobClock {
+  let t = Date.parse(start);
+  return {
+    now: () => {
+      const d = new Date(t);
+      t += 1000;
+      return d;
+    },
+    advance: (ms) => {
+      t += ms;
+    },
+  };
+}
 
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
@@ -34,6 +61,9 @@ export interface GitHubJob {
   probot: TestProbot;
   work: string;
   lines: string[];
+  clock: JobClock;
+  /** What git sent over HTTP, in `asApp` jobs (each fetch and push with its token). */
+  gitRequests: GitHttpRequest[];
   /** Runs the worker as `workflow_dispatch` with inputs { job } would. */
   runWorker(job: number, signal?: AbortSignal): Promise<number>;
   labelled(issue: number, login: string): object;
@@ -50,7 +80,18 @@ export interface GitHubJob {
   cleanup(): Promise<void>;
 }
 
-export async function createGitHubJob(options: { recording: unknown; config?: string }) {
+export async function createGitHubJob(options: {
+  recording: unknown;
+  config?: string;
+  /**
+   * The worker acts as the GitHub App (APP_ID and PRIVATE_KEY, no GITHUB_TOKEN): GitHub
+   * checks every API call's token, and the runner's clone reaches GitHub's git side over
+   * HTTP, where each fetch and push must carry a token GitHub still takes.
+   */
+  asApp?: boolean;
+  /** Called before each model call, with its number (1, 2…): a turn that takes time. */
+  beforeModelCall?: (call: number, clock: JobClock) => void;
+}) {
   const root = await mkdtemp(join(tmpdir(), "cfa-gh-e2e-"));
   const bare = join(root, "github.git");
   const seed = join(root, "seed");
@@ -77,8 +118,29 @@ export async function createGitHubJob(options: { recording: unknown; config?: st
   github.config = options.config ?? null;
   // receive() resolves once the app's queued cues have run (it answers GitHub before).
   const probot = await createQueuedTestApp({ botLogin: BOT });
-  const model: Model = createScriptedModel(options.recording, { source: "e2e" });
-  const clock = steppingClock("2026-11-22T10:00:00.000Z");
+  const scripted: Model = createScriptedModel(options.recording, { source: "e2e" });
+  const clock = jobClock("2026-11-22T10:00:00.000Z");
+  let modelCalls = 0;
+  const model: Model = {
+    complete: (request, callOptions) => {
+      modelCalls += 1;
+      options.beforeModelCall?.(modelCalls, clock);
+      return scripted.complete(request, callOptions);
+    },
+    ...(scripted.limits === undefined ? {} : { limits: (name: string) => scripted.limits!(name) }),
+  };
+  let gitServer: GitHttpServer | undefined;
+  if (options.asApp === true) {
+    github.actAsApp(clock, APP_ID);
+    gitServer = await startGitHttpServer({
+      root,
+      accepts: (token) => github.acceptsToken(token),
+    });
+  }
+  const credentials: Record<string, string> =
+    gitServer === undefined
+      ? { GITHUB_TOKEN: WORKER_TOKEN }
+      : { APP_ID: String(APP_ID), PRIVATE_KEY: testPrivateKey() };
   const lines: string[] = [];
   const repository = { name: REPO, owner: { login: OWNER }, default_branch: "main" };
 
@@ -88,18 +150,23 @@ export async function createGitHubJob(options: { recording: unknown; config?: st
     probot,
     work,
     lines,
+    clock,
+    gitRequests: gitServer?.requests ?? [],
     // Every run on a fresh runner: a new clone (as actions/checkout makes) and RUNNER_TEMP.
     runWorker: (job: number, signal?: AbortSignal) => {
       runs += 1;
       const clone = join(root, `run-${runs}`);
       git(root, "clone", "--quiet", bare, clone);
+      if (gitServer !== undefined) {
+        git(clone, "remote", "set-url", "origin", `${gitServer.url}/github.git`);
+      }
       return runWorker(
         ["--job", String(job)],
         {
           PATH: process.env.PATH ?? "/usr/bin:/bin",
           HOME: root,
           GITHUB_REPOSITORY: FULL,
-          GITHUB_TOKEN: WORKER_TOKEN,
+          ...credentials,
           GITHUB_WORKSPACE: clone,
           RUNNER_TEMP: join(root, `runner-${runs}`),
           GITHUB_RUN_ID: "4242",
@@ -153,6 +220,9 @@ export async function createGitHubJob(options: { recording: unknown; config?: st
         pull_request: { number: pull, head: { ref: "cfa/1", repo: { full_name: FULL } } },
         sender: { login: by, type: "User" },
       }),
-    cleanup: () => rm(root, { recursive: true, force: true }),
+    cleanup: async () => {
+      await gitServer?.close();
+      await rm(root, { recursive: true, force: true });
+    },
   } satisfies GitHubJob;
 }
