@@ -117,7 +117,20 @@ export function dispatchTree(facts: Pick<JobDiagramFacts, "job" | "state" | "tas
     }
     return task.parent;
   };
-  const shown = tasks.slice(0, MAX_TREE_NODES);
+  // Depth first from the lead, children by id: a parent is always drawn before its children,
+  // so a tree cut at MAX_TREE_NODES still hangs every drawn task from its own parent.
+  const children = new Map<string | null, DiagramTask[]>();
+  for (const task of tasks) {
+    const parent = parentOf(task);
+    children.set(parent, [...(children.get(parent) ?? []), task]);
+  }
+  const shown: DiagramTask[] = [];
+  const stack = [...(children.get(null) ?? [])].reverse();
+  while (stack.length > 0 && shown.length < MAX_TREE_NODES) {
+    const task = stack.pop()!;
+    shown.push(task);
+    stack.push(...[...(children.get(task.id) ?? [])].reverse());
+  }
   const ids = new Map(shown.map((t, i) => [t.id, `t${i}`]));
   const lines = [
     "flowchart TD",

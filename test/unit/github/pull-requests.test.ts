@@ -92,6 +92,36 @@ describe("GitHub forge: pull requests", () => {
     ).toEqual(["pulls/create", "pulls/create"]);
   });
 
+  it("knows the refusal in its Validation Failed form too (the message in `errors`)", async () => {
+    // GitHub's REST answer for a plan without drafts has also been seen as a validation
+    // error carrying the same sentence (e.g. in other clients' tests found with the search
+    // tool); Octokit puts the errors into the error's message.
+    nockGitHub()
+      .post(`${R}/pulls`, expectBody({ draft: true }))
+      .reply(422, {
+        message: "Validation Failed",
+        errors: [
+          {
+            resource: "PullRequest",
+            code: "custom",
+            message: "Draft pull requests are not supported in this repository.",
+          },
+        ],
+        documentation_url: "https://docs.github.com/rest/pulls/pulls#create-a-pull-request",
+      })
+      .post(`${R}/pulls`, expectBody({ draft: false }))
+      .reply(201, pullRequest(12, { draft: false }));
+
+    const pr = await testForge().createPullRequest({
+      head: "cfa/1",
+      base: "main",
+      title: "cfa: #1",
+      body: "Job #1",
+      draft: true,
+    });
+    expect(pr).toMatchObject({ number: 12, draft: false });
+  });
+
   it("any other 422 on create is GitHub's refusal, not a reason to drop the draft", async () => {
     nockGitHub()
       .post(`${R}/pulls`)

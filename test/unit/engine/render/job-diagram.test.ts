@@ -157,6 +157,28 @@ describe("dispatchTree: the lead at the root, each task under its parent", () =>
     expect(lines).toContain('more["7 more tasks not drawn"]');
   });
 
+  it("a tree cut short still hangs each drawn sub-task from its own parent (parents first)", () => {
+    // Sub-tasks whose ids sort before their parent's, deeper than the cut.
+    const tasks = [
+      task("z-root", null),
+      ...Array.from({ length: MAX_TREE_NODES + 5 }, (_, i) =>
+        task(
+          `a-${String(i).padStart(3, "0")}`,
+          i === 0 ? "z-root" : `a-${String(i - 1).padStart(3, "0")}`,
+        ),
+      ),
+    ];
+    const lines = body(dispatchTree({ job: 1, state: "EXECUTE", tasks }));
+    expect(lines).toContain('t0["z-root: working"]');
+    const edges = lines.filter((l) => l.includes("-->"));
+    expect(edges[0]).toBe("lead --> t0");
+    // Every other drawn task hangs from the one drawn just before it: the chain, unbroken.
+    expect(edges.slice(1)).toEqual(
+      Array.from({ length: MAX_TREE_NODES - 1 }, (_, i) => `t${i} --> t${i + 1}`),
+    );
+    expect(lines).toContain('more["6 more tasks not drawn"]');
+  });
+
   it("jobPicture leaves the tree out until a task is dispatched", () => {
     const none = jobPicture({ job: 1, state: "INTENT", history: [], tasks: [] });
     expect(none.match(/```mermaid/g)).toHaveLength(1);
