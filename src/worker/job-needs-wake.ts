@@ -26,6 +26,11 @@ export function jobNeedsWake(facts: JobFacts): string[] {
     reasons.push(`\`${facts.label}\` was removed`);
   // A person closed (or merged) the job's pull request: the wake withdraws the job (the PR's
   // delivery may have been lost, or Actions-only mode never ran for it, issue 10 §9).
+  // In Actions-only mode a pull request with a merge conflict starts no `pull_request` or
+  // `pull_request_review` run at all: both run on refs/pull/<N>/merge, which a conflict
+  // leaves unmade, and "Workflows will not run on `pull_request` activity if the pull
+  // request has a merge conflict" (docs.github.com/en/actions/reference/workflows-and-actions/events-that-trigger-workflows).
+  // The sweep is what notices such a close, and such a review (the cursor below).
   if (engine.pr !== null && facts.pullRequest?.state === "closed") {
     reasons.push(`its pull request #${engine.pr} was closed`);
   }
