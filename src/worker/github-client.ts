@@ -29,6 +29,11 @@ export type WorkerGitHub = GitHubOctokit &
      * token is refreshed here when it is near its end, so a push late in a long run works.
      */
     token(): Promise<string>;
+    /**
+     * Drops the installation token git was refused with, so `token()` mints a new one
+     * (the workflow's token cannot be replaced: nothing to drop).
+     */
+    forgetToken(): void;
     /** Every credential this client has used so far (the redactor hides each of them). */
     secrets(): readonly string[];
   };
@@ -110,6 +115,7 @@ export function createWorkerGitHub(options: WorkerGitHubOptions): WorkerGitHub {
     const octokit = new WorkerOctokit({ ...common, auth: credentials.token });
     return asWorkerGitHub(octokit, {
       token: async () => credentials.token,
+      forgetToken: () => undefined,
       secrets: () => [credentials.token],
     });
   }
@@ -148,6 +154,7 @@ export function createWorkerGitHub(options: WorkerGitHubOptions): WorkerGitHub {
       const minted = (await octokit.auth({ type: "installation" })) as { token: string };
       return minted.token;
     },
+    forgetToken: () => cache.forget(),
     secrets: () => [credentials.privateKey, ...cache.tokens()],
   });
 }
@@ -188,6 +195,7 @@ function refreshOn401(cache: InstallationTokenCache, logger: Logger) {
 
 interface Credentials {
   token(): Promise<string>;
+  forgetToken(): void;
   secrets(): readonly string[];
 }
 
@@ -239,6 +247,7 @@ function lazyWorkerGitHub(get: () => Promise<Octokit>, credentials: Credentials)
       return mapFn === undefined ? paginate(route, params) : paginate(route, params, mapFn);
     },
     token: credentials.token,
+    forgetToken: credentials.forgetToken,
     secrets: credentials.secrets,
   };
 }

@@ -36,6 +36,7 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
     repo: env.repo,
     botLogin: env.CFA_BOT_LOGIN,
     token: w.github.token,
+    forgetToken: w.github.forgetToken,
     repoDir: env.GITHUB_WORKSPACE,
     workRoot: workRootUnder(env.RUNNER_TEMP),
     logger,

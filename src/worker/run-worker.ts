@@ -44,7 +44,7 @@ export interface WorkerOptions {
 /** The token of a client a test passed in: the environment's, for git. */
 function workflowToken(credentials: WorkerCredentials) {
   const token = credentials.kind === "token" ? credentials.token : "";
-  return { token: async () => token, secrets: () => [token] };
+  return { token: async () => token, forgetToken: () => undefined, secrets: () => [token] };
 }
 
 export async function runWorker(

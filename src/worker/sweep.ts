@@ -51,6 +51,7 @@ export async function sweep(w: WorkerContext, options: { dryRun: boolean }): Pro
     botLogin: env.CFA_BOT_LOGIN,
     repoDir: env.GITHUB_WORKSPACE,
     token: github.token,
+    forgetToken: github.forgetToken,
     logger,
   });
   const loaded = configFromText(await forge.readConfig());

@@ -23,6 +23,8 @@ export interface GitHubWiring {
   botLogin: string;
   /** The token for git pushes, asked for before each one (an app's is refreshed). */
   token: string | (() => Promise<string>);
+  /** Drops a token git was refused with (an app's; see GitHubForgeOptions.forgetToken). */
+  forgetToken?: () => void;
   repoDir: string;
   /** Usually `$RUNNER_TEMP/cfa-work`. */
   workRoot: string;
@@ -72,6 +74,7 @@ export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: Gi
       botLogin: options.botLogin,
       repoDir,
       token: options.token,
+      ...(options.forgetToken === undefined ? {} : { forgetToken: options.forgetToken }),
       logger,
       ...(options.repoUrl === undefined ? {} : { repoUrl: options.repoUrl }),
       ...(options.pushWorkflows === undefined ? {} : { pushWorkflows: options.pushWorkflows }),

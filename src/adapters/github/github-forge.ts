@@ -74,6 +74,11 @@ export interface GitHubForgeOptions {
    * before every push, so a long run pushes with a fresh installation token.
    */
   token?: string | (() => Promise<string>);
+  /**
+   * Drops the token git was just refused with (GitHub revoked it before its time), so the
+   * next `token()` mints another; the push is then tried once more. Absent: a refusal stands.
+   */
+  forgetToken?: () => void;
   logger?: Logger;
   /** Where people read the repository; default https://github.com/<owner>/<repo>. */
   repoUrl?: string;
@@ -324,18 +329,31 @@ class GitHubForgeAdapter implements GitHubForge {
   }
 
   async pushBranch(branch: string, update: { sha: string; expectedOld: string | null }) {
-    await pushBranch(
-      {
-        repoDir: this.options.repoDir,
-        remote: this.options.remote ?? "origin",
-        token: await this.pushToken(),
-        pushWorkflows: this.options.pushWorkflows?.() ?? false,
-        redact: this.redact,
-        logger: this.logger,
-      },
-      branch,
-      update,
-    );
+    const push = async () =>
+      pushBranch(
+        {
+          repoDir: this.options.repoDir,
+          remote: this.options.remote ?? "origin",
+          token: await this.pushToken(),
+          pushWorkflows: this.options.pushWorkflows?.() ?? false,
+          redact: this.redact,
+          logger: this.logger,
+        },
+        branch,
+        update,
+      );
+    try {
+      await push();
+    } catch (error) {
+      // An installation token GitHub stopped taking before its hour was out (the app's
+      // permissions changed, the token was revoked): the API client mints again on a 401
+      // (worker/github-client.ts); git's refusal gets the same, once.
+      const forget = this.options.forgetToken;
+      if (forget === undefined || !isGitAuthRefusal(error)) throw error;
+      this.logger.info("cfa/github: GitHub refused the token for git push; minting a new one");
+      forget();
+      await push();
+    }
     this.pushedShas.add(update.sha);
   }
 
@@ -763,4 +781,15 @@ class GitHubForgeAdapter implements GitHubForge {
       { operation },
     );
   }
+}
+
+// What git prints when the server answers 401 to its credentials (git's http.c:
+// "Authentication failed for '<url>'"; with no terminal, "could not read Username").
+const GIT_AUTH_REFUSED =
+  /Authentication failed for|could not read Username|The requested URL returned error: 401/i;
+
+function isGitAuthRefusal(error: unknown): boolean {
+  if (!(error instanceof GitHubForgeError) || error.operation !== "git push") return false;
+  const cause = error.cause instanceof Error ? error.cause.message : "";
+  return GIT_AUTH_REFUSED.test(`${error.message}\n${cause}`);
 }
