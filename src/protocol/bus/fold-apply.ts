@@ -18,9 +18,17 @@ import {
 import { untagged } from "./rules/tagged.js";
 import type { Store } from "./store.js";
 
-export function applyEvent(s: Store, e: BusEvent, line: number): void {
-  // One small object per line rather than a closure per helper: fold replays 100k lines.
-  const r = new Replay(s, e.type, line);
+/** Applies events to `s` in log order; one Replay serves every line (fold replays 100k). */
+export function replayer(s: Store): (e: BusEvent, line: number) => void {
+  const r = new Replay(s);
+  return (e, line) => {
+    r.type = e.type;
+    r.line = line;
+    applyEvent(s, e, r);
+  };
+}
+
+function applyEvent(s: Store, e: BusEvent, r: Replay): void {
   switch (e.type) {
     case "root": {
       if (s.threads.has(e.a.thread)) r.fail(`thread ${e.a.thread} exists`);
@@ -43,17 +51,19 @@ export function applyEvent(s: Store, e: BusEvent, line: number): void {
     }
     case "deliver": {
       r.popSend(e.from, { deliverTo: e.to });
-      const mailbox = s.mailbox(addressKey(e.to)) ?? r.fail(`no mailbox ${addressKey(e.to)}`);
+      const to = addressKey(e.to);
+      const mailbox = s.mailbox(to) ?? r.fail(`no mailbox ${to}`);
       s.appendMail(mailbox, e.content);
-      s.see(addressKey(e.to), addressKey(e.from));
+      s.see(to, addressKey(e.from));
       return;
     }
     case "refuse":
       return r.popSend(e.from, { payload: e.payload });
     case "send-empty": {
-      const send = r.stateOf(e.a, "Send");
-      if (send.msgs.length > 0) r.fail(`${addressKey(e.a)}'s Send is not empty`);
-      s.replaceState(send, { kind: "Idle", a: send.a });
+      const key = addressKey(e.a);
+      const send = r.stateOf(e.a, "Send", key);
+      if (send.msgs.length > 0) r.fail(`${key}'s Send is not empty`);
+      s.replaceState(send, { kind: "Idle", a: send.a }, key);
       return;
     }
     case "wake":
@@ -142,7 +152,7 @@ export function applyEvent(s: Store, e: BusEvent, line: number): void {
       // The projection holds the Idle the Run woke from, and what it consumed.
       r.terminateOn(e.a.thread);
       s.removeState(r.stateOf(e.a, "Idle"));
-      consume(s, e.a, e.consumed, r);
+      consume(s, e.a, addressKey(e.a), e.consumed, r);
       return;
     }
     case "term-idle":
@@ -188,35 +198,34 @@ export function applyEvent(s: Store, e: BusEvent, line: number): void {
 }
 
 function turnEnd(s: Store, e: BusEventOf<"turn-end">, r: Replay): void {
-  const fail = (d: string) => r.fail(d);
-  const idle = s.state(addressKey(e.a));
-  if (idle?.kind !== "Idle") fail(`${addressKey(e.a)} is ${idle?.kind ?? "absent"}, not Idle`);
-  consume(s, e.a, e.consumed, r);
+  const key = addressKey(e.a);
+  const idle = s.state(key);
+  if (idle?.kind !== "Idle") r.fail(`${key} is ${idle?.kind ?? "absent"}, not Idle`);
+  consume(s, e.a, key, e.consumed, r);
   const a = (idle as InstanceMolecule).a;
   switch (e.rule) {
     case "nosend-step":
       return;
     case "send-step": {
-      const msgs = e.payloads ?? fail("send-step without payloads");
-      return s.replaceState(idle as InstanceMolecule, { kind: "Send", a, msgs });
+      const msgs = e.payloads ?? r.fail("send-step without payloads");
+      return s.replaceState(idle as InstanceMolecule, { kind: "Send", a, msgs }, key);
     }
     case "ask-step": {
-      const ask = e.ask ?? fail("ask-step without ask");
+      const ask = e.ask ?? r.fail("ask-step without ask");
       const thread = escalationThread(ask.id);
-      if (s.threads.has(thread)) fail(`escalation id "${ask.id}" is taken`);
+      if (s.threads.has(thread)) r.fail(`escalation id "${ask.id}" is taken`);
       s.openEscalationThread(thread, ask.id);
-      return s.replaceState(idle as InstanceMolecule, { kind: "AskQuestion", a, ...ask });
+      return s.replaceState(idle as InstanceMolecule, { kind: "AskQuestion", a, ...ask }, key);
     }
     default: {
       const never: never = e.rule;
-      return fail(`unknown turn-end rule ${String(never)}`);
+      return r.fail(`unknown turn-end rule ${String(never)}`);
     }
   }
 }
 
 /** Makes a Run's consumption durable: the mailbox head and the Interrupts it took. */
-function consume(s: Store, a: Address, consumed: Consumed[], r: Replay): void {
-  const key = addressKey(a);
+function consume(s: Store, a: Address, key: string, consumed: Consumed[], r: Replay): void {
   for (const c of consumed) {
     if (c.from === "mailbox") {
       // A mailbox flushed by [term-mbox] mid-Run has already lost the message.
@@ -264,25 +273,25 @@ function samePayload(x: Payload, y: Payload): boolean {
 
 /** The line being replayed, and the checks every event makes against the store. */
 class Replay {
-  constructor(
-    private readonly s: Store,
-    private readonly type: string,
-    private readonly line: number,
-  ) {}
+  type = "";
+  line = 0;
+
+  constructor(private readonly s: Store) {}
 
   fail(detail: string): never {
     throw new BusLogError(this.line, `${this.type}: ${detail}`);
   }
 
-  stateOf<K extends InstanceMolecule["kind"]>(a: Address, kind: K) {
-    const m = this.s.state(addressKey(a));
-    if (m?.kind !== kind) this.fail(`${addressKey(a)} is ${m?.kind ?? "absent"}, expected ${kind}`);
+  stateOf<K extends InstanceMolecule["kind"]>(a: Address, kind: K, key = addressKey(a)) {
+    const m = this.s.state(key);
+    if (m?.kind !== kind) this.fail(`${key} is ${m?.kind ?? "absent"}, expected ${kind}`);
     return m as Extract<InstanceMolecule, { kind: K }>;
   }
 
   /** Drops the head payload of a's Send, which must be what the event says it was. */
   popSend(a: Address, expected: { deliverTo: Address } | { payload: Payload }): void {
-    const send = this.stateOf(a, "Send");
+    const key = addressKey(a);
+    const send = this.stateOf(a, "Send", key);
     const head = send.msgs[0];
     const ok =
       head !== undefined &&
@@ -291,8 +300,8 @@ class Replay {
           head.to.agent === expected.deliverTo.agent &&
           head.to.thread === expected.deliverTo.thread
         : samePayload(head, expected.payload));
-    if (!ok) this.fail(`${addressKey(a)}'s Send has another head`);
-    this.s.replaceState(send, { kind: "Send", a: send.a, msgs: send.msgs.slice(1) });
+    if (!ok) this.fail(`${key}'s Send has another head`);
+    this.s.replaceState(send, { kind: "Send", a: send.a, msgs: send.msgs.slice(1) }, key);
   }
 
   liveThread(thread: string): void {

@@ -15,7 +15,8 @@ import {
   type BusEvent,
   type BusLine,
 } from "./events.js";
-import { applyEvent } from "./fold-apply.js";
+import { replayer } from "./fold-apply.js";
+import { checkLine } from "./line-check.js";
 import { Soup, type SoupOptions } from "./soup.js";
 import { DEFAULT_FAN_OUT_CAP, Store } from "./store.js";
 
@@ -56,13 +57,15 @@ export interface Folded {
   /** The outcome and transition entries, in log order. */
   audit: AuditEntry[];
   /** The prefix of the text that holds whole batches: truncate to it before appending. */
-  committed: { chars: number; bytes: number };
+  committed: { readonly chars: number; readonly bytes: number };
 }
 
 export function fold(text: string, options: SoupOptions = {}): Folded {
   const store = new Store(options.fanOutCap ?? DEFAULT_FAN_OUT_CAP);
+  store.deferIndexes();
+  const apply = replayer(store);
   const audit: AuditEntry[] = [];
-  let pending: { line: BusLine; number: number }[] = [];
+  const pending: BusLine[] = [];
   let seq = LOG_START.seq;
   let batch = LOG_START.batch;
   let committed = 0;
@@ -92,26 +95,34 @@ export function fold(text: string, options: SoupOptions = {}): Folded {
       );
     }
     seq += 1;
-    pending.push({ line, number });
+    pending.push(line);
     if (line.end !== true) continue;
-    for (const p of pending) {
-      applyEvent(store, p.line, p.number);
-      if (p.line.type === "outcome" || p.line.type === "transition" || p.line.type === "verdict") {
-        audit.push(p.line);
-      }
+    // A batch's lines are consecutive: the first is `number - pending.length + 1`.
+    const first = number - pending.length + 1;
+    for (let i = 0; i < pending.length; i++) {
+      const p = pending[i] as BusLine;
+      apply(p, first + i);
+      if (p.type === "outcome" || p.type === "transition" || p.type === "verdict") audit.push(p);
     }
-    pending = [];
+    pending.length = 0;
     batch += 1;
     committed = pos;
   }
   // Lines of an unfinished batch are dropped whole: it was the in-flight turn.
   const seqAtCommit = seq - pending.length;
+  store.settleIndexes();
   return {
     soup: new Soup(store),
     seq: seqAtCommit,
     batch,
     audit,
-    committed: { chars: committed, bytes: utf8Length(text, committed) },
+    // Bytes only when asked: counting them scans the whole text, a tenth of a fold.
+    committed: {
+      chars: committed,
+      get bytes() {
+        return utf8Length(text, committed);
+      },
+    },
   };
 }
 
@@ -120,6 +131,10 @@ function parseLine(json: unknown, number: number): BusLine {
   if (!isBusEventType(type)) {
     throw new BusLogError(number, `unknown event type ${JSON.stringify(type ?? null)}`);
   }
+  // Most lines are exactly what the engine wrote: checked by hand at a fraction of zod's
+  // cost (line-check.ts). Anything else gets the schema, and its message when it is wrong.
+  const fast = checkLine(json, type);
+  if (fast !== null) return fast;
   const parsed = LINE_SCHEMAS[type].safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".") || type}: ${i.message}`);

@@ -59,7 +59,25 @@ export class Store {
   readonly sends = new Set<string>();
   readonly asks = new Set<string>();
 
+  /** While set, `ready`/`runs`/`sends`/`asks` are stale: fold rebuilds them once, at its end. */
+  private deferred = false;
+
   constructor(readonly fanOutCap: number = DEFAULT_FAN_OUT_CAP) {}
+
+  /**
+   * Fold replays a whole log and never reads the wake indexes on the way (issue 11 point 10:
+   * keeping them per event was a third of a fold): stop maintaining them until `settle`.
+   */
+  deferIndexes(): void {
+    this.deferred = true;
+  }
+
+  /** Rebuilds the wake indexes after `deferIndexes`, once, from the molecules. */
+  settleIndexes(): void {
+    if (!this.deferred) return;
+    this.deferred = false;
+    for (const key of this.states.keys()) this.reindex(key);
+  }
 
   state(key: string): InstanceMolecule | undefined {
     return this.states.get(key)?.[0];
@@ -81,10 +99,11 @@ export class Store {
     this.touchInstance(key, m.a);
   }
 
-  replaceState(old: InstanceMolecule, next: InstanceMolecule): void {
-    const key = addressKey(old.a);
+  /** `key` is `addressKey(old.a)`, when the caller has it already. */
+  replaceState(old: InstanceMolecule, next: InstanceMolecule, key = addressKey(old.a)): void {
     bagReplace(this.states, key, old, next);
-    this.touchInstance(key, old.a);
+    // The instance stays present: only its wake indexes can change.
+    this.reindex(key);
   }
 
   addMailbox(m: MailboxMolecule): void {
@@ -106,20 +125,20 @@ export class Store {
   /** Appends to the back of the queue ([send], [respond]). */
   appendMail(mailbox: MailboxMolecule, content: Content): void {
     mailbox.queue.push(content);
-    this.reindex(addressKey(mailbox.a));
+    if (!this.deferred) this.reindex(addressKey(mailbox.a));
   }
 
   /** Takes the head of the queue ([wake]). */
   takeMail(mailbox: MailboxMolecule): Content | undefined {
     const head = mailbox.queue.shift();
-    this.reindex(addressKey(mailbox.a));
+    if (!this.deferred) this.reindex(addressKey(mailbox.a));
     return head;
   }
 
   /** Puts a message back at the head (the durable projection of a Run). */
   returnMail(mailbox: MailboxMolecule, content: Content): void {
     mailbox.queue.unshift(content);
-    this.reindex(addressKey(mailbox.a));
+    if (!this.deferred) this.reindex(addressKey(mailbox.a));
   }
 
   addParent(m: ParentMolecule): void {
@@ -258,6 +277,7 @@ export class Store {
   }
 
   private reindex(key: string): void {
+    if (this.deferred) return;
     const s = this.state(key);
     toggle(this.runs, key, s?.kind === "Run");
     toggle(this.sends, key, s?.kind === "Send");
