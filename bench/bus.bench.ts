@@ -219,6 +219,8 @@ export async function run(): Promise<BenchResult[]> {
       extra: {
         foldMs: median(wall.fold),
         floorMs: median(wall.floor),
+        // The fastest run of each: the least disturbed by other work on a shared machine.
+        minRatio: Math.min(...wall.fold) / Math.min(...wall.floor),
         cpuRatio,
         foldCpuMs: median(cpu.fold),
         floorCpuMs: median(cpu.floor),
