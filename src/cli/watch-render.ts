@@ -43,17 +43,42 @@ export function renderWatch(view: JobView): WatchLine[] {
       case "root":
         push(line, "JOB", "START", view.job ? `"${oneLine(view.job.title, 120)}"` : "");
         break;
-      case "spark": {
+      case "spark":
+      case "unblock": {
         const to = line.to;
         if (to.thread.startsWith("state:")) {
           const live = to.thread.split(":")[1]?.toUpperCase() ?? state;
           push(line, live, "START", `${to.agent} sparked on ${to.thread}`);
         } else if (to.thread.startsWith("dispatch:")) {
+          // Nested dispatch (issue 11 point 2): a sub-task names the task it hangs under.
           const id = to.thread.slice("dispatch:".length);
-          push(line, state, "DISPATCH", `task ${id}: ${oneLine(line.content.text, 120)}`, true);
+          const under = taskTag(line.parent);
+          const waited = line.type === "unblock" ? " (a slot freed)" : "";
+          push(
+            line,
+            state,
+            "DISPATCH",
+            `task ${id}${under}${waited}: ${oneLine(line.content.text, 120)}`,
+            true,
+          );
         } else {
           push(line, to.agent, "SPARK", addressKey(to), true);
         }
+        break;
+      }
+      case "block": {
+        const id = line.to.thread.slice("dispatch:".length);
+        push(
+          line,
+          state,
+          "QUEUED",
+          `task ${id}${taskTag(line.from.thread)} waits for a free slot (fan-out cap ${view.config.fanOut})`,
+        );
+        break;
+      }
+      case "term-blocked": {
+        const id = line.to.thread.slice("dispatch:".length);
+        push(line, state, "DROP", `task ${id} never started: its parent ended`, true);
         break;
       }
       case "deliver":
@@ -205,6 +230,10 @@ export function renderWatch(view: JobView): WatchLine[] {
 }
 
 const isTask = (a: Address) => a.thread.startsWith("dispatch:");
+
+/** " under task p" when `thread` is a task's: where a sub-task sits in the tree. */
+const taskTag = (thread: string) =>
+  thread.startsWith("dispatch:") ? ` under task ${thread.slice("dispatch:".length)}` : "";
 
 function stringData(content: Content, key: string): string | undefined {
   const value = content.data?.[key];

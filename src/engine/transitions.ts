@@ -133,6 +133,10 @@ export async function handleEffects(s: Session, effects: readonly Effect[]): Pro
       case "spark":
         progress(s, effect.a.agent, "SPARK", `${effect.a.agent}@${effect.a.thread}`, true);
         break;
+      case "blocked":
+      case "blocked-dropped":
+        // Seed 000 §13 (issue 11 point 3): handled with the tasks, below.
+        break;
       case "answered":
       case "cancelled":
       case "proxy-turn":

@@ -15,6 +15,8 @@ export const EFFECT_KINDS = [
   "answered",
   "cancelled",
   "refused",
+  "blocked",
+  "blocked-dropped",
 ] as const;
 export type EffectKind = (typeof EFFECT_KINDS)[number];
 
@@ -57,7 +59,11 @@ export type Effect =
   /** [term-proxy]: a pending escalation was withdrawn by a cascade; retract its question. */
   | { kind: "cancelled"; id: string; caller: Address }
   /** [send-refuse]: an invalid payload did not reduce; tell its sender. */
-  | { kind: "refused"; from: Address; payload: Payload; rejection: Rejection };
+  | { kind: "refused"; from: Address; payload: Payload; rejection: Rejection }
+  /** [send-block]: a spark waits under the fan-out cap, `queued`-th in its parent's queue. */
+  | { kind: "blocked"; from: Address; to: Address; queued: number }
+  /** [term-blocked]: a waiting spark was withdrawn with its parent; it never starts. */
+  | { kind: "blocked-dropped"; from: Address; to: Address };
 
 /** What one step (or one convenience call) produced. */
 export interface StepResult {

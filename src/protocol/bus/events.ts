@@ -31,6 +31,12 @@ const events = {
   deliver: { from: AddressSchema, to: AddressSchema, content: ContentSchema },
   /** [send-refuse]: an invalid payload dropped from a Send without reducing (§6). */
   refuse: { from: AddressSchema, payload: PayloadSchema, reason: z.enum(REJECTION_REASONS) },
+  /** [send-block]: a spark waits under its sender's fan-out cap (§13; extension). */
+  block: { from: AddressSchema, to: AddressSchema, content: ContentSchema },
+  /** [unblock]: the oldest waiting spark starts, as [spark] would have started it. */
+  unblock: { from: AddressSchema, to: AddressSchema, parent: thread, content: ContentSchema },
+  /** [term-blocked]: a waiting spark withdrawn with its sender's thread; it never starts. */
+  "term-blocked": { from: AddressSchema, to: AddressSchema },
   /** [send-empty]: the broadcast is over; the instance is Idle again. */
   "send-empty": { a: AddressSchema },
   /** [wake] / [wake-int] / [interrupt]: informational; a Run is transient (§11). */

@@ -59,6 +59,39 @@ function applyEvent(s: Store, e: BusEvent, r: Replay): void {
     }
     case "refuse":
       return r.popSend(e.from, { payload: e.payload });
+    case "block": {
+      if (s.threads.has(e.to.thread)) r.fail(`thread ${e.to.thread} exists`);
+      r.popSend(e.from, { deliverTo: e.to });
+      s.addBlocked({ kind: "Blocked", a: e.from, to: e.to, content: e.content });
+      return;
+    }
+    case "unblock": {
+      if (e.parent !== e.from.thread) r.fail(`parent ${e.parent} is not the sender's thread`);
+      const head = s.blocked.get(e.parent)?.[0];
+      if (head === undefined || head.to.agent !== e.to.agent || head.to.thread !== e.to.thread) {
+        r.fail(`${addressKey(e.to)} is not the first spark waiting under ${e.parent}`);
+      }
+      if (!s.unblockable(head)) r.fail(`${e.parent} has no free slot`);
+      s.removeBlocked(head);
+      s.openInstanceThread(e.to.thread, e.parent);
+      s.addParent({ kind: "Parent", child: e.to.thread, parent: e.parent });
+      s.addMailbox({ kind: "Mailbox", a: e.to, queue: [e.content] });
+      s.addState({ kind: "Idle", a: e.to });
+      s.see(addressKey(e.from), addressKey(e.to));
+      s.see(addressKey(e.to), addressKey(e.from));
+      return;
+    }
+    case "term-blocked": {
+      r.terminateOn(e.from.thread);
+      const m =
+        s.blocked
+          .get(e.from.thread)
+          ?.find((b) => b.to.agent === e.to.agent && b.to.thread === e.to.thread) ??
+        r.fail(`no spark of ${addressKey(e.to)} waits under ${e.from.thread}`);
+      s.removeBlocked(m);
+      s.terminated.add(e.to.thread);
+      return;
+    }
     case "send-empty": {
       const key = addressKey(e.a);
       const send = r.stateOf(e.a, "Send", key);

@@ -94,6 +94,10 @@ const FIELDS: Partial<Record<BusLine["type"], (j: J) => number>> = {
   deliver: (j) => (address(j.from) && address(j.to) && content(j.content) ? 3 : -1),
   refuse: (j) =>
     address(j.from) && payload(j.payload) && among(REJECTION_REASONS, j.reason) ? 3 : -1,
+  block: (j) => (address(j.from) && address(j.to) && content(j.content) ? 3 : -1),
+  unblock: (j) =>
+    address(j.from) && address(j.to) && name(j.parent) && content(j.content) ? 4 : -1,
+  "term-blocked": (j) => (address(j.from) && address(j.to) ? 2 : -1),
   "send-empty": (j) => (address(j.a) ? 1 : -1),
   wake: (j) =>
     address(j.a) && among(["wake", "wake-int", "interrupt"], j.rule) && content(j.content) ? 3 : -1,

@@ -90,6 +90,18 @@ export interface InterruptMolecule {
   thread: string;
   content: Content;
 }
+/**
+ * Extension of seed 000 §13 ("a spark that would exceed the cap is blocked until the parent
+ * closes an existing conversation"): B's spark of (A, t') waiting for a free slot under
+ * B's thread. It is tagged with B's thread — a withdraw of B drops it — and is queued there
+ * in order; `to.thread` is reserved so nothing else takes it meanwhile.
+ */
+export interface BlockedMolecule {
+  kind: "Blocked";
+  a: Address;
+  to: Address;
+  content: Content;
+}
 export interface TerminateMolecule {
   kind: "Terminate";
   thread: string;
@@ -106,6 +118,7 @@ export type Molecule =
   | ProxyMolecule
   | AskHumanMolecule
   | InterruptMolecule
+  | BlockedMolecule
   | TerminateMolecule;
 
 /** The canonical order of kinds in `Soup.molecules()`. */
@@ -119,6 +132,7 @@ export const MOLECULE_KINDS = [
   "Proxy",
   "AskHuman",
   "Interrupt",
+  "Blocked",
   "Terminate",
 ] as const satisfies readonly Molecule["kind"][];
 export type MoleculeKind = (typeof MOLECULE_KINDS)[number];
@@ -150,6 +164,7 @@ export function moleculeThread(m: Molecule): string {
     case "Send":
     case "Mailbox":
     case "AskQuestion":
+    case "Blocked":
       return m.a.thread;
     case "Parent":
       return m.parent;

@@ -35,8 +35,19 @@ export const SEED_RULES = [
  * the refused payload its instance could never return to Idle. [term-ask], [term-proxy],
  * [term-int]: AskQuestion, Proxy/AskHuman and Interrupt molecules are thread-tagged too, and
  * [term-final] waits for every t-tagged molecule to go (§12 "Cascade completeness").
+ * [send-block], [unblock], [term-blocked]: §13's spark "blocked until the parent closes an
+ * existing conversation" (issue 11 point 3) — the blocked spark leaves the Send as a
+ * Blocked molecule, so its sender is not wedged, and starts when a slot frees.
  */
-export const EXTENSION_RULES = ["send-refuse", "term-ask", "term-proxy", "term-int"] as const;
+export const EXTENSION_RULES = [
+  "send-refuse",
+  "term-ask",
+  "term-proxy",
+  "term-int",
+  "send-block",
+  "unblock",
+  "term-blocked",
+] as const;
 
 export const RULE_NAMES = [...SEED_RULES, ...EXTENSION_RULES] as const;
 export type RuleName = (typeof RULE_NAMES)[number];
@@ -48,6 +59,8 @@ export const DETERMINISTIC_RULES = [
   "send-terminate",
   "send-empty",
   "send-refuse",
+  "send-block",
+  "unblock",
   "ask",
   "term-run",
   "term-idle",
@@ -56,6 +69,7 @@ export const DETERMINISTIC_RULES = [
   "term-ask",
   "term-proxy",
   "term-int",
+  "term-blocked",
   "cascade",
   "term-final",
 ] as const satisfies readonly RuleName[];

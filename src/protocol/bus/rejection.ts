@@ -6,7 +6,10 @@ import type { Payload } from "./molecules.js";
 export const REJECTION_REASONS = [
   /** A deliver to an existing instance that is not in the sender's visibility set. */
   "not-visible",
-  /** A spark that would give the sender's thread more than `fanOutCap` live children. */
+  /**
+   * No longer produced: a spark beyond the fan-out cap waits ([send-block]). Kept so logs
+   * written before that still fold.
+   */
   "fan-out-cap",
   /** A spark onto a thread that already exists: sparks always open a fresh thread. */
   "thread-exists",
@@ -14,6 +17,8 @@ export const REJECTION_REASONS = [
   "not-parent",
   /** Addressing a thread that has been terminated. */
   "terminated",
+  /** Mail to, or a close of, a spark still waiting under the fan-out cap ([send-block]). */
+  "blocked",
 ] as const;
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 

@@ -1,7 +1,8 @@
 // Seed 000 §6 routing validity, §13 fan-out cap: the structural, pre-delivery check of a
 // payload. The engine calls `checkPayloads` while an agent composes a Send, so the agent
-// hears "no" at once; [send] / [spark] / [send-terminate] re-check at reduction time, since
-// the soup may have changed in between (a sibling terminated, a thread taken).
+// hears "no" at once (or that its spark will wait under the cap); [send] / [spark] /
+// [send-block] / [send-terminate] re-check at reduction time, since the soup may have
+// changed in between (a sibling terminated, a thread taken).
 
 import { addressKey, type Address } from "../address.js";
 import type { MailboxMolecule, ParentMolecule, Payload, SendMolecule } from "./molecules.js";
@@ -17,9 +18,16 @@ interface Pending {
   closed: Set<string>;
   /** Live-children delta of the sender's thread. */
   delta: number;
+  /** Threads whose sparks earlier in the Send will wait under the cap ([send-block]). */
+  blocked: Set<string>;
 }
 
-const nothingPending = (): Pending => ({ sparked: new Map(), closed: new Set(), delta: 0 });
+const nothingPending = (): Pending => ({
+  sparked: new Map(),
+  closed: new Set(),
+  delta: 0,
+  blocked: new Set(),
+});
 
 /** Each payload's rejection (or null), in order, as the rules would meet them one by one. */
 export function checkPayloads(
@@ -30,12 +38,12 @@ export function checkPayloads(
   const pending = nothingPending();
   return payloads.map((payload) => {
     const rejection = rejectPayload(store, sender, payload, pending);
-    if (rejection === null) remember(store, payload, pending);
+    if (rejection === null) remember(store, sender, payload, pending);
     return rejection;
   });
 }
 
-function remember(store: Store, payload: Payload, pending: Pending): void {
+function remember(store: Store, sender: Address, payload: Payload, pending: Pending): void {
   if (payload.kind === "terminate") {
     const t = payload.thread;
     if (pending.sparked.has(t) || store.isLiveInstanceThread(t)) pending.delta -= 1;
@@ -44,10 +52,40 @@ function remember(store: Store, payload: Payload, pending: Pending): void {
   }
   const t = payload.to.thread;
   const exists = store.onThread.get(t)?.has(addressKey(payload.to)) ?? false;
-  if (!exists && !pending.sparked.has(t)) {
+  if (exists || pending.sparked.has(t)) return;
+  if (wouldBlock(store, sender, pending)) pending.blocked.add(t);
+  else {
     pending.sparked.set(t, payload.to.agent);
     pending.delta += 1;
   }
+}
+
+/**
+ * Seed 000 §13: a spark from `sender` now waits under the fan-out cap when its thread has no
+ * free slot, or when older sparks already wait there (first come, first served).
+ */
+function wouldBlock(store: Store, sender: Address, pending: Pending): boolean {
+  const t = sender.thread;
+  if (store.queued(t) + pending.blocked.size > 0) return true;
+  return (store.liveChildren.get(t) ?? 0) + pending.delta + 1 > store.fanOutCap;
+}
+
+/**
+ * For each payload, whether it is a spark that will wait under the fan-out cap
+ * ([send-block]) as the rules would meet them one by one: what the engine tells the agent.
+ */
+export function blockedPayloads(
+  store: Store,
+  sender: Address,
+  payloads: readonly Payload[],
+): boolean[] {
+  const pending = nothingPending();
+  return payloads.map((payload) => {
+    if (rejectPayload(store, sender, payload, pending) !== null) return false;
+    const before = pending.blocked.size;
+    remember(store, sender, payload, pending);
+    return pending.blocked.size > before;
+  });
 }
 
 export function rejectPayload(
@@ -75,6 +113,9 @@ export function rejectPayload(
       return reject("terminated", `thread ${t} is already terminated; nothing to close`);
     }
     if (pending.sparked.has(t)) return null;
+    if (isBlocked(store, t, pending)) {
+      return reject("blocked", `thread ${t} has not started: it waits for a free slot`);
+    }
     const isChild = store.parents.get(t)?.some((p) => p.parent === sender.thread) ?? false;
     if (!isChild) {
       return reject(
@@ -98,6 +139,12 @@ export function rejectPayload(
         `that dispatched you`,
     );
   }
+  if (isBlocked(store, to.thread, pending)) {
+    return reject(
+      "blocked",
+      `${key} has not started: it waits for a free slot under the fan-out cap`,
+    );
+  }
   const sparkedAgent = pending.sparked.get(to.thread);
   if (sparkedAgent !== undefined) {
     if (sparkedAgent === to.agent) return null;
@@ -106,15 +153,13 @@ export function rejectPayload(
   if (store.threads.has(to.thread)) {
     return reject("thread-exists", `thread ${to.thread} already exists; spark onto a fresh thread`);
   }
-  const live = (store.liveChildren.get(sender.thread) ?? 0) + pending.delta;
-  if (live + 1 > store.fanOutCap) {
-    return reject(
-      "fan-out-cap",
-      `${sender.thread} already has ${live} open children (cap ${store.fanOutCap}); close one ` +
-        `before dispatching another`,
-    );
-  }
+  // Past the fan-out cap a spark is not refused: it waits ([send-block]).
   return null;
+}
+
+function isBlocked(store: Store, thread: string, pending: Pending): boolean {
+  if (pending.blocked.has(thread)) return true;
+  return store.threads.get(thread) === "blocked" && !store.terminated.has(thread);
 }
 
 /** Which Send rule matches a Send molecule now: exactly one always does. */
@@ -122,6 +167,7 @@ export type SendHead =
   | { rule: "send-empty" }
   | { rule: "send"; mailbox: MailboxMolecule }
   | { rule: "spark" }
+  | { rule: "send-block" }
   | { rule: "send-terminate"; edge: ParentMolecule }
   | { rule: "send-refuse"; rejection: Rejection };
 
@@ -146,7 +192,7 @@ export function classifySend(store: Store, send: SendMolecule): SendHead {
       rejection: { reason: "thread-exists", payload: head, message: "no mailbox to deliver to" },
     };
   }
-  return { rule: "spark" };
+  return wouldBlock(store, send.a, nothingPending()) ? { rule: "send-block" } : { rule: "spark" };
 }
 
 const notParent = (payload: Payload): Rejection => ({

@@ -9,6 +9,7 @@ import { emptyStep, type StepResult } from "./effects.js";
 import { BusRuleError, BusUsageError } from "./errors.js";
 import {
   MOLECULE_KINDS,
+  type BlockedMolecule,
   type Content,
   type EscalationMolecule,
   type InstanceMolecule,
@@ -20,14 +21,14 @@ import {
 } from "./molecules.js";
 import { isRuleName, type InputOf, type Redex, type RuleName } from "./redex.js";
 import type { Rejection } from "./rejection.js";
-import { checkPayloads } from "./routing.js";
+import { blockedPayloads, checkPayloads } from "./routing.js";
 import { durableProjection } from "./durable-projection.js";
 import { ANCHORS, RULES, type Anchor, type Rule } from "./rules/index.js";
 import { storeFromSnapshot } from "./store-from-snapshot.js";
 import { DEFAULT_FAN_OUT_CAP, Store, type ThreadKind } from "./store.js";
 
 export interface SoupOptions {
-  /** Seed 000 §13: live children per parent thread; a spark beyond it is refused. */
+  /** Seed 000 §13: live children per parent thread; a spark beyond it waits ([send-block]). */
   fanOutCap?: number;
 }
 
@@ -66,12 +67,14 @@ const TERMINATION_ORDER: Rule[] = [
   RULES["term-mbox"],
   RULES["term-int"],
   RULES["term-proxy"],
+  RULES["term-blocked"],
   RULES["term-final"],
 ] as Rule[];
 
 const SEND_RULES: Rule[] = [
   RULES.send,
   RULES.spark,
+  RULES["send-block"],
   RULES["send-terminate"],
   RULES["send-empty"],
   RULES["send-refuse"],
@@ -105,6 +108,7 @@ export class Soup {
     for (const key of s.runs) at("Run", s.state(key));
     for (const key of s.asks) at("AskQuestion", s.state(key));
     for (const bag of s.escalations.values()) for (const m of bag) at("Escalation", m);
+    for (const bag of s.blocked.values()) for (const m of bag) at("Blocked", m);
     for (const bag of s.terminates.values()) for (const m of bag) at("Terminate", m);
     return out;
   }
@@ -137,6 +141,19 @@ export class Soup {
   /** Each payload's rejection (or null), in order, as one Send would meet them. */
   checkAll(sender: Address, payloads: readonly Payload[]): (Rejection | null)[] {
     return checkPayloads(this.store, sender, payloads);
+  }
+
+  /**
+   * Seed 000 §13: would `payload` from `sender`, after the `pending` ones before it, be a
+   * spark that waits under the fan-out cap ([send-block]) rather than starting at once?
+   */
+  blocks(sender: Address, payload: Payload, pending: readonly Payload[] = []): boolean {
+    return blockedPayloads(this.store, sender, [...pending, payload]).at(-1) ?? false;
+  }
+
+  /** Sparks waiting under `thread`'s fan-out cap, oldest first. */
+  blockedUnder(thread: string): BlockedMolecule[] {
+    return [...(this.store.blocked.get(thread) ?? [])];
   }
 
   // ---- engine-facing calls, each only firing the rules above ----
@@ -304,7 +321,7 @@ export class Soup {
   molecules(): Molecule[] {
     const s = this.store;
     const all: Molecule[] = [];
-    for (const bags of [s.states, s.mailboxes, s.parents, s.escalations, s.interrupts]) {
+    for (const bags of [s.states, s.mailboxes, s.parents, s.escalations, s.interrupts, s.blocked]) {
       for (const bag of bags.values()) all.push(...bag);
     }
     for (const bag of s.terminates.values()) all.push(...bag);
@@ -375,6 +392,12 @@ export class Soup {
       const send = firstState(s, s.sends);
       if (send !== undefined) {
         this.fireFirstOf(SEND_RULES, send, out, "internal: a Send with no rule");
+        continue;
+      }
+      // §13: a slot freed by a close starts the oldest spark waiting for it.
+      const blocked = firstUnblockable(s);
+      if (blocked !== undefined) {
+        this.fireFirstOf(RULES.unblock as Rule, blocked, out, "internal: no [unblock]");
         continue;
       }
       return;
@@ -453,6 +476,9 @@ export class Soup {
       case "Terminate":
         bag = s.terminates.get(m.thread);
         break;
+      case "Blocked":
+        bag = s.blocked.get(m.a.thread);
+        break;
       case "Mailbox":
       case "Parent":
       case "Interrupt":
@@ -478,6 +504,14 @@ function lastTerminate(s: Store): Molecule | undefined {
   let last: Molecule | undefined;
   for (const bag of s.terminates.values()) last = bag[0];
   return last;
+}
+
+function firstUnblockable(s: Store): Molecule | undefined {
+  for (const bag of s.blocked.values()) {
+    const head = bag[0];
+    if (head !== undefined && s.unblockable(head)) return head;
+  }
+  return undefined;
 }
 
 function firstState(s: Store, keys: Set<string>): Molecule | undefined {

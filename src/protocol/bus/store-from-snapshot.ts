@@ -24,8 +24,8 @@ export function storeFromSnapshot(
     snapshot.terminated ??
     snapshot.molecules.flatMap((m) => (m.kind === "Terminate" ? [m.thread] : []));
   for (const [thread, kind] of threads) {
-    if (kind === "instance") s.threads.set(thread, "instance");
-    else s.openEscalationThread(thread, escalationIdOf(thread) ?? thread);
+    if (kind === "escalation") s.openEscalationThread(thread, escalationIdOf(thread) ?? thread);
+    else s.threads.set(thread, kind);
   }
   for (const [child, parent] of lineage) s.lineage.set(child, parent);
   for (const thread of terminated) s.terminated.add(thread);
@@ -55,6 +55,8 @@ function addMolecule(s: Store, m: Molecule): void {
       return s.addInterrupt(m);
     case "Terminate":
       return s.addTerminate(m);
+    case "Blocked":
+      return s.addBlocked(m);
     default: {
       const never: never = m;
       throw new BusUsageError(`unknown molecule ${JSON.stringify(never)}`);
@@ -68,6 +70,9 @@ function deriveThreads(molecules: Molecule[]): [string, ThreadKind][] {
     if (m.kind === "Proxy" || m.kind === "AskHuman" || m.kind === "AskQuestion") {
       out.set(escalationThread(m.id), "escalation");
     }
+  }
+  for (const m of molecules) {
+    if (m.kind === "Blocked") out.set(m.to.thread, "blocked");
   }
   for (const m of molecules) {
     if ("a" in m && !out.has(m.a.thread)) out.set(m.a.thread, "instance");

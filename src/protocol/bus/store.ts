@@ -8,6 +8,7 @@
 
 import { addressKey, type Address } from "../address.js";
 import type {
+  BlockedMolecule,
   Content,
   EscalationMolecule,
   InstanceMolecule,
@@ -17,7 +18,8 @@ import type {
   TerminateMolecule,
 } from "./molecules.js";
 
-export const THREAD_KINDS = ["instance", "escalation"] as const;
+/** `blocked`: reserved by a spark waiting under the fan-out cap (BlockedMolecule). */
+export const THREAD_KINDS = ["instance", "escalation", "blocked"] as const;
 export type ThreadKind = (typeof THREAD_KINDS)[number];
 
 export const DEFAULT_FAN_OUT_CAP = 3;
@@ -32,6 +34,8 @@ export class Store {
   readonly escalations = new Map<string, EscalationMolecule[]>();
   readonly interrupts = new Map<string, InterruptMolecule[]>();
   readonly terminates = new Map<string, TerminateMolecule[]>();
+  /** Blocked sparks by the sparker's thread, oldest first: the queue [unblock] serves. */
+  readonly blocked = new Map<string, BlockedMolecule[]>();
 
   // Relations beside the molecules; durable, rebuilt by fold.
   /** Seed 000 §6: address key → the address keys it may send to. */
@@ -178,6 +182,17 @@ export class Store {
     this.touchThread(m.thread);
   }
 
+  /** Queues a blocked spark behind its thread's others, reserving the thread it will open. */
+  addBlocked(m: BlockedMolecule): void {
+    bagAdd(this.blocked, m.a.thread, m);
+    this.threads.set(m.to.thread, "blocked");
+  }
+
+  /** Takes a blocked spark out of its queue ([unblock], [term-blocked]). */
+  removeBlocked(m: BlockedMolecule): void {
+    bagRemove(this.blocked, m.a.thread, m);
+  }
+
   addTerminate(m: TerminateMolecule): void {
     bagAdd(this.terminates, m.thread, m);
   }
@@ -222,6 +237,21 @@ export class Store {
     else this.liveChildren.delete(parent);
   }
 
+  /** How many sparks wait under `thread` ([send-block]). */
+  queued(thread: string): number {
+    return this.blocked.get(thread)?.length ?? 0;
+  }
+
+  /** Whether [unblock] may start `m`: first in its queue, its parent live and under the cap. */
+  unblockable(m: BlockedMolecule): boolean {
+    const parent = m.a.thread;
+    return (
+      this.blocked.get(parent)?.[0] === m &&
+      !this.terminated.has(parent) &&
+      (this.liveChildren.get(parent) ?? 0) < this.fanOutCap
+    );
+  }
+
   isLiveInstanceThread(thread: string): boolean {
     return this.threads.get(thread) === "instance" && !this.terminated.has(thread);
   }
@@ -239,6 +269,7 @@ export class Store {
     copyBags(this.escalations, copy.escalations);
     copyBags(this.interrupts, copy.interrupts);
     copyBags(this.terminates, copy.terminates);
+    copyBags(this.blocked, copy.blocked);
     copySets(this.visibility, copy.visibility);
     copySets(this.childrenOf, copy.childrenOf);
     copySets(this.onThread, copy.onThread);

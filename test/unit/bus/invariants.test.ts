@@ -111,7 +111,7 @@ describe("Soup linearity (seed 000 §12)", () => {
         // From the log alone: every edge-creating event names a thread never seen before.
         const born = new Set<string>([ORCH.thread]);
         for (const e of eventsOf(world.log)) {
-          if (e.type === "spark") {
+          if (e.type === "spark" || e.type === "unblock") {
             expect(born.has(e.to.thread), e.to.thread).toBe(false);
             expect(e.parent).toBe(e.from.thread);
             born.add(e.to.thread);
@@ -192,7 +192,7 @@ describe("Soup linearity (seed 000 §12)", () => {
             expect(closed.has(e.to.thread)).toBe(false);
             see(addressKey(e.to), addressKey(e.from));
           }
-          if (e.type === "spark") {
+          if (e.type === "spark" || e.type === "unblock") {
             see(addressKey(e.from), addressKey(e.to));
             see(addressKey(e.to), addressKey(e.from));
             parentOf.set(e.to.thread, e.parent);
@@ -209,6 +209,107 @@ describe("Soup linearity (seed 000 §12)", () => {
       }),
       RUNS,
     );
+  });
+});
+
+describe("Fan-out cap (seed 000 §13; issue 11 point 3)", () => {
+  it("a parent never has more than the cap of live children; a spark beyond it waits, and starts first come first served when a slot frees", () => {
+    fc.assert(
+      fc.property(seeds, externals, fc.integer({ min: 1, max: 3 }), (seed, ext, cap) => {
+        const world = drive({
+          seed,
+          steps: 250,
+          externals: ext,
+          fanOutCap: cap,
+          behaviour: randomBehaviour({ maxSparks: 60 }),
+        });
+        // Replayed from the log alone, by §13's rule as the issue states it.
+        const live = new Map<string, number>();
+        const parentOf = new Map<string, string>();
+        const closed = new Set<string>();
+        const queue = new Map<string, string[]>();
+        let blocked = 0;
+        let unblocked = 0;
+        for (const e of eventsOf(world.log)) {
+          switch (e.type) {
+            case "spark":
+              expect(queue.get(e.parent) ?? [], `${e.to.thread} jumped the queue`).toEqual([]);
+              expect((live.get(e.parent) ?? 0) + 1).toBeLessThanOrEqual(cap);
+              live.set(e.parent, (live.get(e.parent) ?? 0) + 1);
+              parentOf.set(e.to.thread, e.parent);
+              break;
+            case "block": {
+              const waiting = queue.get(e.from.thread) ?? [];
+              // Blocked only when full, or behind others already waiting.
+              expect(waiting.length > 0 || (live.get(e.from.thread) ?? 0) >= cap).toBe(true);
+              queue.set(e.from.thread, [...waiting, e.to.thread]);
+              blocked += 1;
+              break;
+            }
+            case "unblock": {
+              const waiting = queue.get(e.parent) ?? [];
+              expect(waiting[0], "the oldest waiting spark starts first").toBe(e.to.thread);
+              expect(closed.has(e.parent)).toBe(false);
+              expect((live.get(e.parent) ?? 0) + 1).toBeLessThanOrEqual(cap);
+              queue.set(e.parent, waiting.slice(1));
+              live.set(e.parent, (live.get(e.parent) ?? 0) + 1);
+              parentOf.set(e.to.thread, e.parent);
+              unblocked += 1;
+              break;
+            }
+            case "term-blocked": {
+              const waiting = queue.get(e.from.thread) ?? [];
+              expect(closed.has(e.from.thread)).toBe(true);
+              queue.set(
+                e.from.thread,
+                waiting.filter((t) => t !== e.to.thread),
+              );
+              break;
+            }
+            case "terminate":
+              if (!closed.has(e.thread)) {
+                closed.add(e.thread);
+                const p = parentOf.get(e.thread);
+                if (p !== undefined) live.set(p, live.get(p)! - 1);
+              }
+              break;
+            default:
+              break;
+          }
+        }
+        // A spark waiting under a live parent with a free slot can always start now.
+        const unblockable = new Set(
+          world.soup
+            .enabled()
+            .flatMap((r) =>
+              r.rule === "unblock" && r.molecules[0]?.kind === "Blocked"
+                ? [r.molecules[0].to.thread]
+                : [],
+            ),
+        );
+        for (const [parent, waiting] of queue) {
+          if (waiting.length === 0 || closed.has(parent)) continue;
+          if ((live.get(parent) ?? 0) < cap) expect(unblockable).toContain(waiting[0]);
+          expect(world.soup.blockedUnder(parent).map((b) => b.to.thread)).toEqual(waiting);
+        }
+        expect(unblocked).toBeLessThanOrEqual(blocked);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("the random jobs above do reach the cap, wait and unblock (the property is not vacuous)", () => {
+    let blocks = 0;
+    let unblocks = 0;
+    for (let seed = 1; seed <= 10; seed++) {
+      const world = drive({ seed, steps: 250, fanOutCap: 1, externals: true });
+      for (const e of eventsOf(world.log)) {
+        if (e.type === "block") blocks += 1;
+        if (e.type === "unblock") unblocks += 1;
+      }
+    }
+    expect(blocks).toBeGreaterThan(5);
+    expect(unblocks).toBeGreaterThan(0);
   });
 });
 

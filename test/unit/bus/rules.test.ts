@@ -360,7 +360,97 @@ describe("seed 000 §6 routing", () => {
 
   it("has a test above for every rule", () => {
     // Guards this file: a new rule needs its own example.
-    expect(RULE_NAMES).toHaveLength(24);
+    expect(RULE_NAMES).toHaveLength(27);
+  });
+});
+
+describe("seed 000 §13 fan-out cap: a spark beyond it waits (extension)", () => {
+  const C = { agent: "c", thread: "t3" };
+  /** A with one live child (B on t2) under a cap of 1. */
+  const full = (extra: Molecule[]) =>
+    Soup.from(
+      {
+        molecules: [
+          { kind: "Parent", child: "t2", parent: "t1" },
+          { kind: "Idle", a: B },
+          { kind: "Mailbox", a: B, queue: [] },
+          ...extra,
+        ],
+        visibility: [
+          ["a@t1", ["b@t2"]],
+          ["b@t2", ["a@t1"]],
+        ],
+      },
+      { fanOutCap: 1 },
+    );
+
+  it("[send-block] moves a spark past the cap out of the Send into Blocked, reserving its thread", () => {
+    const soup = full([{ kind: "Send", a: A, msgs: [{ kind: "deliver", to: C, content: x }] }]);
+    expect(rulesOf(soup)).toEqual(["send-block"]);
+    const result = soup.fire(only(soup, "send-block"));
+    expect(soup.molecules()).toContainEqual({ kind: "Send", a: A, msgs: [] });
+    expect(soup.molecules()).toContainEqual({ kind: "Blocked", a: A, to: C, content: x });
+    expect(result.events).toEqual([{ type: "block", from: A, to: C, content: x }]);
+    expect(result.effects).toEqual([{ kind: "blocked", from: A, to: C, queued: 1 }]);
+    expect(soup.snapshot().threads).toContainEqual(["t3", "blocked"]);
+    expect(rulesOf(soup)).toEqual(["send-empty"]);
+  });
+
+  it("[unblock] starts the oldest Blocked once its parent has a free slot, as [spark] would", () => {
+    const D = { agent: "d", thread: "t4" };
+    const soup = full([
+      { kind: "Idle", a: A },
+      { kind: "Blocked", a: A, to: C, content: x },
+      { kind: "Blocked", a: A, to: D, content: y },
+    ]);
+    expect(rulesOf(soup)).toEqual([]);
+    const closed = soup.terminate("t2", "merge");
+    // The close drained to rest: B released, its slot given to C, which can wake; D waits.
+    expect(closed.effects.map((e) => e.kind)).toEqual(["release", "spark"]);
+    expect(rulesOf(soup)).toEqual(["wake"]);
+    expect(soup.children("t1")).toEqual(["t2", "t3"]);
+    expect(soup.mailbox(C)).toEqual([{ ...x, from: A }]);
+    expect(soup.stateOf(C)).toBe("Idle");
+    expect(soup.visibleFrom(A)).toContainEqual(C);
+    expect(soup.visibleFrom(C)).toEqual([A]);
+    expect(soup.blockedUnder("t1")).toEqual([{ kind: "Blocked", a: A, to: D, content: y }]);
+  });
+
+  it("[unblock] is the only rule a freed slot enables, and only for the queue's head", () => {
+    const D = { agent: "d", thread: "t4" };
+    const soup = Soup.from(
+      {
+        molecules: [
+          { kind: "Idle", a: A },
+          { kind: "Blocked", a: A, to: C, content: x },
+          { kind: "Blocked", a: A, to: D, content: y },
+        ],
+      },
+      { fanOutCap: 1 },
+    );
+    expect(rulesOf(soup)).toEqual(["unblock"]);
+    const result = soup.fire(only(soup, "unblock"));
+    expect(result.events).toEqual([
+      { type: "unblock", from: A, to: C, parent: "t1", content: { ...x, from: A } },
+    ]);
+    expect(result.effects).toEqual([
+      { kind: "spark", a: C, parent: "t1", from: A, first: { ...x, from: A } },
+    ]);
+    expect(rulesOf(soup)).toEqual(["wake"]);
+  });
+
+  it("[term-blocked] drops a waiting spark of a terminated thread; its thread is closed for good", () => {
+    const soup = Soup.from({
+      molecules: [
+        { kind: "Terminate", thread: "t1", mode: "drop" },
+        { kind: "Blocked", a: A, to: C, content: x },
+      ],
+    });
+    expect(rulesOf(soup)).toEqual(["term-blocked"]);
+    const result = soup.fire(only(soup, "term-blocked"));
+    expect(result.effects).toEqual([{ kind: "blocked-dropped", from: A, to: C }]);
+    expect(soup.isTerminated("t3")).toBe(true);
+    expect(rulesOf(soup)).toEqual(["term-final"]);
   });
 });
 

@@ -14,9 +14,11 @@ import { sendRule } from "./send.js";
 import { sendEmptyRule } from "./send-empty.js";
 import { sendRefuseRule } from "./send-refuse.js";
 import { sendStepRule } from "./send-step.js";
+import { sendBlockRule } from "./send-block.js";
 import { sendTerminateRule } from "./send-terminate.js";
 import { sparkRule } from "./spark.js";
 import { termAskRule } from "./term-ask.js";
+import { termBlockedRule } from "./term-blocked.js";
 import { termFinalRule } from "./term-final.js";
 import { termIdleRule } from "./term-idle.js";
 import { termIntRule } from "./term-int.js";
@@ -24,6 +26,7 @@ import { termMboxRule } from "./term-mbox.js";
 import { termProxyRule } from "./term-proxy.js";
 import { termRunRule } from "./term-run.js";
 import { termSendRule } from "./term-send.js";
+import { unblockRule } from "./unblock.js";
 import { wakeRule } from "./wake.js";
 import { wakeIntRule } from "./wake-int.js";
 
@@ -52,6 +55,9 @@ export const RULES: { readonly [R in RuleName]: Rule<R> } = {
   "term-ask": termAskRule,
   "term-proxy": termProxyRule,
   "term-int": termIntRule,
+  "send-block": sendBlockRule,
+  unblock: unblockRule,
+  "term-blocked": termBlockedRule,
 };
 
 export type { Rule, Anchor } from "./rule.js";

@@ -9,9 +9,18 @@ import type { Store } from "../store.js";
 
 /**
  * The molecule kind a rule's matches are found from (one index each): a Send being drained,
- * an Idle with something to wake on, a Run, an AskQuestion, a Proxy/AskHuman, a Terminate.
+ * an Idle with something to wake on, a Run, an AskQuestion, a Proxy/AskHuman, a Blocked
+ * spark, a Terminate.
  */
-export const ANCHORS = ["Send", "Ready", "Run", "AskQuestion", "Escalation", "Terminate"] as const;
+export const ANCHORS = [
+  "Send",
+  "Ready",
+  "Run",
+  "AskQuestion",
+  "Escalation",
+  "Blocked",
+  "Terminate",
+] as const;
 export type Anchor = (typeof ANCHORS)[number];
 
 export interface Rule<R extends RuleName = RuleName> {

@@ -1,7 +1,8 @@
 // seed 000 §5 [spark]
 //   Send(B, t, (A,t',x):msgs) → Send(B, t, msgs) ‖ Mailbox_A(t', [x]) ‖ Idle_A(t') ‖ Parent(t', t)
 // when no instance exists on t' (sparks always open a fresh thread, which keeps Parent edges
-// a tree) and B's thread stays within the fan-out cap (§13).
+// a tree) and B's thread stays within the fan-out cap with no spark waiting there (§13;
+// otherwise [send-block]).
 
 import { addressKey } from "../../address.js";
 import { classifySend } from "../routing.js";

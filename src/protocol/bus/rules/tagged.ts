@@ -35,6 +35,7 @@ export function untagged(store: Store, thread: string): boolean {
     !store.onThread.has(thread) &&
     !store.interrupts.has(thread) &&
     !store.childrenOf.has(thread) &&
+    !store.blocked.has(thread) &&
     escalationsOn(store, thread).length === 0
   );
 }
