@@ -56,7 +56,16 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
   const tasks = view.engine?.tasks ?? {};
   const parentOf = new Map<string, string>();
   for (const line of view.lines)
-    if (line.type === "spark") parentOf.set(line.to.thread, line.parent);
+    if (line.type === "spark" || line.type === "unblock") parentOf.set(line.to.thread, line.parent);
+  // Seed 000 §13: tasks still waiting under the fan-out cap hang under their parent too.
+  for (const line of view.lines)
+    if (line.type === "block" && !parentOf.has(line.to.thread))
+      parentOf.set(line.to.thread, line.from.thread);
+  /** The tasks dispatched from `thread`, in the order they were. */
+  const tasksUnder = (thread: string) =>
+    [...parentOf.entries()]
+      .filter(([child, parent]) => parent === thread && child.startsWith("dispatch:"))
+      .map(([child]) => child.slice("dispatch:".length));
 
   const instanceNode = (key: string, extra = ""): TreeNode | null => {
     const inst = instances.get(key);
@@ -73,7 +82,7 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
         return { label: askLabel(id, meta), children: proxy ? [proxy] : [] };
       });
 
-  const taskNode = (id: string, meta: TaskMeta | undefined): TreeNode => {
+  const taskNode = (id: string, meta: TaskMeta | undefined, seen = new Set<string>()): TreeNode => {
     const worker = `worker@dispatch:${id}`;
     const verdict = lastVerdict(view.instances, id);
     const status = meta?.status ?? "unknown";
@@ -87,6 +96,10 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
       ...asksOf(worker),
       ...[instanceNode(worker)].filter((x): x is TreeNode => x !== null),
       ...verifiers,
+      // Nested dispatch (issue 11 point 2): its sub-tasks, each a tree of its own.
+      ...tasksUnder(`dispatch:${id}`)
+        .filter((sub) => !seen.has(sub))
+        .map((sub) => taskNode(sub, tasks[sub], new Set([...seen, id]))),
     ];
     const verdictText =
       verdict === null
@@ -107,9 +120,7 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
     const leadThread = lead.slice(lead.indexOf("@") + 1);
     const current = i === entries.length - 1 && isLiveState(job.state);
     const artifact = `.cfa/jobs/${view.n}/${PHASES[e.state].artifact}`;
-    const taskIds = [...parentOf.entries()]
-      .filter(([child, parent]) => parent === leadThread && child.startsWith("dispatch:"))
-      .map(([child]) => child.slice("dispatch:".length));
+    const taskIds = tasksUnder(leadThread);
     const header = `${e.state}${e.entry > 1 ? ` (entry ${e.entry})` : ""} ${
       e.exit
         ? `${glyph(e.exit.action)} ${e.exit.action} at ${time(e.exit.at)} by ${e.exit.by}: ${oneLine(e.exit.reason, 120)}`

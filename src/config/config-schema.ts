@@ -94,6 +94,11 @@ export const CfaConfigSchema = z.strictObject({
     .prefault({}),
   /** Seed 000 §13: open conversations per parent before a spark is blocked. */
   fanOut: z.int().min(1).max(20).default(3),
+  /**
+   * Seed 000 §2: tasks may dispatch sub-tasks, down to this many levels below the lead
+   * (1: only the lead dispatches).
+   */
+  dispatchDepth: z.int().min(1).max(10).default(3),
   models: perRole(() => model.default("capable")).prefault({}),
   commands: perRole((role) =>
     z

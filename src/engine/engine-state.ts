@@ -32,11 +32,22 @@ export const TaskMetaSchema = z.object({
   thread: z.string(),
   branch: z.string(),
   dir: z.string(),
+  /** The parent's commit the task's branch started from ("" while it is queued). */
   base: z.string(),
   brief: z.string(),
-  status: z.enum(["open", "merged", "conflict", "dropped"]),
+  /** `queued`: waiting for a free slot under the fan-out cap (seed 000 §13 [send-block]). */
+  status: z.enum(["queued", "open", "merged", "conflict", "dropped"]),
   verifyFailures: z.number().int().nonnegative(),
   lastVerdict: z.enum(["pass", "fail"]).optional(),
+  /**
+   * The task that dispatched this one (issue 11 point 2, nested dispatch); absent: the
+   * state's lead did. Its branch starts from the parent's and merges back into it.
+   */
+  parent: z.string().optional(),
+  /** Files copied from the parent's workspace when a queued task starts (seed 000 §10). */
+  files: z.array(z.string()).optional(),
+  /** The head the verifier last passed: a merge of any other head is verified first. */
+  verifiedHead: z.string().optional(),
 });
 export type TaskMeta = z.infer<typeof TaskMetaSchema>;
 

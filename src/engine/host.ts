@@ -19,9 +19,9 @@ import { containWorkspace, prepareWorkspace } from "./contain-workspace.js";
 import { JobRepo } from "./job-repo.js";
 import { OUTCOME_PATH, PROTECTED_PREFIXES, TASK_ID } from "./job-paths.js";
 import { readText, writeText } from "./files.js";
-import { roleOf } from "./instances.js";
+import { roleOf, taskOfThread } from "./instances.js";
 import type { Session } from "./session.js";
-import { provisionTask, verifyTask } from "./tasks.js";
+import { taskDepth, verifyTask } from "./tasks.js";
 
 /** What one turn decided, beyond its messages: read by applyTurn. */
 export interface TurnDecisions {
@@ -63,6 +63,8 @@ export function describeRejection(rejection: Rejection): string {
       return "you can only close tasks you dispatched";
     case "terminated":
       return "that conversation has ended";
+    case "blocked":
+      return "that task has not started yet: it waits for a free slot (close one of your tasks)";
     default:
       return rejection.reason;
   }
@@ -93,22 +95,43 @@ export function createHost(
       if (!TASK_ID.test(id)) {
         return refuse(`task id "${id}" must be lowercase letters, digits and dashes (at most 40)`);
       }
-      if (s.engine.tasks[id] && s.engine.tasks[id].status !== "open") {
-        return refuse(`task ${id} already ran (${s.engine.tasks[id].status}); choose a new id`);
+      const known = s.engine.tasks[id];
+      if (known && known.status !== "open" && known.status !== "queued") {
+        return refuse(`task ${id} already ran (${known.status}); choose a new id`);
       }
       const to = { agent: "worker", thread: threads.dispatch(id) };
-      const payload: Payload = { kind: "deliver", to, content: { kind: "task", text: brief } };
+      if (decisions.pending.some((p) => p.kind === "deliver" && p.to.thread === to.thread)) {
+        return refuse(`task ${id} is already dispatched in this turn; choose a new id`);
+      }
+      // Seed 000 §2: a task may itself dispatch further tasks (issue 11 point 2), down to
+      // `dispatchDepth` levels below the lead.
+      const depth = taskDepth(s, taskOfThread(a.thread) ?? undefined) + 1;
+      if (depth > s.config.dispatchDepth) {
+        return refuse(
+          `sub-tasks nest at most ${s.config.dispatchDepth} levels below the lead; this would be level ${depth}: do the work yourself`,
+        );
+      }
+      // The files to copy ride on the task's message, so the spark that starts it (now or
+      // once a slot frees) has them: the workspace is made then (transitions.ts startTask).
+      const content = {
+        kind: "task",
+        text: brief,
+        ...(files.length > 0 ? { data: { files } } : {}),
+      };
+      const payload: Payload = { kind: "deliver", to, content };
       const rejection = s.soup.check(a, payload, decisions.pending);
       if (rejection) return refuse(describeRejection(rejection));
-      try {
-        await provisionTask(s, { id, brief, files, parentWs: ws });
-      } catch (error) {
-        // Seed 000 §10: a workspace that cannot be verified is a hard error at spark time.
-        return refuse(`task ${id} was not started: ${(error as Error).message}`);
-      }
+      const branch = s.paths.taskBranch(id);
+      const waits = s.soup.blocks(a, payload, decisions.pending);
       decisions.pending.push(payload);
+      if (waits) {
+        // Seed 000 §13: past the fan-out cap the spark waits ([send-block]); the agent is told.
+        return ok(
+          `Task ${id} is queued: you already have ${s.config.fanOut} tasks open (the fan-out cap). It starts as soon as you close one of them, on branch ${branch} made from your branch as it is then; until it starts it takes no messages.`,
+        );
+      }
       return ok(
-        `Task ${id} starts when your turn ends, on branch ${s.paths.taskBranch(id)}. Its worker will reply when done.`,
+        `Task ${id} starts when your turn ends, on branch ${branch} made from your branch with this turn's changes. Its worker will reply when done.`,
       );
     },
 
@@ -127,7 +150,17 @@ export function createHost(
 
     async close(task) {
       const meta = s.engine.tasks[task];
-      if (!meta) return refuse(`there is no task ${task}`);
+      if (!meta) {
+        // Dispatched in this very turn: it starts (or is queued) when the turn ends.
+        const thread = threads.dispatch(task);
+        if (decisions.pending.some((p) => p.kind === "deliver" && p.to.thread === thread)) {
+          return refuse(`task ${task} has not started: it was dispatched in this turn`);
+        }
+        return refuse(`there is no task ${task}`);
+      }
+      if (meta.status === "queued") {
+        return refuse(`task ${task} has not started: it starts when you close another task`);
+      }
       if (meta.status !== "open") return refuse(`task ${task} is already ${meta.status}`);
       if (decisions.pending.some((p) => p.kind === "terminate" && p.thread === meta.thread)) {
         return refuse(`task ${task} is already being closed`);
@@ -188,8 +221,12 @@ export function createHost(
         const closing = new Set(
           decisions.pending.flatMap((p) => (p.kind === "terminate" ? [p.thread] : [])),
         );
+        // The lead's own tasks: a sub-task merges or drops with the task above it.
         const open = Object.entries(s.engine.tasks).filter(
-          ([, t]) => t.status === "open" && !closing.has(t.thread),
+          ([, t]) =>
+            t.parent === undefined &&
+            (t.status === "open" || t.status === "queued") &&
+            !closing.has(t.thread),
         );
         if (open.length > 0) {
           return refuse(

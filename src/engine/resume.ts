@@ -4,11 +4,18 @@
 // terminated (a close, a state's end, a withdraw) but whose workspace was never merged or
 // dropped. Each is run from the committed records, and each step is idempotent.
 
-import type { Effect, TerminateMode } from "../protocol/bus/index.js";
+import type { Content, Effect, TerminateMode } from "../protocol/bus/index.js";
 import type { JobRecord } from "../protocol/job-record.js";
 import { readText } from "./files.js";
+import { taskOfThread } from "./instances.js";
 import { persist, type Session } from "./session.js";
-import { afterTransition, handleEffects, type TransitionApplied } from "./transitions.js";
+import { taskDepth } from "./tasks.js";
+import {
+  afterTransition,
+  handleEffects,
+  startTaskAt,
+  type TransitionApplied,
+} from "./transitions.js";
 
 export async function resumeUnfinished(s: Session): Promise<void> {
   let resumed = false;
@@ -17,6 +24,7 @@ export async function resumeUnfinished(s: Session): Promise<void> {
     await handleEffects(s, releases);
     resumed = true;
   }
+  if (await startSparkedTasks(s)) resumed = true;
   if (resumed) await persist(s, `cfa #${s.n}: release what a stopped wake closed`);
   const applied = unsettledTransition(s.job, s.engine.settled);
   if (applied !== null) await afterTransition(s, applied);
@@ -46,6 +54,10 @@ async function pendingReleases(s: Session): Promise<Effect[]> {
       !s.soup.instances().some((a) => a.thread === t.thread),
   );
   if (open.length === 0) return [];
+  // Seed 000 §9: children are released before their parent (a sub-task merges into its
+  // parent task's branch before that one merges on).
+  const depth = (t: { thread: string }) => taskDepth(s, taskOfThread(t.thread) ?? undefined);
+  open.sort((x, y) => depth(y) - depth(x));
   const modes = terminateModes((await readText(s.jobWs.root, s.paths.bus)) ?? "");
   return open.map((t) => ({
     kind: "release",
@@ -54,6 +66,53 @@ async function pendingReleases(s: Session): Promise<Effect[]> {
     parent: s.soup.parentOf(t.thread),
     rule: "term-idle",
   }));
+}
+
+/**
+ * Seed 000 §6, §13: a [spark] or [unblock] the log holds whose task a stopped wake never
+ * provisioned — the dispatching turn is committed before its effects run, so a wake can
+ * die between the two. Its instance is in the soup but the task has no meta (or is still
+ * queued): make its workspace now, from the event's first message. A queued task whose
+ * wait the log ended ([term-blocked]) is dropped.
+ */
+async function startSparkedTasks(s: Session): Promise<boolean> {
+  let changed = false;
+  const live = new Set(s.soup.instances().map((a) => a.thread));
+  const bus = (await readText(s.jobWs.root, s.paths.bus)) ?? "";
+  for (const started of sparkEvents(bus)) {
+    const task = taskOfThread(started.to.thread);
+    if (task === null || !live.has(started.to.thread)) continue;
+    const meta = s.engine.tasks[task];
+    if (meta !== undefined && meta.status !== "queued") continue;
+    await startTaskAt(s, task, started.parent, started.content);
+    changed = true;
+  }
+  for (const [id, meta] of Object.entries(s.engine.tasks)) {
+    if (meta.status === "queued" && s.soup.isTerminated(meta.thread)) {
+      s.engine = {
+        ...s.engine,
+        tasks: { ...s.engine.tasks, [id]: { ...meta, status: "dropped" } },
+      };
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/** The [spark] and [unblock] events of the log, in order. */
+function sparkEvents(bus: string): { to: { thread: string }; parent: string; content: Content }[] {
+  const out: { to: { thread: string }; parent: string; content: Content }[] = [];
+  for (const line of bus.split("\n")) {
+    if (!line.includes('"type":"spark"') && !line.includes('"type":"unblock"')) continue;
+    const event = JSON.parse(line) as {
+      type: string;
+      to: { thread: string };
+      parent: string;
+      content: Content;
+    };
+    if (event.type === "spark" || event.type === "unblock") out.push(event);
+  }
+  return out;
 }
 
 /** The mode of the last Terminate the log placed on each thread. */

@@ -4,7 +4,7 @@
 
 import { isTerminalState, type Action, type State } from "../protocol/fsm.js";
 import { threads } from "../protocol/address.js";
-import type { Effect } from "../protocol/bus/index.js";
+import type { Content, Effect } from "../protocol/bus/index.js";
 import { transition } from "../protocol/transition.js";
 import { taskOfThread, isLeadThread } from "./instances.js";
 import { orchestrate, recover } from "./orchestrator.js";
@@ -12,7 +12,7 @@ import { listNames, removeFile } from "./files.js";
 import { enqueue } from "./publish.js";
 import { noticeComment, transitionComment } from "./render/record-comments.js";
 import { append, now, persist, progress, type Session } from "./session.js";
-import { releaseTask } from "./tasks.js";
+import { filesOf, queueTask, releaseTask, startTask } from "./tasks.js";
 
 export interface TransitionApplied {
   from: State;
@@ -110,6 +110,33 @@ async function dropAuditTrail(s: Session): Promise<void> {
   );
 }
 
+/**
+ * Seed 000 §10 at [spark] / [unblock]: the task's workspace, from its parent's branch as it
+ * is now. One that cannot be made is a hard error at spark time: the task ends unmerged and
+ * its parent hears why.
+ */
+export async function startTaskAt(
+  s: Session,
+  task: string,
+  parent: string,
+  first: Content,
+): Promise<void> {
+  const started = await startTask(s, {
+    id: task,
+    brief: first.text,
+    files: filesOf(first),
+    parent: taskOfThread(parent) ?? undefined,
+  });
+  if (started.ok) return;
+  const thread = threads.dispatch(task);
+  if (!s.soup.isTerminated(thread)) {
+    const step = s.soup.terminate(thread, "drop");
+    await append(s, step.events);
+    await handleEffects(s, step.effects);
+  }
+  await recover(s, parent, `Task ${task} could not start: ${started.error}`);
+}
+
 /** Effects of the rules (seed 000 §9/§10 release, refusals) that are the engine's to run. */
 export async function handleEffects(s: Session, effects: readonly Effect[]): Promise<void> {
   for (const effect of effects) {
@@ -118,11 +145,13 @@ export async function handleEffects(s: Session, effects: readonly Effect[]): Pro
         const task = taskOfThread(effect.a.thread);
         if (task === null) break;
         const { conflict } = await releaseTask(s, task, effect.mode);
-        if (conflict && effect.parent && isLeadThread(effect.parent)) {
+        // The parent hears of a conflict: the state's lead, or the task above (nested).
+        if (conflict && effect.parent && effect.parent !== threads.job()) {
+          const into = isLeadThread(effect.parent) ? "the job branch" : "your branch";
           await recover(
             s,
             effect.parent,
-            `Merging task ${task} into the job branch conflicted on: ${conflict.join(", ")}. The merge was aborted; its branch ${s.paths.taskBranch(task)} is kept. Dispatch a new task to redo that work on top of the current job branch (it can read the old branch with git), or re-plan.`,
+            `Merging task ${task} into ${into} conflicted on: ${conflict.join(", ")}. The merge was aborted; its branch ${s.paths.taskBranch(task)} is kept. Dispatch a new task to redo that work on top of ${into} as it is now (it can read the old branch with git), or re-plan.`,
           );
         }
         break;
@@ -130,13 +159,42 @@ export async function handleEffects(s: Session, effects: readonly Effect[]): Pro
       case "refused":
         s.deps.logger.warn(`cfa #${s.n}: a send was refused: ${effect.rejection.reason}`);
         break;
-      case "spark":
+      case "spark": {
         progress(s, effect.a.agent, "SPARK", `${effect.a.agent}@${effect.a.thread}`, true);
+        // Seed 000 §6 "spark installs the protocol surface": a task's workspace, now.
+        const task = taskOfThread(effect.a.thread);
+        const meta = task === null ? undefined : s.engine.tasks[task];
+        if (task !== null && (meta === undefined || meta.status === "queued")) {
+          await startTaskAt(s, task, effect.parent, effect.first);
+        }
         break;
-      case "blocked":
-      case "blocked-dropped":
-        // Seed 000 §13 (issue 11 point 3): handled with the tasks, below.
+      }
+      case "blocked": {
+        // Seed 000 §13 [send-block]: recorded as queued; its workspace comes at [unblock].
+        const task = taskOfThread(effect.to.thread);
+        if (task !== null && s.engine.tasks[task] === undefined) {
+          queueTask(s, {
+            id: task,
+            brief: effect.content.text,
+            files: filesOf(effect.content),
+            parent: taskOfThread(effect.from.thread) ?? undefined,
+          });
+        }
         break;
+      }
+      case "blocked-dropped": {
+        // [term-blocked]: it never started, so it has no branch to drop.
+        const task = taskOfThread(effect.to.thread);
+        const meta = task === null ? undefined : s.engine.tasks[task];
+        if (task !== null && meta?.status === "queued") {
+          s.engine = {
+            ...s.engine,
+            tasks: { ...s.engine.tasks, [task]: { ...meta, status: "dropped" } },
+          };
+          progress(s, "EXECUTE", "DROP", `task ${task} never started`, true);
+        }
+        break;
+      }
       case "answered":
       case "cancelled":
       case "proxy-turn":

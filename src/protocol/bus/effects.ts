@@ -61,7 +61,7 @@ export type Effect =
   /** [send-refuse]: an invalid payload did not reduce; tell its sender. */
   | { kind: "refused"; from: Address; payload: Payload; rejection: Rejection }
   /** [send-block]: a spark waits under the fan-out cap, `queued`-th in its parent's queue. */
-  | { kind: "blocked"; from: Address; to: Address; queued: number }
+  | { kind: "blocked"; from: Address; to: Address; content: Content; queued: number }
   /** [term-blocked]: a waiting spark was withdrawn with its parent; it never starts. */
   | { kind: "blocked-dropped"; from: Address; to: Address };
 

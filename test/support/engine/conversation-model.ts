@@ -97,3 +97,29 @@ function responseOf(step: Step, request: ModelRequest): ModelResponse {
   const { content, stopReason, usage } = structuredClone(step.response);
   return { content, stopReason, usage, model: request.model };
 }
+
+/**
+ * The conversation model, keeping every error it threw. A script mismatch fails the turn,
+ * and the recovery message the engine sends quotes the mismatch — which can satisfy the
+ * very expectation that failed on the retry — so a test that must follow its script exactly
+ * asserts `errors` is empty.
+ */
+export function createStrictConversationModel(
+  recording: unknown,
+): ConversationModel & { errors: unknown[] } {
+  const inner = createConversationModel(recording);
+  const errors: unknown[] = [];
+  return {
+    requests: inner.requests,
+    unplayed: () => inner.unplayed(),
+    errors,
+    async complete(request, options) {
+      try {
+        return await inner.complete(request, options);
+      } catch (error) {
+        errors.push(error);
+        throw error;
+      }
+    },
+  };
+}

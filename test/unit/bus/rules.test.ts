@@ -391,7 +391,7 @@ describe("seed 000 §13 fan-out cap: a spark beyond it waits (extension)", () =>
     expect(soup.molecules()).toContainEqual({ kind: "Send", a: A, msgs: [] });
     expect(soup.molecules()).toContainEqual({ kind: "Blocked", a: A, to: C, content: x });
     expect(result.events).toEqual([{ type: "block", from: A, to: C, content: x }]);
-    expect(result.effects).toEqual([{ kind: "blocked", from: A, to: C, queued: 1 }]);
+    expect(result.effects).toEqual([{ kind: "blocked", from: A, to: C, content: x, queued: 1 }]);
     expect(soup.snapshot().threads).toContainEqual(["t3", "blocked"]);
     expect(rulesOf(soup)).toEqual(["send-empty"]);
   });

@@ -35,6 +35,7 @@ const DEFAULTS: CfaConfig = {
   nudges: 5,
   caps: { turns: 200, backtracks: 5, costUsd: 25 },
   fanOut: 3,
+  dispatchDepth: 3,
   models: {
     "intent-lead": "capable",
     "project-lead": "capable",
@@ -165,6 +166,7 @@ retryBudget: 0
 nudges: 2
 caps: { turns: 50, backtracks: 0, costUsd: 3 }
 fanOut: 1
+dispatchDepth: 2
 models: { intent-lead: reasoning, project-lead: claude-opus-4-1, worker: fast, verifier: capable, proxy: claude-sonnet-4-5 }
 commands:
   worker: [git, node, sh]
@@ -190,6 +192,7 @@ auditTrail: drop
       nudges: 2,
       caps: { turns: 50, backtracks: 0, costUsd: 3 },
       fanOut: 1,
+      dispatchDepth: 2,
       models: {
         "intent-lead": "reasoning",
         "project-lead": "claude-opus-4-1",

@@ -28,6 +28,12 @@ export const sendBlockRule: Rule<"send-block"> = {
     store.replaceState(send, { kind: "Send", a: send.a, msgs });
     store.addBlocked({ kind: "Blocked", a: send.a, to, content: payload.content });
     out.events.push({ type: "block", from: send.a, to, content: payload.content });
-    out.effects.push({ kind: "blocked", from: send.a, to, queued: store.queued(send.a.thread) });
+    out.effects.push({
+      kind: "blocked",
+      from: send.a,
+      to,
+      content: payload.content,
+      queued: store.queued(send.a.thread),
+    });
   },
 };

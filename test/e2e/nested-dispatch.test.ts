@@ -1,0 +1,252 @@
+// Tasks that dispatch tasks (seed 000 §2 "a task may itself dispatch further tasks"; seed
+// 002's squad lead → implementers → verifiers; issue 11 point 2): a three-level tree under
+// the EXECUTE lead, each sub-task on its own worktree branched from its parent's branch,
+// verified, and merged into its parent's branch when closed; one sub-task fails its first
+// verification and is retried; the depth cap refuses a fourth level; a withdraw drops the
+// whole tree unmerged.
+
+import { afterEach, describe, expect, it } from "vitest";
+import { wake } from "../../src/engine/wake.js";
+import { createStrictConversationModel } from "../support/engine/conversation-model.js";
+import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
+import { openJob, say as comment } from "../support/engine/person.js";
+import {
+  commentsOfKind,
+  fileOnBranch,
+  foldedBus,
+  state,
+  taskBranches,
+  transcript,
+  userTexts,
+} from "../support/engine/inspect.js";
+import { call, expecting, recording, say, tools } from "../support/engine/script.js";
+import {
+  INTENT_STEPS,
+  PLAN_STEPS,
+  finish,
+  gate,
+  pass,
+  writeArtifact,
+} from "../support/engine/recordings.js";
+import { readJobView } from "../../src/cli/job-view.js";
+import { renderInspect } from "../../src/cli/inspect-render.js";
+import { renderWatch } from "../../src/cli/watch-render.js";
+import { readJobRecords } from "../../src/cli/job-records.js";
+
+const NEVER = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
+const approveGate = () => [tools(call("answer", { text: "approved" }))];
+const ISSUE = "home.txt says hullo, not hello";
+const dispatch = (id: string, brief: string) => call("dispatch", { id, brief, files: [] });
+const reply = (text: string) => tools(call("reply", { text }));
+
+/** The recording of a job whose EXECUTE works through site → pages → home. */
+function threeLevels() {
+  return recording({
+    "intent-lead@state:intent:1": INTENT_STEPS(),
+    "proxy@escalation:q1": approveGate(),
+    "project-lead@state:plan:1": PLAN_STEPS(),
+    "proxy@escalation:q2": approveGate(),
+    "project-lead@state:execute:1": [
+      tools(dispatch("site", "Build the site: site.txt, and its pages through a sub-task")),
+      say("Dispatched the site."),
+      expecting(tools(call("close", { task: "site" })), "site done"),
+      writeArtifact("WORK_SUMMARY.md", "# Summary\n\nsite, pages and home exist.\n"),
+      gate("WORK_SUMMARY.md", "Work done"),
+      finish("APPROVED_WORK", "approved"),
+    ],
+    "proxy@escalation:q3": approveGate(),
+    // Level 1: the squad lead of seed 002.
+    "worker@dispatch:site": [
+      tools(call("write_file", { path: "site.txt", content: "site\n" })),
+      tools(dispatch("pages", "Write pages.txt, and have the home page written by a sub-task")),
+      say("Waiting for pages."),
+      expecting(tools(call("close", { task: "pages" })), "pages done"),
+      reply("site done: site.txt, pages.txt and home.txt"),
+      say("done"),
+    ],
+    // Level 2.
+    "worker@dispatch:pages": [
+      tools(call("write_file", { path: "pages.txt", content: "pages\n" })),
+      tools(dispatch("home", "Write home.txt saying hello")),
+      say("Waiting for home."),
+      expecting(tools(call("close", { task: "home" })), "home written"),
+      expecting(say("Waiting for the fix."), "the verifier failed task home"),
+      expecting(tools(call("close", { task: "home" })), "fixed"),
+      reply("pages done"),
+      say("done"),
+    ],
+    // Level 3: the deepest the default depth cap allows; a fourth level is refused.
+    "worker@dispatch:home": [
+      tools(dispatch("deeper", "Write deeper.txt")),
+      expecting(tools(call("write_file", { path: "home.txt", content: "hullo\n" })), "at most 3"),
+      reply("home written"),
+      say("done"),
+      expecting(tools(call("write_file", { path: "home.txt", content: "hello\n" })), ISSUE),
+      reply("fixed"),
+      say("done"),
+    ],
+    "verifier@verify:home-1": [
+      tools(call("verdict", { verdict: "fail", issues: [ISSUE], notes: "" })),
+    ],
+    "verifier@verify:home-2": pass(),
+    "verifier@verify:pages-1": pass(),
+    "verifier@verify:site-1": pass(),
+  });
+}
+
+type Tasks = Record<string, { status: string; parent?: string; verifyFailures: number }>;
+
+describe("nested dispatch", () => {
+  let job: LocalJob;
+  afterEach(async () => job?.cleanup());
+
+  it("a three-level tree: each sub-task branches from its parent's branch, is verified, merges into its parent; a failed sub-task is retried", async () => {
+    const model = createStrictConversationModel(threeLevels());
+    job = await createLocalJob({ config: NEVER, model });
+    await openJob(job);
+    const summary = await wake(1, job.deps);
+    expect(summary.state).toBe("DONE");
+    // Every step was played as scripted: no expectation missed, none left over.
+    expect(model.errors).toEqual([]);
+    expect(model.unplayed()).toEqual({});
+
+    // Everything arrived on the job branch, through the tree.
+    expect(fileOnBranch(job, "site.txt")).toBe("site");
+    expect(fileOnBranch(job, "pages.txt")).toBe("pages");
+    expect(fileOnBranch(job, "home.txt")).toBe("hello");
+    expect(fileOnBranch(job, "deeper.txt")).toBeNull();
+    expect(taskBranches(job)).toEqual([]);
+
+    const tasks = state(job).engine.tasks as Tasks;
+    expect(Object.keys(tasks).sort()).toEqual(["home", "pages", "site"]);
+    expect(tasks.site).toMatchObject({ status: "merged", verifyFailures: 0 });
+    expect(tasks.site!.parent).toBeUndefined();
+    expect(tasks.pages).toMatchObject({ status: "merged", parent: "site" });
+    expect(tasks.home).toMatchObject({ status: "merged", parent: "pages", verifyFailures: 1 });
+
+    // Merges follow the tree: home into pages' branch, pages into site's, site into cfa/1.
+    const merges = git(job.repoDir, "log", "--merges", "--format=%s", "cfa/1").split("\n");
+    expect(merges).toEqual(
+      expect.arrayContaining([
+        "cfa #1: merge task home",
+        "cfa #1: merge task pages",
+        "cfa #1: merge task site",
+      ]),
+    );
+    const firstParents = git(
+      job.repoDir,
+      "log",
+      "--first-parent",
+      "--merges",
+      "--format=%s",
+      "cfa/1",
+    );
+    expect(firstParents.split("\n")).toEqual(["cfa #1: merge task site"]);
+
+    // The failed verdict went back to home's worker, from pages (its parent), not the lead.
+    expect(userTexts(transcript(job, "worker@dispatch:home")).join("\n")).toContain(
+      `The verifier failed your task:\n- ${ISSUE}`,
+    );
+    // The fourth level was refused by the depth cap, in the tool result.
+    expect(userTexts(transcript(job, "worker@dispatch:home")).join("\n")).toMatch(
+      /sub-tasks nest at most 3 levels below the lead; this would be level 4/,
+    );
+    const verdicts = foldedBus(job).folded.audit.filter((e) => e.type === "verdict");
+    expect(verdicts.map((v) => [v.task, v.verdict])).toEqual([
+      ["home", "fail"],
+      ["home", "pass"],
+      ["pages", "pass"],
+      ["site", "pass"],
+    ]);
+
+    // The dispatch tree is in the bus: each spark's parent is the dispatching thread.
+    const sparks = foldedBus(job)
+      .text.split("\n")
+      .filter((l) => l.includes('"type":"spark"') && l.includes("dispatch:"))
+      .map((l) => JSON.parse(l) as { parent: string; to: { thread: string } });
+    expect(sparks.map((e) => [e.to.thread, e.parent])).toEqual([
+      ["dispatch:site", "state:execute:1"],
+      ["dispatch:pages", "dispatch:site"],
+      ["dispatch:home", "dispatch:pages"],
+    ]);
+
+    // `cfa inspect` and `cfa watch` show the tree.
+    const records = await readJobRecords(job.repoDir, 1);
+    if (records === null) throw new Error("test: no records");
+    const view = readJobView(records);
+    const inspect = renderInspect(view, { resolveModel: (m) => m, price: () => 0 }).join("\n");
+    expect(inspect).toMatch(
+      /task site — merged[^\n]*\n(?:[│ ]+[├└]── [^\n]*\n)*[│ ]+[├└]── task pages — merged/,
+    );
+    expect(inspect).toMatch(
+      /task pages — merged[^\n]*\n(?:[│ ]+[├└]── [^\n]*\n)*[│ ]+[├└]── task home — merged/,
+    );
+    // The status comment's dispatch tree (Mermaid; nodes numbered by task id: home t0,
+    // pages t1, site t2): site under the lead, pages under site, home under pages.
+    const [status] = await commentsOfKind(job, "status");
+    const body = status!.body;
+    expect(body).toContain("lead --> t2\n");
+    expect(body).toContain("t2 --> t1\n");
+    expect(body).toContain("t1 --> t0\n");
+    expect(body).toMatch(/t0\["home: merged, verifier pass"\]/);
+    const watch = renderWatch(view).map((l) => `${l.event} ${l.detail}`);
+    expect(watch).toContainEqual(expect.stringMatching(/^DISPATCH task pages under task site: /));
+    expect(watch).toContainEqual(expect.stringMatching(/^DISPATCH task home under task pages: /));
+  });
+
+  it("a withdraw drops the whole tree unmerged: every level's branch and worktree go", async () => {
+    const model = createStrictConversationModel(
+      recording({
+        "intent-lead@state:intent:1": INTENT_STEPS(),
+        "proxy@escalation:q1": approveGate(),
+        "project-lead@state:plan:1": PLAN_STEPS(),
+        "proxy@escalation:q2": approveGate(),
+        "project-lead@state:execute:1": [tools(dispatch("site", "site")), say("Dispatched.")],
+        "worker@dispatch:site": [
+          tools(call("write_file", { path: "site.txt", content: "site\n" })),
+          tools(dispatch("pages", "pages")),
+          say("Waiting."),
+        ],
+        "worker@dispatch:pages": [
+          tools(call("write_file", { path: "pages.txt", content: "pages\n" })),
+          tools(dispatch("home", "home")),
+          say("Waiting."),
+        ],
+        "worker@dispatch:home": [
+          tools(call("write_file", { path: "home.txt", content: "home\n" })),
+          tools(call("ask_question", { kind: "question", text: "hello or hullo?" })),
+        ],
+        "proxy@escalation:q3": [tools(call("escalate", { question: "Ana: hello or hullo?" }))],
+      }),
+    );
+    job = await createLocalJob({
+      config: "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: when_unsure\n",
+      model,
+    });
+    // The home worker's question goes to the person (EXECUTE: when_unsure → escalate).
+    await openJob(job);
+    const running = await wake(1, job.deps);
+    expect(running.state).toBe("EXECUTE");
+    expect(taskBranches(job).sort()).toEqual(["cfa/1-home", "cfa/1-pages", "cfa/1-site"]);
+    const before = git(job.repoDir, "rev-parse", "cfa/1");
+
+    await comment(job, "/withdraw not needed");
+    const summary = await wake(1, job.deps);
+    expect(summary.state).toBe("WITHDRAWN");
+    expect(model.errors).toEqual([]);
+    expect(taskBranches(job)).toEqual([]);
+    expect(git(job.repoDir, "worktree", "list")).not.toContain("task-");
+    const tasks = state(job).engine.tasks as Tasks;
+    expect(Object.values(tasks).map((t) => t.status)).toEqual(["dropped", "dropped", "dropped"]);
+    // Nothing of the tree reached the job branch.
+    for (const f of ["site.txt", "pages.txt", "home.txt"]) expect(fileOnBranch(job, f)).toBeNull();
+    expect(git(job.repoDir, "log", "--merges", "--format=%s", `${before}..cfa/1`)).toBe("");
+    // Children were released before their parents (seed 000 §9 cascade).
+    const drops = foldedBus(job)
+      .text.split("\n")
+      .filter((l) => /"type":"term-(idle|ask|run)"/.test(l))
+      .map((l) => (JSON.parse(l) as { a: { thread: string } }).a.thread)
+      .filter((t) => t.startsWith("dispatch:"));
+    expect(drops).toEqual(["dispatch:home", "dispatch:pages", "dispatch:site"]);
+  });
+});
