@@ -46,6 +46,8 @@ export const TaskMetaSchema = z.object({
   parent: z.string().optional(),
   /** Files copied from the parent's workspace when a queued task starts (seed 000 §10). */
   files: z.array(z.string()).optional(),
+  /** Verifier runs so far (each on its own thread); absent in older records: the failures. */
+  verifyRuns: z.number().int().nonnegative().optional(),
   /** The head the verifier last passed: a merge of any other head is verified first. */
   verifiedHead: z.string().optional(),
 });

@@ -164,7 +164,8 @@ export async function verifyTask(
   const meta = s.engine.tasks[id];
   if (!meta) throw new Error(`cfa/engine: no task ${id}`);
   const ws = await taskWorkspace(s, id);
-  const attempt = meta.verifyFailures + 1;
+  // Each verifier run has its own thread: a pass re-verified at a later merge is a new run.
+  const attempt = (meta.verifyRuns ?? meta.verifyFailures) + 1;
   const address = { agent: "verifier", thread: threads.verify(`${id}-${attempt}`) };
   const intent = s.paths.artifact(PHASES.INTENT.artifact);
   const run = await runAgent(s, {
@@ -202,6 +203,7 @@ export async function verifyTask(
     ...rest,
     lastVerdict: verdict.verdict,
     verifyFailures: meta.verifyFailures + (verdict.verdict === "fail" ? 1 : 0),
+    verifyRuns: attempt,
     ...(verdict.verdict === "pass" ? { verifiedHead: head } : {}),
   };
   s.engine = { ...s.engine, tasks: { ...s.engine.tasks, [id]: updated } };
@@ -232,8 +234,14 @@ export async function releaseTask(
   id: string,
   mode: "merge" | "drop",
 ): Promise<{ conflict: string[] | null }> {
-  const meta = s.engine.tasks[id];
-  if (!meta || meta.status !== "open") return { conflict: null };
+  if (s.engine.tasks[id]?.status !== "open") return { conflict: null };
+  // Seed 000 §9: a subtree ends children first. A sub-task still open when its parent ends
+  // is merged into (or dropped with) the parent's branch before the parent moves on,
+  // whatever order the bus releases them in; its own release then finds it done.
+  for (const [child, m] of Object.entries(s.engine.tasks)) {
+    if (m.parent === id && m.status === "open") await releaseTask(s, child, mode);
+  }
+  const meta = s.engine.tasks[id]!;
   const parent = meta.parent === undefined ? null : s.engine.tasks[meta.parent];
   if (mode === "merge" && parent !== null && parent?.status !== "open") {
     // Its parent's branch is gone (merged or dropped before it): nothing to merge into.

@@ -194,6 +194,58 @@ describe("nested dispatch", () => {
     expect(watch).toContainEqual(expect.stringMatching(/^DISPATCH task home under task pages: /));
   });
 
+  it("a task closed with its sub-task still open: the sub-task is verified and merged into it first, then it is verified again and merged", async () => {
+    const model = createStrictConversationModel(
+      recording({
+        "intent-lead@state:intent:1": INTENT_STEPS(),
+        "proxy@escalation:q1": approveGate(),
+        "project-lead@state:plan:1": PLAN_STEPS(),
+        "proxy@escalation:q2": approveGate(),
+        "project-lead@state:execute:1": [
+          tools(dispatch("site", "Build the site")),
+          say("Dispatched the site."),
+          expecting(tools(call("close", { task: "site" })), "site done"),
+          writeArtifact("WORK_SUMMARY.md", "# Summary\n\nsite and pages exist.\n"),
+          gate("WORK_SUMMARY.md", "Work done"),
+          finish("APPROVED_WORK", "approved"),
+        ],
+        "proxy@escalation:q3": approveGate(),
+        "worker@dispatch:site": [
+          tools(call("write_file", { path: "site.txt", content: "site\n" })),
+          tools(dispatch("pages", "Write pages.txt")),
+          say("Waiting for pages."),
+          // pages replied; site reports up without closing it.
+          expecting(reply("site done (pages still open)"), "pages done"),
+          say("done"),
+        ],
+        "worker@dispatch:pages": [
+          tools(call("write_file", { path: "pages.txt", content: "pages\n" })),
+          reply("pages done"),
+          say("done"),
+        ],
+        // site as it was at the close; then pages, at its merge; then site with pages in it.
+        "verifier@verify:site-1": pass(),
+        "verifier@verify:pages-1": pass(),
+        "verifier@verify:site-2": pass(),
+      }),
+    );
+    job = await createLocalJob({ config: NEVER, model });
+    await openJob(job);
+    const summary = await wake(1, job.deps);
+    expect(summary.state).toBe("DONE");
+    expect(model.errors).toEqual([]);
+    expect(model.unplayed()).toEqual({});
+    expect(fileOnBranch(job, "site.txt")).toBe("site");
+    expect(fileOnBranch(job, "pages.txt")).toBe("pages");
+    const tasks = state(job).engine.tasks as Tasks;
+    expect(tasks.pages).toMatchObject({ status: "merged", parent: "site" });
+    expect(tasks.site).toMatchObject({ status: "merged" });
+    const merges = git(job.repoDir, "log", "--merges", "--format=%s", "cfa/1").split("\n");
+    expect(merges.indexOf("cfa #1: merge task pages")).toBeGreaterThan(
+      merges.indexOf("cfa #1: merge task site"),
+    );
+  });
+
   it("a withdraw drops the whole tree unmerged: every level's branch and worktree go", async () => {
     const model = createStrictConversationModel(
       recording({
