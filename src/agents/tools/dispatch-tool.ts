@@ -1,4 +1,5 @@
-// dispatch: sparks a task (seed 000 §6 [spark]): a worker on its own worktree and branch.
+// dispatch: sparks a task (seed 000 §6 [spark]): a worker on its own worktree and branch,
+// made from the dispatcher's branch; past the fan-out cap it waits (§13 [send-block]).
 
 import * as z from "zod";
 import { fromHost } from "./host-result.js";
@@ -23,7 +24,7 @@ const input = z.strictObject({
 export const dispatchTool: Tool<typeof input> = {
   name: "dispatch",
   description:
-    "Start a new task: a worker gets its own copy of the job branch and the brief as its first message. The worker replies to you when done; its reply arrives as a later message. Refused when too many tasks are open: close one first.",
+    "Start a new task: a worker gets its own branch, made from yours, and the brief as its first message. The worker replies to you when done; its reply arrives as a later message. When too many of your tasks are open the new one is queued and starts once you close one.",
   input,
   async run({ id, brief, files }, ctx) {
     return fromHost(await ctx.host.dispatch({ id, brief, files }));

@@ -15,7 +15,7 @@ const input = z.strictObject({
 export const replyTool: Tool<typeof input> = {
   name: "reply",
   description:
-    "Send a message to your lead, who dispatched your task: report the work done (or what blocks you). It is delivered after your turn ends; the lead's answer, if any, arrives as a later message.",
+    "Send a message to whoever dispatched your task (your lead, or the task above yours): report the work done (or what blocks you). It is delivered after your turn ends; their answer, if any, arrives as a later message.",
   input,
   async run({ text }, ctx) {
     return fromHost(await ctx.host.send({ parent: true }, text));
