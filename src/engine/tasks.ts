@@ -186,7 +186,8 @@ export async function verifyTask(
     ...(signal ? { signal } : {}),
   });
   // The verifier may have run commands that touched files: put the branch back as it was.
-  await new JobRepo(ws.root, undefined, ws.gitDir, { logger: s.deps.logger }).resetToHead();
+  const repo = new JobRepo(ws.root, undefined, ws.gitDir, { logger: s.deps.logger });
+  await repo.resetToHead();
   // A verifier turn that broke is the close's error (the lead hears it), not a failed task.
   if (run.failure !== null) {
     throw new Error(`cfa/engine: the verifier of task ${id} failed: ${run.failure}`);
