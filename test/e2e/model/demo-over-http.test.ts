@@ -42,6 +42,14 @@ describe("the demo job over HTTP with the real adapter", () => {
         /"type":"thinking","thinking":"Working on [^"]+","signature":"sig-/,
       );
     }
+    // Redacted thinking goes back with its encrypted data, next to the thinking it followed.
+    expect(
+      later.some((r) =>
+        /"signature":"sig-[^"]+"\},\{"type":"redacted_thinking","data":"enc-[0-9a-f]+"\}/.test(
+          r.raw,
+        ),
+      ),
+    ).toBe(true);
     // Text blocks keep the field the API put on them.
     expect(later.some((r) => /"type":"text","text":"[^"]*","citations":null/.test(r.raw))).toBe(
       true,

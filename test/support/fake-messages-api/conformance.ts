@@ -3,8 +3,9 @@
 //
 // - at most 4 `cache_control` breakpoints (https://platform.claude.com/docs/en/build-with-claude/prompt-caching);
 // - `system` and `tools` byte-identical across the instance's requests (the fixed prefix);
-// - every earlier assistant turn sent back byte for byte as it was served (each served block's
-//   JSON appears in the raw body, in order; https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks);
+// - every earlier assistant turn sent back byte for byte as it was served, none dropped since
+//   the conversation started (each served block's JSON appears in the raw body, in order;
+//   https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks);
 // - each tool_use answered by exactly one tool_result, in the very next user message
 //   (https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls);
 // - no empty or whitespace-only text block.
@@ -55,6 +56,12 @@ export class Conformance {
             found.push(`assistant block ${i} differs from what was served: ${block.slice(0, 160)}`);
           }
         });
+        // Every turn served since the conversation (re)started comes back, the latest included.
+        if (at + sentBlocks.length < servedBlocks.length) {
+          found.push(
+            `${servedBlocks.length - at - sentBlocks.length} served assistant blocks not sent back`,
+          );
+        }
       }
       let from = 0;
       for (const block of sentBlocks) {

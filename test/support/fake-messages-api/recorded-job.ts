@@ -1,7 +1,8 @@
 // The fake Messages API answering a recorded job (the `cfa run --record` format,
 // recordings/README.md): each request is matched to the recorded instance it belongs to and
 // answered with that instance's next step — as the real API would send it, which is stricter
-// than the recording: every response opens with a thinking block carrying a signature, text
+// than the recording: every response opens with a thinking block carrying a signature (some
+// with a redacted one after it), text
 // blocks carry `citations: null`, and tool inputs come with their keys in reverse
 // alphabetical order, so anything that re-sorts, drops or rewrites an assistant turn shows up
 // in the next request (conformance.ts). It also keeps the bill: every 200 answer is a charge,
@@ -123,8 +124,9 @@ export function recordedJobApi(
       };
     }
     furthest.set(instance, Math.max(furthest.get(instance) ?? 0, step + 1));
-    const content = asTheApiSendsIt(recorded.response.content, `${instance}#${step}`);
-    conformance.recordServed(instance, content);
+    const content = asTheApiSendsIt(recorded.response.content, `${instance}#${step}`, step);
+    // A response cut at max_tokens is asked again, not kept: only kept turns must come back.
+    if (recorded.response.stopReason !== "max_tokens") conformance.recordServed(instance, content);
     charged.push(`${instance}#${step}`);
     const u = recorded.response.usage;
     return {
@@ -162,8 +164,12 @@ export function recordedJobApi(
   };
 }
 
-/** Stricter than the recording, as the API is: a signed thinking block first, unsorted keys. */
-function asTheApiSendsIt(content: readonly Block[], tag: string): Block[] {
+/**
+ * Stricter than the recording, as the API is: a signed thinking block first, on every third
+ * step followed by a redacted one (opaque encrypted `data`, "pass back unchanged":
+ * @anthropic-ai/sdk 1.12.0 RedactedThinkingBlock), unsorted keys.
+ */
+function asTheApiSendsIt(content: readonly Block[], tag: string, step: number): Block[] {
   const out: Block[] = [
     {
       type: "thinking",
@@ -171,6 +177,9 @@ function asTheApiSendsIt(content: readonly Block[], tag: string): Block[] {
       signature: `sig-${Buffer.from(tag).toString("base64")}==`,
     },
   ];
+  if (step % 3 === 2) {
+    out.push({ type: "redacted_thinking", data: `enc-${Buffer.from(tag).toString("hex")}` });
+  }
   for (const block of content) {
     if (block.type === "tool_use") out.push({ ...block, input: descending(block.input) });
     else if (block.type === "text") out.push({ type: "text", text: block.text, citations: null });
