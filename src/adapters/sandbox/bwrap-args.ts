@@ -1,15 +1,27 @@
 // The bwrap command line for one command: a pure function of an already-resolved plan, so
 // the mount order (which decides what is visible and writable) is tested without bwrap.
+// bubblewrap 0.8.0 (Debian bookworm, Ubuntu 24.04) options only: `man bwrap`.
+
+import type { CommandLimits } from "../../ports/sandbox.js";
+import { limitArgs } from "./limit-args.js";
+import type { SystemRoot } from "./system-root.js";
 
 export interface BwrapPlan {
+  /** What of the host the root shows (system-root.ts). */
+  system: SystemRoot;
   /** Realpath of the workspace: cwd and the only writable folder. */
   cwd: string;
   argv: readonly string[];
   env: Readonly<Record<string, string>>;
   network: boolean;
-  /** Existing directories to cover with an empty tmpfs (home, the main checkout, …). */
+  limits: CommandLimits;
+  /** The launcher that applies the limits (prlimit), by its path inside the sandbox. */
+  prlimit: string;
+  /** Files written for the sandbox (passwd, group, hosts): source on the host → /etc/<name>. */
+  etcFiles: readonly { source: string; target: string }[];
+  /** Existing directories, inside the shown system, to cover with an empty tmpfs. */
   hide: readonly string[];
-  /** Existing paths to show read-only again after `hide` (the repository's gitdirs). */
+  /** Existing paths to show read-only (the repository's gitdirs). */
   readOnly: readonly string[];
   /** Files bound read-only over existing files, after everything else. */
   overlays: readonly { source: string; target: string }[];
@@ -20,20 +32,45 @@ export function isWithin(target: string, folder: string): boolean {
   return folder === "/" || target === folder || target.startsWith(folder + "/");
 }
 
+const MIB = 1024 * 1024;
+
+/** Folders that exist in the sandbox, empty: nothing of the host's is in them. */
+export const EMPTY_FOLDERS = ["/home", "/root", "/run", "/srv", "/mnt", "/media"] as const;
+
 export function bwrapArgs(plan: BwrapPlan): string[] {
-  const { cwd } = plan;
-  const args = [
-    // Read-only system; a fresh /dev and /proc; a private, empty /tmp.
-    "--ro-bind",
-    "/",
-    "/",
+  const { cwd, system } = plan;
+  const tmpBytes = String(plan.limits.tmpMiB * MIB);
+  // bwrap starts from an empty tmpfs root; everything shown is added below, and the root
+  // itself is made read-only last.
+  const args: string[] = [];
+  for (const folder of system.folders) args.push("--ro-bind", folder, folder);
+  for (const { path, target } of system.links) args.push("--symlink", target, path);
+  const etc = plan.network ? [...system.etc, ...system.networkEtc] : system.etc;
+  for (const entry of etc) args.push("--ro-bind-try", entry, entry);
+  for (const { source, target } of plan.etcFiles) args.push("--ro-bind", source, target);
+  args.push(
+    // A fresh /dev: null, zero, full, random, urandom, tty, pts. Its /dev/shm is a size-capped
+    // tmpfs of its own, and /dev itself read-only: bwrap's /dev is an uncapped tmpfs a
+    // command could otherwise fill with files (RAM).
     "--dev",
     "/dev",
+    "--size",
+    tmpBytes,
+    "--tmpfs",
+    "/dev/shm",
+    "--remount-ro",
+    "/dev",
+    // Its own /proc (own PID namespace: only the command's processes).
     "--proc",
     "/proc",
+    // A private, size-capped /tmp in RAM.
+    "--size",
+    tmpBytes,
     "--tmpfs",
     "/tmp",
-  ];
+  );
+  for (const folder of EMPTY_FOLDERS) args.push("--dir", folder);
+  args.push("--symlink", "../run", "/var/run");
   // Hides come before any bind: a later bind into a hidden folder re-creates just that
   // path inside the tmpfs, the rest stays invisible.
   for (const folder of plan.hide) args.push("--tmpfs", folder);
@@ -45,7 +82,10 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   args.push("--bind", cwd, cwd);
   for (const p of inside) args.push("--ro-bind", p, p);
   for (const { source, target } of plan.overlays) args.push("--ro-bind", source, target);
-  args.push("--chdir", cwd, "--unshare-all");
+  // Nothing can be created in the root after this: the folders bwrap made for the binds
+  // above stay empty.
+  args.push("--remount-ro", "/");
+  args.push("--chdir", cwd, "--unshare-all", "--hostname", "sandbox");
   if (plan.network) args.push("--share-net");
   args.push(
     "--die-with-parent",
@@ -59,6 +99,6 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   );
   for (const [name, value] of Object.entries(plan.env)) args.push("--setenv", name, value);
   // `--` so a program name starting with a dash is never read as a bwrap option.
-  args.push("--", ...plan.argv);
+  args.push("--", ...limitArgs(plan.prlimit, plan.limits), ...plan.argv);
   return args;
 }

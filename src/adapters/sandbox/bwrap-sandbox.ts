@@ -1,62 +1,114 @@
-// The Sandbox port on bubblewrap (DESIGN "Agents and models"; seed 000 §10: nothing an
-// agent does escapes the workspace without crossing a checked boundary). Read-only system,
-// the workspace the only writable folder, private /tmp, no network unless the role allows
-// it, an environment of exactly request.env, and secrets on disk hidden: the invoking
-// user's home, the main checkout of a worktree, and the repository config's credentials.
+// The Sandbox port on bubblewrap (DESIGN "Trust boundaries": the sandbox holds nothing of
+// the host that a command does not need; seed 000 §10). The root is built from an allowlist
+// of system folders (system-root.ts), not the host's `/`; the workspace is the only
+// writable folder; /tmp and /dev/shm are private and size-capped; no network unless the
+// role allows it; an environment of exactly request.env; per-command limits on processes,
+// memory, file size and CPU time (limit-args.ts; pids-cgroup.ts as root); the repository's
+// gitdirs read-only with their config's credentials hidden.
 
 import { mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { CommandRequest, CommandResult, Sandbox } from "../../ports/sandbox.js";
+import {
+  DEFAULT_COMMAND_LIMITS,
+  type CommandRequest,
+  type CommandResult,
+  type Sandbox,
+} from "../../ports/sandbox.js";
 import { bwrapArgs, isWithin } from "./bwrap-args.js";
+import { etcFiles } from "./etc-files.js";
 import { SandboxUnavailableError } from "./errors.js";
 import { findGitLayout, mainCheckoutOf, type GitLayout } from "./find-git-layout.js";
+import { createPidsCgroup, JOIN_CGROUP_SCRIPT, type PidsCgroup } from "./pids-cgroup.js";
 import { runProcess } from "./run-process.js";
 import { sanitizeGitConfig } from "./sanitize-git-config.js";
+import { discoverSystemRoot, type SystemRoot } from "./system-root.js";
 import { validateRequest } from "./validate-request.js";
 
 export interface BwrapSandboxOptions {
   /** The bwrap executable; a bare name is looked up on `searchPath`. Default `bwrap`. */
   bwrapPath?: string;
+  /** util-linux's prlimit, by a path the sandbox shows (under /usr). Default /usr/bin/prlimit. */
+  prlimitPath?: string;
   /** PATH used to find bwrap itself (never passed into the sandbox). Default process PATH. */
   searchPath?: string;
-  /** The invoking user's home, hidden under a tmpfs. Default os.homedir(); null: not hidden. */
+  /** The invoking user's home: hidden should a shown system folder hold it. Default os.homedir(). */
   home?: string | null;
   /** More folders to hide, e.g. the workspace area that holds sibling workspaces. */
   hidePaths?: readonly string[];
+  /** What of the host to show; default: the allowlist as this host has it. */
+  systemRoot?: SystemRoot;
+  /**
+   * How a root worker limits processes (RLIMIT_NPROC does not bind root): a pids cgroup
+   * when one can be made, else the limit is not enforced and `warn` says so once. Tests
+   * replace it.
+   */
+  pidsCgroup?: (max: number) => Promise<PidsCgroup | null>;
+  /** Said once, e.g. that the process limit cannot be enforced here. */
+  warn?: (message: string) => void;
   /** Monotonic milliseconds for durationMs. */
   now?: () => number;
 }
 
+/** bwrap's own two processes (the monitor and the sandbox's pid 1) live in the cgroup too. */
+const BWRAP_TASKS = 2;
+
 export function createBwrapSandbox(options: BwrapSandboxOptions = {}): Sandbox {
   const bwrapPath = options.bwrapPath ?? "bwrap";
+  const prlimit = options.prlimitPath ?? "/usr/bin/prlimit";
   const searchPath = options.searchPath ?? process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin";
   const home = options.home === undefined ? os.homedir() : options.home;
   const extraHidden = options.hidePaths ?? [];
+  const root = process.getuid?.() === 0;
+  const pidsCgroup = options.pidsCgroup ?? ((max: number) => createPidsCgroup(max));
+  let system: Promise<SystemRoot> | undefined;
+  let warned = false;
 
   return {
     kind: "bwrap",
     async run(request: CommandRequest, runOptions?: { signal?: AbortSignal }) {
       await validateRequest(request);
+      const limits = request.limits ?? DEFAULT_COMMAND_LIMITS;
+      const shown = await (system ??= options.systemRoot
+        ? Promise.resolve(options.systemRoot)
+        : discoverSystemRoot());
       const cwd = await realpath(request.cwd);
       const layout = await findGitLayout(cwd);
       const scratch = await mkdtemp(path.join(os.tmpdir(), "cfa-sandbox-"));
+      let cgroup: PidsCgroup | null = null;
       try {
         const overlays = layout ? await sanitizedConfigs(layout, scratch) : [];
+        const readOnly = layout ? readOnlyGitPaths(layout) : [];
         const candidates = [...(home === null ? [] : [home]), ...extraHidden];
         if (layout?.linked) candidates.push(mainCheckoutOf(layout));
         const args = bwrapArgs({
+          system: shown,
           cwd,
           argv: request.argv,
           env: request.env,
           network: request.network,
-          hide: await hiddenFolders(candidates, cwd),
-          readOnly: layout ? readOnlyGitPaths(layout) : [],
+          limits,
+          prlimit,
+          etcFiles: await writeEtcFiles(scratch, request.network),
+          hide: await hiddenFolders(candidates, cwd, [...shown.folders, ...readOnly]),
+          readOnly,
           overlays,
         });
+        if (root) {
+          cgroup = await pidsCgroup(limits.processes + BWRAP_TASKS);
+          if (cgroup === null && !warned) {
+            warned = true;
+            options.warn?.(
+              "cfa/sandbox: running as root without a pids cgroup this process can create: the per-command process limit is not enforced (run the worker as an ordinary user, where RLIMIT_NPROC applies)",
+            );
+          }
+        }
+        const launch = cgroup
+          ? { file: "/bin/sh", args: ["-c", JOIN_CGROUP_SCRIPT, cgroup.procs, bwrapPath, ...args] }
+          : { file: bwrapPath, args };
         return await runBwrap(
+          launch,
           bwrapPath,
-          args,
           cwd,
           searchPath,
           request,
@@ -64,6 +116,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): Sandbox {
           options.now,
         );
       } finally {
+        await cgroup?.remove();
         await rm(scratch, { recursive: true, force: true });
       }
     },
@@ -71,8 +124,8 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): Sandbox {
 }
 
 async function runBwrap(
+  launch: { file: string; args: string[] },
   bwrapPath: string,
-  args: string[],
   cwd: string,
   searchPath: string,
   request: CommandRequest,
@@ -81,8 +134,8 @@ async function runBwrap(
 ): Promise<CommandResult> {
   try {
     return await runProcess({
-      file: bwrapPath,
-      args,
+      file: launch.file,
+      args: launch.args,
       cwd,
       // Only what finding bwrap needs; --clearenv empties it inside regardless.
       env: { PATH: searchPath },
@@ -97,6 +150,21 @@ async function runBwrap(
     }
     throw error;
   }
+}
+
+/** passwd, group and (without network) hosts for the sandbox's /etc, written to `scratch`. */
+async function writeEtcFiles(
+  scratch: string,
+  network: boolean,
+): Promise<{ source: string; target: string }[]> {
+  const id = { uid: process.getuid?.() ?? 65534, gid: process.getgid?.() ?? 65534 };
+  const files: { source: string; target: string }[] = [];
+  for (const [name, text] of Object.entries(etcFiles(id, network))) {
+    const source = path.join(scratch, `etc-${name}`);
+    await writeFile(source, text, { mode: 0o644 });
+    files.push({ source, target: `/etc/${name}` });
+  }
+  return files;
 }
 
 /**
@@ -132,12 +200,15 @@ async function sanitizedConfigs(
 }
 
 /**
- * Existing folders, symlinks resolved, that are worth a tmpfs: not `/`, not inside the
- * workspace (its bind would show them anyway), not under /tmp (already private), and not
- * inside another hidden folder.
+ * Existing folders, symlinks resolved, that the sandbox would otherwise show: inside a
+ * shown system folder or gitdir, not inside the workspace (its bind shows it anyway), not
+ * `/`, and not inside another hidden folder. Anywhere else they are absent already.
  */
-async function hiddenFolders(candidates: readonly string[], cwd: string): Promise<string[]> {
-  const tmp = await realpath("/tmp").catch(() => "/tmp");
+async function hiddenFolders(
+  candidates: readonly string[],
+  cwd: string,
+  shown: readonly string[],
+): Promise<string[]> {
   const resolved: string[] = [];
   for (const candidate of candidates) {
     if (!path.isAbsolute(candidate)) continue;
@@ -145,7 +216,7 @@ async function hiddenFolders(candidates: readonly string[], cwd: string): Promis
     if (real === null || real === "/") continue;
     const info = await stat(real).catch(() => null);
     if (!info?.isDirectory()) continue;
-    if (isWithin(real, cwd) || isWithin(real, tmp)) continue;
+    if (isWithin(real, cwd) || !shown.some((folder) => isWithin(real, folder))) continue;
     resolved.push(real);
   }
   const unique = [...new Set(resolved)];

@@ -17,18 +17,26 @@ export function isSandboxMode(value: unknown): value is SandboxMode {
   return (SANDBOX_MODES as readonly unknown[]).includes(value);
 }
 
-export interface CreateSandboxOptions extends Omit<BwrapSandboxOptions, "bwrapPath"> {
+/** Where util-linux's prlimit is looked for: folders the sandbox shows (system-root.ts). */
+const SYSTEM_BIN = "/usr/bin:/bin:/usr/sbin:/sbin";
+
+export interface CreateSandboxOptions extends Omit<
+  BwrapSandboxOptions,
+  "bwrapPath" | "prlimitPath"
+> {
   /** Finds a program; null when absent. Default: search `searchPath` (the process PATH). */
   which?: (program: string) => Promise<string | null>;
   /** Limit for each probe run of bwrap. */
   probeTimeoutMs?: number;
+  /** Where prlimit is looked for (folders the sandbox shows). Default /usr/bin:/bin:/usr/sbin:/sbin. */
+  systemBin?: string;
 }
 
 export async function createSandbox(
   mode: SandboxMode = "require",
   options: CreateSandboxOptions = {},
 ): Promise<Sandbox> {
-  const { which, probeTimeoutMs, ...bwrapOptions } = options;
+  const { which, probeTimeoutMs, systemBin, ...bwrapOptions } = options;
   switch (mode) {
     case "off":
       return createUnsandboxed(options.now ? { now: options.now } : {});
@@ -37,8 +45,16 @@ export async function createSandbox(
       const find = which ?? ((program: string) => findProgram(program, searchPath));
       const bwrapPath = await find("bwrap");
       if (bwrapPath === null) throw new SandboxUnavailableError("missing", null, "");
-      await probeBwrap(bwrapPath, probeTimeoutMs);
-      return createBwrapSandbox({ ...bwrapOptions, bwrapPath });
+      // The limits are applied inside the sandbox by prlimit, so it must be one the sandbox
+      // shows; never one from the caller's PATH.
+      const prlimitPath = await findProgram("prlimit", systemBin ?? SYSTEM_BIN);
+      if (prlimitPath === null) throw new SandboxUnavailableError("no-prlimit", bwrapPath, "");
+      await probeBwrap(bwrapPath, {
+        prlimit: prlimitPath,
+        ...(bwrapOptions.systemRoot ? { systemRoot: bwrapOptions.systemRoot } : {}),
+        ...(probeTimeoutMs === undefined ? {} : { timeoutMs: probeTimeoutMs }),
+      });
+      return createBwrapSandbox({ ...bwrapOptions, bwrapPath, prlimitPath });
     }
     default: {
       const unreachable: never = mode;

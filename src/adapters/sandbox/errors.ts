@@ -1,7 +1,7 @@
 // The sandbox adapter's named errors. Neither carries environment values: a request's env
 // may be passed in by a caller that has not reduced it yet.
 
-export const SANDBOX_UNAVAILABLE_REASONS = ["missing", "unusable"] as const;
+export const SANDBOX_UNAVAILABLE_REASONS = ["missing", "unusable", "no-prlimit"] as const;
 export type SandboxUnavailableReason = (typeof SANDBOX_UNAVAILABLE_REASONS)[number];
 
 const INSTALL_HINT =
@@ -40,6 +40,10 @@ function sandboxUnavailableMessage(
         " so run `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` before the worker," +
         " or set `sandbox: off` in .github/cfa.yml to run commands uncontained"
       );
+    case "no-prlimit":
+      // The per-command limits (issue 8 §11) are applied by util-linux's prlimit inside the
+      // sandbox; without it they would silently not apply.
+      return `cfa/sandbox: util-linux's prlimit is required to apply the per-command limits and was not found in /usr/bin or /bin; install the Debian/Ubuntu package \`util-linux\`, or set \`sandbox: off\` in .github/cfa.yml to run commands uncontained`;
     default: {
       const unreachable: never = reason;
       return unreachable;

@@ -13,6 +13,16 @@ export {
   SandboxUnavailableError,
   type SandboxUnavailableReason,
 } from "./errors.js";
-export { probeBwrap } from "./probe-bwrap.js";
+export { probeBwrap, type ProbeOptions } from "./probe-bwrap.js";
 export { sanitizeGitConfig } from "./sanitize-git-config.js";
 export { createUnsandboxed, type UnsandboxedOptions } from "./unsandboxed.js";
+export { etcFiles } from "./etc-files.js";
+export { limitArgs } from "./limit-args.js";
+export { createPidsCgroup, type PidsCgroup } from "./pids-cgroup.js";
+export {
+  discoverSystemRoot,
+  ETC_ENTRIES,
+  NETWORK_ETC_ENTRIES,
+  SYSTEM_FOLDERS,
+  type SystemRoot,
+} from "./system-root.js";

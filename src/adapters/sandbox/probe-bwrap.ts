@@ -1,47 +1,56 @@
 // Proves bwrap can actually build a sandbox here, before any command needs one. Being
 // installed is not enough: GitHub's Ubuntu 24.04 runners ship bwrap but AppArmor denies
-// unprivileged user namespaces, and some containers refuse a new /proc.
+// unprivileged user namespaces, and some containers refuse a new /proc. The trial is a real
+// run's command line (the same root, mounts, limits and launcher), running `true`.
 
-import type { CommandResult } from "../../ports/sandbox.js";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { DEFAULT_COMMAND_LIMITS, type CommandResult } from "../../ports/sandbox.js";
+import { bwrapArgs } from "./bwrap-args.js";
 import { SandboxUnavailableError } from "./errors.js";
 import { runProcess } from "./run-process.js";
-
-/** The same namespaces and mounts a real run asks for, minus the workspace. */
-const PROBE_ARGS = [
-  "--ro-bind",
-  "/",
-  "/",
-  "--dev",
-  "/dev",
-  "--proc",
-  "/proc",
-  "--tmpfs",
-  "/tmp",
-  "--unshare-all",
-  "--die-with-parent",
-  "--new-session",
-  "--cap-drop",
-  "ALL",
-  "--clearenv",
-  "--setenv",
-  "PATH",
-  "/usr/bin:/bin",
-  "--",
-  "true",
-];
+import { discoverSystemRoot, type SystemRoot } from "./system-root.js";
 
 const proven = new Set<string>();
 
+export interface ProbeOptions {
+  /** prlimit by the path the sandbox shows. */
+  prlimit: string;
+  /** What of the host to show; default: the allowlist as this host has it. */
+  systemRoot?: SystemRoot;
+  timeoutMs?: number;
+}
+
 /** Resolves when `bwrapPath` works; otherwise throws SandboxUnavailableError. Succeeds once per path. */
-export async function probeBwrap(bwrapPath: string, timeoutMs = 10_000): Promise<void> {
+export async function probeBwrap(bwrapPath: string, options: ProbeOptions): Promise<void> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
   if (proven.has(bwrapPath)) return;
-  const version = await probeRun(bwrapPath, ["--version"], timeoutMs);
+  const version = await probeRun(bwrapPath, ["--version"], "/", timeoutMs);
   if (version.exitCode !== 0) {
     throw new SandboxUnavailableError("unusable", bwrapPath, describe("--version", version));
   }
-  const trial = await probeRun(bwrapPath, PROBE_ARGS, timeoutMs);
-  if (trial.exitCode !== 0) {
-    throw new SandboxUnavailableError("unusable", bwrapPath, describe("a trial sandbox", trial));
+  const dir = await mkdtemp(path.join(os.tmpdir(), "cfa-sandbox-probe-"));
+  try {
+    const args = bwrapArgs({
+      system: options.systemRoot ?? (await discoverSystemRoot()),
+      cwd: dir,
+      argv: ["true"],
+      env: { PATH: "/usr/bin:/bin" },
+      network: false,
+      limits: DEFAULT_COMMAND_LIMITS,
+      prlimit: options.prlimit,
+      etcFiles: [],
+      hide: [],
+      readOnly: [],
+      overlays: [],
+    });
+    const trial = await probeRun(bwrapPath, args, dir, timeoutMs);
+    if (trial.exitCode !== 0) {
+      throw new SandboxUnavailableError("unusable", bwrapPath, describe("a trial sandbox", trial));
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
   proven.add(bwrapPath);
 }
@@ -49,13 +58,14 @@ export async function probeBwrap(bwrapPath: string, timeoutMs = 10_000): Promise
 async function probeRun(
   bwrapPath: string,
   args: string[],
+  cwd: string,
   timeoutMs: number,
 ): Promise<CommandResult> {
   try {
     return await runProcess({
       file: bwrapPath,
       args,
-      cwd: "/",
+      cwd,
       env: {},
       timeoutMs,
       maxOutputBytes: 4096,

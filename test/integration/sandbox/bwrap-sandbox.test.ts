@@ -145,7 +145,7 @@ describe(title, () => {
       const result = await createBwrapSandbox({ bwrapPath: bwrapPath! }).run(
         request(["ls", "-A", realHome]),
       );
-      expect(result.exitCode).toBe(0);
+      // Absent (a runner's /home/runner), or an empty folder (root's /root).
       expect(result.stdout).toBe("");
     });
 
@@ -373,6 +373,25 @@ describe(title, () => {
       expect(missing.exitCode).not.toBe(0);
       expect(missing.stderr).toContain("no-such-program-cfa");
     });
+  });
+
+  describe("as root, the process limit needs a pids cgroup", () => {
+    it.skipIf(skip || process.getuid?.() !== 0)(
+      "without one the command still runs and the gap is said once, not per command",
+      async () => {
+        const warnings: string[] = [];
+        const rooted = createBwrapSandbox({
+          bwrapPath: bwrapPath!,
+          home,
+          pidsCgroup: () => Promise.resolve(null),
+          warn: (message) => warnings.push(message),
+        });
+        expect((await rooted.run(request(["true"]))).exitCode).toBe(0);
+        expect((await rooted.run(request(["true"]))).exitCode).toBe(0);
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toMatch(/process limit is not enforced/);
+      },
+    );
   });
 
   describe("createSandbox", () => {

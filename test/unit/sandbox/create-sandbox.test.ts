@@ -66,6 +66,16 @@ describe("createSandbox: require means bubblewrap or an error, never a silent fa
     expect(error.message).toContain("`sandbox: off`");
   });
 
+  it("refuses to run commands without prlimit, which applies the per-command limits", async () => {
+    const bwrap = await fakeBwrap("bwrap-fine", 'echo "bubblewrap 0.8.0"');
+    const error = await caught(
+      createSandbox("require", { which: () => Promise.resolve(bwrap), systemBin: dir }),
+    );
+    expect(error.reason).toBe("no-prlimit");
+    expect(error.message).toContain("util-linux's prlimit is required");
+    expect(error.message).toContain("`sandbox: off`");
+  });
+
   it("reports a bwrap whose --version fails", async () => {
     const bwrap = await fakeBwrap("bwrap-broken", 'echo "bwrap: broken" >&2\nexit 2');
     const error = await caught(createSandbox("require", { which: () => Promise.resolve(bwrap) }));
