@@ -79,7 +79,14 @@ export async function wireLocal(
     price: priceOf,
     sandbox: (mode) => {
       let made = sandboxes.get(mode);
-      if (!made) sandboxes.set(mode, (made = createSandbox(mode, { hidePaths: [workRoot] })));
+      if (!made)
+        sandboxes.set(
+          mode,
+          (made = createSandbox(mode, {
+            hidePaths: [workRoot],
+            warn: (message) => logger.warn(message),
+          })),
+        );
       return made;
     },
     workspaces: (area) => createGitWorkspaces({ repoDir, area, logger, now: () => clock.now() }),

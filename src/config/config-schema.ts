@@ -10,6 +10,7 @@ import { ESCALATION_POLICIES } from "./escalation-policy.js";
 import { closest } from "./edit-distance.js";
 import { MODEL_TIERS, isModelTier } from "./model-tiers.js";
 import type { Role } from "./roles.js";
+import { DEFAULT_COMMAND_LIMITS } from "../ports/sandbox.js";
 import { EFFORTS } from "../ports/model.js";
 
 export const CONFIG_PATH = ".github/cfa.yml";
@@ -110,6 +111,22 @@ export const CfaConfigSchema = z.strictObject({
       .default(() => [...DEFAULT_COMMANDS[role]]),
   ).prefault({}),
   network: perRole(() => z.boolean().default(false)).prefault({}),
+  /** Issue 8 §11: per-command resource limits, per role (src/ports/sandbox.ts). */
+  commandLimits: perRole(() =>
+    z
+      .strictObject({
+        processes: z.int().min(16).max(100_000).default(DEFAULT_COMMAND_LIMITS.processes),
+        memoryMiB: z.int().min(64).max(1_048_576).default(DEFAULT_COMMAND_LIMITS.memoryMiB),
+        fileSizeMiB: z.int().min(1).max(1_048_576).default(DEFAULT_COMMAND_LIMITS.fileSizeMiB),
+        cpuSeconds: z
+          .int()
+          .min(1)
+          .max(MAX_COMMAND_SECONDS * 64)
+          .default(DEFAULT_COMMAND_LIMITS.cpuSeconds),
+        tmpMiB: z.int().min(1).max(1_048_576).default(DEFAULT_COMMAND_LIMITS.tmpMiB),
+      })
+      .prefault({}),
+  ).prefault({}),
   /**
    * Per role: the output budget per request (thinking included) and the effort. Unset keys
    * keep the role's defaults (src/agents/loop/output-plan.ts): leads and workers 32,000 / high,

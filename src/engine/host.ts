@@ -284,7 +284,11 @@ export function createHost(
         sandbox: await s.deps.sandbox(s.config.sandbox),
         argv,
         workspaceRoot: ws.root,
-        role: { allowedCommands: role.commands, network: s.config.network[name] },
+        role: {
+          allowedCommands: role.commands,
+          network: s.config.network[name],
+          limits: s.config.commandLimits[name],
+        },
         env: s.deps.env,
         timeoutMs: s.config.limits.commandTimeoutSeconds * 1000,
         maxOutputBytes: s.config.limits.commandOutputBytes,

@@ -109,7 +109,14 @@ export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: Gi
     price: priceOf,
     sandbox: (mode) => {
       let made = sandboxes.get(mode);
-      if (!made) sandboxes.set(mode, (made = createSandbox(mode, { hidePaths: [workRoot] })));
+      if (!made)
+        sandboxes.set(
+          mode,
+          (made = createSandbox(mode, {
+            hidePaths: [workRoot],
+            warn: (message) => logger.warn(message),
+          })),
+        );
       return made;
     },
     workspaces: (area) => createGitWorkspaces({ repoDir, area, logger }),

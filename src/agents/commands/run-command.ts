@@ -1,7 +1,7 @@
 // Runs one agent command: the role's policy first, then the sandbox. The policy refuses
 // before anything is spawned; the sandbox contains whatever the policy let through.
 
-import type { CommandResult, Sandbox } from "../../ports/sandbox.js";
+import type { CommandLimits, CommandResult, Sandbox } from "../../ports/sandbox.js";
 import { checkCommand } from "./check-command.js";
 import { reduceEnv, type EnvLike } from "./reduce-env.js";
 
@@ -12,6 +12,8 @@ export interface CommandRole {
   network?: boolean;
   /** Variable names passed through on top of the base allowlist (still secret-filtered). */
   extraEnv?: readonly string[];
+  /** The role's resource limits (`commandLimits` in .github/cfa.yml); the defaults when absent. */
+  limits?: CommandLimits;
 }
 
 export interface RunCommandInput {
@@ -38,6 +40,7 @@ export async function runCommand(input: RunCommandInput): Promise<CommandResult>
       timeoutMs: input.timeoutMs,
       maxOutputBytes: input.maxOutputBytes,
       network: input.role.network ?? false,
+      ...(input.role.limits === undefined ? {} : { limits: input.role.limits }),
     },
     input.signal ? { signal: input.signal } : undefined,
   );

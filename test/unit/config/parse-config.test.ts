@@ -28,6 +28,9 @@ const errors = (yaml: string, source?: string): ConfigIssue[] => {
 
 const messages = (yaml: string) => errors(yaml).map((e) => e.message);
 
+// The documented defaults (README "Sandbox"), written out: a change to them shows here.
+const LIMITS = { processes: 256, memoryMiB: 2048, fileSizeMiB: 512, cpuSeconds: 600, tmpMiB: 32 };
+
 const DEFAULTS: CfaConfig = {
   label: "cfa",
   escalation: { INTENT: "always", PLAN: "always", EXECUTE: "always" },
@@ -88,6 +91,13 @@ const DEFAULTS: CfaConfig = {
     worker: false,
     verifier: false,
     proxy: false,
+  },
+  commandLimits: {
+    "intent-lead": LIMITS,
+    "project-lead": LIMITS,
+    worker: LIMITS,
+    verifier: LIMITS,
+    proxy: LIMITS,
   },
   sandbox: "require",
   output: {
@@ -154,6 +164,19 @@ describe("parseConfig: defaults", () => {
     expect(config.models).toEqual({ ...DEFAULTS.models, worker: "fast" });
   });
 
+  it("sets one role's command limits, keeping the others and the rest at their defaults", () => {
+    const config = ok("commandLimits:\n  worker:\n    tmpMiB: 512\n    processes: 1024\n");
+    expect(config.commandLimits.worker).toEqual({ ...LIMITS, tmpMiB: 512, processes: 1024 });
+    expect(config.commandLimits.verifier).toEqual(LIMITS);
+  });
+
+  it("refuses a command limit that could not work, naming it", () => {
+    expect(messages("commandLimits:\n  worker:\n    processes: 2\n")[0]).toMatch(
+      /commandLimits\.worker\.processes/,
+    );
+    expect(messages("commandLimits:\n  worker:\n    disk: 5\n")[0]).toMatch(/disk/);
+  });
+
   it("treats a key with nothing after the colon as unset", () => {
     expect(ok("label:\ncaps:\n  turns:\napprovers:\n")).toEqual(DEFAULTS);
   });
@@ -172,6 +195,7 @@ commands:
   worker: [git, node, sh]
   proxy: []
 network: { worker: true }
+commandLimits: { worker: { processes: 512, memoryMiB: 4096, fileSizeMiB: 64, cpuSeconds: 120, tmpMiB: 256 } }
 sandbox: "off"
 limits: { toolCallsPerTurn: 10, commandTimeoutSeconds: 21600, commandOutputBytes: 1024, maxTokens: 32000, apiPatienceMinutes: 60 }
 output: { worker: { maxTokens: 64000, effort: medium }, proxy: { effort: low } }
@@ -202,6 +226,10 @@ auditTrail: drop
       },
       commands: { ...DEFAULTS.commands, worker: ["git", "node", "sh"], proxy: [] },
       network: { ...DEFAULTS.network, worker: true },
+      commandLimits: {
+        ...DEFAULTS.commandLimits,
+        worker: { processes: 512, memoryMiB: 4096, fileSizeMiB: 64, cpuSeconds: 120, tmpMiB: 256 },
+      },
       sandbox: "off",
       limits: {
         toolCallsPerTurn: 10,
