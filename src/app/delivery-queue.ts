@@ -214,6 +214,12 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
       void track(
         reads.add(async () => {
           try {
+            // Not before the deliveries already received are answered: a job started by
+            // add() runs at once, and its first steps (screening again, the client, the
+            // first request) would otherwise run before Node reads the next request.
+            // setImmediate runs after the event loop's pending I/O
+            // (https://nodejs.org/en/learn/asynchronous-work/event-loop-timers-and-nexttick).
+            await new Promise<void>((resolve) => setImmediate(resolve));
             await handleDelivery(delivery, {
               forRepo,
               dedupe: options.dedupe,
