@@ -38,6 +38,10 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
     token: w.github.token,
     forgetToken: w.github.forgetToken,
     repoDir: env.GITHUB_WORKSPACE,
+    // Links in comments point where people read the repository: the runner's server, which
+    // is GitHub Enterprise Server's own on an instance (Actions sets GITHUB_SERVER_URL,
+    // https://docs.github.com/en/actions/reference/workflows-and-actions/variables).
+    repoUrl: `${env.GITHUB_SERVER_URL.replace(/\/+$/, "")}/${env.GITHUB_REPOSITORY}`,
     workRoot: workRootUnder(env.RUNNER_TEMP),
     logger,
     ...(w.model === undefined ? {} : { model: w.model }),

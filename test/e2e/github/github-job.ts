@@ -91,6 +91,8 @@ export async function createGitHubJob(options: {
   asApp?: boolean;
   /** Called before each model call, with its number (1, 2…): a turn that takes time. */
   beforeModelCall?: (call: number, clock: JobClock) => void;
+  /** More of the runner's environment (e.g. GitHub Enterprise Server's GITHUB_SERVER_URL). */
+  env?: Record<string, string>;
 }) {
   const root = await mkdtemp(join(tmpdir(), "cfa-gh-e2e-"));
   const bare = join(root, "github.git");
@@ -172,6 +174,7 @@ export async function createGitHubJob(options: {
           GITHUB_RUN_ID: "4242",
           GITHUB_RUN_ATTEMPT: "1",
           ANTHROPIC_API_KEY: "sk-ant-e2e-unused",
+          ...options.env,
         },
         {
           model,

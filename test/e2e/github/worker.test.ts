@@ -103,6 +103,32 @@ describe("the worker on GitHub", () => {
     expect(count("pulls/create")).toBe(2);
   });
 
+  it("on GitHub Enterprise Server the status comment links to the instance (GITHUB_SERVER_URL), never to github.com", async () => {
+    job = await createGitHubJob({
+      recording: happyRecording(),
+      env: { GITHUB_SERVER_URL: "https://ghe.example.com" },
+    });
+    job.github.install([
+      "graphql",
+      "permission",
+      "issue",
+      "create-pull",
+      "request-reviewers",
+      "create-comment",
+      "create-check",
+    ]);
+    job.github.permissions.set("ana", "write");
+    job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
+
+    expect(await job.runWorker(1)).toBe(0);
+    const status = job.github
+      .botComments(1)
+      .find((c) => readHiddenBlock(c.body)?.kind === "status")!.body;
+    expect(status).toContain("https://ghe.example.com/octo-org/hello-world/tree/cfa/1");
+    expect(status).toContain("https://ghe.example.com/octo-org/hello-world/pull/");
+    expect(status).not.toContain("https://github.com/");
+  });
+
   it("GitHub failing past the retries stops the run (exit 1) without a failure comment: the sweep wakes the job later", async () => {
     const job = await failingStart(["graphql"]);
     job.github.failures.set("graphql", {
