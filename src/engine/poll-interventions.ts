@@ -17,15 +17,15 @@
 
 import { currentLead } from "./instances.js";
 import { collectHumanEvents } from "./human/human-events.js";
-import type { MemoForge } from "./forge-memo.js";
 import { relayIntervention } from "./intervene.js";
 import type { Session } from "./session.js";
 import { runtimeOf } from "./wake-runtime.js";
 
 /**
- * Ten seconds: real model calls take 10–60 s, so the next call's boundary usually polls
- * anyway; on GitHub one listing per 10 s of turn time stays far under the 5,000 requests an
- * hour an installation gets, and costs nothing once the forge answers 304s.
+ * Ten seconds: real model calls take 10–60 s, so the next call's boundary usually looks
+ * anyway, and an intervention waits at most this plus one call (`npm run bench --
+ * intervention`). On GitHub a look is one conditional GET per 10 s of turn time, free when
+ * it answers 304; only a moved issue costs a read of its comments.
  */
 export const DEFAULT_COMMAND_POLL_MS = 10_000;
 
@@ -48,9 +48,11 @@ async function pollOnce(s: Session): Promise<void> {
   const lead = currentLead(s);
   // Only while the lead's instance exists: sparking it is the round boundary's business.
   if (lead === null || s.soup.stateOf(lead) === null) return;
-  const forge = s.deps.forge as Partial<MemoForge> & Session["deps"]["forge"];
-  forge.refresh?.();
-  // The cheap look first: one listing, nothing else unless a person wrote since the cursor.
+  const forge = s.deps.forge;
+  // The cheap look first: on GitHub a conditional GET of the issue, free when it answers 304
+  // (nothing moved); only news costs a read of the comments. The memo (forge-memo.ts) drops
+  // its view when the issue moved, so the listing below is GitHub's, not the memo's.
+  if (!(await forge.issueChanged(s.n))) return;
   const comments = await forge.listComments(s.n);
   const news = comments.some(
     (c) => c.id > s.engine.cursor.comment && c.author.login !== forge.botLogin,

@@ -93,6 +93,8 @@ export async function createGitHubJob(options: {
   beforeModelCall?: (call: number, clock: JobClock) => void;
   /** More of the runner's environment (e.g. GitHub Enterprise Server's GITHUB_SERVER_URL). */
   env?: Record<string, string>;
+  /** Wraps the scripted model (a test that acts while a call is in flight). */
+  model?: (scripted: Model) => Model;
 }) {
   const root = await mkdtemp(join(tmpdir(), "cfa-gh-e2e-"));
   const bare = join(root, "github.git");
@@ -123,7 +125,7 @@ export async function createGitHubJob(options: {
   const scripted: Model = createScriptedModel(options.recording, { source: "e2e" });
   const clock = jobClock("2026-11-22T10:00:00.000Z");
   let modelCalls = 0;
-  const model: Model = {
+  const counted: Model = {
     complete: (request, callOptions) => {
       modelCalls += 1;
       options.beforeModelCall?.(modelCalls, clock);
@@ -131,6 +133,7 @@ export async function createGitHubJob(options: {
     },
     ...(scripted.limits === undefined ? {} : { limits: (name: string) => scripted.limits!(name) }),
   };
+  const model = options.model?.(counted) ?? counted;
   let gitServer: GitHttpServer | undefined;
   if (options.asApp === true) {
     github.actAsApp(clock, APP_ID);
