@@ -3,13 +3,16 @@
 // when GitHub answers 304, and the lead's next request carries the person's words. The whole
 // path is real: Octokit over HTTP to the fake GitHub (ETags and 304s as GitHub sends them),
 // the worker as Actions runs it, the engine, git. Each model call takes ten seconds of the
-// wake's monotonic clock (the poll interval's default), so every boundary may look.
+// wake's monotonic clock (the poll interval's default), so every boundary may look. An idle
+// lead (waiting at its gate, no worker running) is reached through the app: the comment cues
+// a run, and that run's lead is woken on the intervention ([wake-int]).
 
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_COMMAND_POLL_MS } from "../../../src/engine/poll-interventions.js";
 import type { Model } from "../../../src/ports/model.js";
 import { call, recording, tools } from "../../support/engine/script.js";
-import { useGitHubMocks } from "../../support/github/index.js";
+import { examplePayload, useGitHubMocks } from "../../support/github/index.js";
+import { OWNER, REPO } from "./fake-github.js";
 import { createGitHubJob, git, type GitHubJob } from "./github-job.js";
 
 const ART = ".cfa/jobs/1";
@@ -27,7 +30,7 @@ const leadRecording = () =>
     ],
   });
 
-describe("/intervene reaches a running worker's lead at its next model call (GitHub)", () => {
+describe("/intervene on GitHub reaches the current lead at its next model call", () => {
   useGitHubMocks();
   let job: GitHubJob | undefined;
   // Only performance.now is faked: the wake's monotonic clock, which a call advances.
@@ -106,5 +109,77 @@ describe("/intervene reaches a running worker's lead at its next model call (Git
     const seen = transcript.filter((l) => l.type === "message" && JSON.stringify(l).includes(TEXT));
     expect(seen[0]).toMatchObject({ turn: 1, message: { role: "user" } });
     expect(job.lines.join("\n")).toMatch(/HUMAN INTERVENE @ana → .* \(at its next model call\)/);
+  });
+
+  it("[wake-int] an idle lead waiting at its gate: the app dispatches a run, whose lead's first request carries it", async () => {
+    const requests: { instance: string; carries: boolean }[] = [];
+    job = await createGitHubJob({
+      recording: recording({
+        [LEAD]: [
+          tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n" })),
+          tools(
+            call("ask_question", { kind: "gate", text: "Intent?", artifact: `${ART}/INTENT.md` }),
+          ),
+          tools(
+            call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n\nFrench too.\n" }),
+          ),
+          tools(
+            call("ask_question", { kind: "gate", text: "Again?", artifact: `${ART}/INTENT.md` }),
+          ),
+        ],
+      }),
+      model: (scripted): Model => ({
+        complete(request, options) {
+          requests.push({
+            instance: request.instance,
+            carries: JSON.stringify(request.messages).includes(TEXT),
+          });
+          return scripted.complete(request, options);
+        },
+      }),
+    });
+    const { github, probot } = job;
+    github.install([
+      "graphql",
+      "permission",
+      "issue",
+      "dispatch",
+      "content",
+      "org-content",
+      "comment-reaction",
+      "create-pull",
+      "request-reviewers",
+      "create-comment",
+      "update-comment",
+      "create-check",
+    ]);
+    github.permissions.set("ana", "write");
+    github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
+    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    expect(requests.map((r) => r.carries)).toEqual([false, false]);
+
+    // The person intervenes on GitHub; the app cues a run for the job.
+    const comment = github.comment(1, "ana", `/intervene ${TEXT}`);
+    const dispatched = github.dispatches.length;
+    await probot.receive(
+      "issue_comment",
+      examplePayload("issue_comment", "created", {
+        repository: { name: REPO, owner: { login: OWNER }, default_branch: "main" },
+        issue: { number: 1, labels: [{ name: "cfa" }], state: "open" },
+        comment: { id: comment.id, body: comment.body, user: { login: "ana", type: "User" } },
+        sender: { login: "ana", type: "User" },
+      }),
+    );
+    expect(github.dispatches.slice(dispatched)).toEqual([
+      { workflow: "cfa.yml", ref: "main", job: "1" },
+    ]);
+
+    // That run wakes the lead on it ([wake-int]): its first request carries the words.
+    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    expect(requests.slice(2).map((r) => [r.instance, r.carries])).toEqual([
+      [LEAD, true],
+      [LEAD, true],
+    ]);
+    expect(git(github.bare, "show", `cfa/1:${ART}/INTENT.md`)).toContain("French");
   });
 });
