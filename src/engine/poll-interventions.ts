@@ -48,22 +48,21 @@ async function pollOnce(s: Session): Promise<void> {
   const lead = currentLead(s);
   // Only while the lead's instance exists: sparking it is the round boundary's business.
   if (lead === null || s.soup.stateOf(lead) === null) return;
-  const forge = s.deps.forge;
-  // The cheap look first: on GitHub a conditional GET of the issue, free when it answers 304
-  // (nothing moved); only news costs a read of the comments. The memo (forge-memo.ts) drops
-  // its view when the issue moved, so the listing below is GitHub's, not the memo's.
-  if (!(await forge.issueChanged(s.n))) return;
-  const comments = await forge.listComments(s.n);
-  const news = comments.some(
-    (c) => c.id > s.engine.cursor.comment && c.author.login !== forge.botLogin,
-  );
-  if (!news) return;
-  const { events, cursor } = await collectHumanEvents(forge, s.n, s.engine, {
-    label: s.config.label,
-    approvers: s.config.approvers.map((l) => l.toLowerCase()),
-    allowBots: s.config.allowBots,
-    pullRequest: undefined,
-  });
+  let news: Awaited<ReturnType<typeof readNews>>;
+  try {
+    news = await readNews(s);
+  } catch (error) {
+    // A look that fails is not the turn's failure: the round boundary reads everything again
+    // (and meets an outage there, where it is waited out).
+    s.deps.logger.warn(
+      `cfa: job #${s.n}: could not look for new commands while turns run; the round's end will: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+    );
+    return;
+  }
+  if (news === null) return;
+  const { events, cursor } = news;
   // Anything else among them (a withdrawal, an answer, a review, a refusal) is the round
   // boundary's to apply, in order with the rest: leave the cursor where it is. A withdrawal
   // does not wait for long turns to end, though: every turn stops at its next call.
@@ -80,4 +79,24 @@ async function pollOnce(s: Session): Promise<void> {
     if (current === null || s.soup.stateOf(current) === null) return;
     await relayIntervention(s, current, event);
   }
+}
+
+/** People's events since the cursor, or null when nobody wrote (the cheap answer). */
+async function readNews(s: Session) {
+  const forge = s.deps.forge;
+  // The cheap look first: on GitHub a conditional GET of the issue, free when it answers 304
+  // (nothing moved); only news costs a read of the comments. The memo (forge-memo.ts) drops
+  // its view when the issue moved, so the listing below is GitHub's, not the memo's.
+  if (!(await forge.issueChanged(s.n))) return null;
+  const comments = await forge.listComments(s.n);
+  const news = comments.some(
+    (c) => c.id > s.engine.cursor.comment && c.author.login !== forge.botLogin,
+  );
+  if (!news) return null;
+  return collectHumanEvents(forge, s.n, s.engine, {
+    label: s.config.label,
+    approvers: s.config.approvers.map((l) => l.toLowerCase()),
+    allowBots: s.config.allowBots,
+    pullRequest: undefined,
+  });
 }

@@ -10,7 +10,7 @@ import type { Model, ModelRequest } from "../../src/ports/model.js";
 import { createConversationModel } from "../support/engine/conversation-model.js";
 import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
 import { ANA, approve, openJob, say as comment } from "../support/engine/person.js";
-import { commentsOfKind, fileOnBranch, foldedBus } from "../support/engine/inspect.js";
+import { commentsOfKind, fileOnBranch, foldedBus, state } from "../support/engine/inspect.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
 import {
   INTENT_STEPS,
@@ -84,6 +84,62 @@ describe("intervene", () => {
       events.find((e) => e.type === "interrupt" && e.thread === "state:intent:1"),
     ).toBeDefined();
     expect(fileOnBranch(job, ".cfa/jobs/1/INTENT.md")).toContain("French");
+  });
+
+  it("a look that fails while the turn runs is not the turn's failure: the next call's look delivers it", async () => {
+    const script = createConversationModel(
+      recording({
+        [LEAD]: [
+          tools(call("list_files", {})),
+          tools(call("list_files", {})),
+          expecting(writeArtifact("INTENT.md", "# Intent\n\nGreet in French too.\n"), TEXT),
+          gate("INTENT.md"),
+        ],
+      }),
+    );
+    let posted = -1;
+    let failLooks = 0;
+    const model: Model = {
+      async complete(request, options) {
+        const response = await script.complete(request, options);
+        if (request.instance === LEAD && posted < 0) {
+          posted = script.requests.length - 1;
+          await job.forge.commentAs(ANA, 1, `/intervene ${TEXT}`);
+          failLooks = 1;
+        }
+        return response;
+      },
+    };
+    job = await createLocalJob({ model });
+    await openJob(job);
+    // The forge fails the look right after the comment (GitHub down past its retries).
+    const forge = job.deps.forge;
+    const flaky = new Proxy(forge, {
+      get(target, prop, receiver) {
+        if (prop === "issueChanged") {
+          return async (n: number) => {
+            if (failLooks > 0) {
+              failLooks -= 1;
+              throw new Error("GitHub answered 502 on issues.get");
+            }
+            return target.issueChanged(n);
+          };
+        }
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+    const summary = await wake(1, { ...job.deps, forge: flaky });
+    expect(summary.waitingOn).toContain("review INTENT.md");
+    expect(summary.state).toBe("INTENT");
+    expect(failLooks).toBe(0);
+    // One call later than it would have been, in the same turn, and no failure spent.
+    expect(script.requests.findIndex(carries) - posted).toBe(2);
+    expect(script.unplayed()).toEqual({});
+    expect(state(job).failures).toBe(0);
+    expect(state(job).history).toEqual([]);
+    expect(job.warnings.join("\n")).toContain(
+      "could not look for new commands while turns run; the round's end will: GitHub answered 502",
+    );
   });
 
   it("[wake-int]: while the lead waits at a gate it revises and asks again, the old gate is retracted, and approving the new one moves on", async () => {
