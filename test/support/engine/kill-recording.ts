@@ -1,0 +1,35 @@
+// The job the kill -9 test runs (shared by the killed process and the test that resumes it):
+// every gate answered by the proxy, and EXECUTE's round of two workers in parallel — the
+// round whose first apply once swept the other worker's transcript into its commit
+// (issue 8 point 4).
+
+import { createConversationModel } from "./conversation-model.js";
+import { EXECUTE_STEPS, INTENT_STEPS, PLAN_STEPS, pass, worker } from "./recordings.js";
+import { call, recording, tools } from "./script.js";
+
+export const KILL_CONFIG = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
+export const KILL_WORKERS = ["worker@dispatch:hello", "worker@dispatch:world"];
+
+const approveGate = () => [tools(call("answer", { text: "approved" }))];
+
+export function killRecording() {
+  return recording({
+    "intent-lead@state:intent:1": INTENT_STEPS(),
+    "proxy@escalation:q1": approveGate(),
+    "project-lead@state:plan:1": PLAN_STEPS(),
+    "proxy@escalation:q2": approveGate(),
+    "project-lead@state:execute:1": EXECUTE_STEPS(),
+    "worker@dispatch:hello": worker("hello.txt"),
+    "worker@dispatch:world": worker("world.txt"),
+    "verifier@verify:hello-1": pass(),
+    "verifier@verify:world-1": pass(),
+    "proxy@escalation:q3": approveGate(),
+  });
+}
+
+export const killModel = createConversationModel;
+
+/** Model calls the job makes from start to DONE (each scripted step is one call). */
+export function killCalls(): number {
+  return Object.values(killRecording().instances).reduce((n, steps) => n + steps.length, 0);
+}
