@@ -8,6 +8,7 @@ import { enforceCaps, recordSuccessfulTurn, type Caps } from "../protocol/failur
 import { formatConfigErrors, parseConfig, type CfaConfig } from "../config/index.js";
 import type { EngineDeps } from "./engine-deps.js";
 import { memoForge } from "./forge-memo.js";
+import { removeStaleGitLocks } from "./stale-git-locks.js";
 import { postToHuman, proxiesToRun, runProxy, unpostedQuestions } from "./escalations.js";
 import { ingestHumanEvents } from "./ingest.js";
 import { resumeUnfinished } from "./resume.js";
@@ -86,6 +87,12 @@ export async function wake(
     };
   }
   try {
+    // A process killed inside a git command left its locks: nobody else works on this job.
+    const stale = await removeStaleGitLocks(deps.repoDir, deps.workRoot, n);
+    if (stale.length > 0)
+      deps.logger.warn(
+        `cfa: job #${n}: removed git locks a killed process left: ${stale.join(", ")}`,
+      );
     const s = await openSession(n, deps, config.config, options.requester);
     try {
       await run(s, options);

@@ -5,10 +5,14 @@
 // and lets a new process finish the job. Each trial aims at a random model call of the job
 // (the child says when each starts) plus a random few milliseconds, so the kill falls in the
 // call or in the engine's work after it. However it died, the job ends DONE with each turn
-// once, and no worker is given its task again on top of a transcript saying it answered.
+// once, and no worker is given its task again on top of a transcript saying it answered. The
+// kill takes the process's git commands with it, so git's lock files may stay behind: each
+// trial plants them (stale-git-locks.ts removes them at the next wake).
 // CFA_KILL_TRIALS=n runs more trials (local runs); each names where it aimed, to try again.
 
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { wireLocal } from "../../src/cli/wiring.js";
@@ -35,6 +39,8 @@ function runChild(root: string, atCall: number, extraMs: number): Promise<{ kill
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", CHILD, root, String(CALL_MS)], {
       stdio: ["ignore", "pipe", "pipe"],
+      // Its own process group: the kill takes its git commands with it, as a dead runner would.
+      detached: true,
     });
     let out = "";
     let err = "";
@@ -43,7 +49,7 @@ function runChild(root: string, atCall: number, extraMs: number): Promise<{ kill
       out += chunk.toString();
       if (!aimed && out.includes(`call ${atCall}\n`)) {
         aimed = true;
-        setTimeout(() => child.kill("SIGKILL"), extraMs);
+        setTimeout(() => process.kill(-child.pid!, "SIGKILL"), extraMs);
       }
     });
     child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
@@ -92,6 +98,15 @@ describe("kill -9 anywhere in a job: the next process finishes it, each turn onc
       jobs.push(job);
       // Aimed at the last call, the kill may come after the process ended: still a trial.
       const run = await runChild(job.root, atCall, extraMs);
+      // Git killed inside a command leaves its locks: as if it had been, on the job's branch
+      // and in each of its worktrees — and another job's, which is not this wake's to touch.
+      const gitDir = join(job.repoDir, ".git");
+      await mkdir(join(gitDir, "refs/heads/cfa"), { recursive: true });
+      await writeFile(join(gitDir, "refs/heads/cfa/1.lock"), "");
+      await writeFile(join(gitDir, "refs/heads/cfa/2.lock"), "");
+      for (const admin of await readdir(join(gitDir, "worktrees")).catch(() => [])) {
+        await writeFile(join(gitDir, "worktrees", admin, "index.lock"), "");
+      }
       const summary = await resume(job);
       expect(summary.state, `killed: ${run.killed}`).toBe("DONE");
       // Each turn once, and both workers' turns among them.
@@ -102,6 +117,7 @@ describe("kill -9 anywhere in a job: the next process finishes it, each turn onc
         // One turn: the task, three responses — never a second turn on top of the first.
         expect(transcript(job, who).filter((m) => m.role === "assistant")).toHaveLength(3);
       }
+      expect(existsSync(join(gitDir, "refs/heads/cfa/2.lock"))).toBe(true);
       const lead = userTexts(transcript(job, "project-lead@state:execute:1"));
       for (const file of ["hello.txt", "world.txt"]) {
         expect(lead.filter((t) => t.includes(`${file} written`))).toHaveLength(1);
