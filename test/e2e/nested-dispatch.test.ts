@@ -181,14 +181,13 @@ describe("nested dispatch", () => {
     expect(inspect).toMatch(
       /task pages — merged[^\n]*\n(?:[│ ]+[├└]── [^\n]*\n)*[│ ]+[├└]── task home — merged/,
     );
-    // The status comment's dispatch tree (Mermaid; nodes numbered by task id: home t0,
-    // pages t1, site t2): site under the lead, pages under site, home under pages.
+    // The status comment's dispatch tree (Mermaid; nodes numbered depth first: site t0,
+    // pages t1, home t2): site under the lead, pages under site, home under pages.
     const [status] = await commentsOfKind(job, "status");
     const body = status!.body;
-    expect(body).toContain("lead --> t2\n");
-    expect(body).toContain("t2 --> t1\n");
-    expect(body).toContain("t1 --> t0\n");
-    expect(body).toMatch(/t0\["home: merged, verifier pass"\]/);
+    expect(body).toMatch(/t0\["site: merged, verifier pass"\]\nlead --> t0\n/);
+    expect(body).toMatch(/t1\["pages: merged, verifier pass"\]\nt0 --> t1\n/);
+    expect(body).toMatch(/t2\["home: merged, verifier pass"\]\nt1 --> t2\n/);
     const watch = renderWatch(view).map((l) => `${l.event} ${l.detail}`);
     expect(watch).toContainEqual(expect.stringMatching(/^DISPATCH task pages under task site: /));
     expect(watch).toContainEqual(expect.stringMatching(/^DISPATCH task home under task pages: /));
