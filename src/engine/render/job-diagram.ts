@@ -131,7 +131,10 @@ export function dispatchTree(facts: Pick<JobDiagramFacts, "job" | "state" | "tas
     shown.push(task);
     stack.push(...[...(children.get(task.id) ?? [])].reverse());
   }
-  const ids = new Map(shown.map((t, i) => [t.id, `t${i}`]));
+  // Node names by the task's place among all tasks sorted by id: a task keeps its name as
+  // the tree grows, whatever is drawn.
+  const number = new Map(tasks.map((t, i) => [t.id, i]));
+  const ids = new Map(shown.map((t) => [t.id, `t${number.get(t.id)!}`]));
   const lines = [
     "flowchart TD",
     ...[...TASK_CLASSES.values()].map((c) => `classDef ${c.name} ${c.style}`),

@@ -159,22 +159,23 @@ describe("dispatchTree: the lead at the root, each task under its parent", () =>
 
   it("a tree cut short still hangs each drawn sub-task from its own parent (parents first)", () => {
     // Sub-tasks whose ids sort before their parent's, deeper than the cut.
+    const id = (i: number) => `a-${String(i).padStart(3, "0")}`;
     const tasks = [
       task("z-root", null),
       ...Array.from({ length: MAX_TREE_NODES + 5 }, (_, i) =>
-        task(
-          `a-${String(i).padStart(3, "0")}`,
-          i === 0 ? "z-root" : `a-${String(i - 1).padStart(3, "0")}`,
-        ),
+        task(id(i), i === 0 ? "z-root" : id(i - 1)),
       ),
     ];
     const lines = body(dispatchTree({ job: 1, state: "EXECUTE", tasks }));
-    expect(lines).toContain('t0["z-root: working"]');
+    // Nodes are named by id order (a-000 t0 … a-054 t54, z-root t55), drawn from the root.
+    const root = `t${MAX_TREE_NODES + 5}`;
+    expect(lines).toContain(`${root}["z-root: working"]`);
     const edges = lines.filter((l) => l.includes("-->"));
-    expect(edges[0]).toBe("lead --> t0");
-    // Every other drawn task hangs from the one drawn just before it: the chain, unbroken.
-    expect(edges.slice(1)).toEqual(
-      Array.from({ length: MAX_TREE_NODES - 1 }, (_, i) => `t${i} --> t${i + 1}`),
+    expect(edges[0]).toBe(`lead --> ${root}`);
+    expect(edges[1]).toBe(`${root} --> t0`);
+    // The chain unbroken down to the cut: each drawn task under the one drawn before it.
+    expect(edges.slice(2)).toEqual(
+      Array.from({ length: MAX_TREE_NODES - 2 }, (_, i) => `t${i} --> t${i + 1}`),
     );
     expect(lines).toContain('more["6 more tasks not drawn"]');
   });
