@@ -96,7 +96,7 @@ export async function runInstanceTurn(
       await removeFile(ws.root, OUTCOME_PATH);
       const records = run.decisions.tampered.join(", ");
       run.decisions = { ...emptyDecisions(), tampered: run.decisions.tampered };
-      run.failure = `a command changed the engine's records (${records}); they were put back. Never write under .cfa/ with a command`;
+      run.failure = `a command changed the engine's records (${records}); they were put back, and nothing this turn decided (a question, a gate, a dispatch, an outcome) was applied: ask or finish again. Never write under .cfa/ with a command`;
     }
     return { a, woke, preempted, ws, run, error: null };
   } catch (error) {

@@ -278,9 +278,15 @@ describe("a lead's command deletes the job's bus.jsonl", () => {
     expect(run.io.err()).toBe("");
     expect(run.code).toBe(0);
     expect(run.io.out()).toContain(
-      "ERROR     a command changed the engine's records (.cfa/jobs/1/bus.jsonl); they were put back.",
+      "ERROR     a command changed the engine's records (.cfa/jobs/1/bus.jsonl); they were put back, and nothing this turn decided",
     );
     expect(run.io.out()).toContain("GATE          APPROVAL  ⏸ PLAN.md waits for @ana's review");
+    const transcript = git(
+      run.repo,
+      "show",
+      `cfa/1:${ART}/instances/project-lead@state~plan~1.jsonl`,
+    );
+    expect(transcript).toContain("nothing this turn decided");
     const state = JSON.parse(git(run.repo, "show", `cfa/1:${ART}/state.json`)) as {
       history: { action: string }[];
     };
