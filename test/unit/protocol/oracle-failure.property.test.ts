@@ -16,6 +16,7 @@ import {
   recordSuccessfulTurn,
   type Caps,
 } from "../../../src/protocol/failure.js";
+import { InvalidTransitionError } from "../../../src/protocol/errors.js";
 import { newJobRecord, type JobRecord } from "../../../src/protocol/job-record.js";
 import { transition } from "../../../src/protocol/transition.js";
 import { jobArb } from "./arbitraries.js";
@@ -146,8 +147,17 @@ describe("retry budget and nudges against the spec (seed 000 §12, §13, oracle)
     fc.assert(
       fc.property(jobArb, (job) => {
         fc.pre(!oracleIsLive(job.state));
-        expect(() => recordStateFailure(job, { ...AT, reason: "x" })).toThrow();
-        expect(() => recordNudge(job, { ...AT, reason: "x" })).toThrow();
+        // Refused as the FAILURE edge a terminal does not have: Diagram 1 draws none out of it.
+        for (const record of [recordStateFailure, recordNudge]) {
+          let thrown: unknown = null;
+          try {
+            record(job, { ...AT, reason: "x" });
+          } catch (error) {
+            thrown = error;
+          }
+          expect(thrown).toBeInstanceOf(InvalidTransitionError);
+          expect(thrown).toMatchObject({ from: job.state, action: "FAILURE", allowed: [] });
+        }
         expect(recordSuccessfulTurn(job)).toBe(job);
         expect(recordLeadProgress(job)).toBe(job);
       }),

@@ -300,6 +300,23 @@ describe("Skill outcomes against §4 (seed 000 §12, oracle)", () => {
     );
   });
 
+  it("Deterministic transitions: a malformed record's violation names every field that is wrong, or the record itself", () => {
+    // One line per problem, `<field>: <what>`, joined with "; " (the engine posts it whole).
+    const both = parseOutcomeRecord('{"outcome":"DONE","reason":"  "}', "EXECUTE");
+    expect(both.ok).toBe(false);
+    if (!both.ok) {
+      expect(both.violation).toMatch(
+        /^outcome record is malformed: outcome: .+; reason: reason must not be empty$/,
+      );
+    }
+    for (const text of ["null", "[1]", '"APPROVED_WORK"', "7"]) {
+      const parsed = parseOutcomeRecord(text, "EXECUTE");
+      expect(parsed.ok).toBe(false);
+      if (!parsed.ok)
+        expect(parsed.violation, text).toMatch(/^outcome record is malformed: record: /);
+    }
+  });
+
   it("Deterministic transitions: a record with anything beyond {outcome, reason} is malformed", () => {
     fc.assert(
       fc.property(
