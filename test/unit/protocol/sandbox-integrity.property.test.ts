@@ -3,7 +3,8 @@
 // `.git`, absolute, dangling, chained, looping, a hard link — and random paths through them,
 // against the file boundary check (src/agents/boundary resolveInWorkspace) and the file
 // tools built on it (src/agents/fs). The oracle is the kernel: realpath(3) says where a path
-// really lands, and the files outside the workspace are compared byte for byte afterwards.
+// really lands, lstat(2) which steps are links, and the files outside the workspace are
+// compared byte for byte afterwards.
 
 import { createHash } from "node:crypto";
 import {
@@ -245,6 +246,31 @@ describe("Sandbox integrity (seed 000 §12, §10)", () => {
     );
   });
 
+  it("Sandbox integrity: in no-links mode (the engine's own records) a path that crosses any symbolic link is refused", () => {
+    fc.assert(
+      fc.property(
+        layoutArb,
+        fc.array(requestArb, { minLength: 1, maxLength: 12 }),
+        fc.boolean(),
+        (links, requests, forWrite) => {
+          const layout = makeLayout(links);
+          for (const raw of requests) {
+            const request = layout.at(raw);
+            let accepted = true;
+            try {
+              resolveInWorkspace(layout.ws, request, { forWrite, noLinks: true });
+            } catch (error) {
+              expect(error, request).toBeInstanceOf(BoundaryError);
+              accepted = false;
+            }
+            if (crossesLink(layout.ws, request)) expect(accepted, request).toBe(false);
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
   it("Sandbox integrity: whatever an agent's file tools are asked, nothing outside its workspace changes and nothing from outside is read", async () => {
     const opArb = fc.record({
       kind: fc.constantFrom("write", "read", "edit"),
@@ -283,6 +309,25 @@ describe("Sandbox integrity (seed 000 §12, §10)", () => {
     );
   });
 });
+
+/** True when the path, walked as written from the root, steps on a symbolic link that exists. */
+function crossesLink(root: string, request: string): boolean {
+  let at = path.isAbsolute(request) ? "/" : root;
+  for (const part of request.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      at = path.dirname(at);
+      continue;
+    }
+    at = path.join(at, part);
+    try {
+      if (lstatSync(at).isSymbolicLink()) return true;
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
 
 function exists(p: string): boolean {
   try {
