@@ -172,7 +172,9 @@ export function renderWatch(view: JobView): WatchLine[] {
         if (id === null) break;
         if (line.origin.rule === "send-terminate") {
           const task = view.engine?.tasks[id];
-          const branch = `cfa/${n}`;
+          // A sub-task merges into its parent task's branch (issue 11 point 2).
+          const parent = task?.parent === undefined ? undefined : view.engine?.tasks[task.parent];
+          const branch = parent?.branch ?? `cfa/${n}`;
           if (task?.status === "conflict")
             push(line, state, "CONFLICT", `task ${id} did not merge into ${branch}`);
           else if (task?.status === "open")

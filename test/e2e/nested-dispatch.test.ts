@@ -196,6 +196,9 @@ describe("nested dispatch", () => {
     const watch = renderWatch(view).map((l) => `${l.event} ${l.detail}`);
     expect(watch).toContainEqual(expect.stringMatching(/^DISPATCH task pages under task site: /));
     expect(watch).toContainEqual(expect.stringMatching(/^DISPATCH task home under task pages: /));
+    expect(watch).toContain("MERGED task home into cfa/1-pages");
+    expect(watch).toContain("MERGED task pages into cfa/1-site");
+    expect(watch).toContain("MERGED task site into cfa/1");
   });
 
   it("a task closed with its sub-task still open: the sub-task is verified and merged into it first, then it is verified again and merged", async () => {
