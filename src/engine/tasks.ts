@@ -61,7 +61,7 @@ export async function provisionTask(s: Session, task: NewTask): Promise<Workspac
   // A worktree left by a turn a crash cut short is not a live task: start it afresh.
   await s.workspaces.drop({ root: join(s.area, dir), branch }).catch(() => undefined);
   const parentWs = await parentWorkspace(s, task.parent);
-  const base = await new JobRepo(parentWs.root).head();
+  const base = await new JobRepo(parentWs.root, undefined, parentWs.gitDir).head();
   const ws = await s.workspaces.create({
     name: dir,
     branch,
@@ -268,7 +268,7 @@ export async function releaseTask(
     progress(s, "EXECUTE", "DROP", `task ${id} dropped, branch deleted`, true);
   } else {
     const into = await parentWorkspace(s, meta.parent);
-    const intoRepo = new JobRepo(into.root);
+    const intoRepo = new JobRepo(into.root, undefined, into.gitDir);
     const before = await intoRepo.head();
     const merged = await s.repo.exclusive(() =>
       s.workspaces.close(ws, into, {
@@ -305,7 +305,7 @@ export async function releaseTask(
  */
 async function verifiedForMerge(s: Session, id: string, ws: Workspace): Promise<boolean> {
   const meta = s.engine.tasks[id]!;
-  const head = await new JobRepo(ws.root).head();
+  const head = await new JobRepo(ws.root, undefined, ws.gitDir).head();
   if (meta.lastVerdict === "pass" && meta.verifiedHead === head) return true;
   let issues: string[];
   try {
