@@ -4,13 +4,13 @@
 // link, so an append never lands outside the workspace (issue 8 §2). One write per call: a
 // crash cuts at most the tail of this append.
 
-import { constants, realpathSync } from "node:fs";
+import { constants } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import path from "node:path";
-import { resolveInWorkspace } from "../boundary/resolve-in-workspace.js";
-import { openDirInside, unanchored } from "./anchored-dir.js";
+import { unanchored } from "./anchored-dir.js";
 import { FileToolError } from "./file-tool-error.js";
 import type { FileToolOptions } from "./file-tool-options.js";
+import { openParentForWrite } from "./open-parent-for-write.js";
 import { toFileError } from "./to-file-error.js";
 import { verifyOpened } from "./verify-opened.js";
 
@@ -41,18 +41,7 @@ export async function appendFile(
     check?: (existing: Buffer) => void;
   } = {},
 ): Promise<AppendFileResult> {
-  const real = resolveInWorkspace(root, requested, {
-    forWrite: true,
-    protect: options.protect ?? [],
-    noLinks: options.noLinks ?? false,
-  });
-  const rootReal = realpathSync(root);
-  await options.seam?.beforeOpen?.(real);
-  const dir = await openDirInside(rootReal, path.relative(rootReal, path.dirname(real)), {
-    create: true,
-    requested,
-    pathOnly: options.seam?.pathOnly ?? false,
-  });
+  const { real, rootReal, dir } = await openParentForWrite(root, requested, options);
   try {
     if (dir.mode === "path") throw unanchored(requested);
     const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;

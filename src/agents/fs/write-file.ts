@@ -5,14 +5,14 @@
 // /proc) the write is refused before anything is created (issue 8 §10).
 
 import { randomBytes } from "node:crypto";
-import { constants, realpathSync, type Stats } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import { lstat, open, rename, unlink } from "node:fs/promises";
 import path from "node:path";
 import { BoundaryError } from "../boundary/boundary-error.js";
-import { resolveInWorkspace } from "../boundary/resolve-in-workspace.js";
-import { openDirInside, unanchored } from "./anchored-dir.js";
+import { unanchored } from "./anchored-dir.js";
 import { FileToolError } from "./file-tool-error.js";
 import type { FileToolOptions } from "./file-tool-options.js";
+import { openParentForWrite } from "./open-parent-for-write.js";
 import { toFileError } from "./to-file-error.js";
 
 const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -38,18 +38,7 @@ export async function writeFile(
   } = {},
 ): Promise<WriteFileResult> {
   const durable = options.durable ?? true;
-  const real = resolveInWorkspace(root, requested, {
-    forWrite: true,
-    protect: options.protect ?? [],
-    noLinks: options.noLinks ?? false,
-  });
-  const rootReal = realpathSync(root);
-  await options.seam?.beforeOpen?.(real);
-  const dir = await openDirInside(rootReal, path.relative(rootReal, path.dirname(real)), {
-    create: true,
-    requested,
-    pathOnly: options.seam?.pathOnly ?? false,
-  });
+  const { real, rootReal, dir } = await openParentForWrite(root, requested, options);
   const base = path.basename(real);
   const temp = `.cfa-tmp-${randomBytes(8).toString("hex")}`;
   let tempCreated = false;
