@@ -25,6 +25,7 @@ import {
 } from "../../src/ports/sandbox.js";
 import { fixtureRoot, installedBwrap } from "../integration/sandbox/helpers.js";
 import { cases } from "./support/count.js";
+import { SANDBOX_NODE } from "../support/sandbox-node.js";
 
 const bwrapPath = installedBwrap();
 const bit = it.skipIf(bwrapPath === null);
@@ -64,7 +65,7 @@ function request(argv: string[], more: Partial<CommandRequest> = {}): CommandReq
 const sh = (script: string, more: Partial<CommandRequest> = {}): Promise<CommandResult> =>
   sandbox.run(request(["sh", "-c", script], more));
 const node = (script: string, more: Partial<CommandRequest> = {}): Promise<CommandResult> =>
-  sandbox.run(request([process.execPath, "-e", script], more));
+  sandbox.run(request([SANDBOX_NODE, "-e", script], more));
 
 /** A node one-liner: connect to a Unix socket path (or "\0name"), print the outcome. */
 const connectUnix = (where: string) =>
@@ -392,7 +393,7 @@ describe(
           const args = bwrapArgs({
             system: await discoverSystemRoot(),
             cwd: await realpath(work),
-            argv: [process.execPath, "-e", BOMB],
+            argv: [SANDBOX_NODE, "-e", BOMB],
             env: { PATH: SYSTEM_PATH },
             network: false,
             limits: DEFAULT_COMMAND_LIMITS,

@@ -8,6 +8,7 @@ import { createBwrapSandbox } from "../../../src/adapters/sandbox/bwrap-sandbox.
 import { createSandbox } from "../../../src/adapters/sandbox/create-sandbox.js";
 import { runCommand } from "../../../src/agents/commands/run-command.js";
 import type { CommandRequest, Sandbox } from "../../../src/ports/sandbox.js";
+import { SANDBOX_NODE } from "../../support/sandbox-node.js";
 import {
   connectScript,
   fixtureRoot,
@@ -256,7 +257,7 @@ describe(title, () => {
     });
 
     const node = (host: string, p: number, network: boolean) =>
-      sandbox.run(request([process.execPath, "-e", connectScript(host, p)], { network }));
+      sandbox.run(request([SANDBOX_NODE, "-e", connectScript(host, p)], { network }));
 
     bit("a command cannot reach a server on the host's loopback", async () => {
       const before = accepted;
