@@ -17,7 +17,8 @@ import type { Logger } from "../ports/logger.js";
 import { noopLogger } from "../ports/logger.js";
 import type { Model, ModelUsage } from "../ports/model.js";
 import type { Sandbox } from "../ports/sandbox.js";
-import { processRedactor, redactingForge } from "../secrets/index.js";
+import { outboundForge } from "../comments/outbound-forge.js";
+import { processRedactor } from "../secrets/index.js";
 
 export function resolveModel(tierOrModel: string): string {
   return isModelTier(tierOrModel) ? DEFAULT_MODELS[tierOrModel] : tierOrModel;
@@ -61,7 +62,7 @@ export async function wireLocal(
   const clock = options.clock ?? systemClock;
   const workRoot = options.workRoot ?? defaultWorkRoot(repoDir);
   // What the bot writes on the local forge passes the redactor, as on GitHub.
-  const forge = redactingForge(
+  const forge = outboundForge(
     new LocalForge({
       repoDir,
       dataDir: await localForgeDir(repoDir),

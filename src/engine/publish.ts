@@ -5,6 +5,8 @@ import type { Comment, Forge } from "../ports/forge.js";
 import type { EngineState } from "./engine-state.js";
 import { readHiddenBlock } from "./render/hidden-block.js";
 import { fitComment } from "./render/text.js";
+import { remark, unmark } from "../comments/own-marks.js";
+import { redact } from "../secrets/index.js";
 
 export interface BotComments {
   bySeq: Map<number, Comment>;
@@ -25,13 +27,18 @@ export function botComments(forge: Forge, comments: Comment[], job: number): Bot
   return { bySeq, status };
 }
 
-/** Allocates the next seq and queues a record comment; persisted before it is posted. */
+/**
+ * Allocates the next seq and queues a record comment; persisted before it is posted. The
+ * stored body is redacted (state.json is committed) and holds no mark: the template's own
+ * mentions are kept as offsets and marked again when posted (issue 18 §1, own-marks.ts).
+ */
 export function enqueue(engine: EngineState, kind: string, render: (seq: number) => string) {
   const seq = engine.seq;
+  const { text: body, own } = unmark(redact(render(seq), "a comment"));
   return {
     ...engine,
     seq: seq + 1,
-    outbox: [...engine.outbox, { seq, kind, body: render(seq) }],
+    outbox: [...engine.outbox, { seq, kind, body, ...(own.length > 0 ? { own } : {}) }],
   };
 }
 
@@ -45,7 +52,7 @@ export async function flushOutbox(
   const existing = botComments(forge, await forge.listComments(issue), issue);
   for (const item of engine.outbox) {
     if (existing.bySeq.has(item.seq)) continue;
-    await forge.createComment(issue, fitComment(item.body, fullTextAt));
+    await forge.createComment(issue, fitComment(remark(item.body, item.own), fullTextAt));
   }
   return { ...engine, outbox: [] };
 }

@@ -2,6 +2,7 @@
 // "What a user sees": everyone else gets a short refusal and nothing changes).
 
 import { withHiddenBlock, type HiddenBlock } from "../engine/render/hidden-block.js";
+import { ownMention } from "../comments/own-marks.js";
 import type { Permission } from "../ports/forge.js";
 
 export const START_REFUSED_KIND = "start-refused";
@@ -14,7 +15,7 @@ export function startRefusalComment(input: {
   delivery: string;
 }): string {
   return withHiddenBlock(
-    `@${input.login}: only people with write access to this repository (or listed in \`approvers\` in \`.github/cfa.yml\`) can start a cfa job; you have ${input.permission}. Nothing was started.`,
+    `${ownMention(input.login)}: only people with write access to this repository (or listed in \`approvers\` in \`.github/cfa.yml\`) can start a cfa job; you have ${input.permission}. Nothing was started.`,
     { v: 1, job: input.job, kind: START_REFUSED_KIND, delivery: input.delivery },
   );
 }

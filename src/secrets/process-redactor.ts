@@ -37,3 +37,8 @@ export function reportRedactions(report: RedactionReport | undefined): void {
 export function redact(text: string, where?: string): string {
   return shared.redact(text, where);
 }
+
+/** Whether `text` holds a secret the process knows, in any form, or a token shape. */
+export function holdsSecret(text: string): boolean {
+  return shared.holds(text);
+}

@@ -13,7 +13,8 @@ import { systemClock, type Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
 import type { Model } from "../ports/model.js";
 import type { Sandbox } from "../ports/sandbox.js";
-import { processRedactor, redactingForge } from "../secrets/index.js";
+import { outboundForge } from "../comments/outbound-forge.js";
+import { processRedactor } from "../secrets/index.js";
 import type { WorkerGitHub } from "./github-client.js";
 
 export interface GitHubWiring {
@@ -66,7 +67,7 @@ const SECRET_VARIABLES = [
 export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: GitHubForge } {
   const { logger, workRoot, repoDir } = options;
   // Everything the engine posts passes the process's redactor (DESIGN.md "Trust boundaries").
-  const forge = redactingForge(
+  const forge = outboundForge(
     createGitHubForge({
       octokit: options.github,
       owner: options.owner,

@@ -5,6 +5,7 @@ import type { JobRecord } from "../../protocol/job-record.js";
 import type { EngineState } from "../engine-state.js";
 import { withHiddenBlock } from "./hidden-block.js";
 import { pictureOfJob } from "./picture-of-job.js";
+import { redact } from "../../secrets/index.js";
 import { neutralizeMentions } from "./text.js";
 
 export interface StatusFacts {
@@ -82,6 +83,7 @@ export function renderStatusComment(facts: StatusFacts): string {
 
 /** Reasons come from agents: one line, and no @mention that would ping anyone. */
 function oneLine(text: string): string {
-  const flat = neutralizeMentions(text.replace(/\s+/g, " ").trim());
+  // Redacted before it is cut (issue 18 §3): half a secret is still a leak.
+  const flat = neutralizeMentions(redact(text, "a comment").replace(/\s+/g, " ").trim());
   return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
 }
