@@ -13,7 +13,8 @@ import {
 import type { ProgressLine } from "../engine/engine-deps.js";
 import type { Clock } from "../ports/clock.js";
 import type { Model } from "../ports/model.js";
-import { createActionsLogger, type Print } from "./actions-logger.js";
+import { outboundText } from "../comments/outbound-text.js";
+import { createActionsLogger, printToActions, type Print } from "./actions-logger.js";
 import {
   asWorkerGitHub,
   createWorkerGitHub,
@@ -89,12 +90,17 @@ export async function runWorker(
       github,
       logger,
       redact,
+      // The summary page renders Markdown: redacted, and no mention or closing keyword.
       summary: (markdown) =>
         stepSummary(env.GITHUB_STEP_SUMMARY)(
-          processRedactor().redact(markdown, "the step summary"),
+          outboundText(processRedactor().redact(markdown, "the step summary")),
         ),
       progress: (line: ProgressLine) =>
-        print(redact(`${line.at} #${line.job} ${line.who} ${line.event} ${line.detail}`)),
+        printToActions(
+          print,
+          "info",
+          redact(`${line.at} #${line.job} ${line.who} ${line.event} ${line.detail}`),
+        ),
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
