@@ -86,6 +86,7 @@ export async function wireLocal(
           (made = createSandbox(mode, {
             hidePaths: [workRoot],
             warn: (message) => logger.warn(message),
+            holdsSecrets: () => processRedactor().size > 0,
           })),
         );
       return made;

@@ -8,7 +8,9 @@ export {
 } from "./secret-patterns.js";
 export { REDACTED, Redactor, type Redact, type RedactionReport } from "./redactor.js";
 export {
+  holdsKnownSecret,
   holdsSecret,
+  redactKnown,
   processRedactor,
   redact,
   registerEnvSecrets,

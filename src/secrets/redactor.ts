@@ -62,6 +62,11 @@ export class Redactor {
     return this.secrets.size;
   }
 
+  /** Whether `text` holds a known secret in any form (token shapes aside). */
+  holdsKnown(text: string): boolean {
+    return this.spans(text).length > 0;
+  }
+
   /** Whether `text` holds a known secret in any form, or a token shape. */
   holds(text: string): boolean {
     if (this.spans(text).length > 0) return true;
@@ -117,6 +122,20 @@ export class Redactor {
 
   /** `text` with every known secret and every token shape replaced by `[redacted]`. */
   redact(text: string, where = "text"): string {
+    return this.redactWith(text, where, true);
+  }
+
+  /**
+   * `text` with every known secret replaced, token shapes left as they are: for what the
+   * model reads of its workspace (a fixture's sample token, `Authorization: Bearer ${x}` in
+   * code), where a shape cut out would corrupt the file the model edits next, and where no
+   * secret of this process can be but by a leak this catches.
+   */
+  redactKnown(text: string, where = "text"): string {
+    return this.redactWith(text, where, false);
+  }
+
+  private redactWith(text: string, where: string, shapes: boolean): string {
     const spans = this.spans(text);
     let count = spans.length;
     let out = text;
@@ -124,7 +143,7 @@ export class Redactor {
       const [start, end] = spans[k] as [number, number];
       out = out.slice(0, start) + REDACTED + out.slice(end);
     }
-    for (const shape of TOKEN_SHAPES) {
+    for (const shape of shapes ? TOKEN_SHAPES : []) {
       const shaped = this.redactShape(out, shape);
       out = shaped.text;
       count += shaped.count;

@@ -116,6 +116,7 @@ export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: Gi
           (made = createSandbox(mode, {
             hidePaths: [workRoot],
             warn: (message) => logger.warn(message),
+            holdsSecrets: () => processRedactor().size > 0,
           })),
         );
       return made;

@@ -1,6 +1,7 @@
 // Workspace names become directories and branch names become refs: both are checked
 // before git sees them, so a name can never be read as an option or escape the area.
 
+import { holdsSecret } from "../../secrets/index.js";
 import type { GitClient } from "./git-client.js";
 import { gitOutput } from "./git-at.js";
 import { WorkspaceError, type WorkspaceOperation } from "./workspace-error.js";
@@ -30,6 +31,11 @@ export async function validateBranch(
       `invalid branch name ${JSON.stringify(branch)}: ${why}`,
       cause === undefined ? {} : { cause },
     );
+  // A branch is pushed: never one whose name holds a secret (issue 18 §3), and the error
+  // does not repeat it.
+  if (holdsSecret(branch)) {
+    throw new WorkspaceError(operation, "invalid branch name: it holds a secret");
+  }
   // `-x` would be read as an option, and `@{-1}` is expanded by --branch: neither is a name.
   if (branch === "" || branch.startsWith("-") || branch.includes("@{")) {
     throw invalid('it is empty, starts with "-" or contains "@{"');

@@ -30,15 +30,21 @@ export interface CreateSandboxOptions extends Omit<
   probeTimeoutMs?: number;
   /** Where prlimit is looked for (folders the sandbox shows). Default /usr/bin:/bin:/usr/sbin:/sbin. */
   systemBin?: string;
+  /**
+   * Whether the process holds secrets: then mode `off` is refused (issue 18 §3), since an
+   * uncontained command reads the engine's environment from /proc.
+   */
+  holdsSecrets?: () => boolean;
 }
 
 export async function createSandbox(
   mode: SandboxMode = "require",
   options: CreateSandboxOptions = {},
 ): Promise<Sandbox> {
-  const { which, probeTimeoutMs, systemBin, ...bwrapOptions } = options;
+  const { which, probeTimeoutMs, systemBin, holdsSecrets, ...bwrapOptions } = options;
   switch (mode) {
     case "off":
+      if (holdsSecrets?.() === true) throw new SandboxUnavailableError("secrets", null, "");
       return createUnsandboxed(options.now ? { now: options.now } : {});
     case "require": {
       const searchPath = options.searchPath ?? process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin";
