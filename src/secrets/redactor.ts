@@ -85,8 +85,13 @@ export class Redactor {
         found.push([at, at + value.length]);
       }
     }
-    if (this.forms.length > 0 && text.length > 0) {
-      const skel = skeleton(text);
+    const skeletons =
+      this.forms.length === 0 || text.length === 0
+        ? []
+        : text.includes("\\")
+          ? [skeleton(text), skeleton(text, "drop")]
+          : [skeleton(text)];
+    for (const skel of skeletons) {
       for (const form of this.forms) {
         for (
           let at = skel.text.indexOf(form);

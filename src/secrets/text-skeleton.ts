@@ -122,7 +122,12 @@ function escapeAt(text: string, at: number): { value: string; length: number } {
   return { value: "", length: 1 };
 }
 
-export function skeleton(text: string): Skeleton {
+/**
+ * `escapes`: "decode" reads `\n`, `\uXXXX`, `\xXX` as the escapes they are in JSON or a
+ * string literal; "drop" only drops the backslash (`g\h\s\_` is `ghs_`, and `\n` an `n`). A
+ * backslash is ambiguous, so the redactor looks in both when a text has one.
+ */
+export function skeleton(text: string, escapes: "decode" | "drop" = "decode"): Skeleton {
   const out: string[] = [];
   const from = new Int32Array(text.length);
   const to = new Int32Array(text.length);
@@ -160,7 +165,7 @@ export function skeleton(text: string): Skeleton {
       continue;
     }
     if (code === 0x5c) {
-      const escape = escapeAt(text, i);
+      const escape = escapes === "decode" ? escapeAt(text, i) : { value: "", length: 1 };
       push(escape.value, i, i + escape.length);
       i += escape.length;
       continue;

@@ -104,7 +104,7 @@ const RENDERERS: readonly [name: string, render: (p: string) => string][] = [
     "transition: reason",
     (p) =>
       transitionComment({
-        ...{ job: 7, seq: 1, from: "EXECUTE", action: "FAIL", to: "FAILURE" },
+        ...{ job: 7, seq: 1, from: "EXECUTE", action: "FAILURE", to: "FAILURE" },
         ...{ by: "engine", reason: `Failed: ${p}` },
       } as Parameters<typeof transitionComment>[0]),
   ],
