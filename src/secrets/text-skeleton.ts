@@ -128,7 +128,7 @@ function escapeAt(text: string, at: number): { value: string; length: number } {
  * backslash is ambiguous, so the redactor looks in both when a text has one.
  */
 export function skeleton(text: string, escapes: "decode" | "drop" = "decode"): Skeleton {
-  const out: string[] = [];
+  const out = new Uint16Array(text.length);
   const from = new Int32Array(text.length);
   const to = new Int32Array(text.length);
   let n = 0;
@@ -138,9 +138,8 @@ export function skeleton(text: string, escapes: "decode" | "drop" = "decode"): S
       const code = value.charCodeAt(k);
       if (isSpace(code) || isInvisible(code)) continue;
       // One unit in, one unit out, so `from`/`to` stay aligned ("İ" lowercases to two).
-      const unit = value[k] as string;
-      const lower = unit.toLowerCase();
-      out.push(lower.length === 1 ? lower : unit);
+      const lower = value[k]!.toLowerCase();
+      out[n] = lower.length === 1 ? lower.charCodeAt(0) : code;
       from[n] = start;
       to[n] = end;
       n += 1;
@@ -149,6 +148,18 @@ export function skeleton(text: string, escapes: "decode" | "drop" = "decode"): S
   let i = 0;
   while (i < text.length) {
     const code = text.charCodeAt(i);
+    // The common case first: a printable ASCII character that is no escape's start.
+    if (code > 0x20 && code < 0x7f && code !== 0x5c && code !== 0x26 && code !== 0x25) {
+      if (!lineStart || code !== 0x3e) {
+        lineStart = false;
+        out[n] = code >= 0x41 && code <= 0x5a ? code + 0x20 : code;
+        from[n] = i;
+        to[n] = i + 1;
+        n += 1;
+        i += 1;
+        continue;
+      }
+    }
     if (code === 0x0a) {
       lineStart = true;
       i += 1;
@@ -189,5 +200,19 @@ export function skeleton(text: string, escapes: "decode" | "drop" = "decode"): S
     push(text[i] as string, i, i + 1);
     i += 1;
   }
-  return { text: out.join(""), from: from.subarray(0, n), to: to.subarray(0, n) };
+  return {
+    text: decodeUnits(out.subarray(0, n)),
+    from: from.subarray(0, n),
+    to: to.subarray(0, n),
+  };
+}
+
+const UTF16 = new TextDecoder("utf-16le");
+
+/**
+ * UTF-16 code units as a string, fast (String.fromCharCode over spread chunks is ~7× slower).
+ * A lone surrogate becomes U+FFFD, one unit for one: offsets stay aligned.
+ */
+function decodeUnits(units: Uint16Array): string {
+  return UTF16.decode(units);
 }
