@@ -115,12 +115,7 @@ export function serverSettings(
       message: "PRIVATE_KEY: is not a PEM private key (nor base64 of one)",
     });
   }
-  if (
-    issues.length > 0 ||
-    !server.success ||
-    base?.APP_ID === undefined ||
-    key === undefined
-  ) {
+  if (issues.length > 0 || !server.success || base?.APP_ID === undefined || key === undefined) {
     throw new ConfigError("environment", issues);
   }
   return {
