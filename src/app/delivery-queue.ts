@@ -253,6 +253,8 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
           ).catch(failed("the 👀"));
           break;
         case "refuse-start":
+        case "refuse-command":
+        case "refuse-review":
         case "reply-dismissed":
           // A reply to the person: it waits for nothing and no cue waits for it.
           void write(source, job, PRIORITY.reply, () => runActions([action], at)).catch(

@@ -3,11 +3,14 @@
 // cue, then 👀 (issue 10 §2: the worker's dispatch is the effect that matters, so under
 // GitHub's pace of about one write a second it goes before the acknowledgement).
 //
-// The worker is the one place that replies to what it reads from GitHub: a command from
-// someone without authority, a malformed command, a review that does not count. It does so
-// at its next wake, once per comment and review (its cursor), so the app never replies to
-// those itself, or the person would get two answers; it cues the worker so the answer
-// comes now. The app's own words are for what the worker never reads: a start refused.
+// Authority is judged here, before any dispatch (issue 18 §6: a read-only outsider's 12
+// /withdraw comments used to start 12 worker runs, each replying). A command, a malformed
+// command or a gate review from someone without write access (and not in `approvers`)
+// gets one reply from the app, keyed by the comment or review (post-once), and no run;
+// the worker, which keeps its own check for the Actions-only route and for what the app
+// never saw, skips what the app has answered (src/worker/skip-refused.ts), so the person
+// hears once. The worker still answers what only it can judge: a malformed command from
+// someone who may act, a review of the wrong commit, a gate that is not open.
 
 import type { Permission } from "../ports/forge.js";
 import type { AppAction, Decision } from "./app-action.js";
@@ -61,6 +64,13 @@ export function decide(event: AppEvent, triage: Acting, authority: Authority | n
         throw new Error("cfa/app: a command intent without a comment");
       }
       const keys = [`comment:${comment}`];
+      if (!authority?.mayAct) {
+        return {
+          actions: [refuseCommand(job, comment, actor.login, authority, triage.command.kind)],
+          keys,
+          note: `@${actor.login} (${authority?.permission ?? "none"}) may not /${triage.command.kind} on job #${job}; refused, no run`,
+        };
+      }
       if (event.kind === "comment" && event.action === "edited") {
         // The worker reads a comment once, when its cursor passes it: an edit it has not
         // read yet counts, one it has read does not. Only the worker knows which, so an
@@ -69,13 +79,6 @@ export function decide(event: AppEvent, triage: Acting, authority: Authority | n
           actions: [dispatch],
           keys,
           note: `@${actor.login} edited a comment into /${triage.command.kind} on job #${job}`,
-        };
-      }
-      if (!authority?.mayAct) {
-        return {
-          actions: [dispatch],
-          keys,
-          note: `@${actor.login} (${authority?.permission ?? "none"}) may not /${triage.command.kind}; the worker replies`,
         };
       }
       return {
@@ -91,6 +94,13 @@ export function decide(event: AppEvent, triage: Acting, authority: Authority | n
     }
     case "bad-command": {
       const comment = event.kind === "comment" ? event.comment.id : 0;
+      if (!authority?.mayAct) {
+        return {
+          actions: [refuseCommand(job, comment, actor.login, authority, null)],
+          keys: [`comment:${comment}`],
+          note: `@${actor.login} (${authority?.permission ?? "none"}) wrote a malformed command on job #${job}; refused, no run`,
+        };
+      }
       return {
         actions: [dispatch],
         keys: [`comment:${comment}`],
@@ -99,6 +109,21 @@ export function decide(event: AppEvent, triage: Acting, authority: Authority | n
     }
     case "review": {
       const review = event.kind === "review" ? event.review.id : 0;
+      if (!authority?.mayAct) {
+        return {
+          actions: [
+            {
+              kind: "refuse-review",
+              job,
+              review,
+              login: actor.login,
+              permission: authority?.permission ?? "none",
+            },
+          ],
+          keys: [`review:${review}`],
+          note: `@${actor.login} (${authority?.permission ?? "none"}) may not answer job #${job}'s gate; refused, no run`,
+        };
+      }
       return {
         actions: [dispatch],
         keys: [`review:${review}`],
@@ -135,4 +160,21 @@ export function decide(event: AppEvent, triage: Acting, authority: Authority | n
       throw new Error(`cfa/app: unhandled intent ${String(never)}`);
     }
   }
+}
+
+function refuseCommand(
+  job: number,
+  comment: number,
+  login: string,
+  authority: Authority | null,
+  command: string | null,
+): AppAction {
+  return {
+    kind: "refuse-command",
+    job,
+    comment,
+    login,
+    permission: authority?.permission ?? "none",
+    command,
+  };
 }

@@ -7,6 +7,12 @@ import type { AppAction } from "./app-action.js";
 import type { CueEffects } from "./cue-effects.js";
 import { postOnce } from "./post-once.js";
 import { dismissedReviewComment, isSameDismissal } from "./dismissed-review-comment.js";
+import {
+  commandRefusalComment,
+  isSameCommandRefusal,
+  isSameReviewRefusal,
+  reviewRefusalComment,
+} from "./outsider-refusal-comment.js";
 import { isSameStartRefusal, startRefusalComment } from "./start-refusal-comment.js";
 
 export interface ActionContext {
@@ -44,6 +50,24 @@ export async function runActions(actions: readonly AppAction[], at: ActionContex
           action.job,
           startRefusalComment({ ...action, delivery: at.delivery }),
           isSameStartRefusal(at.delivery),
+          await at.botLogins(),
+        );
+        break;
+      case "refuse-command":
+        await postOnce(
+          at.effects,
+          action.job,
+          commandRefusalComment(action),
+          isSameCommandRefusal(action.comment),
+          await at.botLogins(),
+        );
+        break;
+      case "refuse-review":
+        await postOnce(
+          at.effects,
+          action.job,
+          reviewRefusalComment(action),
+          isSameReviewRefusal(action.review),
           await at.botLogins(),
         );
         break;

@@ -15,6 +15,7 @@ import { fetchJobBranches } from "./fetch-job-branches.js";
 import { forgeComments } from "./forge-comments.js";
 import { jobPaths } from "../engine/job-paths.js";
 import { guardJobStart } from "./job-start-guard.js";
+import { skipRefused } from "./skip-refused.js";
 import { runKey, runUrl, type WorkerContext } from "./worker-context.js";
 import { wireGitHub, workRootUnder } from "./wire-github.js";
 
@@ -92,7 +93,12 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
     } else {
       logger.info(`cfa/worker: job #${job}: fetched ${fetched.branches.join(", ")}`);
     }
-    const summary = await wake(job, deps, {
+    // What the app refused before dispatching is not refused again (issue 18 §6).
+    const engineDeps = {
+      ...deps,
+      forge: skipRefused(deps.forge, job, { approvers: loaded.config.approvers }),
+    };
+    const summary = await wake(job, engineDeps, {
       config: loaded.config,
       ...(requester === undefined ? {} : { requester }),
       ...(w.signal === undefined ? {} : { signal: w.signal }),
