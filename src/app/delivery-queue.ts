@@ -65,6 +65,11 @@ export interface DeliveryQueueOptions {
   writeConcurrency?: number;
   /** A job that keeps receiving deliveries is dispatched at least this often. */
   maxCueDelayMs?: number;
+  /**
+   * "installation": installations take turns (the default). "none": every delivery is one
+   * source, as the queue was before issue 18 §6 (positive controls and the bench's baseline).
+   */
+  fairness?: "installation" | "none";
   now?: () => number;
 }
 
@@ -78,6 +83,7 @@ export const QUEUE_DEFAULTS = {
   readPerSource: 4,
   writeConcurrency: 2,
   maxCueDelayMs: 10_000,
+  fairness: "installation",
 } as const satisfies Required<QueueSettings>;
 
 export type Accepted = "queued" | "ignored";
@@ -123,7 +129,10 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
     readPerSource: options.readPerSource ?? QUEUE_DEFAULTS.readPerSource,
     writeConcurrency: options.writeConcurrency ?? QUEUE_DEFAULTS.writeConcurrency,
     maxCueDelayMs: options.maxCueDelayMs ?? QUEUE_DEFAULTS.maxCueDelayMs,
+    fairness: options.fairness ?? QUEUE_DEFAULTS.fairness,
   };
+  const sourceFor = (payload: unknown) =>
+    settings.fairness === "none" ? "all" : sourceOf(payload);
   const now = options.now ?? (() => Date.now());
   const reads = createFairQueue({
     concurrency: settings.readConcurrency,
@@ -198,7 +207,7 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
     decision: Decision,
     at: ActionContext,
   ): Promise<void> => {
-    const source = sourceOf(delivery.payload);
+    const source = sourceFor(delivery.payload);
     const failed = (what: string) => (error: unknown) => {
       // A redelivery of this delivery may try again; the sweep wakes the job meanwhile.
       options.dedupe.forget(deliveryKey(delivery), ...decision.keys);
@@ -282,7 +291,7 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
         logOutcome(delivery, screened, logger);
         return "ignored";
       }
-      const source = sourceOf(delivery.payload);
+      const source = sourceFor(delivery.payload);
       const refused = refusal(source);
       if (refused !== null) {
         throw new QueueFullError(

@@ -187,50 +187,70 @@ type BodyRead =
   | { kind: "evicted" }
   | { kind: "aborted" };
 
-/** Reads the body, counting it as it streams in: cut at the limit, or when evicted. */
-async function readBody(req: IncomingMessage, limits: BodyLimits): Promise<BodyRead> {
-  let chunks: Buffer[] = [];
-  let size = 0;
-  let evicted = false;
-  const lease = limits.bodies.admit(() => {
-    evicted = true;
-    chunks = [];
-    // Ends the loop below with an error; the answer is written by the caller.
-    req.pause();
-    req.emit("error", new Error("evicted"));
+/**
+ * Reads the body, counting it as it streams in: cut at the limit, or when evicted. Events,
+ * not `for await`: leaving an async iterator early destroys the socket, and the refusal
+ * must still reach the sender.
+ */
+function readBody(req: IncomingMessage, limits: BodyLimits): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    let chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (read: BodyRead) => {
+      if (settled) return;
+      settled = true;
+      lease.release();
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("close", onClose);
+      req.off("error", onClose);
+      // Whatever else arrives is not kept; the caller answers and closes the connection.
+      if (read.kind !== "body") {
+        chunks = [];
+        req.pause();
+      }
+      resolve(read);
+    };
+    const lease = limits.bodies.admit(() => finish({ kind: "evicted" }));
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limits.maxBodyBytes) return finish({ kind: "too-large" });
+      chunks.push(chunk);
+      lease.take(chunk.length);
+    };
+    const onEnd = () => finish({ kind: "body", body: Buffer.concat(chunks).toString("utf8") });
+    // The sender went away, or Node's requestTimeout answered 408 and closed it.
+    const onClose = () => finish({ kind: "aborted" });
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("close", onClose);
+    req.on("error", onClose);
   });
-  try {
-    for await (const chunk of req) {
-      if (evicted) break;
-      const bytes = (chunk as Buffer).length;
-      size += bytes;
-      if (size > limits.maxBodyBytes) return { kind: "too-large" };
-      chunks.push(chunk as Buffer);
-      lease.take(bytes);
-    }
-  } catch {
-    return evicted ? { kind: "evicted" } : { kind: "aborted" };
-  } finally {
-    lease.release();
-  }
-  if (evicted) return { kind: "evicted" };
-  if (req.readableAborted || !req.complete) return { kind: "aborted" };
-  return { kind: "body", body: Buffer.concat(chunks).toString("utf8") };
 }
 
 /**
- * Answers without reading (the rest of) the body, then closes the connection: what was
- * not read is never buffered, and the sender cannot keep the connection for another one.
+ * Answers without keeping (the rest of) the body, then closes the connection: what still
+ * arrives is read and dropped, never buffered, for a moment so that the answer is not lost
+ * to a reset (closing a socket with unread bytes sends RST, and the sender may then discard
+ * the answer it had received), then the connection is destroyed whatever the sender does.
  */
 function refuseBody(req: IncomingMessage, res: ServerResponse, status: number, text: string) {
-  if (!res.headersSent && !res.destroyed) {
-    res.shouldKeepAlive = false;
-    res.writeHead(status, { "content-type": "text/plain; charset=utf-8", connection: "close" });
-    res.end(`${text}\n`, () => req.destroy());
-  } else {
+  if (res.headersSent || res.destroyed) {
     req.destroy();
+    return;
   }
+  // Not `Connection: close`: Node would then destroy the socket as soon as the answer is
+  // written, with the sender's bytes unread, and the reset can cost the sender the answer.
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8" });
+  res.end(`${text}\n`, () => {
+    setTimeout(() => req.destroy(), DRAIN_AFTER_REFUSAL_MS).unref();
+  });
+  req.resume();
 }
+
+/** How long a refused sender may keep sending (dropped) before the connection is cut. */
+const DRAIN_AFTER_REFUSAL_MS = 1_000;
 
 function answer(res: ServerResponse, status: number, text: string): void {
   if (res.headersSent) return;
