@@ -334,7 +334,7 @@ describe(
   () => {
     const attack = async (fairness: "installation" | "none", flooder: number, other: number) => {
       // GitHub answers each call in 5 ms; writes pass one at a time per installation.
-      const { started, github, url } = await boot(
+      const { github, url } = await boot(
         {
           http: SHORT,
           queue: { fairness, maxWaiting: 200, minShare: 20, maxWaitingPerSource: 150 },
