@@ -7,7 +7,7 @@
 // the newcomer: GitHub sends a delivery's body at once (it is small and on a fast link), so
 // the bodies that linger are the ones nobody means to finish, and a flood of them cannot
 // crowd out a real delivery arriving behind it. Pure bookkeeping: the endpoint decides what
-// eviction means (a 503 and a closed connection).
+// eviction means (the connection cut).
 
 export interface BodyBudgetLimits {
   /** Bytes all unfinished bodies may hold together. */

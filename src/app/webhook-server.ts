@@ -124,7 +124,10 @@ async function handle(
       endpoint.logger.warn(
         `cfa/app: delivery ${id} (${name}): its unfinished body gave way to newer ones (${limits.bodies.bodies()} bodies, ${limits.bodies.heldBytes()} bytes held); refused`,
       );
-      return refuseBody(req, res, 503, "busy: too many unfinished bodies; redeliver later");
+      // Cut, not answered: draining the rest to answer would read (and allocate) what the
+      // budget exists to refuse. GitHub counts a cut connection as a failed delivery.
+      req.destroy();
+      return;
     case "aborted":
       // The sender went away, or Node's requestTimeout answered 408 and closed it.
       return;

@@ -2,9 +2,13 @@
 // judges authority before dispatching and replies once to a command or review from someone
 // without it, naming the comment or review in its reply's hidden block
 // (github-events/outsider-refusal-comment.ts); the engine, reading the same comment at its
-// next wake, would refuse it again. So the engine's forge leaves out a comment or review
-// that (a) a bot's comment says was refused, and (b) whose author the worker's own live
-// check also finds without authority now. (b) keeps the engine's check the deciding one:
+// next wake, would refuse it again. So the engine's forge shows a comment or review that
+// (a) a bot's comment says was refused, and (b) whose author the worker's own live check
+// also finds without authority now, as one that asks nothing: a comment with no command in
+// it, a review that only comments. Shown, not left out, so the engine's cursor still moves
+// past it (it moves past every comment and review it lists), and the sweep, which wakes a
+// job whose cursor is behind a person's newest comment or review (job-needs-wake.ts), does
+// not wake it every hour for a comment it will never read. (b) keeps the engine's check the deciding one:
 // anyone's bot can write a hidden block, and such a block can then only spare an outsider
 // a second reply, never hide a command that counts. (The worker posting with the workflow's
 // token does not know the app's login, so the author's login cannot be the test.)
@@ -34,19 +38,26 @@ export function skipRefused<F extends Forge>(forge: F, job: number, policy: Refu
       comments.filter((c) => c.author.type === "Bot").map((c) => readHiddenBlock(c.body)),
       job,
     );
-  const keep = async <T extends { id: number; author: { login: string } }>(
+  const quiet = async <T extends { id: number; author: { login: string } }>(
     items: readonly T[],
     ids: Set<number>,
+    silence: (item: T) => T,
   ): Promise<T[]> => {
-    const kept: T[] = [];
+    const shown: T[] = [];
     for (const item of items) {
-      if (ids.has(item.id) && (await outsider(item.author.login))) continue;
-      kept.push(item);
+      shown.push(ids.has(item.id) && (await outsider(item.author.login)) ? silence(item) : item);
     }
-    return kept;
+    return shown;
   };
+  const silentComment = (c: Comment): Comment => ({ ...c, body: "" });
+  const silentReview = (r: Review): Review => ({
+    ...r,
+    state: "COMMENTED",
+    body: "",
+    comments: [],
+  });
   const comments = async (issue: number, all: Comment[]): Promise<Comment[]> =>
-    issue === job ? keep(all, refused(all).comments) : all;
+    issue === job ? quiet(all, refused(all).comments, silentComment) : all;
 
   return new Proxy(forge, {
     get(target, property, receiver) {
@@ -62,15 +73,15 @@ export function skipRefused<F extends Forge>(forge: F, job: number, policy: Refu
             const ids = refused(view.comments);
             return {
               ...view,
-              comments: await keep(view.comments, ids.comments),
-              reviews: await keep(view.reviews, ids.reviews),
+              comments: await quiet(view.comments, ids.comments, silentComment),
+              reviews: await quiet(view.reviews, ids.reviews, silentReview),
             };
           };
         case "listReviews":
           return async (pr: number): Promise<Review[]> => {
             const reviews = await target.listReviews(pr);
             const ids = refused(await target.listComments(job)).reviews;
-            return ids.size === 0 ? reviews : keep(reviews, ids);
+            return ids.size === 0 ? reviews : quiet(reviews, ids, silentReview);
           };
         default:
           return (value as (...args: unknown[]) => unknown).bind(target);

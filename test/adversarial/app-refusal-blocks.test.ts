@@ -1,6 +1,7 @@
 // The worker skips what the app refused (src/worker/skip-refused.ts): a hidden block naming
-// a comment or review hides it from the engine only when the worker's own live check also
-// finds its author without authority. Anyone's bot can write such a block; here blocks are
+// a comment or review silences it for the engine (no command in it, a review that only
+// comments; still listed, so the cursor moves past it) only when the worker's own live
+// check also finds its author without authority. Anyone's bot can write such a block; here blocks are
 // forged by another bot, by a person, for another job and for writers' commands, and none
 // hides a command that counts.
 
@@ -116,14 +117,15 @@ describe(
         guest: "read",
       });
       const view = skipRefused(forge, JOB, { approvers: ["Guest"] });
-      const listed = (await view.listComments(JOB)).map((c) => c.id);
-      const read = (await view.readJob(JOB, "cfa/7")).comments.map((c) => c.id);
-      expect(listed.includes(101)).toBe(!hidden);
-      expect(read.includes(101)).toBe(!hidden);
-      expect(listed).toContain(102);
+      const listed = await view.listComments(JOB);
+      const read = (await view.readJob(JOB, "cfa/7")).comments;
+      // Still listed (the cursor moves past it); its command silenced only when trusted.
+      expect(listed.map((c) => c.id)).toEqual([101, 102]);
+      expect(listed[0]!.body === "/withdraw now").toBe(!hidden);
+      expect(read[0]!.body === "/withdraw now").toBe(!hidden);
     });
 
-    it("a review the app refused is left out of listReviews and readJob; another is kept", async () => {
+    it("a review the app refused only comments in listReviews and readJob; another is kept as it is", async () => {
       const blocks = [
         at(
           102,
@@ -136,8 +138,12 @@ describe(
         wes: "write",
       });
       const view = skipRefused(forge, JOB, { approvers: [] });
-      expect((await view.listReviews(12)).map((r) => r.id)).toEqual([502]);
-      expect((await view.readJob(JOB, "cfa/7")).reviews.map((r) => r.id)).toEqual([502]);
+      const states = (reviews: Review[]) => reviews.map((r) => `${r.id}:${r.state}`);
+      expect(states(await view.listReviews(12))).toEqual(["501:COMMENTED", "502:APPROVED"]);
+      expect(states((await view.readJob(JOB, "cfa/7")).reviews)).toEqual([
+        "501:COMMENTED",
+        "502:APPROVED",
+      ]);
     });
 
     it("positive control: without the wrapper the engine sees the refused comment and would refuse it again", async () => {
@@ -146,7 +152,7 @@ describe(
         [],
         { mallory: "read" },
       );
-      expect((await forge.listComments(JOB)).map((c) => c.id)).toContain(101);
+      expect((await forge.listComments(JOB))[0]!.body).toBe("/withdraw");
     });
   },
 );
