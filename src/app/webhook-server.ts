@@ -34,11 +34,13 @@ export interface WebhookEndpoint {
 /**
  * GitHub caps payloads at 25 MB and does not deliver a larger one
  * (https://docs.github.com/en/webhooks/webhook-events-and-payloads#payload-cap: "Payloads
- * are capped at 25 MB"). The events the app reads are far smaller: an issue's, a comment's,
- * a review's and a pull request's text are each at most 65,536 characters, so their
- * payloads stay under a megabyte or two; and an unverified body is held in memory until its
- * signature is checked. A body over this is refused (413) as soon as it passes it, or at
- * once when its Content-Length says so.
+ * are capped at 25 MB"). The events the app reads are far smaller: GitHub refuses an issue,
+ * comment, review or pull request body past 65,536 characters ("body is too long (maximum
+ * is 65536 characters)"; measured at up to 262,144 bytes of UTF-8, dead-claudia/github-limits
+ * PR #13), a payload carries at most two such texts, and even escaped as JSON at worst
+ * (`\u0000`, six bytes a byte) they stay near 3 MB; an unverified body is held in memory
+ * until its signature is checked. A body over this is refused (413) as soon as it passes it,
+ * or at once when its Content-Length says so.
  */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
