@@ -8,7 +8,7 @@ import { LIVE_STATES, isLiveState, type LiveState } from "../protocol/fsm.js";
 import type { JobRecord } from "../protocol/job-record.js";
 import type { CheckUpdate } from "../ports/forge.js";
 import { PHASES } from "../skills/phases.js";
-import { pictureOfJob } from "./render/picture-of-job.js";
+import { pictureOfJob } from "../comments/picture-of-job.js";
 import type { Session } from "./session.js";
 import { waitingOn } from "./status.js";
 

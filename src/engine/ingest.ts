@@ -10,7 +10,7 @@ import { judgeReview } from "./human/judge-review.js";
 import { currentLead } from "./instances.js";
 import { relayIntervention } from "./intervene.js";
 import { enqueue } from "./publish.js";
-import { refusalComment } from "./render/record-comments.js";
+import { refusalComment } from "../comments/record-comments.js";
 import { persist, progress, type Session } from "./session.js";
 import { afterTransition, applyTransition } from "./transitions.js";
 import { ensureLead } from "./leads.js";

@@ -14,7 +14,7 @@ import type { Content } from "../protocol/bus/index.js";
 import { isLiveState } from "../protocol/fsm.js";
 import { currentLead } from "./instances.js";
 import { ensureLead } from "./leads.js";
-import { asData } from "./human/sanitize.js";
+import { asData } from "../comments/sanitize.js";
 import { orchestrate } from "./orchestrator.js";
 import { progress, type Session } from "./session.js";
 import { runtimeOf } from "./wake-runtime.js";

@@ -5,7 +5,7 @@
 import { isLiveState, LIVE_STATES } from "../protocol/fsm.js";
 import { PHASES } from "../skills/phases.js";
 import { readText } from "./files.js";
-import { asData } from "./human/sanitize.js";
+import { asData } from "../comments/sanitize.js";
 import { currentLead } from "./instances.js";
 import { orchestrate } from "./orchestrator.js";
 import { persist, progress, type Session } from "./session.js";

@@ -3,8 +3,8 @@
 
 import type { Comment, Forge } from "../ports/forge.js";
 import type { EngineState } from "./engine-state.js";
-import { readHiddenBlock } from "./render/hidden-block.js";
-import { fitComment } from "./render/text.js";
+import { readHiddenBlock } from "../comments/hidden-block.js";
+import { fitComment } from "../comments/comment-text.js";
 
 export interface BotComments {
   bySeq: Map<number, Comment>;

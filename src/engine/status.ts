@@ -7,7 +7,7 @@ import { notDraftNotice } from "./pull-request.js";
 import { heldBackNotice } from "./workflow-files.js";
 import { PHASES } from "../skills/phases.js";
 import { enqueue, flushOutbox, upsertStatus } from "./publish.js";
-import { renderStatusComment } from "./render/status-comment.js";
+import { renderStatusComment } from "../comments/status-comment.js";
 import type { Session } from "./session.js";
 
 export function waitingOn(s: Session): string {

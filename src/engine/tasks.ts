@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { threads } from "../protocol/address.js";
 import type { Content } from "../protocol/bus/index.js";
 import type { Workspace } from "../ports/workspaces.js";
-import { asData } from "./human/sanitize.js";
+import { asData } from "../comments/sanitize.js";
 import { JobRepo } from "./job-repo.js";
 import type { Session } from "./session.js";
 import { append, progress } from "./session.js";
@@ -17,7 +17,7 @@ import { PHASES } from "../skills/phases.js";
 import type { TaskMeta } from "./engine-state.js";
 import { isModelUnavailable } from "../ports/model.js";
 import { enqueue } from "./publish.js";
-import { noticeComment } from "./render/record-comments.js";
+import { noticeComment } from "../comments/record-comments.js";
 
 export interface NewTask {
   id: string;

@@ -10,7 +10,7 @@ import { taskOfThread, isLeadThread } from "./instances.js";
 import { orchestrate, recover } from "./orchestrator.js";
 import { listNames, removeFile } from "./files.js";
 import { enqueue } from "./publish.js";
-import { noticeComment, transitionComment } from "./render/record-comments.js";
+import { noticeComment, transitionComment } from "../comments/record-comments.js";
 import { append, now, persist, progress, type Session } from "./session.js";
 import { filesOf, queueTask, releaseTask, startTask } from "./tasks.js";
 

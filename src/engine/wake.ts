@@ -16,8 +16,8 @@ import { currentLead } from "./instances.js";
 import { ensureLead } from "./leads.js";
 import { nudgeLead } from "./nudge.js";
 import { flushOutbox } from "./publish.js";
-import { readHiddenBlock } from "./render/hidden-block.js";
-import { configErrorComment, isSameConfigError } from "./render/config-error-comment.js";
+import { readHiddenBlock } from "../comments/hidden-block.js";
+import { configErrorComment, isSameConfigError } from "../comments/config-error-comment.js";
 import { describeBreach } from "../protocol/failure.js";
 import {
   jobStarted,

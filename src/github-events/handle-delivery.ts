@@ -7,7 +7,7 @@ import type { Logger } from "../ports/logger.js";
 import type { Decision } from "./app-action.js";
 import type { AppConfigLoad } from "./app-config.js";
 import { readAppEvent, type AppEvent, type RepoRef } from "./app-event.js";
-import { configErrorComment, isSameConfigError } from "../engine/render/config-error-comment.js";
+import { configErrorComment, isSameConfigError } from "../comments/config-error-comment.js";
 import type { CueEffects } from "./cue-effects.js";
 import { decide, type Authority } from "./decide.js";
 import type { Dedupe } from "./dedupe.js";

@@ -6,11 +6,11 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { isGitHubOutage } from "../adapters/github/index.js";
-import { configErrorComment, isSameConfigError } from "../engine/render/config-error-comment.js";
+import { configErrorComment, isSameConfigError } from "../comments/config-error-comment.js";
 import { configFromText } from "../github-events/config-from-text.js";
 import { postOnce } from "../github-events/post-once.js";
 import { wake, type WakeSummary } from "../engine/wake.js";
-import { failureComment, isSameFailure } from "./failure-comment.js";
+import { failureComment, isSameFailure } from "../comments/failure-comment.js";
 import { fetchJobBranches } from "./fetch-job-branches.js";
 import { forgeComments } from "./forge-comments.js";
 import { jobPaths } from "../engine/job-paths.js";

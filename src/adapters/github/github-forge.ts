@@ -5,7 +5,7 @@
 // is counted so the job's note can report calls per job.
 
 import * as z from "zod";
-import { fitComment } from "../../engine/render/text.js";
+import { fitComment } from "../../comments/comment-text.js";
 import type {
   CheckUpdate,
   Comment,

@@ -4,7 +4,7 @@
 
 import type { Permission, Review } from "../../ports/forge.js";
 import { ACTING_PERMISSIONS } from "../../ports/forge.js";
-import { shortSha } from "../render/text.js";
+import { shortSha } from "../../comments/comment-text.js";
 
 export type ReviewJudgement =
   { counts: true; verdict: "approved" | "changes" } | { counts: false; reason: string };

@@ -2,7 +2,7 @@
 // wrong, with every secret redacted, shown as inert text, and where the log is. Keyed by
 // the run and attempt so a re-run of the same attempt never posts it twice.
 
-import { withHiddenBlock, type HiddenBlock } from "../engine/render/hidden-block.js";
+import { withHiddenBlock, type HiddenBlock } from "./hidden-block.js";
 
 export const WORKER_FAILURE_KIND = "worker-failure";
 const MAX_REASON = 1500;

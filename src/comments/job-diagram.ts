@@ -13,7 +13,7 @@ import {
   isBacktrack,
   type Action,
   type State,
-} from "../../protocol/fsm.js";
+} from "../protocol/fsm.js";
 import { mermaidBlock, mermaidLabel } from "./mermaid-text.js";
 
 export interface DiagramTransition {

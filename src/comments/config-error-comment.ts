@@ -2,7 +2,7 @@
 // inert, and what to do. The app, the worker and the engine all render it here, so whichever
 // sees the bad file first, the others find its comment (by digest) and do not post another.
 
-import { formatConfigErrors, type ConfigIssue } from "../../config/index.js";
+import { formatConfigErrors, type ConfigIssue } from "../config/index.js";
 import { withHiddenBlock, type HiddenBlock } from "./hidden-block.js";
 
 export const CONFIG_ERROR_KIND = "config-error";

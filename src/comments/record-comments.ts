@@ -1,9 +1,9 @@
 // The bodies of the structured record comments the engine posts (pure; each ends with its
 // hidden block so a re-run finds it and never posts twice).
 
-import type { Action, State } from "../../protocol/fsm.js";
+import type { Action, State } from "../protocol/fsm.js";
 import { withHiddenBlock } from "./hidden-block.js";
-import { neutralizeMentions, shortSha } from "./text.js";
+import { neutralizeMentions, shortSha } from "./comment-text.js";
 
 export interface RecordBase {
   job: number;

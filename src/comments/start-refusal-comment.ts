@@ -1,7 +1,7 @@
 // The one short comment a person without authority gets when they start a job (DESIGN.md
 // "What a user sees": everyone else gets a short refusal and nothing changes).
 
-import { withHiddenBlock, type HiddenBlock } from "../engine/render/hidden-block.js";
+import { withHiddenBlock, type HiddenBlock } from "./hidden-block.js";
 import type { Permission } from "../ports/forge.js";
 
 export const START_REFUSED_KIND = "start-refused";

@@ -1,11 +1,11 @@
 // The one status comment per job, edited in place (DESIGN.md "What a user sees" 8): the
 // state, whose move it is, backtracks, tasks, turns, tokens, cost and links. Pure.
 
-import type { JobRecord } from "../../protocol/job-record.js";
-import type { EngineState } from "../engine-state.js";
+import type { JobRecord } from "../protocol/job-record.js";
+import type { EngineState } from "../engine/engine-state.js";
 import { withHiddenBlock } from "./hidden-block.js";
 import { pictureOfJob } from "./picture-of-job.js";
-import { neutralizeMentions } from "./text.js";
+import { neutralizeMentions } from "./comment-text.js";
 
 export interface StatusFacts {
   job: JobRecord;

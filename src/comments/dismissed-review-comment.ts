@@ -4,7 +4,7 @@
 // reviewer hears what it means for the job, once per review (found again by its block).
 // https://docs.github.com/en/repositories/configuring-branches-and-merges-in-your-repository/managing-protected-branches/managing-a-branch-protection-rule
 
-import { withHiddenBlock, type HiddenBlock } from "../engine/render/hidden-block.js";
+import { withHiddenBlock, type HiddenBlock } from "./hidden-block.js";
 
 export const DISMISSED_REVIEW_KIND = "review-dismissed";
 
