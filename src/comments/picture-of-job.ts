@@ -1,7 +1,7 @@
 // The job's records → the facts its picture is drawn from (job-diagram.ts).
 
 import type { JobRecord } from "../protocol/job-record.js";
-import type { EngineState, TaskMeta } from "../engine/engine-state.js";
+import type { EngineState, TaskMeta } from "../records/engine-state.js";
 import { jobPicture, type DiagramTask } from "./job-diagram.js";
 
 /** The task that dispatched this one, once tasks dispatch sub-tasks (null: the lead did). */

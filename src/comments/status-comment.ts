@@ -2,7 +2,7 @@
 // state, whose move it is, backtracks, tasks, turns, tokens, cost and links. Pure.
 
 import type { JobRecord } from "../protocol/job-record.js";
-import type { EngineState } from "../engine/engine-state.js";
+import type { EngineState } from "../records/engine-state.js";
 import { withHiddenBlock } from "./hidden-block.js";
 import { pictureOfJob } from "./picture-of-job.js";
 import { neutralizeMentions } from "./comment-text.js";

@@ -25,7 +25,7 @@ import { sumUsage } from "../agents/transcript/index.js";
 import { appendText, readText, writeText } from "./files.js";
 import { createCallBoundary, timeoutReason, type TurnLedger } from "./call-boundary.js";
 import { createHost, emptyDecisions, type TurnDecisions } from "./host.js";
-import { PROTECTED_PREFIXES } from "./job-paths.js";
+import { PROTECTED_PREFIXES } from "../records/job-paths.js";
 import type { Session } from "./session.js";
 import { endTurn, runtimeOf, startTurn } from "./wake-runtime.js";
 

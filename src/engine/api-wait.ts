@@ -16,7 +16,7 @@ import { fold } from "../protocol/bus/index.js";
 import { parseJobRecord } from "../protocol/job-record.js";
 import type { ModelUnavailableError } from "../ports/model.js";
 import { charge } from "./charges.js";
-import { engineState } from "./engine-state.js";
+import { engineState } from "../records/engine-state.js";
 import { readText } from "./files.js";
 import { persist, progress, resetTaskWorktrees, type Session } from "./session.js";
 import { runtimeOf } from "./wake-runtime.js";

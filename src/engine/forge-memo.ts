@@ -11,7 +11,7 @@
 // wake, which its delivery (or the sweep) starts.
 
 import type { Comment, Forge, JobView, PullRequest } from "../ports/forge.js";
-import { jobPaths } from "./job-paths.js";
+import { jobPaths } from "../records/job-paths.js";
 
 export interface MemoForge extends Forge {
   /** People's news may have come: the next read checks with the forge first. */

@@ -17,7 +17,7 @@ import type { CommandResult } from "../ports/sandbox.js";
 import { PHASES } from "../skills/phases.js";
 import { containWorkspace, prepareWorkspace } from "./contain-workspace.js";
 import { JobRepo } from "./job-repo.js";
-import { OUTCOME_PATH, PROTECTED_PREFIXES, TASK_ID } from "./job-paths.js";
+import { OUTCOME_PATH, PROTECTED_PREFIXES, TASK_ID } from "../records/job-paths.js";
 import { readText, writeText } from "./files.js";
 import { roleOf, taskOfThread } from "./instances.js";
 import type { Session } from "./session.js";

@@ -13,7 +13,7 @@ import { redact } from "../secrets/index.js";
 import { removeNestedRepos } from "../adapters/git/nested-repos.js";
 import { settleIndex, stageTree } from "../adapters/git/stage-tree.js";
 import type { Logger } from "../ports/logger.js";
-import { OUTCOME_PATH } from "./job-paths.js";
+import { OUTCOME_PATH } from "../records/job-paths.js";
 import { Mutex } from "./mutex.js";
 import { writeFile } from "../agents/fs/write-file.js";
 import { artifactFiles, settleRecords } from "./settle-records.js";

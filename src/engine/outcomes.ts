@@ -10,7 +10,7 @@ import { addressKey } from "../protocol/address.js";
 import type { Workspace } from "../ports/workspaces.js";
 import { PHASES } from "../skills/phases.js";
 import { readText, removeFile } from "./files.js";
-import { OUTCOME_PATH } from "./job-paths.js";
+import { OUTCOME_PATH } from "../records/job-paths.js";
 import { readRegular } from "./settle-records.js";
 import type { Session } from "./session.js";
 

@@ -2,7 +2,7 @@
 // again by its seq) and the status comment (edited in place).
 
 import type { Comment, Forge } from "../ports/forge.js";
-import type { EngineState } from "./engine-state.js";
+import type { EngineState } from "../records/engine-state.js";
 import { readHiddenBlock } from "../comments/hidden-block.js";
 import { fitComment } from "../comments/comment-text.js";
 

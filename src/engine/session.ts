@@ -31,10 +31,10 @@ import {
   initialEngineState,
   withEngineState,
   type EngineState,
-} from "./engine-state.js";
+} from "../records/engine-state.js";
 import { appendText, readText, writeText } from "./files.js";
 import { JobRepo } from "./job-repo.js";
-import { jobPaths, type JobPaths } from "./job-paths.js";
+import { jobPaths, type JobPaths } from "../records/job-paths.js";
 import { transition } from "../protocol/transition.js";
 
 export const ORCHESTRATOR: Address = { agent: "cfa", thread: threads.job() };

@@ -14,7 +14,7 @@ import type { Session } from "./session.js";
 import { append, progress } from "./session.js";
 import { runAgent } from "./agent-run.js";
 import { PHASES } from "../skills/phases.js";
-import type { TaskMeta } from "./engine-state.js";
+import type { TaskMeta } from "../records/engine-state.js";
 import { isModelUnavailable } from "../ports/model.js";
 import { enqueue } from "./publish.js";
 import { noticeComment } from "../comments/record-comments.js";

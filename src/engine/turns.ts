@@ -26,7 +26,7 @@ import { endTurn as endRunning, startTurn } from "./wake-runtime.js";
 import { carryInterventions, pendingInterventions } from "./intervene.js";
 import { readText, removeFile } from "./files.js";
 import { emptyDecisions } from "./host.js";
-import { OUTCOME_PATH } from "./job-paths.js";
+import { OUTCOME_PATH } from "../records/job-paths.js";
 import { currentLead, roleOf, taskOfThread } from "./instances.js";
 import { consumeOutcome } from "./outcomes.js";
 import { recover } from "./orchestrator.js";

@@ -13,7 +13,7 @@ import { wake, type WakeSummary } from "../engine/wake.js";
 import { failureComment, isSameFailure } from "../comments/failure-comment.js";
 import { fetchJobBranches } from "./fetch-job-branches.js";
 import { forgeComments } from "./forge-comments.js";
-import { jobPaths } from "../engine/job-paths.js";
+import { jobPaths } from "../records/job-paths.js";
 import { guardJobStart } from "./job-start-guard.js";
 import { runKey, runUrl, type WorkerContext } from "./worker-context.js";
 import { wireGitHub, workRootUnder } from "./wire-github.js";

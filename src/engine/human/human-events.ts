@@ -3,7 +3,7 @@
 
 import type { Actor, Forge, Permission, Review } from "../../ports/forge.js";
 import { ACTING_PERMISSIONS } from "../../ports/forge.js";
-import type { EngineState } from "../engine-state.js";
+import type { EngineState } from "../../records/engine-state.js";
 import { parseCommand } from "../../comments/commands.js";
 
 export type HumanEvent =

@@ -3,7 +3,7 @@
 
 import { fold } from "../../../src/protocol/bus/index.js";
 import { readHiddenBlock, type HiddenBlock } from "../../../src/comments/hidden-block.js";
-import { jobPaths } from "../../../src/engine/job-paths.js";
+import { jobPaths } from "../../../src/records/job-paths.js";
 import { loadTranscript } from "../../../src/agents/transcript/index.js";
 import type { Comment } from "../../../src/ports/forge.js";
 import type { Message } from "../../../src/ports/model.js";

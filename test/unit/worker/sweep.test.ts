@@ -3,7 +3,7 @@ import {
   initialEngineState,
   withEngineState,
   type EngineState,
-} from "../../../src/engine/engine-state.js";
+} from "../../../src/records/engine-state.js";
 import { newJobRecord, serializeJobRecord } from "../../../src/protocol/job-record.js";
 import type { State } from "../../../src/protocol/fsm.js";
 import { runWorker } from "../../../src/worker/run-worker.js";

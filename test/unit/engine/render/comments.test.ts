@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { newJobRecord } from "../../../../src/protocol/job-record.js";
 import { transition } from "../../../../src/protocol/transition.js";
-import { initialEngineState, withEngineState } from "../../../../src/engine/engine-state.js";
+import { initialEngineState, withEngineState } from "../../../../src/records/engine-state.js";
 import { renderStatusComment } from "../../../../src/comments/status-comment.js";
 import { gateComment, questionComment } from "../../../../src/comments/record-comments.js";
 import { readHiddenBlock } from "../../../../src/comments/hidden-block.js";
