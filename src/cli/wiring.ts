@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { gitClient } from "../adapters/git/git-client.js";
+import { gitClient } from "../git/git-client.js";
 import { costOf, DEFAULT_MODELS, isKnownModel } from "../adapters/anthropic/index.js";
 import { createGitWorkspaces } from "../adapters/git/index.js";
 import { LocalForge } from "../adapters/local/local-forge.js";

@@ -12,8 +12,8 @@
 // Each finding becomes a line of the command's result, so the agent knows what happened.
 
 import { isProtected } from "../agents/boundary/is-protected.js";
-import { removeNestedRepos } from "../adapters/git/nested-repos.js";
-import { restoreDotGit } from "../adapters/git/worktree-git-dir.js";
+import { removeNestedRepos } from "../git/nested-repos.js";
+import { restoreDotGit } from "../git/worktree-git-dir.js";
 import type { JobRepo } from "./job-repo.js";
 import { settleRecords } from "./settle-records.js";
 

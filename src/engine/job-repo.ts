@@ -8,10 +8,10 @@
 
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { commitDateEnv, gitClient, type GitClient } from "../adapters/git/git-client.js";
+import { commitDateEnv, gitClient, type GitClient } from "../git/git-client.js";
 import { redact } from "../secrets/index.js";
-import { removeNestedRepos } from "../adapters/git/nested-repos.js";
-import { settleIndex, stageTree } from "../adapters/git/stage-tree.js";
+import { removeNestedRepos } from "../git/nested-repos.js";
+import { settleIndex, stageTree } from "../git/stage-tree.js";
 import type { Logger } from "../ports/logger.js";
 import { OUTCOME_PATH } from "../records/job-paths.js";
 import { Mutex } from "./mutex.js";

@@ -11,7 +11,7 @@
 
 import { createHash } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
-import type { GitClient } from "../adapters/git/git-client.js";
+import type { GitClient } from "../git/git-client.js";
 import { PHASES } from "../skills/phases.js";
 import { Mutex } from "./mutex.js";
 

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { gitClient, type GitClient } from "../adapters/git/git-client.js";
+import { gitClient, type GitClient } from "../git/git-client.js";
 import type { CfaConfig } from "../config/index.js";
 import type { Address } from "../protocol/address.js";
 import { threads } from "../protocol/address.js";

@@ -9,8 +9,8 @@
 import { constants } from "node:fs";
 import { lstat, open, readdir, readFile, realpath } from "node:fs/promises";
 import path from "node:path";
-import { openDirInside } from "../../agents/fs/anchored-dir.js";
-import { removeTree } from "../../agents/fs/remove-entry.js";
+import { openDirInside } from "../agents/fs/anchored-dir.js";
+import { removeTree } from "../agents/fs/remove-entry.js";
 
 const NEW_FILE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 

@@ -9,9 +9,9 @@
 
 import { readdir } from "node:fs/promises";
 import type { Dirent } from "node:fs";
-import { isGitComponent } from "../../agents/boundary/is-git-component.js";
-import { openDirInside, type AnchoredDir } from "../../agents/fs/anchored-dir.js";
-import { removeTree } from "../../agents/fs/remove-entry.js";
+import { isGitComponent } from "../agents/boundary/is-git-component.js";
+import { openDirInside, type AnchoredDir } from "../agents/fs/anchored-dir.js";
+import { removeTree } from "../agents/fs/remove-entry.js";
 import type { GitClient } from "./git-client.js";
 
 /**
