@@ -6,14 +6,12 @@ import { join } from "node:path";
 import { createProviderModel, providerSettings } from "../adapters/providers/provider-model.js";
 import { createGitHubForge, type GitHubForge } from "../adapters/github/index.js";
 import { createGitWorkspaces } from "../adapters/git/index.js";
-import { createSandbox, type SandboxMode } from "../adapters/sandbox/index.js";
-import { priceOf, resolveModel } from "../cli/wiring.js";
 import type { EngineDeps, ProgressLine } from "../engine/engine-deps.js";
 import { systemClock, type Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
 import type { Model } from "../ports/model.js";
-import type { Sandbox } from "../ports/sandbox.js";
 import { processRedactor, redactingForge } from "../secrets/index.js";
+import { priceOf, resolveModel, sandboxesHiding } from "../wiring/index.js";
 import type { WorkerGitHub } from "./github-client.js";
 
 export interface GitHubWiring {
@@ -96,7 +94,6 @@ export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: Gi
         })
       : undefined;
   const modelPort: Model = options.model ?? provider!;
-  const sandboxes = new Map<SandboxMode, Promise<Sandbox>>();
   const env: Record<string, string | undefined> = { ...options.env };
   for (const name of SECRET_VARIABLES) delete env[name];
   const deps: EngineDeps = {
@@ -107,18 +104,7 @@ export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: Gi
       : {}),
     resolveModel,
     price: priceOf,
-    sandbox: (mode) => {
-      let made = sandboxes.get(mode);
-      if (!made)
-        sandboxes.set(
-          mode,
-          (made = createSandbox(mode, {
-            hidePaths: [workRoot],
-            warn: (message) => logger.warn(message),
-          })),
-        );
-      return made;
-    },
+    sandbox: sandboxesHiding(workRoot, logger),
     workspaces: (area) => createGitWorkspaces({ repoDir, area, logger }),
     repoDir,
     workRoot,
