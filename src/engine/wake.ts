@@ -6,16 +6,16 @@ import { isLiveState, isTerminalState, type State } from "../protocol/fsm.js";
 import { addressKey } from "../protocol/address.js";
 import { enforceCaps, recordSuccessfulTurn, type Caps } from "../protocol/failure.js";
 import { formatConfigErrors, parseConfig, type CfaConfig } from "../config/index.js";
-import type { EngineDeps } from "./engine-deps.js";
-import { memoForge } from "./forge-memo.js";
-import { removeStaleGitLocks } from "./stale-git-locks.js";
-import { postToHuman, proxiesToRun, runProxy, unpostedQuestions } from "./escalations.js";
-import { ingestHumanEvents } from "./ingest.js";
-import { resumeUnfinished } from "./resume.js";
-import { currentLead } from "./instances.js";
-import { ensureLead } from "./leads.js";
-import { nudgeLead } from "./nudge.js";
-import { flushOutbox } from "./publish.js";
+import type { EngineDeps } from "./job/engine-deps.js";
+import { memoForge } from "./job/forge-memo.js";
+import { removeStaleGitLocks } from "./job/stale-git-locks.js";
+import { postToHuman, proxiesToRun, runProxy, unpostedQuestions } from "./flow/escalations.js";
+import { ingestHumanEvents } from "./people/ingest.js";
+import { resumeUnfinished } from "./flow/resume.js";
+import { currentLead } from "./flow/instances.js";
+import { ensureLead } from "./flow/leads.js";
+import { nudgeLead } from "./flow/nudge.js";
+import { flushOutbox } from "./publish/outbox.js";
 import { readHiddenBlock } from "../comments/hidden-block.js";
 import { configErrorComment, isSameConfigError } from "../comments/config-error-comment.js";
 import { describeBreach } from "../protocol/failure.js";
@@ -27,17 +27,17 @@ import {
   progress,
   now,
   type Session,
-} from "./session.js";
-import { publishChecks } from "./checks.js";
-import { publishStatus, waitingOn } from "./status.js";
-import { afterTransition, applyTransition } from "./transitions.js";
-import { applyTurn, failState, runInstanceTurn, type InstanceTurn } from "./turns.js";
+} from "./job/session.js";
+import { publishChecks } from "./publish/checks.js";
+import { publishStatus, waitingOn } from "./publish/status.js";
+import { afterTransition, applyTransition } from "./flow/transitions.js";
+import { applyTurn, failState, runInstanceTurn, type InstanceTurn } from "./turn/turns.js";
 import { isModelUnavailable } from "../ports/model.js";
 import type { Address } from "../protocol/address.js";
-import { waitForApi } from "./api-wait.js";
-import { openJournal } from "./charges.js";
-import { runtimeOf } from "./wake-runtime.js";
-import { takeWakeLock } from "./wake-lock.js";
+import { waitForApi } from "./turn/api-wait.js";
+import { openJournal } from "./turn/charges.js";
+import { runtimeOf } from "./job/wake-runtime.js";
+import { takeWakeLock } from "./job/wake-lock.js";
 
 export interface WakeSummary {
   job: number;
