@@ -1,6 +1,6 @@
 // Wake a job and end with its state and the next command to type (issue 4 §4).
 
-import { wake, type WakeSummary } from "../engine/wake.js";
+import { wake, type WakeSummary } from "../engine/index.js";
 import type { CliIo } from "./cli-io.js";
 import { readJobRecords } from "./job-records.js";
 import { readJobView } from "./job-view.js";

@@ -8,7 +8,7 @@ import { gitClient } from "../git/git-client.js";
 import { createGitWorkspaces } from "../adapters/git/index.js";
 import { LocalForge } from "../adapters/local/local-forge.js";
 import type { CfaConfig } from "../config/index.js";
-import type { EngineDeps, ProgressLine } from "../engine/job/engine-deps.js";
+import type { EngineDeps, ProgressLine } from "../engine/index.js";
 import type { Clock } from "../ports/clock.js";
 import { systemClock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";

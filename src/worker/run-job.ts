@@ -9,7 +9,7 @@ import { isGitHubOutage } from "../adapters/github/index.js";
 import { configErrorComment, isSameConfigError } from "../comments/config-error-comment.js";
 import { configFromText } from "../github-events/config-from-text.js";
 import { postOnce } from "../github-events/post-once.js";
-import { wake, type WakeSummary } from "../engine/wake.js";
+import { wake, type WakeSummary } from "../engine/index.js";
 import { failureComment, isSameFailure } from "../comments/failure-comment.js";
 import { fetchJobBranches } from "./fetch-job-branches.js";
 import { forgeComments } from "./forge-comments.js";

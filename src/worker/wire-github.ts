@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createProviderModel, providerSettings } from "../adapters/providers/provider-model.js";
 import { createGitHubForge, type GitHubForge } from "../adapters/github/index.js";
 import { createGitWorkspaces } from "../adapters/git/index.js";
-import type { EngineDeps, ProgressLine } from "../engine/job/engine-deps.js";
+import type { EngineDeps, ProgressLine } from "../engine/index.js";
 import { systemClock, type Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
 import type { Model } from "../ports/model.js";

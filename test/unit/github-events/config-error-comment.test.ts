@@ -8,7 +8,7 @@ import {
 } from "../../../src/comments/config-error-comment.js";
 import { configFromText } from "../../../src/github-events/config-from-text.js";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
-import { wake } from "../../../src/engine/wake.js";
+import { wake } from "../../../src/engine/index.js";
 import { createLocalJob, type LocalJob } from "../../support/engine/local-job.js";
 
 const BAD = "label: cfa\nfanOut: 0\nmodels:\n  wroker: capable\n";
