@@ -1,7 +1,8 @@
-// decide(event, triage, authority) → the effects of one delivery (issue 5 §2). Pure: the
-// handler reads the permission live and runs what comes back, in this order: cancel, then
-// cue, then 👀 (issue 10 §2: the worker's dispatch is the effect that matters, so under
-// GitHub's pace of about one write a second it goes before the acknowledgement).
+// decideDelivery(event, triage, authority) → the effects of one delivery (issue 5 §2): where a
+// webhook becomes a dispatch of the worker. Pure: the handler reads the permission live and
+// runs what comes back, in this order: cancel, then cue, then 👀 (issue 10 §2: the worker's
+// dispatch is the effect that matters, so under GitHub's pace of about one write a second it
+// goes before the acknowledgement).
 //
 // The worker is the one place that replies to what it reads from GitHub: a command from
 // someone without authority, a malformed command, a review that does not count. It does so
@@ -22,10 +23,16 @@ export interface Authority {
 
 type Acting = Extract<Triage, { act: true }>;
 
-export function decide(event: AppEvent, triage: Acting, authority: Authority | null): Decision {
+export function decideDelivery(
+  event: AppEvent,
+  triage: Acting,
+  authority: Authority | null,
+): Decision {
   const { job, actor } = triage;
   if (triage.needsAuthority && authority === null) {
-    throw new Error(`cfa/app: decide needs @${actor.login}'s permission for a ${triage.intent}`);
+    throw new Error(
+      `cfa/app: decideDelivery needs @${actor.login}'s permission for a ${triage.intent}`,
+    );
   }
   const dispatch: AppAction = { kind: "dispatch", job };
   switch (triage.intent) {
