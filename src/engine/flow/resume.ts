@@ -9,7 +9,7 @@ import type { JobRecord } from "../../protocol/job-record.js";
 import { readText } from "../tree/files.js";
 import { taskOfThread } from "./instances.js";
 import { persist, type Session } from "../job/session.js";
-import { taskDepth } from "../tasks/tasks.js";
+import { taskDepth } from "../tasks/task-depth.js";
 import {
   afterTransition,
   handleEffects,
@@ -56,7 +56,8 @@ async function pendingReleases(s: Session): Promise<Effect[]> {
   if (open.length === 0) return [];
   // Seed 000 §9: children are released before their parent (a sub-task merges into its
   // parent task's branch before that one merges on).
-  const depth = (t: { thread: string }) => taskDepth(s, taskOfThread(t.thread) ?? undefined);
+  const depth = (t: { thread: string }) =>
+    taskDepth(s.engine.tasks, taskOfThread(t.thread) ?? undefined);
   open.sort((x, y) => depth(y) - depth(x));
   const modes = terminateModes((await readText(s.jobWs.root, s.paths.bus)) ?? "");
   return open.map((t) => ({

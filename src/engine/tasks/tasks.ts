@@ -18,6 +18,7 @@ import type { TaskMeta } from "../../records/engine-state.js";
 import { isModelUnavailable } from "../../ports/model.js";
 import { enqueue } from "../publish/outbox.js";
 import { noticeComment } from "../../comments/record-comments.js";
+import { systemPrompt } from "../turn/prompts.js";
 
 export interface NewTask {
   id: string;
@@ -30,17 +31,6 @@ export interface NewTask {
 /** The workspace a task branches from and merges into: its parent task's, or the job's. */
 export async function parentWorkspace(s: Session, parent: string | undefined): Promise<Workspace> {
   return parent === undefined ? s.jobWs : taskWorkspace(s, parent);
-}
-
-/** How many tasks deep `id` sits below the lead: the lead's own tasks are at depth 1. */
-export function taskDepth(s: Session, id: string | undefined): number {
-  let depth = 0;
-  const seen = new Set<string>();
-  for (let t = id; t !== undefined && !seen.has(t); t = s.engine.tasks[t]?.parent) {
-    seen.add(t);
-    depth += 1;
-  }
-  return depth;
 }
 
 /** The files a dispatch asked to copy into the task's workspace, carried by its message. */
@@ -173,7 +163,7 @@ export async function verifyTask(
     role: "verifier",
     ws,
     readOnly: true,
-    system: (await import("../turn/prompts.js")).systemPrompt(s, address, "verifier"),
+    system: systemPrompt(s, address, "verifier"),
     incoming: {
       kind: "task",
       text: [

@@ -17,14 +17,15 @@ import {
   toolResultBlock,
   type TurnResult,
 } from "../../agents/loop/index.js";
-import { loadRole, withOverrides, type RoleName } from "../../agents/roles/index.js";
-import type { IncomingMessage, RoleDefinition } from "../../agents/turn-contract.js";
+import type { RoleName } from "../../agents/roles/index.js";
+import type { IncomingMessage } from "../../agents/turn-contract.js";
 import { isModelUnavailable, type Message } from "../../ports/model.js";
 import type { Workspace } from "../../ports/workspaces.js";
 import { sumUsage } from "../../agents/transcript/index.js";
 import { appendText, readText, writeText } from "../tree/files.js";
 import { createCallBoundary, timeoutReason, type TurnLedger } from "./call-boundary.js";
-import { createHost, emptyDecisions, type TurnDecisions } from "./host.js";
+import { createHost, emptyDecisions, type TurnDecisions, type VerifyTask } from "./host.js";
+import { roleFor } from "./role-for.js";
 import { PROTECTED_PREFIXES } from "../../records/job-paths.js";
 import type { Session } from "../job/session.js";
 import { endTurn, runtimeOf, startTurn } from "../job/wake-runtime.js";
@@ -44,13 +45,6 @@ export interface AgentRun {
   replayed: number;
   /** Appends the turn to the instance's transcript in the job worktree (once). */
   record(): Promise<void>;
-}
-
-export function roleFor(s: Session, name: RoleName): RoleDefinition {
-  return withOverrides(loadRole(name), {
-    commands: s.config.commands[name],
-    network: s.config.network[name],
-  });
 }
 
 /** Monotonic milliseconds for turn deadlines (deps.monotonic lets tests drive time). */
@@ -75,6 +69,8 @@ export async function runAgent(
     interrupt?: () => Promise<IncomingMessage | null>;
     /** The turn's ticket when the caller registered it already (wake-runtime.ts). */
     ticket?: number;
+    /** How the turn's `close` has a task verified (leads and workers). */
+    verify?: VerifyTask;
   },
 ): Promise<AgentRun> {
   const key = addressKey(input.address);
@@ -126,6 +122,7 @@ async function runRegistered(
       : { policyAllowsEscalate: input.policyAllowsEscalate }),
     signal,
     protect: input.protect ?? PROTECTED_PREFIXES,
+    ...(input.verify ? { verify: input.verify } : {}),
   });
   let result: TurnResult;
   let failure: string | null = null;

@@ -21,7 +21,7 @@ import { OUTCOME_PATH, PROTECTED_PREFIXES, TASK_ID } from "../../records/job-pat
 import { readText, writeText } from "../tree/files.js";
 import { roleOf, taskOfThread } from "../flow/instances.js";
 import type { Session } from "../job/session.js";
-import { taskDepth, verifyTask } from "../tasks/tasks.js";
+import { taskDepth } from "../tasks/task-depth.js";
 
 /** What one turn decided, beyond its messages: read by applyTurn. */
 export interface TurnDecisions {
@@ -29,7 +29,7 @@ export interface TurnDecisions {
   /** The id is allocated when the turn is applied (turns.ts), in the round's fixed order. */
   ask: { question: Question } | null;
   finished: OutcomeRecord | null;
-  verdict: { verdict: "pass" | "fail"; issues: string[]; notes: string } | null;
+  verdict: TaskVerdict | null;
   proxy:
     | { kind: "answer"; text: string }
     | { kind: "escalate"; question: string }
@@ -38,6 +38,19 @@ export interface TurnDecisions {
   /** This job's records a command changed (issue 8 §2): the turn fails. */
   tampered: string[];
 }
+
+/** A verifier's verdict on a task (seed 002). */
+export interface TaskVerdict {
+  verdict: "pass" | "fail";
+  issues: string[];
+  notes: string;
+}
+
+/**
+ * Runs the verifier on a task: given to the host by whoever runs the turn, so that a turn's
+ * tools do not import the tasks that run agents (the lead's `close` runs a whole verifier).
+ */
+export type VerifyTask = (task: string, signal?: AbortSignal) => Promise<TaskVerdict>;
 
 export const emptyDecisions = (): TurnDecisions => ({
   pending: [],
@@ -81,6 +94,8 @@ export function createHost(
     signal?: AbortSignal;
     /** The agent's protected prefixes; its commands are held to the same (issue 8 §2). */
     protect?: readonly string[];
+    /** How `close` has a task verified; without it (a proxy, a verifier) nothing closes. */
+    verify?: VerifyTask;
   } = {},
 ): TurnHost {
   const queue = (payload: Payload): HostResult | null => {
@@ -105,7 +120,7 @@ export function createHost(
       }
       // Seed 000 §2: a task may itself dispatch further tasks (issue 11 point 2), down to
       // `dispatchDepth` levels below the lead.
-      const depth = taskDepth(s, taskOfThread(a.thread) ?? undefined) + 1;
+      const depth = taskDepth(s.engine.tasks, taskOfThread(a.thread) ?? undefined) + 1;
       if (depth > s.config.dispatchDepth) {
         return refuse(
           `sub-tasks nest at most ${s.config.dispatchDepth} levels below the lead; this would be level ${depth}: do the work yourself`,
@@ -168,7 +183,8 @@ export function createHost(
       const payload: Payload = { kind: "terminate", thread: meta.thread };
       const rejection = s.soup.check(a, payload, decisions.pending);
       if (rejection) return refuse(describeRejection(rejection));
-      const verdict = await verifyTask(s, task, options.signal);
+      if (options.verify === undefined) return refuse("this turn cannot close tasks");
+      const verdict = await options.verify(task, options.signal);
       if (verdict.verdict === "pass") {
         decisions.pending.push(payload);
         return ok(

@@ -7,7 +7,7 @@ import { isLiveState, type LiveState } from "../../protocol/fsm.js";
 import type { RoleName } from "../../agents/roles/index.js";
 import { skillPrompt } from "../../skills/skill-prompt.js";
 import { PHASES } from "../../skills/phases.js";
-import { roleFor } from "./agent-run.js";
+import { roleFor } from "./role-for.js";
 import type { Session } from "../job/session.js";
 
 export function stateOfThread(thread: string): LiveState | null {

@@ -32,7 +32,7 @@ import { consumeOutcome } from "./outcomes.js";
 import { recover } from "../flow/orchestrator.js";
 import { systemPrompt } from "./prompts.js";
 import { append, now, persist, progress, type Session } from "../job/session.js";
-import { commitTask, taskWorkspace } from "../tasks/tasks.js";
+import { commitTask, taskWorkspace, verifyTask } from "../tasks/tasks.js";
 import { holdBackWorkflowChanges, tellHeldBack } from "../tree/workflow-files.js";
 import {
   afterTransition,
@@ -86,6 +86,7 @@ export async function runInstanceTurn(
       incoming,
       recordNow: false,
       ticket,
+      verify: (task, signal) => verifyTask(s, task, signal),
       ...(isLead ? { interrupt: () => preemptingMessage(s, a, preempted) } : {}),
       ...(signal ? { signal } : {}),
     });
