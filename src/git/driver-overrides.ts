@@ -20,7 +20,7 @@
 
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import type { GitResult } from "./git-client.js";
+import type { GitResult } from "./git-result.js";
 
 const DRIVER_KEYS =
   "^(filter\\..+\\.(clean|smudge|process|required)|merge\\..+\\.driver|merge\\.default)$";

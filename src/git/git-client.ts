@@ -22,13 +22,10 @@
 
 import { spawn } from "node:child_process";
 import { driverOverrides } from "./driver-overrides.js";
+import type { GitResult } from "./git-result.js";
 import { verifiedGitDir } from "./worktree-git-dir.js";
 
-export interface GitResult {
-  code: number | null;
-  stdout: Buffer;
-  stderr: string;
-}
+export type { GitResult } from "./git-result.js";
 
 export interface GitRunOptions {
   /** Written to git's stdin (then closed); stdin is empty otherwise. */
