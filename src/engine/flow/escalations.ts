@@ -2,7 +2,7 @@
 // the state's policy; a person's reply (a review at a gate, an `/answer` to a question)
 // fires [human-reply]; the answer reaches the asking agent by [respond].
 
-import { addressKey, threads, type Address } from "../../protocol/address.js";
+import { addressKey, threads } from "../../protocol/address.js";
 import type { AskHumanMolecule, Content, ProxyMolecule } from "../../protocol/bus/index.js";
 import { withdrawAnswer } from "../../protocol/bus/index.js";
 import { isLiveState } from "../../protocol/fsm.js";
@@ -17,8 +17,7 @@ import { systemPrompt } from "../turn/prompts.js";
 import { enqueue } from "../publish/outbox.js";
 import { gateComment, questionComment } from "../../comments/record-comments.js";
 import { append, now, progress, type Session } from "../job/session.js";
-import { taskOfThread } from "./instances.js";
-import { taskWorkspace } from "../tasks/tasks.js";
+import { workspaceOf } from "../tasks/task-workspace.js";
 import { ensurePullRequest } from "../publish/pull-request.js";
 
 export function escalationMeta(s: Session, id: string): EscalationMeta {
@@ -32,11 +31,6 @@ function setMeta(s: Session, id: string, patch: Partial<EscalationMeta>): void {
     ...s.engine,
     escalations: { ...s.engine.escalations, [id]: { ...escalationMeta(s, id), ...patch } },
   };
-}
-
-async function workspaceOfCaller(s: Session, caller: Address) {
-  const task = taskOfThread(caller.thread);
-  return task === null ? s.jobWs : taskWorkspace(s, task);
 }
 
 /** Proxies with work to do now: fresh ones, and those the person has just replied to. */
@@ -96,7 +90,7 @@ export async function runProxy(s: Session, m: ProxyMolecule): Promise<void> {
     return;
   }
   const address = { agent: "proxy", thread: threads.escalation(m.id) };
-  const ws = await workspaceOfCaller(s, m.caller);
+  const ws = await workspaceOf(s, m.caller);
   const memory = (await readText(s.jobWs.root, proxyMemoryPath(s.engine.requester))) ?? "";
   const gate = meta.kind === "gate";
   // Issue 9 §2: the proxy's system prompt is the role's and the job's, fixed for the instance's

@@ -12,7 +12,8 @@ import { listNames, removeFile } from "../tree/files.js";
 import { enqueue } from "../publish/outbox.js";
 import { noticeComment, transitionComment } from "../../comments/record-comments.js";
 import { append, now, persist, progress, type Session } from "../job/session.js";
-import { filesOf, queueTask, releaseTask, startTask } from "../tasks/tasks.js";
+import { mergeOrDropTask } from "../tasks/merge-or-drop-task.js";
+import { filesOf, queueTask, startTask } from "../tasks/provision-task.js";
 
 export interface TransitionApplied {
   from: State;
@@ -144,7 +145,7 @@ export async function handleEffects(s: Session, effects: readonly Effect[]): Pro
       case "release": {
         const task = taskOfThread(effect.a.thread);
         if (task === null) break;
-        const { conflict } = await releaseTask(s, task, effect.mode);
+        const { conflict } = await mergeOrDropTask(s, task, effect.mode);
         // The parent hears of a conflict: the state's lead, or the task above (nested).
         if (conflict && effect.parent && effect.parent !== threads.job()) {
           const into = isLeadThread(effect.parent) ? "the job branch" : "your branch";

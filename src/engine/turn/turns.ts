@@ -32,7 +32,8 @@ import { consumeOutcome } from "./outcomes.js";
 import { recover } from "../flow/orchestrator.js";
 import { systemPrompt } from "./prompts.js";
 import { append, now, persist, progress, type Session } from "../job/session.js";
-import { commitTask, taskWorkspace, verifyTask } from "../tasks/tasks.js";
+import { commitTask, workspaceOf } from "../tasks/task-workspace.js";
+import { verifyTask } from "../tasks/verify-task.js";
 import { holdBackWorkflowChanges, tellHeldBack } from "../tree/workflow-files.js";
 import {
   afterTransition,
@@ -49,11 +50,6 @@ export interface InstanceTurn {
   ws: Workspace;
   run: AgentRun | null;
   error: Error | null;
-}
-
-export async function workspaceOf(s: Session, a: Address): Promise<Workspace> {
-  const task = taskOfThread(a.thread);
-  return task === null ? s.jobWs : taskWorkspace(s, task);
 }
 
 /** Starts the instance's Run (seed 000 [wake] / [wake-int]) and runs its turn. */
