@@ -31,7 +31,9 @@ import {
 import { publishChecks } from "./publish/checks.js";
 import { publishStatus, waitingOn } from "./publish/status.js";
 import { afterTransition, applyTransition } from "./flow/transitions.js";
-import { applyTurn, failState, runInstanceTurn, type InstanceTurn } from "./turn/turns.js";
+import { failState } from "./flow/fail-state.js";
+import { applyTurn } from "./turn/apply-turn.js";
+import { runInstanceTurn, type InstanceTurn } from "./turn/run-instance-turn.js";
 import { isModelUnavailable } from "../ports/model.js";
 import type { Address } from "../protocol/address.js";
 import { waitForApi } from "./turn/api-wait.js";

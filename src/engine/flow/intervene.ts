@@ -6,7 +6,8 @@
 // - an idle lead is woken directly on it ([wake-int]), ahead of its mailbox; in the middle of
 //   a round it joins the round at once (wake.ts runRound);
 // - a running lead's Run abandons what it was on for it ([interrupt]) at its next model call
-//   (turns.ts preemptingMessage): the next request carries it, with the turn's context.
+//   (run-instance-turn.ts preemptingMessage): the next request carries it, with the turn's
+//   context.
 
 import type { Address } from "../../protocol/address.js";
 import { addressKey } from "../../protocol/address.js";

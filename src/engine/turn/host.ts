@@ -26,7 +26,7 @@ import { taskDepth } from "../tasks/task-depth.js";
 /** What one turn decided, beyond its messages: read by applyTurn. */
 export interface TurnDecisions {
   pending: Payload[];
-  /** The id is allocated when the turn is applied (turns.ts), in the round's fixed order. */
+  /** The id is allocated when the turn is applied (apply-turn.ts), in the round's fixed order. */
   ask: { question: Question } | null;
   finished: OutcomeRecord | null;
   verdict: TaskVerdict | null;
