@@ -2,7 +2,7 @@
 // then the comment (seed 001 CO-1) — and committed, one question at a time.
 
 import { persist, type Session } from "../job/session.js";
-import { flushOutbox } from "../publish/outbox.js";
+import { postOutbox } from "../publish/outbox.js";
 import { postToHuman, unpostedQuestions } from "./escalations.js";
 
 /** True when anything was asked. */
@@ -11,7 +11,7 @@ export async function askPeople(s: Session): Promise<boolean> {
   for (const m of unpostedQuestions(s)) {
     await postToHuman(s, m);
     await persist(s, `cfa #${s.n}: ${s.job.state} asked ${m.id}`);
-    s.engine = await flushOutbox(s.deps.forge, s.n, s.engine, s.paths.dir);
+    await postOutbox(s);
     await persist(s, `cfa #${s.n}: posted ${m.id}`);
     asked = true;
   }

@@ -14,9 +14,9 @@ import { appendText, readText } from "../tree/files.js";
 import { asData } from "../../comments/sanitize.js";
 import { proxyMemoryPath } from "../../records/job-paths.js";
 import { systemPrompt } from "../turn/prompts.js";
-import { enqueue } from "../publish/outbox.js";
+import { queueComment } from "../publish/outbox.js";
 import { gateComment, questionComment } from "../../comments/record-comments.js";
-import { append, now, progress, type Session } from "../job/session.js";
+import { applyChange, append, now, progress, type Session } from "../job/session.js";
 import { workspaceOf } from "../tasks/task-workspace.js";
 import { ensurePullRequest } from "../publish/pull-request.js";
 
@@ -27,10 +27,7 @@ export function escalationMeta(s: Session, id: string): EscalationMeta {
 }
 
 function setMeta(s: Session, id: string, patch: Partial<EscalationMeta>): void {
-  s.engine = {
-    ...s.engine,
-    escalations: { ...s.engine.escalations, [id]: { ...escalationMeta(s, id), ...patch } },
-  };
+  applyChange(s, { type: "escalation-noted", id, patch });
 }
 
 /** Proxies with work to do now: fresh ones, and those the person has just replied to. */
@@ -248,7 +245,7 @@ export async function postToHuman(s: Session, m: AskHumanMolecule): Promise<void
         s.deps.logger.warn(`cfa #${s.n}: review request failed: ${reason}`);
         return { refused: reviewers.map((login) => ({ login, reason })) };
       });
-    s.engine = enqueue(s.engine, "gate", (seq) =>
+    queueComment(s, "gate", (seq) =>
       gateComment({
         job: s.n,
         seq,
@@ -269,7 +266,7 @@ export async function postToHuman(s: Session, m: AskHumanMolecule): Promise<void
       `⏸ ${PHASES[state].artifact} waits for @${asked}'s review at ${sha.slice(0, 7)}`,
     );
   } else {
-    s.engine = enqueue(s.engine, "question", (seq) =>
+    queueComment(s, "question", (seq) =>
       questionComment({
         job: s.n,
         seq,

@@ -18,7 +18,7 @@
 import { currentLead } from "./instances.js";
 import { collectHumanEvents } from "../people/human-events.js";
 import { relayIntervention } from "./intervene.js";
-import type { Session } from "../job/session.js";
+import { applyChange, type Session } from "../job/session.js";
 import { runtimeOf } from "../job/wake-runtime.js";
 
 /**
@@ -72,7 +72,7 @@ async function pollOnce(s: Session): Promise<void> {
     return;
   }
   if (events.some((e) => e.kind !== "intervene")) return;
-  s.engine = { ...s.engine, cursor };
+  applyChange(s, { type: "people-read", cursor });
   for (const event of events) {
     if (event.kind !== "intervene") continue;
     const current = currentLead(s);

@@ -8,7 +8,7 @@ import type { Content, Effect, TerminateMode } from "../../protocol/bus/index.js
 import type { JobRecord } from "../../protocol/job-record.js";
 import { readText } from "../tree/files.js";
 import { taskOfThread } from "./instances.js";
-import { persist, type Session } from "../job/session.js";
+import { applyChange, persist, type Session } from "../job/session.js";
 import { taskDepth } from "../tasks/task-depth.js";
 import {
   afterTransition,
@@ -90,10 +90,7 @@ async function startSparkedTasks(s: Session): Promise<boolean> {
   }
   for (const [id, meta] of Object.entries(s.engine.tasks)) {
     if (meta.status === "queued" && s.soup.isTerminated(meta.thread)) {
-      s.engine = {
-        ...s.engine,
-        tasks: { ...s.engine.tasks, [id]: { ...meta, status: "dropped" } },
-      };
+      applyChange(s, { type: "task-status-set", id, status: "dropped" });
       changed = true;
     }
   }

@@ -9,9 +9,9 @@ import { transition } from "../../protocol/transition.js";
 import { taskOfThread, isLeadThread } from "./instances.js";
 import { orchestrate, recover } from "./orchestrator.js";
 import { listNames, removeFile } from "../tree/files.js";
-import { enqueue } from "../publish/outbox.js";
+import { queueComment } from "../publish/outbox.js";
 import { noticeComment, transitionComment } from "../../comments/record-comments.js";
-import { append, now, persist, progress, type Session } from "../job/session.js";
+import { applyChange, append, now, persist, progress, type Session } from "../job/session.js";
 import { mergeOrDropTask } from "../tasks/merge-or-drop-task.js";
 import { filesOf, queueTask, startTask } from "../tasks/provision-task.js";
 
@@ -33,7 +33,7 @@ export async function applyTransition(
   s.job = transition(s.job, action, { at: now(s), by, reason });
   const entry = s.job.history.at(-1)!;
   await append(s, [{ type: "transition", entry }]);
-  s.engine = enqueue(s.engine, "transition", (seq) =>
+  queueComment(s, "transition", (seq) =>
     transitionComment({ job: s.n, seq, from, action, to: entry.to, by, reason }),
   );
   progress(
@@ -68,7 +68,7 @@ export async function afterTransition(s: Session, applied: TransitionApplied): P
     }
   }
   if (isTerminalState(to)) await finalize(s);
-  s.engine = { ...s.engine, settled: s.job.history.length };
+  applyChange(s, { type: "transitions-settled", through: s.job.history.length });
   await persist(s, `cfa #${s.n}: ${applied.from} → ${to}: close ${applied.from.toLowerCase()}`);
 }
 
@@ -82,7 +82,7 @@ async function finalize(s: Session): Promise<void> {
   // The checks complete on the wake's last commit (checks.ts).
   if (s.job.state === "WITHDRAWN" && s.engine.pr !== null)
     await s.deps.forge.closePullRequest(s.engine.pr);
-  s.engine = enqueue(s.engine, "notice", (seq) =>
+  queueComment(s, "notice", (seq) =>
     noticeComment({
       job: s.n,
       seq,
@@ -188,10 +188,7 @@ export async function handleEffects(s: Session, effects: readonly Effect[]): Pro
         const task = taskOfThread(effect.to.thread);
         const meta = task === null ? undefined : s.engine.tasks[task];
         if (task !== null && meta?.status === "queued") {
-          s.engine = {
-            ...s.engine,
-            tasks: { ...s.engine.tasks, [task]: { ...meta, status: "dropped" } },
-          };
+          applyChange(s, { type: "task-status-set", id: task, status: "dropped" });
           progress(s, "EXECUTE", "DROP", `task ${task} never started`, true);
         }
         break;

@@ -36,6 +36,7 @@ import { appendText, readText, writeText } from "../tree/files.js";
 import { JobRepo } from "../tree/job-repo.js";
 import { jobPaths, type JobPaths } from "../../records/job-paths.js";
 import { transition } from "../../protocol/transition.js";
+import { evolveRecords, type RecordChange } from "../../records/record-changes.js";
 
 export const ORCHESTRATOR: Address = { agent: "cfa", thread: threads.job() };
 
@@ -62,6 +63,16 @@ export interface Session {
 }
 
 export const now = (s: { deps: EngineDeps }): string => s.deps.clock.now().toISOString();
+
+/**
+ * The one way a wake changes the records it holds, besides the protocol's own updaters
+ * (transition, failure accounting): a named change, evolved purely (records/record-changes.ts).
+ */
+export function applyChange(s: Session, change: RecordChange): void {
+  const next = evolveRecords({ job: s.job, engine: s.engine }, change);
+  s.job = next.job;
+  s.engine = next.engine;
+}
 
 /** Opens (or starts) job `n`: its worktree on `cfa/<n>`, state.json, the folded bus. */
 export async function openSession(

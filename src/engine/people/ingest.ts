@@ -9,9 +9,9 @@ import { collectHumanEvents, type HumanEvent } from "./human-events.js";
 import { judgeReview } from "./judge-review.js";
 import { currentLead } from "../flow/instances.js";
 import { relayIntervention } from "../flow/intervene.js";
-import { enqueue } from "../publish/outbox.js";
+import { queueComment } from "../publish/outbox.js";
 import { refusalComment } from "../../comments/record-comments.js";
-import { persist, progress, type Session } from "../job/session.js";
+import { applyChange, persist, progress, type Session } from "../job/session.js";
 import { afterTransition, applyTransition } from "../flow/transitions.js";
 import { ensureLead } from "../flow/leads.js";
 import type { MemoForge } from "../job/forge-memo.js";
@@ -31,7 +31,7 @@ export async function ingestHumanEvents(
   });
   const moved =
     cursor.comment !== s.engine.cursor.comment || cursor.review !== s.engine.cursor.review;
-  s.engine = { ...s.engine, cursor };
+  applyChange(s, { type: "people-read", cursor });
   for (const event of events) {
     if (!isLiveState(s.job.state)) break;
     await applyHumanEvent(s, event);
@@ -41,9 +41,7 @@ export async function ingestHumanEvents(
 }
 
 function refuse(s: Session, login: string, reason: string): void {
-  s.engine = enqueue(s.engine, "refusal", (seq) =>
-    refusalComment({ job: s.n, seq, login, reason }),
-  );
+  queueComment(s, "refusal", (seq) => refusalComment({ job: s.n, seq, login, reason }));
   progress(s, "HUMAN", "REFUSED", `@${login}: ${reason}`);
 }
 

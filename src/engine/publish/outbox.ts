@@ -2,9 +2,9 @@
 // again by its seq) and the status comment (edited in place).
 
 import type { Comment, Forge } from "../../ports/forge.js";
-import type { EngineState } from "../../records/engine-state.js";
 import { readHiddenBlock } from "../../comments/hidden-block.js";
 import { fitComment } from "../../comments/comment-text.js";
+import { applyChange, type Session } from "../job/session.js";
 
 export interface BotComments {
   bySeq: Map<number, Comment>;
@@ -26,41 +26,34 @@ export function botComments(forge: Forge, comments: Comment[], job: number): Bot
 }
 
 /** Allocates the next seq and queues a record comment; persisted before it is posted. */
-export function enqueue(engine: EngineState, kind: string, render: (seq: number) => string) {
-  const seq = engine.seq;
-  return {
-    ...engine,
-    seq: seq + 1,
-    outbox: [...engine.outbox, { seq, kind, body: render(seq) }],
-  };
+export function queueComment(s: Session, kind: string, render: (seq: number) => string): void {
+  applyChange(s, { type: "comment-queued", kind, render });
 }
 
-export async function flushOutbox(
-  forge: Forge,
-  issue: number,
-  engine: EngineState,
-  fullTextAt?: string,
-): Promise<EngineState> {
-  if (engine.outbox.length === 0) return engine;
-  const existing = botComments(forge, await forge.listComments(issue), issue);
-  for (const item of engine.outbox) {
+/** Posts the outbox: each comment at most once (one of the bot's with its seq counts). */
+export async function postOutbox(s: Session): Promise<void> {
+  const { forge } = s.deps;
+  if (s.engine.outbox.length === 0) return;
+  const existing = botComments(forge, await forge.listComments(s.n), s.n);
+  for (const item of s.engine.outbox) {
     if (existing.bySeq.has(item.seq)) continue;
-    await forge.createComment(issue, fitComment(item.body, fullTextAt));
+    await forge.createComment(s.n, fitComment(item.body, s.paths.dir));
   }
-  return { ...engine, outbox: [] };
+  applyChange(s, { type: "outbox-posted" });
 }
 
+/** Edits the status comment in place, or finds or posts it; returns its id. */
 export async function upsertStatus(
   forge: Forge,
   issue: number,
-  engine: EngineState,
+  statusComment: number | null,
   body: string,
-): Promise<EngineState> {
+): Promise<number> {
   const fitted = fitComment(body);
-  if (engine.statusComment !== null) {
+  if (statusComment !== null) {
     try {
-      await forge.updateComment(engine.statusComment, fitted);
-      return engine;
+      await forge.updateComment(statusComment, fitted);
+      return statusComment;
     } catch {
       // The comment was deleted by someone: find or post a new one below.
     }
@@ -68,8 +61,8 @@ export async function upsertStatus(
   const found = botComments(forge, await forge.listComments(issue), issue).status;
   if (found) {
     await forge.updateComment(found.id, fitted);
-    return { ...engine, statusComment: found.id };
+    return found.id;
   }
   const created = await forge.createComment(issue, fitted);
-  return { ...engine, statusComment: created.id };
+  return created.id;
 }

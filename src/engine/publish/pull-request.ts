@@ -4,7 +4,7 @@
 // GitHub Free or Pro) the forge opens it ready instead, and the job says so (issue 10 §4).
 
 import type { PullRequest } from "../../ports/forge.js";
-import type { Session } from "../job/session.js";
+import { applyChange, type Session } from "../job/session.js";
 
 export async function ensurePullRequest(s: Session): Promise<PullRequest> {
   const forge = s.deps.forge;
@@ -14,7 +14,7 @@ export async function ensurePullRequest(s: Session): Promise<PullRequest> {
   }
   const existing = await forge.findPullRequest(s.paths.branch);
   if (existing && existing.state === "open") {
-    s.engine = { ...s.engine, pr: existing.number };
+    applyChange(s, { type: "pull-request-found", number: existing.number });
     return existing;
   }
   const pr = await forge.createPullRequest({
@@ -24,7 +24,7 @@ export async function ensurePullRequest(s: Session): Promise<PullRequest> {
     body: pullRequestBody(s),
     draft: true,
   });
-  s.engine = { ...s.engine, pr: pr.number, ...(pr.draft ? {} : { prNotDraft: true as const }) };
+  applyChange(s, { type: "pull-request-opened", number: pr.number, draft: pr.draft });
   return pr;
 }
 

@@ -6,9 +6,9 @@ import { gateReviewers } from "../flow/escalations.js";
 import { notDraftNotice } from "./pull-request.js";
 import { heldBackNotice } from "../tree/workflow-files.js";
 import { PHASES } from "../../skills/phases.js";
-import { enqueue, flushOutbox, upsertStatus } from "./outbox.js";
+import { postOutbox, upsertStatus } from "./outbox.js";
 import { renderStatusComment } from "../../comments/status-comment.js";
-import type { Session } from "../job/session.js";
+import { applyChange, type Session } from "../job/session.js";
 
 export function waitingOn(s: Session): string {
   if (isTerminalState(s.job.state)) {
@@ -72,8 +72,7 @@ export async function publishStatus(s: Session): Promise<void> {
       artifacts,
     },
   });
-  s.engine = await flushOutbox(s.deps.forge, s.n, s.engine, s.paths.dir);
-  s.engine = await upsertStatus(s.deps.forge, s.n, s.engine, body);
+  await postOutbox(s);
+  const id = await upsertStatus(s.deps.forge, s.n, s.engine.statusComment, body);
+  applyChange(s, { type: "status-comment-posted", id });
 }
-
-export { enqueue };

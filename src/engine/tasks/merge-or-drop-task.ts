@@ -7,9 +7,8 @@ import { isModelUnavailable } from "../../ports/model.js";
 import { noticeComment } from "../../comments/record-comments.js";
 import type { TaskMeta } from "../../records/engine-state.js";
 import { JobRepo } from "../tree/job-repo.js";
-import type { Session } from "../job/session.js";
-import { progress } from "../job/session.js";
-import { enqueue } from "../publish/outbox.js";
+import { applyChange, progress, type Session } from "../job/session.js";
+import { queueComment } from "../publish/outbox.js";
 import { parentWorkspace, pushTask, taskWorkspace } from "./task-workspace.js";
 import { verifyTask } from "./verify-task.js";
 
@@ -44,7 +43,7 @@ export async function mergeOrDropTask(
     await s.deps.forge.deleteBranch(meta.branch);
     s.taskWs.delete(id);
     const status = mode === "merge" ? "merged" : "dropped";
-    s.engine = { ...s.engine, tasks: { ...s.engine.tasks, [id]: { ...meta, status } } };
+    applyChange(s, { type: "task-status-set", id, status });
     return { conflict: null };
   }
   const ws = await taskWorkspace(s, id);
@@ -81,10 +80,7 @@ export async function mergeOrDropTask(
     }
   }
   s.taskWs.delete(id);
-  s.engine = {
-    ...s.engine,
-    tasks: { ...s.engine.tasks, [id]: { ...s.engine.tasks[id]!, status } },
-  };
+  applyChange(s, { type: "task-status-set", id, status });
   return { conflict };
 }
 
@@ -109,7 +105,7 @@ async function verifiedForMerge(s: Session, id: string, ws: Workspace): Promise<
   const where = s.engine.tasks[id]?.parent;
   const into = where === undefined ? s.paths.branch : `task ${where}`;
   const text = `**Task \`${id}\` was dropped, not merged into ${into}:** it reached its merge without a pass on its last commit (left open when its parent ended, or changed since it was verified), and the verifier failed it.\n\n${issues.map((i) => `- ${i}`).join("\n")}`;
-  s.engine = enqueue(s.engine, "notice", (seq) => noticeComment({ job: s.n, seq, text }));
+  queueComment(s, "notice", (seq) => noticeComment({ job: s.n, seq, text }));
   s.notes.push(`task ${id} dropped unmerged: the verifier failed it`);
   progress(s, "VERIFY", "DROP", `${id}: open at its parent's end and failed verification`);
   return false;

@@ -8,8 +8,7 @@ import { threads } from "../../protocol/address.js";
 import type { Content } from "../../protocol/bus/index.js";
 import type { Workspace } from "../../ports/workspaces.js";
 import { JobRepo } from "../tree/job-repo.js";
-import type { Session } from "../job/session.js";
-import { progress } from "../job/session.js";
+import { applyChange, progress, type Session } from "../job/session.js";
 import type { TaskMeta } from "../../records/engine-state.js";
 import { parentWorkspace } from "./task-workspace.js";
 
@@ -50,7 +49,7 @@ export async function provisionTask(s: Session, task: NewTask): Promise<Workspac
     ...taskMeta(s, task, "open"),
     base,
   };
-  s.engine = { ...s.engine, tasks: { ...s.engine.tasks, [task.id]: meta } };
+  applyChange(s, { type: "task-recorded", id: task.id, meta });
   s.taskWs.set(task.id, ws);
   const under = task.parent === undefined ? "" : ` under task ${task.parent}`;
   progress(s, "EXECUTE", "DISPATCH", `task ${task.id}${under} on ${branch}`, true);
@@ -62,8 +61,7 @@ export async function provisionTask(s: Session, task: NewTask): Promise<Workspac
  * made when it starts, from its parent's commit then, so it sees the work merged meanwhile.
  */
 export function queueTask(s: Session, task: NewTask): void {
-  const meta = taskMeta(s, task, "queued");
-  s.engine = { ...s.engine, tasks: { ...s.engine.tasks, [task.id]: meta } };
+  applyChange(s, { type: "task-recorded", id: task.id, meta: taskMeta(s, task, "queued") });
   progress(s, "EXECUTE", "QUEUED", `task ${task.id} waits for a free slot`);
 }
 
@@ -94,7 +92,7 @@ export async function startTask(
     return { ok: true };
   } catch (error) {
     const meta = { ...taskMeta(s, task, "queued"), status: "dropped" as const };
-    s.engine = { ...s.engine, tasks: { ...s.engine.tasks, [task.id]: meta } };
+    applyChange(s, { type: "task-recorded", id: task.id, meta });
     return { ok: false, error: (error as Error).message };
   }
 }

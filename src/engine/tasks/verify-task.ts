@@ -4,10 +4,8 @@
 import { threads } from "../../protocol/address.js";
 import { asData } from "../../comments/sanitize.js";
 import { PHASES } from "../../skills/phases.js";
-import type { TaskMeta } from "../../records/engine-state.js";
 import { JobRepo } from "../tree/job-repo.js";
-import type { Session } from "../job/session.js";
-import { append, progress } from "../job/session.js";
+import { append, applyChange, progress, type Session } from "../job/session.js";
 import { runAgent } from "../turn/agent-run.js";
 import { systemPrompt } from "../turn/prompts.js";
 import { taskWorkspace } from "./task-workspace.js";
@@ -59,15 +57,7 @@ export async function verifyTask(
   };
   // What was verified: a merge of the branch at any other commit is verified again.
   const head = await repo.head();
-  const { verifiedHead: _stale, ...rest } = s.engine.tasks[id]!;
-  const updated: TaskMeta = {
-    ...rest,
-    lastVerdict: verdict.verdict,
-    verifyFailures: meta.verifyFailures + (verdict.verdict === "fail" ? 1 : 0),
-    verifyRuns: attempt,
-    ...(verdict.verdict === "pass" ? { verifiedHead: head } : {}),
-  };
-  s.engine = { ...s.engine, tasks: { ...s.engine.tasks, [id]: updated } };
+  applyChange(s, { type: "task-verified", id, verdict: verdict.verdict, head, run: attempt });
   // The verdict is part of the conversation log, like outcomes and transitions.
   await append(s, [
     { type: "verdict", task: id, by: address, verdict: verdict.verdict, issues: verdict.issues },

@@ -18,7 +18,7 @@
 import type { Address } from "../../protocol/address.js";
 import { JobRepo } from "./job-repo.js";
 import { orchestrate } from "../flow/orchestrator.js";
-import { progress, type Session } from "../job/session.js";
+import { applyChange, progress, type Session } from "../job/session.js";
 
 export const WORKFLOW_DIR = ".github/workflows";
 
@@ -84,9 +84,7 @@ export async function holdBackWorkflowChanges(s: Session, root: string): Promise
   if (s.config.pushWorkflows) return [];
   const held = await restoreWorkflowChanges(root);
   if (held.length === 0) return [];
-  const known = new Set(s.engine.workflowsHeldBack ?? []);
-  for (const path of held) known.add(path);
-  s.engine = { ...s.engine, workflowsHeldBack: [...known].sort().slice(0, 50) };
+  applyChange(s, { type: "workflows-held-back", paths: held });
   progress(s, "ENGINE", "HELD BACK", `workflow files: ${held.join(", ")}`);
   return held;
 }

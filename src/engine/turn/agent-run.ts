@@ -27,7 +27,7 @@ import { createCallBoundary, timeoutReason, type TurnLedger } from "./call-bound
 import { createHost, emptyDecisions, type TurnDecisions, type VerifyTask } from "./host.js";
 import { roleFor } from "./role-for.js";
 import { PROTECTED_PREFIXES } from "../../records/job-paths.js";
-import type { Session } from "../job/session.js";
+import { applyChange, type Session } from "../job/session.js";
 import { endTurn, runtimeOf, startTurn } from "../job/wake-runtime.js";
 
 export interface AgentRun {
@@ -182,7 +182,7 @@ async function runRegistered(
     await appendText(s.jobWs.root, file, lines.map((l) => `${l}\n`).join(""));
   };
   if (input.recordNow !== false) await record();
-  s.job = { ...s.job, turns: s.job.turns + 1 };
+  applyChange(s, { type: "turn-counted" });
   s.deps.logger.debug(`cfa #${s.n} ${addressKey(input.address)} turn ${turn}`, {
     modelCalls: result.modelCalls,
     replayed: ledger.replayed,

@@ -18,7 +18,13 @@ import type { ModelUnavailableError } from "../../ports/model.js";
 import { charge } from "./charges.js";
 import { engineState } from "../../records/engine-state.js";
 import { readText } from "../tree/files.js";
-import { persist, progress, resetTaskWorktrees, type Session } from "../job/session.js";
+import {
+  applyChange,
+  persist,
+  progress,
+  resetTaskWorktrees,
+  type Session,
+} from "../job/session.js";
 import { runtimeOf } from "../job/wake-runtime.js";
 
 export async function waitForApi(s: Session, error: ModelUnavailableError): Promise<void> {
@@ -32,19 +38,16 @@ export async function waitForApi(s: Session, error: ModelUnavailableError): Prom
   const journal = rt.journal;
   for (const entry of journal?.unaccounted(s.engine.calls ?? 0) ?? []) {
     charge(s, entry.response.usage, entry.costUsd);
-    s.engine = { ...s.engine, calls: Math.max(s.engine.calls ?? 0, entry.seq) };
+    applyChange(s, { type: "calls-accounted", through: entry.seq });
   }
-  const carried = journal?.carry() ?? [];
-  const since = s.engine.apiWait?.since ?? error.fields.since;
-  s.engine = {
-    ...s.engine,
-    ...(carried.length > 0 ? { journal: carried } : {}),
-    apiWait: {
-      since,
-      attempts: (s.engine.apiWait?.attempts ?? 0) + error.fields.attempts,
-      last: error.fields.last.slice(0, 300),
-    },
-  };
+  applyChange(s, {
+    type: "api-waiting",
+    since: error.fields.since,
+    attempts: error.fields.attempts,
+    last: error.fields.last,
+    carried: journal?.carry() ?? [],
+  });
+  const since = s.engine.apiWait!.since;
   const note = `the Anthropic API is unavailable (since ${since}; last: ${error.fields.last.slice(0, 120)}): the job waits, live; the sweep or \`cfa resume\` tries again`;
   s.notes.push(note);
   progress(s, "MODEL", "UNAVAILABLE", note);

@@ -9,7 +9,8 @@ import type { BusEvent, Effect, TurnResult as SoupTurnResult } from "../../proto
 import { isLiveState, type State } from "../../protocol/fsm.js";
 import { recordLeadProgress, recordSuccessfulTurn } from "../../protocol/failure.js";
 import { pendingAsk } from "../../agents/loop/index.js";
-import { append, progress, type Session } from "../job/session.js";
+import { nextEscalationId } from "../../records/record-changes.js";
+import { append, applyChange, progress, type Session } from "../job/session.js";
 import { carryInterventions, pendingInterventions } from "../flow/intervene.js";
 import { failState } from "../flow/fail-state.js";
 import { currentLead, taskOfThread } from "../flow/instances.js";
@@ -163,23 +164,19 @@ function turnResultOf(s: Session, run: AgentRun, key: string): SoupTurnResult {
   }
   const state = isLiveState(s.job.state) ? s.job.state : "EXECUTE";
   const q = decisions.ask.question;
-  const id = `q${s.engine.nextEscalation}`;
-  s.engine = { ...s.engine, nextEscalation: s.engine.nextEscalation + 1 };
+  const id = nextEscalationId(s.engine);
   const toolUseId = pendingAsk(result.messages)?.id;
-  s.engine = {
-    ...s.engine,
-    escalations: {
-      ...s.engine.escalations,
-      [id]: {
-        caller: key,
-        kind: q.kind,
-        state,
-        text: q.text,
-        ...(q.artifact ? { artifact: q.artifact } : {}),
-        ...(toolUseId ? { toolUseId } : {}),
-      },
+  applyChange(s, {
+    type: "escalation-opened",
+    meta: {
+      caller: key,
+      kind: q.kind,
+      state,
+      text: q.text,
+      ...(q.artifact ? { artifact: q.artifact } : {}),
+      ...(toolUseId ? { toolUseId } : {}),
     },
-  };
+  });
   progress(
     s,
     key,
@@ -283,10 +280,7 @@ function supersedeGates(s: Session, caller: string, current: string): BusEvent[]
     const meta = s.engine.escalations[m.id];
     if (m.id === current || meta?.kind !== "gate" || meta.caller !== caller) continue;
     events.push(...s.soup.terminate(threads.escalation(m.id), "drop").events);
-    s.engine = {
-      ...s.engine,
-      escalations: { ...s.engine.escalations, [m.id]: { ...meta, verdict: "superseded" } },
-    };
+    applyChange(s, { type: "escalation-noted", id: m.id, patch: { verdict: "superseded" } });
     progress(s, caller, "SUPERSEDED", `gate ${m.id} by ${current}`);
   }
   return events;

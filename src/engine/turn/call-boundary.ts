@@ -18,7 +18,7 @@ import type { BeforeCall, CallBoundary, IncomingMessage } from "../../agents/tur
 import { charge } from "./charges.js";
 import { pollInterventions } from "../flow/poll-interventions.js";
 import { requestDigest } from "./response-journal.js";
-import { now, progress, type Session } from "../job/session.js";
+import { applyChange, now, progress, type Session } from "../job/session.js";
 import { runningBefore, runtimeOf } from "../job/wake-runtime.js";
 
 /** What the engine keeps of a turn while it runs, whatever way it ends. */
@@ -119,10 +119,7 @@ export function createCallBoundary(
       if (ledger.slot !== null) rt.gate.settle(ledger.slot, cost);
       ledger.slot = null;
       ledger.paid += 1;
-      if (s.engine.apiWait !== undefined) {
-        const { apiWait: _over, ...rest } = s.engine;
-        s.engine = rest;
-      }
+      applyChange(s, { type: "api-answered" });
       await rt.journal?.record({
         seq,
         instance: key,

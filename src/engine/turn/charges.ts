@@ -4,25 +4,13 @@
 
 import type { ModelUsage } from "../../ports/model.js";
 import { ResponseJournal } from "./response-journal.js";
-import type { Session } from "../job/session.js";
+import { applyChange, type Session } from "../job/session.js";
 import { runtimeOf } from "../job/wake-runtime.js";
 
 /** Adds one call to the record; returns its number (its journal seq). */
 export function charge(s: Session, usage: ModelUsage, costUsd: number): number {
-  const u = s.job.usage;
-  const calls = (s.engine.calls ?? 0) + 1;
-  s.job = {
-    ...s.job,
-    usage: {
-      inputTokens: u.inputTokens + usage.inputTokens,
-      outputTokens: u.outputTokens + usage.outputTokens,
-      cacheReadTokens: u.cacheReadTokens + usage.cacheReadTokens,
-      cacheWriteTokens: u.cacheWriteTokens + usage.cacheWriteTokens,
-    },
-    costUsd: s.job.costUsd + costUsd,
-  };
-  s.engine = { ...s.engine, calls };
-  return calls;
+  applyChange(s, { type: "call-charged", usage, costUsd });
+  return s.engine.calls ?? 0;
 }
 
 /**
@@ -37,12 +25,9 @@ export async function openJournal(s: Session): Promise<void> {
   );
   for (const entry of journal.unaccounted(s.engine.calls ?? 0)) {
     charge(s, entry.response.usage, entry.costUsd);
-    s.engine = { ...s.engine, calls: Math.max(s.engine.calls ?? 0, entry.seq) };
+    applyChange(s, { type: "calls-accounted", through: entry.seq });
   }
-  if (s.engine.journal !== undefined) {
-    // Now in this area's file: the record stops carrying it at its next commit.
-    const { journal: _carried, ...rest } = s.engine;
-    s.engine = rest;
-  }
+  // Now in this area's file: the record stops carrying it at its next commit.
+  applyChange(s, { type: "journal-unloaded" });
   rt.journal = journal;
 }

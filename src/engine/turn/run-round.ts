@@ -8,7 +8,7 @@ import { isModelUnavailable, type ModelUnavailableError } from "../../ports/mode
 import { ORCHESTRATOR, persist, progress, type Session } from "../job/session.js";
 import { runtimeOf } from "../job/wake-runtime.js";
 import { enforceJobCaps } from "../flow/enforce-caps.js";
-import { flushOutbox } from "../publish/outbox.js";
+import { postOutbox } from "../publish/outbox.js";
 import { applyTurn } from "./apply-turn.js";
 import { runInstanceTurn, type InstanceTurn } from "./run-instance-turn.js";
 
@@ -80,7 +80,7 @@ export async function applyRound(s: Session, turns: readonly InstanceTurn[]): Pr
     await applyTurn(s, t);
   }
   await enforceJobCaps(s);
-  s.engine = await flushOutbox(s.deps.forge, s.n, s.engine, s.paths.dir);
+  await postOutbox(s);
   await persist(s, `cfa #${s.n}: posted`);
   // Every turn of the round is committed with its calls accounted: none can be redone.
   await runtimeOf(s).journal?.clear();
