@@ -135,9 +135,17 @@ function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
     here instanceof z.ZodDefault ||
     here instanceof z.ZodPrefault ||
     here instanceof z.ZodOptional ||
-    here instanceof z.ZodNullable
+    here instanceof z.ZodNullable ||
+    here instanceof z.ZodPipe
   ) {
-    here = here.unwrap() as z.ZodType;
+    // A pipe (a transform, or a preprocess before a schema): its input side has the keys.
+    here = (here instanceof z.ZodPipe ? pipeSide(here) : here.unwrap()) as z.ZodType;
   }
   return here;
+}
+
+/** The side of a pipe that holds an object's keys: the schema after a preprocess, else the input. */
+function pipeSide(pipe: z.ZodPipe): z.ZodType {
+  const input = pipe.in as z.ZodType;
+  return input instanceof z.ZodTransform ? (pipe.out as z.ZodType) : input;
 }
