@@ -153,17 +153,20 @@ export const CfaConfigFileSchema = z.strictObject({
    * config keeps `sandbox` as the mode and carries the paths as `sandboxReadOnlyPaths`.
    */
   sandbox: z
-    .preprocess(
-      (value) => (typeof value === "string" ? { mode: value } : value),
-      z.strictObject({
-        mode: z.enum(SANDBOX_MODES).default("require"),
-        readOnlyPaths: z
-          .array(ReadOnlyPathSchema)
-          .max(64)
-          .default(() => []),
-      }),
+    .union(
+      [
+        z.enum(SANDBOX_MODES),
+        z.strictObject({
+          mode: z.enum(SANDBOX_MODES).default("require"),
+          readOnlyPaths: z
+            .array(ReadOnlyPathSchema)
+            .max(64)
+            .default(() => []),
+        }),
+      ],
+      { error: "expected require, off, or a mapping { mode, readOnlyPaths }" },
     )
-    .prefault({}),
+    .default("require"),
   limits: z
     .strictObject({
       toolCallsPerTurn: z.int().min(1).default(60),
@@ -252,8 +255,8 @@ export const CfaConfigFileSchema = z.strictObject({
  */
 export const CfaConfigSchema = CfaConfigFileSchema.transform(({ sandbox, ...rest }) => ({
   ...rest,
-  sandbox: sandbox.mode,
-  sandboxReadOnlyPaths: sandbox.readOnlyPaths,
+  sandbox: typeof sandbox === "string" ? sandbox : sandbox.mode,
+  sandboxReadOnlyPaths: typeof sandbox === "string" ? [] : sandbox.readOnlyPaths,
 }));
 
 export type CfaConfig = z.infer<typeof CfaConfigSchema>;

@@ -58,9 +58,12 @@ const NetworkEntrySchema = z
     if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
   });
 
-export const NetworkSettingSchema = z.union([
-  z.boolean(),
-  z.array(NetworkEntrySchema).min(1, {
-    error: "an empty list gives no network: write false, or name ecosystems or hosts",
-  }),
-]);
+export const NetworkSettingSchema = z.union(
+  [
+    z.boolean(),
+    z.array(NetworkEntrySchema).refine((list) => list.length > 0, {
+      error: "an empty list gives no network: write false, or name ecosystems or hosts",
+    }),
+  ],
+  { error: "expected true, false, or a list of ecosystems and host names" },
+);
