@@ -76,12 +76,14 @@ const within = (p: string, folder: string) =>
 export async function runnerFolderProblem(
   folder: string,
   runnerFolders: readonly string[],
+  /** The runner's tool cache: judged only on what it holds, not on where it lies. */
+  toolCache = false,
 ): Promise<string | null> {
   for (const runner of runnerFolders) {
-    if (within(folder, runner)) return `it is inside the runner's folder ${runner}`;
+    if (!toolCache && within(folder, runner)) return `it is inside the runner's folder ${runner}`;
     if (within(runner, folder)) return `it holds the runner's folder ${runner}`;
   }
-  for (let here = folder; here !== "/"; here = path.dirname(here)) {
+  for (let here = folder; here !== "/" && !toolCache; here = path.dirname(here)) {
     if (await isRunnerRoot(here)) return `it is inside an Actions runner's root ${here}`;
   }
   const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);

@@ -56,12 +56,14 @@ const within = (p: string, folder: string) =>
   folder === "/" || p === folder || p.startsWith(`${folder}/`);
 
 export function defaultToolchainPaths(env: Readonly<Record<string, string | undefined>>): string[] {
+  const cache = toolCacheOf(env);
+  return [HOSTED_TOOL_CACHE, ...(cache ? [cache] : []), ...DEFAULT_READ_ONLY_PATHS];
+}
+
+/** RUNNER_TOOL_CACHE when set: on a self-hosted runner it is <root>/_work/_tool by default. */
+function toolCacheOf(env: Readonly<Record<string, string | undefined>>): string | null {
   const cache = env.RUNNER_TOOL_CACHE;
-  return [
-    HOSTED_TOOL_CACHE,
-    ...(cache && path.isAbsolute(cache) ? [path.normalize(cache)] : []),
-    ...DEFAULT_READ_ONLY_PATHS,
-  ];
+  return cache && path.isAbsolute(cache) ? path.normalize(cache) : null;
 }
 
 export async function resolveToolchains(options: ToolchainOptions): Promise<ShownToolchains> {
@@ -69,6 +71,7 @@ export async function resolveToolchains(options: ToolchainOptions): Promise<Show
   const home =
     options.home === null ? null : await realpath(options.home).catch(() => options.home);
   const privateFolders = options.private ?? [];
+  const toolCache = toolCacheOf(options.env);
   const shown: ShownToolchains = { folders: [], hiddenFiles: [], binFolders: [], env: {} };
   const entries = [
     ...(options.defaults ?? defaultToolchainPaths(options.env)).map((entry) => ({
@@ -102,7 +105,13 @@ export async function resolveToolchains(options: ToolchainOptions): Promise<Show
       privateFolders
         .map((p) => (within(real, p) ? `it is inside the job area ${p}` : null))
         .find(Boolean) ??
-      (await runnerFolderProblem(real, runnerFolders));
+      (await runnerFolderProblem(
+        real,
+        runnerFolders,
+        // The runner's own tool cache sits in its work folder on a self-hosted runner: it
+        // may be inside the runner's folders, but must hold none of them.
+        toolCache !== null && real === (await realpath(toolCache).catch(() => null)),
+      ));
     if (problem !== null) {
       refuse(`${problem}; it would show the runner's or the worker's private files`);
       continue;
