@@ -59,12 +59,13 @@ export async function wireLocal(
     processRedactor(),
   );
   const logger = options.logger ?? noopLogger;
+  const sandboxes = sandboxesHiding(workRoot, logger);
   const deps: EngineDeps = {
     forge,
     model: options.model,
     resolveModel,
     price: priceOf,
-    sandbox: sandboxesHiding(workRoot, logger),
+    sandbox: (mode) => sandboxes.sandbox(mode),
     workspaces: (area) => createGitWorkspaces({ repoDir, area, logger, now: () => clock.now() }),
     repoDir,
     workRoot,
@@ -74,7 +75,11 @@ export async function wireLocal(
     // The local forge is a file: a running wake may look for `cfa intervene` at every call.
     commandPollMs: 0,
     ...(options.progress ? { progress: options.progress } : {}),
-    ...(options.configure ? { configure: options.configure } : {}),
+    configure: (config) => {
+      // The repository's read-only paths reach the sandbox made after this (issue 20).
+      sandboxes.configure(config);
+      options.configure?.(config);
+    },
   };
   return { deps, forge };
 }

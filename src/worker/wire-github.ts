@@ -96,15 +96,18 @@ export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: Gi
   const modelPort: Model = options.model ?? provider!;
   const env: Record<string, string | undefined> = { ...options.env };
   for (const name of SECRET_VARIABLES) delete env[name];
+  const sandboxes = sandboxesHiding(workRoot, logger);
   const deps: EngineDeps = {
     forge,
     model: modelPort,
-    ...(provider !== undefined
-      ? { configure: (config) => provider.configure(providerSettings(config)) }
-      : {}),
+    configure: (config) => {
+      // The repository's read-only paths reach the sandbox made after this (issue 20).
+      sandboxes.configure(config);
+      provider?.configure(providerSettings(config));
+    },
     resolveModel,
     price: priceOf,
-    sandbox: sandboxesHiding(workRoot, logger),
+    sandbox: (mode) => sandboxes.sandbox(mode),
     workspaces: (area) => createGitWorkspaces({ repoDir, area, logger }),
     repoDir,
     workRoot,
