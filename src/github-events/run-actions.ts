@@ -6,14 +6,14 @@ import type { Logger } from "../ports/logger.js";
 import type { AppAction } from "./app-action.js";
 import type { CueEffects } from "./cue-effects.js";
 import { postOnce } from "./post-once.js";
-import { dismissedReviewComment, isSameDismissal } from "./dismissed-review-comment.js";
+import { dismissedReviewComment, isSameDismissal } from "../comments/dismissed-review-comment.js";
+import { isSameStartRefusal, startRefusalComment } from "../comments/start-refusal-comment.js";
 import {
   commandRefusalComment,
   isSameCommandRefusal,
   isSameReviewRefusal,
   reviewRefusalComment,
-} from "./outsider-refusal-comment.js";
-import { isSameStartRefusal, startRefusalComment } from "./start-refusal-comment.js";
+} from "../comments/outsider-refusal-comment.js";
 
 export interface ActionContext {
   effects: CueEffects;

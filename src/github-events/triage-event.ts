@@ -2,7 +2,7 @@
 // and does their live permission decide anything? Pure.
 
 import type { CfaConfig } from "../config/index.js";
-import { parseCommand, type Command } from "../engine/human/commands.js";
+import { parseCommand, type Command } from "../comments/commands.js";
 import type { Actor } from "../ports/forge.js";
 import type { AppEvent } from "./app-event.js";
 

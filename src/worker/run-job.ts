@@ -6,14 +6,14 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { isGitHubOutage } from "../adapters/github/index.js";
-import { configErrorComment, isSameConfigError } from "../engine/render/config-error-comment.js";
+import { configErrorComment, isSameConfigError } from "../comments/config-error-comment.js";
 import { configFromText } from "../github-events/config-from-text.js";
 import { postOnce } from "../github-events/post-once.js";
-import { wake, type WakeSummary } from "../engine/wake.js";
-import { failureComment, isSameFailure } from "./failure-comment.js";
+import { wake, type WakeSummary } from "../engine/index.js";
+import { failureComment, isSameFailure } from "../comments/failure-comment.js";
 import { fetchJobBranches } from "./fetch-job-branches.js";
 import { forgeComments } from "./forge-comments.js";
-import { jobPaths } from "../engine/job-paths.js";
+import { jobPaths } from "../records/job-paths.js";
 import { guardJobStart } from "./job-start-guard.js";
 import { skipRefused } from "./skip-refused.js";
 import { runKey, runUrl, type WorkerContext } from "./worker-context.js";

@@ -1,7 +1,7 @@
 // The worker's view of a job without what the app already refused (issue 18 §6). The app
 // judges authority before dispatching and replies once to a command or review from someone
 // without it, naming the comment or review in its reply's hidden block
-// (github-events/outsider-refusal-comment.ts); the engine, reading the same comment at its
+// (comments/outsider-refusal-comment.ts); the engine, reading the same comment at its
 // next wake, would refuse it again. So the engine's forge shows a comment or review that
 // (a) a bot's comment says was refused, and (b) whose author the worker's own live check
 // also finds without authority now, as one that asks nothing: a comment with no command in
@@ -13,9 +13,9 @@
 // a second reply, never hide a command that counts. (The worker posting with the workflow's
 // token does not know the app's login, so the author's login cannot be the test.)
 
-import { readHiddenBlock } from "../engine/render/hidden-block.js";
+import { readHiddenBlock } from "../comments/hidden-block.js";
 import { mayAct } from "../github-events/may-act.js";
-import { refusedByBlocks } from "../github-events/outsider-refusal-comment.js";
+import { refusedByBlocks } from "../comments/outsider-refusal-comment.js";
 import type { Comment, Forge, JobView, Permission, Review } from "../ports/forge.js";
 
 export interface RefusalPolicy {

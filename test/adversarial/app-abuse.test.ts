@@ -10,7 +10,7 @@
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startServer, type StartOptions, type StartedServer } from "../../src/app/start-server.js";
-import { readHiddenBlock } from "../../src/engine/render/hidden-block.js";
+import { readHiddenBlock } from "../../src/comments/hidden-block.js";
 import {
   isWrite,
   startFakeGitHubServer,

@@ -6,8 +6,8 @@
 // hides a command that counts.
 
 import { describe, expect, it } from "vitest";
-import { withHiddenBlock } from "../../src/engine/render/hidden-block.js";
-import { commandRefusalComment } from "../../src/github-events/outsider-refusal-comment.js";
+import { withHiddenBlock } from "../../src/comments/hidden-block.js";
+import { commandRefusalComment } from "../../src/comments/outsider-refusal-comment.js";
 import type { Comment, Forge, JobView, Permission, Review } from "../../src/ports/forge.js";
 import { skipRefused } from "../../src/worker/skip-refused.js";
 import { cases } from "./support/count.js";

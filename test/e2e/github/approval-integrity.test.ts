@@ -4,7 +4,7 @@
 // body and inline comments to the lead.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { readHiddenBlock } from "../../../src/engine/render/hidden-block.js";
+import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { expecting, recording } from "../../support/engine/script.js";
 import { finish, gate, writeArtifact } from "../../support/engine/recordings.js";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { configErrorComment } from "../../../src/engine/render/config-error-comment.js";
+import { configErrorComment } from "../../../src/comments/config-error-comment.js";
 import { parseConfig } from "../../../src/config/index.js";
 import { PERMISSIONS } from "../../../src/ports/forge.js";
 import { examplePayload, useGitHubMocks } from "../../support/github/index.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AppAction } from "../../../src/github-events/app-action.js";
 import { readAppEvent } from "../../../src/github-events/app-event.js";
-import { decide, type Authority } from "../../../src/github-events/decide.js";
+import { decideDelivery, type Authority } from "../../../src/github-events/decide-delivery.js";
 import { mayAct } from "../../../src/github-events/may-act.js";
 import { screenEvent } from "../../../src/github-events/screen-event.js";
 import { triageEvent } from "../../../src/github-events/triage-event.js";
@@ -24,7 +24,7 @@ function effects(event: AppEvent, permission: Permission | null, approvers: stri
     const p = permission ?? "none";
     authority = { permission: p, mayAct: mayAct(triage.actor.login, p, approvers) };
   }
-  return decide(event, triage, authority);
+  return decideDelivery(event, triage, authority);
 }
 
 const kinds = (actions: AppAction[]) => actions.map((a) => a.kind);
@@ -302,6 +302,6 @@ describe("stopping a job and other cues", () => {
     const event = labelled("wes");
     const triage = triageEvent(event, config);
     if (!triage.act) throw new Error("expected to act");
-    expect(() => decide(event, triage, null)).toThrow(/needs @wes's permission/);
+    expect(() => decideDelivery(event, triage, null)).toThrow(/needs @wes's permission/);
   });
 });

@@ -3,10 +3,10 @@ import {
   initialEngineState,
   withEngineState,
   type EngineState,
-} from "../../../src/engine/engine-state.js";
+} from "../../../src/records/engine-state.js";
 import { newJobRecord, serializeJobRecord } from "../../../src/protocol/job-record.js";
 import type { State } from "../../../src/protocol/fsm.js";
-import { commandRefusalComment } from "../../../src/github-events/outsider-refusal-comment.js";
+import { commandRefusalComment } from "../../../src/comments/outsider-refusal-comment.js";
 import { runWorker } from "../../../src/worker/run-worker.js";
 import { TEST_PACING, expectBody, nockGitHub, useGitHubMocks } from "../../support/github/index.js";
 
