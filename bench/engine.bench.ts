@@ -4,7 +4,7 @@
 // folding, records, one commit per turn, worktrees, merges, comments.
 
 import { performance } from "node:perf_hooks";
-import { wake } from "../src/engine/wake.js";
+import { wake } from "../src/engine/index.js";
 import type { Model } from "../src/ports/model.js";
 import { createScriptedModel } from "../src/adapters/scripted/index.js";
 import { createLocalJob } from "../test/support/engine/local-job.js";

@@ -9,10 +9,20 @@
 // content writes one second apart: N dispatches take at least N - 1 s); and how many
 // dispatches the 30 cues on one job made (the issue asks at most 3).
 //
+// Then abuse (issue 18 §6): a flood of FLOOD signed deliveries from one installation (50
+// connections at a time), then one legitimate delivery from another: the flood's p50/p99
+// answer, its 503s, and the time from the legitimate delivery to its job's dispatch against
+// the floor GitHub's pace sets (one write a second: 1 s). And HOLDERS, then twice as many,
+// unsigned connections each holding 4.9 MB of an unfinished body: the server's resident
+// memory before and at its peak. The budget keeps 32 MiB of bodies; what the evicted sent
+// before they were cut is garbage for the collector, so the growth is some tens of MiB
+// more, and does not double with the connections (unbounded: HOLDERS × 4.9 MB).
+//
 //   npm run bench -- server
 
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { connect, type Socket } from "node:net";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,6 +47,12 @@ const BUSY_JOB = 1000;
 const BUSY_CUES = 30;
 const SETTLE_MS = 5_000;
 const GIVE_UP_MS = 240_000;
+const FLOOD = 1_000;
+const FLOOD_CONNECTIONS = 50;
+const FLOODER = 9001;
+const OTHER = 9002;
+const HOLDERS = 120;
+const HELD_BYTES = 4.9 * 1024 * 1024;
 
 export async function run(): Promise<BenchResult[]> {
   buildIfStale();
@@ -101,7 +117,9 @@ export async function run(): Promise<BenchResult[]> {
     const dispatched = [...cued].filter((job) => dispatchedJobs(github, before).has(job)).length;
     const writesFloorS = cued.size - 1;
     const invalid = github.calls.filter((c) => c.invalid !== undefined).length;
+    const abuse = await floodAndHold(github, url, port, serverPid);
     return [
+      ...abuse,
       {
         name: `server: answer to ${burst.length} concurrent signed deliveries (p50)`,
         unit: "ms",
@@ -150,6 +168,113 @@ export async function run(): Promise<BenchResult[]> {
   }
 }
 
+async function floodAndHold(
+  github: FakeGitHubServer,
+  url: string,
+  port: number,
+  serverPid: number,
+): Promise<BenchResult[]> {
+  const before = github.calls.length;
+  const flood = Array.from({ length: FLOOD }, (_, i) =>
+    signDelivery(SECRET, comment(5000 + i, 90_000 + i, "/intervene more", FLOODER)),
+  );
+  const acks: { status: number; ms: number }[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: FLOOD_CONNECTIONS }, async () => {
+      while (next < flood.length) acks.push(await postDelivery(url, flood[next++]!));
+    }),
+  );
+  const sent = performance.now();
+  // A comment id of its own: the app dedupes by comment id, and id 1 was the warm-up's.
+  const legit = await sendDelivery(
+    url,
+    SECRET,
+    comment(7777, 99_999_999, "/intervene please", OTHER),
+  );
+  const reached = await until(() => dispatchedJobs(github, before).has(7777), GIVE_UP_MS);
+  const legitS = (performance.now() - sent) / 1000;
+  const times = acks.map((a) => a.ms).sort((a, b) => a - b);
+  const q = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]!;
+
+  // Unfinished unsigned bodies, held open while the server's memory is read; twice, with
+  // twice the connections the second time: bounded means the growth does not double.
+  const rss = () =>
+    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${serverPid}/status`, "utf8"))![1]) * 1024;
+  const hold = async (holders: number): Promise<{ before: number; peak: number }> => {
+    const before = rss();
+    let peak = before;
+    const sockets: Socket[] = [];
+    const filler = Buffer.alloc(64 * 1024, 0x20);
+    for (let i = 0; i < holders; i += 1) {
+      const socket = connect(port, "127.0.0.1");
+      socket.on("error", () => undefined);
+      sockets.push(socket);
+      socket.write(
+        `POST /api/github/webhooks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-GitHub-Event: issue_comment\r\nX-GitHub-Delivery: hold-${holders}-${i}\r\nX-Hub-Signature-256: sha256=00\r\nContent-Length: ${Math.ceil(HELD_BYTES) + 1}\r\n\r\n`,
+      );
+      for (let sent = 0; sent + filler.length <= HELD_BYTES; sent += filler.length) {
+        socket.write(filler);
+      }
+      peak = Math.max(peak, rss());
+    }
+    for (let i = 0; i < 30; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      peak = Math.max(peak, rss());
+    }
+    for (const socket of sockets) socket.destroy();
+    // Let the server close them and collect what they left.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    return { before, peak };
+  };
+  const once = await hold(HOLDERS);
+  const twice = await hold(2 * HOLDERS);
+  const mib = (n: number) => n / 1024 / 1024;
+  return [
+    {
+      name: `server: answer to a flood of ${FLOOD} signed deliveries from one installation (p50)`,
+      unit: "ms",
+      median: q(0.5),
+      runs: FLOOD,
+      extra: {
+        p99: q(0.99),
+        refused_503: acks.filter((a) => a.status === 503).length,
+        other_2xx: acks.filter((a) => a.status >= 200 && a.status < 300).length,
+      },
+    },
+    {
+      name: "server: another installation's delivery after the flood, until its job is dispatched",
+      unit: "s",
+      median: legitS,
+      runs: 1,
+      extra: {
+        answer: legit.status,
+        dispatched: reached ? "yes" : "gave up",
+        floor_s: 1,
+        vs_floor: legitS / 1,
+      },
+    },
+    ...[
+      [HOLDERS, once],
+      [2 * HOLDERS, twice],
+    ].map(([holders, m]) => {
+      const { before, peak } = m as { before: number; peak: number };
+      return {
+        name: `server: resident memory growth under ${holders as number} unfinished unsigned bodies of 4.9 MB`,
+        unit: "MiB",
+        median: mib(peak - before),
+        runs: 1,
+        extra: {
+          before_mib: mib(before),
+          peak_mib: mib(peak),
+          budget_mib: 32,
+          unbounded_would_hold_mib: mib((holders as number) * HELD_BYTES),
+        },
+      };
+    }),
+  ];
+}
+
 /** The node process `npm start` started (npm runs it through sh). */
 function serverProcess(npmPid: number | undefined): number {
   const children = (pid: number): number[] =>
@@ -161,7 +286,7 @@ function serverProcess(npmPid: number | undefined): number {
   const queue = npmPid === undefined ? [] : [npmPid];
   while (queue.length > 0) {
     const pid = queue.shift()!;
-    // Not npm, nor the `sh -c "node dist/app/server.js"` between them: node itself.
+    // Not npm (nor a `sh -c` between them, before the script's `exec`): node itself.
     const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
     if (/(^|\/)node$/.test(argv[0] ?? "") && argv[1] === "dist/app/server.js") return pid;
     queue.push(...children(pid));
@@ -175,11 +300,12 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-function comment(job: number, id: number, body: string) {
+function comment(job: number, id: number, body: string, installation?: number) {
   return {
     id: `bench-${job}-${id}`,
     name: "issue_comment",
     payload: examplePayload("issue_comment", "created", {
+      ...(installation === undefined ? {} : { installation: { id: installation } }),
       issue: { number: job, labels: [{ name: "cfa" }], state: "open" },
       comment: { id, body, user: { login: "wes", type: "User" } },
       sender: { login: "wes", type: "User" },

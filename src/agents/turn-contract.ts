@@ -3,6 +3,7 @@
 // turn its inputs and a TurnHost through which every protocol-level effect goes, and gets
 // back what the turn produced, from which it fires [send-step], [nosend-step] or [ask-step].
 
+import type { NetworkSetting } from "../config/network-setting.js";
 import type { Address } from "../protocol/address.js";
 import type { OutcomeRecord } from "../protocol/outcome-record.js";
 import type {
@@ -68,7 +69,8 @@ export interface RoleDefinition {
   /** Tool names this role may call; any other tool call is refused (seed 000 §10). */
   tools: string[];
   commands: string[];
-  network: boolean;
+  /** `network:` as configured (src/config/network-setting.ts); false when not set. */
+  network: NetworkSetting;
   prompt: string;
 }
 

@@ -8,16 +8,22 @@
 // GitHub gets its 200 at once.
 //
 // The work runs in two bounded queues, at GitHub's pace (Probot's Octokit throttles content
-// writes to about one a second, @octokit/plugin-throttling):
+// writes to about one a second, @octokit/plugin-throttling; its write limiter is keyed by
+// `throttle.id`, which Probot leaves at "no-id", so the pace is the whole process's):
 // - reads: triage (configuration, live permission, decide), a few at a time;
-// - writes: the effects, one priority queue, so a waiting dispatch always goes before a
+// - writes: the effects; within an installation a waiting dispatch always goes before a
 //   waiting 👀 or reply, and a job's 👀 only after its dispatch. Cues for one job coalesce
 //   (job-cues.ts).
-// Work lost in a restart is recovered by the worker's scheduled sweep: a cue never sent
-// leaves a comment the job has not read, a label nobody started, or a job nobody runs, and
-// the sweep dispatches each of those (src/worker/sweep.ts, job-needs-wake.ts).
+// Both are fair (fair-queue.ts, issue 18 §6): installations take turns, and so do the jobs
+// of one installation, so a flood of deliveries from one installation waits behind itself,
+// never in front of another installation's delivery. What is refused when too much waits
+// is refused to the installation holding the most (503, for that source only where it
+// can): see `refusal` below.
+// Work lost in a restart, or refused with 503 and never redelivered, is recovered by the
+// worker's scheduled sweep: a cue never sent leaves a comment the job has not read (its
+// cursor is behind the issue's newest comment), a label nobody started, or a job nobody
+// runs, and the sweep dispatches each of those (src/worker/sweep.ts, job-needs-wake.ts).
 
-import PQueue from "p-queue";
 import type { AppAction, Decision } from "../github-events/app-action.js";
 import type { RepoRef } from "../github-events/app-event.js";
 import type { Dedupe } from "../github-events/dedupe.js";
@@ -30,8 +36,10 @@ import {
   type RepoDeps,
 } from "../github-events/handle-delivery.js";
 import { runActions, type ActionContext } from "../github-events/run-actions.js";
+import { installationOf } from "../github-events/installation-of.js";
 import type { Logger } from "../ports/logger.js";
 import type { BotLogins } from "./app-logins.js";
+import { createFairQueue } from "./fair-queue.js";
 import { createJobCues } from "./job-cues.js";
 
 export interface DeliveryQueueOptions {
@@ -40,23 +48,43 @@ export interface DeliveryQueueOptions {
   botLogins: BotLogins;
   /** For the queue's own lines; each delivery logs with its own logger. */
   logger: Logger;
-  /** Deliveries and effects waiting at once; past it a delivery is refused with 503. */
+  /**
+   * Deliveries and effects waiting at once; past it a delivery is refused with 503 when its
+   * installation already holds `minShare` or more of them.
+   */
   maxWaiting?: number;
+  /** What one installation may have waiting; past it its deliveries are refused (503). */
+  maxWaitingPerSource?: number;
+  /** Below this an installation's delivery is taken even when maxWaiting is reached. */
+  minShare?: number;
   /** Deliveries triaged at once (each is a few reads). */
   readConcurrency?: number;
+  /** Deliveries of one installation triaged at once. */
+  readPerSource?: number;
   /** Effects in flight at once; Probot's throttling spaces their starts anyway. */
   writeConcurrency?: number;
   /** A job that keeps receiving deliveries is dispatched at least this often. */
   maxCueDelayMs?: number;
+  /**
+   * "installation": installations take turns (the default). "none": every delivery is one
+   * source, as the queue was before issue 18 §6 (positive controls and the bench's baseline).
+   */
+  fairness?: "installation" | "none";
   now?: () => number;
 }
 
+export type QueueSettings = Omit<DeliveryQueueOptions, "dedupe" | "botLogins" | "logger" | "now">;
+
 export const QUEUE_DEFAULTS = {
   maxWaiting: 2000,
+  maxWaitingPerSource: 500,
+  minShare: 20,
   readConcurrency: 8,
+  readPerSource: 4,
   writeConcurrency: 2,
   maxCueDelayMs: 10_000,
-} as const;
+  fairness: "installation",
+} as const satisfies Required<QueueSettings>;
 
 export type Accepted = "queued" | "ignored";
 
@@ -73,6 +101,8 @@ export interface DeliveryQueue {
   size(): number;
   /** Deliveries waiting for triage or in it (their cues are not all decided yet). */
   triaging(): number;
+  /** Deliveries and effects waiting or running for one installation (`installation:<id>`). */
+  sizeOf(source: string): number;
 }
 
 export class QueueFullError extends Error {
@@ -81,20 +111,39 @@ export class QueueFullError extends Error {
   readonly status = 503;
 }
 
-// p-queue runs the highest priority first.
+// Within an installation, the highest priority first (fair-schedule.ts).
 const PRIORITY = { dispatch: 2, reply: 1, react: 0 } as const;
+
+/** The installation a delivery is for: the unit of fairness. */
+export function sourceOf(payload: unknown): string {
+  const installation = installationOf(payload);
+  return installation === null ? "installation:none" : `installation:${installation}`;
+}
 
 export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueue {
   const settings = {
     maxWaiting: options.maxWaiting ?? QUEUE_DEFAULTS.maxWaiting,
+    maxWaitingPerSource: options.maxWaitingPerSource ?? QUEUE_DEFAULTS.maxWaitingPerSource,
+    minShare: options.minShare ?? QUEUE_DEFAULTS.minShare,
     readConcurrency: options.readConcurrency ?? QUEUE_DEFAULTS.readConcurrency,
+    readPerSource: options.readPerSource ?? QUEUE_DEFAULTS.readPerSource,
     writeConcurrency: options.writeConcurrency ?? QUEUE_DEFAULTS.writeConcurrency,
     maxCueDelayMs: options.maxCueDelayMs ?? QUEUE_DEFAULTS.maxCueDelayMs,
+    fairness: options.fairness ?? QUEUE_DEFAULTS.fairness,
   };
+  const sourceFor = (payload: unknown) =>
+    settings.fairness === "none" ? "all" : sourceOf(payload);
   const now = options.now ?? (() => Date.now());
-  const reads = new PQueue({ concurrency: settings.readConcurrency });
-  const writes = new PQueue({ concurrency: settings.writeConcurrency });
+  const reads = createFairQueue({
+    concurrency: settings.readConcurrency,
+    perSource: settings.readPerSource,
+  });
+  // One write of an installation at a time: the throttle spaces them anyway, and a slot
+  // held waiting on it would be a slot another installation cannot use.
+  const writes = createFairQueue({ concurrency: settings.writeConcurrency, perSource: 1 });
   const inFlight = new Set<string>();
+  /** The installation of each job with work queued: its writes take that job's turn. */
+  const sourceOfJob = new Map<string, { source: string; uses: number }>();
   let outstanding = 0;
   let idle: (() => void)[] = [];
 
@@ -110,11 +159,44 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
       }
     });
   };
-  const write = (priority: number, run: () => Promise<void>): Promise<void> =>
-    track(writes.add(run, { priority }));
+  const holdJob = (job: string, source: string): (() => void) => {
+    const held = sourceOfJob.get(job) ?? { source, uses: 0 };
+    held.uses += 1;
+    sourceOfJob.set(job, held);
+    return () => {
+      held.uses -= 1;
+      if (held.uses === 0) sourceOfJob.delete(job);
+    };
+  };
+  const write = (
+    source: string,
+    job: string,
+    priority: number,
+    run: () => Promise<void>,
+  ): Promise<void> => track(writes.add({ source, job, priority }, run));
+  const waitingOf = (source: string) => reads.sizeOf(source) + writes.sizeOf(source);
+  const waitingAll = () => reads.waiting() + reads.running() + writes.waiting() + writes.running();
+  /** Why a delivery from `source` is refused now, or null (issue 18 §6: only the flooder). */
+  const refusal = (source: string): string | null => {
+    const mine = waitingOf(source);
+    const all = waitingAll();
+    if (mine >= settings.maxWaitingPerSource) {
+      return `${mine} deliveries and effects of ${source} are waiting (maxWaitingPerSource ${settings.maxWaitingPerSource})`;
+    }
+    if (all >= settings.maxWaiting && mine >= settings.minShare) {
+      return `${all} deliveries and effects are waiting (maxWaiting ${settings.maxWaiting}), ${mine} of them ${source}'s`;
+    }
+    // However few each holds, memory stays bounded.
+    if (all >= 2 * settings.maxWaiting) {
+      return `${all} deliveries and effects are waiting (twice maxWaiting ${settings.maxWaiting})`;
+    }
+    return null;
+  };
 
   const cues = createJobCues({
-    enqueue: (send) => write(PRIORITY.dispatch, send),
+    // A burst is flushed while one of its deliveries is in triage, so its job is held.
+    enqueue: (send, job) =>
+      write(sourceOfJob.get(job)?.source ?? "installation:none", job, PRIORITY.dispatch, send),
     maxDelayMs: settings.maxCueDelayMs,
     now,
   });
@@ -125,6 +207,7 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
     decision: Decision,
     at: ActionContext,
   ): Promise<void> => {
+    const source = sourceFor(delivery.payload);
     const failed = (what: string) => (error: unknown) => {
       // A redelivery of this delivery may try again; the sweep wakes the job meanwhile.
       options.dedupe.forget(deliveryKey(delivery), ...decision.keys);
@@ -162,7 +245,9 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
           ),
       );
     } else if (cueActions.length > 0) {
-      void write(PRIORITY.dispatch, () => runActions(cueActions, at)).catch(failed("a cancel"));
+      void write(source, job, PRIORITY.dispatch, () => runActions(cueActions, at)).catch(
+        failed("a cancel"),
+      );
     }
     for (const action of decision.actions) {
       switch (action.kind) {
@@ -172,14 +257,18 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
         case "react":
           void track(
             cued.then((sent) =>
-              sent ? write(PRIORITY.react, () => runActions([action], at)) : undefined,
+              sent ? write(source, job, PRIORITY.react, () => runActions([action], at)) : undefined,
             ),
           ).catch(failed("the 👀"));
           break;
         case "refuse-start":
+        case "refuse-command":
+        case "refuse-review":
         case "reply-dismissed":
           // A reply to the person: it waits for nothing and no cue waits for it.
-          void write(PRIORITY.reply, () => runActions([action], at)).catch(failed("the reply"));
+          void write(source, job, PRIORITY.reply, () => runActions([action], at)).catch(
+            failed("the reply"),
+          );
           break;
         default: {
           // A new kind of action must be scheduled here, or it would be dropped unseen.
@@ -202,47 +291,54 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
         logOutcome(delivery, screened, logger);
         return "ignored";
       }
-      if (reads.size + writes.size >= settings.maxWaiting) {
+      const source = sourceFor(delivery.payload);
+      const refused = refusal(source);
+      if (refused !== null) {
         throw new QueueFullError(
-          `cfa/app: ${reads.size + writes.size} deliveries and effects are waiting (maxWaiting ${settings.maxWaiting}); redeliver this one later, or the scheduled sweep wakes its job`,
+          `cfa/app: ${refused}; redeliver this one later, or the scheduled sweep wakes its job`,
         );
       }
       const { owner, repo } = screened.repo;
       const job = `${owner}/${repo}#${screened.job}`;
       inFlight.add(delivery.id);
       cues.expect(job);
+      // The job's installation is known from here until its last effect has run.
+      const release = holdJob(job, source);
       void track(
-        reads.add(async () => {
-          try {
-            // Not before the deliveries already received are answered: a job started by
-            // add() runs at once, and its first steps (screening again, the client, the
-            // first request) would otherwise run before Node reads the next request.
-            // setImmediate runs after the event loop's pending I/O
-            // (https://nodejs.org/en/learn/asynchronous-work/event-loop-timers-and-nexttick).
-            await new Promise<void>((resolve) => setImmediate(resolve));
-            await handleDelivery(delivery, {
-              forRepo,
-              dedupe: options.dedupe,
-              logger,
-              botLogins: options.botLogins,
-              runDecision: (decision, at) => schedule(job, delivery, decision, at),
-            });
-          } catch (error) {
-            // Not remembered, so a redelivery tries again; the sweep wakes the job meanwhile.
-            logger.error(
-              `cfa/app: delivery ${delivery.id} (${delivery.name}) failed: ${error instanceof Error ? error.message : String(error)}`,
-            );
-          } finally {
-            inFlight.delete(delivery.id);
-            cues.settle(job);
-          }
-        }),
+        reads
+          .add({ source, job, priority: 0 }, async () => {
+            try {
+              // Not before the deliveries already received are answered: a job started by
+              // add() runs at once, and its first steps (screening again, the client, the
+              // first request) would otherwise run before Node reads the next request.
+              // setImmediate runs after the event loop's pending I/O
+              // (https://nodejs.org/en/learn/asynchronous-work/event-loop-timers-and-nexttick).
+              await new Promise<void>((resolve) => setImmediate(resolve));
+              await handleDelivery(delivery, {
+                forRepo,
+                dedupe: options.dedupe,
+                logger,
+                botLogins: options.botLogins,
+                runDecision: (decision, at) => schedule(job, delivery, decision, at),
+              });
+            } catch (error) {
+              // Not remembered, so a redelivery tries again; the sweep wakes the job meanwhile.
+              logger.error(
+                `cfa/app: delivery ${delivery.id} (${delivery.name}) failed: ${error instanceof Error ? error.message : String(error)}`,
+              );
+            } finally {
+              inFlight.delete(delivery.id);
+              cues.settle(job);
+            }
+          })
+          .finally(release),
       );
       return "queued";
     },
     onIdle: () =>
       outstanding === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve)),
     size: () => outstanding,
-    triaging: () => reads.size + reads.pending,
+    triaging: () => reads.waiting() + reads.running(),
+    sizeOf: waitingOf,
   };
 }

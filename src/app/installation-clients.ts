@@ -1,8 +1,9 @@
 // One GitHub client per installation, made when a queued delivery first needs it (never
 // while GitHub waits for its answer) and kept: Probot's client refreshes the installation
 // token itself (@octokit/auth-app, cached for 59 minutes), throttles content writes to
-// GitHub's pace per installation (@octokit/plugin-throttling, id = the installation) and
-// retries server errors (@octokit/plugin-retry).
+// GitHub's pace (@octokit/plugin-throttling: its limiters are module-wide and keyed by
+// `throttle.id`, which Probot leaves at "no-id", so one write a second for the whole
+// process, every installation together) and retries server errors (@octokit/plugin-retry).
 
 import type { Probot, ProbotOctokit } from "probot";
 

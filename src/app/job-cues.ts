@@ -28,8 +28,8 @@ export interface JobCues {
 }
 
 export interface JobCuesOptions {
-  /** Queues the burst's send (the server's write queue, at dispatch priority). */
-  enqueue(send: () => Promise<void>): Promise<void>;
+  /** Queues the burst's send (the server's write queue, at dispatch priority, in its job's turn). */
+  enqueue(send: () => Promise<void>, job: string): Promise<void>;
   maxDelayMs: number;
   now(): number;
 }
@@ -63,7 +63,7 @@ export function createJobCues(options: JobCuesOptions): JobCues {
       if (!due) return;
       state.burst = null;
       options
-        .enqueue(() => burst.send(burst.cancel))
+        .enqueue(() => burst.send(burst.cancel), job)
         .then(
           () => burst.waiters.forEach((w) => w.resolve()),
           (error: unknown) => burst.waiters.forEach((w) => w.reject(error)),

@@ -5,6 +5,7 @@ import { createGitHubCues, type GitHubRequester } from "../github-events/github-
 import type { Delivery, RepoDeps } from "../github-events/handle-delivery.js";
 import { livePermission } from "../github-events/live-permission.js";
 import type { RepoRef } from "../github-events/app-event.js";
+import { installationOf } from "../github-events/installation-of.js";
 import type { Logger } from "../ports/logger.js";
 import type { Accepted, DeliveryQueue } from "./delivery-queue.js";
 import type { InstallationClient, InstallationClients } from "./installation-clients.js";
@@ -42,9 +43,4 @@ export function createDeliveryReceiver(deps: {
     };
     return deps.queue.accept(delivery, forRepo, deps.loggerFor(delivery));
   };
-}
-
-function installationOf(payload: unknown): number | null {
-  const id = (payload as { installation?: { id?: unknown } } | null)?.installation?.id;
-  return typeof id === "number" && Number.isSafeInteger(id) && id > 0 ? id : null;
 }

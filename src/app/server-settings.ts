@@ -5,7 +5,7 @@
 
 import { readFileSync } from "node:fs";
 import * as z from "zod";
-import { ConfigError, parseEnv, type ConfigIssue } from "../config/index.js";
+import { ConfigError, parseEnv, type ConfigIssue, type Env } from "../config/index.js";
 
 export interface ServerSettings {
   appId: number;
@@ -64,19 +64,32 @@ export function serverSettings(
   env: Readonly<Record<string, string | undefined>>,
   readKey: (path: string) => string = (path) => readFileSync(path, "utf8"),
 ): ServerSettings {
-  // Throws a ConfigError naming WEBHOOK_SECRET when it is unset or "development".
-  const base = parseEnv(env, { app: true });
+  // Every missing or bad variable is named in one message (issue 19 §10): a person setting
+  // up the app fixes them in one pass, not one group per start.
+  const issues: ConfigIssue[] = [];
+  let base: Env | undefined;
+  try {
+    // Throws a ConfigError naming WEBHOOK_SECRET when it is unset or "development".
+    base = parseEnv(env, { app: true });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    issues.push(...error.issues);
+  }
   const server = ServerEnvSchema.safeParse(env);
-  const issues: ConfigIssue[] = server.success
-    ? []
-    : server.error.issues.map((issue) => ({
+  if (!server.success) {
+    issues.push(
+      ...server.error.issues.map((issue) => ({
         path: issue.path.join("."),
         message: `${issue.path.join(".")}: ${issue.message}`,
-      }));
-  if (base.APP_ID === undefined) {
+      })),
+    );
+  }
+  const named = (path: string) => issues.some((issue) => issue.path === path);
+  if (base?.APP_ID === undefined && !named("APP_ID")) {
     issues.push({ path: "APP_ID", message: "APP_ID: must be set to the GitHub App's id" });
   }
-  let privateKey = base.PRIVATE_KEY;
+  // Read raw when the shared parse failed, so a missing key is named alongside the rest.
+  let privateKey = base === undefined ? nonBlank(env["PRIVATE_KEY"]) : base.PRIVATE_KEY;
   const keyPath = server.success ? server.data.PRIVATE_KEY_PATH : undefined;
   if (privateKey === undefined && keyPath !== undefined) {
     try {
@@ -102,7 +115,7 @@ export function serverSettings(
       message: "PRIVATE_KEY: is not a PEM private key (nor base64 of one)",
     });
   }
-  if (issues.length > 0 || !server.success || base.APP_ID === undefined || key === undefined) {
+  if (issues.length > 0 || !server.success || base?.APP_ID === undefined || key === undefined) {
     throw new ConfigError("environment", issues);
   }
   return {
@@ -133,6 +146,10 @@ function normaliseKey(raw: string): string {
   } catch {
     return text;
   }
+}
+
+function nonBlank(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
 }
 
 function blankToUndefined(value: unknown): unknown {

@@ -16,18 +16,26 @@ import {
   registerSecret,
 } from "../secrets/index.js";
 import { appLogins } from "./app-logins.js";
-import { createDeliveryQueue, type DeliveryQueue } from "./delivery-queue.js";
+import { createBodyBudget, type BodyBudget, type BodyBudgetLimits } from "./body-budget.js";
+import { createDeliveryQueue, type DeliveryQueue, type QueueSettings } from "./delivery-queue.js";
+import { httpServerOptions, type HttpLimits } from "./http-limits.js";
 import { createInstallationClients } from "./installation-clients.js";
 import { fromPino } from "./pino-logger.js";
 import { createDeliveryReceiver } from "./receive-delivery.js";
 import { serverSettings, type ServerSettings } from "./server-settings.js";
-import { webhookListener } from "./webhook-server.js";
+import { BODY_BUDGET, webhookListener } from "./webhook-server.js";
 
 export interface StartOptions {
   /** Replaces Probot's Octokit (tests: one without throttling and retries). */
   Octokit?: typeof ProbotOctokit;
   /** Replaces the pino logger built from LOG_LEVEL and LOG_FORMAT (tests: a silent one). */
   log?: PinoLogger;
+  /** The server's timeouts (default HTTP_LIMITS; tests shorten them). */
+  http?: HttpLimits;
+  /** Bounds on unverified bodies (default BODY_BUDGET and MAX_BODY_BYTES). */
+  bodies?: { budget?: BodyBudgetLimits; maxBodyBytes?: number };
+  /** The queue's bounds and fairness (default QUEUE_DEFAULTS). */
+  queue?: Partial<QueueSettings>;
 }
 
 export interface StartedServer {
@@ -36,6 +44,8 @@ export interface StartedServer {
   port: number;
   /** The deliveries accepted and not yet worked: drain it before the process ends. */
   queue: DeliveryQueue;
+  /** Unverified bodies being read now (tests and the bench read it). */
+  bodies: BodyBudget;
   /** Stops accepting deliveries; what is queued keeps running. */
   close(): Promise<void>;
 }
@@ -66,18 +76,25 @@ export async function startServer(
     dedupe: createDedupe(),
     logger: logger(log),
     botLogins: appLogins(probot),
+    ...options.queue,
   });
   const receive = createDeliveryReceiver({
     queue,
     clients: createInstallationClients(probot),
     loggerFor: (delivery) => logger(log.child({ name: "event", id: delivery.id })),
   });
+  const bodies = createBodyBudget(options.bodies?.budget ?? BODY_BUDGET);
   const server = createServer(
+    httpServerOptions(options.http),
     webhookListener({
       path: settings.webhookPath,
       secret: settings.secret,
       receive,
       logger: logger(log.child({ name: "http" })),
+      bodies,
+      ...(options.bodies?.maxBodyBytes === undefined
+        ? {}
+        : { maxBodyBytes: options.bodies.maxBodyBytes }),
     }),
   );
   await listen(server, settings);
@@ -87,6 +104,7 @@ export async function startServer(
     settings,
     port,
     queue,
+    bodies,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -4,7 +4,7 @@
 // turn-end lines) and totals. Pure: the caller passes the price table.
 
 import { isRole } from "../config/index.js";
-import type { EscalationMeta, TaskMeta } from "../engine/engine-state.js";
+import type { EscalationMeta, TaskMeta } from "../records/engine-state.js";
 import { isLiveState, type LiveState } from "../protocol/fsm.js";
 import type { TransitionEntry } from "../protocol/job-record.js";
 import type { ModelUsage } from "../ports/model.js";

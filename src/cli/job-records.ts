@@ -4,7 +4,7 @@
 // fact, or on a clone of a repository the GitHub App runs on.
 
 import { CONFIG_PATH } from "../config/index.js";
-import { jobPaths } from "../engine/job-paths.js";
+import { jobPaths } from "../records/job-paths.js";
 import { gitBlobs, gitText, gitTry } from "./git-text.js";
 
 export interface JobRecordTexts {

@@ -3,7 +3,7 @@
 // half-written record and say what they could not read.
 
 import { parseConfig, defaultConfig, type CfaConfig } from "../config/index.js";
-import { engineState, type EngineState } from "../engine/engine-state.js";
+import { engineState, type EngineState } from "../records/engine-state.js";
 import { parseAddressKey } from "../protocol/address.js";
 import {
   LINE_SCHEMAS,

@@ -3,7 +3,7 @@
 // Normal mode shows the job-level events; --verbose adds the per-task lines. Pure: the
 // callers write the strings.
 
-import type { ProgressLine } from "../engine/engine-deps.js";
+import type { ProgressLine } from "../engine/index.js";
 
 export interface LiveLogOptions {
   verbose: boolean;

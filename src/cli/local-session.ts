@@ -3,7 +3,7 @@
 
 import type { LocalForge } from "../adapters/local/local-forge.js";
 import type { CfaConfig } from "../config/index.js";
-import type { EngineDeps } from "../engine/engine-deps.js";
+import type { EngineDeps } from "../engine/index.js";
 import type { Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
 import type { Model } from "../ports/model.js";

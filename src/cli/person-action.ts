@@ -4,7 +4,7 @@
 // back at the next wake (DESIGN.md "events are cues").
 
 import type { LocalForge } from "../adapters/local/local-forge.js";
-import { jobPaths } from "../engine/job-paths.js";
+import { jobPaths } from "../records/job-paths.js";
 import type { Actor } from "../ports/forge.js";
 import { isLiveState } from "../protocol/fsm.js";
 import { PHASES } from "../skills/phases.js";

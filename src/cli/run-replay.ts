@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createScriptedModel, ScriptMismatchError } from "../adapters/scripted/index.js";
 import { parseConfig, CONFIG_PATH } from "../config/index.js";
-import { wake, type WakeSummary } from "../engine/wake.js";
+import { wake, type WakeSummary } from "../engine/index.js";
 import { steppingClock } from "../ports/clock.js";
 import type { Model } from "../ports/model.js";
 import { CliError } from "./cli-error.js";

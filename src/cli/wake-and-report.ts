@@ -1,6 +1,6 @@
 // Wake a job and end with its state and the next command to type (issue 4 §4).
 
-import { wake, type WakeSummary } from "../engine/wake.js";
+import { wake, type WakeSummary } from "../engine/index.js";
 import type { CliIo } from "./cli-io.js";
 import { readJobRecords } from "./job-records.js";
 import { readJobView } from "./job-view.js";
@@ -36,7 +36,7 @@ export async function wakeAndReport(
   }
   if (summary.busy !== undefined) {
     // `cfa intervene` (or another verb) while `cfa run` works in another terminal: that wake
-    // reads the comment at its agents' next model call (src/engine/poll-interventions.ts).
+    // reads the comment at its agents' next model call (src/engine/flow/poll-interventions.ts).
     io.stdout.write(
       `\nThe wake already running (pid ${summary.busy.pid}) takes it from here; ${next.cli} watch ${n}${next.repoArg} follows it.\n`,
     );

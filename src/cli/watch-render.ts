@@ -3,7 +3,7 @@
 // an hour later, or on a clone; state.json and the transcripts add what the bus does not
 // say (artifact names, verdicts, tool-call counts).
 
-import type { ProgressLine } from "../engine/engine-deps.js";
+import type { ProgressLine } from "../engine/index.js";
 import { addressKey, type Address } from "../protocol/address.js";
 import type { BusLine, Content } from "../protocol/bus/index.js";
 import { isLiveState, type State } from "../protocol/fsm.js";

@@ -1,34 +1,22 @@
-// Wiring real adapters for the local forge: the only place (with app/ and worker/) that
-// builds EngineDeps from concrete adapters.
+// Wiring real adapters for the local forge: with worker/wire-github.ts (both over the shared
+// src/wiring), the only place that builds EngineDeps from concrete adapters.
 
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { gitClient } from "../adapters/git/git-client.js";
-import { costOf, DEFAULT_MODELS, isKnownModel } from "../adapters/anthropic/index.js";
+import { gitClient } from "../git/git-client.js";
 import { createGitWorkspaces } from "../adapters/git/index.js";
 import { LocalForge } from "../adapters/local/local-forge.js";
-import { createSandbox, type SandboxMode } from "../adapters/sandbox/index.js";
-import { isModelTier, type CfaConfig } from "../config/index.js";
-import type { EngineDeps, ProgressLine } from "../engine/engine-deps.js";
+import type { CfaConfig } from "../config/index.js";
+import type { EngineDeps, ProgressLine } from "../engine/index.js";
 import type { Clock } from "../ports/clock.js";
 import { systemClock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
 import { noopLogger } from "../ports/logger.js";
-import type { Model, ModelUsage } from "../ports/model.js";
-import type { Sandbox } from "../ports/sandbox.js";
+import type { Model } from "../ports/model.js";
 import { outboundForge } from "../comments/outbound-forge.js";
 import { processRedactor } from "../secrets/index.js";
-
-export function resolveModel(tierOrModel: string): string {
-  return isModelTier(tierOrModel) ? DEFAULT_MODELS[tierOrModel] : tierOrModel;
-}
-
-export function priceOf(model: string, usage: ModelUsage): number {
-  // A model missing from the price table is a configuration the operator chose; its cost is
-  // not guessed (and so cannot trip the cost cap).
-  return isKnownModel(model) ? costOf(model, usage) : 0;
-}
+import { priceOf, resolveModel, sandboxesHiding } from "../wiring/index.js";
 
 /** Where a repository's job areas live: outside its work tree, one folder per repository. */
 export function defaultWorkRoot(repoDir: string): string {
@@ -71,26 +59,14 @@ export async function wireLocal(
     }),
     processRedactor(),
   );
-  const sandboxes = new Map<SandboxMode, Promise<Sandbox>>();
   const logger = options.logger ?? noopLogger;
+  const sandboxes = sandboxesHiding(workRoot, logger);
   const deps: EngineDeps = {
     forge,
     model: options.model,
     resolveModel,
     price: priceOf,
-    sandbox: (mode) => {
-      let made = sandboxes.get(mode);
-      if (!made)
-        sandboxes.set(
-          mode,
-          (made = createSandbox(mode, {
-            hidePaths: [workRoot],
-            warn: (message) => logger.warn(message),
-            holdsSecrets: () => processRedactor().size > 0,
-          })),
-        );
-      return made;
-    },
+    sandbox: (mode) => sandboxes.sandbox(mode),
     workspaces: (area) => createGitWorkspaces({ repoDir, area, logger, now: () => clock.now() }),
     repoDir,
     workRoot,
@@ -100,7 +76,11 @@ export async function wireLocal(
     // The local forge is a file: a running wake may look for `cfa intervene` at every call.
     commandPollMs: 0,
     ...(options.progress ? { progress: options.progress } : {}),
-    ...(options.configure ? { configure: options.configure } : {}),
+    configure: (config) => {
+      // The repository's read-only paths reach the sandbox made after this (issue 20).
+      sandboxes.configure(config);
+      options.configure?.(config);
+    },
   };
   return { deps, forge };
 }

@@ -12,6 +12,8 @@ import { MODEL_TIERS, isModelTier } from "./model-tiers.js";
 import type { Role } from "./roles.js";
 import { DEFAULT_COMMAND_LIMITS } from "../ports/sandbox.js";
 import { EFFORTS } from "../ports/model.js";
+import { NetworkSettingSchema } from "./network-setting.js";
+import { ReadOnlyPathSchema } from "./read-only-paths.js";
 
 export const CONFIG_PATH = ".github/cfa.yml";
 
@@ -73,7 +75,7 @@ const perState = <S extends z.ZodType>(make: (state: LiveState) => S) =>
     EXECUTE: make("EXECUTE"),
   } satisfies Record<LiveState, S>);
 
-export const CfaConfigSchema = z.strictObject({
+export const CfaConfigFileSchema = z.strictObject({
   /** The issue label that starts a job. GitHub labels are at most 50 characters. */
   label: z.string().trim().min(1).max(50).default("cfa"),
   /** Seed 000 §7, §13: per live state. */
@@ -110,7 +112,11 @@ export const CfaConfigSchema = z.strictObject({
       )
       .default(() => [...DEFAULT_COMMANDS[role]]),
   ).prefault({}),
-  network: perRole(() => z.boolean().default(false)).prefault({}),
+  /**
+   * Issue 20: `false` (none, the default), `true` (everything, unfiltered) or a list of
+   * ecosystems and hosts let through the sandbox's egress proxy (network-setting.ts).
+   */
+  network: perRole(() => NetworkSettingSchema.default(false)).prefault({}),
   /** Issue 8 §11: per-command resource limits, per role (src/ports/sandbox.ts). */
   commandLimits: perRole(() =>
     z
@@ -140,8 +146,27 @@ export const CfaConfigSchema = z.strictObject({
       })
       .prefault({}),
   ).prefault({}),
-  /** Seed 000 §10: a workspace whose boundary cannot be verified is refused unless `off`. */
-  sandbox: z.enum(SANDBOX_MODES).default("require"),
+  /**
+   * Seed 000 §10: a workspace whose boundary cannot be verified is refused unless `off`.
+   * Either the mode alone (`sandbox: off`) or `{ mode, readOnlyPaths }` (issue 20: host
+   * folders added read-only to the sandbox, on top of DEFAULT_READ_ONLY_PATHS). The parsed
+   * config keeps `sandbox` as the mode and carries the paths as `sandboxReadOnlyPaths`.
+   */
+  sandbox: z
+    .union(
+      [
+        z.enum(SANDBOX_MODES),
+        z.strictObject({
+          mode: z.enum(SANDBOX_MODES).default("require"),
+          readOnlyPaths: z
+            .array(ReadOnlyPathSchema)
+            .max(64)
+            .default(() => []),
+        }),
+      ],
+      { error: "expected require, off, or a mapping { mode, readOnlyPaths }" },
+    )
+    .default("require"),
   limits: z
     .strictObject({
       toolCallsPerTurn: z.int().min(1).default(60),
@@ -223,6 +248,16 @@ export const CfaConfigSchema = z.strictObject({
   /** `drop` removes .cfa/jobs/<N>/ in a last commit before DONE (DESIGN.md "Mapping"). */
   auditTrail: z.enum(AUDIT_TRAIL_MODES).default("keep"),
 });
+
+/**
+ * The file's schema, with `sandbox` flattened to its mode (what the engine's sandbox
+ * factory takes) and the read-only paths beside it.
+ */
+export const CfaConfigSchema = CfaConfigFileSchema.transform(({ sandbox, ...rest }) => ({
+  ...rest,
+  sandbox: typeof sandbox === "string" ? sandbox : sandbox.mode,
+  sandboxReadOnlyPaths: typeof sandbox === "string" ? [] : sandbox.readOnlyPaths,
+}));
 
 export type CfaConfig = z.infer<typeof CfaConfigSchema>;
 /** What a repository may write: every key optional. */

@@ -54,9 +54,25 @@ function describeIssue(
         return at([...issue.path, key], `unknown key${hint}${list}`);
       });
     }
+    case "invalid_union": {
+      // A setting with several shapes (`sandbox: off` or a mapping; `network: false` or a
+      // list): when the value has the shape of exactly one of them, say what is wrong
+      // within that one, at its own path.
+      const atRoot = (branch: readonly z.core.$ZodIssue[], wrongType: boolean) =>
+        branch.some(
+          (inner) => inner.path.length === 0 && (!wrongType || inner.code === "invalid_type"),
+        );
+      let fitting = issue.errors.filter((branch) => !atRoot(branch, false));
+      if (fitting.length !== 1) fitting = issue.errors.filter((branch) => !atRoot(branch, true));
+      const [only] = fitting;
+      if (fitting.length === 1 && only !== undefined && only.length > 0) {
+        const nested = only.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }));
+        return describeIssues(nested as z.core.$ZodIssue[], input, options);
+      }
+      return [at(issue.path, `${issue.message}${got}`)];
+    }
     case "invalid_format":
     case "not_multiple_of":
-    case "invalid_union":
     case "invalid_key":
     case "invalid_element":
       // Our schemas give these their own wording; zod's is the fallback.
@@ -121,12 +137,19 @@ function show(value: unknown): string {
 function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   let here: z.ZodType | undefined = unwrap(schema);
   for (const key of path) {
+    if (here instanceof z.ZodUnion) here = objectOption(here);
     if (here instanceof z.ZodObject)
       here = unwrap(here.shape[String(key)] as z.ZodType | undefined);
     else if (here instanceof z.ZodArray) here = unwrap(here.element as z.ZodType);
     else return [];
   }
+  if (here instanceof z.ZodUnion) here = objectOption(here);
   return here instanceof z.ZodObject ? Object.keys(here.shape) : [];
+}
+
+/** The mapping shape among a union's options (`sandbox: off` or `sandbox: { … }`). */
+function objectOption(union: z.ZodUnion): z.ZodType | undefined {
+  return (union.options as z.ZodType[]).map(unwrap).find((o) => o instanceof z.ZodObject);
 }
 
 function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
@@ -135,9 +158,17 @@ function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
     here instanceof z.ZodDefault ||
     here instanceof z.ZodPrefault ||
     here instanceof z.ZodOptional ||
-    here instanceof z.ZodNullable
+    here instanceof z.ZodNullable ||
+    here instanceof z.ZodPipe
   ) {
-    here = here.unwrap() as z.ZodType;
+    // A pipe (a transform, or a preprocess before a schema): its input side has the keys.
+    here = (here instanceof z.ZodPipe ? pipeSide(here) : here.unwrap()) as z.ZodType;
   }
   return here;
+}
+
+/** The side of a pipe that holds an object's keys: the schema after a preprocess, else the input. */
+function pipeSide(pipe: z.ZodPipe): z.ZodType {
+  const input = pipe.in as z.ZodType;
+  return input instanceof z.ZodTransform ? (pipe.out as z.ZodType) : input;
 }

@@ -3,42 +3,28 @@
 // blindly, so a lost or repeated delivery changes nothing but timing.
 
 import { unmark } from "../comments/own-marks.js";
-import { isLiveState, isTerminalState, type State } from "../protocol/fsm.js";
 import { addressKey } from "../protocol/address.js";
-import { enforceCaps, recordSuccessfulTurn, type Caps } from "../protocol/failure.js";
-import { formatConfigErrors, parseConfig, type CfaConfig } from "../config/index.js";
-import type { EngineDeps } from "./engine-deps.js";
-import { memoForge } from "./forge-memo.js";
-import { removeStaleGitLocks } from "./stale-git-locks.js";
-import { postToHuman, proxiesToRun, runProxy, unpostedQuestions } from "./escalations.js";
-import { ingestHumanEvents } from "./ingest.js";
-import { resumeUnfinished } from "./resume.js";
-import { currentLead } from "./instances.js";
-import { ensureLead } from "./leads.js";
-import { nudgeLead } from "./nudge.js";
-import { flushOutbox } from "./publish.js";
-import { readHiddenBlock } from "./render/hidden-block.js";
-import { configErrorComment, isSameConfigError } from "./render/config-error-comment.js";
-import { describeBreach } from "../protocol/failure.js";
-import {
-  jobStarted,
-  openSession,
-  ORCHESTRATOR,
-  persist,
-  progress,
-  now,
-  type Session,
-} from "./session.js";
-import { publishChecks } from "./checks.js";
-import { publishStatus, waitingOn } from "./status.js";
-import { afterTransition, applyTransition } from "./transitions.js";
-import { applyTurn, failState, runInstanceTurn, type InstanceTurn } from "./turns.js";
-import { isModelUnavailable } from "../ports/model.js";
-import type { Address } from "../protocol/address.js";
-import { waitForApi } from "./api-wait.js";
-import { openJournal } from "./charges.js";
-import { runtimeOf } from "./wake-runtime.js";
-import { takeWakeLock } from "./wake-lock.js";
+import { isLiveState, isTerminalState, type State } from "../protocol/fsm.js";
+import type { CfaConfig } from "../config/index.js";
+import type { EngineDeps } from "./job/engine-deps.js";
+import { memoForge } from "./job/forge-memo.js";
+import { loadConfig } from "./job/load-config.js";
+import { refuseToStart } from "./job/refuse-to-start.js";
+import { openSession, persist, type Session } from "./job/session.js";
+import { removeStaleGitLocks } from "./job/stale-git-locks.js";
+import { takeWakeLock } from "./job/wake-lock.js";
+import { askPeople } from "./flow/ask-people.js";
+import { currentLead } from "./flow/instances.js";
+import { ensureLead } from "./flow/leads.js";
+import { nudgeLead } from "./flow/nudge.js";
+import { resumeUnfinished } from "./flow/resume.js";
+import { runProxies } from "./flow/run-proxies.js";
+import { ingestHumanEvents } from "./people/ingest.js";
+import { publishChecks } from "./publish/checks.js";
+import { publishStatus, waitingOn } from "./publish/status.js";
+import { waitForApi } from "./turn/api-wait.js";
+import { openJournal } from "./turn/charges.js";
+import { applyRound, runnableInstances, runRound, unavailableIn } from "./turn/run-round.js";
 
 export interface WakeSummary {
   job: number;
@@ -88,12 +74,7 @@ export async function wake(
     };
   }
   try {
-    // A process killed inside a git command left its locks: nobody else works on this job.
-    const stale = await removeStaleGitLocks(deps.repoDir, deps.workRoot, n);
-    if (stale.length > 0)
-      deps.logger.warn(
-        `cfa: job #${n}: removed git locks a killed process left: ${stale.join(", ")}`,
-      );
+    await clearStaleGitLocks(n, deps);
     const s = await openSession(n, deps, config.config, options.requester);
     try {
       await run(s, options);
@@ -124,6 +105,7 @@ async function finishWake(s: Session): Promise<void> {
   await publishChecks(s).catch(log("checks"));
 }
 
+/** The loop of a wake: people's replies, escalations, then rounds of turns, until quiescent. */
 async function run(s: Session, options: WakeOptions): Promise<void> {
   options.signal?.throwIfAborted();
   // Calls a dead or outaged wake paid for are accounted before anything else runs.
@@ -138,79 +120,27 @@ async function run(s: Session, options: WakeOptions): Promise<void> {
     if (!isLiveState(s.job.state)) break;
 
     // Escalations first: their answers are what the agents wait on.
-    let moved = false;
-    for (const m of proxiesToRun(s)) {
-      if (!isLiveState(s.job.state)) break;
-      try {
-        await runProxy(s, m);
-        // A proxy's turn that ran is a successful turn in the state (failure.ts).
-        s.job = recordSuccessfulTurn(s.job);
-      } catch (error) {
-        if (isModelUnavailable(error)) {
-          await waitForApi(s, error);
-          return;
-        }
-        // A proxy that cannot run (its model refuses every request, say) is a state-level
-        // failure like a lead's failed turn: retried, then FAILURE — never a job that throws
-        // at every wake and so never ends (seed 000 §12 "Termination guaranteed").
-        const reason = `proxy ${m.id}: ${((error as Error).message ?? String(error)).slice(0, 500)}`;
-        progress(s, "PROXY", "ERROR", reason);
-        await failState(s, reason, null, "");
-      }
-      await persist(s, `cfa #${s.n}: ${s.job.state} proxy ${m.id}`);
-      await runtimeOf(s).journal?.clear();
-      moved = true;
-      // A proxy's calls count like any turn's (issue 11 point 6): the caps after each.
-      await enforceJobCaps(s);
-    }
+    const proxies = await runProxies(s);
+    if (proxies === "waiting") return;
     if (!isLiveState(s.job.state)) break;
-    for (const m of unpostedQuestions(s)) {
-      await postToHuman(s, m);
-      await persist(s, `cfa #${s.n}: ${s.job.state} asked ${m.id}`);
-      s.engine = await flushOutbox(s.deps.forge, s.n, s.engine, s.paths.dir);
-      await persist(s, `cfa #${s.n}: posted ${m.id}`);
-      moved = true;
-    }
+    const asked = await askPeople(s);
 
-    const runnable = s.soup.runnable().filter((a) => addressKey(a) !== addressKey(ORCHESTRATOR));
+    const runnable = runnableInstances(s);
     if (runnable.length === 0) {
-      if (moved) continue;
+      if (proxies === "ran" || asked) continue;
       if (waitingOnPerson(s)) break;
-      // Nothing runs and nobody is asked: the lead ended its turn without finishing. That is
-      // a PENDING turn (seed 000 §3); nudge it. Nudges are free of the retry budget and
-      // bounded on their own (nudge.ts), so a lead that never finishes still ends.
-      const lead = currentLead(s);
-      if (!lead) break;
-      await nudgeLead(s, lead);
-      await persist(s, `cfa #${s.n}: nudge ${addressKey(lead)}`);
+      if (!(await nudgeIdleLead(s))) break;
       continue;
     }
 
-    const round = runnable
-      .sort((x, y) => addressKey(x).localeCompare(addressKey(y)))
-      .slice(0, s.config.fanOut + 1);
-    progress(s, s.job.state, "ROUND", round.map(addressKey).join(", "), true);
-    const turns = await runRound(s, round, options.signal);
+    const turns = await runRound(s, runnable.slice(0, s.config.fanOut + 1), options.signal);
     options.signal?.throwIfAborted();
-    const unavailable = turns.find((t) => isModelUnavailable(t.error));
-    if (unavailable !== undefined && isModelUnavailable(unavailable.error)) {
-      await waitForApi(s, unavailable.error);
+    const unavailable = unavailableIn(turns);
+    if (unavailable !== null) {
+      await waitForApi(s, unavailable);
       return;
     }
-    for (const t of turns) {
-      if (!isLiveState(s.job.state)) {
-        // The job ended earlier in this round (a withdraw outcome, a failure): the other
-        // turns' Runs were consumed by the cascade; nothing of theirs is applied.
-        continue;
-      }
-      if (s.soup.stateOf(t.a) !== "Run") continue;
-      await applyTurn(s, t);
-    }
-    await enforceJobCaps(s);
-    s.engine = await flushOutbox(s.deps.forge, s.n, s.engine, s.paths.dir);
-    await persist(s, `cfa #${s.n}: posted`);
-    // Every turn of the round is committed with its calls accounted: none can be redone.
-    await runtimeOf(s).journal?.clear();
+    await applyRound(s, turns);
     rounds += 1;
     if (options.maxRounds !== undefined && rounds >= options.maxRounds) break;
     // A turn boundary: what people said in the meantime applies now (seed 000 §8).
@@ -218,101 +148,28 @@ async function run(s: Session, options: WakeOptions): Promise<void> {
   }
 }
 
-/**
- * Runs a round's turns in parallel (seed 000 §5: instances run without synchronisation) and
- * returns them in the round's fixed order for applying. An instance that becomes runnable
- * while the round runs — a lead woken by an intervention ([wake-int], seed 000 §8) — joins
- * the round at once instead of waiting for the others' turns to end.
- */
-async function runRound(
-  s: Session,
-  round: Address[],
-  signal: AbortSignal | undefined,
-): Promise<InstanceTurn[]> {
-  const rt = runtimeOf(s);
-  const started = new Set<string>();
-  const pending: Promise<InstanceTurn>[] = [];
-  const launch = (a: Address) => {
-    const key = addressKey(a);
-    if (started.has(key)) return;
-    if (!s.soup.runnable().some((r) => addressKey(r) === key)) return;
-    started.add(key);
-    if (!round.some((r) => addressKey(r) === key)) {
-      progress(s, s.job.state, "JOIN", `${key} joins the round in flight`, true);
-    }
-    pending.push(runInstanceTurn(s, a, signal));
-  };
-  round.forEach(launch);
-  rt.lateJoin = launch;
-  const turns: InstanceTurn[] = [];
-  try {
-    while (turns.length < pending.length) {
-      turns.push(...(await Promise.all(pending.slice(turns.length))));
-    }
-  } finally {
-    rt.lateJoin = null;
-    rt.stopping = null;
-  }
-  return turns.sort((x, y) => addressKey(x.a).localeCompare(addressKey(y.a)));
-}
-
 function waitingOnPerson(s: Session): boolean {
   return s.soup.pendingEscalations().some((m) => m.kind === "AskHuman");
 }
 
-async function enforceJobCaps(s: Session): Promise<void> {
-  if (!isLiveState(s.job.state)) return;
-  const caps: Caps = s.config.caps;
-  const { breach } = enforceCaps(s.job, caps, { at: now(s), by: "orchestrator" });
-  if (!breach) return;
-  // Seed 001 CO-3: a breached cap fails the job, naming the cap.
-  const applied = await applyTransition(s, "FAILURE", "orchestrator", describeBreach(breach));
-  s.notes.push(describeBreach(breach));
-  await persist(s, `cfa #${s.n}: ${applied.from} → FAILURE (${breach.cap})`);
-  await afterTransition(s, applied);
-}
-
 /**
- * A job starts only for an open issue carrying the label (DESIGN.md "What a user sees" 2); a
- * wake for any other issue creates nothing — no branch, no comment — rather than starting a
- * job only to withdraw it because the label is missing. A started job is never refused here:
- * its label removed or issue closed is a withdraw, read with the other events.
+ * Nothing runs and nobody is asked: the lead ended its turn without finishing. That is a
+ * PENDING turn (seed 000 §3); nudge it. Nudges are free of the retry budget and bounded on
+ * their own (nudge.ts), so a lead that never finishes still ends. False: no lead to nudge.
  */
-async function refuseToStart(
-  n: number,
-  deps: EngineDeps,
-  config: CfaConfig,
-): Promise<{ note: string; waitingOn: string } | null> {
-  if (await jobStarted(n, deps)) return null;
-  const issue = await deps.forge.getIssue(n);
-  const waiting = `an open issue labelled \`${config.label}\``;
-  if (issue.state !== "open")
-    return { note: `issue #${n} is closed: no job starts`, waitingOn: waiting };
-  if (!issue.labels.includes(config.label)) {
-    return {
-      note: `issue #${n} does not carry the \`${config.label}\` label: no job starts`,
-      waitingOn: waiting,
-    };
-  }
-  return null;
+async function nudgeIdleLead(s: Session): Promise<boolean> {
+  const lead = currentLead(s);
+  if (!lead) return false;
+  await nudgeLead(s, lead);
+  await persist(s, `cfa #${s.n}: nudge ${addressKey(lead)}`);
+  return true;
 }
 
-/** A bad `.github/cfa.yml` gets one comment naming the fields, and the job does not run. */
-async function loadConfig(
-  n: number,
-  deps: EngineDeps,
-  given?: CfaConfig,
-): Promise<{ ok: true; config: CfaConfig } | { ok: false; note: string }> {
-  if (given) return { ok: true, config: given };
-  const parsed = parseConfig(await deps.forge.readConfig());
-  if (parsed.ok) return { ok: true, config: parsed.config };
-  const { body, digest } = configErrorComment(n, parsed.errors);
-  const same = isSameConfigError(digest);
-  const already = (await deps.forge.listComments(n)).some((c) => {
-    if (c.author.login !== deps.forge.botLogin) return false;
-    const block = readHiddenBlock(c.body);
-    return block !== null && same(block);
-  });
-  if (!already) await deps.forge.createComment(n, body);
-  return { ok: false, note: `.github/cfa.yml is not valid:\n${formatConfigErrors(parsed.errors)}` };
+/** A process killed inside a git command left its locks: nobody else works on this job. */
+async function clearStaleGitLocks(n: number, deps: EngineDeps): Promise<void> {
+  const stale = await removeStaleGitLocks(deps.repoDir, deps.workRoot, n);
+  if (stale.length > 0)
+    deps.logger.warn(
+      `cfa: job #${n}: removed git locks a killed process left: ${stale.join(", ")}`,
+    );
 }

@@ -10,6 +10,8 @@ export const APP_ACTION_KINDS = [
   "cancel-runs",
   "dispatch",
   "refuse-start",
+  "refuse-command",
+  "refuse-review",
   "reply-dismissed",
 ] as const;
 export type AppActionKind = (typeof APP_ACTION_KINDS)[number];
@@ -23,6 +25,17 @@ export type AppAction =
   | { kind: "dispatch"; job: number }
   /** One short comment: this person may not start a job; nothing was started. */
   | { kind: "refuse-start"; job: number; login: string; permission: Permission }
+  /** One reply to a command from someone without authority; no worker run (issue 18 §6). */
+  | {
+      kind: "refuse-command";
+      job: number;
+      comment: number;
+      login: string;
+      permission: Permission;
+      command: string | null;
+    }
+  /** One reply to a gate review from someone without authority; no worker run. */
+  | { kind: "refuse-review"; job: number; review: number; login: string; permission: Permission }
   /** One line to the author of a dismissed review: what it means for the job. No cue. */
   | {
       kind: "reply-dismissed";

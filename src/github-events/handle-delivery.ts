@@ -7,9 +7,9 @@ import type { Logger } from "../ports/logger.js";
 import type { Decision } from "./app-action.js";
 import type { AppConfigLoad } from "./app-config.js";
 import { readAppEvent, type AppEvent, type RepoRef } from "./app-event.js";
-import { configErrorComment, isSameConfigError } from "../engine/render/config-error-comment.js";
+import { configErrorComment, isSameConfigError } from "../comments/config-error-comment.js";
 import type { CueEffects } from "./cue-effects.js";
-import { decide, type Authority } from "./decide.js";
+import { decideDelivery, type Authority } from "./decide-delivery.js";
 import type { Dedupe } from "./dedupe.js";
 import { mayAct } from "./may-act.js";
 import { postOnce } from "./post-once.js";
@@ -137,7 +137,7 @@ async function handle(delivery: Delivery, deps: DeliveryDeps): Promise<DeliveryO
     const permission = await github.permission(triage.actor.login);
     authority = { permission, mayAct: mayAct(triage.actor.login, permission, config.approvers) };
   }
-  const decision = decide(event, triage, authority);
+  const decision = decideDelivery(event, triage, authority);
   if (decision.keys.length > 0 && deps.dedupe.seen(...decision.keys)) {
     return { kind: "ignored", reason: `already handled (${decision.keys.join(", ")})` };
   }

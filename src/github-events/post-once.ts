@@ -6,7 +6,7 @@
 // worker (as github-actions[bot] or as the app) may post under different logins, so the
 // caller names every login that is the bot's.
 
-import { readHiddenBlock, type HiddenBlock } from "../engine/render/hidden-block.js";
+import { readHiddenBlock, type HiddenBlock } from "../comments/hidden-block.js";
 import type { CueEffects } from "./cue-effects.js";
 
 export async function postOnce(

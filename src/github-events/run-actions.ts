@@ -6,8 +6,14 @@ import type { Logger } from "../ports/logger.js";
 import type { AppAction } from "./app-action.js";
 import type { CueEffects } from "./cue-effects.js";
 import { postOnce } from "./post-once.js";
-import { dismissedReviewComment, isSameDismissal } from "./dismissed-review-comment.js";
-import { isSameStartRefusal, startRefusalComment } from "./start-refusal-comment.js";
+import { dismissedReviewComment, isSameDismissal } from "../comments/dismissed-review-comment.js";
+import { isSameStartRefusal, startRefusalComment } from "../comments/start-refusal-comment.js";
+import {
+  commandRefusalComment,
+  isSameCommandRefusal,
+  isSameReviewRefusal,
+  reviewRefusalComment,
+} from "../comments/outsider-refusal-comment.js";
 
 export interface ActionContext {
   effects: CueEffects;
@@ -44,6 +50,24 @@ export async function runActions(actions: readonly AppAction[], at: ActionContex
           action.job,
           startRefusalComment({ ...action, delivery: at.delivery }),
           isSameStartRefusal(at.delivery),
+          await at.botLogins(),
+        );
+        break;
+      case "refuse-command":
+        await postOnce(
+          at.effects,
+          action.job,
+          commandRefusalComment(action),
+          isSameCommandRefusal(action.comment),
+          await at.botLogins(),
+        );
+        break;
+      case "refuse-review":
+        await postOnce(
+          at.effects,
+          action.job,
+          reviewRefusalComment(action),
+          isSameReviewRefusal(action.review),
           await at.botLogins(),
         );
         break;

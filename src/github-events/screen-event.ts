@@ -2,7 +2,7 @@
 // ordinary conversation and most reviews only comment, and none of them should cost an API
 // call. Pure.
 
-import { parseCommand, type CommandParse } from "../engine/human/commands.js";
+import { parseCommand, type CommandParse } from "../comments/commands.js";
 import type { AppEvent } from "./app-event.js";
 
 export type Screen = { pass: true } | { pass: false; reason: string };

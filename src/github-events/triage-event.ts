@@ -2,7 +2,7 @@
 // and does their live permission decide anything? Pure.
 
 import type { CfaConfig } from "../config/index.js";
-import { parseCommand, type Command } from "../engine/human/commands.js";
+import { parseCommand, type Command } from "../comments/commands.js";
 import type { Actor } from "../ports/forge.js";
 import type { AppEvent } from "./app-event.js";
 
@@ -79,8 +79,10 @@ export function triageEvent(
       const parsed = parseCommand(event.comment.body);
       if (parsed === null) return { act: false, reason: "the comment is not a command" };
       if (!parsed.ok) {
-        // The worker answers a malformed command when it reads it; the app only cues it.
-        return { ...base, job: event.issue.number, intent: "bad-command", needsAuthority: false };
+        // The worker answers a malformed command when it reads it; the app only cues it,
+        // and only for someone whose commands would count (issue 18 §6: anyone else gets
+        // the app's one reply and no run).
+        return { ...base, job: event.issue.number, intent: "bad-command", needsAuthority: true };
       }
       return {
         ...base,
@@ -96,8 +98,9 @@ export function triageEvent(
       }
       // The worker judges a review when it wakes (write access live, not a bot, not the
       // PR's author, the gate's commit) and gives the one-line reason when it does not
-      // count (issue 5 §3): the app only cues, so the two never both reply.
-      return { ...base, job: event.job, intent: "review", needsAuthority: false };
+      // count (issue 5 §3). The app judges authority first (issue 18 §6): a reviewer
+      // without it gets the app's one reply and no run, and the worker skips that review.
+      return { ...base, job: event.job, intent: "review", needsAuthority: true };
     case "pull-closed":
       if (event.merged) {
         return { act: false, reason: "a merged job pull request closes the job's issue itself" };

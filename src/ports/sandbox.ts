@@ -29,6 +29,28 @@ export const DEFAULT_COMMAND_LIMITS: Readonly<CommandLimits> = {
   tmpMiB: 32,
 };
 
+/**
+ * What a command may reach (issue 20): nothing (`false`), everything unfiltered (`true`), or
+ * only these hosts through the egress proxy: `name`, `*.suffix` (any subdomain), either with
+ * `:port`; without a port, 80 and 443. Expanded from `network:` in .github/cfa.yml by
+ * src/config/egress.ts.
+ */
+export type NetworkAccess = boolean | { hosts: readonly string[] };
+
+/** Package managers whose download cache a command can share with other workspaces. */
+export const CACHE_TOOLS = ["npm", "pip", "go", "cargo"] as const;
+export type CacheTool = (typeof CACHE_TOOLS)[number];
+
+/**
+ * A host folder bound read-write into the sandbox at its own path, outside every workspace,
+ * with the tool's variables pointing at it (src/adapters/sandbox/cache-env.ts): the second
+ * workspace's install is served from it. The caller chooses and creates the folder.
+ */
+export interface SharedCache {
+  tool: CacheTool;
+  path: string;
+}
+
 export interface CommandRequest {
   /** argv[0] is the program; no shell is involved unless the role allows one. */
   argv: string[];
@@ -38,7 +60,9 @@ export interface CommandRequest {
   env: Record<string, string>;
   timeoutMs: number;
   maxOutputBytes: number;
-  network: boolean;
+  network: NetworkAccess;
+  /** Package caches shared between workspaces; none when absent. */
+  caches?: readonly SharedCache[];
   /** Resource limits; DEFAULT_COMMAND_LIMITS when absent. Applied only by a real sandbox. */
   limits?: CommandLimits;
 }
@@ -52,6 +76,36 @@ export interface CommandResult {
   /** True when stdout or stderr was cut at maxOutputBytes. */
   truncated: boolean;
   durationMs: number;
+  /**
+   * Requests the egress proxy refused while the command ran (network as a host list), in
+   * the order first seen, identical ones counted. Absent when nothing was refused or the
+   * sandbox has no proxy. A direct connection never gets this far: the sandbox has no route
+   * out, so it fails at once in the command (ENETUNREACH) and is not seen by the proxy.
+   */
+  blocked?: BlockedRequest[];
+}
+
+export const BLOCK_REASONS = [
+  /** The host (or host and port) is not on the role's list. */
+  "not-allowed",
+  /** The name resolves only to loopback, link-local, metadata or this host's own addresses. */
+  "address",
+  /** Bytes that are not an HTTP proxy request (raw TCP through the proxy's port, SOCKS…). */
+  "protocol",
+] as const;
+export type BlockReason = (typeof BLOCK_REASONS)[number];
+
+export interface BlockedRequest {
+  /** As the command asked for it (lowercased); "" when it named none (protocol). */
+  host: string;
+  port: number;
+  /** `https` for CONNECT, `http` for an absolute-form request, `tcp` for anything else. */
+  protocol: "http" | "https" | "tcp";
+  reason: BlockReason;
+  /** The command the engine ran, whose process tree made the request. */
+  command: readonly string[];
+  /** How many times this same refusal happened during the command. */
+  count: number;
 }
 
 export interface Sandbox {

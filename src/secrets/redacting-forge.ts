@@ -27,7 +27,7 @@ const CLEAN: { [K in keyof Forge]-?: Clean<Forge[K]> } = {
   react: "reads", // a fixed reaction name
   permission: "reads",
   defaultBranch: "reads",
-  // The commits were made with redacted messages (src/engine/job-repo.ts).
+  // The commits were made with redacted messages (src/engine/tree/job-repo.ts).
   pushBranch: "reads",
   deleteBranch: "reads",
   findPullRequest: "reads",

@@ -1,7 +1,7 @@
 // Does a live job need a worker? (DESIGN.md: a scheduled sweep wakes any job whose cursor
 // is behind, so a lost delivery only delays a job.) Pure: the sweep gathers the facts.
 
-import type { EngineState } from "../engine/engine-state.js";
+import type { EngineState } from "../records/engine-state.js";
 import { isLiveState, type State } from "../protocol/fsm.js";
 
 export interface JobFacts {

@@ -6,15 +6,16 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { isGitHubOutage } from "../adapters/github/index.js";
-import { configErrorComment, isSameConfigError } from "../engine/render/config-error-comment.js";
+import { configErrorComment, isSameConfigError } from "../comments/config-error-comment.js";
 import { configFromText } from "../github-events/config-from-text.js";
 import { postOnce } from "../github-events/post-once.js";
-import { wake, type WakeSummary } from "../engine/wake.js";
-import { failureComment, isSameFailure } from "./failure-comment.js";
+import { wake, type WakeSummary } from "../engine/index.js";
+import { failureComment, isSameFailure } from "../comments/failure-comment.js";
 import { fetchJobBranches } from "./fetch-job-branches.js";
 import { forgeComments } from "./forge-comments.js";
-import { jobPaths } from "../engine/job-paths.js";
+import { jobPaths } from "../records/job-paths.js";
 import { guardJobStart } from "./job-start-guard.js";
+import { skipRefused } from "./skip-refused.js";
 import { runKey, runUrl, type WorkerContext } from "./worker-context.js";
 import { wireGitHub, workRootUnder } from "./wire-github.js";
 
@@ -92,7 +93,12 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
     } else {
       logger.info(`cfa/worker: job #${job}: fetched ${fetched.branches.join(", ")}`);
     }
-    const summary = await wake(job, deps, {
+    // What the app refused before dispatching is not refused again (issue 18 §6).
+    const engineDeps = {
+      ...deps,
+      forge: skipRefused(deps.forge, job, { approvers: loaded.config.approvers }),
+    };
+    const summary = await wake(job, engineDeps, {
       config: loaded.config,
       ...(requester === undefined ? {} : { requester }),
       ...(w.signal === undefined ? {} : { signal: w.signal }),

@@ -10,7 +10,7 @@ import {
   registerEnvSecrets,
   reportRedactions,
 } from "../secrets/index.js";
-import type { ProgressLine } from "../engine/engine-deps.js";
+import type { ProgressLine } from "../engine/index.js";
 import type { Clock } from "../ports/clock.js";
 import type { Model } from "../ports/model.js";
 import { outboundText } from "../comments/outbound-text.js";

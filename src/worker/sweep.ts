@@ -9,11 +9,14 @@ import { createGitHubCues } from "../github-events/github-cues.js";
 import { runTitle } from "../github-events/run-title.js";
 import { createGitHubForge } from "../adapters/github/index.js";
 import type { CfaConfig } from "../config/index.js";
-import { engineState } from "../engine/engine-state.js";
-import { jobPaths } from "../engine/job-paths.js";
+import { engineState } from "../records/engine-state.js";
+import { jobPaths } from "../records/job-paths.js";
 import { isLiveState } from "../protocol/fsm.js";
 import { parseJobRecord } from "../protocol/job-record.js";
 import { livePermission } from "../github-events/live-permission.js";
+import { mayAct } from "../github-events/may-act.js";
+import { refusedByBlocks } from "../comments/outsider-refusal-comment.js";
+import { readHiddenBlock } from "../comments/hidden-block.js";
 import { guardJobStart, readStartFacts } from "./job-start-guard.js";
 import { jobNeedsWake } from "./job-needs-wake.js";
 import { ownWorkflow } from "./own-workflow.js";
@@ -34,7 +37,11 @@ const IssueSchema = z.object({
   pull_request: z.unknown().optional(),
 });
 const AuthoredSchema = z.array(
-  z.object({ id: z.number(), user: z.object({ login: z.string(), type: z.string() }).nullish() }),
+  z.object({
+    id: z.number(),
+    user: z.object({ login: z.string(), type: z.string() }).nullish(),
+    body: z.string().nullish(),
+  }),
 );
 const ContentSchema = z.object({ content: z.string(), encoding: z.literal("base64") });
 const PullSchema = z.object({ state: z.enum(["open", "closed"]) });
@@ -181,8 +188,6 @@ async function startedJobReasons(
     user !== undefined &&
     (user.type !== "Bot" ||
       config.allowBots.some((b) => b.toLowerCase() === user.login.toLowerCase()));
-  const newest = (items: z.infer<typeof AuthoredSchema>) =>
-    Math.max(0, ...items.filter((i) => person(i.user)).map((i) => i.id));
   const comments = AuthoredSchema.parse(
     await github.paginate("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
       ...repo,
@@ -190,6 +195,33 @@ async function startedJobReasons(
       per_page: 100,
     }),
   );
+  // What the app already answered (an outsider's command or review, issue 18 §6) needs no
+  // wake: the job would only read past it (skip-refused.ts). Trusted as the worker trusts
+  // it, when the author's live permission agrees.
+  const refused = refusedByBlocks(
+    comments.filter((c) => c.user?.type === "Bot").map((c) => readHiddenBlock(c.body ?? "")),
+    job,
+  );
+  const outsiders = new Map<string, Promise<boolean>>();
+  const isOutsider = (login: string) => {
+    let known = outsiders.get(login.toLowerCase());
+    if (known === undefined) {
+      known = livePermission(github, repo, login).then(
+        (permission) => !mayAct(login, permission, config.approvers),
+      );
+      outsiders.set(login.toLowerCase(), known);
+    }
+    return known;
+  };
+  const newest = async (items: z.infer<typeof AuthoredSchema>, answered: Set<number>) => {
+    let latest = 0;
+    for (const item of items) {
+      if (!person(item.user) || item.id <= latest) continue;
+      if (answered.has(item.id) && (await isOutsider(item.user!.login))) continue;
+      latest = item.id;
+    }
+    return latest;
+  };
   const pullRequest =
     engine.pr === null
       ? null
@@ -219,8 +251,8 @@ async function startedJobReasons(
       labels: issue.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))),
     },
     label: config.label,
-    latestComment: newest(comments),
-    latestReview: newest(reviews),
+    latestComment: await newest(comments, refused.comments),
+    latestReview: await newest(reviews, refused.reviews),
     pullRequest,
   });
 }

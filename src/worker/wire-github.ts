@@ -6,15 +6,13 @@ import { join } from "node:path";
 import { createProviderModel, providerSettings } from "../adapters/providers/provider-model.js";
 import { createGitHubForge, type GitHubForge } from "../adapters/github/index.js";
 import { createGitWorkspaces } from "../adapters/git/index.js";
-import { createSandbox, type SandboxMode } from "../adapters/sandbox/index.js";
-import { priceOf, resolveModel } from "../cli/wiring.js";
-import type { EngineDeps, ProgressLine } from "../engine/engine-deps.js";
+import type { EngineDeps, ProgressLine } from "../engine/index.js";
 import { systemClock, type Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
 import type { Model } from "../ports/model.js";
-import type { Sandbox } from "../ports/sandbox.js";
 import { outboundForge } from "../comments/outbound-forge.js";
 import { processRedactor } from "../secrets/index.js";
+import { priceOf, resolveModel, sandboxesHiding } from "../wiring/index.js";
 import type { WorkerGitHub } from "./github-client.js";
 
 export interface GitHubWiring {
@@ -97,30 +95,20 @@ export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: Gi
         })
       : undefined;
   const modelPort: Model = options.model ?? provider!;
-  const sandboxes = new Map<SandboxMode, Promise<Sandbox>>();
   const env: Record<string, string | undefined> = { ...options.env };
   for (const name of SECRET_VARIABLES) delete env[name];
+  const sandboxes = sandboxesHiding(workRoot, logger);
   const deps: EngineDeps = {
     forge,
     model: modelPort,
-    ...(provider !== undefined
-      ? { configure: (config) => provider.configure(providerSettings(config)) }
-      : {}),
+    configure: (config) => {
+      // The repository's read-only paths reach the sandbox made after this (issue 20).
+      sandboxes.configure(config);
+      provider?.configure(providerSettings(config));
+    },
     resolveModel,
     price: priceOf,
-    sandbox: (mode) => {
-      let made = sandboxes.get(mode);
-      if (!made)
-        sandboxes.set(
-          mode,
-          (made = createSandbox(mode, {
-            hidePaths: [workRoot],
-            warn: (message) => logger.warn(message),
-            holdsSecrets: () => processRedactor().size > 0,
-          })),
-        );
-      return made;
-    },
+    sandbox: (mode) => sandboxes.sandbox(mode),
     workspaces: (area) => createGitWorkspaces({ repoDir, area, logger }),
     repoDir,
     workRoot,

@@ -2,7 +2,7 @@
 // redacts, and the pieces tests replace (the model, the clock, the abort signal).
 
 import type { Redact } from "../secrets/index.js";
-import type { ProgressLine } from "../engine/engine-deps.js";
+import type { ProgressLine } from "../engine/index.js";
 import type { Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
 import type { Model } from "../ports/model.js";

@@ -5,7 +5,7 @@
 // same parseCommand the app and the worker use.
 
 import { describe, expect, it } from "vitest";
-import { parseCommand, type Command } from "../../src/engine/human/commands.js";
+import { parseCommand, type Command } from "../../src/comments/commands.js";
 import { cases } from "./support/count.js";
 
 type Expect = Command | "refused" | "ignored";

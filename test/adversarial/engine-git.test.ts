@@ -23,9 +23,9 @@ import {
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGitWorkspaces } from "../../src/adapters/git/index.js";
-import { containWorkspace } from "../../src/engine/contain-workspace.js";
-import { appendText, readText, writeText } from "../../src/engine/files.js";
-import { JobRepo } from "../../src/engine/job-repo.js";
+import { containWorkspace } from "../../src/engine/tree/contain-workspace.js";
+import { appendText, readText, writeText } from "../../src/engine/tree/files.js";
+import { JobRepo } from "../../src/engine/tree/job-repo.js";
 import type { Workspace, Workspaces } from "../../src/ports/workspaces.js";
 import { makeGitFixture, type GitFixture } from "../integration/git/git-fixture.js";
 import { cases } from "./support/count.js";

@@ -20,10 +20,10 @@ import {
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGitWorkspaces } from "../../src/adapters/git/index.js";
-import { containWorkspace } from "../../src/engine/contain-workspace.js";
-import { appendText, readText, removeFile, writeText } from "../../src/engine/files.js";
-import { JobRepo } from "../../src/engine/job-repo.js";
-import { RecordTamperedError } from "../../src/engine/record-tampered-error.js";
+import { containWorkspace } from "../../src/engine/tree/contain-workspace.js";
+import { appendText, readText, removeFile, writeText } from "../../src/engine/tree/files.js";
+import { JobRepo } from "../../src/engine/tree/job-repo.js";
+import { RecordTamperedError } from "../../src/engine/tree/record-tampered-error.js";
 import type { Workspace } from "../../src/ports/workspaces.js";
 import { makeGitFixture, type GitFixture } from "../integration/git/git-fixture.js";
 import { cases } from "./support/count.js";

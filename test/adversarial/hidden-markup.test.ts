@@ -5,7 +5,7 @@
 // sanitizer runs on every comment, so each must finish (vitest's timeout is the only guard).
 
 import { describe, expect, it } from "vitest";
-import { asData, stripHiddenMarkup } from "../../src/engine/human/sanitize.js";
+import { asData, stripHiddenMarkup } from "../../src/comments/sanitize.js";
 import { cases } from "./support/count.js";
 
 const H = "HIDDEN-ORDER";

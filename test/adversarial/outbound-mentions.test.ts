@@ -16,22 +16,22 @@ import { LocalForge } from "../../src/adapters/local/local-forge.js";
 import { outboundForge } from "../../src/comments/outbound-forge.js";
 import { outboundText } from "../../src/comments/outbound-text.js";
 import { ownClosing, ownMention, remark, unmark } from "../../src/comments/own-marks.js";
-import { jobChecks } from "../../src/engine/checks.js";
-import { initialEngineState, withEngineState } from "../../src/engine/engine-state.js";
+import { jobChecks } from "../../src/engine/publish/checks.js";
+import { initialEngineState, withEngineState } from "../../src/records/engine-state.js";
 import {
   gateComment,
   noticeComment,
   questionComment,
   refusalComment,
   transitionComment,
-} from "../../src/engine/render/record-comments.js";
-import { renderStatusComment } from "../../src/engine/render/status-comment.js";
-import { heldBackNotice } from "../../src/engine/workflow-files.js";
+} from "../../src/comments/record-comments.js";
+import { renderStatusComment } from "../../src/comments/status-comment.js";
+import { heldBackNotice } from "../../src/engine/tree/workflow-files.js";
 import { createGitHubCues } from "../../src/github-events/github-cues.js";
 import { newJobRecord } from "../../src/protocol/job-record.js";
 import { transition } from "../../src/protocol/transition.js";
 import { Redactor, redact } from "../../src/secrets/index.js";
-import { failureComment } from "../../src/worker/failure-comment.js";
+import { failureComment } from "../../src/comments/failure-comment.js";
 import { cases } from "./support/count.js";
 import { githubNotices, visibleText } from "./support/github-notices.js";
 

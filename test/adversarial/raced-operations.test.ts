@@ -33,7 +33,7 @@ import {
   removeEntry,
   writeFile,
 } from "../../src/agents/fs/index.js";
-import { appendText, readText, writeText } from "../../src/engine/files.js";
+import { appendText, readText, writeText } from "../../src/engine/tree/files.js";
 import { cases } from "./support/count.js";
 import { snapshot } from "./support/outside-snapshot.js";
 

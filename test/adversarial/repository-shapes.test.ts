@@ -14,8 +14,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFileTool } from "../../src/agents/tools/write-file-tool.js";
 import type { ToolContext } from "../../src/agents/tools/tool.js";
-import { removeNestedRepos } from "../../src/adapters/git/nested-repos.js";
-import { JobRepo } from "../../src/engine/job-repo.js";
+import { removeNestedRepos } from "../../src/git/nested-repos.js";
+import { JobRepo } from "../../src/engine/tree/job-repo.js";
 import { isRepositoryShape } from "../../src/git/repository-shape.js";
 import { cases } from "./support/count.js";
 

@@ -156,8 +156,13 @@ const HOST_FILES: readonly [string, string][] = [
   ["the host's ssh keys", "ls /etc/ssh"],
   ["the host's TLS private keys", "ls /etc/ssl/private"],
   ["the host's machine id", "cat /etc/machine-id"],
+  // A home shows only the runner image's toolchain folders (~/.cargo, ~/.rustup, ~/.local/bin,
+  // ~/.dotnet/tools: src/config/read-only-paths.ts), when it has them.
   ["anything in /home", "ls -A /home | grep ."],
-  ["anything in /root", "ls -A /root | grep ."],
+  [
+    "anything in /root but its toolchains",
+    "ls -A /root | grep -v -x -e .cargo -e .rustup -e .local -e .dotnet | grep .",
+  ],
   ["anything in /run", "ls -A /run | grep ."],
   ["the docker socket", "ls /var/run/docker.sock /run/docker.sock"],
   ["the kernel's /sys", "ls /sys/kernel"],

@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolResultBlock } from "../../src/agents/loop/tool-result-block.js";
 import { incomingText } from "../../src/agents/loop/opening-message.js";
 import { outboundForge } from "../../src/comments/outbound-forge.js";
-import { JobRepo } from "../../src/engine/job-repo.js";
-import { transitionComment } from "../../src/engine/render/record-comments.js";
+import { JobRepo } from "../../src/engine/tree/job-repo.js";
+import { transitionComment } from "../../src/comments/record-comments.js";
 import type { Forge } from "../../src/ports/forge.js";
 import {
   holdsSecret,

@@ -7,19 +7,16 @@
 
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config/index.js";
-import {
-  configErrorComment,
-  isSameConfigError,
-} from "../../src/engine/render/config-error-comment.js";
+import { configErrorComment, isSameConfigError } from "../../src/comments/config-error-comment.js";
 import { postOnce } from "../../src/github-events/post-once.js";
 import {
   isSameStartRefusal,
   startRefusalComment,
-} from "../../src/github-events/start-refusal-comment.js";
-import type { HiddenBlock } from "../../src/engine/render/hidden-block.js";
+} from "../../src/comments/start-refusal-comment.js";
+import type { HiddenBlock } from "../../src/comments/hidden-block.js";
 import type { PostedComment } from "../../src/github-events/cue-effects.js";
 import type { Actor } from "../../src/ports/forge.js";
-import { failureComment, isSameFailure } from "../../src/worker/failure-comment.js";
+import { failureComment, isSameFailure } from "../../src/comments/failure-comment.js";
 import { examplePayload, nockGitHub, useGitHubMocks } from "../support/github/index.js";
 import { createQueuedTestApp } from "../support/github/queued-test-app.js";
 import {

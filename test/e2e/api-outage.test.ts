@@ -7,7 +7,7 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 import { ModelUnavailableError, type Model } from "../../src/ports/model.js";
 import { createConversationModel } from "../support/engine/conversation-model.js";
 import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";

@@ -2,7 +2,7 @@
 // the pull request leaves draft, and stay in the job branch's history.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
 import { approveGates, openJob } from "../support/engine/person.js";
 import { happyRecording } from "../support/engine/recordings.js";

@@ -3,7 +3,7 @@
 // branch as it is then; a fail drops the task unmerged, with a note on the job.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 import { createStrictConversationModel } from "../support/engine/conversation-model.js";
 import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
 import { approveGates, openJob } from "../support/engine/person.js";

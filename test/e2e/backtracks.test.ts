@@ -3,7 +3,7 @@
 // ALIGN because its artifact exists.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
 import { approveGates, openJob } from "../support/engine/person.js";
 import { state, transcript, userTexts } from "../support/engine/inspect.js";

@@ -2,7 +2,7 @@
 // cap; a capped job does not end cleanly.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
 import { approveGates, openJob } from "../support/engine/person.js";
 import { commentsOfKind, foldedBus, state } from "../support/engine/inspect.js";

@@ -36,7 +36,7 @@ import {
   PLAN_STEPS,
 } from "../support/engine/recordings.js";
 import { call, recording, say, tools } from "../support/engine/script.js";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 
 /** What must come out the same however the job was interrupted. */
 interface Outcome {

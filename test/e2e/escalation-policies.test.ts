@@ -3,7 +3,7 @@
 // `never` the proxy cannot escalate and answers itself. Every escalation reaches [respond].
 
 import { afterEach, describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 import type { ConversationModel } from "../support/engine/conversation-model.js";
 import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
 import { openJob, say as comment } from "../support/engine/person.js";

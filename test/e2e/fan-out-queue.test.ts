@@ -5,7 +5,7 @@
 // branch as it is then, so it sees the first task's merged work.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 import { createStrictConversationModel } from "../support/engine/conversation-model.js";
 import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
 import { openJob } from "../support/engine/person.js";

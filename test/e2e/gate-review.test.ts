@@ -3,7 +3,7 @@
 // review counts.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
 import { ANA, approve, openJob, requestChanges } from "../support/engine/person.js";
 import { commentsOfKind, state, transcript, userTexts } from "../support/engine/inspect.js";

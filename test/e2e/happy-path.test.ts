@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 import {
   asConversationModel,
   createLocalJob,

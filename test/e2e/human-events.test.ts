@@ -3,7 +3,7 @@
 // answered once with no job, and no job without the label.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 import type { Actor } from "../../src/ports/forge.js";
 import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
 import { approve, openJob, say as comment } from "../support/engine/person.js";

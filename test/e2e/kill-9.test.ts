@@ -16,7 +16,7 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { wireLocal } from "../../src/cli/wiring.js";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 import { systemClock } from "../../src/ports/clock.js";
 import { firstParentSubjects, transcript, userTexts } from "../support/engine/inspect.js";
 import {

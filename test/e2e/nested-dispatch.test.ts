@@ -6,7 +6,7 @@
 // whole tree unmerged.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 import { createStrictConversationModel } from "../support/engine/conversation-model.js";
 import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
 import { openJob, say as comment } from "../support/engine/person.js";

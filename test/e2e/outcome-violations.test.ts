@@ -3,7 +3,7 @@
 // (§12 "Termination guaranteed"), naming the budget.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
 import { openJob } from "../support/engine/person.js";
 import { commentsOfKind, state, transcript, userTexts } from "../support/engine/inspect.js";

@@ -4,7 +4,7 @@
 // it (point 8); their own bound ends a lead that never finishes, naming itself.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 import { createConversationModel } from "../support/engine/conversation-model.js";
 import { flakyModel } from "../support/engine/flaky-model.js";
 import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";

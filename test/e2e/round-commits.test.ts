@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Model } from "../../src/ports/model.js";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 import {
   recordCrashPoints,
   restoreCrashPoint,

@@ -3,7 +3,7 @@
 // parallel, and a failed turn's recovery as a Send into its mailbox.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 import type { Model, ModelUsage } from "../../src/ports/model.js";
 import { createConversationModel } from "../support/engine/conversation-model.js";
 import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";

@@ -2,7 +2,7 @@
 // Terminate on the job thread cascades to every task, whose branches are deleted unmerged.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/wake.js";
+import { wake } from "../../src/engine/index.js";
 import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
 import { approveGates, openJob, say as comment } from "../support/engine/person.js";
 import { commentsOfKind, foldedBus, state, taskBranches } from "../support/engine/inspect.js";

@@ -3,9 +3,9 @@
 // path git refuses is left out (stage-tree.ts), so nothing an agent wrote in the tree can
 // run code or keep the commit from happening (issue 8 §1, §6).
 
-import type { GitClient } from "./git-client.js";
-import { gitOutput } from "./git-at.js";
-import { stageTree } from "./stage-tree.js";
+import type { GitClient } from "../../git/git-client.js";
+import { gitOutput } from "../../git/git-at.js";
+import { stageTree } from "../../git/stage-tree.js";
 
 /** Returns true when a commit was made. `git` must run in the work tree with an identity. */
 export async function commitPending(

@@ -2,8 +2,8 @@
 // machine has none (a fresh Actions runner), so a merge never fails on "Please tell me who
 // you are".
 
-import type { GitClient } from "./git-client.js";
-import { gitOutput } from "./git-at.js";
+import type { GitClient } from "../../git/git-client.js";
+import { gitOutput } from "../../git/git-at.js";
 
 export const FALLBACK_NAME = "cfa-bot";
 export const FALLBACK_EMAIL = "cfa-bot@users.noreply.github.com";

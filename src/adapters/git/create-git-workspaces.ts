@@ -14,8 +14,8 @@ import type {
 import { commitPending } from "./commit-pending.js";
 import { identityConfig } from "./committer-identity.js";
 import { copyFiles } from "./copy-files.js";
-import { gitAt, gitOutput } from "./git-at.js";
-import { commitDateEnv, gitClient } from "./git-client.js";
+import { gitAt, gitOutput } from "../../git/git-at.js";
+import { commitDateEnv, gitClient } from "../../git/git-client.js";
 import { mergeBranch } from "./merge-branch.js";
 import { branchExists, deleteBranch, removeWorktree } from "./remove-worktree.js";
 import { createSerialQueue } from "./serial-queue.js";

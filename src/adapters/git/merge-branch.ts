@@ -2,9 +2,9 @@
 // responsible for resolving any conflicts during merge", so a conflict is returned as data,
 // left in progress or aborted as the caller chose, and never resolved here.
 
-import type { GitClient } from "./git-client.js";
+import type { GitClient } from "../../git/git-client.js";
 import type { MergeResult } from "../../ports/workspaces.js";
-import { gitOutput } from "./git-at.js";
+import { gitOutput } from "../../git/git-at.js";
 import { WorkspaceError } from "./workspace-error.js";
 
 export type OnConflict = "leave" | "abort";

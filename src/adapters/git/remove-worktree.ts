@@ -4,9 +4,9 @@
 
 import { lstat, readdir, readFile, rm, unlink } from "node:fs/promises";
 import path from "node:path";
-import type { GitClient } from "./git-client.js";
+import type { GitClient } from "../../git/git-client.js";
 import type { Logger } from "../../ports/logger.js";
-import { gitOutput } from "./git-at.js";
+import { gitOutput } from "../../git/git-at.js";
 
 export async function removeWorktree(
   repo: GitClient,

@@ -1,9 +1,9 @@
 // Workspace names become directories and branch names become refs: both are checked
 // before git sees them, so a name can never be read as an option or escape the area.
 
+import type { GitClient } from "../../git/git-client.js";
+import { gitOutput } from "../../git/git-at.js";
 import { holdsSecret } from "../../secrets/index.js";
-import type { GitClient } from "./git-client.js";
-import { gitOutput } from "./git-at.js";
 import { WorkspaceError, type WorkspaceOperation } from "./workspace-error.js";
 
 // One component, starting with a letter or digit (never `.` or `-`), no `..`, and not

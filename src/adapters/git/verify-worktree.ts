@@ -4,9 +4,9 @@
 
 import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
-import { gitOutput } from "./git-at.js";
-import { gitClient } from "./git-client.js";
-import { registeredGitDir, restoreDotGit } from "./worktree-git-dir.js";
+import { gitOutput } from "../../git/git-at.js";
+import { gitClient } from "../../git/git-client.js";
+import { registeredGitDir, restoreDotGit } from "../../git/worktree-git-dir.js";
 import { WorkspaceBoundaryError } from "./workspace-boundary-error.js";
 
 export interface RepoContext {

@@ -28,7 +28,7 @@ export interface PushTarget {
   /**
    * Whether the token may push changes under .github/workflows/ (an app with the Workflows
    * permission and `pushWorkflows: true`). When not, such a push is refused here, before git
-   * sends anything: GitHub would refuse it anyway (engine/workflow-files.ts says why).
+   * sends anything: GitHub would refuse it anyway (engine/tree/workflow-files.ts says why).
    */
   pushWorkflows?: boolean;
 }
@@ -196,7 +196,7 @@ async function refuseWorkflowChanges(
   throw new WorkflowPushError(branch, update.sha, touched);
 }
 
-/** `.github/workflows` or under it, case-folded (engine/workflow-files.ts isWorkflowPath). */
+/** `.github/workflows` or under it, case-folded (engine/tree/workflow-files.ts isWorkflowPath). */
 function isWorkflowFile(path: string): boolean {
   const parts = path.trim().split("/");
   return parts[0]?.toLowerCase() === ".github" && parts[1]?.toLowerCase() === "workflows";

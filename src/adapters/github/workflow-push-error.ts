@@ -1,5 +1,5 @@
 // A push refused before it left: its commits change files under .github/workflows/, which
-// GitHub accepts only from a token with the Workflows permission (engine/workflow-files.ts).
+// GitHub accepts only from a token with the Workflows permission (engine/tree/workflow-files.ts).
 
 export class WorkflowPushError extends Error {
   override readonly name = "WorkflowPushError";

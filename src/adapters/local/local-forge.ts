@@ -3,7 +3,7 @@
 // that the branch holds what the engine committed.
 
 import { join } from "node:path";
-import { gitClient, type GitClient } from "../git/git-client.js";
+import { gitClient, type GitClient } from "../../git/git-client.js";
 import type {
   Actor,
   CheckUpdate,

@@ -3,6 +3,7 @@
 // bubblewrap 0.8.0 (Debian bookworm, Ubuntu 24.04) options only: `man bwrap`.
 
 import type { CommandLimits } from "../../ports/sandbox.js";
+import { EGRESS_BRIDGE, EGRESS_NODE, EGRESS_PORT, EGRESS_SOCKET } from "../egress/index.js";
 import { limitArgs } from "./limit-args.js";
 import type { SystemRoot } from "./system-root.js";
 
@@ -13,7 +14,18 @@ export interface BwrapPlan {
   cwd: string;
   argv: readonly string[];
   env: Readonly<Record<string, string>>;
+  /** The host's network shared (`network: true`); otherwise the sandbox has only loopback. */
   network: boolean;
+  /**
+   * The egress bridge (network as a host list): the proxy's socket, the node binary and the
+   * bridge script on the host, bound read-only at their private paths; the bridge runs
+   * first and starts the command.
+   */
+  egress?: { socket: string; node: string; bridge: string };
+  /** Toolchain folders (toolchain-paths.ts), real paths bound read-only at their own path. */
+  toolchains?: readonly string[];
+  /** Shared package caches, bound read-write at their own path, outside the workspace. */
+  caches?: readonly string[];
   limits: CommandLimits;
   /** The launcher that applies the limits (prlimit), by its path inside the sandbox. */
   prlimit: string;
@@ -78,9 +90,16 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   // workspace bind can neither re-expose nor be covered by them.
   const outside = plan.readOnly.filter((p) => !isWithin(p, cwd));
   const inside = plan.readOnly.filter((p) => isWithin(p, cwd) && p !== cwd);
+  for (const p of plan.toolchains ?? []) args.push("--ro-bind", p, p);
   for (const p of outside) args.push("--ro-bind", p, p);
   args.push("--bind", cwd, cwd);
   for (const p of inside) args.push("--ro-bind", p, p);
+  for (const p of plan.caches ?? []) args.push("--bind", p, p);
+  if (plan.egress) {
+    args.push("--ro-bind", plan.egress.socket, EGRESS_SOCKET);
+    args.push("--ro-bind", plan.egress.node, EGRESS_NODE);
+    args.push("--ro-bind", plan.egress.bridge, EGRESS_BRIDGE);
+  }
   for (const { source, target } of plan.overlays) args.push("--ro-bind", source, target);
   // Nothing can be created in the root after this: the folders bwrap made for the binds
   // above stay empty.
@@ -99,6 +118,10 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   );
   for (const [name, value] of Object.entries(plan.env)) args.push("--setenv", name, value);
   // `--` so a program name starting with a dash is never read as a bwrap option.
-  args.push("--", ...limitArgs(plan.prlimit, plan.limits), ...plan.argv);
+  // The bridge is outside prlimit: it only forwards, and the limits are the command's.
+  const bridge = plan.egress
+    ? [EGRESS_NODE, EGRESS_BRIDGE, String(EGRESS_PORT), EGRESS_SOCKET]
+    : [];
+  args.push("--", ...bridge, ...limitArgs(plan.prlimit, plan.limits), ...plan.argv);
   return args;
 }

@@ -6,7 +6,7 @@
 // memory, file size and CPU time (limit-args.ts; pids-cgroup.ts as root); the repository's
 // gitdirs read-only with their config's credentials hidden.
 
-import { mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import {
@@ -15,7 +15,15 @@ import {
   type CommandResult,
   type Sandbox,
 } from "../../ports/sandbox.js";
+import {
+  BRIDGE_SCRIPT,
+  proxyEnv,
+  startEgressProxy,
+  type EgressProxy,
+  type ResolveUpstream,
+} from "../egress/index.js";
 import { bwrapArgs, isWithin } from "./bwrap-args.js";
+import { CACHE_SUBFOLDERS, cacheEnv } from "./cache-env.js";
 import { etcFiles } from "./etc-files.js";
 import { SandboxUnavailableError } from "./errors.js";
 import { findGitLayout, mainCheckoutOf, type GitLayout } from "./find-git-layout.js";
@@ -23,6 +31,8 @@ import { createPidsCgroup, JOIN_CGROUP_SCRIPT, type PidsCgroup } from "./pids-cg
 import { runProcess } from "./run-process.js";
 import { sanitizeGitConfig } from "./sanitize-git-config.js";
 import { discoverSystemRoot, type SystemRoot } from "./system-root.js";
+import { resolveToolchains, type ShownToolchains } from "./toolchain-paths.js";
+import { validateCaches } from "./validate-caches.js";
 import { validateRequest } from "./validate-request.js";
 
 export interface BwrapSandboxOptions {
@@ -48,6 +58,17 @@ export interface BwrapSandboxOptions {
   warn?: (message: string) => void;
   /** Monotonic milliseconds for durationMs. */
   now?: () => number;
+  /**
+   * The toolchains shown besides /usr; default: the tool cache and the runner image's
+   * folders that exist here (toolchain-paths.ts), without a repository's readOnlyPaths.
+   */
+  toolchains?: ShownToolchains;
+  /** The worker's environment, where the runner's variables are read. Default process.env. */
+  hostEnv?: Readonly<Record<string, string | undefined>>;
+  /** The node binary that runs the egress bridge inside; default this process's. */
+  bridgeNode?: string;
+  /** Where the egress proxy dials an allowed host; default DNS (egress-proxy.ts). Tests only. */
+  resolveUpstream?: ResolveUpstream;
 }
 
 /** bwrap's own two processes (the monitor and the sandbox's pid 1) live in the cgroup too. */
@@ -62,7 +83,10 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): Sandbox {
   const root = process.getuid?.() === 0;
   const pidsCgroup = options.pidsCgroup ?? ((max: number) => createPidsCgroup(max));
   let system: Promise<SystemRoot> | undefined;
+  let toolchains: Promise<ShownToolchains> | undefined;
   let warned = false;
+  const hostEnv = options.hostEnv ?? process.env;
+  const bridgeNode = options.bridgeNode ?? process.execPath;
 
   return {
     kind: "bwrap",
@@ -72,25 +96,67 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): Sandbox {
       const shown = await (system ??= options.systemRoot
         ? Promise.resolve(options.systemRoot)
         : discoverSystemRoot());
+      const tools = await (toolchains ??= options.toolchains
+        ? Promise.resolve(options.toolchains)
+        : resolveToolchains({ home, env: hostEnv, private: extraHidden }));
       const cwd = await realpath(request.cwd);
+      const caches = await validateCaches(request.caches ?? [], cwd, {
+        readOnly: tools.folders,
+        hidden: extraHidden,
+      });
       const layout = await findGitLayout(cwd);
       const scratch = await mkdtemp(path.join(os.tmpdir(), "cfa-sandbox-"));
       let cgroup: PidsCgroup | null = null;
+      let proxy: EgressProxy | null = null;
       try {
         const overlays = layout ? await sanitizedConfigs(layout, scratch) : [];
+        if (tools.hiddenFiles.length > 0) {
+          const empty = path.join(scratch, "empty");
+          await writeFile(empty, "", { mode: 0o444 });
+          for (const target of tools.hiddenFiles) overlays.push({ source: empty, target });
+        }
         const readOnly = layout ? readOnlyGitPaths(layout) : [];
         const candidates = [...(home === null ? [] : [home]), ...extraHidden];
         if (layout?.linked) candidates.push(mainCheckoutOf(layout));
+        const env = commandEnv(request.env, tools);
+        for (const cache of caches) {
+          for (const sub of CACHE_SUBFOLDERS[cache.tool]) {
+            await mkdir(path.join(cache.path, sub), { recursive: true });
+          }
+          Object.assign(env, cacheEnv(cache.tool, cache.path));
+        }
+        const shared = request.network === true;
+        let egress: { socket: string; node: string; bridge: string } | undefined;
+        if (typeof request.network === "object") {
+          const socket = path.join(scratch, "egress.sock");
+          const bridge = path.join(scratch, "bridge.cjs");
+          await writeFile(bridge, BRIDGE_SCRIPT, { mode: 0o444 });
+          proxy = await startEgressProxy({
+            socketPath: socket,
+            hosts: request.network.hosts,
+            command: request.argv,
+            ...(options.resolveUpstream ? { resolve: options.resolveUpstream } : {}),
+          });
+          egress = { socket, node: await realpath(bridgeNode), bridge };
+          Object.assign(env, proxyEnv(env));
+        }
         const args = bwrapArgs({
           system: shown,
           cwd,
           argv: request.argv,
-          env: request.env,
-          network: request.network,
+          env,
+          network: shared,
+          ...(egress ? { egress } : {}),
+          toolchains: tools.folders,
+          caches: caches.map((c) => c.path),
           limits,
           prlimit,
-          etcFiles: await writeEtcFiles(scratch, request.network),
-          hide: await hiddenFolders(candidates, cwd, [...shown.folders, ...readOnly]),
+          etcFiles: await writeEtcFiles(scratch, shared),
+          hide: await hiddenFolders(candidates, cwd, [
+            ...shown.folders,
+            ...tools.folders,
+            ...readOnly,
+          ]),
           readOnly,
           overlays,
         });
@@ -106,7 +172,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): Sandbox {
         const launch = cgroup
           ? { file: "/bin/sh", args: ["-c", JOIN_CGROUP_SCRIPT, cgroup.procs, bwrapPath, ...args] }
           : { file: bwrapPath, args };
-        return await runBwrap(
+        const result = await runBwrap(
           launch,
           bwrapPath,
           cwd,
@@ -115,7 +181,10 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): Sandbox {
           runOptions?.signal,
           options.now,
         );
+        const blocked = proxy?.blocked() ?? [];
+        return blocked.length > 0 ? { ...result, blocked } : result;
       } finally {
+        await proxy?.close();
         await cgroup?.remove();
         await rm(scratch, { recursive: true, force: true });
       }
@@ -150,6 +219,22 @@ async function runBwrap(
     }
     throw error;
   }
+}
+
+/**
+ * The command's environment: the request's, with the shown toolchains' program folders
+ * appended to PATH when it lacks them, and their variables where the request sets none.
+ */
+function commandEnv(
+  requested: Readonly<Record<string, string>>,
+  tools: ShownToolchains,
+): Record<string, string> {
+  const env = { ...requested };
+  const entries = (env.PATH ?? "").split(":").filter((entry) => entry !== "");
+  for (const bin of tools.binFolders) if (!entries.includes(bin)) entries.push(bin);
+  if (entries.length > 0) env.PATH = entries.join(":");
+  for (const [name, value] of Object.entries(tools.env)) env[name] ??= value;
+  return env;
 }
 
 /** passwd, group and (without network) hosts for the sandbox's /etc, written to `scratch`. */

@@ -3,11 +3,13 @@
 // uncontained (DESIGN "Agents and models"; seed 000 §10: a boundary that cannot be
 // verified at startup is a hard error, not a fall-through).
 
+import os from "node:os";
 import type { Sandbox } from "../../ports/sandbox.js";
 import { createBwrapSandbox, type BwrapSandboxOptions } from "./bwrap-sandbox.js";
 import { SandboxUnavailableError } from "./errors.js";
 import { findProgram } from "./find-program.js";
 import { probeBwrap } from "./probe-bwrap.js";
+import { resolveToolchains } from "./toolchain-paths.js";
 import { createUnsandboxed } from "./unsandboxed.js";
 
 export const SANDBOX_MODES = ["require", "off"] as const;
@@ -35,13 +37,19 @@ export interface CreateSandboxOptions extends Omit<
    * uncontained command reads the engine's environment from /proc.
    */
   holdsSecrets?: () => boolean;
+  /**
+   * `sandbox.readOnlyPaths` from .github/cfa.yml: checked here, so one that would show the
+   * runner's folders is a SandboxConfigError before any command runs.
+   */
+  readOnlyPaths?: readonly string[];
 }
 
 export async function createSandbox(
   mode: SandboxMode = "require",
   options: CreateSandboxOptions = {},
 ): Promise<Sandbox> {
-  const { which, probeTimeoutMs, systemBin, holdsSecrets, ...bwrapOptions } = options;
+  const { which, probeTimeoutMs, systemBin, holdsSecrets, readOnlyPaths, ...bwrapOptions } =
+    options;
   switch (mode) {
     case "off":
       if (holdsSecrets?.() === true) throw new SandboxUnavailableError("secrets", null, "");
@@ -60,7 +68,15 @@ export async function createSandbox(
         ...(bwrapOptions.systemRoot ? { systemRoot: bwrapOptions.systemRoot } : {}),
         ...(probeTimeoutMs === undefined ? {} : { timeoutMs: probeTimeoutMs }),
       });
-      return createBwrapSandbox({ ...bwrapOptions, bwrapPath, prlimitPath });
+      const toolchains =
+        bwrapOptions.toolchains ??
+        (await resolveToolchains({
+          configured: readOnlyPaths ?? [],
+          home: bwrapOptions.home === undefined ? os.homedir() : bwrapOptions.home,
+          env: bwrapOptions.hostEnv ?? process.env,
+          private: bwrapOptions.hidePaths ?? [],
+        }));
+      return createBwrapSandbox({ ...bwrapOptions, bwrapPath, prlimitPath, toolchains });
     }
     default: {
       const unreachable: never = mode;

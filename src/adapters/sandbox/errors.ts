@@ -72,3 +72,18 @@ export class SandboxRequestError extends Error {
     super(`cfa/sandbox: invalid command request: ${field} ${problem}`, options);
   }
 }
+
+/**
+ * A sandbox setting from .github/cfa.yml that cannot hold on this machine (a read-only path
+ * that would show the runner's own folders): one line naming the field and what to do.
+ */
+export class SandboxConfigError extends Error {
+  override readonly name = "SandboxConfigError";
+  constructor(
+    /** The field, e.g. `sandbox.readOnlyPaths[0]`. */
+    readonly field: string,
+    problem: string,
+  ) {
+    super(`cfa/sandbox: ${field}: ${problem} (.github/cfa.yml)`);
+  }
+}

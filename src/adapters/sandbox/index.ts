@@ -9,6 +9,7 @@ export {
 } from "./create-sandbox.js";
 export {
   SANDBOX_UNAVAILABLE_REASONS,
+  SandboxConfigError,
   SandboxRequestError,
   SandboxUnavailableError,
   type SandboxUnavailableReason,
@@ -26,3 +27,18 @@ export {
   SYSTEM_FOLDERS,
   type SystemRoot,
 } from "./system-root.js";
+export { cacheEnv, CACHE_SUBFOLDERS } from "./cache-env.js";
+export {
+  CREDENTIAL_FILES,
+  defaultToolchainPaths,
+  HOSTED_TOOL_CACHE,
+  resolveToolchains,
+  type ShownToolchains,
+  type ToolchainOptions,
+} from "./toolchain-paths.js";
+export {
+  isRunnerRoot,
+  RUNNER_ROOT_MARKERS,
+  runnerFolderProblem,
+  runnerFoldersFromEnv,
+} from "./runner-folders.js";

@@ -15,9 +15,10 @@ import path from "node:path";
 export const SYSTEM_FOLDERS = [
   // Programs, libraries, data and /usr/local: what every command runs from.
   "/usr",
-  // Tool caches outside /usr: setup-node, setup-python and friends install under
-  // /opt/hostedtoolcache on GitHub's runners, and the runner's PATH points there.
-  "/opt",
+  // Not /opt: a self-hosted runner may live there (/opt/actions-runner, with its RSA key
+  // and the job's files-commands; issue 18 §5). Its toolchains (/opt/hostedtoolcache, where
+  // setup-node and friends install, and the image's /opt/pipx) are shown one by one
+  // (toolchain-paths.ts).
 ] as const;
 
 /**

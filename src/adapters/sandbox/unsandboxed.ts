@@ -3,6 +3,7 @@
 // containment: cwd, exactly request.env, no shell, time limit, output cap, abort.
 
 import type { CommandRequest, CommandResult, Sandbox } from "../../ports/sandbox.js";
+import { cacheEnv } from "./cache-env.js";
 import { runProcess } from "./run-process.js";
 import { validateRequest } from "./validate-request.js";
 
@@ -22,7 +23,12 @@ export function createUnsandboxed(options: UnsandboxedOptions = {}): Sandbox {
           file: program,
           args,
           cwd: request.cwd,
-          env: request.env,
+          // Caches still point the tools at the shared folders; `network` is not enforced
+          // here (nothing is contained with the sandbox off).
+          env: Object.assign(
+            { ...request.env },
+            ...(request.caches ?? []).map((cache) => cacheEnv(cache.tool, cache.path)),
+          ) as Record<string, string>,
           timeoutMs: request.timeoutMs,
           maxOutputBytes: request.maxOutputBytes,
           signal: runOptions?.signal,

@@ -1,15 +1,17 @@
 // Runs one agent command: the role's policy first, then the sandbox. The policy refuses
 // before anything is spawned; the sandbox contains whatever the policy let through.
 
-import type { CommandLimits, CommandResult, Sandbox } from "../../ports/sandbox.js";
+import { egressFor } from "../../config/egress.js";
+import type { NetworkSetting } from "../../config/network-setting.js";
+import type { CommandLimits, CommandResult, Sandbox, SharedCache } from "../../ports/sandbox.js";
 import { checkCommand } from "./check-command.js";
 import { reduceEnv, type EnvLike } from "./reduce-env.js";
 
 export interface CommandRole {
   /** Bare program names, e.g. ["git", "node", "npm", "npx", "ls", "cat", "grep"]. */
   allowedCommands: readonly string[];
-  /** Whether commands may reach the network (default false). */
-  network?: boolean;
+  /** `network:` for the role: false (default), true, or ecosystems and hosts. */
+  network?: NetworkSetting;
   /** Variable names passed through on top of the base allowlist (still secret-filtered). */
   extraEnv?: readonly string[];
   /** The role's resource limits (`commandLimits` in .github/cfa.yml); the defaults when absent. */
@@ -26,6 +28,8 @@ export interface RunCommandInput {
   env: EnvLike;
   timeoutMs: number;
   maxOutputBytes: number;
+  /** Package caches shared between the job's workspaces (the engine chooses where). */
+  caches?: readonly SharedCache[];
   signal?: AbortSignal;
 }
 
@@ -39,7 +43,8 @@ export async function runCommand(input: RunCommandInput): Promise<CommandResult>
       env: reduceEnv(input.env, input.role.extraEnv ?? [], { home: input.workspaceRoot }),
       timeoutMs: input.timeoutMs,
       maxOutputBytes: input.maxOutputBytes,
-      network: input.role.network ?? false,
+      network: egressFor(input.role.network),
+      ...(input.caches === undefined ? {} : { caches: input.caches }),
       ...(input.role.limits === undefined ? {} : { limits: input.role.limits }),
     },
     input.signal ? { signal: input.signal } : undefined,

@@ -2,6 +2,7 @@
 // stay as shipped (seed 000 §10: the tool surface is the role's, whatever the thread).
 
 import * as z from "zod";
+import type { NetworkSetting } from "../../config/network-setting.js";
 import type { RoleDefinition } from "../turn-contract.js";
 import { describeIssues } from "../tools/describe-issues.js";
 import { RoleError } from "./role-error.js";
@@ -9,12 +10,13 @@ import { CommandNameSchema } from "./role-front-matter.js";
 
 export interface RoleOverrides {
   commands?: readonly string[];
-  network?: boolean;
+  network?: NetworkSetting;
 }
 
 const OverridesSchema = z.strictObject({
   commands: z.array(CommandNameSchema).optional(),
-  network: z.boolean().optional(),
+  // Validated in full where the config is read (src/config/network-setting.ts).
+  network: z.union([z.boolean(), z.array(z.string()).min(1)]).optional(),
 });
 
 export function withOverrides(role: RoleDefinition, overrides: RoleOverrides): RoleDefinition {

@@ -27,7 +27,7 @@ export const runCommandTool: Tool<typeof input> = {
       role.commands.length > 0
         ? `Allowed programs: ${role.commands.join(", ")}.`
         : "This role may not run any program.";
-    return `${DESCRIPTION} ${allowed}${role.network ? "" : " There is no network access."}`;
+    return `${DESCRIPTION} ${allowed}${networkLine(role.network)}`;
   },
   input,
   async run({ argv }, ctx) {
@@ -38,3 +38,11 @@ export const runCommandTool: Tool<typeof input> = {
     return { text: formatCommandResult(result), isError: result.timedOut };
   },
 };
+
+function networkLine(network: RoleDefinition["network"]): string {
+  if (network === true) return "";
+  if (network === false) return " There is no network access.";
+  // The proxy's variables are set in the command's environment; tools that honour them
+  // (npm, pip, go, cargo, curl, git over https) reach these and nothing else.
+  return ` Network: only ${network.join(", ")}, through the proxy that HTTP_PROXY and HTTPS_PROXY name; anything else is refused and reported.`;
+}

@@ -14,7 +14,7 @@ import {
   VERBOSE_OPTION,
 } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
-import { ESCALATION_ID } from "../../engine/human/commands.js";
+import { ESCALATION_ID } from "../../comments/commands.js";
 
 const OPTIONS = {
   ...HELP_OPTION,

@@ -14,7 +14,7 @@ import {
   REPO_OPTION,
 } from "../parse-command-args.js";
 import { resolveRepo } from "../resolve-repo.js";
-import { priceOf, resolveModel } from "../wiring.js";
+import { priceOf, resolveModel } from "../../wiring/index.js";
 
 const OPTIONS = { ...HELP_OPTION, ...REPO_OPTION } as const;
 

@@ -8,13 +8,8 @@ export * from "./effects.js";
 export * from "./events.js";
 export * from "./errors.js";
 export * from "./withdraw-answer.js";
-export {
-  Soup,
-  type SoupOptions,
-  type SoupSnapshot,
-  type TurnResult,
-  type WakeResult,
-} from "./soup.js";
+export { Soup, type SoupOptions, type TurnResult, type WakeResult } from "./soup.js";
+export type { SoupSnapshot } from "./soup-snapshot.js";
 export { DEFAULT_FAN_OUT_CAP, THREAD_KINDS, type ThreadKind } from "./store.js";
 export * from "./log.js";
 export * from "./prng.js";

@@ -24,21 +24,13 @@ import type { Rejection } from "./rejection.js";
 import { blockedPayloads, checkPayloads } from "./routing.js";
 import { durableProjection } from "./durable-projection.js";
 import { ANCHORS, RULES, type Anchor, type Rule } from "./rules/index.js";
+import type { SoupSnapshot } from "./soup-snapshot.js";
 import { storeFromSnapshot } from "./store-from-snapshot.js";
-import { DEFAULT_FAN_OUT_CAP, Store, type ThreadKind } from "./store.js";
+import { DEFAULT_FAN_OUT_CAP, Store } from "./store.js";
 
 export interface SoupOptions {
   /** Seed 000 §13: live children per parent thread; a spark beyond it waits ([send-block]). */
   fanOutCap?: number;
-}
-
-/** Everything that makes two soups the same, in a canonical order. */
-export interface SoupSnapshot {
-  molecules: Molecule[];
-  visibility: [string, string[]][];
-  threads: [string, ThreadKind][];
-  lineage: [string, string][];
-  terminated: string[];
 }
 
 /** How a Run ended, as the agent's logic chose (seed 000 §5, §7). */

@@ -3,7 +3,7 @@
 
 import { escalationIdOf, escalationThread, type Molecule } from "./molecules.js";
 import { BusUsageError } from "./errors.js";
-import type { SoupSnapshot } from "./soup.js";
+import type { SoupSnapshot } from "./soup-snapshot.js";
 import { Store, type ThreadKind } from "./store.js";
 
 export function storeFromSnapshot(

@@ -5,7 +5,7 @@
 // which takes only a token GitHub still accepts). Here one agent turn lasts two hours.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { readHiddenBlock } from "../../../src/engine/render/hidden-block.js";
+import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { testPrivateKey, useGitHubMocks } from "../../support/github/index.js";
 import { createGitHubJob, type GitHubJob } from "./github-job.js";
 import { happyRecording } from "./happy-recording.js";

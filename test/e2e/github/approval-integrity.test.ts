@@ -4,7 +4,7 @@
 // body and inline comments to the lead.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { readHiddenBlock } from "../../../src/engine/render/hidden-block.js";
+import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { expecting, recording } from "../../support/engine/script.js";
 import { finish, gate, writeArtifact } from "../../support/engine/recordings.js";
@@ -40,6 +40,7 @@ describe("approval integrity on GitHub", () => {
       "permission",
       "issue-reaction",
       "dispatch",
+      "list-comments",
       "graphql",
       "issue",
       "create-pull",
@@ -58,7 +59,9 @@ describe("approval integrity on GitHub", () => {
       github
         .botComments(1)
         .map((c) => ({ block: readHiddenBlock(c.body), body: c.body }))
-        .filter((c) => c.block?.kind === "refusal");
+        // The worker's refusals, and the app's, which judged authority before dispatching
+        // (issue 18 §6): each review is answered by one of them, never both.
+        .filter((c) => c.block?.kind === "refusal" || c.block?.kind === "review-refused");
     const review = async (
       login: string,
       state: "APPROVED" | "CHANGES_REQUESTED",
@@ -87,7 +90,10 @@ describe("approval integrity on GitHub", () => {
     await review("rea", "APPROVED", gateCommit);
     expect(state()).toBe("INTENT");
     expect(replies()).toHaveLength(1);
-    expect(replies()[0]!.body).toContain("needs write access (you have read)");
+    // The app answered it; the worker, run anyway, skipped it (src/worker/skip-refused.ts).
+    expect(replies()[0]!.block?.kind).toBe("review-refused");
+    expect(replies()[0]!.body).toContain("your review did not count");
+    expect(replies()[0]!.body).toContain("you have read");
 
     // Ana approves a commit that is not the gate's (the default branch's): one more reply.
     await review("ana", "APPROVED", git(github.bare, "rev-parse", "main"));

@@ -4,7 +4,7 @@
 // redelivery posts nothing more, and no worker is cued.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { readHiddenBlock } from "../../../src/engine/render/hidden-block.js";
+import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { recording } from "../../support/engine/script.js";
 import { createGitHubJob, type GitHubJob } from "./github-job.js";

@@ -4,7 +4,7 @@
 // have draft pull requests, so the PR opens ready, the status says so, and DONE marks nothing.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { readHiddenBlock } from "../../../src/engine/render/hidden-block.js";
+import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { createGitHubJob, git, type GitHubJob } from "./github-job.js";
 import { happyRecording } from "./happy-recording.js";

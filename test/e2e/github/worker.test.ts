@@ -3,9 +3,9 @@
 // would post and no job starts; a start nobody allowed creates nothing.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { configErrorComment } from "../../../src/engine/render/config-error-comment.js";
+import { configErrorComment } from "../../../src/comments/config-error-comment.js";
 import { parseConfig } from "../../../src/config/index.js";
-import { readHiddenBlock } from "../../../src/engine/render/hidden-block.js";
+import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { recording } from "../../support/engine/script.js";
 import { type Route } from "./fake-github.js";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { configErrorComment } from "../../../src/engine/render/config-error-comment.js";
+import { configErrorComment } from "../../../src/comments/config-error-comment.js";
 import { parseConfig } from "../../../src/config/index.js";
 import { PERMISSIONS } from "../../../src/ports/forge.js";
 import { examplePayload, useGitHubMocks } from "../../support/github/index.js";
@@ -164,13 +164,34 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     ]);
   });
 
-  it("/withdraw by someone with read access cancels nothing and gets no 👀: the worker posts the one refusal", async () => {
+  it("/withdraw by someone with read access: the app replies once and starts no run (issue 18 §6)", async () => {
     const probot = await app();
     mockConfig(null);
     mockPermission("rea", "read");
-    mockDispatch(7);
+    mockComments(7, []);
+    mockCreateComment(
+      7,
+      /^@rea: only people with write access.*can use `\/withdraw` on a cfa job; you have read\. Nothing was changed\./,
+    );
 
     await probot.receive("issue_comment", commented("/withdraw", "rea"));
+
+    expect(operations()).toEqual([
+      "repos/get-content",
+      "repos/get-content",
+      "repos/get-collaborator-permission-level",
+      "issues/list-comments",
+      "issues/create-comment",
+    ]);
+  });
+
+  it("an approval on the job's pull request by someone with write access is cued after a permission call", async () => {
+    const probot = await app();
+    mockConfig(null);
+    mockPermission("wes", "write");
+    mockDispatch(7);
+
+    await probot.receive("pull_request_review", reviewed("approved", "wes"));
 
     expect(operations()).toEqual([
       "repos/get-content",
@@ -180,26 +201,14 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     ]);
   });
 
-  it("an approval on the job's pull request is cued without a permission call (the worker judges it)", async () => {
-    const probot = await app();
-    mockConfig(null);
-    mockDispatch(7);
-
-    await probot.receive("pull_request_review", reviewed("approved", "wes"));
-
-    expect(operations()).toEqual([
-      "repos/get-content",
-      "repos/get-content",
-      "actions/create-workflow-dispatch",
-    ]);
-  });
-
   it("the same review in two deliveries cues the worker once", async () => {
     const probot = await app();
     mockConfig(null);
+    mockPermission("wes", "write");
     mockDispatch(7);
     await probot.receive("pull_request_review", reviewed("approved", "wes"), { id: "d-1" });
     mockConfig(null);
+    mockPermission("wes", "write");
     await probot.receive("pull_request_review", reviewed("approved", "wes"), { id: "d-2" });
 
     expect(operations().filter((o) => o === "actions/create-workflow-dispatch")).toHaveLength(1);

@@ -1,7 +1,7 @@
 // nock mocks for the app's own GitHub calls on the example payloads' repository
 // (Codertocat/Hello-World, default branch master), in GitHub's response shapes.
 
-import { withHiddenBlock } from "../../../src/engine/render/hidden-block.js";
+import { withHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { expectBody, nockGitHub } from "../../support/github/index.js";
 
 export const OWNER = "Codertocat";

@@ -1,9 +1,15 @@
 // `npm start` starts the webhook server, as Probot apps start (issue 10 §3): the built
 // entry point (dist/app/server.js, built by `npm ci` through `prepare`) answers Probot's
 // /ping, and stops cleanly on SIGTERM, the signal `docker stop` sends.
+//
+// npm runs a script through `sh -c` (npm docs, npm-run-script: "script-shell", /bin/sh on
+// Unix) and forwards SIGINT and SIGTERM only to that shell (@npmcli/run-script,
+// lib/signal-manager.js); dash, Debian's sh, does not pass them on to its child
+// (npm/cli#5776), so without `exec` in the script the server outlived npm. The test finds
+// the server's own process and checks it is gone (issue 19 §10).
 
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { testPrivateKey } from "../../support/github/index.js";
@@ -29,6 +35,41 @@ function npmStart(env: Record<string, string>) {
   return { child, exited, output: () => output };
 }
 
+/** Processes below `pid` (Linux /proc), depth first. */
+function descendants(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter((p) => p !== "")
+      .map(Number);
+  } catch {
+    return [];
+  }
+  return children.flatMap((child) => [child, ...descendants(child)]);
+}
+
+/** True for `node dist/app/server.js` itself, not the `sh -c` npm runs it through. */
+function isServer(pid: number): boolean {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    return /(^|\/)node$/.test(argv[0] ?? "") && argv[1] === "dist/app/server.js";
+  } catch {
+    return false;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    // A zombie still answers kill(0); its state in /proc/<pid>/stat is Z.
+    process.kill(pid, 0);
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
 describe("npm start", () => {
   it("starts the server, which answers /ping, and stops cleanly on SIGTERM", async () => {
     const port = await freePort();
@@ -41,6 +82,7 @@ describe("npm start", () => {
       GHE_HOST: "127.0.0.1:9",
       GHE_PROTOCOL: "http",
     });
+    let serverPid: number | undefined;
     try {
       let pong = "";
       for (let i = 0; i < 400 && pong === ""; i += 1) {
@@ -49,6 +91,8 @@ describe("npm start", () => {
           .catch(() => new Promise<string>((resolve) => setTimeout(() => resolve(""), 50)));
       }
       expect(pong).toBe("PONG");
+      serverPid = descendants(server.child.pid!).find(isServer);
+      expect(serverPid, "the server's node process under npm").toBeDefined();
       server.child.kill("SIGTERM");
       // npm forwards the signal to the server, then ends by the same signal itself.
       expect(await server.exited).toSatisfy(
@@ -56,8 +100,20 @@ describe("npm start", () => {
           e.code === 0 || e.signal === "SIGTERM",
       );
       expect(server.output()).not.toContain("could not stop cleanly");
+      // The server itself stopped, not only npm: nothing answers on its port any more.
+      for (let i = 0; i < 100 && alive(serverPid!); i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(alive(serverPid!), `server process ${serverPid} still running`).toBe(false);
+      expect(
+        await fetch(`http://127.0.0.1:${port}/ping`).then(
+          () => "answered",
+          () => "gone",
+        ),
+      ).toBe("gone");
     } finally {
       server.child.kill("SIGKILL");
+      if (serverPid !== undefined && alive(serverPid)) process.kill(serverPid, "SIGKILL");
     }
   }, 30_000);
 
@@ -66,5 +122,18 @@ describe("npm start", () => {
     expect((await server.exited).code).toBe(1);
     expect(server.output()).toContain("WEBHOOK_SECRET: must be set");
     expect(server.output()).not.toContain("BEGIN");
+  }, 30_000);
+
+  it("with nothing set it names every missing variable in one message (issue 19 §10)", async () => {
+    const server = npmStart({});
+    expect((await server.exited).code).toBe(1);
+    const lines = server
+      .output()
+      .split("\n")
+      .filter((line) => line.includes("must be set"));
+    expect(lines).toHaveLength(1);
+    for (const name of ["WEBHOOK_SECRET", "APP_ID", "PRIVATE_KEY"]) {
+      expect(lines[0]).toContain(`${name}: must be set`);
+    }
   }, 30_000);
 });

@@ -18,7 +18,8 @@ import {
   testPrivateKey,
   TestProbotOctokit,
 } from "../../support/github/index.js";
-import { sendDelivery } from "../../support/github/signed-delivery.js";
+import { request } from "node:http";
+import { sendDelivery, signDelivery } from "../../support/github/signed-delivery.js";
 
 const SECRET = "cfa-server-test-secret";
 
@@ -101,6 +102,27 @@ describe("the webhook server answers first and works after (issue 10 §2)", () =
     expect(ops.filter((o) => o === "reactions/create-for-issue-comment")).toHaveLength(15);
     // Each /withdraw looked for runs to cancel before its job's dispatch; /intervene did not.
     expect(ops.filter((o) => o === "actions/list-workflow-runs")).toHaveLength(5);
+  });
+
+  it("a delivery naming no installation (a repository webhook pointed at the app) is answered 400 at once, with the reason (issue 19 §10)", async () => {
+    const { url, github: gh, started: app } = await boot();
+    const delivery = command(4, 411, "/withdraw");
+    delete (delivery.payload as { installation?: unknown }).installation;
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const signed = signDelivery(SECRET, delivery);
+      const req = request(url, { method: "POST", headers: signed.headers }, (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on("error", reject);
+      req.end(signed.body);
+    });
+    await app.queue.onIdle();
+    expect(answer.status).toBe(400);
+    expect(answer.text.trim().split("\n")).toHaveLength(1);
+    expect(answer.text).toContain("names no installation");
+    expect(gh.calls).toEqual([]);
   });
 
   it("a repeated delivery id is answered and ignored; a bad signature is refused and costs nothing", async () => {

@@ -140,15 +140,22 @@ describe(title, () => {
       expect(read.stdout).not.toContain(TOKEN);
     });
 
-    bit("the real home of the invoking user is hidden by default", async () => {
-      // Meaningful where the home has something to hide, as a runner's or a root's does.
-      const realHome = os.homedir();
-      const result = await createBwrapSandbox({ bwrapPath: bwrapPath! }).run(
-        request(["ls", "-A", realHome]),
-      );
-      // Absent (a runner's /home/runner), or an empty folder (root's /root).
-      expect(result.stdout).toBe("");
-    });
+    bit(
+      "the real home of the invoking user is hidden by default, but for its toolchain folders",
+      async () => {
+        // Meaningful where the home has something to hide, as a runner's or a root's does.
+        const realHome = os.homedir();
+        const result = await createBwrapSandbox({ bwrapPath: bwrapPath! }).run(
+          request(["ls", "-A", realHome]),
+        );
+        // Absent or empty, or only the runner image's toolchain folders (~/.cargo, ~/.rustup,
+        // and the parents of ~/.local/bin and ~/.dotnet/tools) where this machine has them.
+        const shown = result.stdout.split("\n").filter((line) => line !== "");
+        expect(
+          shown.filter((name) => ![".cargo", ".rustup", ".local", ".dotnet"].includes(name)),
+        ).toEqual([]);
+      },
+    );
 
     bit("the rest of the main checkout is hidden from a worktree", async () => {
       const result = await sandbox.run(request(["ls", "-A", repo]));

@@ -1,7 +1,6 @@
 // Driving a job as its person would: wake it, approve each gate it stops at, until it ends.
 
-import type { EngineDeps } from "../../../src/engine/engine-deps.js";
-import { wake, type WakeSummary } from "../../../src/engine/wake.js";
+import { wake, type EngineDeps, type WakeSummary } from "../../../src/engine/index.js";
 import { approve } from "./person.js";
 import type { LocalJob } from "./local-job.js";
 

@@ -2,8 +2,8 @@
 // comments, the bus log folded, an instance's transcript.
 
 import { fold } from "../../../src/protocol/bus/index.js";
-import { readHiddenBlock, type HiddenBlock } from "../../../src/engine/render/hidden-block.js";
-import { jobPaths } from "../../../src/engine/job-paths.js";
+import { readHiddenBlock, type HiddenBlock } from "../../../src/comments/hidden-block.js";
+import { jobPaths } from "../../../src/records/job-paths.js";
 import { loadTranscript } from "../../../src/agents/transcript/index.js";
 import type { Comment } from "../../../src/ports/forge.js";
 import type { Message } from "../../../src/ports/model.js";

@@ -5,7 +5,7 @@
 
 import { join } from "node:path";
 import { wireLocal } from "../../../src/cli/wiring.js";
-import { wake } from "../../../src/engine/wake.js";
+import { wake } from "../../../src/engine/index.js";
 import { systemClock } from "../../../src/ports/clock.js";
 import type { Model } from "../../../src/ports/model.js";
 import { killRecording, killModel } from "./kill-recording.js";

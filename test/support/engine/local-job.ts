@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { wireLocal } from "../../../src/cli/wiring.js";
-import type { EngineDeps, ProgressLine } from "../../../src/engine/engine-deps.js";
+import type { EngineDeps, ProgressLine } from "../../../src/engine/index.js";
 import { steppingClock, type Clock } from "../../../src/ports/clock.js";
 import type { LocalForge } from "../../../src/adapters/local/local-forge.js";
 import type { Model } from "../../../src/ports/model.js";

@@ -38,12 +38,16 @@ export interface FakeGitHubServer {
   hold(matches: (call: FakeCall) => boolean): () => void;
   /** Permission per login; default write. */
   permissions: Map<string, "admin" | "write" | "read" | "none">;
+  /** Comments posted, per issue number, as the app's (`cfa-bot[bot]`). */
+  comments: Map<string, { id: number; body: string; user: { login: string; type: string } }[]>;
   stop(): Promise<void>;
 }
 
 export interface FakeGitHubOptions {
   /** How long every answer takes, in ms. */
   latencyMs?: number;
+  /** List no comments, as if the app's earlier replies were not found (positive controls). */
+  hideComments?: boolean;
 }
 
 const API_PREFIX = "/api/v3";
@@ -59,6 +63,7 @@ export async function startFakeGitHubServer(
   const calls: FakeCall[] = [];
   const holds: { matches: (call: FakeCall) => boolean; released: Promise<void> }[] = [];
   const permissions = new Map<string, "admin" | "write" | "read" | "none">();
+  const comments: FakeGitHubServer["comments"] = new Map();
   let nextId = 1000;
 
   const answer = (call: FakeCall, params: Record<string, string>): [number, unknown] => {
@@ -99,9 +104,24 @@ export async function startFakeGitHubServer(
       case "actions/cancel-workflow-run":
         return [202, {}];
       case "issues/list-comments":
-        return [200, []];
-      case "issues/create-comment":
-        return [201, { id: (nextId += 1) }];
+        // What the app posted, as GitHub lists it: post-once finds its own comments again.
+        return [
+          200,
+          options.hideComments ? [] : (comments.get(params["issue_number"] ?? "") ?? []),
+        ];
+      case "issues/create-comment": {
+        const id = (nextId += 1);
+        const issue = params["issue_number"] ?? "";
+        const list = comments.get(issue) ?? [];
+        const body = (call.body as { body?: unknown } | undefined)?.body;
+        list.push({
+          id,
+          body: typeof body === "string" ? body : "",
+          user: { login: "cfa-bot[bot]", type: "Bot" },
+        });
+        comments.set(issue, list);
+        return [201, { id }];
+      }
       default:
         return [404, { message: `the fake GitHub does not answer ${call.operationId}` }];
     }
@@ -177,6 +197,7 @@ export async function startFakeGitHubServer(
     host: `127.0.0.1:${port}`,
     calls,
     permissions,
+    comments,
     hold(matches) {
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));

@@ -26,6 +26,19 @@ describe("the webhook server refuses to start without what it needs", () => {
     expect(placeholder).not.toContain("BEGIN");
   });
 
+  it("with nothing set, names every missing variable in one message (issue 19 §10)", () => {
+    const message = refusal({ PORT: "not-a-port" });
+    for (const name of ["WEBHOOK_SECRET", "APP_ID", "PRIVATE_KEY", "PORT"]) {
+      expect(message).toContain(`${name}: `);
+    }
+    // A bad APP_ID is named once, as bad, not also as missing.
+    const badId = refusal({ APP_ID: "abc" });
+    expect(badId).toContain("APP_ID: expected the GitHub App's numeric id");
+    expect(badId).not.toContain("APP_ID: must be set");
+    expect(badId).toContain("WEBHOOK_SECRET: must be set");
+    expect(badId).toContain("PRIVATE_KEY: must be set");
+  });
+
   it("without the app's id or key (Probot would start its setup mode)", () => {
     expect(refusal({ WEBHOOK_SECRET: "s3cret", PRIVATE_KEY: PEM })).toContain(
       "APP_ID: must be set",

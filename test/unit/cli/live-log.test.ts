@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ProgressLine } from "../../../src/engine/engine-deps.js";
+import type { ProgressLine } from "../../../src/engine/index.js";
 import {
   clockTime,
   createLiveLog,

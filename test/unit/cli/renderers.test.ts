@@ -6,7 +6,7 @@ import { readJobView, type JobView } from "../../../src/cli/job-view.js";
 import { createLiveLog, formatLogLine } from "../../../src/cli/live-log.js";
 import { nextStep } from "../../../src/cli/next-step.js";
 import { renderWatch } from "../../../src/cli/watch-render.js";
-import { priceOf, resolveModel } from "../../../src/cli/wiring.js";
+import { priceOf, resolveModel } from "../../../src/wiring/index.js";
 import { runScriptedJob, type ScriptedJob } from "./scripted-job.js";
 
 let scripted: ScriptedJob;

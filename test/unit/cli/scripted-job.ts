@@ -3,7 +3,7 @@
 // task the verifier fails once and then passes, DONE.
 
 import { readJobRecords, type JobRecordTexts } from "../../../src/cli/job-records.js";
-import { wake } from "../../../src/engine/wake.js";
+import { wake } from "../../../src/engine/index.js";
 import { createLocalJob, git, type LocalJob } from "../../support/engine/local-job.js";
 import { call, recording, say, tools } from "../../support/engine/script.js";
 

@@ -49,11 +49,45 @@ const DEFAULTS: CfaConfig = {
   commands: {
     "intent-lead": ["git", "ls", "cat", "grep", "find", "head", "tail", "wc", "diff"],
     "project-lead": ["git", "ls", "cat", "grep", "find", "head", "tail", "wc", "diff"],
+    // Written out (README "Configuration"): shells and make for the project's scripts, and
+    // the build and test tools of every ecosystem; the sandbox is the boundary, not this list.
     worker: [
       "git",
+      "sh",
+      "bash",
+      "make",
       "node",
       "npm",
       "npx",
+      "yarn",
+      "pnpm",
+      "corepack",
+      "python",
+      "python3",
+      "pip",
+      "pip3",
+      "pytest",
+      "tox",
+      "uv",
+      "poetry",
+      "ruff",
+      "mypy",
+      "go",
+      "gofmt",
+      "cargo",
+      "rustc",
+      "rustfmt",
+      "rustup",
+      "java",
+      "javac",
+      "mvn",
+      "gradle",
+      "ruby",
+      "gem",
+      "bundle",
+      "rake",
+      "rspec",
+      "dotnet",
       "sed",
       "mkdir",
       "cp",
@@ -71,9 +105,41 @@ const DEFAULTS: CfaConfig = {
     ],
     verifier: [
       "git",
+      "sh",
+      "bash",
+      "make",
       "node",
       "npm",
       "npx",
+      "yarn",
+      "pnpm",
+      "corepack",
+      "python",
+      "python3",
+      "pip",
+      "pip3",
+      "pytest",
+      "tox",
+      "uv",
+      "poetry",
+      "ruff",
+      "mypy",
+      "go",
+      "gofmt",
+      "cargo",
+      "rustc",
+      "rustfmt",
+      "rustup",
+      "java",
+      "javac",
+      "mvn",
+      "gradle",
+      "ruby",
+      "gem",
+      "bundle",
+      "rake",
+      "rspec",
+      "dotnet",
       "ls",
       "cat",
       "grep",
@@ -100,6 +166,7 @@ const DEFAULTS: CfaConfig = {
     proxy: LIMITS,
   },
   sandbox: "require",
+  sandboxReadOnlyPaths: [],
   output: {
     "intent-lead": {},
     "project-lead": {},
@@ -140,11 +207,27 @@ describe("parseConfig: defaults", () => {
     expect(defaultConfig()).toEqual(DEFAULTS);
   });
 
-  it("gives no shell to any role by default", () => {
+  it("gives shells only to the roles that run the project's scripts (the sandbox is the boundary)", () => {
     for (const role of ROLES) {
-      expect(DEFAULT_COMMANDS[role]).not.toContain("sh");
-      expect(DEFAULT_COMMANDS[role]).not.toContain("bash");
+      const runsScripts = role === "worker" || role === "verifier";
+      expect(DEFAULT_COMMANDS[role].includes("sh")).toBe(runsScripts);
+      expect(DEFAULT_COMMANDS[role].includes("bash")).toBe(runsScripts);
     }
+  });
+
+  it("reads both forms of sandbox: the mode alone, or a mapping with read-only paths", () => {
+    expect(ok("sandbox: off\n")).toMatchObject({ sandbox: "off", sandboxReadOnlyPaths: [] });
+    expect(ok("sandbox: { readOnlyPaths: [/opt/tools, ~/.sdkman] }\n")).toMatchObject({
+      sandbox: "require",
+      sandboxReadOnlyPaths: ["/opt/tools", "~/.sdkman"],
+    });
+    expect(ok("sandbox: { mode: off }\n")).toMatchObject({ sandbox: "off" });
+  });
+
+  it("reads a network list of ecosystems and hosts, lowercased", () => {
+    const config = ok("network: { worker: [node, Registry.Example.com, '*.corp.example:8443'] }\n");
+    expect(config.network.worker).toEqual(["node", "registry.example.com", "*.corp.example:8443"]);
+    expect(config.network.verifier).toBe(false);
   });
 
   it("hands out fresh defaults: changing one parse does not change the next", () => {
@@ -194,7 +277,7 @@ models: { intent-lead: reasoning, project-lead: claude-opus-4-1, worker: fast, v
 commands:
   worker: [git, node, sh]
   proxy: []
-network: { worker: true }
+network: { worker: true, verifier: [python, pypi.internal.example] }
 commandLimits: { worker: { processes: 512, memoryMiB: 4096, fileSizeMiB: 64, cpuSeconds: 120, tmpMiB: 256 } }
 sandbox: "off"
 limits: { toolCallsPerTurn: 10, commandTimeoutSeconds: 21600, commandOutputBytes: 1024, maxTokens: 32000, apiPatienceMinutes: 60 }
@@ -225,12 +308,13 @@ auditTrail: drop
         proxy: "claude-sonnet-4-5",
       },
       commands: { ...DEFAULTS.commands, worker: ["git", "node", "sh"], proxy: [] },
-      network: { ...DEFAULTS.network, worker: true },
+      network: { ...DEFAULTS.network, worker: true, verifier: ["python", "pypi.internal.example"] },
       commandLimits: {
         ...DEFAULTS.commandLimits,
         worker: { processes: 512, memoryMiB: 4096, fileSizeMiB: 64, cpuSeconds: 120, tmpMiB: 256 },
       },
       sandbox: "off",
+      sandboxReadOnlyPaths: [],
       limits: {
         toolCallsPerTurn: 10,
         commandTimeoutSeconds: 21600,
@@ -296,7 +380,51 @@ describe("parseConfig: a message names the field as a dotted path", () => {
     ["fanOut: 0", "fanOut: expected a number >= 1, got 0"],
     ["fanOut: 21", "fanOut: expected a number <= 20, got 21"],
     ["models: { worker: [fast] }", "models.worker: expected a string, got a list"],
-    ["network: { worker: yes }", 'network.worker: expected true or false, got "yes"'],
+    [
+      "network: { worker: yes }",
+      'network.worker: expected true, false, or a list of ecosystems and host names, got "yes"',
+    ],
+    [
+      "network: { worker: [node, nodejs] }",
+      'network.worker[1]: "nodejs" is neither an ecosystem (defaults, node, python, go, rust, java, ruby, dotnet, github, containers) nor a host name; did you mean "node"?',
+    ],
+    [
+      "network: { worker: [localhost] }",
+      'network.worker[0]: "localhost" is this machine (loopback or link-local): commands never reach the runner\'s own services',
+    ],
+    [
+      "network: { worker: ['169.254.169.254'] }",
+      'network.worker[0]: "169.254.169.254" is this machine (loopback or link-local): commands never reach the runner\'s own services',
+    ],
+    [
+      "network: { worker: ['https://registry.example.com/'] }",
+      'network.worker[0]: "https://registry.example.com/" is not a host name such as registry.example.com, *.example.com or mirror.example.com:8443',
+    ],
+    [
+      "network: { worker: [] }",
+      "network.worker: an empty list gives no network: write false, or name ecosystems or hosts",
+    ],
+    [
+      "sandbox: { readOnlyPaths: [/opt] }",
+      'sandbox.readOnlyPaths[0]: "/opt" is too wide: name the toolchain\'s own folder (e.g. /opt/pipx or ~/.cargo)',
+    ],
+    [
+      "sandbox: { readOnlyPaths: [~/.ssh/keys] }",
+      'sandbox.readOnlyPaths[0]: "~/.ssh/keys" would show ~/.ssh, which holds credentials',
+    ],
+    [
+      "sandbox: { readOnlyPaths: [tools/bin] }",
+      'sandbox.readOnlyPaths[0]: "tools/bin" must be an absolute path, or start with ~/ for the worker\'s home',
+    ],
+    [
+      "sandbox: { readOnlyPaths: [/srv/tools/../../etc] }",
+      'sandbox.readOnlyPaths[0]: "/srv/tools/../../etc" must be a plain path (no //, . or .. parts, no trailing /)',
+    ],
+    ["sandbox: { mode: maybe }", 'sandbox.mode: expected one of require, off, got "maybe"'],
+    [
+      "sandbox: { mode: off, readonlyPaths: [] }",
+      'sandbox.readonlyPaths: unknown key; did you mean "readOnlyPaths"? (known keys: mode, readOnlyPaths)',
+    ],
     ["sandbox: maybe", 'sandbox: expected one of require, off, got "maybe"'],
     [
       "limits: { commandTimeoutSeconds: 99999 }",

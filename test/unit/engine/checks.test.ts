@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jobChecks } from "../../../src/engine/checks.js";
+import { jobChecks } from "../../../src/engine/publish/checks.js";
 import { newJobRecord, type JobRecord } from "../../../src/protocol/job-record.js";
 import { transition } from "../../../src/protocol/transition.js";
 import type { Action } from "../../../src/protocol/fsm.js";

@@ -2,7 +2,7 @@
 // call past the cap (issue 11 point 6).
 
 import { describe, expect, it } from "vitest";
-import { CostGate } from "../../../src/engine/cost-gate.js";
+import { CostGate } from "../../../src/engine/turn/cost-gate.js";
 
 describe("CostGate", () => {
   it("admits a lone call while the spend is within the cap, refuses once it is over", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { memoForge } from "../../../src/engine/forge-memo.js";
+import { memoForge } from "../../../src/engine/job/forge-memo.js";
 import type { Comment, Forge, JobView, PullRequest } from "../../../src/ports/forge.js";
 
 function countingForge() {

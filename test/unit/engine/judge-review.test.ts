@@ -2,7 +2,7 @@
 // when one does not.
 
 import { describe, expect, it } from "vitest";
-import { judgeReview } from "../../../src/engine/human/judge-review.js";
+import { judgeReview } from "../../../src/engine/people/judge-review.js";
 import type { Permission, Review } from "../../../src/ports/forge.js";
 
 const gate = { artifact: ".cfa/jobs/1/INTENT.md", sha: "a".repeat(40), blob: "b".repeat(40) };

@@ -11,7 +11,7 @@ import {
   requestDigest,
   ResponseJournal,
   type JournalEntry,
-} from "../../../src/engine/response-journal.js";
+} from "../../../src/engine/turn/response-journal.js";
 import type { ModelRequest, ModelResponse } from "../../../src/ports/model.js";
 
 const request = (text: string): ModelRequest => ({

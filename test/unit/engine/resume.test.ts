@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { unsettledTransition } from "../../../src/engine/resume.js";
+import { unsettledTransition } from "../../../src/engine/flow/resume.js";
 import { newJobRecord, type JobRecord } from "../../../src/protocol/job-record.js";
 import { transition } from "../../../src/protocol/transition.js";
 import type { Action } from "../../../src/protocol/fsm.js";

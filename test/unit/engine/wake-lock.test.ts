@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { takeWakeLock, wakeLockPath } from "../../../src/engine/wake-lock.js";
+import { takeWakeLock, wakeLockPath } from "../../../src/engine/job/wake-lock.js";
 
 let root: string;
 beforeEach(async () => {

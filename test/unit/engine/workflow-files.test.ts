@@ -12,7 +12,7 @@ import {
   heldBackNotice,
   isWorkflowPath,
   restoreWorkflowChanges,
-} from "../../../src/engine/workflow-files.js";
+} from "../../../src/engine/tree/workflow-files.js";
 
 let root: string;
 const git = (...args: string[]) =>

@@ -5,10 +5,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   configErrorComment,
   isSameConfigError,
-} from "../../../src/engine/render/config-error-comment.js";
+} from "../../../src/comments/config-error-comment.js";
 import { configFromText } from "../../../src/github-events/config-from-text.js";
-import { readHiddenBlock } from "../../../src/engine/render/hidden-block.js";
-import { wake } from "../../../src/engine/wake.js";
+import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
+import { wake } from "../../../src/engine/index.js";
 import { createLocalJob, type LocalJob } from "../../support/engine/local-job.js";
 
 const BAD = "label: cfa\nfanOut: 0\nmodels:\n  wroker: capable\n";

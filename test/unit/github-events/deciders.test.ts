@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AppAction } from "../../../src/github-events/app-action.js";
 import { readAppEvent } from "../../../src/github-events/app-event.js";
-import { decide, type Authority } from "../../../src/github-events/decide.js";
+import { decideDelivery, type Authority } from "../../../src/github-events/decide-delivery.js";
 import { mayAct } from "../../../src/github-events/may-act.js";
 import { screenEvent } from "../../../src/github-events/screen-event.js";
 import { triageEvent } from "../../../src/github-events/triage-event.js";
@@ -24,7 +24,7 @@ function effects(event: AppEvent, permission: Permission | null, approvers: stri
     const p = permission ?? "none";
     authority = { permission: p, mayAct: mayAct(triage.actor.login, p, approvers) };
   }
-  return decide(event, triage, authority);
+  return decideDelivery(event, triage, authority);
 }
 
 const kinds = (actions: AppAction[]) => actions.map((a) => a.kind);
@@ -45,30 +45,48 @@ describe("the permission matrix (issue 5 §2): who may start, approve, withdraw,
   it.each(cases)("/withdraw by %s: allowed=%s", (permission, allowed) => {
     const decision = effects(commented("/withdraw not needed", `u-${permission}`), permission);
     if (!("actions" in decision)) throw new Error(decision.ignored);
-    // Without authority: no 👀, no cancelled run; the worker is cued and posts the one refusal.
+    // Without authority: no 👀, no cancelled run, no run at all; the app's one reply
+    // (issue 18 §6).
     expect(kinds(decision.actions)).toEqual(
-      allowed ? ["cancel-runs", "dispatch", "react"] : ["dispatch"],
+      allowed ? ["cancel-runs", "dispatch", "react"] : ["refuse-command"],
     );
+    if (!allowed) {
+      expect(decision.actions[0]).toMatchObject({
+        comment: 901,
+        login: `u-${permission}`,
+        permission,
+        command: "withdraw",
+      });
+    }
   });
 
   it.each(cases)("/intervene by %s: allowed=%s", (permission, allowed) => {
     const decision = effects(commented("/intervene use SQLite", `u-${permission}`), permission);
     if (!("actions" in decision)) throw new Error(decision.ignored);
-    expect(kinds(decision.actions)).toEqual(allowed ? ["dispatch", "react"] : ["dispatch"]);
+    expect(kinds(decision.actions)).toEqual(allowed ? ["dispatch", "react"] : ["refuse-command"]);
   });
 
   it.each(cases)("/answer by %s: allowed=%s", (permission, allowed) => {
     const decision = effects(commented("/answer q1 yes, both", `u-${permission}`), permission);
     if (!("actions" in decision)) throw new Error(decision.ignored);
-    expect(kinds(decision.actions)).toEqual(allowed ? ["dispatch", "react"] : ["dispatch"]);
+    expect(kinds(decision.actions)).toEqual(allowed ? ["dispatch", "react"] : ["refuse-command"]);
     expect(decision.keys).toEqual(["comment:901"]);
   });
 
-  it.each(PERMISSIONS)("an approval by %s is a cue: the worker judges it live", (permission) => {
-    const decision = effects(reviewed("approved", `u-${permission}`), permission);
+  it.each(cases)(
+    "an approval by %s: a cue for the worker to judge when allowed=%s, else the app's one reply",
+    (permission, allowed) => {
+      const decision = effects(reviewed("approved", `u-${permission}`), permission);
+      if (!("actions" in decision)) throw new Error(decision.ignored);
+      expect(kinds(decision.actions)).toEqual(allowed ? ["dispatch"] : ["refuse-review"]);
+      expect(decision.keys).toEqual(["review:501"]);
+    },
+  );
+
+  it("an approver listed in approvers acts without write access", () => {
+    const decision = effects(commented("/withdraw", "Guest"), "read", ["guest"]);
     if (!("actions" in decision)) throw new Error(decision.ignored);
-    expect(kinds(decision.actions)).toEqual(["dispatch"]);
-    expect(decision.keys).toEqual(["review:501"]);
+    expect(kinds(decision.actions)).toEqual(["cancel-runs", "dispatch", "react"]);
   });
 
   it.each([
@@ -250,10 +268,18 @@ describe("stopping a job and other cues", () => {
     ]);
   });
 
-  it("a malformed command is cued without a reaction: the worker answers it", () => {
-    const decision = effects(commented("/intervene", "wes"), null);
+  it("a malformed command from someone who may act is cued without a reaction: the worker answers it", () => {
+    const decision = effects(commented("/intervene", "wes"), "write");
     expect(decision).toMatchObject({
       actions: [{ kind: "dispatch", job: 7 }],
+      keys: ["comment:901"],
+    });
+  });
+
+  it("a malformed command from someone who may not act gets the app's one reply, no run", () => {
+    const decision = effects(commented("/intervene", "rea"), "read");
+    expect(decision).toMatchObject({
+      actions: [{ kind: "refuse-command", job: 7, comment: 901, command: null }],
       keys: ["comment:901"],
     });
   });
@@ -276,6 +302,6 @@ describe("stopping a job and other cues", () => {
     const event = labelled("wes");
     const triage = triageEvent(event, config);
     if (!triage.act) throw new Error("expected to act");
-    expect(() => decide(event, triage, null)).toThrow(/needs @wes's permission/);
+    expect(() => decideDelivery(event, triage, null)).toThrow(/needs @wes's permission/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COMMENT_LIMIT } from "../../../src/engine/render/text.js";
+import { COMMENT_LIMIT } from "../../../src/comments/comment-text.js";
 import { expectBody, nockGitHub, useGitHubMocks } from "../../support/github/index.js";
 import { BOT, R, issue, issueComment, reaction, testForge, user } from "./github-shapes.js";
 

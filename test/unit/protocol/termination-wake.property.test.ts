@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { Action, LiveState } from "../../../src/protocol/fsm.js";
 import type { Model, ModelRequest, ModelResponse } from "../../../src/ports/model.js";
-import { wake } from "../../../src/engine/wake.js";
+import { wake } from "../../../src/engine/index.js";
 import { createLocalJob } from "../../support/engine/local-job.js";
 import { openJob } from "../../support/engine/person.js";
 import { state as recordOf } from "../../support/engine/inspect.js";

@@ -44,9 +44,9 @@ afterAll(async () => {
 });
 
 describe("discoverSystemRoot", () => {
-  it("shows /usr, /opt, the merged-/usr links as links, a real /lib64, and allowlisted /etc only", async () => {
+  it("shows /usr (never /opt whole: issue 18 §5), the merged-/usr links as links, a real /lib64, and allowlisted /etc only", async () => {
     const shown = await discoverSystemRoot(root);
-    expect(shown.folders).toEqual(["/usr", "/opt", "/lib64"]);
+    expect(shown.folders).toEqual(["/usr", "/lib64"]);
     expect(shown.links).toEqual([
       { path: "/bin", target: "usr/bin" },
       { path: "/lib", target: "usr/lib" },

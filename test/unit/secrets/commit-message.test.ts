@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { JobRepo } from "../../../src/engine/job-repo.js";
+import { JobRepo } from "../../../src/engine/tree/job-repo.js";
 import { REDACTED, registerSecret } from "../../../src/secrets/index.js";
 
 const run = promisify(execFile);

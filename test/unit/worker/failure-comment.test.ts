@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readHiddenBlock } from "../../../src/engine/render/hidden-block.js";
-import { failureComment, isSameFailure } from "../../../src/worker/failure-comment.js";
+import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
+import { failureComment, isSameFailure } from "../../../src/comments/failure-comment.js";
 
 describe("the worker's failure comment", () => {
   it("quotes the reason inertly, links the run, and carries the run in its hidden block", () => {

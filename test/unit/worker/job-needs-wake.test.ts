@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { initialEngineState, type EngineState } from "../../../src/engine/engine-state.js";
+import { initialEngineState, type EngineState } from "../../../src/records/engine-state.js";
 import { jobNeedsWake, type JobFacts } from "../../../src/worker/job-needs-wake.js";
 
 function waiting(engine: EngineState = initialEngineState("ana")): EngineState {

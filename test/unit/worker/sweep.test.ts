@@ -3,9 +3,10 @@ import {
   initialEngineState,
   withEngineState,
   type EngineState,
-} from "../../../src/engine/engine-state.js";
+} from "../../../src/records/engine-state.js";
 import { newJobRecord, serializeJobRecord } from "../../../src/protocol/job-record.js";
 import type { State } from "../../../src/protocol/fsm.js";
+import { commandRefusalComment } from "../../../src/comments/outsider-refusal-comment.js";
 import { runWorker } from "../../../src/worker/run-worker.js";
 import { TEST_PACING, expectBody, nockGitHub, useGitHubMocks } from "../../support/github/index.js";
 
@@ -127,6 +128,66 @@ describe("the sweep (schedule)", () => {
       "cfa/worker: woke job #4: labelled by @ana but never started",
     ]);
     expect(github.recorder().invalid()).toEqual([]);
+  });
+
+  it.each([
+    [true, "an outsider's command the app already answered wakes nothing (issue 18 §6)"],
+    [false, "positive control: the same command unanswered wakes the job"],
+  ] as const)("answered=%s: %s", async (answered, _what) => {
+    const scope = nockGitHub();
+    scope.get(`${R}/contents/.github%2Fcfa.yml`).reply(404, { message: "Not Found" });
+    scope.get(`${R}/git/matching-refs/heads%2Fcfa%2F`).reply(200, [{ ref: "refs/heads/cfa/1" }]);
+    scope
+      .get(`${R}/issues`)
+      .query({ labels: "cfa", state: "open", per_page: "100" })
+      .reply(200, [issue(1)]);
+    scope
+      .get(`${R}/actions/workflows/cfa.yml/runs`)
+      .query({ status: "in_progress", per_page: "100" })
+      .reply(200, { total_count: 0, workflow_runs: [] })
+      .get(`${R}/actions/workflows/cfa.yml/runs`)
+      .query({ status: "queued", per_page: "100" })
+      .reply(200, { total_count: 0, workflow_runs: [] });
+    const reply = commandRefusalComment({
+      job: 1,
+      comment: 70,
+      login: "mallory",
+      permission: "read",
+      command: "withdraw",
+    });
+    scope
+      .get(`${R}/contents/.cfa%2Fjobs%2F1%2Fstate.json`)
+      .query({ ref: "cfa/1" })
+      .reply(200, stateJson(1, "INTENT", 50, null, true))
+      .get(`${R}/issues/1/comments`)
+      .query({ per_page: "100" })
+      .reply(200, [
+        { id: 50, user: person("ana"), body: "hi" },
+        { id: 70, user: person("mallory"), body: "/withdraw" },
+        ...(answered ? [{ id: 71, user: person("cfa-bot[bot]", "Bot"), body: reply }] : []),
+      ]);
+    scope.get(R).reply(200, { default_branch: "main" });
+    if (answered) {
+      scope
+        .get(`${R}/collaborators/mallory/permission`)
+        .reply(200, { permission: "read", role_name: "read", user: person("mallory") });
+    } else {
+      scope
+        .post(
+          `${R}/actions/workflows/cfa.yml/dispatches`,
+          expectBody({ ref: "main", inputs: { job: "1" } }),
+        )
+        .reply(204);
+    }
+    const lines: string[] = [];
+    const code = await runWorker([], ENV, {
+      print: (l) => lines.push(l),
+      githubPacing: TEST_PACING,
+    });
+    expect(code).toBe(0);
+    expect(lines.filter((l) => l.startsWith("cfa/worker: woke"))).toEqual(
+      answered ? [] : ["cfa/worker: woke job #1: a comment it has not read"],
+    );
   });
 
   it("wakes a job whose pull request was closed meanwhile, so its wake withdraws it", async () => {

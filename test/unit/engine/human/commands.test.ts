@@ -2,7 +2,7 @@
 // cases (code blocks, invisible prefixes, hidden markup) are in test/adversarial.
 
 import { describe, expect, it } from "vitest";
-import { parseCommand } from "../../../../src/engine/human/commands.js";
+import { parseCommand } from "../../../../src/comments/commands.js";
 
 describe("parseCommand", () => {
   it.each([

@@ -2,7 +2,7 @@
 // the data block cannot be closed from inside.
 
 import { describe, expect, it } from "vitest";
-import { asData, stripHiddenMarkup } from "../../../../src/engine/human/sanitize.js";
+import { asData, stripHiddenMarkup } from "../../../../src/comments/sanitize.js";
 
 describe("stripHiddenMarkup", () => {
   it.each([

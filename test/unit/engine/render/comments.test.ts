@@ -3,10 +3,10 @@
 import { describe, expect, it } from "vitest";
 import { newJobRecord } from "../../../../src/protocol/job-record.js";
 import { transition } from "../../../../src/protocol/transition.js";
-import { initialEngineState, withEngineState } from "../../../../src/engine/engine-state.js";
-import { renderStatusComment } from "../../../../src/engine/render/status-comment.js";
-import { gateComment, questionComment } from "../../../../src/engine/render/record-comments.js";
-import { readHiddenBlock } from "../../../../src/engine/render/hidden-block.js";
+import { initialEngineState, withEngineState } from "../../../../src/records/engine-state.js";
+import { renderStatusComment } from "../../../../src/comments/status-comment.js";
+import { gateComment, questionComment } from "../../../../src/comments/record-comments.js";
+import { readHiddenBlock } from "../../../../src/comments/hidden-block.js";
 import { outboundText } from "../../../../src/comments/outbound-text.js";
 
 const at = "2026-11-22T10:00:00.000Z";

@@ -2,7 +2,7 @@
 // anything a person could type into a comment must not pass for one.
 
 import { describe, expect, it } from "vitest";
-import { readHiddenBlock, withHiddenBlock } from "../../../../src/engine/render/hidden-block.js";
+import { readHiddenBlock, withHiddenBlock } from "../../../../src/comments/hidden-block.js";
 
 describe("hidden block", () => {
   it("round-trips a record's block at the end of readable Markdown", () => {

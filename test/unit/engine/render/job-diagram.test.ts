@@ -12,8 +12,8 @@ import {
   stateDiagram,
   type DiagramTask,
   type DiagramTransition,
-} from "../../../../src/engine/render/job-diagram.js";
-import { mermaidLabel } from "../../../../src/engine/render/mermaid-text.js";
+} from "../../../../src/comments/job-diagram.js";
+import { mermaidLabel } from "../../../../src/comments/mermaid-text.js";
 
 // Seed 000 §3, Diagram 1, verbatim.
 const DIAGRAM_1 = `INTENT --> PLAN : APPROVED_INTENT

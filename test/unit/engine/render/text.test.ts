@@ -3,8 +3,8 @@ import {
   COMMENT_LIMIT,
   fitComment,
   neutralizeMentions,
-} from "../../../../src/engine/render/text.js";
-import { readHiddenBlock, withHiddenBlock } from "../../../../src/engine/render/hidden-block.js";
+} from "../../../../src/comments/comment-text.js";
+import { readHiddenBlock, withHiddenBlock } from "../../../../src/comments/hidden-block.js";
 
 describe("neutralizeMentions", () => {
   it("keeps @mentions readable but inert", () => {

@@ -1,0 +1,20 @@
+export {
+  AddressRefusedError,
+  resolveByDns,
+  startEgressProxy,
+  type EgressProxy,
+  type EgressProxyOptions,
+  type ResolveUpstream,
+  type Upstream,
+} from "./egress-proxy.js";
+export {
+  BRIDGE_SCRIPT,
+  EGRESS_BRIDGE,
+  EGRESS_DIR,
+  EGRESS_NODE,
+  EGRESS_PORT,
+  EGRESS_SOCKET,
+  proxyEnv,
+} from "./bridge-script.js";
+export { deniedAddressReason } from "./denied-address.js";
+export { canonicalHost, hostMatcher } from "./host-pattern.js";

@@ -1,0 +1,164 @@
+// A picture of the job for people on GitHub (issue 10 "a picture of the job"): the state
+// machine of seed 000 Diagram 1 with the current state marked and the edges taken counted
+// (backtracks called out), and the dispatch tree with each task's status. Pure: records in,
+// Markdown out. GitHub renders a fenced ```mermaid block as a diagram
+// (https://docs.github.com/en/get-started/writing-on-github/working-with-advanced-formatting/creating-diagrams).
+// Nothing an agent wrote reaches the diagram except through mermaidLabel().
+
+import {
+  ACTION_TO_STATE,
+  LIVE_STATES,
+  TERMINAL_STATES,
+  VALID_ACTIONS,
+  isBacktrack,
+  type Action,
+  type State,
+} from "../protocol/fsm.js";
+import { mermaidBlock, mermaidLabel } from "./mermaid-text.js";
+
+export interface DiagramTransition {
+  from: State;
+  action: Action;
+  to: State;
+}
+
+/** One node of the dispatch tree: a task, hung under its parent task (null: the lead). */
+export interface DiagramTask {
+  id: string;
+  parent: string | null;
+  status: string;
+  /** The verifier's last verdict, if it has given one. */
+  verdict?: "pass" | "fail" | undefined;
+}
+
+export interface JobDiagramFacts {
+  job: number;
+  state: State;
+  history: readonly DiagramTransition[];
+  tasks: readonly DiagramTask[];
+}
+
+/** A tree larger than this is cut, saying how many were left out: a comment has a size limit. */
+export const MAX_TREE_NODES = 50;
+
+// Colours readable in GitHub's light and dark themes.
+const STATE_CLASSES = [
+  "classDef current fill:#fde68a,stroke:#b45309,stroke-width:3px,color:#111",
+  "classDef visited fill:#e0f2fe,stroke:#0369a1,color:#111",
+];
+
+/** Seed 000 Diagram 1, every edge from the transition table, marked with this job's path. */
+export function stateDiagram(facts: Pick<JobDiagramFacts, "state" | "history">): string {
+  const taken = new Map<string, number>();
+  for (const t of facts.history) {
+    const key = `${t.from} ${t.action}`;
+    taken.set(key, (taken.get(key) ?? 0) + 1);
+  }
+  const lines = ["stateDiagram-v2", "direction TB", "[*] --> INTENT"];
+  for (const from of LIVE_STATES) {
+    for (const action of VALID_ACTIONS[from]) {
+      const to = ACTION_TO_STATE[action];
+      const count = taken.get(`${from} ${action}`) ?? 0;
+      const mark =
+        count === 0
+          ? ""
+          : isBacktrack(from, to)
+            ? ` (backtrack taken${count > 1 ? ` ${count}x` : ""})`
+            : ` (taken${count > 1 ? ` ${count}x` : ""})`;
+      lines.push(`${from} --> ${to} : ${action}${mark}`);
+    }
+  }
+  lines.push("DONE --> [*]", ...STATE_CLASSES);
+  const visited = new Set<State>(["INTENT", ...facts.history.flatMap((t) => [t.from, t.to])]);
+  visited.delete(facts.state);
+  const order: readonly State[] = [...LIVE_STATES, ...TERMINAL_STATES];
+  for (const state of order) if (visited.has(state)) lines.push(`class ${state} visited`);
+  lines.push(`class ${facts.state} current`);
+  return mermaidBlock(lines);
+}
+
+// Class names of our own (never a task's words); a status we do not know reads as working.
+// Maps, not object literals: a status named "toString" must not find Object's prototype.
+const WORKING = { name: "working", style: "fill:#fef9c3,stroke:#a16207,color:#111" };
+const TASK_CLASSES = new Map<string, { name: string; style: string }>([
+  ["open", WORKING],
+  ["merged", { name: "merged", style: "fill:#dcfce7,stroke:#15803d,color:#111" }],
+  ["conflict", { name: "conflicted", style: "fill:#fee2e2,stroke:#b91c1c,color:#111" }],
+  [
+    "dropped",
+    { name: "dropped", style: "fill:#e5e7eb,stroke:#4b5563,color:#111,stroke-dasharray:4 2" },
+  ],
+]);
+
+const STATUS_WORDS = new Map([
+  ["open", "working"],
+  ["merged", "merged"],
+  ["conflict", "merge conflict"],
+  ["dropped", "dropped"],
+]);
+
+/**
+ * The dispatch tree (seed 000 §6): the lead at the root, each task under its parent. Node ids
+ * are generated (`t0`, `t1`…), never taken from task ids; a task whose parent is unknown, or
+ * that sits on a cycle, hangs from the root so every task is drawn once.
+ */
+export function dispatchTree(facts: Pick<JobDiagramFacts, "job" | "state" | "tasks">): string {
+  const tasks = [...facts.tasks].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const parentOf = (task: DiagramTask): string | null => {
+    // Walk up: a parent that is missing, or a chain that comes back to this task, is the root.
+    const seen = new Set([task.id]);
+    let up = task.parent;
+    while (up !== null) {
+      const next = byId.get(up);
+      if (next === undefined || seen.has(up)) return null;
+      seen.add(up);
+      up = next.parent;
+    }
+    return task.parent;
+  };
+  // Depth first from the lead, children by id: a parent is always drawn before its children,
+  // so a tree cut at MAX_TREE_NODES still hangs every drawn task from its own parent.
+  const children = new Map<string | null, DiagramTask[]>();
+  for (const task of tasks) {
+    const parent = parentOf(task);
+    children.set(parent, [...(children.get(parent) ?? []), task]);
+  }
+  const shown: DiagramTask[] = [];
+  const stack = [...(children.get(null) ?? [])].reverse();
+  while (stack.length > 0 && shown.length < MAX_TREE_NODES) {
+    const task = stack.pop()!;
+    shown.push(task);
+    stack.push(...[...(children.get(task.id) ?? [])].reverse());
+  }
+  // Node names by the task's place among all tasks sorted by id: a task keeps its name as
+  // the tree grows, whatever is drawn.
+  const number = new Map(tasks.map((t, i) => [t.id, i]));
+  const ids = new Map(shown.map((t) => [t.id, `t${number.get(t.id)!}`]));
+  const lines = [
+    "flowchart TD",
+    ...[...TASK_CLASSES.values()].map((c) => `classDef ${c.name} ${c.style}`),
+    `lead(["job ${mermaidLabel(`#${facts.job}`)}: ${mermaidLabel(facts.state)}"])`,
+  ];
+  for (const task of shown) {
+    const node = ids.get(task.id)!;
+    const words = STATUS_WORDS.get(task.status) ?? task.status;
+    const verdict = task.verdict === undefined ? "" : `, verifier ${task.verdict}`;
+    lines.push(`${node}["${mermaidLabel(task.id, 40)}: ${mermaidLabel(words + verdict, 40)}"]`);
+    const parent = parentOf(task);
+    const from = parent === null ? "lead" : (ids.get(parent) ?? "lead");
+    lines.push(`${from} --> ${node}`);
+    lines.push(`class ${node} ${(TASK_CLASSES.get(task.status) ?? WORKING).name}`);
+  }
+  if (tasks.length > shown.length) {
+    lines.push(`more["${tasks.length - shown.length} more tasks not drawn"]`, "lead -.- more");
+  }
+  return mermaidBlock(lines);
+}
+
+/** Both pictures as Markdown: the state machine, then the tree once a task was dispatched. */
+export function jobPicture(facts: JobDiagramFacts): string {
+  const parts = [stateDiagram(facts)];
+  if (facts.tasks.length > 0) parts.push(dispatchTree(facts));
+  return parts.join("\n\n");
+}

@@ -1,0 +1,89 @@
+// The one status comment per job, edited in place (DESIGN.md "What a user sees" 8): the
+// state, whose move it is, backtracks, tasks, turns, tokens, cost and links. Pure.
+
+import type { JobRecord } from "../protocol/job-record.js";
+import type { EngineState } from "../records/engine-state.js";
+import { withHiddenBlock } from "./hidden-block.js";
+import { pictureOfJob } from "./picture-of-job.js";
+import { neutralizeMentions } from "./comment-text.js";
+import { redact } from "../secrets/index.js";
+
+export interface StatusFacts {
+  job: JobRecord;
+  engine: EngineState;
+  /** What the job waits on now, in a few words ("@ana to review INTENT.md", "agents working"). */
+  waitingOn: string;
+  links: { branch?: string; pr?: string; artifacts: { name: string; url: string }[] };
+  /** Things a person should know that are not the next move (the PR could not be a draft…). */
+  notices?: readonly string[];
+}
+
+const STATE_ICON: Record<string, string> = {
+  INTENT: "🧭",
+  PLAN: "🗺️",
+  EXECUTE: "🛠️",
+  DONE: "✅",
+  WITHDRAWN: "🛑",
+  FAILURE: "❌",
+};
+
+export function renderStatusComment(facts: StatusFacts): string {
+  const { job, engine } = facts;
+  const u = job.usage;
+  const tokens = u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+  const lines = [
+    `### ${STATE_ICON[job.state] ?? ""} cfa job #${job.job}: **${job.state}**`,
+    "",
+    `**Next move:** ${facts.waitingOn}`,
+    "",
+    ...(facts.notices ?? []).flatMap((notice) => [`> [!NOTE]\n> ${notice}`, ""]),
+    `| backtracks | turns | tokens (in / out / cache read / cache write) | cost |`,
+    `|---|---|---|---|`,
+    `| ${job.backtracks} | ${job.turns} | ${tokens.toLocaleString("en-US")} (${u.inputTokens} / ${u.outputTokens} / ${u.cacheReadTokens} / ${u.cacheWriteTokens}) | $${job.costUsd.toFixed(2)} |`,
+  ];
+  const tasks = Object.entries(engine.tasks);
+  if (tasks.length > 0) {
+    lines.push("", "| task | status | verifier |", "|---|---|---|");
+    for (const [id, task] of tasks.sort(([a], [b]) => a.localeCompare(b))) {
+      const verdict = task.lastVerdict ?? "—";
+      const fails = task.verifyFailures > 0 ? ` (${task.verifyFailures} failed)` : "";
+      lines.push(`| \`${id}\` | ${task.status} | ${verdict}${fails} |`);
+    }
+  }
+  // The state machine with this job's path, and the dispatch tree (Mermaid, rendered by GitHub).
+  lines.push(
+    "",
+    "<details open><summary>Picture</summary>",
+    "",
+    pictureOfJob(job, engine),
+    "",
+    "</details>",
+  );
+  if (job.history.length > 0) {
+    lines.push("", "<details><summary>History</summary>", "");
+    for (const entry of job.history) {
+      lines.push(
+        `- ${entry.at} ${entry.from} → **${entry.to}** (${entry.action} by ${entry.by}): ${oneLine(entry.reason)}`,
+      );
+    }
+    lines.push("", "</details>");
+  }
+  const links = [
+    facts.links.pr ? `[pull request](${facts.links.pr})` : null,
+    facts.links.branch ? `[branch](${facts.links.branch})` : null,
+    ...facts.links.artifacts.map((a) => `[${a.name}](${a.url})`),
+  ].filter((l): l is string => l !== null);
+  if (links.length > 0) lines.push("", links.join(" · "));
+  lines.push(
+    "",
+    "<sub>Commands (people with write access): `/withdraw [reason]` · `/intervene <text>` · `/answer [q<N>] <text>`. Gates are approved in a pull-request review.</sub>",
+  );
+  return withHiddenBlock(lines.join("\n"), { v: 1, job: job.job, kind: "status" });
+}
+
+/** Reasons come from agents: one line, and no @mention that would ping anyone. */
+function oneLine(text: string): string {
+  // Redacted before it is cut (issue 18 §3): half a secret is still a leak.
+  const flat = neutralizeMentions(redact(text, "a comment").replace(/\s+/g, " ").trim());
+  return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
+}

@@ -1,0 +1,19 @@
+// Questions the proxy escalated to the person (seed 000 §7): each is posted — recorded first,
+// then the comment (seed 001 CO-1) — and committed, one question at a time.
+
+import { persist, type Session } from "../job/session.js";
+import { postOutbox } from "../publish/outbox.js";
+import { postToHuman, unpostedQuestions } from "./escalations.js";
+
+/** True when anything was asked. */
+export async function askPeople(s: Session): Promise<boolean> {
+  let asked = false;
+  for (const m of unpostedQuestions(s)) {
+    await postToHuman(s, m);
+    await persist(s, `cfa #${s.n}: ${s.job.state} asked ${m.id}`);
+    await postOutbox(s);
+    await persist(s, `cfa #${s.n}: posted ${m.id}`);
+    asked = true;
+  }
+  return asked;
+}

@@ -1,0 +1,19 @@
+// The job's caps (turns, backtracks, cost), checked after every turn and every proxy's run:
+// a breached cap fails the job, naming the cap (seed 001 CO-3).
+
+import { isLiveState } from "../../protocol/fsm.js";
+import { describeBreach, enforceCaps, type Caps } from "../../protocol/failure.js";
+import { now, persist, type Session } from "../job/session.js";
+import { afterTransition, applyTransition } from "./transitions.js";
+
+export async function enforceJobCaps(s: Session): Promise<void> {
+  if (!isLiveState(s.job.state)) return;
+  const caps: Caps = s.config.caps;
+  const { breach } = enforceCaps(s.job, caps, { at: now(s), by: "orchestrator" });
+  if (!breach) return;
+  // Seed 001 CO-3: a breached cap fails the job, naming the cap.
+  const applied = await applyTransition(s, "FAILURE", "orchestrator", describeBreach(breach));
+  s.notes.push(describeBreach(breach));
+  await persist(s, `cfa #${s.n}: ${applied.from} → FAILURE (${breach.cap})`);
+  await afterTransition(s, applied);
+}

@@ -1,0 +1,62 @@
+// Everything the engine needs from outside, passed in (STYLE.md: dependencies as options,
+// so tests wire fakes without patching modules). Only app/, worker/ and cli/ build these.
+
+import type { CfaConfig } from "../../config/index.js";
+import type { Clock } from "../../ports/clock.js";
+import type { Forge } from "../../ports/forge.js";
+import type { Logger } from "../../ports/logger.js";
+import type { Model, ModelUsage } from "../../ports/model.js";
+import type { Sandbox } from "../../ports/sandbox.js";
+import type { Workspaces } from "../../ports/workspaces.js";
+
+export interface EngineDeps {
+  forge: Forge;
+  model: Model;
+  /**
+   * Called once the repository's configuration is read, before any model call: lets the
+   * wiring point `model` at the configured provider (issue 9 §9). Absent: `model` as it is.
+   */
+  configure?(config: CfaConfig): void;
+  /** A role's configured tier or model id → the model id to request. */
+  resolveModel(tierOrModel: string): string;
+  /** USD for one model call's usage (a price table); unknown models are an error there. */
+  price(model: string, usage: ModelUsage): number;
+  /**
+   * The command sandbox for the repository's configured mode (`require` or `off`); created
+   * when a command first runs, so a job that runs no command never needs bubblewrap.
+   */
+  sandbox(mode: "require" | "off"): Promise<Sandbox>;
+  /** Worktrees of the job's repository under `area` (one area per job). */
+  workspaces(area: string): Workspaces;
+  /** The job's repository: a clone (GitHub) or the local repository (local forge). */
+  repoDir: string;
+  /** Where job areas live, outside the repository's tree: `<workRoot>/<N>/…`. */
+  workRoot: string;
+  clock: Clock;
+  logger: Logger;
+  /** The environment commands start from, before the allowlist reduces it. */
+  env: Record<string, string | undefined>;
+  /**
+   * Monotonic milliseconds for turn deadlines (limits.turnTimeoutSeconds); default
+   * `performance.now`. Records use `clock`; this only measures how long a turn has run.
+   */
+  monotonic?: () => number;
+  /**
+   * How often, at most, a running wake looks for new commands at its model-call boundaries
+   * (poll-interventions.ts), in ms; default 10000. The local forge is a file: 0 is fine there.
+   */
+  commandPollMs?: number;
+  /** The live, human-readable log (seed 002): one call per notable event. */
+  progress?: (line: ProgressLine) => void;
+}
+
+export interface ProgressLine {
+  at: string;
+  job: number;
+  /** Who: "INTENT", "intent-lead", "worker@dispatch:api", "GATE", "HUMAN", … */
+  who: string;
+  event: string;
+  detail: string;
+  /** Per-task lines are shown only with --verbose. */
+  verbose?: boolean;
+}

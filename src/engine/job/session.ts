@@ -1,0 +1,269 @@
+// One wake's hold on a job: the records loaded from the job branch, the soup folded from the
+// bus, the worktrees, and the one way each of them is written back (seed 000 §11).
+
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { gitClient, type GitClient } from "../../git/git-client.js";
+import type { CfaConfig } from "../../config/index.js";
+import type { Address } from "../../protocol/address.js";
+import { threads } from "../../protocol/address.js";
+import {
+  LOG_START,
+  Soup,
+  encodeBatch,
+  fold,
+  nextCursor,
+  type BusEvent,
+  type LogCursor,
+} from "../../protocol/bus/index.js";
+import {
+  newJobRecord,
+  parseJobRecord,
+  serializeJobRecord,
+  type JobRecord,
+} from "../../protocol/job-record.js";
+import type { Issue } from "../../ports/forge.js";
+import type { Workspace, Workspaces } from "../../ports/workspaces.js";
+import type { EngineDeps } from "./engine-deps.js";
+import {
+  engineState,
+  initialEngineState,
+  withEngineState,
+  type EngineState,
+} from "../../records/engine-state.js";
+import { appendText, readText, writeText } from "../tree/files.js";
+import { JobRepo } from "../tree/job-repo.js";
+import { jobPaths, type JobPaths } from "../../records/job-paths.js";
+import { transition } from "../../protocol/transition.js";
+import { evolveRecords, type RecordChange } from "../../records/record-changes.js";
+
+export const ORCHESTRATOR: Address = { agent: "cfa", thread: threads.job() };
+
+export interface Session {
+  readonly n: number;
+  readonly deps: EngineDeps;
+  readonly config: CfaConfig;
+  readonly paths: JobPaths;
+  readonly area: string;
+  readonly workspaces: Workspaces;
+  readonly jobWs: Workspace;
+  readonly repo: JobRepo;
+  issue: Issue;
+  job: JobRecord;
+  engine: EngineState;
+  soup: Soup;
+  log: LogCursor;
+  /** What the forge's job branch holds, as far as this wake knows (compare-and-swap). */
+  pushedHead: string | null;
+  /** Task worktrees opened in this wake, by task id. */
+  readonly taskWs: Map<string, Workspace>;
+  /** Human-readable reasons the loop stopped early (a cap, a config error…). */
+  notes: string[];
+}
+
+export const now = (s: { deps: EngineDeps }): string => s.deps.clock.now().toISOString();
+
+/**
+ * The one way a wake changes the records it holds, besides the protocol's own updaters
+ * (transition, failure accounting): a named change, evolved purely (records/record-changes.ts).
+ */
+export function applyChange(s: Session, change: RecordChange): void {
+  const next = evolveRecords({ job: s.job, engine: s.engine }, change);
+  s.job = next.job;
+  s.engine = next.engine;
+}
+
+/** Opens (or starts) job `n`: its worktree on `cfa/<n>`, state.json, the folded bus. */
+export async function openSession(
+  n: number,
+  deps: EngineDeps,
+  config: CfaConfig,
+  /** Who a job started now is for; the issue's author unless the caller knows better. */
+  requester?: string,
+): Promise<Session> {
+  const paths = jobPaths(n);
+  deps.configure?.(config); // the model's provider, from .github/cfa.yml (issue 9 §9)
+  const issue = await deps.forge.getIssue(n);
+  const area = join(deps.workRoot, String(n));
+  await mkdir(area, { recursive: true });
+  const workspaces = deps.workspaces(area);
+  const { ws: jobWs, pushedHead } = await openJobWorktree(deps, workspaces, area, paths.branch);
+  const repo = new JobRepo(jobWs.root, () => deps.clock.now(), jobWs.gitDir, {
+    logger: deps.logger,
+  });
+  // A wake that died mid-turn left the files of a turn that never landed; and whatever is
+  // in the tree, the records are read only once they are what HEAD holds (issue 8 §2).
+  await repo.resetToHead();
+
+  const stateText = await readText(jobWs.root, paths.state);
+  let job: JobRecord;
+  let soup: Soup;
+  let log: LogCursor = LOG_START;
+  const fresh = stateText === null;
+  if (fresh) {
+    job = withEngineState(
+      newJobRecord({ job: n, title: issue.title, at: deps.clock.now().toISOString() }),
+      initialEngineState(requester ?? issue.author.login),
+    );
+    soup = new Soup({ fanOutCap: config.fanOut });
+  } else {
+    job = parseJobRecord(stateText, paths.state);
+    const busText = (await readText(jobWs.root, paths.bus)) ?? "";
+    const folded = fold(busText, { fanOutCap: config.fanOut });
+    if (folded.committed.chars < busText.length) {
+      // The tail is a batch a crash cut short: it never happened (bounded crash-loss).
+      deps.logger.warn("cfa/engine: dropping an unfinished batch at the end of the bus log", {
+        job: n,
+      });
+      await writeText(jobWs.root, paths.bus, busText.slice(0, folded.committed.chars));
+    }
+    soup = folded.soup;
+    log = { seq: folded.seq, batch: folded.batch };
+    job = reconcileTransitions(job, folded.audit);
+  }
+  const session: Session = {
+    n,
+    deps,
+    config,
+    paths,
+    area,
+    workspaces,
+    jobWs,
+    repo,
+    issue,
+    job,
+    engine: engineState(job),
+    soup,
+    log,
+    pushedHead,
+    taskWs: new Map(),
+    notes: [],
+  };
+  await resetTaskWorktrees(session);
+  if (fresh) {
+    await append(session, session.soup.root(ORCHESTRATOR).events);
+    await saveState(session);
+    await commitAndPush(session, `cfa #${n}: start job`);
+  }
+  return session;
+}
+
+/** Task worktrees a dead wake was working in go back to their last commit too. */
+export async function resetTaskWorktrees(s: Session): Promise<void> {
+  for (const meta of Object.values(s.engine.tasks)) {
+    if (meta.status !== "open" && meta.status !== "conflict") continue;
+    const root = join(s.area, meta.dir);
+    // No git dir at hand: the tree's `.git` is followed only once the repository confirms it.
+    if (existsSync(root)) {
+      await new JobRepo(root, undefined, undefined, { logger: s.deps.logger }).resetToHead();
+    }
+  }
+}
+
+/**
+ * The bus is the single source of truth (seed 000 §11): a transition appended to the log
+ * but not yet to state.json (a crash between the two writes) is replayed into the record.
+ */
+function reconcileTransitions(job: JobRecord, audit: ReturnType<typeof fold>["audit"]): JobRecord {
+  const logged = audit.flatMap((entry) => (entry.type === "transition" ? [entry.entry] : []));
+  if (logged.length <= job.history.length) return job;
+  // Replayed through transition() itself, so backtracks and entries count as they did.
+  return logged
+    .slice(job.history.length)
+    .reduce(
+      (next, entry) =>
+        transition(next, entry.action, { at: entry.at, by: entry.by, reason: entry.reason }),
+      job,
+    );
+}
+
+/** Whether job `n` has begun: its branch exists here (or on the clone's remote), or its worktree. */
+export async function jobStarted(n: number, deps: EngineDeps): Promise<boolean> {
+  const branch = jobPaths(n).branch;
+  if (existsSync(join(deps.workRoot, String(n), "job"))) return true;
+  const git = gitClient(deps.repoDir);
+  return (
+    (await revParse(git, `refs/heads/${branch}`)) !== null ||
+    (await revParse(git, `refs/remotes/origin/${branch}`)) !== null
+  );
+}
+
+async function openJobWorktree(
+  deps: EngineDeps,
+  workspaces: Workspaces,
+  area: string,
+  branch: string,
+): Promise<{ ws: Workspace; pushedHead: string | null }> {
+  const git = gitClient(deps.repoDir);
+  const dir = join(area, "job");
+  const local = await revParse(git, `refs/heads/${branch}`);
+  if (existsSync(dir)) {
+    return { ws: await workspaces.open("job", branch), pushedHead: local };
+  }
+  if (local !== null) {
+    await git.raw(["worktree", "prune"]);
+    await git.raw(["worktree", "add", dir, branch]);
+    return { ws: await workspaces.open("job", branch), pushedHead: local };
+  }
+  const base = await deps.forge.defaultBranch();
+  const from =
+    (await revParse(git, `refs/heads/${base}`)) ??
+    (await revParse(git, `refs/remotes/origin/${base}`)) ??
+    (await revParse(git, "HEAD"));
+  if (from === null)
+    throw new Error(`cfa/engine: cannot find the default branch ${base} in ${deps.repoDir}`);
+  return { ws: await workspaces.create({ name: "job", branch, from }), pushedHead: null };
+}
+
+async function revParse(git: GitClient, ref: string): Promise<string | null> {
+  try {
+    const out = (await git.raw(["rev-parse", "--verify", "--quiet", ref])).trim();
+    return out || null;
+  } catch {
+    return null;
+  }
+}
+
+// ---- writing records back ----
+
+/** Appends one batch to the bus log in one write (seed 000 §11: a batch is all or nothing). */
+export async function append(s: Session, events: readonly BusEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const text = encodeBatch(events, { ...s.log, at: now(s) });
+  await appendText(s.jobWs.root, s.paths.bus, text);
+  s.log = nextCursor(s.log, events);
+}
+
+export async function saveState(s: Session): Promise<void> {
+  s.job = withEngineState(s.job, s.engine);
+  await writeText(s.jobWs.root, s.paths.state, serializeJobRecord(s.job));
+}
+
+/**
+ * Commits the job worktree (one commit per turn) and publishes the branch with the expected
+ * old commit: never forced (DESIGN.md). `paths` limits the commit to records when another
+ * instance's edits must not ride along.
+ */
+export async function commitAndPush(
+  s: Session,
+  message: string,
+  paths?: string[],
+): Promise<string | null> {
+  const sha = await s.repo.commit(message, paths);
+  if (sha === null) return null;
+  await s.deps.forge.pushBranch(s.paths.branch, { sha, expectedOld: s.pushedHead });
+  s.pushedHead = sha;
+  return sha;
+}
+
+/** Records the job record and commits: the usual end of any step that changed state. */
+export async function persist(s: Session, message: string, paths?: string[]): Promise<void> {
+  await saveState(s);
+  await commitAndPush(s, message, paths);
+}
+
+export function progress(s: Session, who: string, event: string, detail: string, verbose = false) {
+  s.deps.progress?.({ at: now(s), job: s.n, who, event, detail, verbose });
+  s.deps.logger.info(`cfa #${s.n} ${who} ${event} ${detail}`);
+}

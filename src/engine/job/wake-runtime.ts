@@ -1,0 +1,66 @@
+// What one wake knows about the turns in flight, beside the Session's records: the response
+// journal, which turns are running (the turns cap counts them before they are applied), the
+// cost gate, when people's comments were last looked at, and how to start a lead an
+// intervention woke in the middle of a round. Nothing here is a record: a crash loses it
+// all, and the next wake rebuilds it from the journal and the branch.
+
+import type { Address } from "../../protocol/address.js";
+import { CostGate } from "../turn/cost-gate.js";
+import type { ResponseJournal } from "../turn/response-journal.js";
+import type { Session } from "./session.js";
+
+export interface WakeRuntime {
+  /** Null until the wake opens it (`openRuntime`); a turn run outside a wake journals nothing. */
+  journal: ResponseJournal | null;
+  /** Turns started and not yet ended, by ticket (their start order). */
+  readonly running: Map<number, string>;
+  nextTicket: number;
+  readonly gate: CostGate;
+  /** When the forge was last asked for new comments mid-round (monotonic ms), or null. */
+  lastPoll: number | null;
+  /** Starts an instance's turn inside the current round; null between rounds. */
+  lateJoin: ((a: Address) => void) | null;
+  /**
+   * Why every running turn should stop at its next call (a withdrawal waiting to be applied
+   * at the round's end), or null.
+   */
+  stopping: string | null;
+}
+
+const runtimes = new WeakMap<Session, WakeRuntime>();
+
+export function runtimeOf(s: Session): WakeRuntime {
+  let rt = runtimes.get(s);
+  if (rt === undefined) {
+    rt = {
+      journal: null,
+      running: new Map(),
+      nextTicket: 1,
+      gate: new CostGate(),
+      lastPoll: null,
+      lateJoin: null,
+      stopping: null,
+    };
+    runtimes.set(s, rt);
+  }
+  return rt;
+}
+
+/** Registers a turn as running; its ticket orders it among the turns running with it. */
+export function startTurn(s: Session, key: string): number {
+  const rt = runtimeOf(s);
+  const ticket = rt.nextTicket++;
+  rt.running.set(ticket, key);
+  return ticket;
+}
+
+export function endTurn(s: Session, ticket: number): void {
+  runtimeOf(s).running.delete(ticket);
+}
+
+/** Turns started before `ticket` and still running: counted against the turns cap first. */
+export function runningBefore(s: Session, ticket: number): number {
+  let n = 0;
+  for (const t of runtimeOf(s).running.keys()) if (t < ticket) n++;
+  return n;
+}

@@ -1,0 +1,143 @@
+// Human events since the cursor, applied at a turn boundary (DESIGN.md "events are cues"):
+// withdraw, intervene, answers, and reviews at a gate — each by a person whose authority was
+// checked live, each applied once.
+
+import type { AskHumanMolecule } from "../../protocol/bus/index.js";
+import { isLiveState } from "../../protocol/fsm.js";
+import { escalationMeta, humanReply } from "../flow/escalations.js";
+import { collectHumanEvents, type HumanEvent } from "./human-events.js";
+import { judgeReview } from "./judge-review.js";
+import { currentLead } from "../flow/instances.js";
+import { relayIntervention } from "../flow/intervene.js";
+import { queueComment } from "../publish/outbox.js";
+import { refusalComment } from "../../comments/record-comments.js";
+import { applyChange, persist, progress, type Session } from "../job/session.js";
+import { afterTransition, applyTransition } from "../flow/transitions.js";
+import { ensureLead } from "../flow/leads.js";
+import type { MemoForge } from "../job/forge-memo.js";
+
+/** Reads and applies what people did; returns true when anything changed. */
+export async function ingestHumanEvents(
+  s: Session,
+  options: { checkPullRequest?: boolean } = {},
+): Promise<boolean> {
+  // People's news must be fresh: what the bot read earlier in this wake may be stale.
+  (s.deps.forge as Partial<MemoForge>).refresh?.();
+  const { events, cursor } = await collectHumanEvents(s.deps.forge, s.n, s.engine, {
+    label: s.config.label,
+    approvers: s.config.approvers.map((l) => l.toLowerCase()),
+    allowBots: s.config.allowBots,
+    pullRequest: options.checkPullRequest ? { head: s.paths.branch } : undefined,
+  });
+  const moved =
+    cursor.comment !== s.engine.cursor.comment || cursor.review !== s.engine.cursor.review;
+  applyChange(s, { type: "people-read", cursor });
+  for (const event of events) {
+    if (!isLiveState(s.job.state)) break;
+    await applyHumanEvent(s, event);
+  }
+  if (moved || events.length > 0) await persist(s, `cfa #${s.n}: read people's replies`);
+  return events.length > 0;
+}
+
+function refuse(s: Session, login: string, reason: string): void {
+  queueComment(s, "refusal", (seq) => refusalComment({ job: s.n, seq, login, reason }));
+  progress(s, "HUMAN", "REFUSED", `@${login}: ${reason}`);
+}
+
+function pending(s: Session, kind: "gate" | "question"): AskHumanMolecule[] {
+  return s.soup
+    .pendingEscalations()
+    .filter((m): m is AskHumanMolecule => m.kind === "AskHuman")
+    .filter((m) => s.engine.escalations[m.id]?.kind === kind);
+}
+
+async function applyHumanEvent(s: Session, event: HumanEvent): Promise<void> {
+  switch (event.kind) {
+    case "withdraw": {
+      progress(s, "HUMAN", "WITHDRAW", `${event.by}: ${event.reason}`);
+      const by = event.by.includes(" ") ? event.by : `@${event.by}`;
+      const applied = await applyTransition(s, "WITHDRAW", by, event.reason);
+      await persist(s, `cfa #${s.n}: ${applied.from} → WITHDRAWN`);
+      await afterTransition(s, applied);
+      return;
+    }
+    case "intervene": {
+      // Seed 000 §8: preemption, not mail (intervene.ts).
+      await ensureLead(s);
+      const lead = currentLead(s);
+      if (!lead) return;
+      await relayIntervention(s, lead, event);
+      return;
+    }
+    case "answer": {
+      const open = pending(s, "question");
+      const target =
+        event.id === null
+          ? open.length === 1
+            ? open[0]
+            : undefined
+          : open.find((m) => m.id === event.id);
+      if (!target) {
+        const ids = open.map((m) => m.id).join(", ");
+        refuse(
+          s,
+          event.by,
+          open.length === 0
+            ? "there is no open question to answer; nothing was changed."
+            : event.id === null
+              ? `several questions are open (${ids}); answer one with \`/answer <id> <text>\`.`
+              : `there is no open question ${event.id} (open: ${ids}).`,
+        );
+        return;
+      }
+      await humanReply(s, target.id, { by: event.by, text: event.text });
+      return;
+    }
+    case "review": {
+      const gates = pending(s, "gate");
+      const review = event.review;
+      const gate = gates[0];
+      if (!gate) {
+        if (review.state === "APPROVED")
+          refuse(
+            s,
+            review.author.login,
+            "there is no gate open right now; your review changes nothing.",
+          );
+        return;
+      }
+      const meta = escalationMeta(s, gate.id);
+      const pr = s.engine.pr !== null ? await s.deps.forge.findPullRequest(s.paths.branch) : null;
+      const judgement = judgeReview({
+        review,
+        permission: event.permission,
+        approvers: s.config.approvers.map((l) => l.toLowerCase()),
+        prAuthor: pr?.author.login ?? s.deps.forge.botLogin,
+        gate: { artifact: meta.artifact ?? "", sha: meta.gateSha ?? "", blob: meta.gateBlob ?? "" },
+        blobAtReview: meta.artifact ? await s.repo.blobAt(review.commitId, meta.artifact) : null,
+      });
+      if (!judgement.counts) {
+        refuse(s, review.author.login, judgement.reason);
+        return;
+      }
+      const inline = review.comments
+        .map((c) => `- \`${c.path}${c.line ? `:${c.line}` : ""}\`: ${c.body}`)
+        .join("\n");
+      await humanReply(s, gate.id, {
+        by: review.author.login,
+        text: [review.body.trim(), inline].filter((x) => x !== "").join("\n\n") || "(no comment)",
+        verdict: judgement.verdict,
+        commit: review.commitId,
+      });
+      return;
+    }
+    case "refused":
+      refuse(s, event.login, event.reason);
+      return;
+    default: {
+      const never: never = event;
+      throw new Error(`cfa/engine: unhandled human event ${JSON.stringify(never)}`);
+    }
+  }
+}

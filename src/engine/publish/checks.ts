@@ -1,0 +1,67 @@
+// The job's check runs (DESIGN.md "What a user sees"): GitHub shows a pull request the checks
+// of its head commit only, so they are published once per wake on the head as it is after
+// the wake's last commit — a check set mid-wake lands on a commit the next record commit
+// buries. One check per phase: passed phases succeed, the current one is in progress (or
+// waits on a review), and a terminal completes the last.
+
+import { LIVE_STATES, isLiveState, type LiveState } from "../../protocol/fsm.js";
+import type { JobRecord } from "../../protocol/job-record.js";
+import type { CheckUpdate } from "../../ports/forge.js";
+import { PHASES } from "../../skills/phases.js";
+import { pictureOfJob } from "../../comments/picture-of-job.js";
+import type { Session } from "../job/session.js";
+import { waitingOn } from "./status.js";
+
+/**
+ * The checks for `job` on `head`; `next` says whose move it is (status.ts `waitingOn`).
+ * `picture`, when given, ends every summary (the job's Mermaid diagrams).
+ */
+export function jobChecks(
+  job: JobRecord,
+  next: string,
+  head: string,
+  picture?: string,
+): CheckUpdate[] {
+  const withPicture = (text: string) => (picture === undefined ? text : `${text}\n\n${picture}`);
+  const state = job.state;
+  const last = job.history.at(-1);
+  // The phase the job is in, or the one it ended in.
+  const current: LiveState = isLiveState(state)
+    ? state
+    : state === "DONE"
+      ? "EXECUTE"
+      : isLiveState(last?.from)
+        ? last.from
+        : "INTENT";
+  const upTo = LIVE_STATES.indexOf(current);
+  return LIVE_STATES.slice(0, upTo + 1).map((phase): CheckUpdate => {
+    const name = PHASES[phase].check;
+    if (phase !== current || state === "DONE") {
+      return {
+        name,
+        sha: head,
+        status: "completed",
+        conclusion: "success",
+        summary: withPicture("Approved."),
+      };
+    }
+    if (state === "WITHDRAWN" || state === "FAILURE") {
+      return {
+        name,
+        sha: head,
+        status: "completed",
+        conclusion: state === "WITHDRAWN" ? "cancelled" : "failure",
+        summary: withPicture(last?.reason ?? state),
+      };
+    }
+    return { name, sha: head, status: "in_progress", summary: withPicture(`Next move: ${next}`) };
+  });
+}
+
+export async function publishChecks(s: Session): Promise<void> {
+  const head = await s.repo.head();
+  const picture = pictureOfJob(s.job, s.engine);
+  for (const check of jobChecks(s.job, waitingOn(s), head, picture)) {
+    await s.deps.forge.setCheck(check);
+  }
+}

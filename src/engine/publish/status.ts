@@ -1,0 +1,80 @@
+// What the job waits on, in words, and the status comment that says so.
+
+import type { AskHumanMolecule } from "../../protocol/bus/index.js";
+import { isLiveState, isTerminalState } from "../../protocol/fsm.js";
+import { gateReviewers } from "../flow/escalations.js";
+import { notDraftNotice } from "./pull-request.js";
+import { heldBackNotice } from "../tree/workflow-files.js";
+import { PHASES } from "../../skills/phases.js";
+import { postOutbox, upsertStatus } from "./outbox.js";
+import { renderStatusComment } from "../../comments/status-comment.js";
+import { applyChange, type Session } from "../job/session.js";
+import { ownMention } from "../../comments/own-marks.js";
+import { clip } from "../../secrets/index.js";
+
+export function waitingOn(s: Session): string {
+  if (isTerminalState(s.job.state)) {
+    const last = s.job.history.at(-1);
+    return s.job.state === "DONE"
+      ? "nobody: the work is approved; a person merges the pull request."
+      : `nobody: the job is ${s.job.state}${last ? ` (${clip(last.reason, 4000).replace(/\s+/g, " ").slice(0, 200)})` : ""}.`;
+  }
+  if (s.engine.apiWait !== undefined) {
+    // Issue 9 point 6: an outage is waited out, never a failure (api-wait.ts).
+    return `the Anthropic API — waiting for the Anthropic API since ${s.engine.apiWait.since} (last error: ${clip(s.engine.apiWait.last, 4000).replace(/\s+/g, " ").slice(0, 160)}). The job is live; the sweep or \`cfa resume\` tries again.`;
+  }
+  const asks = s.soup
+    .pendingEscalations()
+    .filter((m): m is AskHumanMolecule => m.kind === "AskHuman");
+  for (const m of asks) {
+    const meta = s.engine.escalations[m.id];
+    if (meta?.kind === "gate") {
+      const phase = PHASES[s.job.state as keyof typeof PHASES];
+      const who = gateReviewers(s).map(ownMention);
+      const reviewers = who.length > 1 ? `${who[0]} (or ${who.slice(1).join(", ")})` : who[0];
+      return `${reviewers} to review ${phase?.artifact ?? "the artifact"} in the pull request (gate \`${m.id}\`${meta.gateSha ? ` at \`${meta.gateSha.slice(0, 7)}\`` : ""}).`;
+    }
+  }
+  if (asks.length > 0) {
+    return `${ownMention(s.engine.requester)} to answer ${asks.map((m) => `\`${m.id}\``).join(", ")} (\`/answer <id> <text>\`).`;
+  }
+  return "the agents: work in progress.";
+}
+
+export async function publishStatus(s: Session): Promise<void> {
+  const repoUrl = s.deps.forge.repoUrl;
+  const branchUrl = repoUrl.startsWith("https://")
+    ? `${repoUrl}/tree/${s.paths.branch}`
+    : undefined;
+  const artifacts = (["INTENT", "PLAN", "EXECUTE"] as const)
+    .filter((st) => s.job.history.some((h) => h.from === st) || s.job.state === st)
+    .map((st) => ({
+      name: PHASES[st].artifact,
+      url: repoUrl.startsWith("https://")
+        ? `${repoUrl}/blob/${s.paths.branch}/${s.paths.artifact(PHASES[st].artifact)}`
+        : s.paths.artifact(PHASES[st].artifact),
+    }));
+  const prUrl =
+    s.engine.pr !== null && repoUrl.startsWith("https://")
+      ? `${repoUrl}/pull/${s.engine.pr}`
+      : undefined;
+  const notices: string[] = [];
+  if (s.engine.prNotDraft && isLiveState(s.job.state)) notices.push(notDraftNotice(s.engine.pr));
+  if ((s.engine.workflowsHeldBack ?? []).length > 0) {
+    notices.push(heldBackNotice(s.engine.workflowsHeldBack ?? []));
+  }
+  const body = renderStatusComment({
+    job: s.job,
+    engine: s.engine,
+    waitingOn: waitingOn(s),
+    notices,
+    links: {
+      ...(branchUrl ? { branch: branchUrl } : {}),
+      ...(prUrl ? { pr: prUrl } : {}),
+      artifacts,
+    },
+  });
+  await postOutbox(s);
+  const id = await upsertStatus(s.deps.forge, s.n, s.engine.statusComment, body);
+  applyChange(s, { type: "status-comment-posted", id });
+}

@@ -1,0 +1,112 @@
+// Where a task is merged (seed 000 §10): a released task's branch is merged into its parent's
+// with a merge commit (the Workspaces adapter's close, adapters/git/merge-branch.ts) or
+// dropped unmerged (a withdraw). Every merge is verified first.
+
+import type { Workspace } from "../../ports/workspaces.js";
+import { isModelUnavailable } from "../../ports/model.js";
+import { noticeComment } from "../../comments/record-comments.js";
+import type { TaskMeta } from "../../records/engine-state.js";
+import { JobRepo } from "../tree/job-repo.js";
+import { applyChange, progress, type Session } from "../job/session.js";
+import { queueComment } from "../publish/outbox.js";
+import { parentWorkspace, pushTask, taskWorkspace } from "./task-workspace.js";
+import { verifyTask } from "./verify-task.js";
+
+/**
+ * Seed 000 §10: a released task instance's workspace is merged into its parent's (a close,
+ * or end of phase) or dropped (a withdraw). Every merge is verified (issue 11 point 7): a
+ * branch whose head the verifier has not passed — a task left open at REPLAN or REALIGN, a
+ * sub-task merged because its parent closed — is verified first, and dropped with a note on
+ * the job if it fails. A conflict is aborted and reported to the parent.
+ */
+export async function mergeOrDropTask(
+  s: Session,
+  id: string,
+  mode: "merge" | "drop",
+): Promise<{ conflict: string[] | null }> {
+  if (s.engine.tasks[id]?.status !== "open") return { conflict: null };
+  // Seed 000 §9: a subtree ends children first. A sub-task still open when its parent ends
+  // is merged into (or dropped with) the parent's branch before the parent moves on,
+  // whatever order the bus releases them in; its own release then finds it done.
+  for (const [child, m] of Object.entries(s.engine.tasks)) {
+    if (m.parent === id && m.status === "open") await mergeOrDropTask(s, child, mode);
+  }
+  const meta = s.engine.tasks[id]!;
+  const parent = meta.parent === undefined ? null : s.engine.tasks[meta.parent];
+  if (mode === "merge" && parent !== null && parent?.status !== "open") {
+    // Its parent's branch is gone (merged or dropped before it): nothing to merge into.
+    mode = "drop";
+  }
+  if (!(await s.repo.hasBranch(meta.branch))) {
+    // A wake that died after the workspace adapter merged (or dropped) the branch, before
+    // the task's status was committed: the release is done but for the records.
+    await s.deps.forge.deleteBranch(meta.branch);
+    s.taskWs.delete(id);
+    const status = mode === "merge" ? "merged" : "dropped";
+    applyChange(s, { type: "task-status-set", id, status });
+    return { conflict: null };
+  }
+  const ws = await taskWorkspace(s, id);
+  if (mode === "merge" && !(await verifiedForMerge(s, id, ws))) mode = "drop";
+  let status: TaskMeta["status"];
+  let conflict: string[] | null = null;
+  if (mode === "drop") {
+    await s.workspaces.drop(ws);
+    await s.deps.forge.deleteBranch(meta.branch);
+    status = "dropped";
+    progress(s, "EXECUTE", "DROP", `task ${id} dropped, branch deleted`, true);
+  } else {
+    const into = await parentWorkspace(s, meta.parent);
+    const intoRepo = new JobRepo(into.root, undefined, into.gitDir);
+    const before = await intoRepo.head();
+    const merged = await s.repo.exclusive(() =>
+      s.workspaces.close(ws, into, {
+        message: `cfa #${s.n}: merge task ${id}`,
+        onConflict: "abort",
+      }),
+    );
+    if (merged.kind === "conflict") {
+      status = "conflict";
+      conflict = merged.files;
+      progress(s, "EXECUTE", "CONFLICT", `task ${id}: ${merged.files.join(", ")}`);
+    } else {
+      status = "merged";
+      await s.deps.forge.deleteBranch(meta.branch);
+      // Into a parent task: its branch moved, publish it as its turns' commits are.
+      if (meta.parent !== undefined && merged.commit !== before) {
+        await pushTask(s, meta.parent, before, merged.commit);
+      }
+      progress(s, "EXECUTE", "MERGED", `task ${id} into ${into.branch}`);
+    }
+  }
+  s.taskWs.delete(id);
+  applyChange(s, { type: "task-status-set", id, status });
+  return { conflict };
+}
+
+/**
+ * Issue 11 point 7: whether the task's branch, as it is now, has the verifier's pass —
+ * asking the verifier now if not. A fail (or a verifier that cannot run) leaves a note on the
+ * job; the caller drops the task. An unavailable model is waited out, not a fail.
+ */
+async function verifiedForMerge(s: Session, id: string, ws: Workspace): Promise<boolean> {
+  const meta = s.engine.tasks[id]!;
+  const head = await new JobRepo(ws.root, undefined, ws.gitDir).head();
+  if (meta.lastVerdict === "pass" && meta.verifiedHead === head) return true;
+  let issues: string[];
+  try {
+    const verdict = await verifyTask(s, id);
+    if (verdict.verdict === "pass") return true;
+    issues = verdict.issues;
+  } catch (error) {
+    if (isModelUnavailable(error)) throw error;
+    issues = [`the verifier could not run: ${(error as Error).message}`];
+  }
+  const where = s.engine.tasks[id]?.parent;
+  const into = where === undefined ? s.paths.branch : `task ${where}`;
+  const text = `**Task \`${id}\` was dropped, not merged into ${into}:** it reached its merge without a pass on its last commit (left open when its parent ended, or changed since it was verified), and the verifier failed it.\n\n${issues.map((i) => `- ${i}`).join("\n")}`;
+  queueComment(s, "notice", (seq) => noticeComment({ job: s.n, seq, text }));
+  s.notes.push(`task ${id} dropped unmerged: the verifier failed it`);
+  progress(s, "VERIFY", "DROP", `${id}: open at its parent's end and failed verification`);
+  return false;
+}

@@ -1,0 +1,78 @@
+// What the engine checks after every command an agent runs (issue 8 §1, §2, §6): a command
+// can write anything in its workspace, so before the engine's own git or file access touches
+// it again —
+//
+// - the worktree's `.git` file is the one git wrote (a rewritten `gitdir:` would point the
+//   engine's git at a repository the agent made);
+// - no repository is nested anywhere below the root (removed; the agent's files stay);
+// - `.cfa/` holds what the engine wrote or committed: a record the command created, changed,
+//   linked or removed is put back, and if it is one of this job's own records the turn fails;
+//   the lead's own artifact may change, but a link there is refused (put back).
+//
+// Each finding becomes a line of the command's result, so the agent knows what happened.
+
+import { isProtected } from "../../agents/boundary/is-protected.js";
+import { removeNestedRepos } from "../../git/nested-repos.js";
+import { restoreDotGit } from "../../git/worktree-git-dir.js";
+import type { JobRepo } from "./job-repo.js";
+import { settleRecords } from "./settle-records.js";
+
+export interface Containment {
+  /** One line per finding, for the agent. */
+  notes: string[];
+  /** This job's own records the command changed: the turn fails. */
+  tampered: string[];
+}
+
+export interface ContainOptions {
+  /** The workspace's git dir (Workspace.gitDir), to restore its `.git` file. */
+  gitDir?: string;
+  /** The agent's protected prefixes (its file tools' rule): what a command may not change. */
+  protect: readonly string[];
+  /** Whether a path is one of this job's own records in this workspace. */
+  ownRecord: (file: string) => boolean;
+}
+
+export async function containWorkspace(
+  repo: JobRepo,
+  options: ContainOptions,
+): Promise<Containment> {
+  const notes: string[] = [];
+  if (options.gitDir !== undefined && (await restoreDotGit(repo.root, options.gitDir))) {
+    notes.push(
+      "cfa: your command changed .git, the worktree's pointer to its repository; it was put back (the engine's git never follows it).",
+    );
+  }
+  for (const removed of await removeNestedRepos(repo.root, repo.git)) {
+    notes.push(
+      `cfa: removed ${removed}: repositories (a nested .git, or a folder git reads as a bare repository: HEAD with objects, refs, commondir or config) are not allowed in a workspace; the files around it stay and are committed as plain files.`,
+    );
+  }
+  const ledger = repo.records;
+  const settled = await ledger.exclusive(async () => {
+    await ledger.ready();
+    return settleRecords(repo.root, ledger, {
+      inScope: () => true,
+      writable: (file) => !isProtected(file, options.protect),
+    });
+  });
+  for (const file of settled.refusedArtifacts) {
+    notes.push(
+      `cfa: refused ${file}: it is not a regular file (a symbolic link, say); write it as a regular file. It was put back as last committed.`,
+    );
+  }
+  const changed = settled.repaired;
+  const tampered = changed.filter((file) => options.ownRecord(file));
+  if (changed.length > 0) {
+    notes.push(
+      `cfa: your command changed ${changed.join(", ")} under .cfa/, which only the engine writes; put back.` +
+        (tampered.length > 0 ? " Changing the job's own records fails this turn." : ""),
+    );
+  }
+  return { notes, tampered };
+}
+
+/** Before the first command in a workspace the engine has not checked yet (JobRepo.prepare). */
+export async function prepareWorkspace(repo: JobRepo): Promise<void> {
+  await repo.prepare();
+}

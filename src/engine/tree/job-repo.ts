@@ -1,0 +1,303 @@
+// Git on a job's (or a task's) worktree: commits of records and artifacts, one per turn,
+// serialised; a reset to the last commit after a crash. Every command runs through the one
+// hardened git runner with the worktree's git dir passed explicitly (git-client.ts), and the
+// tree is treated as hostile (issue 8 §1, §2, §6): nested repositories are removed before
+// `git add`, gitlinks and paths git refuses are left out of the commit, and `.cfa/` is staged
+// from the engine's own bytes — never through `.gitattributes` filters or `.gitignore` rules
+// an agent wrote, and never with a record the engine did not write.
+
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
+import { commitDateEnv, gitClient, type GitClient } from "../../git/git-client.js";
+import { redact } from "../../secrets/index.js";
+import { removeNestedRepos } from "../../git/nested-repos.js";
+import { settleIndex, stageTree } from "../../git/stage-tree.js";
+import type { Logger } from "../../ports/logger.js";
+import { OUTCOME_PATH } from "../../records/job-paths.js";
+import { Mutex } from "../job/mutex.js";
+import { writeFile } from "../../agents/fs/write-file.js";
+import { outboundText } from "../../comments/outbound-text.js";
+import { artifactFiles, settleRecords } from "./settle-records.js";
+import {
+  isArtifactPath,
+  isUnderRecords,
+  RECORDS_DIR,
+  registerRecords,
+  type RecordLedger,
+} from "./record-ledger.js";
+
+export const BOT_IDENTITY = {
+  name: "cfa-bot",
+  email: "cfa-bot@users.noreply.github.com",
+};
+
+export interface JobRepoOptions {
+  /** Where a put-back record or a left-out path is reported. */
+  logger?: Logger;
+}
+
+export class JobRepo {
+  readonly git: GitClient;
+  readonly records: RecordLedger;
+  private readonly lock = new Mutex();
+  private readonly logger: Logger | undefined;
+
+  constructor(
+    readonly root: string,
+    /** The job's clock: commit dates come from it, so a replay makes the same commits. */
+    now?: () => Date,
+    /**
+     * The worktree's git dir as the repository registers it (Workspace.gitDir). Without it
+     * the tree's `.git` file is followed only once the repository confirms where it points.
+     */
+    gitDir?: string,
+    options: JobRepoOptions = {},
+  ) {
+    const at = { baseDir: root, gitDir: gitDir ?? ownGitDir(root) };
+    // The bot commits as itself whatever the machine's git config says.
+    this.git = gitClient({
+      ...at,
+      config: [`user.name=${BOT_IDENTITY.name}`, `user.email=${BOT_IDENTITY.email}`],
+      ...(now ? { env: () => commitDateEnv(now()) } : {}),
+    });
+    this.records = registerRecords(root, gitClient(at));
+    this.logger = options.logger;
+  }
+
+  async head(): Promise<string> {
+    return (await this.git.raw(["rev-parse", "HEAD"])).trim();
+  }
+
+  /**
+   * Commits `paths` (or everything when omitted) with `message`; returns the new commit, or
+   * null when there was nothing to commit. Serialised with every other writer. A path under
+   * `.cfa/` names records (a folder: all of them below it); `.cfa/outcome.json` is never
+   * committed (seed 000 §4: consumed, not kept).
+   */
+  commit(message: string, paths?: string[]): Promise<string | null> {
+    return this.lock.run(async () => {
+      const recordScopes =
+        paths === undefined ? [RECORDS_DIR] : paths.filter((p) => isUnderRecords(trim(p)));
+      const others = paths?.filter((p) => !isUnderRecords(trim(p)));
+      // Whatever made it (a file tool, a merge), no repository reaches a commit (issue 18 §4).
+      if (others === undefined || others.length > 0) await this.removeNested();
+      await this.stageRecords(recordScopes.map(trim));
+      const staged =
+        others === undefined || others.length > 0
+          ? await stageTree(this.git, {
+              ...(others === undefined ? {} : { paths: others }),
+              exclude: [RECORDS_DIR],
+            })
+          : { refused: [], ...(await settleIndex(this.git)) };
+      for (const file of staged.refused) this.warn("left out of the commit: git refuses it", file);
+      for (const file of staged.gitlinks) this.warn("left out of the commit: a gitlink", file);
+      if (!staged.staged) return null;
+      // A commit message is published with the branch: it passes the redactor too, and
+      // closes no issue when merged (issue 18 §1: keywords in commit messages count).
+      const clean = outboundText(redact(message, "a commit message"));
+      await this.git.raw(["commit", "--quiet", "--no-verify", "--no-gpg-sign", "--message", clean]);
+      return this.head();
+    });
+  }
+
+  /**
+   * Puts the worktree back to its last commit, dropping whatever a turn a crash cut short
+   * left uncommitted (ignored files stay, but not under `.cfa/`). A turn is durable once
+   * committed, and only then (seed 000 §11 bounded crash-loss): the next wake must not read
+   * half of one. Nested repositories go first, or `git clean` would keep them (issue 8 §6).
+   */
+  resetToHead(): Promise<void> {
+    return this.lock.run(async () => {
+      await this.removeNested();
+      await this.git.raw(["reset", "--hard", "--quiet", "HEAD"]);
+      await this.git.raw(["clean", "-d", "--force", "--quiet"]);
+      await this.records.exclusive(async () => {
+        await this.records.reseed();
+        await this.settleRecords({ scopes: [RECORDS_DIR], quiet: true });
+      });
+    });
+  }
+
+  /**
+   * Before the engine first relies on `.cfa/` here (a task's fresh worktree): loads what it
+   * must hold and puts it so, quietly — a difference now is a checkout's conversion
+   * (`.gitattributes` eol, encoding, ident), not anyone's change.
+   */
+  prepare(): Promise<void> {
+    return this.records.exclusive(() => this.prepareLocked());
+  }
+
+  private async prepareLocked(): Promise<void> {
+    if (this.records.isSeeded) return;
+    await this.records.ready();
+    await this.settleRecords({ scopes: [RECORDS_DIR], quiet: true });
+  }
+
+  /** The blob id of `path` at `commit`, or null when absent there (or the commit is unknown). */
+  async blobAt(commit: string, path: string): Promise<string | null> {
+    try {
+      return (
+        (await this.git.raw(["rev-parse", "--verify", "--quiet", `${commit}:${path}`])).trim() ||
+        null
+      );
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The bytes of `path` as committed at `commit`, or null when it is absent there or not a
+   * regular file (a committed symbolic link is never read as its target's text).
+   */
+  async fileAt(commit: string, path: string): Promise<Buffer | null> {
+    const listed = await this.git.run(["ls-tree", "-z", "--full-tree", commit, "--", path]);
+    const match = /^(\d{6}) blob ([0-9a-f]+)\t/u.exec(listed.stdout.toString("utf8"));
+    if (listed.code !== 0 || !match || (match[1] !== "100644" && match[1] !== "100755")) {
+      return null;
+    }
+    const blob = await this.git.run(["cat-file", "blob", match[2]!]);
+    return blob.code === 0 ? blob.stdout : null;
+  }
+
+  async hasBranch(branch: string): Promise<boolean> {
+    try {
+      const out = await this.git.raw(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]);
+      return out.trim() !== "";
+    } catch {
+      return false;
+    }
+  }
+
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.lock.run(work);
+  }
+
+  private async removeNested(): Promise<void> {
+    for (const removed of await removeNestedRepos(this.root, this.git)) {
+      this.warn("removed a nested repository", removed);
+    }
+  }
+
+  private warn(what: string, path: string): void {
+    this.logger?.warn(`cfa/git: ${what}: ${path}`, { root: this.root });
+  }
+
+  /**
+   * Stages `.cfa/` under `scopes` raw (`hash-object --no-filters`): the records the engine
+   * wrote, as it wrote them, and the phase artifacts as the leads wrote them. Nothing else
+   * under `.cfa/` is ever staged — a file a command planted there never reaches a commit —
+   * and no `.gitattributes` filter, eol or encoding rule or `.gitignore` an agent wrote
+   * changes or drops a record on its way in. A record that no longer holds the engine's
+   * bytes is put back first (the after-command check should have caught it).
+   */
+  private async stageRecords(scopes: readonly string[]): Promise<void> {
+    if (scopes.length === 0) return;
+    await this.records.exclusive(async () => {
+      const ledger = this.records;
+      await this.prepareLocked();
+      const inScope = (file: string) =>
+        file !== OUTCOME_PATH &&
+        scopes.some((scope) => file === scope || file.startsWith(`${scope}/`));
+      // What each staged path should hold: the engine's records that changed since staged…
+      const wanted = new Map<string, string>();
+      for (const file of ledger.paths()) {
+        const expected = ledger.expected(file)!;
+        if (inScope(file) && expected.bytes !== undefined && !isArtifactPath(file)) {
+          wanted.set(file, expected.oid);
+        }
+      }
+      // …and the artifacts as they are now.
+      const artifacts = await artifactFiles(this.root, ledger);
+      for (const [file, oid] of artifacts) {
+        if (!inScope(file)) continue;
+        ledger.committed(file, oid);
+        wanted.set(file, oid);
+      }
+      const toWrite = [...wanted].filter(([file, oid]) => ledger.indexedOid(file) !== oid);
+      const gone = ledger
+        .indexedPaths()
+        .filter(
+          (file) =>
+            inScope(file) &&
+            (isArtifactPath(file) ? !artifacts.has(file) : ledger.expected(file) === undefined),
+        );
+      const lines = gone.map(
+        (file) => `0 ${"0".repeat(ledger.oidOf(Buffer.alloc(0)).length)}\t${file}`,
+      );
+      if (toWrite.length > 0) {
+        let written = await this.hashFiles(toWrite.map(([file]) => file));
+        const stale = toWrite.filter(
+          ([file, oid], i) => written[i] !== oid && !isArtifactPath(file),
+        );
+        if (stale.length > 0) {
+          // Someone changed a record the engine wrote: its own bytes go back, then again.
+          for (const [file] of stale) {
+            this.warn("put back a changed record", file);
+            await writeFile(this.root, file, (await ledger.bytesOf(file))!, {
+              noLinks: true,
+              durable: false,
+            });
+          }
+          written = await this.hashFiles(toWrite.map(([file]) => file));
+        }
+        toWrite.forEach(([file, oid], i) => {
+          // git read the file by path: it must have read the very bytes checked.
+          if (written[i] !== oid) throw new Error(`cfa/records: ${file} changed while staging`);
+          lines.push(`100644 ${oid}\t${file}`);
+        });
+      }
+      if (lines.length > 0) {
+        await this.git.raw(["update-index", "--index-info"], { input: `${lines.join("\n")}\n` });
+        for (const [file, oid] of toWrite) ledger.staged(file, oid);
+        for (const file of gone) ledger.staged(file, null);
+      }
+    });
+  }
+
+  /** Writes each file (root-relative) as a blob, unfiltered; returns their ids in order. */
+  private async hashFiles(files: readonly string[]): Promise<string[]> {
+    const out = await this.git.raw(["hash-object", "-w", "--no-filters", "--stdin-paths"], {
+      input: `${files.map((file) => `${this.root}/${file}`).join("\n")}\n`,
+    });
+    return out.trim().split("\n");
+  }
+
+  /**
+   * Makes every record under `scopes` hold what the ledger says (put back, or removed when
+   * the engine never wrote it and HEAD does not have it). `quiet` after a reset, where a
+   * difference is only a checkout's conversion or a crash's leftover; otherwise each one is
+   * logged: the after-command check (contain-workspace.ts) should have caught it first.
+   */
+  private async settleRecords(options: {
+    scopes: readonly string[];
+    quiet: boolean;
+  }): Promise<Map<string, string>> {
+    const { repaired, present } = await settleRecords(this.root, this.records, {
+      inScope: (file) =>
+        options.scopes.some((scope) => file === scope || file.startsWith(`${scope}/`)),
+      // After a reset every artifact must be as committed; at a commit, whatever the lead
+      // wrote is the artifact (the after-command check already refused links).
+      writable: (file) => isArtifactPath(file) && !options.quiet,
+    });
+    if (!options.quiet) for (const file of repaired) this.warn("put back a changed record", file);
+    return present;
+  }
+}
+
+/**
+ * Without a git dir from the Workspaces adapter: a plain repository's own `.git` folder, or
+ * a linked worktree's admin dir once the repository confirms what its `.git` file names.
+ */
+function ownGitDir(root: string): string {
+  try {
+    const dotGit = join(root, ".git");
+    if (lstatSync(dotGit).isDirectory()) return dotGit;
+  } catch {
+    // no .git at all: the verified lookup says so
+  }
+  return "verified";
+}
+
+function trim(path: string): string {
+  return path.replace(/^\.\//u, "").replace(/\/+$/u, "");
+}

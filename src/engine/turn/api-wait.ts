@@ -1,0 +1,67 @@
+// The model's API stayed away past the adapter's patience (ModelUnavailableError, issue 9
+// point 6; DESIGN.md "The outside world is unreliable, not wrong"). That is nobody's failure:
+// no retry budget is spent and the job stays live. The wake gives up what is not committed
+// — the round in flight never happened, its messages are back in their mailboxes — keeps
+// every paid response in the journal (carried in state.json, so another runner replays
+// them instead of paying again: response-journal.ts), records since when it waits, and
+// ends. The status comment says "waiting for the Anthropic API since …"; the sweep or
+// `cfa resume` wakes the job again.
+//
+// Why the whole round and not only the turn that met the outage: the other turns' host
+// effects (a task provisioned, a verdict, the lead's files) are interleaved in the same
+// records, and undoing one turn's share is error-prone; their calls are all journalled, so
+// redoing them costs no tokens, only the local tool calls.
+
+import { fold } from "../../protocol/bus/index.js";
+import { parseJobRecord } from "../../protocol/job-record.js";
+import type { ModelUnavailableError } from "../../ports/model.js";
+import { charge } from "./charges.js";
+import { engineState } from "../../records/engine-state.js";
+import { readText } from "../tree/files.js";
+import {
+  applyChange,
+  persist,
+  progress,
+  resetTaskWorktrees,
+  type Session,
+} from "../job/session.js";
+import { runtimeOf } from "../job/wake-runtime.js";
+
+export async function waitForApi(s: Session, error: ModelUnavailableError): Promise<void> {
+  const rt = runtimeOf(s);
+  // What the round did is dropped: files, records, the soup (seed 000 §11, as for a crash).
+  await s.repo.resetToHead();
+  await reloadRecords(s);
+  await resetTaskWorktrees(s);
+  for (const id of [...s.taskWs.keys()]) if (!s.engine.tasks[id]) s.taskWs.delete(id);
+  // Its calls were paid: the record accounts them now, once (their journal numbers).
+  const journal = rt.journal;
+  for (const entry of journal?.unaccounted(s.engine.calls ?? 0) ?? []) {
+    charge(s, entry.response.usage, entry.costUsd);
+    applyChange(s, { type: "calls-accounted", through: entry.seq });
+  }
+  applyChange(s, {
+    type: "api-waiting",
+    since: error.fields.since,
+    attempts: error.fields.attempts,
+    last: error.fields.last,
+    carried: journal?.carry() ?? [],
+  });
+  const since = s.engine.apiWait!.since;
+  const note = `the Anthropic API is unavailable (since ${since}; last: ${error.fields.last.slice(0, 120)}): the job waits, live; the sweep or \`cfa resume\` tries again`;
+  s.notes.push(note);
+  progress(s, "MODEL", "UNAVAILABLE", note);
+  await persist(s, `cfa #${s.n}: waiting for the Anthropic API since ${since}`);
+}
+
+/** The job record and the soup as last committed (after `resetToHead`). */
+async function reloadRecords(s: Session): Promise<void> {
+  const stateText = await readText(s.jobWs.root, s.paths.state);
+  if (stateText === null) throw new Error(`cfa/engine: ${s.paths.state} is missing at HEAD`);
+  s.job = parseJobRecord(stateText, s.paths.state);
+  s.engine = engineState(s.job);
+  const busText = (await readText(s.jobWs.root, s.paths.bus)) ?? "";
+  const folded = fold(busText, { fanOutCap: s.config.fanOut });
+  s.soup = folded.soup;
+  s.log = { seq: folded.seq, batch: folded.batch };
+}

@@ -1,0 +1,340 @@
+// The TurnHost the engine gives each turn: every protocol-level tool call lands here, is
+// checked against the soup (seed 000 §6 routing, fan-out cap) and the state machine
+// (§4 permitted outcomes), and is queued as a payload for the turn's Send — nothing crosses
+// the bus before the turn ends ([send-step]).
+
+import { allowedOutcomes, isLiveState } from "../../protocol/fsm.js";
+import type { Address } from "../../protocol/address.js";
+import { addressKey, threads } from "../../protocol/address.js";
+import type { Payload, Rejection } from "../../protocol/bus/index.js";
+import type { OutcomeRecord } from "../../protocol/outcome-record.js";
+import { canonicalJson } from "../../protocol/canonical-json.js";
+import type { HostResult, Question, TurnHost } from "../../agents/turn-contract.js";
+import { runCommand } from "../../agents/commands/index.js";
+import { holdsSecret } from "../../secrets/index.js";
+import type { RoleDefinition } from "../../agents/turn-contract.js";
+import type { Workspace } from "../../ports/workspaces.js";
+import type { CommandResult } from "../../ports/sandbox.js";
+import { PHASES } from "../../skills/phases.js";
+import { containWorkspace, prepareWorkspace } from "../tree/contain-workspace.js";
+import { JobRepo } from "../tree/job-repo.js";
+import { OUTCOME_PATH, PROTECTED_PREFIXES, TASK_ID } from "../../records/job-paths.js";
+import { readText, writeText } from "../tree/files.js";
+import { roleOf, taskOfThread } from "../flow/instances.js";
+import type { Session } from "../job/session.js";
+import { taskDepth } from "../tasks/task-depth.js";
+
+/** What one turn decided, beyond its messages: read by applyTurn. */
+export interface TurnDecisions {
+  pending: Payload[];
+  /** The id is allocated when the turn is applied (apply-turn.ts), in the round's fixed order. */
+  ask: { question: Question } | null;
+  finished: OutcomeRecord | null;
+  verdict: TaskVerdict | null;
+  proxy:
+    | { kind: "answer"; text: string }
+    | { kind: "escalate"; question: string }
+    | { kind: "withdraw"; reason: string }
+    | null;
+  /** This job's records a command changed (issue 8 §2): the turn fails. */
+  tampered: string[];
+}
+
+/** A verifier's verdict on a task (seed 002). */
+export interface TaskVerdict {
+  verdict: "pass" | "fail";
+  issues: string[];
+  notes: string;
+}
+
+/**
+ * Runs the verifier on a task: given to the host by whoever runs the turn, so that a turn's
+ * tools do not import the tasks that run agents (the lead's `close` runs a whole verifier).
+ */
+export type VerifyTask = (task: string, signal?: AbortSignal) => Promise<TaskVerdict>;
+
+export const emptyDecisions = (): TurnDecisions => ({
+  pending: [],
+  ask: null,
+  finished: null,
+  verdict: null,
+  proxy: null,
+  tampered: [],
+});
+
+const ok = (text: string): HostResult => ({ ok: true, text });
+const refuse = (error: string): HostResult => ({ ok: false, error });
+
+export function describeRejection(rejection: Rejection): string {
+  switch (rejection.reason) {
+    case "fan-out-cap":
+      return "the fan-out cap is reached: close a task before dispatching another";
+    case "not-visible":
+      return "that instance is not one you can send to";
+    case "thread-exists":
+      return "a conversation with that id already exists; choose a new task id";
+    case "not-parent":
+      return "you can only close tasks you dispatched";
+    case "terminated":
+      return "that conversation has ended";
+    case "blocked":
+      return "that task has not started yet: it waits for a free slot (close one of your tasks)";
+    default:
+      return rejection.reason;
+  }
+}
+
+export function createHost(
+  s: Session,
+  a: Address,
+  role: RoleDefinition,
+  ws: Workspace,
+  decisions: TurnDecisions,
+  options: {
+    policyAllowsEscalate?: boolean;
+    signal?: AbortSignal;
+    /** The agent's protected prefixes; its commands are held to the same (issue 8 §2). */
+    protect?: readonly string[];
+    /** How `close` has a task verified; without it (a proxy, a verifier) nothing closes. */
+    verify?: VerifyTask;
+  } = {},
+): TurnHost {
+  const queue = (payload: Payload): HostResult | null => {
+    const rejection = s.soup.check(a, payload, decisions.pending);
+    if (rejection) return refuse(describeRejection(rejection));
+    decisions.pending.push(payload);
+    return null;
+  };
+
+  return {
+    async dispatch({ id, brief, files }) {
+      // A task id becomes a pushed branch name (issue 18 §3): never one that holds a secret,
+      // and the refusal does not repeat it.
+      if (holdsSecret(id)) {
+        return refuse(
+          "that task id holds a secret: choose a plain name (lowercase words and dashes)",
+        );
+      }
+      if (!TASK_ID.test(id)) {
+        return refuse(`task id "${id}" must be lowercase letters, digits and dashes (at most 40)`);
+      }
+      const known = s.engine.tasks[id];
+      if (known && known.status !== "open" && known.status !== "queued") {
+        return refuse(`task ${id} already ran (${known.status}); choose a new id`);
+      }
+      const to = { agent: "worker", thread: threads.dispatch(id) };
+      if (decisions.pending.some((p) => p.kind === "deliver" && p.to.thread === to.thread)) {
+        return refuse(`task ${id} is already dispatched in this turn; choose a new id`);
+      }
+      // Seed 000 §2: a task may itself dispatch further tasks (issue 11 point 2), down to
+      // `dispatchDepth` levels below the lead.
+      const depth = taskDepth(s.engine.tasks, taskOfThread(a.thread) ?? undefined) + 1;
+      if (depth > s.config.dispatchDepth) {
+        return refuse(
+          `sub-tasks nest at most ${s.config.dispatchDepth} levels below the lead; this would be level ${depth}: do the work yourself`,
+        );
+      }
+      // The files to copy ride on the task's message, so the spark that starts it (now or
+      // once a slot frees) has them: the workspace is made then (transitions.ts startTask).
+      const content = {
+        kind: "task",
+        text: brief,
+        ...(files.length > 0 ? { data: { files } } : {}),
+      };
+      const payload: Payload = { kind: "deliver", to, content };
+      const rejection = s.soup.check(a, payload, decisions.pending);
+      if (rejection) return refuse(describeRejection(rejection));
+      const branch = s.paths.taskBranch(id);
+      const waits = s.soup.blocks(a, payload, decisions.pending);
+      decisions.pending.push(payload);
+      if (waits) {
+        // Seed 000 §13: past the fan-out cap the spark waits ([send-block]); the agent is told.
+        return ok(
+          `Task ${id} is queued: you already have ${s.config.fanOut} tasks open (the fan-out cap). It starts as soon as you close one of them, on branch ${branch} made from your branch as it is then; until it starts it takes no messages.`,
+        );
+      }
+      return ok(
+        `Task ${id} starts when your turn ends, on branch ${branch} made from your branch with this turn's changes. Its worker will reply when done.`,
+      );
+    },
+
+    async send(to, text) {
+      let target: Address | null;
+      if ("task" in to) {
+        target = { agent: "worker", thread: threads.dispatch(to.task) };
+      } else {
+        const parent = s.soup.parentOf(a.thread);
+        target = s.soup.visibleFrom(a).find((v) => v.thread === parent) ?? null;
+        if (!target) return refuse("you have no parent conversation to reply to");
+      }
+      const payload: Payload = { kind: "deliver", to: target, content: { kind: "reply", text } };
+      return queue(payload) ?? ok(`Delivered to ${addressKey(target)} when your turn ends.`);
+    },
+
+    async close(task) {
+      const meta = s.engine.tasks[task];
+      if (!meta) {
+        // Dispatched in this very turn: it starts (or is queued) when the turn ends.
+        const thread = threads.dispatch(task);
+        if (decisions.pending.some((p) => p.kind === "deliver" && p.to.thread === thread)) {
+          return refuse(`task ${task} has not started: it was dispatched in this turn`);
+        }
+        return refuse(`there is no task ${task}`);
+      }
+      if (meta.status === "queued") {
+        return refuse(`task ${task} has not started: it starts when you close another task`);
+      }
+      if (meta.status !== "open") return refuse(`task ${task} is already ${meta.status}`);
+      if (decisions.pending.some((p) => p.kind === "terminate" && p.thread === meta.thread)) {
+        return refuse(`task ${task} is already being closed`);
+      }
+      const payload: Payload = { kind: "terminate", thread: meta.thread };
+      const rejection = s.soup.check(a, payload, decisions.pending);
+      if (rejection) return refuse(describeRejection(rejection));
+      if (options.verify === undefined) return refuse("this turn cannot close tasks");
+      const verdict = await options.verify(task, options.signal);
+      if (verdict.verdict === "pass") {
+        decisions.pending.push(payload);
+        return ok(
+          `The verifier passed task ${task}; it is merged into your branch when your turn ends.`,
+        );
+      }
+      const issues = verdict.issues.map((i) => `- ${i}`).join("\n");
+      const budget = s.config.retryBudget;
+      if (s.engine.tasks[task]!.verifyFailures <= budget) {
+        decisions.pending.push({
+          kind: "deliver",
+          to: { agent: "worker", thread: meta.thread },
+          content: {
+            kind: "verdict",
+            text: `The verifier failed your task:\n${issues}\nFix these and reply again.`,
+          },
+        });
+        return refuse(
+          `the verifier failed task ${task}; the issues go back to its worker:\n${issues}`,
+        );
+      }
+      return refuse(
+        `the verifier failed task ${task} ${s.engine.tasks[task]!.verifyFailures} times (budget ${budget}); it will not be merged. Re-plan (finish with REPLAN) or dispatch the work differently.\n${issues}`,
+      );
+    },
+
+    async ask(question) {
+      if (question.kind === "gate") {
+        const state = s.job.state;
+        if (!isLiveState(state) || roleOf(a) !== PHASES[state].lead) {
+          return refuse("only the phase's lead asks for a gate review");
+        }
+        const expected = s.paths.artifact(PHASES[state].artifact);
+        if (question.artifact !== undefined && question.artifact !== expected) {
+          return refuse(`the artifact under review in ${state} is ${expected}`);
+        }
+        let text: string | null;
+        try {
+          text = await readText(ws.root, expected);
+        } catch (error) {
+          // Issue 8 §2: a linked artifact (`ln -sfn /proc/self/environ PLAN.md`) is never
+          // read, let alone shown to the person.
+          return refuse(
+            `${expected} cannot be put to review: ${(error as Error).message}. Write it as a regular file with write_file`,
+          );
+        }
+        if (text === null || text.trim() === "") {
+          return refuse(`${expected} is missing or empty: write it before asking for review`);
+        }
+        const closing = new Set(
+          decisions.pending.flatMap((p) => (p.kind === "terminate" ? [p.thread] : [])),
+        );
+        // The lead's own tasks: a sub-task merges or drops with the task above it.
+        const open = Object.entries(s.engine.tasks).filter(
+          ([, t]) =>
+            t.parent === undefined &&
+            (t.status === "open" || t.status === "queued") &&
+            !closing.has(t.thread),
+        );
+        if (open.length > 0) {
+          return refuse(
+            `close or abandon your open tasks first: ${open.map(([id]) => id).join(", ")}`,
+          );
+        }
+        question = { ...question, artifact: expected };
+      }
+      // No id yet: turns of a round run in parallel, so an id taken here would depend on
+      // which model call came back first; applyTurn allocates it in the round's order.
+      decisions.ask = { question };
+      return ok("Asked. Your turn ends now; the answer arrives as your next message.");
+    },
+
+    async finish(record) {
+      const state = s.job.state;
+      if (!isLiveState(state)) return refuse(`the job is ${state}; there is nothing to finish`);
+      const permitted = allowedOutcomes(state);
+      if (!permitted.includes(record.outcome)) {
+        return refuse(
+          `${record.outcome} is not permitted in ${state} (permitted: ${permitted.join(", ")})`,
+        );
+      }
+      await writeText(ws.root, OUTCOME_PATH, canonicalJson(record));
+      decisions.finished = record;
+      return ok(`Outcome ${record.outcome} recorded.`);
+    },
+
+    async verdict(verdict) {
+      decisions.verdict = verdict;
+      return ok(`Verdict ${verdict.verdict} recorded.`);
+    },
+
+    async proxyAnswer(text) {
+      decisions.proxy = { kind: "answer", text };
+      return ok("Answer recorded; it goes to the agent that asked.");
+    },
+    async proxyEscalate(question) {
+      if (options.policyAllowsEscalate === false) {
+        return refuse("the escalation policy for this state is `never`: answer from what you know");
+      }
+      decisions.proxy = { kind: "escalate", question };
+      return ok("Escalated: the person will be asked.");
+    },
+    async proxyWithdraw(reason) {
+      decisions.proxy = { kind: "withdraw", reason };
+      return ok("Withdrawal recorded.");
+    },
+
+    async runCommand(argv): Promise<CommandResult> {
+      const name = roleOf(a);
+      const repo = new JobRepo(ws.root, undefined, ws.gitDir, { logger: s.deps.logger });
+      await prepareWorkspace(repo);
+      const result = await runCommand({
+        sandbox: await s.deps.sandbox(s.config.sandbox),
+        argv,
+        workspaceRoot: ws.root,
+        role: {
+          allowedCommands: role.commands,
+          network: s.config.network[name],
+          limits: s.config.commandLimits[name],
+        },
+        env: s.deps.env,
+        timeoutMs: s.config.limits.commandTimeoutSeconds * 1000,
+        maxOutputBytes: s.config.limits.commandOutputBytes,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      // Whatever the command did, the engine's git and file access meet the tree only after
+      // this check (issue 8 §1, §2, §6); the agent reads what it found.
+      const jobWs = ws.root === s.jobWs.root;
+      const contained = await containWorkspace(repo, {
+        ...(ws.gitDir ? { gitDir: ws.gitDir } : {}),
+        protect: options.protect ?? PROTECTED_PREFIXES,
+        ownRecord: (file) =>
+          jobWs &&
+          (file.startsWith(`${s.paths.dir}/`) ||
+            file.startsWith(".cfa/proxy/") ||
+            file === OUTCOME_PATH ||
+            file === ".cfa"),
+      });
+      decisions.tampered.push(...contained.tampered);
+      if (contained.notes.length === 0) return result;
+      const notes = contained.notes.join("\n");
+      return { ...result, stderr: result.stderr === "" ? notes : `${result.stderr}\n${notes}` };
+    },
+  };
+}

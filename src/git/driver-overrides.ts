@@ -1,0 +1,117 @@
+// Attribute drivers off, whatever a tree's `.gitattributes` asks for (issue 8 §1). An
+// attribute only names a driver; the program comes from config
+// (https://git-scm.com/docs/gitattributes: "filter … clean and smudge commands are specified
+// in the configuration", "merge.<driver>.driver … the command to run"). System and global
+// config are not read (git-client.ts), so the only drivers left are those the repository's
+// own config (or a file it includes) defines: each is overridden here with `-c`, which wins
+// over every config file. An agent's `.gitattributes` can then route any path to any driver
+// name and git runs nothing:
+//
+// - filter: git runs a driver only when its command is non-empty (convert.c apply_filter:
+//   `if (cmd && *cmd) … else if (drv->process && *drv->process)`), and `required=false` keeps
+//   an empty one from failing the command (a wedged job);
+// - merge: `merge.<name>.driver=false` makes the driver report a conflict (git runs the
+//   `false` built-in of the shell, nothing named by the tree), so the parent resolves it as it
+//   would any conflict (seed 000 §10); `merge.default` goes back to the built-in text merge;
+// - diff/textconv drivers: the engine's diffs are plumbing or `--name-only`, which never run
+//   them ("textconv … not for … diff plumbing commands":
+//   https://git-scm.com/docs/git-diff#Documentation/git-diff.txt---no-textconv), and pass
+//   --no-ext-diff --no-textconv besides.
+
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import type { GitResult } from "./git-result.js";
+
+const DRIVER_KEYS =
+  "^(filter\\..+\\.(clean|smudge|process|required)|merge\\..+\\.driver|merge\\.default)$";
+
+interface Cached {
+  stamp: string;
+  entries: Promise<string[]>;
+}
+const cache = new Map<string, Cached>();
+
+/**
+ * The config files git reads for `where` (a git dir, or a work tree whose `.git` is a
+ * folder), with their change times: a listing stays valid until one of them changes.
+ * Included files are not followed here; a repository whose owner edits only an included
+ * file while a job runs gets the new drivers switched off at the next process.
+ */
+function stampOf(where: string): string {
+  const dotGit = path.join(where, ".git");
+  const gitDir = isDir(dotGit) ? dotGit : where;
+  let common = gitDir;
+  try {
+    common = path.resolve(gitDir, readFileSync(path.join(gitDir, "commondir"), "utf8").trim());
+  } catch {
+    // not a linked worktree's git dir: the common dir is the git dir
+  }
+  return [
+    path.join(common, "config"),
+    path.join(common, "config.worktree"),
+    path.join(gitDir, "config.worktree"),
+  ]
+    .map((file) => {
+      try {
+        const stats = statSync(file);
+        return `${file}:${stats.mtimeMs}:${stats.size}:${stats.ino}`;
+      } catch {
+        return `${file}:-`;
+      }
+    })
+    .join("|");
+}
+
+function isDir(target: string): boolean {
+  try {
+    return statSync(target).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `-c` entries that switch off every filter and merge driver the repository's config names,
+ * listed once per repository and config change (`where`: its git dir, or its work tree).
+ */
+export function driverOverrides(
+  where: string,
+  run: (args: readonly string[]) => Promise<GitResult>,
+): Promise<string[]> {
+  const stamp = stampOf(where);
+  const known = cache.get(where);
+  if (known?.stamp === stamp) return known.entries;
+  const entries = listOverrides(run);
+  entries.catch(() => cache.delete(where));
+  cache.set(where, { stamp, entries });
+  return entries;
+}
+
+async function listOverrides(
+  run: (args: readonly string[]) => Promise<GitResult>,
+): Promise<string[]> {
+  const listed = await run(["config", "--null", "--name-only", "--get-regexp", DRIVER_KEYS]);
+  // 1: no such key; anything else (not a repository yet): nothing to override either.
+  if (listed.code !== 0) return [];
+  const entries = new Set<string>();
+  for (const key of listed.stdout.toString("utf8").split("\0")) {
+    // `-c` splits at the first "=": a driver name holding one cannot be addressed this way
+    // (git itself cannot set such a key with -c either), so none is ever written for it.
+    if (key === "" || key.includes("=")) continue;
+    if (key === "merge.default") {
+      entries.add("merge.default=text");
+      continue;
+    }
+    const dot = key.lastIndexOf(".");
+    const section = key.slice(0, key.indexOf("."));
+    const name = key.slice(key.indexOf(".") + 1, dot);
+    if (section === "filter") {
+      for (const setting of ["clean=", "smudge=", "process=", "required=false"]) {
+        entries.add(`filter.${name}.${setting}`);
+      }
+    } else {
+      entries.add(`merge.${name}.driver=false`);
+    }
+  }
+  return [...entries];
+}

@@ -1,0 +1,213 @@
+// How a wake changes the job's records in memory, as named, pure updaters (the Decider's
+// evolve): `evolveRecords(records, change) → records`, one case per kind of change, so that
+// what can happen to state.json is read in one place and tested without git. The protocol's
+// own updaters (transition(), the failure accounting) stay in src/protocol; the engine applies
+// both kinds to its session and nothing else writes `job` or `engine` there.
+
+import type { JobRecord, Usage } from "../protocol/job-record.js";
+import { RecordError } from "../protocol/errors.js";
+import type { EngineState, EscalationMeta, TaskMeta } from "./engine-state.js";
+
+/** The records a wake holds: the job record and the engine's bookkeeping inside it. */
+export interface JobRecords {
+  job: JobRecord;
+  engine: EngineState;
+}
+
+/** Paths under .github/workflows/ remembered as held back, at most (issue 10 §6). */
+export const HELD_BACK_KEPT = 50;
+
+export type RecordChange =
+  /** A task dispatched: started (its worktree made) or queued behind the fan-out cap. */
+  | { type: "task-recorded"; id: string; meta: TaskMeta }
+  /** A task's status moved on: merged, dropped, in conflict. */
+  | { type: "task-status-set"; id: string; status: TaskMeta["status"] }
+  /** The verifier's verdict on a task at `head`, its run number `run` (seed 002). */
+  | { type: "task-verified"; id: string; verdict: "pass" | "fail"; head: string; run: number }
+  /** A question or gate asked by a turn: it takes the next escalation id (`q<N>`). */
+  | { type: "escalation-opened"; meta: EscalationMeta }
+  /** What became of an escalation: posted, framed by the proxy, answered, superseded… */
+  | { type: "escalation-noted"; id: string; patch: Partial<EscalationMeta> }
+  /** A record comment decided: it takes the next seq and waits in the outbox (seed 001 CO-1). */
+  | {
+      type: "comment-queued";
+      kind: string;
+      /** The stored body (redacted, its own mentions as offsets: src/comments/own-marks.ts). */
+      render: (seq: number) => { body: string; own?: { at: number; target: string }[] };
+    }
+  /** Every comment in the outbox is posted. */
+  | { type: "outbox-posted" }
+  /** The status comment's id on the forge. */
+  | { type: "status-comment-posted"; id: number }
+  /** The last comment and review read from the forge. */
+  | { type: "people-read"; cursor: EngineState["cursor"] }
+  /** The job's pull request, found open already. */
+  | { type: "pull-request-found"; number: number }
+  /** The job's pull request, opened now: a draft, or ready where drafts are not available. */
+  | { type: "pull-request-opened"; number: number; draft: boolean }
+  /** The effects of the history's first `through` transitions have run. */
+  | { type: "transitions-settled"; through: number }
+  /** A turn of any instance ran. */
+  | { type: "turn-counted" }
+  /** A model call was paid: its usage and price, and the next call number (its journal seq). */
+  | { type: "call-charged"; usage: Usage; costUsd: number }
+  /** The calls are accounted up to a journal seq (a journal found with calls not yet counted). */
+  | { type: "calls-accounted"; through: number }
+  /** The response journal lives in the area's file again: the record stops carrying it. */
+  | { type: "journal-unloaded" }
+  /** The model stayed unavailable: the job waits, carrying its unapplied responses. */
+  | {
+      type: "api-waiting";
+      since: string;
+      attempts: number;
+      last: string;
+      carried: readonly string[];
+    }
+  /** The model answered again: the job no longer waits on it. */
+  | { type: "api-answered" }
+  /** A turn's changes to these workflow files were put back (issue 10 §6). */
+  | { type: "workflows-held-back"; paths: readonly string[] };
+
+export function evolveRecords(records: JobRecords, change: RecordChange): JobRecords {
+  const { job, engine } = records;
+  const withEngine = (next: EngineState): JobRecords => ({ job, engine: next });
+  switch (change.type) {
+    case "task-recorded":
+      return withEngine({ ...engine, tasks: { ...engine.tasks, [change.id]: change.meta } });
+    case "task-status-set": {
+      const meta = taskOf(engine, change.id);
+      return withEngine({
+        ...engine,
+        tasks: { ...engine.tasks, [change.id]: { ...meta, status: change.status } },
+      });
+    }
+    case "task-verified": {
+      const { verifiedHead: _stale, ...rest } = taskOf(engine, change.id);
+      const verified: TaskMeta = {
+        ...rest,
+        lastVerdict: change.verdict,
+        verifyFailures: rest.verifyFailures + (change.verdict === "fail" ? 1 : 0),
+        verifyRuns: change.run,
+        // What was verified: a merge of the branch at any other commit is verified again.
+        ...(change.verdict === "pass" ? { verifiedHead: change.head } : {}),
+      };
+      return withEngine({ ...engine, tasks: { ...engine.tasks, [change.id]: verified } });
+    }
+    case "escalation-opened": {
+      const id = nextEscalationId(engine);
+      return withEngine({
+        ...engine,
+        nextEscalation: engine.nextEscalation + 1,
+        escalations: { ...engine.escalations, [id]: change.meta },
+      });
+    }
+    case "escalation-noted": {
+      const meta = engine.escalations[change.id];
+      if (!meta) {
+        throw new Error(`cfa/engine: escalation ${change.id} has no record in state.json`);
+      }
+      return withEngine({
+        ...engine,
+        escalations: { ...engine.escalations, [change.id]: { ...meta, ...change.patch } },
+      });
+    }
+    case "comment-queued": {
+      const seq = engine.seq;
+      return withEngine({
+        ...engine,
+        seq: seq + 1,
+        outbox: [...engine.outbox, queuedComment(seq, change.kind, change.render(seq))],
+      });
+    }
+    case "outbox-posted":
+      return engine.outbox.length === 0 ? records : withEngine({ ...engine, outbox: [] });
+    case "status-comment-posted":
+      return engine.statusComment === change.id
+        ? records
+        : withEngine({ ...engine, statusComment: change.id });
+    case "people-read":
+      return withEngine({ ...engine, cursor: change.cursor });
+    case "pull-request-found":
+      return withEngine({ ...engine, pr: change.number });
+    case "pull-request-opened":
+      return withEngine({
+        ...engine,
+        pr: change.number,
+        ...(change.draft ? {} : { prNotDraft: true as const }),
+      });
+    case "transitions-settled":
+      return withEngine({ ...engine, settled: change.through });
+    case "turn-counted":
+      return { job: { ...job, turns: job.turns + 1 }, engine };
+    case "call-charged": {
+      const u = job.usage;
+      const { usage } = change;
+      return {
+        job: {
+          ...job,
+          usage: {
+            inputTokens: u.inputTokens + usage.inputTokens,
+            outputTokens: u.outputTokens + usage.outputTokens,
+            cacheReadTokens: u.cacheReadTokens + usage.cacheReadTokens,
+            cacheWriteTokens: u.cacheWriteTokens + usage.cacheWriteTokens,
+          },
+          costUsd: job.costUsd + change.costUsd,
+        },
+        engine: { ...engine, calls: (engine.calls ?? 0) + 1 },
+      };
+    }
+    case "calls-accounted":
+      return withEngine({ ...engine, calls: Math.max(engine.calls ?? 0, change.through) });
+    case "journal-unloaded": {
+      if (engine.journal === undefined) return records;
+      const { journal: _carried, ...rest } = engine;
+      return withEngine(rest);
+    }
+    case "api-waiting":
+      return withEngine({
+        ...engine,
+        ...(change.carried.length > 0 ? { journal: [...change.carried] } : {}),
+        apiWait: {
+          since: engine.apiWait?.since ?? change.since,
+          attempts: (engine.apiWait?.attempts ?? 0) + change.attempts,
+          last: change.last.slice(0, 300),
+        },
+      });
+    case "api-answered": {
+      if (engine.apiWait === undefined) return records;
+      const { apiWait: _over, ...rest } = engine;
+      return withEngine(rest);
+    }
+    case "workflows-held-back": {
+      const known = new Set([...(engine.workflowsHeldBack ?? []), ...change.paths]);
+      return withEngine({
+        ...engine,
+        workflowsHeldBack: [...known].sort().slice(0, HELD_BACK_KEPT),
+      });
+    }
+    default: {
+      const never: never = change;
+      throw new Error(`cfa/records: unknown change ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** The id the next `escalation-opened` takes. */
+export function nextEscalationId(engine: EngineState): string {
+  return `q${engine.nextEscalation}`;
+}
+
+function taskOf(engine: EngineState, id: string): TaskMeta {
+  const meta = engine.tasks[id];
+  if (!meta) throw new RecordError(`no task ${id}`, "state.json engine");
+  return meta;
+}
+
+function queuedComment(
+  seq: number,
+  kind: string,
+  stored: { body: string; own?: { at: number; target: string }[] },
+): EngineState["outbox"][number] {
+  const own = stored.own ?? [];
+  return { seq, kind, body: stored.body, ...(own.length > 0 ? { own } : {}) };
+}

@@ -1,0 +1,16 @@
+// How a configured model name becomes the model the API is asked for, and what its usage
+// costs: the same for every entry point that wires the Anthropic adapter's tables.
+
+import { costOf, DEFAULT_MODELS, isKnownModel } from "../adapters/anthropic/index.js";
+import { isModelTier } from "../config/index.js";
+import type { ModelUsage } from "../ports/model.js";
+
+export function resolveModel(tierOrModel: string): string {
+  return isModelTier(tierOrModel) ? DEFAULT_MODELS[tierOrModel] : tierOrModel;
+}
+
+export function priceOf(model: string, usage: ModelUsage): number {
+  // A model missing from the price table is a configuration the operator chose; its cost is
+  // not guessed (and so cannot trip the cost cap).
+  return isKnownModel(model) ? costOf(model, usage) : 0;
+}

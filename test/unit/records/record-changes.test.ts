@@ -1,0 +1,334 @@
+import { describe, expect, it } from "vitest";
+import { newJobRecord } from "../../../src/protocol/job-record.js";
+import {
+  engineState,
+  initialEngineState,
+  withEngineState,
+  type TaskMeta,
+} from "../../../src/records/engine-state.js";
+import {
+  evolveRecords,
+  HELD_BACK_KEPT,
+  nextEscalationId,
+  type JobRecords,
+  type RecordChange,
+} from "../../../src/records/record-changes.js";
+
+// Given records, when a change, then records: the engine's bookkeeping of state.json as pure
+// updaters, with no git, no forge and no session.
+
+function given(...changes: RecordChange[]): JobRecords {
+  const start: JobRecords = {
+    job: newJobRecord({ job: 4, title: "t", at: "2026-01-01T00:00:00Z" }),
+    engine: initialEngineState("mona"),
+  };
+  return changes.reduce(evolveRecords, start);
+}
+
+function task(overrides: Partial<TaskMeta> = {}): TaskMeta {
+  return {
+    thread: "dispatch:a",
+    branch: "cfa/4-a",
+    dir: "task-a",
+    base: "abc",
+    brief: "do a",
+    status: "open",
+    verifyFailures: 0,
+    ...overrides,
+  };
+}
+
+const opened = (id = "a"): RecordChange => ({ type: "task-recorded", id, meta: task() });
+
+describe("evolveRecords: tasks", () => {
+  it("a recorded task is kept under its id; recording it again replaces it", () => {
+    const r = given(opened(), { type: "task-recorded", id: "a", meta: task({ status: "queued" }) });
+    expect(Object.keys(r.engine.tasks)).toEqual(["a"]);
+    expect(r.engine.tasks.a?.status).toBe("queued");
+  });
+
+  it("a status set changes the status and nothing else of the task", () => {
+    const r = given(opened(), { type: "task-status-set", id: "a", status: "merged" });
+    expect(r.engine.tasks.a).toEqual({ ...task(), status: "merged" });
+  });
+
+  it("a status set or a verdict for a task never recorded is refused, naming it", () => {
+    expect(() => given({ type: "task-status-set", id: "x", status: "dropped" })).toThrow(
+      /no task x/,
+    );
+    expect(() =>
+      given({ type: "task-verified", id: "x", verdict: "pass", head: "h", run: 1 }),
+    ).toThrow(/no task x/);
+  });
+
+  it("a pass records the head verified; a later fail counts and forgets that head", () => {
+    const passed = given(opened(), {
+      type: "task-verified",
+      id: "a",
+      verdict: "pass",
+      head: "h1",
+      run: 1,
+    });
+    expect(passed.engine.tasks.a).toMatchObject({
+      lastVerdict: "pass",
+      verifiedHead: "h1",
+      verifyFailures: 0,
+      verifyRuns: 1,
+    });
+    const failed = evolveRecords(passed, {
+      type: "task-verified",
+      id: "a",
+      verdict: "fail",
+      head: "h2",
+      run: 2,
+    });
+    expect(failed.engine.tasks.a).toMatchObject({
+      lastVerdict: "fail",
+      verifyFailures: 1,
+      verifyRuns: 2,
+    });
+    expect(failed.engine.tasks.a).not.toHaveProperty("verifiedHead");
+  });
+});
+
+describe("evolveRecords: escalations", () => {
+  const asked: RecordChange = {
+    type: "escalation-opened",
+    meta: { caller: "lead", kind: "question", state: "INTENT", text: "why?" },
+  };
+
+  it("each opened escalation takes the next id q1, q2, … in order", () => {
+    const r = given(asked, asked);
+    expect(Object.keys(r.engine.escalations)).toEqual(["q1", "q2"]);
+    expect(nextEscalationId(r.engine)).toBe("q3");
+  });
+
+  it("a note patches the escalation and keeps what it does not name", () => {
+    const r = given(asked, { type: "escalation-noted", id: "q1", patch: { postedSeq: 3 } });
+    expect(r.engine.escalations.q1).toEqual({
+      caller: "lead",
+      kind: "question",
+      state: "INTENT",
+      text: "why?",
+      postedSeq: 3,
+    });
+  });
+
+  it("a note on an escalation with no record is refused, naming it", () => {
+    expect(() =>
+      given({ type: "escalation-noted", id: "q9", patch: { verdict: "superseded" } }),
+    ).toThrow(/escalation q9 has no record/);
+  });
+});
+
+describe("evolveRecords: comments", () => {
+  it("queued comments take consecutive seqs, rendered with their own seq", () => {
+    const render = (seq: number) => ({ body: `comment ${seq}` });
+    const r = given(
+      { type: "comment-queued", kind: "transition", render },
+      { type: "comment-queued", kind: "notice", render },
+    );
+    expect(r.engine.outbox).toEqual([
+      { seq: 1, kind: "transition", body: "comment 1" },
+      { seq: 2, kind: "notice", body: "comment 2" },
+    ]);
+    expect(r.engine.seq).toBe(3);
+  });
+
+  it("a posted outbox is empty and the seq keeps counting", () => {
+    const r = given(
+      { type: "comment-queued", kind: "notice", render: () => ({ body: "x" }) },
+      { type: "outbox-posted" },
+    );
+    expect(r.engine.outbox).toEqual([]);
+    expect(r.engine.seq).toBe(2);
+  });
+
+  it("the status comment's id, and the same records when it did not change", () => {
+    const r = given({ type: "status-comment-posted", id: 77 });
+    expect(r.engine.statusComment).toBe(77);
+    expect(evolveRecords(r, { type: "status-comment-posted", id: 77 })).toBe(r);
+  });
+});
+
+describe("evolveRecords: the forge", () => {
+  it("the cursor read from the forge replaces the last one", () => {
+    const cursor = { comment: 12, review: 3 };
+    expect(given({ type: "people-read", cursor }).engine.cursor).toEqual(cursor);
+  });
+
+  it("a pull request found keeps the draft note as it was; one opened ready sets it", () => {
+    expect(given({ type: "pull-request-found", number: 5 }).engine).toMatchObject({ pr: 5 });
+    expect(given({ type: "pull-request-found", number: 5 }).engine).not.toHaveProperty(
+      "prNotDraft",
+    );
+    expect(
+      given({ type: "pull-request-opened", number: 6, draft: true }).engine,
+    ).not.toHaveProperty("prNotDraft");
+    expect(given({ type: "pull-request-opened", number: 6, draft: false }).engine).toMatchObject({
+      pr: 6,
+      prNotDraft: true,
+    });
+  });
+
+  it("workflow files held back are remembered once each, sorted, at most 50", () => {
+    const r = given(
+      {
+        type: "workflows-held-back",
+        paths: [".github/workflows/b.yml", ".github/workflows/a.yml"],
+      },
+      { type: "workflows-held-back", paths: [".github/workflows/a.yml"] },
+    );
+    expect(r.engine.workflowsHeldBack).toEqual([
+      ".github/workflows/a.yml",
+      ".github/workflows/b.yml",
+    ]);
+    const many = Array.from({ length: 70 }, (_, i) => `.github/workflows/w${100 + i}.yml`);
+    const capped = given({ type: "workflows-held-back", paths: many });
+    expect(capped.engine.workflowsHeldBack).toHaveLength(HELD_BACK_KEPT);
+    expect(capped.engine.workflowsHeldBack?.[0]).toBe(".github/workflows/w100.yml");
+  });
+});
+
+describe("evolveRecords: turns, calls and the model's availability", () => {
+  const usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 2, cacheWriteTokens: 1 };
+
+  it("a counted turn adds one to the job's turns and leaves the engine as it was", () => {
+    const before = given();
+    const after = evolveRecords(before, { type: "turn-counted" });
+    expect(after.job.turns).toBe(1);
+    expect(after.engine).toBe(before.engine);
+  });
+
+  it("each charged call adds its usage and price and takes the next call number", () => {
+    const r = given(
+      { type: "call-charged", usage, costUsd: 0.25 },
+      { type: "call-charged", usage, costUsd: 0.5 },
+    );
+    expect(r.job.usage).toEqual({
+      inputTokens: 20,
+      outputTokens: 10,
+      cacheReadTokens: 4,
+      cacheWriteTokens: 2,
+    });
+    expect(r.job.costUsd).toBe(0.75);
+    expect(r.engine.calls).toBe(2);
+  });
+
+  it("calls accounted up to a journal seq never go backwards", () => {
+    expect(given({ type: "calls-accounted", through: 7 }).engine.calls).toBe(7);
+    const r = given(
+      { type: "calls-accounted", through: 7 },
+      { type: "calls-accounted", through: 3 },
+    );
+    expect(r.engine.calls).toBe(7);
+  });
+
+  it("waiting on the API keeps the first since, adds the attempts and carries the journal", () => {
+    const r = given(
+      { type: "api-waiting", since: "t1", attempts: 3, last: "529", carried: ["line"] },
+      { type: "api-waiting", since: "t2", attempts: 2, last: "x".repeat(400), carried: [] },
+    );
+    expect(r.engine.apiWait).toEqual({ since: "t1", attempts: 5, last: "x".repeat(300) });
+    expect(r.engine.journal).toEqual(["line"]);
+  });
+
+  it("an answer ends the wait and an unloaded journal leaves the record; both no-ops after", () => {
+    const waiting = given({
+      type: "api-waiting",
+      since: "t1",
+      attempts: 1,
+      last: "529",
+      carried: ["line"],
+    });
+    const answered = evolveRecords(waiting, { type: "api-answered" });
+    expect(answered.engine).not.toHaveProperty("apiWait");
+    const unloaded = evolveRecords(answered, { type: "journal-unloaded" });
+    expect(unloaded.engine).not.toHaveProperty("journal");
+    expect(evolveRecords(unloaded, { type: "api-answered" })).toBe(unloaded);
+    expect(evolveRecords(unloaded, { type: "journal-unloaded" })).toBe(unloaded);
+  });
+
+  it("transitions settled records how many of the history's have run their effects", () => {
+    expect(given({ type: "transitions-settled", through: 2 }).engine.settled).toBe(2);
+  });
+});
+
+describe("evolveRecords is pure and keeps state.json valid", () => {
+  const every: RecordChange[] = [
+    opened(),
+    { type: "task-recorded", id: "b", meta: task({ thread: "dispatch:b", status: "queued" }) },
+    { type: "task-status-set", id: "b", status: "dropped" },
+    { type: "task-verified", id: "a", verdict: "pass", head: "h", run: 1 },
+    {
+      type: "escalation-opened",
+      meta: { caller: "lead", kind: "gate", state: "PLAN", text: "ok?" },
+    },
+    { type: "escalation-noted", id: "q1", patch: { verdict: "superseded" } },
+    { type: "comment-queued", kind: "notice", render: (seq) => ({ body: `n${seq}` }) },
+    { type: "outbox-posted" },
+    { type: "status-comment-posted", id: 1 },
+    { type: "people-read", cursor: { comment: 1, review: 1 } },
+    { type: "pull-request-found", number: 2 },
+    { type: "pull-request-opened", number: 2, draft: false },
+    { type: "transitions-settled", through: 0 },
+    { type: "turn-counted" },
+    {
+      type: "call-charged",
+      usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      costUsd: 0.1,
+    },
+    { type: "calls-accounted", through: 1 },
+    { type: "api-waiting", since: "t", attempts: 1, last: "e", carried: ["l"] },
+    { type: "journal-unloaded" },
+    { type: "api-answered" },
+    { type: "workflows-held-back", paths: [".github/workflows/ci.yml"] },
+  ];
+
+  it("covers every kind of change (the compiler holds this list to the union)", () => {
+    const kinds: Record<RecordChange["type"], true> = {
+      "task-recorded": true,
+      "task-status-set": true,
+      "task-verified": true,
+      "escalation-opened": true,
+      "escalation-noted": true,
+      "comment-queued": true,
+      "outbox-posted": true,
+      "status-comment-posted": true,
+      "people-read": true,
+      "pull-request-found": true,
+      "pull-request-opened": true,
+      "transitions-settled": true,
+      "turn-counted": true,
+      "call-charged": true,
+      "calls-accounted": true,
+      "journal-unloaded": true,
+      "api-waiting": true,
+      "api-answered": true,
+      "workflows-held-back": true,
+    };
+    const missing = Object.keys(kinds).filter((k) => !every.some((c) => c.type === k));
+    expect(missing).toEqual([]);
+  });
+
+  it("never changes the records it is given", () => {
+    let records = given();
+    for (const change of every) {
+      const frozen = structuredClone(records);
+      const next = evolveRecords(records, change);
+      expect(records).toEqual(frozen);
+      records = next;
+    }
+  });
+
+  it("every record it produces passes state.json's own schema", () => {
+    let records = given();
+    for (const change of every) {
+      records = evolveRecords(records, change);
+      const saved = withEngineState(records.job, records.engine);
+      expect(engineState(JSON.parse(JSON.stringify(saved)) as typeof saved)).toEqual(
+        records.engine,
+      );
+    }
+  });
+});
