@@ -24,7 +24,7 @@ import type { ReplayFile } from "./replay-file.js";
 export const REPLAY_CLOCK_START = "2026-03-02T09:30:00.000Z";
 
 export interface ReplayRun {
-  /** The folder holding `repo/` (the repository) and `work/` (the job areas). */
+  /** The folder holding `repo/`, the repository (its job areas live where every verb's do). */
   root: string;
   repoDir: string;
   job: number;
@@ -76,7 +76,6 @@ export async function runReplay(
   };
   const session = await openLocalSession(io, {
     repoDir,
-    workRoot: join(root, "work"),
     model,
     person: file.person,
     verbose: options.verbose,
