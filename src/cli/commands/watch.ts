@@ -106,7 +106,11 @@ async function watch(
     if (!o.follow || done) {
       for (const p of view.problems) io.stderr.write(`cfa: ${p}\n`);
       io.stdout.write(
-        `\n${nextStep(view, { cli: cliName(io.env), repoArg: o.repoArg }).join("\n")}\n`,
+        `\n${nextStep(view, {
+          cli: cliName(io.env),
+          repoArg: o.repoArg,
+          ...(o.repoArg ? { repoDir: o.repoDir } : {}),
+        }).join("\n")}\n`,
       );
       return 0;
     }

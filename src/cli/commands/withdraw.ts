@@ -36,7 +36,7 @@ Options:
   --record FILE   append this action to a replay file
   --help, -h      this help
 
-Needs ANTHROPIC_API_KEY (the job is woken to apply it).`,
+Needs no key: stopping a job runs no agent.`,
 
   async run(argv, io) {
     const parsed = parseCommandArgs("withdraw", argv, OPTIONS, {
@@ -53,6 +53,7 @@ Needs ANTHROPIC_API_KEY (the job is woken to apply it).`,
       record: parsed.values.record,
       action: { action: "withdraw", job: n, ...(reason ? { text: reason } : {}) },
       check: requireLive,
+      needsModel: false,
     });
   },
 };
