@@ -1,6 +1,6 @@
-// The `cfa` command (issue 4 §4). Thin (STYLE.md habit 4): find the verb, let it parse,
-// wire and call the engine, and map what went wrong to a message and an exit code:
-// 0 ok, 1 failure, 2 usage error.
+// The `cfa` command (issue 4 §4). Thin (README, "How the code is laid out"): find the verb, let
+// it parse, wire and call the engine, and map what went wrong to a message and an exit code: 0
+// ok, 1 failure, 2 usage error.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
-// The one short comment a person without authority gets when they start a job (DESIGN.md
-// "What a user sees": everyone else gets a short refusal and nothing changes).
+// The one short comment a person without authority gets when they start a job (README,
+// "How a job works": anyone else gets a one-line reply and nothing changes).
 
 import { withHiddenBlock, type HiddenBlock } from "./hidden-block.js";
 import { ownMention } from "./own-marks.js";

@@ -1,5 +1,6 @@
-// The one status comment per job, edited in place (DESIGN.md "What a user sees" 8): the
-// state, whose move it is, backtracks, tasks, turns, tokens, cost and links. Pure.
+// The one status comment per job, edited in place (README, "Configuration": the status
+// comment): the state, whose move it is, backtracks, tasks, turns, tokens, cost and links.
+// Pure.
 
 import type { JobRecord } from "../protocol/job-record.js";
 import type { EngineState } from "../records/engine-state.js";

@@ -1,4 +1,4 @@
-// The worker, start to end (run → runner → main, STYLE.md): parse the environment and the
+// The worker, start to end (run → runner → main): parse the environment and the
 // mode, wire a client and a redacting log, run the mode, map the outcome to an exit code.
 // Cancellation (Actions sends SIGINT, then SIGTERM) aborts the wake at the next turn
 // boundary so the job's records are written before the runner stops.
