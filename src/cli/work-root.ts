@@ -10,6 +10,7 @@ import { lstat, mkdir, readdir, readFile, realpath, rm, writeFile } from "node:f
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { CliError } from "./cli-error.js";
+import { fsReason } from "./fs-reason.js";
 import { gitText } from "./git-text.js";
 
 /**
@@ -65,11 +66,20 @@ export async function claimWorkRoot(workRoot: string, repoDir: string): Promise<
       ? []
       : (await readdir(workRoot)).filter((entry) => entry !== REPOSITORY_ID_FILE);
   const stale = held.length > 0 && !(await registersWorktreeIn(commonDir, workRoot));
-  if (stale) await rm(workRoot, { recursive: true, force: true });
-  await mkdir(workRoot, { recursive: true });
-  const id = await keepId(idFile, repoId ?? (stale ? null : areaId) ?? randomUUID());
-  await writeFile(marker, `${id}\n`);
-  return { id, replaced: stale };
+  try {
+    if (stale) await rm(workRoot, { recursive: true, force: true });
+    await mkdir(workRoot, { recursive: true });
+    const id = await keepId(idFile, repoId ?? (stale ? null : areaId) ?? randomUUID());
+    await writeFile(marker, `${id}\n`);
+    return { id, replaced: stale };
+  } catch (error) {
+    // The job areas' folder, or the repository's git dir (its id): say which, and what helps.
+    const path = (error as NodeJS.ErrnoException).path ?? workRoot;
+    const help = path.startsWith(commonDir) ? "" : " Set XDG_CACHE_HOME to a folder you can write.";
+    throw new CliError(
+      `cannot keep this repository's job areas: ${path}: ${fsReason(error)}.${help}`,
+    );
+  }
 }
 
 async function readId(path: string): Promise<string | null> {

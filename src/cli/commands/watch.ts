@@ -58,7 +58,7 @@ Options:
     if (!(interval > 0 && interval <= 3600)) {
       throw new UsageError(
         "watch",
-        `--interval must be a number of seconds, got ${parsed.values.interval}`,
+        `--interval must be a number of seconds above 0 and at most 3600, got ${parsed.values.interval}`,
       );
     }
     const repoDir = await resolveRepo(io.cwd, parsed.values.repo);

@@ -106,6 +106,15 @@ const CASES: [string[], string][] = [
   [["resume", "1", "now"], 'cfa resume: unexpected argument "now"'],
   [["watch"], "cfa watch: missing <N>"],
   [["watch", "1", "--interval", "soon"], "cfa watch: --interval must be a number of seconds"],
+  [["watch", "1", "--interval", "0"], "cfa watch: --interval must be a number of seconds above 0"],
+  [
+    ["watch", "1", "--interval", "-1"],
+    'cfa watch: option --interval needs a value, and the next word starts with a dash: write --interval="-…"',
+  ],
+  [
+    ["reject", "1", "--comment", "--repo", "."],
+    "cfa reject: option --comment needs a value, and the next word starts with a dash",
+  ],
   [["watch", "1", "--follow=yes"], "cfa watch: option -f, --follow does not take a value"],
   [["inspect"], "cfa inspect: missing <N>"],
   [["inspect", "1", "--verbose"], "cfa inspect: unknown option --verbose"],

@@ -73,6 +73,14 @@ describe("claimWorkRoot", () => {
     );
     expect(readFileSync(area, "utf8")).toBe("not a folder");
   });
+
+  it("says in one line where it could not write, and what helps", async () => {
+    await writeFile(join(root, "a-file"), "");
+    const under = join(root, "a-file", "work", "abc");
+    await expect(claimWorkRoot(under, repo)).rejects.toThrow(
+      /^cannot keep this repository's job areas: .*a-file.*: a part of the path is a file, not a folder \(ENOTDIR\)\. Set XDG_CACHE_HOME to a folder you can write\.$/,
+    );
+  });
 });
 
 describe("defaultWorkRoot", () => {
