@@ -10,7 +10,8 @@ import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { commitDateEnv, gitClient, type GitClient } from "../../git/git-client.js";
 import { redact } from "../../secrets/index.js";
-import { removeNestedRepos } from "../../git/nested-repos.js";
+import { sweepTree } from "../../git/nested-repos.js";
+import { shortPath } from "../../agents/boundary/tree-limits.js";
 import { settleIndex, stageTree } from "../../git/stage-tree.js";
 import type { Logger } from "../../ports/logger.js";
 import { OUTCOME_PATH } from "../../records/job-paths.js";
@@ -173,8 +174,10 @@ export class JobRepo {
   }
 
   private async removeNested(): Promise<void> {
-    for (const removed of await removeNestedRepos(this.root, this.git)) {
-      this.warn("removed a nested repository", removed);
+    const swept = await sweepTree(this.root, this.git);
+    for (const removed of swept.repos) this.warn("removed a nested repository", removed);
+    for (const { path, why } of swept.outOfBounds) {
+      this.warn(`removed what lies past the tree's ${why} bound`, shortPath(path));
     }
   }
 
