@@ -7,15 +7,21 @@
 //   nested repository: "does not have a commit checked out") is left out, not the commit;
 // - no gitlink ever enters the index from the tree: a new one is removed, a changed one put
 //   back as HEAD has it (the repository's own submodules are untouched), so git never has a
-//   reason to start inside a nested repository later.
+//   reason to start inside a nested repository later;
+// - no file over the size limit enters it (issue 18 §7): GitHub refuses a push holding one,
+//   and every later push of the branch; it stays in the tree, untracked.
 
 import type { GitClient } from "./git-client.js";
+import { GITHUB_FILE_LIMIT_BYTES } from "./file-size-limit.js";
+import { oversizedFiles, type OversizedFile } from "./oversized-files.js";
 
 export interface StageResult {
   /** Paths git refused or could not add: not in this commit. */
   refused: string[];
   /** Gitlinks the tree tried to add or move: not in this commit. */
   gitlinks: string[];
+  /** Files over the size limit: not in this commit, left untracked. */
+  tooLarge: OversizedFile[];
   /** Whether the index now differs from HEAD. */
   staged: boolean;
 }
@@ -26,15 +32,28 @@ const REFUSED_LINE =
   /^error: (?:invalid path '(.+)'|'(.+)' does not have a commit checked out|unable to index file '(.+)'|unable to add '(.+)' to index)$/u;
 const ZERO = /^0+$/u;
 
-/** Stages `paths` (root-relative, literal) or everything, minus `exclude` prefixes. */
+/**
+ * Stages `paths` (root-relative, literal) or everything, minus `exclude` prefixes and files
+ * over `maxFileBytes` (never more than GitHub's 100 MiB, the default).
+ */
 export async function stageTree(
   git: GitClient,
-  options: { paths?: readonly string[]; exclude?: readonly string[] } = {},
+  options: { paths?: readonly string[]; exclude?: readonly string[]; maxFileBytes?: number } = {},
 ): Promise<StageResult> {
   const specs =
     options.paths === undefined ? ["."] : options.paths.map((file) => `:(literal)${file}`);
-  if (specs.length === 0) return { refused: [], ...(await settleIndex(git)) };
-  const excluded = (options.exclude ?? []).map((prefix) => `:(exclude,literal)${prefix}`);
+  if (specs.length === 0) return { refused: [], tooLarge: [], ...(await settleIndex(git)) };
+  const maxBytes = Math.min(
+    options.maxFileBytes ?? GITHUB_FILE_LIMIT_BYTES,
+    GITHUB_FILE_LIMIT_BYTES,
+  );
+  const tooLarge = await oversizedFiles(git.baseDir, git, maxBytes, {
+    ...(options.paths === undefined ? {} : { paths: options.paths }),
+    exclude: options.exclude ?? [],
+  });
+  const excluded = [...(options.exclude ?? []), ...tooLarge.map((file) => file.path)].map(
+    (prefix) => `:(exclude,literal)${prefix}`,
+  );
   const added = await git.run(["add", "--all", "--ignore-errors", "--", ...specs, ...excluded]);
   const refused = new Set<string>();
   if (added.code !== 0) {
@@ -50,7 +69,7 @@ export async function stageTree(
       throw new Error(`cfa/git: git add failed: ${added.stderr.trim() || `exit ${added.code}`}`);
     }
   }
-  return { refused: [...refused].sort(), ...(await settleIndex(git)) };
+  return { refused: [...refused].sort(), tooLarge, ...(await settleIndex(git)) };
 }
 
 /**

@@ -7,6 +7,7 @@
 // - no repository is nested anywhere below the root (removed; the agent's files stay);
 // - nothing lies past the tree's depth and length bounds (removed: git fails on such paths,
 //   and every later wake would too; issue 18 §7, agents/boundary/tree-limits.ts);
+// - a file over the size limit is named: it stays, but no commit takes it (issue 18 §7);
 // - `.cfa/` holds what the engine wrote or committed: a record the command created, changed,
 //   linked or removed is put back, and if it is one of this job's own records the turn fails;
 //   the lead's own artifact may change, but a link there is refused (put back).
@@ -16,6 +17,7 @@
 import { isProtected } from "../../agents/boundary/is-protected.js";
 import { outOfBoundsNote } from "../../agents/boundary/tree-limits.js";
 import { sweepTree } from "../../git/nested-repos.js";
+import { oversizedNote } from "../../git/oversized-files.js";
 import { restoreDotGit } from "../../git/worktree-git-dir.js";
 import type { JobRepo } from "./job-repo.js";
 import { settleRecords } from "./settle-records.js";
@@ -53,6 +55,7 @@ export async function containWorkspace(
     );
   }
   for (const { path, why } of swept.outOfBounds) notes.push(outOfBoundsNote(path, why));
+  for (const file of await repo.oversized()) notes.push(oversizedNote(file, repo.maxFileBytes));
   const ledger = repo.records;
   const settled = await ledger.exclusive(async () => {
     await ledger.ready();

@@ -13,6 +13,8 @@ import { redact } from "../../secrets/index.js";
 import { sweepTree } from "../../git/nested-repos.js";
 import { shortPath } from "../../agents/boundary/tree-limits.js";
 import { settleIndex, stageTree } from "../../git/stage-tree.js";
+import { GITHUB_FILE_LIMIT_BYTES } from "../../git/file-size-limit.js";
+import { oversizedFiles, type OversizedFile } from "../../git/oversized-files.js";
 import type { Logger } from "../../ports/logger.js";
 import { OUTCOME_PATH } from "../../records/job-paths.js";
 import { Mutex } from "../job/mutex.js";
@@ -35,6 +37,11 @@ export const BOT_IDENTITY = {
 export interface JobRepoOptions {
   /** Where a put-back record or a left-out path is reported. */
   logger?: Logger;
+  /**
+   * The largest file a commit takes (`limits.fileMiB`); never more than GitHub's 100 MiB,
+   * the default (issue 18 §7). A larger one is left out of the commit, untracked.
+   */
+  maxFileBytes?: number;
 }
 
 export class JobRepo {
@@ -42,6 +49,8 @@ export class JobRepo {
   readonly records: RecordLedger;
   private readonly lock = new Mutex();
   private readonly logger: Logger | undefined;
+  /** The largest file a commit takes (JobRepoOptions.maxFileBytes). */
+  readonly maxFileBytes: number;
 
   constructor(
     readonly root: string,
@@ -63,6 +72,10 @@ export class JobRepo {
     });
     this.records = registerRecords(root, gitClient(at));
     this.logger = options.logger;
+    this.maxFileBytes = Math.min(
+      options.maxFileBytes ?? GITHUB_FILE_LIMIT_BYTES,
+      GITHUB_FILE_LIMIT_BYTES,
+    );
   }
 
   async head(): Promise<string> {
@@ -83,15 +96,23 @@ export class JobRepo {
       // Whatever made it (a file tool, a merge), no repository reaches a commit (issue 18 §4).
       if (others === undefined || others.length > 0) await this.removeNested();
       await this.stageRecords(recordScopes.map(trim));
+      // A file over the size limit stays out, untracked (issue 18 §7).
       const staged =
         others === undefined || others.length > 0
           ? await stageTree(this.git, {
               ...(others === undefined ? {} : { paths: others }),
               exclude: [RECORDS_DIR],
+              maxFileBytes: this.maxFileBytes,
             })
-          : { refused: [], ...(await settleIndex(this.git)) };
+          : { refused: [], tooLarge: [], ...(await settleIndex(this.git)) };
       for (const file of staged.refused) this.warn("left out of the commit: git refuses it", file);
       for (const file of staged.gitlinks) this.warn("left out of the commit: a gitlink", file);
+      for (const file of staged.tooLarge) {
+        this.warn(
+          `left out of the commit: ${file.bytes} bytes, over the file size limit`,
+          file.path,
+        );
+      }
       if (!staged.staged) return null;
       // A commit message is published with the branch: it passes the redactor too, and
       // closes no issue when merged (issue 18 §1: keywords in commit messages count).
@@ -158,6 +179,14 @@ export class JobRepo {
     }
     const blob = await this.git.run(["cat-file", "blob", match[2]!]);
     return blob.code === 0 ? blob.stdout : null;
+  }
+
+  /** Files a commit of `paths` (all when omitted) would take that are over the file limit. */
+  oversized(paths?: readonly string[]): Promise<OversizedFile[]> {
+    return oversizedFiles(this.root, this.git, this.maxFileBytes, {
+      ...(paths === undefined ? {} : { paths: paths.map(trim) }),
+      exclude: [RECORDS_DIR],
+    });
   }
 
   async hasBranch(branch: string): Promise<boolean> {

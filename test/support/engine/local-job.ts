@@ -11,6 +11,7 @@ import { steppingClock, type Clock } from "../../../src/ports/clock.js";
 import type { LocalForge } from "../../../src/adapters/local/local-forge.js";
 import type { Model } from "../../../src/ports/model.js";
 import type { Logger } from "../../../src/ports/logger.js";
+import type { WorkspaceOptions } from "../../../src/ports/workspaces.js";
 import { createConversationModel, type ConversationModel } from "./conversation-model.js";
 import type { CrashSeam } from "./crash-seam.js";
 
@@ -101,7 +102,8 @@ export async function createLocalJob(options: {
       deps: {
         ...wired.deps,
         forge: seam.forge(wired.deps.forge),
-        workspaces: (area: string) => seam.workspaces(workspaces(area)),
+        workspaces: (area: string, options?: WorkspaceOptions) =>
+          seam.workspaces(workspaces(area, options)),
       },
     };
   };
