@@ -24,7 +24,15 @@ import { publishChecks } from "./publish/checks.js";
 import { publishStatus, waitingOn } from "./publish/status.js";
 import { waitForApi } from "./turn/api-wait.js";
 import { openJournal } from "./turn/charges.js";
-import { applyRound, runnableInstances, runRound, unavailableIn } from "./turn/run-round.js";
+import {
+  applyRound,
+  diskFullIn,
+  runnableInstances,
+  runRound,
+  unavailableIn,
+} from "./turn/run-round.js";
+import { diskFullDetail, isDiskFull } from "../ports/disk-full.js";
+import { clearDiskPause, diskFullAdvice, pauseForDisk, pausedForDisk } from "./job/disk-pause.js";
 
 export interface WakeSummary {
   job: number;
@@ -61,7 +69,13 @@ export async function wake(
   const refusal = await refuseToStart(n, deps, config.config);
   if (refusal !== null)
     return { job: n, state: null, waitingOn: refusal.waitingOn, notes: [refusal.note] };
-  const locked = await takeWakeLock(deps.workRoot, n);
+  let locked: Awaited<ReturnType<typeof takeWakeLock>>;
+  try {
+    locked = await takeWakeLock(deps.workRoot, n);
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    return fullBeforeOpening(n, deps, error);
+  }
   if (locked.kind === "busy") {
     return {
       job: n,
@@ -84,24 +98,50 @@ export async function wake(
         // lands — its files are dropped, nothing more is committed or posted — and the next
         // wake redoes it without spending the retry budget (seed 000 §11 bounded crash-loss).
         await s.repo.resetToHead();
+        throw error;
       }
-      throw error;
+      // The runner's disk is full: the job pauses, live (issue 18 §7, disk-pause.ts).
+      if (!isDiskFull(error)) throw error;
+      await pauseForDisk(s, error);
     } finally {
       if (!options.signal?.aborted) await finishWake(s);
     }
     // Printed and logged, never posted: without the template's marks (src/comments/own-marks.ts).
     return { job: n, state: s.job.state, waitingOn: unmark(waitingOn(s)).text, notes: s.notes };
+  } catch (error) {
+    if (options.signal?.aborted || !isDiskFull(error)) throw error;
+    return fullBeforeOpening(n, deps, error);
   } finally {
     await locked.lock.release();
   }
+}
+
+/**
+ * The disk was full before the job could be opened (the wake lock, the reset to the last
+ * commit): nothing is recorded and nothing lost; the wake says so and ends (issue 18 §7).
+ */
+function fullBeforeOpening(n: number, deps: EngineDeps, error: unknown): WakeSummary {
+  const note = diskFullAdvice(deps.clock.now().toISOString(), diskFullDetail(error) ?? "");
+  deps.logger.warn(`cfa #${n}: ${note}`);
+  return { job: n, state: null, waitingOn: note, notes: [note] };
 }
 
 /** The end of every wake that was not stopped: the status comment, the records, the checks. */
 async function finishWake(s: Session): Promise<void> {
   const log = (what: string) => (error: unknown) =>
     s.deps.logger.error(`cfa #${s.n}: could not publish the ${what}: ${(error as Error).message}`);
+  clearDiskPause(s, { unlessPausedNow: true });
   await publishStatus(s).catch(log("status"));
-  await persist(s, `cfa #${s.n}: status`);
+  try {
+    await persist(s, `cfa #${s.n}: status`);
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    // The disk filled up at the wake's last commit: say so where the person looks (once).
+    if (!pausedForDisk(s)) {
+      await pauseForDisk(s, error);
+      await publishStatus(s).catch(log("status"));
+    }
+  }
   await publishChecks(s).catch(log("checks"));
 }
 
@@ -140,7 +180,14 @@ async function run(s: Session, options: WakeOptions): Promise<void> {
       await waitForApi(s, unavailable);
       return;
     }
+    const diskFull = diskFullIn(turns);
+    if (diskFull !== null) {
+      await pauseForDisk(s, diskFull.error, diskFull.a);
+      if (pausedForDisk(s)) return;
+      continue; // the round failed instead (it kept filling the disk): on with the job
+    }
     await applyRound(s, turns);
+    clearDiskPause(s);
     rounds += 1;
     if (options.maxRounds !== undefined && rounds >= options.maxRounds) break;
     // A turn boundary: what people said in the meantime applies now (seed 000 §8).

@@ -11,7 +11,7 @@
 // - no file over the size limit enters it (issue 18 §7): GitHub refuses a push holding one,
 //   and every later push of the branch; it stays in the tree, untracked.
 
-import type { GitClient } from "./git-client.js";
+import { GitCommandError, type GitClient } from "./git-client.js";
 import { GITHUB_FILE_LIMIT_BYTES } from "./file-size-limit.js";
 import { oversizedFiles, type OversizedFile } from "./oversized-files.js";
 
@@ -54,7 +54,8 @@ export async function stageTree(
   const excluded = [...(options.exclude ?? []), ...tooLarge.map((file) => file.path)].map(
     (prefix) => `:(exclude,literal)${prefix}`,
   );
-  const added = await git.run(["add", "--all", "--ignore-errors", "--", ...specs, ...excluded]);
+  const args = ["add", "--all", "--ignore-errors", "--", ...specs, ...excluded];
+  const added = await git.run(args);
   const refused = new Set<string>();
   if (added.code !== 0) {
     for (const line of added.stderr.split("\n")) {
@@ -62,11 +63,19 @@ export async function stageTree(
       const file = match?.slice(1).find((group) => group !== undefined);
       if (file !== undefined) refused.add(file.replace(/\/$/u, ""));
       else if (line.startsWith("fatal: ") && line !== "fatal: adding files failed") {
-        throw new Error(`cfa/git: git add failed: ${line}`);
+        throw new GitCommandError(
+          `cfa/git: git add failed: ${added.stderr.trim()}`,
+          args,
+          added.code,
+        );
       }
     }
     if (refused.size === 0 && !/paths are ignored/u.test(added.stderr)) {
-      throw new Error(`cfa/git: git add failed: ${added.stderr.trim() || `exit ${added.code}`}`);
+      throw new GitCommandError(
+        `cfa/git: git add failed: ${added.stderr.trim() || `exit ${added.code}`}`,
+        args,
+        added.code,
+      );
     }
   }
   return { refused: [...refused].sort(), tooLarge, ...(await settleIndex(git)) };
@@ -95,7 +104,11 @@ export async function settleIndex(
     const empty = (await git.raw(["hash-object", "-t", "tree", "--stdin"], { input: "" })).trim();
     result = await diffAgainst(empty);
     if (result.code !== 0) {
-      throw new Error(`cfa/git: git diff-index failed: ${result.stderr.trim()}`);
+      throw new GitCommandError(
+        `cfa/git: git diff-index failed: ${result.stderr.trim()}`,
+        ["diff-index"],
+        result.code,
+      );
     }
   }
   const diff = result.stdout.toString("utf8");

@@ -6,6 +6,7 @@
 import { isLiveState } from "../../protocol/fsm.js";
 import { recordSuccessfulTurn } from "../../protocol/failure.js";
 import { isModelUnavailable } from "../../ports/model.js";
+import { isDiskFull } from "../../ports/disk-full.js";
 import { persist, progress, type Session } from "../job/session.js";
 import { runtimeOf } from "../job/wake-runtime.js";
 import { waitForApi } from "../turn/api-wait.js";
@@ -27,6 +28,8 @@ export async function runProxies(s: Session): Promise<"none" | "ran" | "waiting"
         await waitForApi(s, error);
         return "waiting";
       }
+      // The runner's disk is full: the wake pauses the job (job/disk-pause.ts).
+      if (isDiskFull(error)) throw error;
       // A proxy that cannot run (its model refuses every request, say) is a state-level
       // failure like a lead's failed turn: retried, then FAILURE — never a job that throws
       // at every wake and so never ends (seed 000 §12 "Termination guaranteed").

@@ -127,12 +127,16 @@ export class JobRepo {
    * left uncommitted (ignored files stay, but not under `.cfa/`). A turn is durable once
    * committed, and only then (seed 000 §11 bounded crash-loss): the next wake must not read
    * half of one. Nested repositories go first, or `git clean` would keep them (issue 8 §6).
+   * `git clean` before `git reset --hard` ends the same (a file only the index has is
+   * removed by the reset, one only HEAD has comes back with it) and needs no room.
    */
   resetToHead(): Promise<void> {
     return this.lock.run(async () => {
       await this.removeNested();
-      await this.git.raw(["reset", "--hard", "--quiet", "HEAD"]);
+      // Untracked files first: `clean` only removes, so on a full disk (issue 18 §7) it frees
+      // what the turn wrote before `reset` needs room for a new index.
       await this.git.raw(["clean", "-d", "--force", "--quiet"]);
+      await this.git.raw(["reset", "--hard", "--quiet", "HEAD"]);
       await this.records.exclusive(async () => {
         await this.records.reseed();
         await this.settleRecords({ scopes: [RECORDS_DIR], quiet: true });

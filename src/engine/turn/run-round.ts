@@ -5,6 +5,7 @@
 import { addressKey, type Address } from "../../protocol/address.js";
 import { isLiveState } from "../../protocol/fsm.js";
 import { isModelUnavailable, type ModelUnavailableError } from "../../ports/model.js";
+import { isDiskFull } from "../../ports/disk-full.js";
 import { ORCHESTRATOR, persist, progress, type Session } from "../job/session.js";
 import { runtimeOf } from "../job/wake-runtime.js";
 import { enforceJobCaps } from "../flow/enforce-caps.js";
@@ -63,6 +64,11 @@ export async function runRound(
 export function unavailableIn(turns: readonly InstanceTurn[]): ModelUnavailableError | null {
   for (const t of turns) if (isModelUnavailable(t.error)) return t.error;
   return null;
+}
+
+/** The round's turn that met a full disk, if any: that pauses the job (job/disk-pause.ts). */
+export function diskFullIn(turns: readonly InstanceTurn[]): InstanceTurn | null {
+  return turns.find((t) => isDiskFull(t.error)) ?? null;
 }
 
 /**
