@@ -14,6 +14,7 @@ import { DEFAULT_COMMAND_LIMITS } from "../ports/sandbox.js";
 import { EFFORTS } from "../ports/model.js";
 import { NetworkSettingSchema } from "./network-setting.js";
 import { ReadOnlyPathSchema } from "./read-only-paths.js";
+import { SetupSettingSchema, toSetupConfig } from "./setup-setting.js";
 
 export const CONFIG_PATH = ".github/cfa.yml";
 
@@ -117,6 +118,11 @@ export const CfaConfigFileSchema = z.strictObject({
    * ecosystems and hosts let through the sandbox's egress proxy (network-setting.ts).
    */
   network: perRole(() => NetworkSettingSchema.default(false)).prefault({}),
+  /**
+   * Issue 20: commands that prepare every new workspace (the job's and each task's) before
+   * an agent works in it, in the sandbox, with their own network (setup-setting.ts).
+   */
+  setup: SetupSettingSchema.optional(),
   /** Issue 8 §11: per-command resource limits, per role (src/ports/sandbox.ts). */
   commandLimits: perRole(() =>
     z
@@ -251,10 +257,11 @@ export const CfaConfigFileSchema = z.strictObject({
 
 /**
  * The file's schema, with `sandbox` flattened to its mode (what the engine's sandbox
- * factory takes) and the read-only paths beside it.
+ * factory takes) and the read-only paths beside it, and `setup` as argv lists.
  */
-export const CfaConfigSchema = CfaConfigFileSchema.transform(({ sandbox, ...rest }) => ({
+export const CfaConfigSchema = CfaConfigFileSchema.transform(({ sandbox, setup, ...rest }) => ({
   ...rest,
+  setup: toSetupConfig(setup),
   sandbox: typeof sandbox === "string" ? sandbox : sandbox.mode,
   sandboxReadOnlyPaths: typeof sandbox === "string" ? [] : sandbox.readOnlyPaths,
 }));

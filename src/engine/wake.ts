@@ -25,6 +25,7 @@ import { publishStatus, waitingOn } from "./publish/status.js";
 import { waitForApi } from "./turn/api-wait.js";
 import { openJournal } from "./turn/charges.js";
 import { applyRound, runnableInstances, runRound, unavailableIn } from "./turn/run-round.js";
+import { prepareWorkspaces } from "./setup/ensure-setup.js";
 
 export interface WakeSummary {
   job: number;
@@ -133,7 +134,11 @@ async function run(s: Session, options: WakeOptions): Promise<void> {
       continue;
     }
 
-    const turns = await runRound(s, runnable.slice(0, s.config.fanOut + 1), options.signal);
+    const batch = runnable.slice(0, s.config.fanOut + 1);
+    // Issue 20: every workspace is set up before an agent works in it; a failed setup makes
+    // the job wait for the person (fix the config, /retry), not the agents work without it.
+    if ((await prepareWorkspaces(s, batch)) === "waiting") break;
+    const turns = await runRound(s, batch, options.signal);
     options.signal?.throwIfAborted();
     const unavailable = unavailableIn(turns);
     if (unavailable !== null) {

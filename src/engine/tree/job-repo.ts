@@ -12,6 +12,7 @@ import { commitDateEnv, gitClient, type GitClient } from "../../git/git-client.j
 import { redact } from "../../secrets/index.js";
 import { removeNestedRepos } from "../../git/nested-repos.js";
 import { settleIndex, stageTree } from "../../git/stage-tree.js";
+import { dependencyCleanExcludes } from "../../git/dependency-folders.js";
 import type { Logger } from "../../ports/logger.js";
 import { OUTCOME_PATH } from "../../records/job-paths.js";
 import { Mutex } from "../job/mutex.js";
@@ -110,7 +111,9 @@ export class JobRepo {
     return this.lock.run(async () => {
       await this.removeNested();
       await this.git.raw(["reset", "--hard", "--quiet", "HEAD"]);
-      await this.git.raw(["clean", "-d", "--force", "--quiet"]);
+      // What setup installed stays (issue 20): dependency folders are never committed
+      // (stage-tree.ts), so without this a repository that does not ignore them loses them.
+      await this.git.raw(["clean", "-d", "--force", "--quiet", ...dependencyCleanExcludes()]);
       await this.records.exclusive(async () => {
         await this.records.reseed();
         await this.settleRecords({ scopes: [RECORDS_DIR], quiet: true });

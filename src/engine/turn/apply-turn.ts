@@ -65,6 +65,14 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
   // The turn's transcript reaches the job worktree now, with its apply: the commit below
   // holds this turn and no other instance's (issue 8 point 4).
   await run.record();
+  // Issue 20: the commands the worker's turn ran, as the engine saw them, for the task table.
+  if (
+    turn.task !== null &&
+    s.engine.tasks[turn.task] !== undefined &&
+    run.decisions.commands.length > 0
+  ) {
+    applyChange(s, { type: "task-worked", id: turn.task, evidence: run.decisions.commands });
+  }
   await commitTaskTurn(
     s,
     turn.task,
