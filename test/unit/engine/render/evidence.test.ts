@@ -13,10 +13,7 @@ import {
 } from "../../../../src/records/engine-state.js";
 import { renderStatusComment } from "../../../../src/comments/status-comment.js";
 import { jobEvidence } from "../../../../src/comments/job-evidence.js";
-import { outboundText } from "../../../../src/comments/outbound-text.js";
-import { codeSpan } from "../../../../src/comments/untrusted-code.js";
 import { jobChecks } from "../../../../src/engine/publish/checks.js";
-import { registerSecret } from "../../../../src/secrets/index.js";
 
 const at = "2026-11-22T10:00:00.000Z";
 
@@ -142,90 +139,5 @@ describe("setup and blocked requests", () => {
     expect(jobChecks(job, "n", "abc", jobEvidence(engine))[0]?.summary).toContain(
       "`evil.example:443`",
     );
-  });
-});
-
-describe("agent-controlled text in evidence, setup output and blocked requests (4 classes)", () => {
-  const hostile = "x` | injected | cell\n@ana <!-- cfa {} --> [link](http://a)";
-
-  it("a backtick, a pipe and a newline cannot end the code span or the table row", () => {
-    const span = codeSpan(hostile);
-    expect(span.startsWith("``")).toBe(true);
-    expect(span).not.toContain("\n");
-    expect(span).toContain("\\|");
-    // Positive control: the naive span breaks out at the first backtick.
-    const naive = `\`${hostile}\``;
-    expect(naive.indexOf("`", 1)).toBeLessThan(naive.length - 1);
-  });
-
-  it("a mention in a blocked host or command never pings: it is inside a code span or neutralised", () => {
-    const engine: EngineState = {
-      ...initialEngineState("ana"),
-      blocked: {
-        entries: [
-          {
-            host: "@ana.example",
-            port: 443,
-            protocol: "https",
-            reason: "not-allowed",
-            command: `curl ${hostile}`,
-            by: "worker@dispatch:a",
-            count: 1,
-            first: at,
-            last: at,
-          },
-        ],
-        dropped: 0,
-      },
-    };
-    const posted = outboundText(render(engine));
-    const row = posted.split("\n").find((l) => l.includes("ana.example")) ?? "";
-    expect(row.split(/(?<!\\)\|/).length).toBe(8); // 6 cells, a leading and a trailing pipe
-    expect(posted).not.toMatch(/(^|[^`\u200b])@ana\b(?![^`]*`)/m);
-  });
-
-  it("a setup's last lines cannot close their code block", () => {
-    const engine: EngineState = {
-      ...initialEngineState("ana"),
-      setup: {
-        runs: [],
-        failed: {
-          workspace: "job",
-          command: "make",
-          exitCode: 2,
-          tail: "```\n# Setup passed\n```",
-          at,
-          digest: "d",
-        },
-      },
-    };
-    const body = render(engine, true);
-    expect(body).toContain("````text\n```\n# Setup passed\n```\n````");
-  });
-
-  it("a secret a command printed or put on its command line is redacted", () => {
-    const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
-    registerSecret(token);
-    const engine: EngineState = {
-      ...initialEngineState("ana"),
-      tasks: {
-        a: task({
-          verifierEvidence: [{ command: `curl -H "token ${token}"`, exitCode: 0, durationMs: 1 }],
-        }),
-      },
-      setup: {
-        runs: [],
-        failed: {
-          workspace: "job",
-          command: "npm ci",
-          exitCode: 1,
-          tail: `auth ${token}`,
-          at,
-          digest: "d",
-        },
-      },
-    };
-    const body = render(engine, true);
-    expect(body).not.toContain(token);
   });
 });
