@@ -49,8 +49,7 @@ describe.skipIf(installedBwrap() === null)("/retry on GitHub after a failed setu
     github.permissions.set("mallory", "read");
     github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
-    const status = () =>
-      github.comments.find((c) => c.body.includes("cfa job #1:"))?.body ?? "";
+    const status = () => github.comments.find((c) => c.body.includes("cfa job #1:"))?.body ?? "";
     expect(status()).toContain("Setup failed in `job`:");
     expect(status()).toContain("exited 7");
     expect(status()).toContain("E404 left-pad");
