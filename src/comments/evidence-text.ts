@@ -70,7 +70,12 @@ export function setupFailureText(failed: NonNullable<EngineState["setup"]>["fail
   ];
 }
 
-/** The requests the egress proxy refused (as Copilot's agent lists its firewall's blocks). */
+/**
+ * The requests the egress proxy refused, as Copilot's agent reports its firewall's blocks: "a
+ * warning is added to the pull request body … The warning shows the blocked address and the
+ * command that tried to make the request" (docs.github.com/en/copilot/how-tos/use-copilot-agents/
+ * coding-agent/customize-the-agent-firewall). Here in the status comment and the check runs.
+ */
 export function blockedSection(engine: EngineState): string[] {
   const blocked = engine.blocked;
   if (blocked === undefined || blocked.entries.length === 0) return [];

@@ -20,7 +20,12 @@ export const DEPENDENCY_FOLDERS = [
 
 /** `git add` pathspecs that leave every dependency folder out, at any depth. */
 export function dependencyExcludes(): string[] {
-  return DEPENDENCY_FOLDERS.map((name) => `:(exclude,glob)**/${name}/**`);
+  // The folder itself too: one made a nested repository (a `.git` inside) is a gitlink entry
+  // at its own path, which `name/**` would not match.
+  return DEPENDENCY_FOLDERS.flatMap((name) => [
+    `:(exclude,glob)**/${name}`,
+    `:(exclude,glob)**/${name}/**`,
+  ]);
 }
 
 /** `git clean -e` patterns (gitignore syntax) that keep them in the work tree. */

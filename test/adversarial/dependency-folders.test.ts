@@ -23,6 +23,8 @@ function plant(fx: GitFixture, root: string): string[] {
       planted.push(at);
     }
   }
+  // One made a repository of its own: a gitlink at the folder's path, were it staged.
+  fx.write(root, "packages/api/node_modules/.git/HEAD", "ref: refs/heads/main\n");
   // An agent un-ignores everything it can think of.
   fx.write(root, ".gitignore", DEPENDENCY_FOLDERS.map((n) => `!${n}/`).join("\n"));
   fx.write(root, "src/real-change.ts", "export const x = 1;\n");
@@ -59,7 +61,7 @@ describe(
       expect(await repo.commit("turn")).not.toBeNull();
       const files = committed("cfa/12");
       expect(files).toContain("src/real-change.ts");
-      expect(files.filter((f) => planted.includes(f))).toEqual([]);
+      expect(files.filter((f) => planted.includes(f) || f.includes("node_modules"))).toEqual([]);
       // A reset after a crash keeps what setup installed.
       await repo.resetToHead();
       for (const at of planted) expect(existsSync(path.join(ws.root, at)), at).toBe(true);
