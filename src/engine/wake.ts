@@ -24,7 +24,9 @@ import { publishChecks } from "./publish/checks.js";
 import { publishStatus, waitingOn } from "./publish/status.js";
 import { waitForApi } from "./turn/api-wait.js";
 import { openJournal } from "./turn/charges.js";
-import { applyRound, runnableInstances, runRound, unavailableIn } from "./turn/run-round.js";
+import { applyEnded, unavailableIn } from "./turn/apply-ended.js";
+import { TurnScheduler } from "./turn/turn-scheduler.js";
+import { runtimeOf } from "./job/wake-runtime.js";
 
 export interface WakeSummary {
   job: number;
@@ -38,8 +40,8 @@ export interface WakeSummary {
 
 export interface WakeOptions {
   signal?: AbortSignal;
-  /** Stop after this many rounds of turns (tests and `--step`). */
-  maxRounds?: number;
+  /** Stop after this many applied turns (tests). */
+  maxTurns?: number;
   /** The repository's configuration, when the caller has already read and validated it. */
   config?: CfaConfig;
   /**
@@ -105,7 +107,7 @@ async function finishWake(s: Session): Promise<void> {
   await publishChecks(s).catch(log("checks"));
 }
 
-/** The loop of a wake: people's replies, escalations, then rounds of turns, until quiescent. */
+/** The loop of a wake: people's replies, escalations, then turns, until quiescent. */
 async function run(s: Session, options: WakeOptions): Promise<void> {
   options.signal?.throwIfAborted();
   // Calls a dead or outaged wake paid for are accounted before anything else runs.
@@ -113,7 +115,30 @@ async function run(s: Session, options: WakeOptions): Promise<void> {
   await resumeUnfinished(s);
   if (isTerminalState(s.job.state)) return;
   await ingestHumanEvents(s, { checkPullRequest: true });
-  let rounds = 0;
+  const turns = new TurnScheduler(s, {
+    capacity: s.config.fanOut + 1,
+    order: s.deps.applyOrder ?? "finished",
+    signal: options.signal,
+  });
+  const rt = runtimeOf(s);
+  rt.lateJoin = (a) => turns.launch(a);
+  try {
+    await runTurns(s, turns, options);
+  } finally {
+    rt.lateJoin = null;
+    // Nothing runs past its wake: a turn still running here is stopped and not applied
+    // (the wake is stopping, or the job ended); its calls stay journalled.
+    if (turns.size > 0) await turns.stopAll("the wake is ending");
+  }
+}
+
+/**
+ * The scheduler's loop (issue 15 "no barrier"): between two applied turns, everything that
+ * used to happen between rounds — the lead, proxies, questions to people, then starting every
+ * instance that has mail while a slot is free — and then the next turn to end is applied.
+ */
+async function runTurns(s: Session, turns: TurnScheduler, options: WakeOptions): Promise<void> {
+  let applied = 0;
   while (isLiveState(s.job.state)) {
     options.signal?.throwIfAborted();
     await ensureLead(s);
@@ -121,31 +146,54 @@ async function run(s: Session, options: WakeOptions): Promise<void> {
 
     // Escalations first: their answers are what the agents wait on.
     const proxies = await runProxies(s);
-    if (proxies === "waiting") return;
+    if (proxies.kind === "unavailable") {
+      await giveUpTurns(s, turns, proxies.error);
+      return;
+    }
+    turns.abortConsumed();
     if (!isLiveState(s.job.state)) break;
     const asked = await askPeople(s);
 
-    const runnable = runnableInstances(s);
-    if (runnable.length === 0) {
-      if (proxies === "ran" || asked) continue;
+    turns.startRunnable();
+    if (turns.size === 0) {
+      if (proxies.kind === "ran" || asked) continue;
       if (waitingOnPerson(s)) break;
       if (!(await nudgeIdleLead(s))) break;
       continue;
     }
 
-    const turns = await runRound(s, runnable.slice(0, s.config.fanOut + 1), options.signal);
+    const ended = await turns.next();
     options.signal?.throwIfAborted();
-    const unavailable = unavailableIn(turns);
+    if (ended === null) continue;
+    const unavailable = ended.aborted === null ? unavailableIn([ended.turn]) : null;
     if (unavailable !== null) {
-      await waitForApi(s, unavailable);
+      await giveUpTurns(s, turns, unavailable);
       return;
     }
-    await applyRound(s, turns);
-    rounds += 1;
-    if (options.maxRounds !== undefined && rounds >= options.maxRounds) break;
-    // A turn boundary: what people said in the meantime applies now (seed 000 §8).
-    if (isLiveState(s.job.state)) await ingestHumanEvents(s);
+    await applyEnded(s, turns, ended);
+    applied += 1;
+    if (options.maxTurns !== undefined && applied >= options.maxTurns) break;
+    // A turn boundary: what people said in the meantime applies now (seed 000 §8); the
+    // cheap look first (a conditional request on GitHub), so a turn costs no reads when
+    // nobody wrote.
+    if (isLiveState(s.job.state) && (await s.deps.forge.issueChanged(s.n))) {
+      await ingestHumanEvents(s);
+      turns.abortConsumed();
+    }
   }
+}
+
+/**
+ * The model is unavailable (api-wait.ts): every other running turn stops — their calls stay
+ * journalled — and the wake gives up what is not committed and waits.
+ */
+async function giveUpTurns(
+  s: Session,
+  turns: TurnScheduler,
+  error: Parameters<typeof waitForApi>[1],
+): Promise<void> {
+  await turns.stopAll("the Anthropic API is unavailable");
+  await waitForApi(s, error);
 }
 
 function waitingOnPerson(s: Session): boolean {

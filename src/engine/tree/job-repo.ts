@@ -74,14 +74,19 @@ export class JobRepo {
    * `.cfa/` names records (a folder: all of them below it); `.cfa/outcome.json` is never
    * committed (seed 000 §4: consumed, not kept).
    */
-  commit(message: string, paths?: string[]): Promise<string | null> {
+  commit(
+    message: string,
+    paths?: string[],
+    /** `artifacts: false`: the phase artifacts stay as last committed (a lead is writing them). */
+    options: { artifacts?: boolean } = {},
+  ): Promise<string | null> {
     return this.lock.run(async () => {
       const recordScopes =
         paths === undefined ? [RECORDS_DIR] : paths.filter((p) => isUnderRecords(trim(p)));
       const others = paths?.filter((p) => !isUnderRecords(trim(p)));
       // Whatever made it (a file tool, a merge), no repository reaches a commit (issue 18 §4).
       if (others === undefined || others.length > 0) await this.removeNested();
-      await this.stageRecords(recordScopes.map(trim));
+      await this.stageRecords(recordScopes.map(trim), options.artifacts !== false);
       const staged =
         others === undefined || others.length > 0
           ? await stageTree(this.git, {
@@ -190,13 +195,14 @@ export class JobRepo {
    * changes or drops a record on its way in. A record that no longer holds the engine's
    * bytes is put back first (the after-command check should have caught it).
    */
-  private async stageRecords(scopes: readonly string[]): Promise<void> {
+  private async stageRecords(scopes: readonly string[], withArtifacts = true): Promise<void> {
     if (scopes.length === 0) return;
     await this.records.exclusive(async () => {
       const ledger = this.records;
       await this.prepareLocked();
       const inScope = (file: string) =>
         file !== OUTCOME_PATH &&
+        (withArtifacts || !isArtifactPath(file)) &&
         scopes.some((scope) => file === scope || file.startsWith(`${scope}/`));
       // What each staged path should hold: the engine's records that changed since staged…
       const wanted = new Map<string, string>();

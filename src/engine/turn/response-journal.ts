@@ -152,6 +152,24 @@ export class ResponseJournal {
   }
 
   /**
+   * Forgets the entries of these instances (`agent@thread`): called once a commit accounts
+   * their calls and their turns are applied or dropped, so none of them can be redone.
+   */
+  forget(instances: readonly string[]): Promise<void> {
+    const gone = new Set(instances);
+    const kept = this.entries.filter((e) => !gone.has(e.instance));
+    if (kept.length === this.entries.length) return Promise.resolve();
+    this.entries.length = 0;
+    this.entries.push(...kept);
+    for (const [digest, queue] of [...this.pool]) {
+      const left = queue.filter((e) => !gone.has(e.instance));
+      if (left.length === 0) this.pool.delete(digest);
+      else this.pool.set(digest, left);
+    }
+    return this.rewrite();
+  }
+
+  /**
    * Forgets every entry: called only when nothing is in flight and every turn that made a
    * call is committed (with its calls accounted), so none can be redone.
    */
