@@ -118,6 +118,12 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
       logger.warn(`cfa/worker: job #${job}: the run was cancelled: ${reason}`);
       return result(1, null);
     }
+    if (isPushStalled(error)) {
+      // The job branch moved under us and could not be taken in (engine/job/publish-job-branch.ts):
+      // nobody's failure, nothing to tell the person; the next wake starts from GitHub's branch.
+      logger.error(`cfa/worker: job #${job}: ${reason}`);
+      return result(1, null);
+    }
     if (isGitHubOutage(error)) {
       // GitHub failed (or rate-limited us) past the client's retries: not the job's fault and
       // nothing to tell the person; the run goes red and the sweep wakes the job again.
@@ -142,6 +148,10 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
     }
     return result(1, null);
   }
+}
+
+function isPushStalled(error: unknown): boolean {
+  return (error as Error | undefined)?.name === "PushStalledError";
 }
 
 function describe(error: unknown): string {

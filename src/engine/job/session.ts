@@ -35,6 +35,7 @@ import {
 import { appendText, readText, writeText } from "../tree/files.js";
 import { JobRepo } from "../tree/job-repo.js";
 import { RECORDS_DIR } from "../tree/record-ledger.js";
+import { publishJobBranch, type Publisher } from "./publish-job-branch.js";
 import { jobPaths, type JobPaths } from "../../records/job-paths.js";
 import { transition } from "../../protocol/transition.js";
 import { evolveRecords, type RecordChange } from "../../records/record-changes.js";
@@ -264,8 +265,19 @@ export async function commitAndPush(
     ? await s.repo.commit(message, [RECORDS_DIR], { artifacts: false })
     : await s.repo.commit(message, paths);
   if (sha === null) return null;
-  await s.deps.forge.pushBranch(s.paths.branch, { sha, expectedOld: s.pushedHead });
-  s.pushedHead = sha;
+  const publisher: Publisher = {
+    n: s.n,
+    branch: s.paths.branch,
+    repo: s.repo,
+    forge: s.deps.forge,
+    pushedHead: s.pushedHead,
+    note: (event, detail) => progress(s, "GIT", event, detail),
+  };
+  try {
+    await publishJobBranch(publisher, sha);
+  } finally {
+    s.pushedHead = publisher.pushedHead;
+  }
   return sha;
 }
 
