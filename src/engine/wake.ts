@@ -10,7 +10,7 @@ import type { EngineDeps } from "./job/engine-deps.js";
 import { memoForge } from "./job/forge-memo.js";
 import { loadConfig } from "./job/load-config.js";
 import { refuseToStart } from "./job/refuse-to-start.js";
-import { openSession, persist, type Session } from "./job/session.js";
+import { openSession, persist, progress, type Session } from "./job/session.js";
 import { removeStaleGitLocks } from "./job/stale-git-locks.js";
 import { takeWakeLock } from "./job/wake-lock.js";
 import { askPeople } from "./flow/ask-people.js";
@@ -27,6 +27,7 @@ import { openJournal } from "./turn/charges.js";
 import { applyEnded, unavailableIn } from "./turn/apply-ended.js";
 import { TurnScheduler } from "./turn/turn-scheduler.js";
 import { runtimeOf } from "./job/wake-runtime.js";
+import { stopOf, withdrawalPending } from "./job/wake-stop.js";
 
 export interface WakeSummary {
   job: number;
@@ -36,10 +37,22 @@ export interface WakeSummary {
   notes: string[];
   /** Set when another process's wake of this job is running: this one did nothing. */
   busy?: { pid: number };
+  /**
+   * Set when a stop (`WakeOptions.stop`) ended the wake with the job live: why, and whether
+   * the job should be woken again at once — false when people withdrew it meanwhile.
+   */
+  stopped?: { reason: string; wakeAgain: boolean };
 }
 
 export interface WakeOptions {
+  /** Aborts at once: the wake throws and nothing in flight lands (a crash by choice). */
   signal?: AbortSignal;
+  /**
+   * Ends the wake early but cleanly (job/wake-stop.ts): running turns stop at their next
+   * model-call boundary (or at once, when its reason is a WakeStop with `now`), nothing of
+   * them is applied, and the wake ends with its records committed and pushed.
+   */
+  stop?: AbortSignal;
   /** Stop after this many applied turns (tests). */
   maxTurns?: number;
   /** The repository's configuration, when the caller has already read and validated it. */
@@ -78,8 +91,9 @@ export async function wake(
   try {
     await clearStaleGitLocks(n, deps);
     const s = await openSession(n, deps, config.config, options.requester);
+    let stopped: WakeSummary["stopped"];
     try {
-      await run(s, options);
+      stopped = await run(s, options);
     } catch (error) {
       if (options.signal?.aborted) {
         // Stopped (Ctrl-C, a cancelled run) is a crash by choice: the round in flight never
@@ -92,7 +106,13 @@ export async function wake(
       if (!options.signal?.aborted) await finishWake(s);
     }
     // Printed and logged, never posted: without the template's marks (src/comments/own-marks.ts).
-    return { job: n, state: s.job.state, waitingOn: unmark(waitingOn(s)).text, notes: s.notes };
+    return {
+      job: n,
+      state: s.job.state,
+      waitingOn: stopped?.wakeAgain ? "the run it dispatches next" : unmark(waitingOn(s)).text,
+      notes: s.notes,
+      ...(stopped ? { stopped } : {}),
+    };
   } finally {
     await locked.lock.release();
   }
@@ -107,13 +127,16 @@ async function finishWake(s: Session): Promise<void> {
   await publishChecks(s).catch(log("checks"));
 }
 
-/** The loop of a wake: people's replies, escalations, then turns, until quiescent. */
-async function run(s: Session, options: WakeOptions): Promise<void> {
+/**
+ * The loop of a wake: people's replies, escalations, then turns, until quiescent. Returns
+ * what a stop (`options.stop`) ended, if one did while the job was live.
+ */
+async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopped"]> {
   options.signal?.throwIfAborted();
   // Calls a dead or outaged wake paid for are accounted before anything else runs.
   await openJournal(s);
   await resumeUnfinished(s);
-  if (isTerminalState(s.job.state)) return;
+  if (isTerminalState(s.job.state)) return undefined;
   await ingestHumanEvents(s, { checkPullRequest: true });
   const turns = new TurnScheduler(s, {
     capacity: s.config.fanOut + 1,
@@ -122,14 +145,34 @@ async function run(s: Session, options: WakeOptions): Promise<void> {
   });
   const rt = runtimeOf(s);
   rt.lateJoin = (a) => turns.launch(a);
+  const onStop = () => {
+    const stop = stopOf(options.stop);
+    if (stop === null) return;
+    // Every running turn ends at its next model call; a cancellation cannot wait that long.
+    rt.stopping = `the run stops early: ${stop.reason}`;
+    if (stop.now) turns.abortRunning(rt.stopping);
+    turns.poke();
+  };
+  options.stop?.addEventListener("abort", onStop, { once: true });
+  onStop();
   try {
     await runTurns(s, turns, options);
   } finally {
     rt.lateJoin = null;
+    options.stop?.removeEventListener("abort", onStop);
     // Nothing runs past its wake: a turn still running here is stopped and not applied
     // (the wake is stopping, or the job ended); its calls stay journalled.
     if (turns.size > 0) await turns.stopAll("the wake is ending");
   }
+  const stop = stopOf(options.stop);
+  if (stop === null || !isLiveState(s.job.state)) return undefined;
+  // What the stopped turns wrote in the job worktree (a lead's half-done files) is not
+  // committed: the turn is redone next time. Every applied turn was committed already.
+  await s.repo.resetToHead();
+  const withdrawn = await withdrawalPending(s).catch(() => false);
+  progress(s, s.job.state, "STOPPED", stop.reason);
+  s.notes.push(`stopped early: ${stop.reason}`);
+  return { reason: stop.reason, wakeAgain: !withdrawn };
 }
 
 /**
@@ -139,7 +182,8 @@ async function run(s: Session, options: WakeOptions): Promise<void> {
  */
 async function runTurns(s: Session, turns: TurnScheduler, options: WakeOptions): Promise<void> {
   let applied = 0;
-  while (isLiveState(s.job.state)) {
+  const stopping = () => options.stop?.aborted === true;
+  while (isLiveState(s.job.state) && !stopping()) {
     options.signal?.throwIfAborted();
     await ensureLead(s);
     if (!isLiveState(s.job.state)) break;
@@ -162,9 +206,14 @@ async function runTurns(s: Session, turns: TurnScheduler, options: WakeOptions):
       continue;
     }
 
-    const ended = await turns.next();
+    const ended = await turns.next(stopping);
     options.signal?.throwIfAborted();
     if (ended === null) continue;
+    if (stopping()) {
+      // Stopped: nothing more is applied; this turn is redone next time (turns.stopAll).
+      turns.putBack(ended);
+      break;
+    }
     const unavailable = ended.aborted === null ? unavailableIn([ended.turn]) : null;
     if (unavailable !== null) {
       await giveUpTurns(s, turns, unavailable);
@@ -176,9 +225,17 @@ async function runTurns(s: Session, turns: TurnScheduler, options: WakeOptions):
     // A turn boundary: what people said in the meantime applies now (seed 000 §8); the
     // cheap look first (a conditional request on GitHub), so a turn costs no reads when
     // nobody wrote.
-    if (isLiveState(s.job.state) && (await s.deps.forge.issueChanged(s.n))) {
+    // A withdrawal seen mid-turn (poll-interventions.ts) is read here whatever the probe says:
+    // the poll's look already took the probe's news.
+    const rt = runtimeOf(s);
+    if (
+      isLiveState(s.job.state) &&
+      (rt.stopping !== null || (await s.deps.forge.issueChanged(s.n)))
+    ) {
       await ingestHumanEvents(s);
       turns.abortConsumed();
+      // Applied (or refused, when its author may not withdraw): turns run normally again.
+      if (!stopping()) rt.stopping = null;
     }
   }
 }

@@ -151,17 +151,42 @@ export class TurnScheduler {
    * The next turn to apply: in `finished` order the first that ended, in `started` order the
    * oldest once it ended. Waits for one; null when nothing is running.
    */
-  async next(): Promise<EndedTurn | null> {
+  async next(giveUp?: () => boolean): Promise<EndedTurn | null> {
     for (;;) {
       const pick = this.pick();
       if (pick !== null) {
         this.flights.delete(pick.key);
         return { turn: pick.ended!, aborted: pick.aborted };
       }
-      if (this.flights.size === 0) return null;
+      if (this.flights.size === 0 || giveUp?.() === true) return null;
       await new Promise<void>((resolve) => (this.notify = resolve));
       this.notify = null;
     }
+  }
+
+  /** Wakes a `next` that waits, so it looks at its `giveUp` again (a stop came). */
+  poke(): void {
+    this.notify?.();
+  }
+
+  /** A turn handed out and not applied goes back, to be stopped with the rest (`stopAll`). */
+  putBack(ended: EndedTurn): void {
+    const key = addressKey(ended.turn.a);
+    this.flights.set(key, {
+      key,
+      a: ended.turn.a,
+      seq: -1,
+      controller: new AbortController(),
+      aborted: ended.aborted ?? "the wake stopped before it was applied",
+      ended: ended.turn,
+      endSeq: -1,
+    });
+  }
+
+  /** Stops every running turn now (a cancelled run); they end and are handed out as aborted. */
+  abortRunning(reason: string): void {
+    for (const f of this.flights.values())
+      if (f.ended === null && f.aborted === null) this.abort(f, reason);
   }
 
   /**
