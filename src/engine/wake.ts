@@ -125,6 +125,15 @@ async function finishWake(s: Session): Promise<void> {
   await publishStatus(s).catch(log("status"));
   await persist(s, `cfa #${s.n}: status`);
   await publishChecks(s).catch(log("checks"));
+  // The journal's last responses reach the forge before the run ends; at the job's end
+  // nothing is left to replay, and its branch goes.
+  const rt = runtimeOf(s);
+  if (isTerminalState(s.job.state)) {
+    await rt.journal?.clear();
+    await rt.journalBranch?.remove().catch(log("journal branch's removal"));
+  } else {
+    await rt.journalBranch?.flush();
+  }
 }
 
 /**
@@ -145,6 +154,7 @@ async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopp
   });
   const rt = runtimeOf(s);
   rt.lateJoin = (a) => turns.launch(a);
+  rt.appliedOn = (thread) => turns.appliedOn(thread);
   const onStop = () => {
     const stop = stopOf(options.stop);
     if (stop === null) return;
@@ -159,6 +169,7 @@ async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopp
     await runTurns(s, turns, options);
   } finally {
     rt.lateJoin = null;
+    rt.appliedOn = null;
     options.stop?.removeEventListener("abort", onStop);
     // Nothing runs past its wake: a turn still running here is stopped and not applied
     // (the wake is stopping, or the job ended); its calls stay journalled.

@@ -136,14 +136,16 @@ const trialArb: fc.Arbitrary<Trial> = fc.record({
 
 async function runTrial(trial: Trial): Promise<void> {
   let withdrawn = false;
-  let job: Awaited<ReturnType<typeof createLocalJob>> | undefined;
+  // The person acts on the job made below, from inside a model call.
+  const made: { job?: Awaited<ReturnType<typeof createLocalJob>> } = {};
   const { model, calls } = reactiveModel(trial, async (n) => {
-    if (trial.withdrawAt !== null && n === trial.withdrawAt && job !== undefined) {
+    if (trial.withdrawAt !== null && n === trial.withdrawAt && made.job !== undefined) {
       withdrawn = true;
-      await comment(job, "/withdraw enough");
+      await comment(made.job, "/withdraw enough");
     }
   });
-  job = await createLocalJob({ model, config: CONFIG });
+  const job = await createLocalJob({ model, config: CONFIG });
+  made.job = job;
   try {
     await openJob(job);
     const summary = await wake(1, job.deps);

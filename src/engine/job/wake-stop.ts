@@ -8,6 +8,7 @@
 // the next wake redoes them from their mailboxes, answering their calls from the journal.
 
 import { collectHumanEvents } from "../people/human-events.js";
+import type { MemoForge } from "./forge-memo.js";
 import type { Session } from "./session.js";
 
 export interface WakeStop {
@@ -33,6 +34,8 @@ export function stopOf(signal: AbortSignal | undefined): WakeStop | null {
  * only: the withdrawal is applied by the run its comment dispatched.
  */
 export async function withdrawalPending(s: Session): Promise<boolean> {
+  // Fresh: what the wake read before may be older than the withdrawal.
+  (s.deps.forge as Partial<MemoForge>).refresh?.();
   const { events } = await collectHumanEvents(s.deps.forge, s.n, s.engine, {
     label: s.config.label,
     approvers: s.config.approvers.map((l) => l.toLowerCase()),

@@ -36,8 +36,12 @@ export async function applyEnded(
   const key = addressKey(turn.a);
   const applies =
     ended.aborted === null && isLiveState(s.job.state) && s.soup.stateOf(turn.a) === "Run";
-  if (applies) await applyTurn(s, turn);
-  else progress(s, key, "DROPPED", ended.aborted ?? "its Run was consumed", true);
+  try {
+    if (applies) await applyTurn(s, turn);
+    else progress(s, key, "DROPPED", ended.aborted ?? "its Run was consumed", true);
+  } finally {
+    turns.settled(key);
+  }
   turns.abortConsumed();
   await enforceJobCaps(s);
   turns.abortConsumed();

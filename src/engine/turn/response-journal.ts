@@ -68,6 +68,8 @@ export class ResponseJournal {
   /** Unreplayed entries by digest, oldest first. */
   private readonly pool = new Map<string, JournalEntry[]>();
   private readonly lock = new Mutex();
+  /** Told the whole journal after every change (journal-branch.ts: it outlives the runner). */
+  mirror: ((lines: readonly string[]) => void) | null = null;
 
   private constructor(readonly file: string) {}
 
@@ -137,6 +139,7 @@ export class ResponseJournal {
   /** Appends a response the moment it is charged (one line, one write, serialised). */
   record(entry: JournalEntry): Promise<void> {
     this.entries.push(entry);
+    this.mirror?.(this.carry());
     return this.lock.run(async () => {
       await mkdir(dirname(this.file), { recursive: true });
       await appendFile(this.file, `${line(entry)}\n`);
@@ -161,6 +164,7 @@ export class ResponseJournal {
     if (kept.length === this.entries.length) return Promise.resolve();
     this.entries.length = 0;
     this.entries.push(...kept);
+    this.mirror?.(this.carry());
     for (const [digest, queue] of [...this.pool]) {
       const left = queue.filter((e) => !gone.has(e.instance));
       if (left.length === 0) this.pool.delete(digest);
@@ -176,6 +180,7 @@ export class ResponseJournal {
   clear(): Promise<void> {
     this.entries.length = 0;
     this.pool.clear();
+    this.mirror?.([]);
     return this.lock.run(() => rm(this.file, { force: true }));
   }
 

@@ -63,7 +63,7 @@ export async function runInstanceTurn(
       incoming,
       recordNow: false,
       ticket,
-      verify: (task, signal) => verifyTask(s, task, signal),
+      verify: (task, signal) => verifyTask(s, task, signal, { afterAppliedTurns: true }),
       ...(isLead ? { interrupt: () => preemptingMessage(s, a, preempted) } : {}),
       ...(signal ? { signal } : {}),
     });

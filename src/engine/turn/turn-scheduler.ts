@@ -42,6 +42,17 @@ interface Flight {
   endSeq: number;
 }
 
+interface Deferred {
+  promise: Promise<void>;
+  resolve: () => void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
 export interface SchedulerOptions {
   /** Turns at once, job-wide. */
   capacity: number;
@@ -60,6 +71,8 @@ export class TurnScheduler {
   private seq = 0;
   private endSeq = 0;
   private notify: (() => void) | null = null;
+  /** Turns that ended and are not applied yet, by key: settled once applied or dropped. */
+  private readonly unapplied = new Map<string, Deferred>();
 
   constructor(
     private readonly s: Session,
@@ -143,6 +156,7 @@ export class TurnScheduler {
       .then((turn) => {
         flight.ended = turn;
         flight.endSeq = this.endSeq++;
+        if (!this.unapplied.has(key)) this.unapplied.set(key, deferred());
         this.notify?.();
       });
   }
@@ -162,6 +176,31 @@ export class TurnScheduler {
       await new Promise<void>((resolve) => (this.notify = resolve));
       this.notify = null;
     }
+  }
+
+  /** The wake applied (or dropped) the turn `next` handed out for `key`. */
+  settled(key: string): void {
+    this.unapplied.get(key)?.resolve();
+    this.unapplied.delete(key);
+  }
+
+  /**
+   * Resolves once every turn that has ended on `thread` is applied. A lead's `close` of a task
+   * waits on it (tasks/verify-task.ts): a worker's turn that ended decided what it sent and
+   * wrote, and the verifier must see its commit, not reset its files away. A turn still
+   * running is not waited for: the close consumes it (seed 000 §9 [term-run]). In `started`
+   * order nothing is waited for — a turn that started earlier would be applied first, and
+   * that may be the closing lead's own.
+   */
+  appliedOn(thread: string): Promise<void> {
+    if (this.options.order === "started") return Promise.resolve();
+    const waits: Promise<void>[] = [];
+    for (const [key, d] of this.unapplied) {
+      const f = this.flights.get(key);
+      const a = f?.a ?? null;
+      if (a === null ? key.endsWith(`@${thread}`) : a.thread === thread) waits.push(d.promise);
+    }
+    return Promise.all(waits).then(() => undefined);
   }
 
   /** Wakes a `next` that waits, so it looks at its `giveUp` again (a stop came). */
@@ -210,7 +249,10 @@ export class TurnScheduler {
   async stopAll(reason: string): Promise<EndedTurn[]> {
     for (const f of this.flights.values()) if (f.ended === null) this.abort(f, reason);
     const ended: EndedTurn[] = [];
-    for (let next = await this.next(); next !== null; next = await this.next()) ended.push(next);
+    for (let next = await this.next(); next !== null; next = await this.next()) {
+      ended.push(next);
+      this.settled(addressKey(next.turn.a));
+    }
     return ended;
   }
 
