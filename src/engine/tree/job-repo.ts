@@ -224,7 +224,7 @@ export class JobRepo {
       const finalTree = (
         await this.git.raw(["mktree"], { input: `${entries.join("\n")}\n` })
       ).trim();
-      const clean = redact(message, "a commit message");
+      const clean = outboundText(redact(message, "a commit message"));
       const commit = await this.git.raw([
         "commit-tree",
         finalTree,
