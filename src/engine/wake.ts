@@ -96,7 +96,7 @@ export async function wake(
       stopped = await run(s, options);
     } catch (error) {
       if (options.signal?.aborted) {
-        // Stopped (Ctrl-C, a cancelled run) is a crash by choice: the round in flight never
+        // Stopped (Ctrl-C, a cancelled run) is a crash by choice: the turns in flight never
         // lands — its files are dropped, nothing more is committed or posted — and the next
         // wake redoes it without spending the retry budget (seed 000 §11 bounded crash-loss).
         await s.repo.resetToHead();

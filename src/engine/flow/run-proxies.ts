@@ -1,4 +1,4 @@
-// The proxies with work to do (seed 000 §7), each run in turn before any round: their answers
+// The proxies with work to do (seed 000 §7), each run in turn between two applied turns: their answers
 // are what the agents wait on. A proxy's run counts like a turn — a success resets the
 // consecutive-failure count, a proxy that cannot run is a state-level failure — and its calls
 // count against the caps.

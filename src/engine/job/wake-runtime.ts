@@ -1,7 +1,7 @@
 // What one wake knows about the turns in flight, beside the Session's records: the response
 // journal, which turns are running (the turns cap counts them before they are applied), the
 // cost gate, when people's comments were last looked at, and how to start a lead an
-// intervention woke in the middle of a round. Nothing here is a record: a crash loses it
+// intervention woke while other turns run. Nothing here is a record: a crash loses it
 // all, and the next wake rebuilds it from the journal and the branch.
 
 import type { Address } from "../../protocol/address.js";
@@ -19,7 +19,7 @@ export interface WakeRuntime {
   readonly running: Map<number, string>;
   nextTicket: number;
   readonly gate: CostGate;
-  /** When the forge was last asked for new comments mid-round (monotonic ms), or null. */
+  /** When the forge was last asked for new comments while turns run (monotonic ms), or null. */
   lastPoll: number | null;
   /** Starts an instance's turn at once (an intervention woke it); null outside the loop. */
   lateJoin: ((a: Address) => void) | null;
@@ -27,7 +27,7 @@ export interface WakeRuntime {
   appliedOn: ((thread: string) => Promise<void>) | null;
   /**
    * Why every running turn should stop at its next call (a withdrawal waiting to be applied
-   * at the round's end), or null.
+   * at the next applied turn, or a stop of the wake), or null.
    */
   stopping: string | null;
 }

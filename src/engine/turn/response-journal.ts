@@ -1,7 +1,7 @@
 // The response journal (issue 9 point 5: no call paid twice, every cap sees every call).
 // Every model response is appended here the moment it arrives, priced and numbered, before
-// any of its tool calls run. A turn that is redone — a process died mid-round, or the round
-// was given up because the API went away — sends the same requests again, and each one that
+// any of its tool calls run. A turn that is redone — a process died mid-turn, or the turns in flight
+// were given up because the API went away — sends the same requests again, and each one that
 // matches a journalled request byte for byte gets the journalled response instead of a new
 // call: seed 001 §F's "cache-only replay of recorded decisions", applied to model calls.
 //
