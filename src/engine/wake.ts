@@ -29,6 +29,9 @@ import { TurnScheduler } from "./turn/turn-scheduler.js";
 import { runtimeOf } from "./job/wake-runtime.js";
 import { stopOf, withdrawalPending } from "./job/wake-stop.js";
 
+/** How long an aborted wake waits for the journal's last push (SIGTERM leaves 2.5 s). */
+const ABORT_FLUSH_MS = 1500;
+
 export interface WakeSummary {
   job: number;
   state: State | null;
@@ -96,10 +99,16 @@ export async function wake(
       stopped = await run(s, options);
     } catch (error) {
       if (options.signal?.aborted) {
-        // Stopped (Ctrl-C, a cancelled run) is a crash by choice: the turns in flight never
-        // lands — its files are dropped, nothing more is committed or posted — and the next
-        // wake redoes it without spending the retry budget (seed 000 §11 bounded crash-loss).
+        // Aborted (a second Ctrl-C, SIGTERM) is a crash by choice: the turns in flight never
+        // land — their files are dropped, nothing more is committed or posted — and the next
+        // wake redoes them without spending the retry budget (seed 000 §11 bounded
+        // crash-loss). What they paid reaches the journal's branch if it can in the seconds
+        // left (GitHub kills the process 2.5 s after SIGTERM), so the next run pays it once.
         await s.repo.resetToHead();
+        await Promise.race([
+          runtimeOf(s).journalBranch?.flush(),
+          new Promise((resolve) => setTimeout(resolve, ABORT_FLUSH_MS).unref()),
+        ]);
       }
       throw error;
     } finally {

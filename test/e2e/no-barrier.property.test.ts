@@ -144,7 +144,7 @@ async function runTrial(trial: Trial): Promise<void> {
       await comment(made.job, "/withdraw enough");
     }
   });
-  const job = await createLocalJob({ model, config: CONFIG });
+  const job = await createLocalJob({ model, config: CONFIG, applyOrder: "finished" });
   made.job = job;
   try {
     await openJob(job);

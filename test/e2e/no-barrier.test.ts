@@ -69,14 +69,22 @@ describe("no round barrier", () => {
     );
     // The slow worker's first call waits for `release`; the lead hearing "fast done" releases
     // it (and notes that it came first). A barrier would never let the lead hear it first:
-    // then a timer releases the slow call so the test ends, failing.
+    // then a timer, started when the fast worker's turn ends, releases the slow call so the
+    // test ends, failing (generous: the machine may be loaded).
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let slowEnded = false;
     let leadHeardFastWhileSlowRan: boolean | null = null;
-    const timer = setTimeout(() => release(), 4_000);
+    let timer: NodeJS.Timeout | undefined;
     const model: Model = {
       async complete(request, options) {
+        if (request.instance === FAST) {
+          const response = await inner.complete(request, options);
+          if (JSON.stringify(response.content).includes('"done"')) {
+            timer = setTimeout(() => release(), 8_000);
+          }
+          return response;
+        }
         if (request.instance === SLOW) {
           await released;
           const response = await inner.complete(request, options);
@@ -94,7 +102,7 @@ describe("no round barrier", () => {
         return inner.complete(request, options);
       },
     };
-    job = await createLocalJob({ config: CONFIG, model });
+    job = await createLocalJob({ config: CONFIG, model, applyOrder });
     await openJob(job);
     const summary = await wake(1, { ...job.deps, applyOrder });
     clearTimeout(timer);
