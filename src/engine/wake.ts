@@ -10,7 +10,7 @@ import type { EngineDeps } from "./job/engine-deps.js";
 import { memoForge } from "./job/forge-memo.js";
 import { loadConfig } from "./job/load-config.js";
 import { refuseToStart } from "./job/refuse-to-start.js";
-import { openSession, persist, progress, type Session } from "./job/session.js";
+import { applyChange, openSession, persist, progress, type Session } from "./job/session.js";
 import { removeStaleGitLocks } from "./job/stale-git-locks.js";
 import { takeWakeLock } from "./job/wake-lock.js";
 import { askPeople } from "./flow/ask-people.js";
@@ -182,7 +182,18 @@ async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopp
     options.stop?.removeEventListener("abort", onStop);
     // Nothing runs past its wake: a turn still running here is stopped and not applied
     // (the wake is stopping, or the job ended); its calls stay journalled.
-    if (turns.size > 0) await turns.stopAll("the wake is ending");
+    // A stop at the boundary (the time margin) lets each end at its next model call.
+    const stop = stopOf(options.stop);
+    if (turns.size > 0) {
+      const dropped = await turns.stopAll(stop?.reason ?? "the wake is ending", {
+        atBoundary: stop !== null && !stop.now,
+      });
+      // Stopped early, a turn that ran to its boundary is redone next time: it counts then.
+      if (stop !== null && isLiveState(s.job.state)) {
+        for (const d of dropped)
+          if (d.turn.run !== null) applyChange(s, { type: "turn-uncounted" });
+      }
+    }
   }
   const stop = stopOf(options.stop);
   if (stop === null || !isLiveState(s.job.state)) return undefined;

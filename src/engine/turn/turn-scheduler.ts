@@ -246,8 +246,19 @@ export class TurnScheduler {
   }
 
   /** Stops every running turn and waits until each has ended; they are not applied. */
-  async stopAll(reason: string): Promise<EndedTurn[]> {
-    for (const f of this.flights.values()) if (f.ended === null) this.abort(f, reason);
+  async stopAll(
+    reason: string,
+    /**
+     * `atBoundary`: do not cut them — they stop at their next model call on their own (the
+     * wake's `stopping` reason is set), so no call in flight is paid and lost.
+     */
+    options: { atBoundary?: boolean } = {},
+  ): Promise<EndedTurn[]> {
+    for (const f of this.flights.values()) {
+      if (f.ended !== null) continue;
+      if (options.atBoundary === true) f.aborted ??= reason;
+      else this.abort(f, reason);
+    }
     const ended: EndedTurn[] = [];
     for (let next = await this.next(); next !== null; next = await this.next()) {
       ended.push(next);
