@@ -193,6 +193,14 @@ export const CfaConfigFileSchema = z.strictObject({
        * limit) before the wake ends with the job waiting for it.
        */
       apiPatienceMinutes: z.int().min(1).max(360).default(15),
+      /**
+       * Issue 15: how long the worker's run may last (the work job's `timeout-minutes` in the
+       * workflow templates: 340), and how long before that the wake stops at a turn boundary,
+       * pushes what it did and dispatches the job's next run, instead of being cut by the
+       * time limit.
+       */
+      runMinutes: z.int().min(10).max(7200).default(340),
+      stopMarginMinutes: z.int().min(1).max(120).default(20),
       /** The output budget of every role, thinking included; unset: each role's own (output:). */
       maxTokens: z.int().min(1024).max(128_000).optional(),
     })

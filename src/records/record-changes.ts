@@ -81,6 +81,11 @@ export type RecordChange =
   | { type: "transitions-settled"; through: number }
   /** A turn of any instance ran. */
   | { type: "turn-counted" }
+  /**
+   * A turn counted when it ended was not applied and will be redone (the wake stopped early:
+   * issue 15): it counts once, when it is redone.
+   */
+  | { type: "turn-uncounted" }
   /** A model call was paid: its usage and price, and the next call number (its journal seq). */
   | { type: "call-charged"; usage: Usage; costUsd: number }
   /** The calls are accounted up to a journal seq (a journal found with calls not yet counted). */
@@ -199,6 +204,8 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
       return withEngine({ ...engine, settled: change.through });
     case "turn-counted":
       return { job: { ...job, turns: job.turns + 1 }, engine };
+    case "turn-uncounted":
+      return { job: { ...job, turns: Math.max(0, job.turns - 1) }, engine };
     case "call-charged": {
       const u = job.usage;
       const { usage } = change;

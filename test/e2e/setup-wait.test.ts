@@ -105,7 +105,7 @@ describe.skipIf(skip)("a failing setup (issue 20)", () => {
 
     // The person fixes the config on the default branch: the next wake sets up and works.
     await commitConfig(job, 'setup: ["echo fixed"]\n');
-    const fixed = await wake(1, job.deps, { maxRounds: 1 });
+    const fixed = await wake(1, job.deps, { maxTurns: 1 });
     expect(setupOf(job)?.failed).toBeUndefined();
     expect(setupOf(job)?.runs.at(-1)).toMatchObject({
       workspace: "job",

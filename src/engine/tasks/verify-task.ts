@@ -8,6 +8,7 @@ import { JobRepo } from "../tree/job-repo.js";
 import { append, applyChange, progress, type Session } from "../job/session.js";
 import { runAgent } from "../turn/agent-run.js";
 import { systemPrompt } from "../turn/prompts.js";
+import { runtimeOf } from "../job/wake-runtime.js";
 import { taskWorkspace } from "./task-workspace.js";
 import { ensureSetUp } from "../setup/ensure-setup.js";
 import { keepEvidence, type CommandEvidence } from "../../records/command-evidence.js";
@@ -28,7 +29,15 @@ export async function verifyTask(
   s: Session,
   id: string,
   signal?: AbortSignal,
+  /**
+   * From a running turn's `close` (not from the wake applying a turn — that would wait on
+   * itself): a worker's turn that ended and is being applied commits its files first (issue
+   * 15: turns are applied while others run), so the verifier sees them and puts back nothing.
+   */
+  options: { afterAppliedTurns?: boolean } = {},
 ): Promise<{ verdict: "pass" | "fail"; issues: string[]; notes: string }> {
+  if (!s.engine.tasks[id]) throw new Error(`cfa/engine: no task ${id}`);
+  if (options.afterAppliedTurns === true) await runtimeOf(s).appliedOn?.(threads.dispatch(id));
   const meta = s.engine.tasks[id];
   if (!meta) throw new Error(`cfa/engine: no task ${id}`);
   const ws = await taskWorkspace(s, id);

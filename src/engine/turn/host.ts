@@ -34,7 +34,7 @@ import { applyChange, now } from "../job/session.js";
 /** What one turn decided, beyond its messages: read by applyTurn. */
 export interface TurnDecisions {
   pending: Payload[];
-  /** The id is allocated when the turn is applied (apply-turn.ts), in the round's fixed order. */
+  /** The id is allocated when the turn is applied (apply-turn.ts), in the order turns are applied. */
   ask: { question: Question } | null;
   finished: OutcomeRecord | null;
   verdict: TaskVerdict | null;
@@ -277,8 +277,8 @@ export function createHost(
         }
         question = { ...question, artifact: expected };
       }
-      // No id yet: turns of a round run in parallel, so an id taken here would depend on
-      // which model call came back first; applyTurn allocates it in the round's order.
+      // No id yet: turns run in parallel, so an id taken here would depend on
+      // which model call came back first; applyTurn allocates it in the order turns are applied.
       decisions.ask = { question };
       return ok("Asked. Your turn ends now; the answer arrives as your next message.");
     },

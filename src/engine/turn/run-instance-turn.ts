@@ -50,8 +50,10 @@ export async function runInstanceTurn(
   const protect = [".cfa/"];
   if (isLead && isLiveState(s.job.state))
     protect.push(`!${s.paths.artifact(PHASES[s.job.state].artifact)}`);
+  const key = addressKey(a);
   try {
     ws = await workspaceOf(s, a);
+    if (ws.root === s.jobWs.root) s.jobTreeTurns.add(key);
     const incoming = await renderIncoming(s, a, woke.message);
     const run = await runAgent(s, {
       address: a,
@@ -63,7 +65,7 @@ export async function runInstanceTurn(
       incoming,
       recordNow: false,
       ticket,
-      verify: (task, signal) => verifyTask(s, task, signal),
+      verify: (task, signal) => verifyTask(s, task, signal, { afterAppliedTurns: true }),
       ...(isLead ? { interrupt: () => preemptingMessage(s, a, preempted) } : {}),
       ...(signal ? { signal } : {}),
     });
@@ -80,6 +82,8 @@ export async function runInstanceTurn(
   } catch (error) {
     endRunning(s, ticket);
     return { a, woke, preempted, ws, run: null, error: error as Error };
+  } finally {
+    s.jobTreeTurns.delete(key);
   }
 }
 

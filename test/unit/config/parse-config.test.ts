@@ -181,6 +181,8 @@ const DEFAULTS: CfaConfig = {
     commandOutputBytes: 65536,
     turnTimeoutSeconds: 3600,
     apiPatienceMinutes: 15,
+    runMinutes: 340,
+    stopMarginMinutes: 20,
   },
   provider: "anthropic",
   bedrock: { models: {} },
@@ -361,6 +363,8 @@ auditTrail: drop
         maxTokens: 32000,
         turnTimeoutSeconds: 3600,
         apiPatienceMinutes: 60,
+        runMinutes: 340,
+        stopMarginMinutes: 20,
       },
       output: {
         ...DEFAULTS.output,

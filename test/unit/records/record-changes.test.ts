@@ -281,6 +281,12 @@ describe("evolveRecords: turns, calls and the model's availability", () => {
     expect(after.engine).toBe(before.engine);
   });
 
+  it("a turn uncounted (stopped, to be redone) takes one back, never below zero", () => {
+    const before = given({ type: "turn-counted" });
+    expect(evolveRecords(before, { type: "turn-uncounted" }).job.turns).toBe(0);
+    expect(evolveRecords(given(), { type: "turn-uncounted" }).job.turns).toBe(0);
+  });
+
   it("each charged call adds its usage and price and takes the next call number", () => {
     const r = given(
       { type: "call-charged", usage, costUsd: 0.25 },
@@ -354,6 +360,7 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
     { type: "pull-request-opened", number: 2, draft: false },
     { type: "transitions-settled", through: 0 },
     { type: "turn-counted" },
+    { type: "turn-uncounted" },
     {
       type: "call-charged",
       usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
@@ -389,6 +396,7 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
       "pull-request-opened": true,
       "transitions-settled": true,
       "turn-counted": true,
+      "turn-uncounted": true,
       "call-charged": true,
       "calls-accounted": true,
       "journal-unloaded": true,
