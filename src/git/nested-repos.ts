@@ -17,6 +17,9 @@ import { removeTree } from "../agents/fs/remove-entry.js";
 import { isRepositoryShape } from "./repository-shape.js";
 import { treeLimitExceeded } from "../agents/boundary/tree-limits.js";
 import type { GitClient } from "./git-client.js";
+import { DEPENDENCY_FOLDERS } from "./dependency-folders.js";
+
+const DEPENDENCY_NAMES: ReadonlySet<string> = new Set(DEPENDENCY_FOLDERS);
 
 /** What a sweep of the tree removed, root-relative. */
 export interface TreeSweep {
@@ -29,8 +32,8 @@ export interface TreeSweep {
 /**
  * Removes every `.git` (and every name git takes for one) below `root`, except the root's
  * own, and every folder shaped like a bare repository; returns the root-relative paths
- * removed. With `git`, folders the repository ignores
- * are skipped: `git add` never looks inside them, so a repository there is never recorded.
+ * removed. With `git`, folders the repository ignores and dependency folders are skipped:
+ * `git add` never looks inside them, so a repository there is never recorded.
  */
 export async function removeNestedRepos(root: string, git?: GitClient): Promise<string[]> {
   return (await sweepTree(root, git)).repos;
@@ -79,6 +82,9 @@ export async function sweepTree(root: string, git?: GitClient): Promise<TreeSwee
         continue;
       }
       if (!entry.isDirectory() || ignored.has(`${relative}/`)) continue;
+      // A dependency folder is never staged either (dependency-folders.ts): setup's thousands
+      // of installed files are not walked after every command.
+      if (git !== undefined && DEPENDENCY_NAMES.has(entry.name)) continue;
       let child: AnchoredDir;
       try {
         child = await dir.child(entry.name, { create: false });

@@ -10,7 +10,11 @@
 //   reason to start inside a nested repository later;
 // - no file over the size limit enters it (issue 18 §7): GitHub refuses a push holding one,
 //   and every later push of the branch; it stays in the tree, untracked.
+// - no dependency folder (`node_modules`, `.venv`…, dependency-folders.ts) at any depth: a
+//   workspace's setup fills them, and a repository whose .gitignore forgets one (or an agent
+//   that edits .gitignore) must not commit thousands of installed files (issue 20).
 
+import { dependencyExcludes } from "./dependency-folders.js";
 import { GitCommandError, type GitClient } from "./git-client.js";
 import { GITHUB_FILE_LIMIT_BYTES } from "./file-size-limit.js";
 import { oversizedFiles, type OversizedFile } from "./oversized-files.js";
@@ -51,9 +55,12 @@ export async function stageTree(
     ...(options.paths === undefined ? {} : { paths: options.paths }),
     exclude: options.exclude ?? [],
   });
-  const excluded = [...(options.exclude ?? []), ...tooLarge.map((file) => file.path)].map(
-    (prefix) => `:(exclude,literal)${prefix}`,
-  );
+  const excluded = [
+    ...[...(options.exclude ?? []), ...tooLarge.map((file) => file.path)].map(
+      (prefix) => `:(exclude,literal)${prefix}`,
+    ),
+    ...dependencyExcludes(),
+  ];
   const args = ["add", "--all", "--ignore-errors", "--", ...specs, ...excluded];
   const added = await git.run(args);
   const refused = new Set<string>();

@@ -33,7 +33,6 @@ describe("a whole job on GitHub (nock), from the labelled issue to DONE, app and
       "create-comment",
       "update-comment",
       "create-check",
-      "delete-ref",
     ]);
     github.permissions.set("ana", "write");
     github.openIssue({

@@ -55,6 +55,14 @@ export function git(cwd: string, ...args: string[]): string {
   return execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
 }
 
+/** What a test controls of one run beyond its hard signal (issue 15: clean stops). */
+export interface RunOptions {
+  /** The run's clean stop (a cancellation's SIGINT). */
+  stop?: AbortSignal;
+  /** Replaces the run's deadline timer: the test fires it when it chooses. */
+  deadlineTimer?: (ms: number, fire: () => void) => () => void;
+}
+
 export interface GitHubJob {
   root: string;
   github: FakeGitHub;
@@ -65,7 +73,7 @@ export interface GitHubJob {
   /** What git sent over HTTP, in `asApp` jobs (each fetch and push with its token). */
   gitRequests: GitHttpRequest[];
   /** Runs the worker as `workflow_dispatch` with inputs { job } would. */
-  runWorker(job: number, signal?: AbortSignal): Promise<number>;
+  runWorker(job: number, signal?: AbortSignal, more?: RunOptions): Promise<number>;
   labelled(issue: number, login: string): object;
   reviewed(
     pull: number,
@@ -158,7 +166,7 @@ export async function createGitHubJob(options: {
     clock,
     gitRequests: gitServer?.requests ?? [],
     // Every run on a fresh runner: a new clone (as actions/checkout makes) and RUNNER_TEMP.
-    runWorker: (job: number, signal?: AbortSignal) => {
+    runWorker: (job: number, signal?: AbortSignal, more: RunOptions = {}) => {
       runs += 1;
       const clone = join(root, `run-${runs}`);
       git(root, "clone", "--quiet", bare, clone);
@@ -185,6 +193,7 @@ export async function createGitHubJob(options: {
           print: (line) => lines.push(line),
           githubPacing: TEST_PACING,
           ...(signal ? { signal } : {}),
+          ...more,
         },
       );
     },

@@ -29,7 +29,6 @@ describe("the requester and a repository without drafts", () => {
       "create-comment",
       "update-comment",
       "create-check",
-      "delete-ref",
     ]);
     github.permissions.set("ana", "write");
     github.draftsSupported = false;

@@ -50,7 +50,6 @@ describe("workflow files on GitHub", () => {
       "create-comment",
       "update-comment",
       "create-check",
-      "delete-ref",
     ]);
     github.permissions.set("ana", "write");
     github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });

@@ -47,6 +47,12 @@ export async function createLocalJob(options: {
   seam?: CrashSeam;
   /** Where the job's temp tree goes (created); a fresh temp dir by default. */
   root?: string;
+  /**
+   * The order ended turns are applied in (engine/turn/turn-scheduler.ts). Default `started`,
+   * as for a replay: these jobs play scripts whose steps assume an order of replies, and the
+   * order turns end in depends on the machine's load. Tests of the live order pass `finished`.
+   */
+  applyOrder?: "finished" | "started";
 }): Promise<LocalJob> {
   const root = options.root ?? (await mkdtemp(join(tmpdir(), "cfa-e2e-")));
   await mkdir(root, { recursive: true });
@@ -95,6 +101,7 @@ export async function createLocalJob(options: {
         ANTHROPIC_API_KEY: "sk-ant-secret",
       },
     });
+    wired.deps.applyOrder = options.applyOrder ?? "started";
     if (!seam) return wired;
     const workspaces = wired.deps.workspaces;
     return {
