@@ -12,9 +12,13 @@
 //   and every later push of the branch; it stays in the tree, untracked.
 // - no dependency folder (`node_modules`, `.venv`…, dependency-folders.ts) at any depth: a
 //   workspace's setup fills them, and a repository whose .gitignore forgets one (or an agent
-//   that edits .gitignore) must not commit thousands of installed files (issue 20).
+//   that edits .gitignore) must not commit thousands of installed files (issue 20). Named
+//   paths are filtered here instead: git 2.39 applies an `:(exclude,glob)**/.tox` pathspec
+//   to literal paths it does not match (`assets/brief.md`, `src/components/x.md` were left
+//   out, silently: files copied to a task at dispatch stayed untracked, for a reset of the
+//   task's worktree to delete); over the whole tree (`.`) the excludes are exact.
 
-import { dependencyExcludes } from "./dependency-folders.js";
+import { dependencyExcludes, inDependencyFolder } from "./dependency-folders.js";
 import { GitCommandError, type GitClient } from "./git-client.js";
 import { GITHUB_FILE_LIMIT_BYTES } from "./file-size-limit.js";
 import { oversizedFiles, type OversizedFile } from "./oversized-files.js";
@@ -44,22 +48,22 @@ export async function stageTree(
   git: GitClient,
   options: { paths?: readonly string[]; exclude?: readonly string[]; maxFileBytes?: number } = {},
 ): Promise<StageResult> {
-  const specs =
-    options.paths === undefined ? ["."] : options.paths.map((file) => `:(literal)${file}`);
+  const paths = options.paths?.filter((file) => !inDependencyFolder(file));
+  const specs = paths === undefined ? ["."] : paths.map((file) => `:(literal)${file}`);
   if (specs.length === 0) return { refused: [], tooLarge: [], ...(await settleIndex(git)) };
   const maxBytes = Math.min(
     options.maxFileBytes ?? GITHUB_FILE_LIMIT_BYTES,
     GITHUB_FILE_LIMIT_BYTES,
   );
   const tooLarge = await oversizedFiles(git.baseDir, git, maxBytes, {
-    ...(options.paths === undefined ? {} : { paths: options.paths }),
+    ...(paths === undefined ? {} : { paths }),
     exclude: options.exclude ?? [],
   });
   const excluded = [
     ...[...(options.exclude ?? []), ...tooLarge.map((file) => file.path)].map(
       (prefix) => `:(exclude,literal)${prefix}`,
     ),
-    ...dependencyExcludes(),
+    ...(paths === undefined ? dependencyExcludes() : []),
   ];
   const args = ["add", "--all", "--ignore-errors", "--", ...specs, ...excluded];
   const added = await git.run(args);
