@@ -65,9 +65,11 @@ export async function stageTree(
     ),
     ...(paths === undefined ? dependencyExcludes() : []),
   ];
+  const controlNamed = await namesWithControls(git, [...specs, ...excluded]);
+  excluded.push(...controlNamed.map((file) => `:(exclude,literal)${file}`));
   const args = ["add", "--all", "--ignore-errors", "--", ...specs, ...excluded];
   const added = await git.run(args);
-  const refused = new Set<string>();
+  const refused = new Set<string>(controlNamed);
   if (added.code !== 0) {
     for (const line of added.stderr.split("\n")) {
       const match = REFUSED_LINE.exec(line);
@@ -90,6 +92,38 @@ export async function stageTree(
     }
   }
   return { refused: [...refused].sort(), tooLarge, ...(await settleIndex(git)) };
+}
+
+/**
+ * The files `git add` would take whose names hold a control character: left out, because git
+ * prints names raw in its error lines. A name like "x\nfatal: y: No space left on device\n"
+ * with a file git refuses below it made `git add` print a line that passed for git's own
+ * fatal error: the commit threw, read as a full disk (ports/disk-full.ts: the job paused,
+ * then the turn failed), and without those words every wake threw on it (the job wedged).
+ */
+async function namesWithControls(git: GitClient, pathspecs: readonly string[]): Promise<string[]> {
+  const listed = await git.run([
+    "ls-files",
+    "-z",
+    "--others",
+    "--modified",
+    "--exclude-standard",
+    "--",
+    ...pathspecs,
+  ]);
+  if (listed.code !== 0) return [];
+  return listed.stdout
+    .toString("utf8")
+    .split("\0")
+    .filter((file) => file !== "" && hasControl(file));
+}
+
+function hasControl(name: string): boolean {
+  for (let i = 0; i < name.length; i += 1) {
+    const code = name.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }
 
 /**

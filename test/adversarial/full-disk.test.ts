@@ -9,15 +9,24 @@
 // command also prints git's very words for a full disk and exits 1, so an agent's output
 // cannot pass for the machine's state once there is room. A turn that fills the disk every
 // time it is redone fails after DISK_PAUSES_BEFORE_FAILURE pauses, so a hostile command
-// cannot pause a job forever. Positive controls: on the same full disks plain git fails,
-// which is what every wake met before.
+// cannot pause a job forever. Nor can a file name: git prints names raw in its errors, so a
+// folder named with newlines and those words made a failed `git add` read as a full disk
+// (without the words, it threw on every wake); such names are left out of the commit.
+// Positive controls: on the same full disks plain git fails, which is what every wake met
+// before; plain git prints the named words at a line's end.
 
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { createGitWorkspaces } from "../../src/adapters/git/index.js";
 import { wake } from "../../src/engine/index.js";
+import { containWorkspace } from "../../src/engine/tree/contain-workspace.js";
+import { JobRepo } from "../../src/engine/tree/job-repo.js";
+import { GitCommandError } from "../../src/git/git-client.js";
+import { isDiskFull } from "../../src/ports/disk-full.js";
+import { makeGitFixture } from "../integration/git/git-fixture.js";
 import { DISK_PAUSES_BEFORE_FAILURE } from "../../src/engine/job/disk-pause.js";
 import { jobNeedsWake } from "../../src/worker/job-needs-wake.js";
 import type { EngineState } from "../../src/records/engine-state.js";
@@ -241,3 +250,52 @@ describe.skipIf(cannotMount !== null)(
     });
   },
 );
+
+// Names git prints raw in its error lines: a folder named with newlines and a full disk's
+// words, holding a file git refuses (a backslash name, refused under core.protectNTFS), made
+// `git add` print a line that passed for git's own fatal error. No mount needed.
+const NAMES: { title: string; folder: string }[] = [
+  { title: "git's words for a full disk", folder: `x\n${SPOOF}\n` },
+  { title: "a quota's words", folder: "x\nfatal: y: Disk quota exceeded\n" },
+  { title: "newlines alone (the add threw on every wake)", folder: "x\ny\n" },
+];
+
+describe(cases("file names that print a full disk's words in git's errors", NAMES.length), () => {
+  it.each(NAMES)("$title: left out of the commit, which goes on", async ({ folder }) => {
+    const fx = makeGitFixture();
+    try {
+      const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area });
+      const job = await workspaces.create({ name: "job", branch: "cfa/1", from: "main" });
+      const repo = new JobRepo(job.root, undefined, job.gitDir);
+      mkdirSync(join(job.root, folder), { recursive: true });
+      writeFileSync(join(job.root, folder, "a\\.git\\b"), "payload\n");
+      writeFileSync(join(job.root, "kept.txt"), "kept\n");
+      await containWorkspace(repo, { protect: [".cfa/"], ownRecord: () => false });
+      await repo.commit("turn");
+      expect(fx.git(job.root, "ls-tree", "-r", "--name-only", "HEAD").split("\n")).toEqual([
+        "README.md",
+        "kept.txt",
+        "shared.txt",
+      ]);
+    } finally {
+      fx.cleanup();
+    }
+  });
+
+  it("positive control: plain git add prints the words at a line's end, read as a full disk", () => {
+    const fx = makeGitFixture();
+    try {
+      mkdirSync(join(fx.repo, NAMES[0]!.folder));
+      writeFileSync(join(fx.repo, NAMES[0]!.folder, "a\\.git\\b"), "payload\n");
+      const args = ["add", "--all", "--ignore-errors", "--", "."];
+      const added = spawnSync("git", args, { cwd: fx.repo, encoding: "utf8" });
+      expect(added.status).not.toBe(0);
+      expect(added.stderr.split("\n")).toContain(SPOOF);
+      expect(
+        isDiskFull(new GitCommandError(`cfa/git: git add failed: ${added.stderr}`, args, 1)),
+      ).toBe(true);
+    } finally {
+      fx.cleanup();
+    }
+  });
+});
