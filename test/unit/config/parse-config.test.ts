@@ -40,6 +40,7 @@ const DEFAULTS: CfaConfig = {
   fanOut: 3,
   dispatchDepth: 3,
   setup: { commands: [], network: "detect", timeoutSeconds: 900 },
+  execute: { runners: "auto" },
   models: {
     "intent-lead": "capable",
     "project-lead": "capable",
