@@ -15,9 +15,7 @@ export type DispatchResult =
 
 /** GitHub's run statuses, folded: anything before completion is `active`. */
 export type TaskRunState =
-  | { status: "active" }
-  | { status: "completed"; conclusion: string | null }
-  | { status: "missing" };
+  { status: "active" } | { status: "completed"; conclusion: string | null } | { status: "missing" };
 
 export interface TaskRuns {
   dispatch(inputs: TaskRunInputs): Promise<DispatchResult>;

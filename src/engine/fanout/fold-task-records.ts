@@ -16,10 +16,7 @@
 // Costs are charged whatever the decisions' fate — a model call paid is paid — once per record
 // key (epoch, seq): a record rewritten after every call is charged by its growth.
 
-import {
-  taskTurnKey,
-  type TaskTurnRecord,
-} from "../../records/task-turn-record.js";
+import { taskTurnKey, type TaskTurnRecord } from "../../records/task-turn-record.js";
 
 export interface TaskLedger {
   /** The dispatch the lead trusts now; bumped when it gives up on a run. */
@@ -42,11 +39,7 @@ export interface FoldContext {
 }
 
 export type Refusal =
-  | "other job or task"
-  | "future epoch"
-  | "stale epoch"
-  | "routing"
-  | "over allowance";
+  "other job or task" | "future epoch" | "stale epoch" | "routing" | "over allowance";
 
 export interface FoldResult {
   ledger: TaskLedger;

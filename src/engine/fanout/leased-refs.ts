@@ -34,7 +34,8 @@ const SHA = /^[0-9a-f]{40}$/;
 
 export function leaseArg(u: RefUpdate): string {
   if ("absent" in u.lease) {
-    if (u.to === null) throw new Error(`cfa/engine: deleting ${u.ref} needs a lease naming its commit`);
+    if (u.to === null)
+      throw new Error(`cfa/engine: deleting ${u.ref} needs a lease naming its commit`);
     return `--force-with-lease=${u.ref}:`;
   }
   if (!SHA.test(u.lease.sha)) throw new Error(`cfa/engine: a lease on ${u.ref} names no commit`);

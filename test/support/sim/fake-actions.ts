@@ -183,7 +183,9 @@ export class FakeActions {
       r.status = "queued";
       running.push(r);
     }
-    let busy = [...this.runs.values()].filter((r) => r.assignedAt !== null && r.status !== "completed").length;
+    let busy = [...this.runs.values()].filter(
+      (r) => r.assignedAt !== null && r.status !== "completed",
+    ).length;
     for (const r of this.runs.values()) {
       if (busy >= this.o.slots) break;
       if (r.status !== "queued" || r.assignedAt !== null) continue;

@@ -13,7 +13,6 @@ import {
   JOB_REF,
   STATE_PATH,
   leadStep,
-  taskRef,
   taskStep,
   type Scenario,
   type World,
@@ -55,6 +54,8 @@ export interface TrialResult {
   seed: number;
   end: string;
   virtualMinutes: number;
+  /** From the first dispatch to the last run's end. */
+  wallMinutes: number;
   billed: Record<string, number>;
   kills: number;
   runs: number;
@@ -75,18 +76,27 @@ export async function runTrial(
     const clock = new VirtualClock();
     const remote = await createRemote(root);
     let kills = 0;
-    let leadKilledStrands = 0;
     const world = {} as World;
     const dispatchWake = () => {
       if (random() < faults.lostWake) return;
       actions.dispatch("lead", `cfa-${JOB}`, { job: String(JOB) });
-      if (random() < faults.duplicateWake) actions.dispatch("lead", `cfa-${JOB}`, { job: String(JOB) });
+      if (random() < faults.duplicateWake)
+        actions.dispatch("lead", `cfa-${JOB}`, { job: String(JOB) });
     };
-    const horizon = 3 * scenario.tasks.reduce((a, t) => a + t.turns * (t.callsPerTurn * t.callMs + t.commandMs), 0) + 2 * 3600_000;
+    const horizon =
+      3 *
+        scenario.tasks.reduce(
+          (a, t) => a + t.turns * (t.callsPerTurn * t.callMs + t.commandMs),
+          0,
+        ) +
+      2 * 3600_000;
     const faultsFor = (): RunFaults => {
       if (random() >= faults.kill) return {};
       kills += 1;
-      return { killAfterMs: Math.floor(random() * Math.min(horizon / 4, 40 * MINUTE)), loseRunner: random() < faults.loseRunner };
+      return {
+        killAfterMs: Math.floor(random() * Math.min(horizon / 4, 40 * MINUTE)),
+        loseRunner: random() < faults.loseRunner,
+      };
     };
     const actions: FakeActions = new FakeActions({
       clock,
@@ -107,7 +117,6 @@ export async function runTrial(
       paid: [],
       turns: [],
       verified: new Set<string>(),
-      killedStrands: 0,
       commandsRunning: new Map(),
       dispatchWake,
       taskJobMissing: false,
@@ -124,7 +133,6 @@ export async function runTrial(
         },
       }),
     } satisfies Partial<World>);
-    void leadKilledStrands;
 
     // The job starts: the label's dispatch.
     actions.dispatch("lead", `cfa-${JOB}`, { job: String(JOB) });
@@ -132,10 +140,13 @@ export async function runTrial(
     const sweepMs = options.sweepMs ?? 60 * MINUTE;
     const sweep = () => {
       void clock.strand(async () => {
-        const state = await git(remote.bare, ["show", `${JOB_REF}:${STATE_PATH}`]).catch(() => null);
+        const state = await git(remote.bare, ["show", `${JOB_REF}:${STATE_PATH}`]).catch(
+          () => null,
+        );
         const live = state === null || JSON.parse(state).state === "EXECUTE";
         if (!live) return;
-        if (actions.active("lead").length === 0) actions.dispatch("lead", `cfa-${JOB}`, { job: String(JOB) });
+        if (actions.active("lead").length === 0)
+          actions.dispatch("lead", `cfa-${JOB}`, { job: String(JOB) });
         clock.at(sweepMs, sweep);
       });
     };
@@ -147,24 +158,54 @@ export async function runTrial(
         actions.dispatch("lead", `cfa-${JOB}`, { job: String(JOB) });
       });
     }
-    const end = await clock.drive(48 * 3600_000);
+    // A trial that stops making progress in real time is a deadlock: report it, do not hang.
+    let hung = false;
+    const end = await Promise.race([
+      clock.drive(48 * 3600_000),
+      new Promise<number>((resolve) =>
+        setTimeout(() => {
+          hung = true;
+          resolve(clock.now);
+        }, 90_000).unref(),
+      ),
+    ]);
     if (process.env.CFA_SIM_DEBUG) {
       for (const r of actions.runs.values())
-        console.log(r.id, r.job, JSON.stringify(r.inputs), r.status, r.conclusion, r.assignedAt, r.endedAt, JSON.stringify(r.faults));
+        console.log(
+          r.id,
+          r.job,
+          JSON.stringify(r.inputs),
+          r.status,
+          r.conclusion,
+          r.assignedAt,
+          r.endedAt,
+          JSON.stringify(r.faults),
+        );
       console.log(await git(remote.bare, ["show", `${JOB_REF}:${STATE_PATH}`]).catch(() => null));
     }
-    const violations = await check(world, root);
+    const violations = hung
+      ? [`hung at virtual minute ${Math.round(end / MINUTE)}`]
+      : await check(world, root);
     violations.push(...actions.errors.map((e) => `a step threw: ${e.message}`));
     const state = await git(remote.bare, ["show", `${JOB_REF}:${STATE_PATH}`]).catch(() => null);
-    const parsed = state ? (JSON.parse(state) as { state: string; tasks: Record<string, { ledger: { charged: Record<string, number> } }> }) : null;
+    const parsed = state
+      ? (JSON.parse(state) as {
+          state: string;
+          tasks: Record<string, { ledger: { charged: Record<string, number> } }>;
+        })
+      : null;
     const chargedUsd = parsed
-      ? Object.values(parsed.tasks).reduce((a, t) => a + Object.values(t.ledger.charged).reduce((x, y) => x + y, 0), 0)
+      ? Object.values(parsed.tasks).reduce(
+          (a, t) => a + Object.values(t.ledger.charged).reduce((x, y) => x + y, 0),
+          0,
+        )
       : 0;
     const paidUsd = world.paid.reduce((a, p) => a + p.usd, 0);
     return {
       seed,
       end: parsed?.state ?? "none",
       virtualMinutes: end / MINUTE,
+      wallMinutes: Math.max(0, ...[...actions.runs.values()].map((r) => r.endedAt ?? 0)) / MINUTE,
       billed: actions.billedMinutes(),
       kills,
       runs: actions.runs.size,
@@ -215,7 +256,9 @@ async function check(w: World, root: string): Promise<string[]> {
     const task = e.ref.replace(`refs/heads/cfa/${JOB}-`, "");
     if (e.writer.startsWith("lead:")) {
       // The lead creates, fences (a new epoch) and deletes; between, the epoch's holder writes.
-      const m = isZero(e.new) ? null : await git(bare, ["log", "-1", "--format=%s", e.new]).catch(() => "");
+      const m = isZero(e.new)
+        ? null
+        : await git(bare, ["log", "-1", "--format=%s", e.new]).catch(() => "");
       const fence = m?.match(/epoch (\d+)/);
       if (fence) epochOf.set(task, Number(fence[1]));
       continue;
@@ -224,7 +267,9 @@ async function check(w: World, root: string): Promise<string[]> {
     if (!d || d.job !== "task" || d.inputs.task !== task) {
       v.push(`${e.ref} written by ${e.writer}, not a run of its task`);
     } else if (Number(d.inputs.epoch) !== epochOf.get(task) || e.epoch !== epochOf.get(task)) {
-      v.push(`${e.ref} written by ${e.writer} of epoch ${d.inputs.epoch} while epoch ${epochOf.get(task)} held it`);
+      v.push(
+        `${e.ref} written by ${e.writer} of epoch ${d.inputs.epoch} while epoch ${epochOf.get(task)} held it`,
+      );
     }
   }
   // 4. No task branch survives WITHDRAWN (nor DONE).
@@ -245,15 +290,19 @@ async function check(w: World, root: string): Promise<string[]> {
       for (const t of w.scenario.tasks)
         for (let i = 1; i <= t.turns; i++) {
           const text = await show(`${JOB_REF}:work/${t.id}/${i}.txt`);
-          if (text !== `task ${t.id} turn ${i}\n`) v.push(`work/${t.id}/${i}.txt missing from the job branch`);
+          if (text !== `task ${t.id} turn ${i}\n`)
+            v.push(`work/${t.id}/${i}.txt missing from the job branch`);
         }
     }
   }
   // 6. Lost turns ≤ the turns the killed processes had in flight.
   const endedKeys = new Set(w.turns.filter((t) => t.ended).map((t) => `${t.task}/${t.seq}`));
   const lost = w.turns.filter((t) => !t.ended && !endedKeys.has(`${t.task}/${t.seq}`)).length;
-  const inFlightKilled = w.turns.filter((t) => !t.ended && w.actions.runs.get(t.run)?.conclusion !== "success").length;
-  if (lost > inFlightKilled) v.push(`${lost} turns lost, ${inFlightKilled} in flight in killed runs`);
+  const inFlightKilled = w.turns.filter(
+    (t) => !t.ended && w.actions.runs.get(t.run)?.conclusion !== "success",
+  ).length;
+  if (lost > inFlightKilled)
+    v.push(`${lost} turns lost, ${inFlightKilled} in flight in killed runs`);
   // 7. Cost ≤ cap + one call per run: what was paid, against the tasks' allowances.
   const paid = w.paid.reduce((a, p) => a + p.usd, 0);
   const cap = w.scenario.allowanceUsd * w.scenario.tasks.length;

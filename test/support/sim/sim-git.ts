@@ -24,6 +24,16 @@ const ENV = {
 };
 
 export async function git(cwd: string, args: string[], signal?: AbortSignal): Promise<string> {
+  const t0 = Date.now();
+  try {
+    return await gitRaw(cwd, args, signal);
+  } finally {
+    if (process.env.CFA_SIM_DEBUG && Date.now() - t0 > 500)
+      console.log("slow git", Date.now() - t0, args.join(" ").slice(0, 80));
+  }
+}
+
+async function gitRaw(cwd: string, args: string[], signal?: AbortSignal): Promise<string> {
   const { stdout } = await exec("git", args, {
     cwd,
     env: ENV,

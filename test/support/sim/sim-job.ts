@@ -12,6 +12,8 @@ import {
   type TaskLedger,
 } from "../../../src/engine/fanout/fold-task-records.js";
 import { pushLeased, type RefUpdate } from "../../../src/engine/fanout/leased-refs.js";
+import { chooseRunner } from "../../../src/engine/fanout/choose-runner.js";
+import type { RunnerMode } from "../../../src/config/index.js";
 import { fansOut, watchTaskRun } from "../../../src/engine/fanout/watch-task-run.js";
 import {
   parseTaskTurnRecord,
@@ -42,7 +44,7 @@ export interface TaskScript {
 
 export interface Scenario {
   tasks: TaskScript[];
-  mode: "single" | "per-task";
+  mode: RunnerMode;
   callUsd: number;
   allowanceUsd: number;
   /** The lead stops this long before its time limit (limits.stopMarginMinutes). */
@@ -83,8 +85,6 @@ export interface World {
   turns: { run: string; task: string; seq: number; epoch: number; ended: boolean }[];
   /** Commits the lead verified before merging them. */
   verified: Set<string>;
-  /** Runs killed while they ran task turns, with how many turns were in flight. */
-  killedStrands: number;
   /** Per-run faults on git pushes (a kill mid-push, a lost answer). */
   pushFaults: (run: string) => { beforePush?: () => void; afterPush?: () => void };
   /** Commands running now per runner (the contention of one runner's 2 cores). */
@@ -102,7 +102,13 @@ function initialState(s: Scenario): JobState {
   const tasks: Record<string, TaskState> = {};
   for (const t of s.tasks) {
     tasks[t.id] = {
-      ledger: { epoch: 0, folded: 0, charged: {}, allowanceUsd: s.allowanceUsd, callUsd: s.callUsd },
+      ledger: {
+        epoch: 0,
+        folded: 0,
+        charged: {},
+        allowanceUsd: s.allowanceUsd,
+        callUsd: s.callUsd,
+      },
       created: false,
       runner: null,
       deaths: 0,
@@ -124,7 +130,11 @@ async function readAt(c: Clone, sha: string, path: string): Promise<string | nul
 
 async function fetchRefs(c: Clone): Promise<Record<string, string>> {
   await c.run(["fetch", "--quiet", "--prune", "origin", "+refs/heads/*:refs/remotes/origin/*"]);
-  const out = await c.run(["for-each-ref", "--format=%(objectname) %(refname)", "refs/remotes/origin/"]);
+  const out = await c.run([
+    "for-each-ref",
+    "--format=%(objectname) %(refname)",
+    "refs/remotes/origin/",
+  ]);
   const refs: Record<string, string> = {};
   for (const line of out.split("\n")) {
     const [sha, name] = line.trim().split(" ");
@@ -134,7 +144,9 @@ async function fetchRefs(c: Clone): Promise<Record<string, string>> {
 }
 
 async function readRecords(c: Clone, sha: string): Promise<TaskTurnRecord[]> {
-  const names = (await c.run(["ls-tree", "--name-only", `${sha}:${TASK_TURNS_DIR}`]).catch(() => ""))
+  const names = (
+    await c.run(["ls-tree", "--name-only", `${sha}:${TASK_TURNS_DIR}`]).catch(() => "")
+  )
     .split("\n")
     .filter((n) => n.endsWith(".json"));
   const records: TaskTurnRecord[] = [];
@@ -205,8 +217,7 @@ async function taskTurns(
     head = sha;
   };
   const timeShort = () =>
-    ctx.interrupted() ||
-    w.scenario.stopMarginMs + ctx.clock.now - ctx.startedAt >= ctx.timeLimitMs;
+    ctx.interrupted() || w.scenario.stopMarginMs + ctx.clock.now - ctx.startedAt >= ctx.timeLimitMs;
   for (; seq <= script.turns; seq++) {
     if (timeShort()) return "stopped";
     const turn = { run: ctx.runId, task, seq, epoch, ended: false };
@@ -236,7 +247,12 @@ async function taskTurns(
       calls += 1;
       const path = taskTurnPath(seq, epoch);
       await publish(
-        await commitFiles(c, dir, { [path]: JSON.stringify(record(false, null)) }, `${task} ${seq}: call ${calls}`),
+        await commitFiles(
+          c,
+          dir,
+          { [path]: JSON.stringify(record(false, null)) },
+          `${task} ${seq}: call ${calls}`,
+        ),
       );
     }
     // Commands: a runner's two cores are shared by the commands running on it at once.
@@ -272,7 +288,13 @@ export function taskStep(w: World) {
   return async (ctx: RunContext): Promise<Conclusion> => {
     const task = ctx.inputs.task!;
     const epoch = Number(ctx.inputs.epoch);
-    const c = await cloneFor(w.root, w.remote, `run-${ctx.runId}`, ctx.killSignal, w.pushFaults(ctx.runId));
+    const c = await cloneFor(
+      w.root,
+      w.remote,
+      `run-${ctx.runId}`,
+      ctx.killSignal,
+      w.pushFaults(ctx.runId),
+    );
     await ctx.sleep(5_000);
     const refs = await fetchRefs(c);
     const jobHead = refs[JOB_REF];
@@ -299,7 +321,13 @@ async function readState(c: Clone, sha: string): Promise<JobState | null> {
 
 export function leadStep(w: World) {
   return async (ctx: RunContext): Promise<Conclusion> => {
-    const c = await cloneFor(w.root, w.remote, `run-${ctx.runId}`, ctx.killSignal, w.pushFaults(ctx.runId));
+    const c = await cloneFor(
+      w.root,
+      w.remote,
+      `run-${ctx.runId}`,
+      ctx.killSignal,
+      w.pushFaults(ctx.runId),
+    );
     await ctx.sleep(5_000);
     const writer = `lead:${ctx.runId}`;
     let refs = await fetchRefs(c);
@@ -307,29 +335,47 @@ export function leadStep(w: World) {
     let head = refs[JOB_REF] ?? null;
     if (head === null) {
       if (w.withdrawn) return "success";
-      await git(c.dir, ["worktree", "add", "--quiet", "-b", "job", jobDir, refs["refs/heads/main"]!]);
+      await git(c.dir, [
+        "worktree",
+        "add",
+        "--quiet",
+        "-b",
+        "job",
+        jobDir,
+        refs["refs/heads/main"]!,
+      ]);
       const sha = await commitFiles(
         c,
         jobDir,
         { [STATE_PATH]: JSON.stringify(initialState(w.scenario)), [BUS_PATH]: "" },
         "cfa #1: EXECUTE",
       );
-      const out = await pushLeased(c.run, "origin", [{ ref: JOB_REF, to: sha, lease: { absent: true } }], {
-        pushOptions: pushOpts(writer),
-      });
+      const out = await pushLeased(
+        c.run,
+        "origin",
+        [{ ref: JOB_REF, to: sha, lease: { absent: true } }],
+        {
+          pushOptions: pushOpts(writer),
+        },
+      );
       if (out.kind === "moved") return "success";
       head = sha;
     } else {
       await git(c.dir, ["worktree", "add", "--quiet", "-b", "job", jobDir, head]);
     }
-    let state = (await readState(c, head))!;
+    const state = (await readState(c, head))!;
     if (state.state !== "EXECUTE") return "success";
     let bus = (await readAt(c, head, BUS_PATH)) ?? "";
     const extraUpdates: RefUpdate[] = [];
 
     /** Commits the state (and bus) and pushes it with the task refs in one atomic push. */
     const save = async (message: string): Promise<void> => {
-      const sha = await commitFiles(c, jobDir, { [STATE_PATH]: JSON.stringify(state), [BUS_PATH]: bus }, message);
+      const sha = await commitFiles(
+        c,
+        jobDir,
+        { [STATE_PATH]: JSON.stringify(state), [BUS_PATH]: bus },
+        message,
+      );
       const updates = [{ ref: JOB_REF, to: sha, lease: { sha: head! } }, ...extraUpdates.splice(0)];
       const out = await pushLeased(c.run, "origin", updates, { pushOptions: pushOpts(writer) });
       if (out.kind === "moved") throw new Stale();
@@ -346,7 +392,18 @@ export function leadStep(w: World) {
       for (;;) {
         refs = await fetchRefs(c);
         // Fold every task's records first: what a dead run pushed counts before it is replaced.
-        for (const t of w.scenario.tasks) await foldTask(w, ctx, c, state, t.id, refs, jobDir, extraUpdates, (line) => (bus += line));
+        for (const t of w.scenario.tasks)
+          await foldTask(
+            w,
+            ctx,
+            c,
+            state,
+            t.id,
+            refs,
+            jobDir,
+            extraUpdates,
+            (line) => (bus += line),
+          );
         if (Object.values(state.tasks).every((t) => t.merged !== null)) {
           state.state = "DONE";
           await save("cfa #1: DONE");
@@ -367,7 +424,17 @@ export function leadStep(w: World) {
           }
           ts.ledger = { ...ts.ledger, epoch: ts.ledger.epoch + 1 };
           await fence(c, t.id, ts, refs, head!, extraUpdates, writer);
-          const fanOut = w.scenario.mode === "per-task" && fansOut(ts) && !w.taskJobMissing;
+          const turnMs = t.callsPerTurn * t.callMs + t.commandMs;
+          const choice = chooseRunner({
+            mode: w.scenario.mode,
+            concurrent: Object.values(state.tasks).filter((x) => !x.done).length,
+            commandShare: turnMs === 0 ? 0 : t.commandMs / turnMs,
+            expectedMinutes: (t.turns * turnMs) / 60_000,
+            leadMinutesLeft:
+              (ctx.timeLimitMs - w.scenario.stopMarginMs - (ctx.clock.now - ctx.startedAt)) /
+              60_000,
+          });
+          const fanOut = choice === "own-run" && fansOut(ts) && !w.taskJobMissing;
           ts.runner = fanOut ? "dispatching" : `lead:${ctx.runId}`;
           if (!fanOut) here.push(t.id);
         }
@@ -392,20 +459,48 @@ export function leadStep(w: World) {
         await save("cfa #1: dispatched");
         if (here.length === 0) return "success"; // quiescent: the task runs wake the lead
         // The lead runs these tasks itself, in parallel, on its own runner.
-        const ended = await ctx.clock.join(Promise.all(
-          here.map((id) =>
-            ctx.clock.strand(async () => {
-              const tc = await cloneFor(w.root, w.remote, `run-${ctx.runId}-${id}`, ctx.killSignal, w.pushFaults(ctx.runId));
-              return taskTurns(w, ctx, tc, state, id, state.tasks[id]!.ledger.epoch, writer, ctx.runId).catch((e: unknown) => {
-                if (e instanceof Stale) return "stopped" as const;
-                throw e;
-              });
-            }),
+        const ended = await ctx.clock.join(
+          Promise.all(
+            here.map((id) =>
+              ctx.clock.strand(async () => {
+                const tc = await cloneFor(
+                  w.root,
+                  w.remote,
+                  `run-${ctx.runId}-${id}`,
+                  ctx.killSignal,
+                  w.pushFaults(ctx.runId),
+                );
+                return taskTurns(
+                  w,
+                  ctx,
+                  tc,
+                  state,
+                  id,
+                  state.tasks[id]!.ledger.epoch,
+                  writer,
+                  ctx.runId,
+                ).catch((e: unknown) => {
+                  if (e instanceof Stale) return "stopped" as const;
+                  throw e;
+                });
+              }),
+            ),
           ),
-        ));
+        );
         if (ended.some((e) => e === "stopped") || ctx.interrupted()) {
           refs = await fetchRefs(c);
-          for (const t of w.scenario.tasks) await foldTask(w, ctx, c, state, t.id, refs, jobDir, extraUpdates, (line) => (bus += line));
+          for (const t of w.scenario.tasks)
+            await foldTask(
+              w,
+              ctx,
+              c,
+              state,
+              t.id,
+              refs,
+              jobDir,
+              extraUpdates,
+              (line) => (bus += line),
+            );
           for (const id of here) state.tasks[id]!.runner = null;
           await save("cfa #1: stopped early");
           if (!w.withdrawn) w.dispatchWake();
@@ -420,7 +515,10 @@ export function leadStep(w: World) {
   };
 }
 
-async function nextStep(w: World, ts: TaskState): Promise<"wait" | "continue" | "redispatch" | "run-here"> {
+async function nextStep(
+  w: World,
+  ts: TaskState,
+): Promise<"wait" | "continue" | "redispatch" | "run-here"> {
   // Never dispatched (or killed before it was), or run by a lead whose run is over: a new
   // epoch, not a death.
   if (ts.runner === null || ts.runner === "dispatching" || ts.runner.startsWith("lead:"))
@@ -467,11 +565,19 @@ async function foldTask(
   if (ts.merged !== null || branchHead === undefined) return;
   await ctx.sleep(w.scenario.foldMs);
   const records = await readRecords(c, branchHead);
-  const r = foldTaskRecords(ts.ledger, records, { job: JOB, task, visible: new Set([LEAD]) }, new Set(ts.refused));
+  const r = foldTaskRecords(
+    ts.ledger,
+    records,
+    { job: JOB, task, visible: new Set([LEAD]) },
+    new Set(ts.refused),
+  );
   ts.ledger = r.ledger;
   ts.refused.push(...r.refused.map((x) => x.key));
   for (const f of r.folded) {
-    appendBus(JSON.stringify({ task, seq: f.seq, epoch: f.epoch, key: taskTurnKey(f), sends: f.sends }) + "\n");
+    appendBus(
+      JSON.stringify({ task, seq: f.seq, epoch: f.epoch, key: taskTurnKey(f), sends: f.sends }) +
+        "\n",
+    );
     if (f.done) ts.done = true;
   }
   if (!ts.done) return;
@@ -503,7 +609,8 @@ async function withdraw(
   extra: RefUpdate[],
 ): Promise<void> {
   for (const [id, ts] of Object.entries(state.tasks)) {
-    if (ts.runner !== null && !ts.runner.startsWith("lead:") && ts.runner !== "dispatching") w.actions.cancel(ts.runner);
+    if (ts.runner !== null && !ts.runner.startsWith("lead:") && ts.runner !== "dispatching")
+      w.actions.cancel(ts.runner);
     const sha = refs[taskRef(id)];
     if (sha !== undefined) extra.push({ ref: taskRef(id), to: null, lease: { sha } });
   }

@@ -63,7 +63,10 @@ export class VirtualClock {
   /** Drives time until nothing is left to do, or `until` ms. Returns the virtual end time. */
   async drive(until: number): Promise<number> {
     for (;;) {
+      const t0 = Date.now();
       await this.settled();
+      if (process.env.CFA_SIM_DEBUG && Date.now() - t0 > 200)
+        console.log("settle", Date.now() - t0, this.now, this.busy);
       if (this.timers.length === 0) return this.now;
       this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
       const next = this.timers.shift()!;
