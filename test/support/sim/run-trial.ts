@@ -68,13 +68,15 @@ export async function runTrial(
   seed: number,
   scenario: Scenario,
   faults: TrialFaults,
-  options: { startupMs?: number; slots?: number; sweepMs?: number } = {},
+  options: { startupMs?: number; slots?: number; sweepMs?: number; http?: boolean } = {},
 ): Promise<TrialResult> {
   const random = prng(seed);
   const root = await mkdtemp(join(tmpdir(), "cfa-sim-"));
+  let remoteClose: (() => Promise<void>) | undefined;
   try {
     const clock = new VirtualClock();
-    const remote = await createRemote(root);
+    const remote = await createRemote(root, { http: options.http === true });
+    remoteClose = () => remote.close();
     let kills = 0;
     const world = {} as World;
     const dispatchWake = () => {
@@ -214,6 +216,7 @@ export async function runTrial(
       chargedUsd,
     };
   } finally {
+    await remoteClose?.();
     await rm(root, { recursive: true, force: true });
   }
 }
@@ -249,6 +252,8 @@ async function check(w: World, root: string): Promise<string[]> {
   const dispatched = new Map(w.actions.dispatchLog.map((d) => [d.runId, d]));
   for (const e of log) {
     if (!e.ref.startsWith(`refs/heads/cfa/${JOB}`)) continue;
+    if (e.writer !== e.claimed)
+      v.push(`${e.ref} pushed with ${e.writer}'s token by a run saying it is ${e.claimed}`);
     if (e.ref === JOB_REF) {
       if (!e.writer.startsWith("lead:")) v.push(`${e.ref} written by ${e.writer}`);
       continue;

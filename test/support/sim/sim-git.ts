@@ -9,6 +9,7 @@ import { mkdir, readFile, writeFile, chmod } from "node:fs/promises";
 import { join, dirname } from "node:path";
 import { promisify } from "node:util";
 import type { RunGit } from "../../../src/engine/fanout/leased-refs.js";
+import { startGitHttpServer, type GitHttpServer } from "../github/git-http-server.js";
 
 const exec = promisify(execFile);
 
@@ -48,18 +49,32 @@ export interface PushLogEntry {
   new: string;
   ref: string;
   writer: string;
+  /** Who the pusher said it is (its push option); over HTTP `writer` is who its token is. */
+  claimed: string;
   epoch: number | null;
 }
 
 export interface Remote {
   bare: string;
+  /** What clones fetch from and push to: the bare path, or its URL over git http-backend. */
+  url: string;
   readLog(): Promise<PushLogEntry[]>;
+  /** Over HTTP: a token for `writer`, taken while `valid()` (GitHub's GITHUB_TOKEN ends with its job). */
+  issue(writer: string, valid: () => boolean): string | null;
+  close(): Promise<void>;
 }
 
 const ZERO = "0".repeat(40);
 
-/** A bare remote with `main` holding one commit, and the push log hook. */
-export async function createRemote(root: string): Promise<Remote> {
+/**
+ * A bare remote with `main` holding one commit, and the push log hook. With `http`, served by
+ * `git http-backend` (test/support/github/git-http-server.ts): every run has its own token,
+ * refused once its run has ended, and the hook logs who the token is (REMOTE_USER).
+ */
+export async function createRemote(
+  root: string,
+  options: { http?: boolean } = {},
+): Promise<Remote> {
   const bare = join(root, "remote.git");
   const log = join(root, "push-log.txt");
   await mkdir(bare, { recursive: true });
@@ -78,6 +93,9 @@ while [ "$i" -lt "\${GIT_PUSH_OPTION_COUNT:-0}" ]; do
   opts="$opts $o"
   i=$((i+1))
 done
+if [ -n "$REMOTE_USER" ] && [ "$REMOTE_USER" != "x-access-token" ]; then
+  opts="$opts token=$REMOTE_USER"
+fi
 while read old new ref; do
   echo "$old $new $ref$opts" >> '${log}'
 done
@@ -91,8 +109,25 @@ done
   await git(seed, ["add", "-A"]);
   await git(seed, ["commit", "--quiet", "-m", "init"]);
   await git(seed, ["push", "--quiet", bare, "main:refs/heads/main"]);
+  const tokens = new Map<string, { writer: string; valid: () => boolean }>();
+  let server: GitHttpServer | null = null;
+  if (options.http === true) {
+    server = await startGitHttpServer({
+      root,
+      accepts: (token) => tokens.get(token)?.valid() === true,
+      userOf: (token) => tokens.get(token)?.writer ?? "nobody",
+    });
+  }
   return {
     bare,
+    url: server ? `${server.url}/remote.git` : bare,
+    issue(writer, valid) {
+      if (!server) return null;
+      const token = `ghs_sim${tokens.size}_${writer.replace(/\W/g, "")}`;
+      tokens.set(token, { writer, valid });
+      return token;
+    },
+    close: () => server?.close() ?? Promise.resolve(),
     async readLog() {
       const text = await readFile(log, "utf8");
       return text
@@ -105,7 +140,9 @@ done
             old: old!,
             new: nw!,
             ref: ref!,
-            writer: kv.writer ?? "unknown",
+            // Over HTTP, who the token is; on a plain path, who the pusher says it is.
+            writer: kv.token ?? kv.writer ?? "unknown",
+            claimed: kv.writer ?? "unknown",
             epoch: kv.epoch === undefined ? null : Number(kv.epoch),
           };
         });
@@ -127,14 +164,22 @@ export async function cloneFor(
   name: string,
   killSignal: AbortSignal,
   faults: { beforePush?: () => void; afterPush?: () => void } = {},
+  token: string | null = null,
 ): Promise<Clone> {
   const dir = join(root, name);
-  await git(root, ["clone", "--quiet", "--no-checkout", remote.bare, dir], killSignal);
+  // The token goes in each command's config, as the worker passes it, never in .git/config.
+  const auth = token
+    ? [
+        "-c",
+        `http.extraHeader=Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString("base64")}`,
+      ]
+    : [];
+  await git(root, [...auth, "clone", "--quiet", "--no-checkout", remote.url, dir], killSignal);
   const run: RunGit = async (args, options) => {
     const signal = options?.signal ? AbortSignal.any([killSignal, options.signal]) : killSignal;
-    if (args[0] !== "push") return git(dir, args, signal);
+    if (args[0] !== "push") return git(dir, [...auth, ...args], signal);
     faults.beforePush?.();
-    const out = await git(dir, args, signal);
+    const out = await git(dir, [...auth, ...args], signal);
     faults.afterPush?.();
     return out;
   };

@@ -284,6 +284,11 @@ async function taskTurns(
 
 // ---------------------------------------------------------------- the task run
 
+/** The run's own token (over HTTP): GitHub's GITHUB_TOKEN, valid until its job completes. */
+function tokenOf(w: World, runId: string, writer: string): string | null {
+  return w.remote.issue(writer, () => w.actions.state(runId).status !== "completed");
+}
+
 export function taskStep(w: World) {
   return async (ctx: RunContext): Promise<Conclusion> => {
     const task = ctx.inputs.task!;
@@ -294,6 +299,7 @@ export function taskStep(w: World) {
       `run-${ctx.runId}`,
       ctx.killSignal,
       w.pushFaults(ctx.runId),
+      tokenOf(w, ctx.runId, ctx.runId),
     );
     await ctx.sleep(5_000);
     const refs = await fetchRefs(c);
@@ -321,15 +327,17 @@ async function readState(c: Clone, sha: string): Promise<JobState | null> {
 
 export function leadStep(w: World) {
   return async (ctx: RunContext): Promise<Conclusion> => {
+    const writer = `lead:${ctx.runId}`;
+    const token = tokenOf(w, ctx.runId, writer);
     const c = await cloneFor(
       w.root,
       w.remote,
       `run-${ctx.runId}`,
       ctx.killSignal,
       w.pushFaults(ctx.runId),
+      token,
     );
     await ctx.sleep(5_000);
-    const writer = `lead:${ctx.runId}`;
     let refs = await fetchRefs(c);
     const jobDir = c.dir + "-job";
     let head = refs[JOB_REF] ?? null;
@@ -469,6 +477,7 @@ export function leadStep(w: World) {
                   `run-${ctx.runId}-${id}`,
                   ctx.killSignal,
                   w.pushFaults(ctx.runId),
+                  token,
                 );
                 return taskTurns(
                   w,
