@@ -57,6 +57,7 @@ export interface TrialResult {
   /** From the first dispatch to the last run's end. */
   wallMinutes: number;
   billed: Record<string, number>;
+  /** Runs whose process was killed (kill -9, a lost runner, the kill after a cancellation). */
   kills: number;
   runs: number;
   violations: string[];
@@ -77,7 +78,6 @@ export async function runTrial(
     const clock = new VirtualClock();
     const remote = await createRemote(root, { http: options.http === true });
     remoteClose = () => remote.close();
-    let kills = 0;
     const world = {} as World;
     const dispatchWake = () => {
       if (random() < faults.lostWake) return;
@@ -94,7 +94,6 @@ export async function runTrial(
       2 * 3600_000;
     const faultsFor = (): RunFaults => {
       if (random() >= faults.kill) return {};
-      kills += 1;
       return {
         killAfterMs: Math.floor(random() * Math.min(horizon / 4, 40 * MINUTE)),
         loseRunner: random() < faults.loseRunner,
@@ -125,7 +124,6 @@ export async function runTrial(
       pushFaults: (run: string) => ({
         beforePush: () => {
           if (random() < faults.killMidPush) {
-            kills += 1;
             // A real SIGKILL to the git push in flight, a few real milliseconds in.
             setTimeout(() => actions.killNow(run), Math.floor(random() * 15));
           }
@@ -209,7 +207,7 @@ export async function runTrial(
       virtualMinutes: end / MINUTE,
       wallMinutes: Math.max(0, ...[...actions.runs.values()].map((r) => r.endedAt ?? 0)) / MINUTE,
       billed: actions.billedMinutes(),
-      kills,
+      kills: [...actions.runs.values()].filter((r) => r.dead).length,
       runs: actions.runs.size,
       violations,
       paidUsd,
@@ -300,14 +298,30 @@ async function check(w: World, root: string): Promise<string[]> {
         }
     }
   }
-  // 6. Lost turns ≤ the turns the killed processes had in flight.
-  const endedKeys = new Set(w.turns.filter((t) => t.ended).map((t) => `${t.task}/${t.seq}`));
-  const lost = w.turns.filter((t) => !t.ended && !endedKeys.has(`${t.task}/${t.seq}`)).length;
-  const inFlightKilled = w.turns.filter(
-    (t) => !t.ended && w.actions.runs.get(t.run)?.conclusion !== "success",
-  ).length;
-  if (lost > inFlightKilled)
-    v.push(`${lost} turns lost, ${inFlightKilled} in flight in killed runs`);
+  // 6. Lost turns ≤ processes killed: a turn is lost only in a run that was killed, at most
+  // one per task that run had going (a lead running tasks itself has one going per task);
+  // a run that was not killed leaves a turn unfinished only when it stopped early, at most one
+  // per task, and the task's next run does it again.
+  const runs = w.actions.runs;
+  const unended = w.turns.filter((t) => !t.ended);
+  const lost = unended.filter((t) => runs.get(t.run)?.dead === true).length;
+  const killedStrands = new Set(
+    w.turns.filter((t) => runs.get(t.run)?.dead === true).map((t) => `${t.run}/${t.task}`),
+  ).size;
+  if (lost > killedStrands)
+    v.push(`${lost} turns lost in killed runs with ${killedStrands} tasks going`);
+  const perStrand = new Map<string, number>();
+  for (const t of unended)
+    perStrand.set(`${t.run}/${t.task}`, (perStrand.get(`${t.run}/${t.task}`) ?? 0) + 1);
+  for (const [k, n] of perStrand)
+    if (n > 1) v.push(`${n} unfinished turns in one run of one task (${k})`);
+  for (const t of unended) {
+    const r = runs.get(t.run);
+    if (r && !r.dead && !r.interrupted && r.conclusion !== "success")
+      v.push(
+        `turn ${t.task}/${t.seq} left unfinished by run ${t.run}, which was neither killed nor stopped`,
+      );
+  }
   // 7. Cost ≤ cap + one call per run: what was paid, against the tasks' allowances.
   const paid = w.paid.reduce((a, p) => a + p.usd, 0);
   const cap = w.scenario.allowanceUsd * w.scenario.tasks.length;
