@@ -1,6 +1,6 @@
 // The fan-out simulation (issue 15 point 6): random jobs under random faults, each checked for
 // every invariant after it ends. `CFA_SIM_TRIALS=200 npx vitest run test/integration/fanout`
-// runs 200; `npm test` a few. What is real and what is simulated: test/support/sim/README.md.
+// runs 200; `npm test` a few. What is real and what is simulated: README, "Things that bite".
 
 import { describe, expect, it } from "vitest";
 import { prng, runTrial, type TrialFaults } from "../../support/sim/run-trial.js";
@@ -45,32 +45,37 @@ function scenarioFor(seed: number): { scenario: Scenario; faults: TrialFaults } 
 }
 
 describe("fan-out to runners, simulated: every invariant after every trial", () => {
-  it(`${TRIALS} random trials end DONE or WITHDRAWN with each turn folded once, one writer per branch, verified merges, bounded loss and cost`, async () => {
-    const failures: string[] = [];
-    const ends: Record<string, number> = {};
-    let kills = 0;
-    const first = Number(process.env.CFA_SIM_FIRST ?? 1);
-    const seeds = Array.from({ length: TRIALS }, (_, i) => first + i);
-    // Trials wait on git processes more than they compute: a few at once.
-    const parallel = Number(process.env.CFA_SIM_PARALLEL ?? 3);
-    const one = async (seed: number) => {
-      const { scenario, faults } = scenarioFor(seed);
-      // Every few trials over git http-backend, each run with its own token.
-      const http = process.env.CFA_SIM_HTTP === "1" || seed % 4 === 0;
-      const result = await runTrial(seed, scenario, faults, { http });
-      if (process.env.CFA_SIM_PROGRESS) console.log(seed, result.end, result.violations.join("; "));
-      ends[result.end] = (ends[result.end] ?? 0) + 1;
-      kills += result.kills;
-      if (result.violations.length > 0)
-        failures.push(
-          `seed ${seed} (${scenario.mode}, ${JSON.stringify(faults)}): ${result.violations.join("; ")}`,
-        );
-    };
-    for (let i = 0; i < seeds.length; i += parallel)
-      await Promise.all(seeds.slice(i, i + parallel).map(one));
-    console.log(
-      `fan-out simulation: ${TRIALS} trials, ends ${JSON.stringify(ends)}, ${kills} kills injected`,
-    );
-    expect(failures).toEqual([]);
-  }, Math.max(600_000, TRIALS * 60_000));
+  it(
+    `${TRIALS} random trials end DONE or WITHDRAWN with each turn folded once, one writer per branch, verified merges, bounded loss and cost`,
+    async () => {
+      const failures: string[] = [];
+      const ends: Record<string, number> = {};
+      let kills = 0;
+      const first = Number(process.env.CFA_SIM_FIRST ?? 1);
+      const seeds = Array.from({ length: TRIALS }, (_, i) => first + i);
+      // Trials wait on git processes more than they compute: a few at once.
+      const parallel = Number(process.env.CFA_SIM_PARALLEL ?? 3);
+      const one = async (seed: number) => {
+        const { scenario, faults } = scenarioFor(seed);
+        // Every few trials over git http-backend, each run with its own token.
+        const http = process.env.CFA_SIM_HTTP === "1" || seed % 4 === 0;
+        const result = await runTrial(seed, scenario, faults, { http });
+        if (process.env.CFA_SIM_PROGRESS)
+          console.log(seed, result.end, result.violations.join("; "));
+        ends[result.end] = (ends[result.end] ?? 0) + 1;
+        kills += result.kills;
+        if (result.violations.length > 0)
+          failures.push(
+            `seed ${seed} (${scenario.mode}, ${JSON.stringify(faults)}): ${result.violations.join("; ")}`,
+          );
+      };
+      for (let i = 0; i < seeds.length; i += parallel)
+        await Promise.all(seeds.slice(i, i + parallel).map(one));
+      console.log(
+        `fan-out simulation: ${TRIALS} trials, ends ${JSON.stringify(ends)}, ${kills} kills injected`,
+      );
+      expect(failures).toEqual([]);
+    },
+    Math.max(600_000, TRIALS * 60_000),
+  );
 });
