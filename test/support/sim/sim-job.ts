@@ -392,7 +392,7 @@ export function leadStep(w: World) {
 
     try {
       if (w.withdrawn) {
-        await withdraw(w, c, state, refs, extraUpdates);
+        withdraw(w, state, refs, extraUpdates);
         state.state = "WITHDRAWN";
         await save("cfa #1: WITHDRAWN");
         return "success";
@@ -431,7 +431,7 @@ export function leadStep(w: World) {
             return "success";
           }
           ts.ledger = { ...ts.ledger, epoch: ts.ledger.epoch + 1 };
-          await fence(c, t.id, ts, refs, head!, extraUpdates, writer);
+          await fence(c, t.id, ts, refs, head!, extraUpdates);
           const turnMs = t.callsPerTurn * t.callMs + t.commandMs;
           const choice = chooseRunner({
             mode: w.scenario.mode,
@@ -544,7 +544,6 @@ async function fence(
   refs: Record<string, string>,
   jobHead: string,
   extra: RefUpdate[],
-  writer: string,
 ): Promise<void> {
   const ref = taskRef(task);
   const base = ts.created ? refs[ref] : jobHead;
@@ -555,7 +554,6 @@ async function fence(
   ).trim();
   extra.push({ ref, to: sha, lease: ts.created ? { sha: base } : { absent: true } });
   ts.created = true;
-  void writer;
 }
 
 async function foldTask(
@@ -610,18 +608,17 @@ async function foldTask(
   extra.push({ ref: taskRef(task), to: null, lease: { sha: branchHead } });
 }
 
-async function withdraw(
+/** WITHDRAWN (seed 000): every task run cancelled, every task branch deleted under a lease. */
+function withdraw(
   w: World,
-  c: Clone,
   state: JobState,
   refs: Record<string, string>,
   extra: RefUpdate[],
-): Promise<void> {
+): void {
   for (const [id, ts] of Object.entries(state.tasks)) {
     if (ts.runner !== null && !ts.runner.startsWith("lead:") && ts.runner !== "dispatching")
       w.actions.cancel(ts.runner);
     const sha = refs[taskRef(id)];
     if (sha !== undefined) extra.push({ ref: taskRef(id), to: null, lease: { sha } });
   }
-  void c;
 }
