@@ -24,8 +24,10 @@ import { spawn } from "node:child_process";
 import { driverOverrides } from "./driver-overrides.js";
 import type { GitResult } from "./git-result.js";
 import { verifiedGitDir } from "./worktree-git-dir.js";
+import { GitLineProcess } from "./git-line-process.js";
 
 export type { GitResult } from "./git-result.js";
+export type { GitLineProcess } from "./git-line-process.js";
 
 export interface GitRunOptions {
   /** Written to git's stdin (then closed); stdin is empty otherwise. */
@@ -38,6 +40,11 @@ export interface GitClient {
   raw(args: readonly string[], options?: GitRunOptions): Promise<string>;
   /** Runs git and resolves whatever happened: for commands whose exit code is the answer. */
   run(args: readonly string[], options?: GitRunOptions): Promise<GitResult>;
+  /**
+   * One git process kept open for a line-per-request command (`hash-object --stdin-paths`),
+   * hardened alike; ends when idle (see git-line-process.ts).
+   */
+  lines(args: readonly string[]): GitLineProcess;
 }
 
 export class GitCommandError extends Error {
@@ -178,6 +185,16 @@ export function gitClient(options: GitClientOptions | string): GitClient {
   return {
     baseDir,
     run,
+    lines: (args) =>
+      new GitLineProcess(async () => {
+        const where = await locate();
+        const off = (await drivers(where)).flatMap((entry) => ["-c", entry]);
+        return spawn("git", [...prefix, ...off, ...args], {
+          cwd: baseDir,
+          env: { ...gitEnv(), ...(env?.() ?? {}), ...where },
+          stdio: ["pipe", "pipe", "pipe"],
+        });
+      }),
     async raw(args, runOptions) {
       const result = await run(args, runOptions);
       const stdout = result.stdout.toString("utf8");

@@ -35,8 +35,13 @@ export interface TreeSweep {
  * removed. With `git`, folders the repository ignores and dependency folders are skipped:
  * `git add` never looks inside them, so a repository there is never recorded.
  */
-export async function removeNestedRepos(root: string, git?: GitClient): Promise<string[]> {
-  return (await sweepTree(root, git)).repos;
+export async function removeNestedRepos(
+  root: string,
+  git?: GitClient,
+  /** The ignored folders when the caller has just listed them (tree-status.ts). */
+  known?: ReadonlySet<string>,
+): Promise<string[]> {
+  return (await sweepTree(root, git, known)).repos;
 }
 
 interface Frame {
@@ -52,8 +57,13 @@ interface Frame {
  * level of the current path and never entering a folder past the depth bound, so a tree
  * ~2,000 folders deep costs a bounded walk and one removal (remove-entry.ts), not a throw.
  */
-export async function sweepTree(root: string, git?: GitClient): Promise<TreeSweep> {
-  const ignored = git ? await ignoredFolders(git) : new Set<string>();
+export async function sweepTree(
+  root: string,
+  git?: GitClient,
+  /** The ignored folders when the caller has just listed them (tree-status.ts). */
+  known?: ReadonlySet<string>,
+): Promise<TreeSweep> {
+  const ignored = known ?? (git ? await ignoredFolders(git) : new Set<string>());
   const swept: TreeSweep = { repos: [], outOfBounds: [] };
   const top = await openDirInside(root, "", { create: false, requested: "." });
   const stack: Frame[] = [{ dir: top, prefix: "", entries: await listed(top), next: 0 }];

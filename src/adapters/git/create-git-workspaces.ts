@@ -284,10 +284,17 @@ async function loadContext(options: GitWorkspacesOptions): Promise<RepoContext> 
   let commonDir: string;
   let topLevel: string;
   try {
-    commonDir = await realpath(
-      await gitOutput(repo, ["rev-parse", "--path-format=absolute", "--git-common-dir"]),
-    );
-    topLevel = await realpath(await gitOutput(repo, ["rev-parse", "--show-toplevel"]));
+    // One git process for both (issue 19 §3): each answer on its own line, in order.
+    const [common = "", top = ""] = (
+      await gitOutput(repo, [
+        "rev-parse",
+        "--path-format=absolute",
+        "--git-common-dir",
+        "--show-toplevel",
+      ])
+    ).split("\n");
+    commonDir = await realpath(common);
+    topLevel = await realpath(top);
   } catch (error) {
     throw new WorkspaceError("create", `${options.repoDir} is not a git work tree`, {
       cause: error,

@@ -40,6 +40,9 @@ export async function validateBranch(
   if (branch === "" || branch.startsWith("-") || branch.includes("@{")) {
     throw invalid('it is empty, starts with "-" or contains "@{"');
   }
+  // git's answer depends on the name alone: a name it accepted once is not asked again
+  // (issue 19 §3: every workspace operation validates its branches).
+  if (ACCEPTED.has(branch)) return;
   let checked: string;
   try {
     checked = await gitOutput(git, ["check-ref-format", "--branch", branch]);
@@ -47,4 +50,8 @@ export async function validateBranch(
     throw invalid("git check-ref-format refuses it", error);
   }
   if (checked !== branch) throw invalid("git check-ref-format refuses it");
+  if (ACCEPTED.size < 10_000) ACCEPTED.add(branch);
 }
+
+/** Branch names git check-ref-format accepted in this process. */
+const ACCEPTED = new Set<string>();

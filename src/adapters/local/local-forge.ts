@@ -2,6 +2,7 @@
 // The repository plays GitHub's part too: the job branch lives in it, so "push" only checks
 // that the branch holds what the engine committed.
 
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { gitClient, type GitClient } from "../../git/git-client.js";
 import type {
@@ -197,11 +198,27 @@ export class LocalForge implements Forge {
 
   async pushBranch(branch: string, update: { sha: string; expectedOld: string | null }) {
     // The job branch is committed in place; "publishing" it means it must hold that commit.
+    // A commit leaves its branch as a loose ref file, which outranks a packed one
+    // (https://git-scm.com/docs/git-pack-refs): when that file holds the commit, the check is
+    // done without a git process (issue 19 §3: one a commit); otherwise git is asked.
+    if ((await this.looseRef(branch)) === update.sha) return;
     const actual = (await this.git.raw(["rev-parse", "--verify", `refs/heads/${branch}`])).trim();
     if (actual !== update.sha) {
       throw new LocalForgeError(
         `cfa/local: branch ${branch} is at ${actual.slice(0, 7)}, expected ${update.sha.slice(0, 7)}`,
       );
+    }
+  }
+
+  /** `refs/heads/<branch>` as a loose ref of the repository's own `.git` folder, or null. */
+  private async looseRef(branch: string): Promise<string | null> {
+    try {
+      const dotGit = join(this.options.repoDir, ".git");
+      if (!(await stat(dotGit)).isDirectory()) return null;
+      const text = await readFile(join(dotGit, "refs", "heads", ...branch.split("/")), "utf8");
+      return /^[0-9a-f]{40,64}\n$/u.test(text) ? text.trim() : null;
+    } catch {
+      return null;
     }
   }
 

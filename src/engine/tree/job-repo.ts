@@ -8,11 +8,17 @@
 
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { commitDateEnv, gitClient, type GitClient } from "../../git/git-client.js";
+import {
+  commitDateEnv,
+  gitClient,
+  type GitClient,
+  type GitLineProcess,
+} from "../../git/git-client.js";
 import { redact } from "../../secrets/index.js";
 import { sweepTree } from "../../git/nested-repos.js";
 import { shortPath } from "../../agents/boundary/tree-limits.js";
-import { settleIndex, stageTree } from "../../git/stage-tree.js";
+import { settleIndex, stageTree, type StageResult } from "../../git/stage-tree.js";
+import { treeStatus } from "../../git/tree-status.js";
 import { GITHUB_FILE_LIMIT_BYTES } from "../../git/file-size-limit.js";
 import { oversizedFiles, type OversizedFile } from "../../git/oversized-files.js";
 import { dependencyCleanExcludes } from "../../git/dependency-folders.js";
@@ -52,6 +58,9 @@ export class JobRepo {
   private readonly logger: Logger | undefined;
   /** The largest file a commit takes (JobRepoOptions.maxFileBytes). */
   readonly maxFileBytes: number;
+  /** Whether the index holds HEAD plus records alone: set by a finished commit or reset. */
+  private indexSettled = false;
+  private hasher: GitLineProcess | undefined;
 
   constructor(
     readonly root: string,
@@ -96,21 +105,19 @@ export class JobRepo {
     options: { artifacts?: boolean } = {},
   ): Promise<string | null> {
     return this.lock.run(async () => {
+      const settled = this.indexSettled;
+      this.indexSettled = false;
       const recordScopes =
         paths === undefined ? [RECORDS_DIR] : paths.filter((p) => isUnderRecords(trim(p)));
       const others = paths?.filter((p) => !isUnderRecords(trim(p)));
-      // Whatever made it (a file tool, a merge), no repository reaches a commit (issue 18 §4).
-      if (others === undefined || others.length > 0) await this.removeNested();
       await this.stageRecords(recordScopes.map(trim), options.artifacts !== false);
       // A file over the size limit stays out, untracked (issue 18 §7).
       const staged =
-        others === undefined || others.length > 0
-          ? await stageTree(this.git, {
-              ...(others === undefined ? {} : { paths: others }),
-              exclude: [RECORDS_DIR],
-              maxFileBytes: this.maxFileBytes,
-            })
-          : { refused: [], tooLarge: [], ...(await settleIndex(this.git)) };
+        others === undefined
+          ? await this.stageWholeTree(settled)
+          : others.length > 0
+            ? await this.stagePaths(others)
+            : { refused: [], tooLarge: [], ...(await settleIndex(this.git)) };
       for (const file of staged.refused) this.warn("left out of the commit: git refuses it", file);
       for (const file of staged.gitlinks) this.warn("left out of the commit: a gitlink", file);
       for (const file of staged.tooLarge) {
@@ -119,13 +126,50 @@ export class JobRepo {
           file.path,
         );
       }
-      if (!staged.staged) return null;
+      if (!staged.staged) {
+        this.indexSettled = true;
+        return null;
+      }
       // A commit message is published with the branch: it passes the redactor too, and
       // closes no issue when merged (issue 18 §1: keywords in commit messages count).
       const clean = outboundText(redact(message, "a commit message"));
-      await this.git.raw(["commit", "--quiet", "--no-verify", "--no-gpg-sign", "--message", clean]);
-      return this.head();
+      // The summary line names the new commit in full (`core.abbrev=no`: "[cfa/1 <id>] …"),
+      // which saves a `rev-parse HEAD` per commit; when it cannot be read, HEAD is asked.
+      const out = await this.git.raw([
+        "-c",
+        "core.abbrev=no",
+        "commit",
+        "--no-verify",
+        "--no-gpg-sign",
+        "--message",
+        clean,
+      ]);
+      const sha = COMMIT_SUMMARY.exec(out)?.[1] ?? (await this.head());
+      this.indexSettled = true;
+      return sha;
     });
+  }
+
+  /**
+   * Everything in the tree but `.cfa/` (staged apart, from the engine's own bytes). Whatever
+   * made it (a file tool, a merge), no repository reaches a commit (issue 18 §4): the nested
+   * sweep runs at every commit. `git add` runs only when the one `git status` says something
+   * outside the records changed; when this repo's last commit (or reset) left the index
+   * settled, nothing else can have staged a gitlink since (issue 19 §3: most of a job's
+   * commits hold records alone).
+   */
+  private async stageWholeTree(settled: boolean): Promise<StageResult> {
+    const look = settled ? await treeStatus(this.git, RECORDS_DIR) : null;
+    await this.removeNested(look?.ignoredFolders);
+    if (look !== null && !look.changedOutside) {
+      return { refused: [], gitlinks: [], tooLarge: [], staged: look.stagedInside };
+    }
+    return stageTree(this.git, { exclude: [RECORDS_DIR], maxFileBytes: this.maxFileBytes });
+  }
+
+  private async stagePaths(paths: readonly string[]): Promise<StageResult> {
+    await this.removeNested();
+    return stageTree(this.git, { paths, exclude: [RECORDS_DIR], maxFileBytes: this.maxFileBytes });
   }
 
   /**
@@ -149,6 +193,7 @@ export class JobRepo {
         await this.records.reseed();
         await this.settleRecords({ scopes: [RECORDS_DIR], quiet: true });
       });
+      this.indexSettled = true;
     });
   }
 
@@ -218,6 +263,8 @@ export class JobRepo {
    */
   moveTo(commit: string): Promise<boolean> {
     return this.lock.run(async () => {
+      // The index follows the new HEAD: the next commit looks at the tree again.
+      this.indexSettled = false;
       const result = await this.git.run(["reset", "--keep", "--quiet", commit]);
       return result.code === 0;
     });
@@ -290,8 +337,8 @@ export class JobRepo {
     return this.lock.run(work);
   }
 
-  private async removeNested(): Promise<void> {
-    const swept = await sweepTree(this.root, this.git);
+  private async removeNested(ignored?: ReadonlySet<string>): Promise<void> {
+    const swept = await sweepTree(this.root, this.git, ignored);
     for (const removed of swept.repos) this.warn("removed a nested repository", removed);
     for (const { path, why } of swept.outOfBounds) {
       this.warn(`removed what lies past the tree's ${why} bound`, shortPath(path));
@@ -377,10 +424,10 @@ export class JobRepo {
 
   /** Writes each file (root-relative) as a blob, unfiltered; returns their ids in order. */
   private async hashFiles(files: readonly string[]): Promise<string[]> {
-    const out = await this.git.raw(["hash-object", "-w", "--no-filters", "--stdin-paths"], {
-      input: `${files.map((file) => `${this.root}/${file}`).join("\n")}\n`,
-    });
-    return out.trim().split("\n");
+    // One hash-object process answers every commit of this repo while it is busy (a commit
+    // after each posted comment, question and turn): no process started per commit.
+    this.hasher ??= this.git.lines(["hash-object", "-w", "--no-filters", "--stdin-paths"]);
+    return this.hasher.ask(files.map((file) => `${this.root}/${file}`));
   }
 
   /**
@@ -418,6 +465,9 @@ function ownGitDir(root: string): string {
   }
   return "verified";
 }
+
+/** git commit's summary line: `[<branch> <full id>] <subject>` (or `[detached HEAD <id>]`). */
+const COMMIT_SUMMARY = /^\[[^\]\n]* ([0-9a-f]{40}|[0-9a-f]{64})\] /mu;
 
 function trim(path: string): string {
   return path.replace(/^\.\//u, "").replace(/\/+$/u, "");

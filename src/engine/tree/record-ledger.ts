@@ -64,6 +64,7 @@ export class RecordLedger {
   private readonly checked = new Map<string, { stamp: FileStamp; oid: string; atNs: bigint }>();
   private seeded: Promise<void> | undefined;
   private format: "sha1" | "sha256" = "sha1";
+  private formatKnown = false;
   private readonly lock = new Mutex();
 
   constructor(
@@ -99,8 +100,12 @@ export class RecordLedger {
   }
 
   private async seedFromHead(): Promise<void> {
-    const format = (await this.git.raw(["rev-parse", "--show-object-format"])).trim();
-    this.format = format === "sha256" ? "sha256" : "sha1";
+    // A repository's object format never changes: asked once per ledger.
+    if (!this.formatKnown) {
+      const format = (await this.git.raw(["rev-parse", "--show-object-format"])).trim();
+      this.format = format === "sha256" ? "sha256" : "sha1";
+      this.formatKnown = true;
+    }
     this.entries.clear();
     this.indexed.clear();
     this.checked.clear();
