@@ -10,7 +10,14 @@ import type { EngineDeps } from "./job/engine-deps.js";
 import { memoForge } from "./job/forge-memo.js";
 import { loadConfig } from "./job/load-config.js";
 import { refuseToStart } from "./job/refuse-to-start.js";
-import { applyChange, openSession, persist, progress, type Session } from "./job/session.js";
+import {
+  applyChange,
+  openSession,
+  persist,
+  persistRecords,
+  progress,
+  type Session,
+} from "./job/session.js";
 import { removeStaleGitLocks } from "./job/stale-git-locks.js";
 import { takeWakeLock } from "./job/wake-lock.js";
 import { askPeople } from "./flow/ask-people.js";
@@ -159,7 +166,7 @@ async function finishWake(s: Session): Promise<void> {
   clearDiskPause(s, { unlessPausedNow: true });
   await publishStatus(s).catch(log("status"));
   try {
-    await persist(s, `cfa #${s.n}: status`);
+    await persistRecords(s, `cfa #${s.n}: status`);
   } catch (error) {
     if (!isDiskFull(error)) throw error;
     // The disk filled up at the wake's last commit: say so where the person looks (once).

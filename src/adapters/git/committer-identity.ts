@@ -10,9 +10,21 @@ export const FALLBACK_EMAIL = "cfa-bot@users.noreply.github.com";
 
 /** `key=value` config entries to add so commits have an identity (empty when configured). */
 export async function identityConfig(git: GitClient): Promise<string[]> {
-  const read = (key: string): Promise<string> =>
-    gitOutput(git, ["config", "--get", key]).catch(() => "");
-  const [name, email] = await Promise.all([read("user.name"), read("user.email")]);
+  // Both in one git process (issue 19 §3): `--null` prints `key\nvalue\0` for each
+  // (https://git-scm.com/docs/git-config#Documentation/git-config.txt---null).
+  const listed = await gitOutput(git, [
+    "config",
+    "--null",
+    "--get-regexp",
+    "^user\\.(name|email)$",
+  ]).catch(() => "");
+  const values = new Map<string, string>();
+  for (const entry of listed.split("\0")) {
+    const cut = entry.indexOf("\n");
+    if (cut > 0) values.set(entry.slice(0, cut).trim(), entry.slice(cut + 1));
+  }
+  const name = values.get("user.name") ?? "";
+  const email = values.get("user.email") ?? "";
   const config: string[] = [];
   if (name.trim() === "") config.push(`user.name=${FALLBACK_NAME}`);
   if (email.trim() === "") config.push(`user.email=${FALLBACK_EMAIL}`);

@@ -47,15 +47,25 @@ async function describe(
 }> {
   // The git dir is passed, never discovered from the tree's `.git` (worktree-git-dir.ts).
   const git = gitClient(gitDir === undefined ? rootReal : { baseDir: rootReal, gitDir });
-  const [located, head] = await Promise.all([
-    gitOutput(git, ["rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel"]),
-    gitOutput(git, ["symbolic-ref", "--quiet", "HEAD"]).catch(() => ""),
-  ]);
+  const where = ["rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel"];
+  // One git process for the three (issue 19 §3): `--symbolic-full-name HEAD` prints the
+  // branch's full name, or `HEAD` when detached; an unborn HEAD fails it, and then the
+  // branch is asked apart.
+  const together = await gitOutput(git, [...where, "--symbolic-full-name", "HEAD"]).catch(
+    () => null,
+  );
+  const [located, head] =
+    together !== null
+      ? [together, together.split("\n")[2] ?? ""]
+      : await Promise.all([
+          gitOutput(git, where),
+          gitOutput(git, ["symbolic-ref", "--quiet", "HEAD"]).catch(() => ""),
+        ]);
   const [commonDir = "", topLevel = ""] = located.split("\n");
   return {
     commonDir: await realOrUndefined(commonDir),
     topLevel: await realOrUndefined(topLevel),
-    head,
+    head: head.startsWith("refs/") ? head : "",
   };
 }
 

@@ -1,7 +1,7 @@
 // Questions the proxy escalated to the person (seed 000 §7): each is posted — recorded first,
 // then the comment (seed 001 CO-1) — and committed, one question at a time.
 
-import { persist, type Session } from "../job/session.js";
+import { type Session, persistRecords } from "../job/session.js";
 import { postOutbox } from "../publish/outbox.js";
 import { postToHuman, unpostedQuestions } from "./escalations.js";
 
@@ -10,9 +10,9 @@ export async function askPeople(s: Session): Promise<boolean> {
   let asked = false;
   for (const m of unpostedQuestions(s)) {
     await postToHuman(s, m);
-    await persist(s, `cfa #${s.n}: ${s.job.state} asked ${m.id}`);
+    await persistRecords(s, `cfa #${s.n}: ${s.job.state} asked ${m.id}`);
     await postOutbox(s);
-    await persist(s, `cfa #${s.n}: posted ${m.id}`);
+    await persistRecords(s, `cfa #${s.n}: posted ${m.id}`);
     asked = true;
   }
   return asked;

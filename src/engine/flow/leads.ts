@@ -8,7 +8,7 @@ import { readText } from "../tree/files.js";
 import { asData } from "../../comments/sanitize.js";
 import { currentLead } from "./instances.js";
 import { orchestrate } from "./orchestrator.js";
-import { persist, progress, type Session } from "../job/session.js";
+import { progress, type Session, persistRecords } from "../job/session.js";
 
 export async function ensureLead(s: Session): Promise<void> {
   const lead = currentLead(s);
@@ -42,5 +42,5 @@ export async function ensureLead(s: Session): Promise<void> {
     { kind: "deliver", to: lead, content: { kind: "begin", text } },
   ]);
   progress(s, state, "START", `${lead.agent} sparked on ${lead.thread}`);
-  await persist(s, `cfa #${s.n}: ${state} ${lead.agent} sparked`);
+  await persistRecords(s, `cfa #${s.n}: ${state} ${lead.agent} sparked`);
 }

@@ -8,7 +8,7 @@ import { recordSuccessfulTurn } from "../../protocol/failure.js";
 import { addressKey, threads } from "../../protocol/address.js";
 import { isModelUnavailable, type ModelUnavailableError } from "../../ports/model.js";
 import { isDiskFull } from "../../ports/disk-full.js";
-import { persist, progress, type Session } from "../job/session.js";
+import { persistRecords, progress, type Session } from "../job/session.js";
 import { runtimeOf } from "../job/wake-runtime.js";
 import { enforceJobCaps } from "./enforce-caps.js";
 import { proxiesToRun, runProxy } from "./escalations.js";
@@ -38,7 +38,7 @@ export async function runProxies(s: Session): Promise<ProxiesRun> {
       progress(s, "PROXY", "ERROR", reason);
       await failState(s, reason, null, "");
     }
-    await persist(s, `cfa #${s.n}: ${s.job.state} proxy ${m.id}`);
+    await persistRecords(s, `cfa #${s.n}: ${s.job.state} proxy ${m.id}`);
     // Accounted in the commit just made: this proxy's responses are never asked for again
     // (other instances' turns may still be running: their entries stay).
     await runtimeOf(s).journal?.forget([

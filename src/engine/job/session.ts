@@ -254,7 +254,7 @@ export async function saveState(s: Session): Promise<void> {
 
 /**
  * Commits the job worktree (one commit per turn) and publishes the branch with the expected
- * old commit: never forced (DESIGN.md). `paths` limits the commit to records when another
+ * old commit: never forced (seed 000 §11; README, "How a job works"). `paths` limits the commit to records when another
  * instance's edits must not ride along.
  */
 export async function commitAndPush(
@@ -262,8 +262,11 @@ export async function commitAndPush(
   message: string,
   paths?: string[],
 ): Promise<string | null> {
-  // A lead's turn running in the job worktree: what it has written so far is not this commit's.
-  const recordsOnly = paths === undefined && s.jobTreeTurns.size > 0;
+  // A lead's turn running in the job worktree: what it has written so far is not this commit's
+  // (neither in a whole-tree commit nor in one of the records alone).
+  const recordsOnly =
+    (paths === undefined || (paths.length === 1 && paths[0] === RECORDS_DIR)) &&
+    s.jobTreeTurns.size > 0;
   const sha = recordsOnly
     ? await s.repo.commit(message, [RECORDS_DIR], { artifacts: false })
     : await s.repo.commit(message, paths);
@@ -282,6 +285,15 @@ export async function commitAndPush(
     s.pushedHead = publisher.pushedHead;
   }
   return sha;
+}
+
+/**
+ * Records the job record and commits the records alone: for a step where no agent touched
+ * the job worktree since its last commit (a question asked, a comment posted, replies read,
+ * a lead sparked), so the tree is not looked at (issue 19 §3: most of a job's commits).
+ */
+export async function persistRecords(s: Session, message: string): Promise<void> {
+  await persist(s, message, [RECORDS_DIR]);
 }
 
 /** Records the job record and commits: the usual end of any step that changed state. */

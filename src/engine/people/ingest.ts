@@ -11,7 +11,7 @@ import { currentLead } from "../flow/instances.js";
 import { relayIntervention } from "../flow/intervene.js";
 import { queueComment } from "../publish/outbox.js";
 import { refusalComment } from "../../comments/record-comments.js";
-import { applyChange, persist, progress, type Session } from "../job/session.js";
+import { applyChange, persist, progress, type Session, persistRecords } from "../job/session.js";
 import { afterTransition, applyTransition } from "../flow/transitions.js";
 import { ensureLead } from "../flow/leads.js";
 import type { MemoForge } from "../job/forge-memo.js";
@@ -36,7 +36,7 @@ export async function ingestHumanEvents(
     if (!isLiveState(s.job.state)) break;
     await applyHumanEvent(s, event);
   }
-  if (moved || events.length > 0) await persist(s, `cfa #${s.n}: read people's replies`);
+  if (moved || events.length > 0) await persistRecords(s, `cfa #${s.n}: read people's replies`);
   return events.length > 0;
 }
 

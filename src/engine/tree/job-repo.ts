@@ -110,14 +110,21 @@ export class JobRepo {
       const recordScopes =
         paths === undefined ? [RECORDS_DIR] : paths.filter((p) => isUnderRecords(trim(p)));
       const others = paths?.filter((p) => !isUnderRecords(trim(p)));
-      await this.stageRecords(recordScopes.map(trim), options.artifacts !== false);
+      const recordsStaged = await this.stageRecords(
+        recordScopes.map(trim),
+        options.artifacts !== false,
+      );
       // A file over the size limit stays out, untracked (issue 18 §7).
       const staged =
         others === undefined
           ? await this.stageWholeTree(settled)
           : others.length > 0
             ? await this.stagePaths(others)
-            : { refused: [], tooLarge: [], ...(await settleIndex(this.git)) };
+            : settled
+              ? // The index held HEAD and the ledger knows each record's indexed id: what
+                // was just staged is exactly what differs (no diff-index needed).
+                { refused: [], gitlinks: [], tooLarge: [], staged: recordsStaged }
+              : { refused: [], tooLarge: [], ...(await settleIndex(this.git)) };
       for (const file of staged.refused) this.warn("left out of the commit: git refuses it", file);
       for (const file of staged.gitlinks) this.warn("left out of the commit: a gitlink", file);
       for (const file of staged.tooLarge) {
@@ -357,9 +364,9 @@ export class JobRepo {
    * changes or drops a record on its way in. A record that no longer holds the engine's
    * bytes is put back first (the after-command check should have caught it).
    */
-  private async stageRecords(scopes: readonly string[], withArtifacts = true): Promise<void> {
-    if (scopes.length === 0) return;
-    await this.records.exclusive(async () => {
+  private async stageRecords(scopes: readonly string[], withArtifacts = true): Promise<boolean> {
+    if (scopes.length === 0) return false;
+    return this.records.exclusive(async () => {
       const ledger = this.records;
       await this.prepareLocked();
       const inScope = (file: string) =>
@@ -419,6 +426,7 @@ export class JobRepo {
         for (const [file, oid] of toWrite) ledger.staged(file, oid);
         for (const file of gone) ledger.staged(file, null);
       }
+      return lines.length > 0;
     });
   }
 

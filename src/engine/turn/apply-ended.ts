@@ -7,7 +7,7 @@
 import { addressKey } from "../../protocol/address.js";
 import { isLiveState } from "../../protocol/fsm.js";
 import { isModelUnavailable, type ModelUnavailableError } from "../../ports/model.js";
-import { persist, progress, type Session } from "../job/session.js";
+import { persistRecords, progress, type Session } from "../job/session.js";
 import { runtimeOf } from "../job/wake-runtime.js";
 import { enforceJobCaps } from "../flow/enforce-caps.js";
 import { postOutbox } from "../publish/outbox.js";
@@ -46,7 +46,7 @@ export async function applyEnded(
   await enforceJobCaps(s);
   turns.abortConsumed();
   await postOutbox(s);
-  await persist(s, `cfa #${s.n}: posted`);
+  await persistRecords(s, `cfa #${s.n}: posted`);
   const journal = runtimeOf(s).journal;
   if (journal === null) return;
   // Every call made so far is accounted in the commit just made: the applied (or dropped)
