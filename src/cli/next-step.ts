@@ -46,6 +46,16 @@ export function nextStep(view: JobView, options: NextStepOptions): string[] {
     }
   }
   const state = job.state;
+  const wait = view.engine?.apiWait;
+  if (wait !== undefined) {
+    // Issue 19 §2: stopped live — refused credentials, or the model's API away past the
+    // patience. Locally nothing wakes it again but the person.
+    return wait.reason === "credentials"
+      ? [`${state} — stopped, live: ${oneLine(wait.last, 300)}. Then ${cmd("resume")}.`]
+      : [
+          `${state} — stopped, live: the model's API did not answer since ${wait.since} (${oneLine(wait.last, 160)}). ${cmd("resume")} tries again.`,
+        ];
+  }
   const gate = view.pending.find((p) => p.kind === "gate");
   if (gate) {
     const artifact = isLiveState(state) ? PHASES[state].artifact : "the artifact";

@@ -35,10 +35,23 @@ export function modelFromEnv(io: CliIo, logger: Logger): Model | null {
   });
 }
 
+/**
+ * How long a local command waits out an unreachable model API at most (issue 19 §2): on
+ * GitHub a runner waits the configured patience (15 minutes by default) and the sweep tries
+ * again; here a person is watching the terminal, so the command stops sooner, says so, and
+ * `cfa resume` tries again (the job stays live and keeps every paid response).
+ */
+export const LOCAL_PATIENCE_MS = 2 * 60_000;
+
 /** How the engine points a provider model at the repository's configuration (else undefined). */
 export function configureOf(model: Model): ((config: CfaConfig) => void) | undefined {
   const provider = model as Partial<ProviderModel>;
-  return typeof provider.configure === "function"
-    ? (config) => provider.configure!(providerSettings(config))
-    : undefined;
+  if (typeof provider.configure !== "function") return undefined;
+  return (config) => {
+    const settings = providerSettings(config);
+    provider.configure!({
+      ...settings,
+      patienceMs: Math.min(settings.patienceMs, LOCAL_PATIENCE_MS),
+    });
+  };
 }

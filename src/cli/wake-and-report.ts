@@ -9,7 +9,8 @@ import { nextStep, type NextStepOptions } from "./next-step.js";
 
 /**
  * Exit code: 0 when the job rests (waiting on the person, DONE or WITHDRAWN), 1 when it
- * failed or could not start, 130 when stopped by `signal` (Ctrl-C).
+ * failed or could not start, or stopped live on the model (refused credentials, an API away
+ * past the patience: issue 19 §2), 130 when stopped by `signal` (Ctrl-C).
  */
 export async function wakeAndReport(
   io: CliIo,
@@ -42,9 +43,9 @@ export async function wakeAndReport(
     );
     return 0;
   }
-  const lines = texts
-    ? nextStep(readJobView(texts), next)
-    : [`job #${n} waits on ${summary.waitingOn}`];
+  const view = texts ? readJobView(texts) : null;
+  const lines = view ? nextStep(view, next) : [`job #${n} waits on ${summary.waitingOn}`];
   io.stdout.write(`\n${lines.join("\n")}\n`);
-  return summary.state === null || summary.state === "FAILURE" ? 1 : 0;
+  const stoppedOnModel = view?.engine?.apiWait !== undefined;
+  return summary.state === null || summary.state === "FAILURE" || stoppedOnModel ? 1 : 0;
 }

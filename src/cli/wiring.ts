@@ -15,6 +15,7 @@ import type { Model } from "../ports/model.js";
 import { outboundForge } from "../comments/outbound-forge.js";
 import { processRedactor } from "../secrets/index.js";
 import { priceOf, resolveModel, sandboxesHiding } from "../wiring/index.js";
+import { cliName } from "./command.js";
 import { defaultWorkRoot } from "./work-root.js";
 
 export { defaultWorkRoot } from "./work-root.js";
@@ -70,6 +71,8 @@ export async function wireLocal(
     env: options.env ?? process.env,
     // The local forge is a file: a running wake may look for `cfa intervene` at every call.
     commandPollMs: 0,
+    // No sweep here: a person carries a stopped job on (issue 19 §2).
+    carryOn: (job) => `\`${cliName(options.env ?? process.env)} resume ${job}\``,
     ...(options.progress ? { progress: options.progress } : {}),
     configure: (config) => {
       // The repository's read-only paths reach the sandbox made after this (issue 20).

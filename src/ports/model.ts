@@ -155,6 +155,9 @@ export interface Model {
  * protocol failure (issue 9: the outside world is unreliable, not wrong): the
  * engine ends the wake with the job live and tries again later; no retry budget is spent.
  */
+export const MODEL_WAIT_REASONS = ["unavailable", "credentials"] as const;
+export type ModelWaitReason = (typeof MODEL_WAIT_REASONS)[number];
+
 export class ModelUnavailableError extends Error {
   override readonly name = "ModelUnavailableError";
   constructor(
@@ -166,6 +169,12 @@ export class ModelUnavailableError extends Error {
       attempts: number;
       /** The last attempt's error, redacted: what the status comment can say. */
       last: string;
+      /**
+       * Why: the service stayed away ("unavailable", the default), or it refused the
+       * installation's credentials ("credentials": 401/402/403, or none found — configuration,
+       * not failure, issue 19 §2; `last` then says what to fix).
+       */
+      reason?: ModelWaitReason;
     },
   ) {
     super(message);

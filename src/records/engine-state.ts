@@ -111,7 +111,13 @@ export const EngineStateSchema = z.object({
    * response. The job is live; the sweep or `cfa resume` wakes it again.
    */
   apiWait: z
-    .object({ since: z.string(), attempts: z.number().int().nonnegative(), last: z.string() })
+    .object({
+      since: z.string(),
+      attempts: z.number().int().nonnegative(),
+      last: z.string(),
+      /** "credentials": the provider refused the installation's key (issue 19 §2). */
+      reason: z.enum(["unavailable", "credentials"]).optional(),
+    })
     .optional(),
   /**
    * Since when the job is paused because the runner's disk was full (issue 18 §7): set when

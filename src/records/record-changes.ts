@@ -98,6 +98,8 @@ export type RecordChange =
       since: string;
       attempts: number;
       last: string;
+      /** Why it waits: an outage (the default) or refused credentials (issue 19 §2). */
+      reason?: "unavailable" | "credentials";
       carried: readonly string[];
     }
   /** The model answered again: the job no longer waits on it. */
@@ -242,6 +244,7 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
           since: engine.apiWait?.since ?? change.since,
           attempts: (engine.apiWait?.attempts ?? 0) + change.attempts,
           last: change.last.slice(0, 300),
+          ...(change.reason === "credentials" ? { reason: "credentials" as const } : {}),
         },
       });
     case "api-answered": {

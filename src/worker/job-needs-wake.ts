@@ -40,7 +40,11 @@ export function jobNeedsWake(facts: JobFacts): string[] {
   if (engine.outbox.length > 0) reasons.push("comments decided but not posted");
   // Issue 9 point 6: a wake that met an API outage ended with the job live; try again.
   if (engine.apiWait !== undefined)
-    reasons.push(`waiting for the Anthropic API since ${engine.apiWait.since}`);
+    reasons.push(
+      engine.apiWait.reason === "credentials"
+        ? `waiting for working model credentials since ${engine.apiWait.since}`
+        : `waiting for the Anthropic API since ${engine.apiWait.since}`,
+    );
   // Issue 18 §7: a wake met a full disk and paused the job; a new runner has room.
   if (engine.diskFull !== undefined)
     reasons.push(`paused since ${engine.diskFull.since}: the runner's disk was full`);

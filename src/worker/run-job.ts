@@ -5,7 +5,7 @@
 
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { isGitHubOutage } from "../adapters/github/index.js";
+import { isGitHubCredentials, isGitHubOutage } from "../adapters/github/index.js";
 import { configErrorComment, isSameConfigError } from "../comments/config-error-comment.js";
 import { configFromText } from "../github-events/config-from-text.js";
 import { postOnce } from "../github-events/post-once.js";
@@ -134,6 +134,14 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
       // The job branch moved under us and could not be taken in (engine/job/publish-job-branch.ts):
       // nobody's failure, nothing to tell the person; the next wake starts from GitHub's branch.
       logger.error(`cfa/worker: job #${job}: ${reason}`);
+      return result(1, null);
+    }
+    if (isGitHubCredentials(error)) {
+      // Issue 19 §2: the token itself was refused — configuration, not the job's failure.
+      // Nothing can be posted with it; the job stays live and carries on at its next wake.
+      logger.error(
+        `cfa/worker: job #${job}: GitHub refused the credentials (401), so the run stops here with the job live, as its last step left it. Fix the app's credentials (APP_ID and PRIVATE_KEY, or the workflow token's permissions); the next event on the issue or the sweep carries the job on: ${reason}`,
+      );
       return result(1, null);
     }
     if (isGitHubOutage(error)) {

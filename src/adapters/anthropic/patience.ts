@@ -4,7 +4,8 @@
 // patience lasts — minutes, not the SDK's ~7 seconds — honouring the server's `retry-after-ms`
 // and `retry-after`; then the call throws ModelUnavailableError, the agreed seam: the engine
 // ends the wake with the job live and tries again later, spending no retry budget. Any other
-// error (400, 401, 403, 404, 413…) fails at once.
+// error (400, 401, 403, 404, 413…) fails at once; a credentials error (401, 402, 403, none
+// found) too, as ModelUnavailableError with reason "credentials" (credentials-fault.ts).
 //
 // The classification is the SDK's own (@anthropic-ai/sdk 1.12.0 src/client.ts shouldRetry and
 // retryRequest: `x-should-retry` first, then 408/409/429/>=500; `retry-after-ms`, then
@@ -16,6 +17,7 @@
 
 import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
 import { ModelUnavailableError } from "../../ports/model.js";
+import { credentialsFault } from "./credentials-fault.js";
 
 /** Default patience: how long one model call keeps retrying before the wake gives up. */
 export const DEFAULT_PATIENCE_MS = 15 * 60_000;
@@ -96,6 +98,8 @@ export function backoffMs(attempt: number, random: () => number = Math.random): 
 /** The SDK's retry rule, applied to what the SDK threw (see the note at the top). */
 export function sdkFault(error: unknown, summary: string): Fault {
   if (error instanceof APIUserAbortError) return { retryable: false, summary };
+  // Credentials refused or missing fail every retry alike (credentials-fault.ts).
+  if (credentialsFault(error) !== null) return { retryable: false, summary };
   // APIConnectionTimeoutError extends APIConnectionError.
   if (error instanceof APIConnectionError) return { retryable: true, summary };
   if (error instanceof APIError && typeof error.status === "number") {

@@ -11,6 +11,7 @@ import {
 } from "@anthropic-ai/sdk";
 import { ModelUnavailableError } from "../../ports/model.js";
 import { ModelError, redactedCause } from "./model-error.js";
+import { credentialsFault, credentialsFix } from "./credentials-fault.js";
 
 export interface ErrorContext {
   redact: (text: string) => string;
@@ -31,6 +32,20 @@ export function toModelError(
   const cause = redactedCause(error, redact);
   const head = `cfa/model: ${model} request for ${instance}`;
 
+  // Credentials are configuration: the job waits, live, for a person to fix them (issue 19
+  // §2), like an outage, never a state-level failure.
+  const refused = credentialsFault(error);
+  if (refused !== null) {
+    const fix = credentialsFix(provider, refused.status);
+    const said =
+      error instanceof APIError ? redact(error.apiMessage ?? error.message) : redact(cause.message);
+    return new ModelUnavailableError(`${head}: ${fix} (${provider} said: ${said})`, {
+      since: new Date().toISOString(),
+      attempts: 1,
+      last: `${fix} (${provider} said: ${said.slice(0, 200)})`,
+      reason: "credentials",
+    });
+  }
   // Abort is an APIError subclass: test it before the status checks.
   if (error instanceof APIUserAbortError || isAbortError(error)) {
     return new ModelError(`${head} was aborted by the caller`, { kind: "aborted", cause });

@@ -139,6 +139,23 @@ export function toGitHubForgeError(
   );
 }
 
+/**
+ * True when GitHub refused the credentials themselves (401 "Bad credentials": an expired or
+ * revoked token, a wrong private key; git's "Authentication failed" on a push). That is the
+ * installation's configuration, not the job's fault (issue 19 §2): the job is left live and
+ * carries on at its next wake once fixed. A 403 names a missing permission or a rate limit
+ * for one call, and stays what it was.
+ */
+export function isGitHubCredentials(error: unknown): boolean {
+  if (error instanceof AggregateError) return error.errors.some(isGitHubCredentials);
+  if (statusOf(error) === 401) return true;
+  return (
+    error instanceof GitHubForgeError &&
+    error.operation === "git push" &&
+    /Authentication failed|returned error: 401|invalid credentials/i.test(error.message)
+  );
+}
+
 // What git prints when GitHub's side of a push or fetch failed, rather than refused it.
 const GIT_OUTAGE =
   /returned error: 5\d\d|Could not resolve host|Failed to connect|Connection (?:timed out|reset|refused)|remote end hung up|early EOF|Operation timed out/i;

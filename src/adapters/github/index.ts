@@ -3,6 +3,7 @@ export { CONFIG_PATH, createGitHubForge } from "./github-forge.js";
 export type { GitHubForge, GitHubForgeOptions } from "./github-forge.js";
 export {
   GitHubForgeError,
+  isGitHubCredentials,
   isGitHubOutage,
   statusOf,
   toGitHubForgeError,

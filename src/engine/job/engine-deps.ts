@@ -52,6 +52,11 @@ export interface EngineDeps {
    * recording, whose records must come out the same at every replay.
    */
   applyOrder?: "finished" | "started";
+  /**
+   * How a person carries on a job the wake stopped live (an outage, refused credentials), in
+   * words: the CLI's "`cfa resume 1`". Default: the next event on the issue, or the sweep.
+   */
+  carryOn?: (job: number) => string;
   /** The live, human-readable log (seed 002): one call per notable event. */
   progress?: (line: ProgressLine) => void;
 }

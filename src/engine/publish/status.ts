@@ -13,6 +13,7 @@ import { ownMention } from "../../comments/own-marks.js";
 import { clip } from "../../secrets/index.js";
 import { diskFullAdvice } from "../job/disk-pause.js";
 import { setupBlocksJob } from "../setup/ensure-setup.js";
+import { carryOnHint } from "../turn/api-wait.js";
 
 export function waitingOn(s: Session): string {
   if (isTerminalState(s.job.state)) {
@@ -26,8 +27,13 @@ export function waitingOn(s: Session): string {
     return diskFullAdvice(s.engine.diskFull.since, clip(s.engine.diskFull.last, 300));
   }
   if (s.engine.apiWait !== undefined) {
+    const last = clip(s.engine.apiWait.last, 4000).replace(/\s+/g, " ");
+    // Issue 19 §2: refused credentials are the installation's to fix, not the job's failure.
+    if (s.engine.apiWait.reason === "credentials") {
+      return `working model credentials — ${last.slice(0, 300)}. The job is live: once they are fixed, ${carryOnHint(s)} carries it on.`;
+    }
     // Issue 9 point 6: an outage is waited out, never a failure (api-wait.ts).
-    return `the Anthropic API — waiting for the Anthropic API since ${s.engine.apiWait.since} (last error: ${clip(s.engine.apiWait.last, 4000).replace(/\s+/g, " ").slice(0, 160)}). The job is live; the sweep or \`cfa resume\` tries again.`;
+    return `the Anthropic API — waiting for the Anthropic API since ${s.engine.apiWait.since} (last error: ${last.slice(0, 160)}). The job is live; ${carryOnHint(s)} tries again.`;
   }
   const failed = s.engine.setup?.failed;
   if (failed !== undefined && setupBlocksJob(s)) {

@@ -20,6 +20,7 @@ import { engineState } from "../../records/engine-state.js";
 import { readText } from "../tree/files.js";
 import {
   applyChange,
+  now,
   persist,
   progress,
   resetTaskWorktrees,
@@ -40,18 +41,36 @@ export async function waitForApi(s: Session, error: ModelUnavailableError): Prom
     charge(s, entry.response.usage, entry.costUsd);
     applyChange(s, { type: "calls-accounted", through: entry.seq });
   }
+  const credentials = error.fields.reason === "credentials";
   applyChange(s, {
     type: "api-waiting",
-    since: error.fields.since,
+    // Refused credentials are dated by the job's clock: the adapter never waited.
+    since: credentials ? now(s) : error.fields.since,
     attempts: error.fields.attempts,
     last: error.fields.last,
     carried: journal?.carry() ?? [],
+    ...(credentials ? { reason: "credentials" as const } : {}),
   });
   const since = s.engine.apiWait!.since;
-  const note = `the Anthropic API is unavailable (since ${since}; last: ${error.fields.last.slice(0, 120)}): the job waits, live; the sweep or \`cfa resume\` tries again`;
+  const carryOn = carryOnHint(s);
+  // Issue 19 §2: refused credentials are configuration, not the job's failure — it stops
+  // live, saying what to fix; no retry budget is spent.
+  const note = credentials
+    ? `${error.fields.last}. The job is live: fix that, then ${carryOn} carries it on`
+    : `the Anthropic API is unavailable (since ${since}; last: ${error.fields.last.slice(0, 120)}): the job waits, live; ${carryOn} tries again`;
   s.notes.push(note);
-  progress(s, "MODEL", "UNAVAILABLE", note);
-  await persist(s, `cfa #${s.n}: waiting for the Anthropic API since ${since}`);
+  progress(s, "MODEL", credentials ? "CREDENTIALS" : "UNAVAILABLE", note);
+  await persist(
+    s,
+    credentials
+      ? `cfa #${s.n}: waiting for working model credentials`
+      : `cfa #${s.n}: waiting for the Anthropic API since ${since}`,
+  );
+}
+
+/** How a person carries the job on: the CLI's words, or GitHub's (the next event, the sweep). */
+export function carryOnHint(s: Session): string {
+  return s.deps.carryOn?.(s.n) ?? "the next event on the issue (or the sweep)";
 }
 
 /** The job record and the soup as last committed (after `resetToHead`). */

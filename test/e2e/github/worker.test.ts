@@ -150,6 +150,21 @@ describe("the worker on GitHub", () => {
     expect(calls.filter((c) => c === "graphql")).toHaveLength(7);
   });
 
+  it("GitHub refusing the token (401) stops the run live with what to fix, posts nothing and leaves the job unfailed (issue 19 §2)", async () => {
+    const job = await failingStart(["graphql"]);
+    job.github.failures.set("graphql", { status: 401, message: "Bad credentials" });
+
+    expect(await job.runWorker(1)).toBe(1);
+    expect(failureComments(job)).toEqual([]);
+    const log = job.lines.join("\n");
+    expect(log).toContain("GitHub refused the credentials (401)");
+    expect(log).toContain("Fix the app's credentials");
+    expect(log).toContain("the next event on the issue or the sweep carries the job on");
+    expect(log).not.toContain("job #1 failed");
+    // Refused, not retried: one attempt.
+    expect(operations().filter((c) => c === "graphql")).toHaveLength(1);
+  });
+
   it("a cancelled run (SIGINT on /withdraw) stops like a crash: the started job is kept, nothing is posted, exit 1", async () => {
     job = await createGitHubJob({ recording: recording({}) });
     job.github.install(["graphql", "permission"]);
