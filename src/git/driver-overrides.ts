@@ -32,25 +32,36 @@ interface Cached {
 const cache = new Map<string, Cached>();
 
 /**
- * The config files git reads for `where` (a git dir, or a work tree whose `.git` is a
- * folder), with their change times: a listing stays valid until one of them changes.
- * Included files are not followed here; a repository whose owner edits only an included
- * file while a job runs gets the new drivers switched off at the next process.
+ * Where a listing is kept, and what invalidates it. Linked worktrees read the common dir's
+ * config and, only with `extensions.worktreeConfig`, their own `config.worktree`
+ * (https://git-scm.com/docs/git-worktree#_configuration_file): a worktree without that file
+ * lists exactly what its common dir lists, so a job's worktrees share one listing (issue 19
+ * §3: one `git config` process per repository instead of one per task). Not when the config
+ * includes other files: `includeIf "gitdir:…"` and `"onbranch:…"` differ per worktree.
+ * Included files are not followed for the stamp; a repository whose owner edits only an
+ * included file while a job runs gets the new drivers switched off at the next process.
  */
-function stampOf(where: string): string {
+function placeOf(where: string): { key: string; stamp: string } {
   const dotGit = path.join(where, ".git");
   const gitDir = isDir(dotGit) ? dotGit : where;
   let common = gitDir;
+  let linked = false;
   try {
     common = path.resolve(gitDir, readFileSync(path.join(gitDir, "commondir"), "utf8").trim());
+    linked = true;
   } catch {
     // not a linked worktree's git dir: the common dir is the git dir
   }
-  return [
-    path.join(common, "config"),
-    path.join(common, "config.worktree"),
-    path.join(gitDir, "config.worktree"),
-  ]
+  const commonConfig = path.join(common, "config");
+  const own = path.join(gitDir, "config.worktree");
+  const files = [commonConfig, path.join(common, "config.worktree")];
+  const shared =
+    (linked || gitDir === common) &&
+    isDir(common) &&
+    (gitDir === common || !exists(own)) &&
+    !includesFiles(commonConfig);
+  if (!shared) files.push(own);
+  const stamp = files
     .map((file) => {
       try {
         const stats = statSync(file);
@@ -60,6 +71,25 @@ function stampOf(where: string): string {
       }
     })
     .join("|");
+  return { key: shared ? `common:${common}` : `dir:${where}`, stamp };
+}
+
+/** Whether a config file has an `[include]` or `[includeIf …]` section (case-insensitive). */
+function includesFiles(file: string): boolean {
+  try {
+    return /^\s*\[\s*include/im.test(readFileSync(file, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+function exists(target: string): boolean {
+  try {
+    statSync(target);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isDir(target: string): boolean {
@@ -72,18 +102,19 @@ function isDir(target: string): boolean {
 
 /**
  * `-c` entries that switch off every filter and merge driver the repository's config names,
- * listed once per repository and config change (`where`: its git dir, or its work tree).
+ * listed once per repository (or worktree) and config change (`where`: its git dir, or its
+ * work tree).
  */
 export function driverOverrides(
   where: string,
   run: (args: readonly string[]) => Promise<GitResult>,
 ): Promise<string[]> {
-  const stamp = stampOf(where);
-  const known = cache.get(where);
+  const { key, stamp } = placeOf(where);
+  const known = cache.get(key);
   if (known?.stamp === stamp) return known.entries;
   const entries = listOverrides(run);
-  entries.catch(() => cache.delete(where));
-  cache.set(where, { stamp, entries });
+  entries.catch(() => cache.delete(key));
+  cache.set(key, { stamp, entries });
   return entries;
 }
 
