@@ -29,6 +29,7 @@ import { runProxies } from "./flow/run-proxies.js";
 import { ingestHumanEvents } from "./people/ingest.js";
 import { publishChecks } from "./publish/checks.js";
 import { publishStatus, waitingOn } from "./publish/status.js";
+import { describePullRequest } from "./publish/pull-request.js";
 import { waitForApi } from "./turn/api-wait.js";
 import { openJournal } from "./turn/charges.js";
 import { prepareWorkspaces } from "./setup/ensure-setup.js";
@@ -165,6 +166,7 @@ async function finishWake(s: Session): Promise<void> {
     s.deps.logger.error(`cfa #${s.n}: could not publish the ${what}: ${(error as Error).message}`);
   clearDiskPause(s, { unlessPausedNow: true });
   await publishStatus(s).catch(log("status"));
+  await describePullRequest(s).catch(log("pull request's body"));
   try {
     await persistRecords(s, `cfa #${s.n}: status`);
   } catch (error) {

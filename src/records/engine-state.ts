@@ -133,6 +133,13 @@ export const EngineStateSchema = z.object({
    * request was opened ready for review, and the status comment says so (issue 10 §4).
    */
   prNotDraft: z.literal(true).optional(),
+  /**
+   * A digest of the pull request body as last written (issue 19 §7): the body is written
+   * again only when what it says changed, so at most once per transition. Absent: unknown
+   * (a pull request found open, or records written before it existed), written at the next
+   * wake's end.
+   */
+  prBody: z.string().optional(),
   /** Paths under .github/workflows/ whose changes were held back (issue 10 §6). */
   workflowsHeldBack: z.array(z.string()).optional(),
   /**

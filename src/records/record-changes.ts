@@ -76,7 +76,9 @@ export type RecordChange =
   /** The job's pull request, found open already. */
   | { type: "pull-request-found"; number: number }
   /** The job's pull request, opened now: a draft, or ready where drafts are not available. */
-  | { type: "pull-request-opened"; number: number; draft: boolean }
+  | { type: "pull-request-opened"; number: number; draft: boolean; body: string }
+  /** The job's pull request was given the body of this digest. */
+  | { type: "pull-request-described"; body: string }
   /** The effects of the history's first `through` transitions have run. */
   | { type: "transitions-settled"; through: number }
   /** A turn of any instance ran. */
@@ -198,14 +200,22 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
         : withEngine({ ...engine, statusComment: change.id });
     case "people-read":
       return withEngine({ ...engine, cursor: change.cursor });
-    case "pull-request-found":
-      return withEngine({ ...engine, pr: change.number });
+    case "pull-request-found": {
+      // Whatever its body says now is not known: written again at the wake's end.
+      const { prBody: _unknown, ...rest } = engine;
+      return withEngine({ ...rest, pr: change.number });
+    }
     case "pull-request-opened":
       return withEngine({
         ...engine,
         pr: change.number,
+        prBody: change.body,
         ...(change.draft ? {} : { prNotDraft: true as const }),
       });
+    case "pull-request-described":
+      return engine.prBody === change.body
+        ? records
+        : withEngine({ ...engine, prBody: change.body });
     case "transitions-settled":
       return withEngine({ ...engine, settled: change.through });
     case "turn-counted":

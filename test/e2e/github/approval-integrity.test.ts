@@ -44,6 +44,7 @@ describe("approval integrity on GitHub", () => {
       "graphql",
       "issue",
       "create-pull",
+      "update-pull",
       "request-reviewers",
       "create-comment",
       "update-comment",

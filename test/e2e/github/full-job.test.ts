@@ -29,6 +29,7 @@ describe("a whole job on GitHub (nock), from the labelled issue to DONE, app and
       "graphql",
       "issue",
       "create-pull",
+      "update-pull",
       "request-reviewers",
       "create-comment",
       "update-comment",
@@ -70,6 +71,8 @@ describe("a whole job on GitHub (nock), from the labelled issue to DONE, app and
       expect(code, job.lines.join("\n")).toBe(0);
       const pull = github.pulls[0]!;
       expect(pull.draft).toBe(true);
+      // Issue 19 §7: the body says the state the job is in at each gate.
+      expect(pull.body).toContain(`State: **${["INTENT", "PLAN", "EXECUTE"][i]}**`);
       // The person approves the gate's commit on GitHub; the app cues the worker.
       const review = github.review({
         pull: pull.number,
@@ -105,6 +108,10 @@ describe("a whole job on GitHub (nock), from the labelled issue to DONE, app and
       head: "cfa/1",
       base: "main",
     });
+    // The body kept current: at DONE it says DONE and the last step, once per transition.
+    expect(github.pulls[0]!.body).toContain("State: **DONE** — the work is approved");
+    expect(github.pulls[0]!.body).toContain("Last step: EXECUTE → DONE");
+    expect(github.pulls[0]!.body).not.toContain("State: **INTENT**");
     // One status comment, edited in place, and it says DONE.
     const status = github.botComments(1).filter((c) => c.body.includes('"kind":"status"'));
     expect(status).toHaveLength(1);

@@ -25,6 +25,7 @@ describe("the requester and a repository without drafts", () => {
       "graphql",
       "issue",
       "create-pull",
+      "update-pull",
       "request-reviewers",
       "create-comment",
       "update-comment",

@@ -46,6 +46,7 @@ describe("workflow files on GitHub", () => {
       "graphql",
       "issue",
       "create-pull",
+      "update-pull",
       "request-reviewers",
       "create-comment",
       "update-comment",

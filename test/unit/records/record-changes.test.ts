@@ -244,12 +244,26 @@ describe("evolveRecords: the forge", () => {
       "prNotDraft",
     );
     expect(
-      given({ type: "pull-request-opened", number: 6, draft: true }).engine,
+      given({ type: "pull-request-opened", number: 6, draft: true, body: "d1" }).engine,
     ).not.toHaveProperty("prNotDraft");
-    expect(given({ type: "pull-request-opened", number: 6, draft: false }).engine).toMatchObject({
+    expect(
+      given({ type: "pull-request-opened", number: 6, draft: false, body: "d1" }).engine,
+    ).toMatchObject({
       pr: 6,
       prNotDraft: true,
     });
+  });
+
+  it("a pull request's body digest: kept when opened, replaced when described, forgotten when found", () => {
+    const opened = given({ type: "pull-request-opened", number: 6, draft: true, body: "d1" });
+    expect(opened.engine.prBody).toBe("d1");
+    const described = evolveRecords(opened, { type: "pull-request-described", body: "d2" });
+    expect(described.engine.prBody).toBe("d2");
+    expect(evolveRecords(described, { type: "pull-request-described", body: "d2" })).toBe(
+      described,
+    );
+    const found = evolveRecords(described, { type: "pull-request-found", number: 7 });
+    expect(found.engine).not.toHaveProperty("prBody");
   });
 
   it("workflow files held back are remembered once each, sorted, at most 50", () => {
@@ -375,7 +389,8 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
     { type: "status-comment-posted", id: 1 },
     { type: "people-read", cursor: { comment: 1, review: 1 } },
     { type: "pull-request-found", number: 2 },
-    { type: "pull-request-opened", number: 2, draft: false },
+    { type: "pull-request-opened", number: 2, draft: false, body: "d1" },
+    { type: "pull-request-described", body: "d2" },
     { type: "transitions-settled", through: 0 },
     { type: "turn-counted" },
     { type: "turn-uncounted" },
@@ -414,6 +429,7 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
       "people-read": true,
       "pull-request-found": true,
       "pull-request-opened": true,
+      "pull-request-described": true,
       "transitions-settled": true,
       "turn-counted": true,
       "turn-uncounted": true,
