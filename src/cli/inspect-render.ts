@@ -16,6 +16,7 @@ import type { InstanceView, JobView } from "./job-view.js";
 import { clockTime, oneLine } from "./live-log.js";
 import { filesWritten, lastVerdict, verdictOf, verifiersOf } from "./instance-facts.js";
 import { countOf } from "./count-of.js";
+import { taskStatusWords } from "../comments/task-status-words.js";
 
 export interface InspectOptions {
   /** A role's configured tier or model id → the model id (the wiring's resolveModel). */
@@ -87,7 +88,7 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
   const taskNode = (id: string, meta: TaskMeta | undefined, seen = new Set<string>()): TreeNode => {
     const worker = `worker@dispatch:${id}`;
     const verdict = lastVerdict(view.instances, id);
-    const status = meta?.status ?? "unknown";
+    const status = meta ? taskStatusWords(meta.status) : "unknown";
     const verifiers = verifiersOf(view.instances, id)
       .map((i) => instanceNode(i.key, ` (${verdictOf(i) ?? "no verdict"})`))
       .filter((x): x is TreeNode => x !== null);

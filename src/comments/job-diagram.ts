@@ -15,6 +15,7 @@ import {
   type State,
 } from "../protocol/fsm.js";
 import { mermaidBlock, mermaidLabel } from "./mermaid-text.js";
+import { taskStatusWords } from "./task-status-words.js";
 
 export interface DiagramTransition {
   from: State;
@@ -41,39 +42,65 @@ export interface JobDiagramFacts {
 /** A tree larger than this is cut, saying how many were left out: a comment has a size limit. */
 export const MAX_TREE_NODES = 50;
 
-// Colours readable in GitHub's light and dark themes.
+// Colours readable in GitHub's light and dark themes. A terminal state has its own colour
+// (issue 19 §8): DONE green, FAILURE red, WITHDRAWN grey — never the amber of a live one.
 const STATE_CLASSES = [
   "classDef current fill:#fde68a,stroke:#b45309,stroke-width:3px,color:#111",
   "classDef visited fill:#e0f2fe,stroke:#0369a1,color:#111",
+  "classDef done fill:#bbf7d0,stroke:#15803d,stroke-width:3px,color:#111",
+  "classDef failed fill:#fecaca,stroke:#b91c1c,stroke-width:3px,color:#111",
+  "classDef withdrawn fill:#e5e7eb,stroke:#4b5563,stroke-width:3px,color:#111",
+  "classDef ends fill:#f3f4f6,stroke:#9ca3af,color:#374151",
 ];
+const TERMINAL_CLASS: Partial<Record<State, string>> = {
+  DONE: "done",
+  FAILURE: "failed",
+  WITHDRAWN: "withdrawn",
+};
+/** The path taken drawn strongly, every other edge faint (issue 19 §8). */
+const TAKEN_STYLE = "stroke:#0369a1,stroke-width:3px,color:#0c4a6e";
+const NOT_TAKEN_STYLE = "stroke:#d1d5db,stroke-width:1px,color:#9ca3af";
 
-/** Seed 000 Diagram 1, every edge from the transition table, marked with this job's path. */
+/**
+ * Seed 000 Diagram 1, every edge from the transition table, with this job's path on it: a
+ * Mermaid flowchart (a state diagram cannot style its edges,
+ * https://mermaid.js.org/syntax/flowchart.html#styling-links): edges taken are thick
+ * (`==>`) and dark, counted and backtracks called out; the rest dotted (`-.->`) and faint.
+ */
 export function stateDiagram(facts: Pick<JobDiagramFacts, "state" | "history">): string {
   const taken = new Map<string, number>();
   for (const t of facts.history) {
     const key = `${t.from} ${t.action}`;
     taken.set(key, (taken.get(key) ?? 0) + 1);
   }
-  const lines = ["stateDiagram-v2", "direction TB", "[*] --> INTENT"];
+  const lines = ["flowchart TB", 'start(["request"]) --> INTENT'];
+  const strong = [0];
+  const faint: number[] = [];
   for (const from of LIVE_STATES) {
     for (const action of VALID_ACTIONS[from]) {
       const to = ACTION_TO_STATE[action];
       const count = taken.get(`${from} ${action}`) ?? 0;
-      const mark =
+      const times = count > 1 ? ` ${count}x` : "";
+      const label =
         count === 0
-          ? ""
+          ? action
           : isBacktrack(from, to)
-            ? ` (backtrack taken${count > 1 ? ` ${count}x` : ""})`
-            : ` (taken${count > 1 ? ` ${count}x` : ""})`;
-      lines.push(`${from} --> ${to} : ${action}${mark}`);
+            ? `${action} (backtrack taken${times})`
+            : `${action} (taken${times})`;
+      (count === 0 ? faint : strong).push(lines.length - 1);
+      lines.push(`${from} ${count === 0 ? "-.->" : "==>"}|"${label}"| ${to}`);
     }
   }
-  lines.push("DONE --> [*]", ...STATE_CLASSES);
+  (facts.state === "DONE" ? strong : faint).push(lines.length - 1);
+  lines.push('DONE --> merge(["a person merges"])', ...STATE_CLASSES);
+  lines.push(`linkStyle ${strong.join(",")} ${TAKEN_STYLE}`);
+  if (faint.length > 0) lines.push(`linkStyle ${faint.join(",")} ${NOT_TAKEN_STYLE}`);
+  lines.push("class start,merge ends");
   const visited = new Set<State>(["INTENT", ...facts.history.flatMap((t) => [t.from, t.to])]);
   visited.delete(facts.state);
   const order: readonly State[] = [...LIVE_STATES, ...TERMINAL_STATES];
   for (const state of order) if (visited.has(state)) lines.push(`class ${state} visited`);
-  lines.push(`class ${facts.state} current`);
+  lines.push(`class ${facts.state} ${TERMINAL_CLASS[facts.state] ?? "current"}`);
   return mermaidBlock(lines);
 }
 
@@ -88,13 +115,6 @@ const TASK_CLASSES = new Map<string, { name: string; style: string }>([
     "dropped",
     { name: "dropped", style: "fill:#e5e7eb,stroke:#4b5563,color:#111,stroke-dasharray:4 2" },
   ],
-]);
-
-const STATUS_WORDS = new Map([
-  ["open", "working"],
-  ["merged", "merged"],
-  ["conflict", "merge conflict"],
-  ["dropped", "dropped"],
 ]);
 
 /**
@@ -142,7 +162,7 @@ export function dispatchTree(facts: Pick<JobDiagramFacts, "job" | "state" | "tas
   ];
   for (const task of shown) {
     const node = ids.get(task.id)!;
-    const words = STATUS_WORDS.get(task.status) ?? task.status;
+    const words = taskStatusWords(task.status);
     const verdict = task.verdict === undefined ? "" : `, verifier ${task.verdict}`;
     lines.push(`${node}["${mermaidLabel(task.id, 40)}: ${mermaidLabel(words + verdict, 40)}"]`);
     const parent = parentOf(task);

@@ -6,6 +6,7 @@ import type { JobRecord } from "../protocol/job-record.js";
 import type { EngineState } from "../records/engine-state.js";
 import { withHiddenBlock } from "./hidden-block.js";
 import { pictureOfJob } from "./picture-of-job.js";
+import { taskStatusWords } from "./task-status-words.js";
 import { neutralizeMentions } from "./comment-text.js";
 import { redact } from "../secrets/index.js";
 import {
@@ -58,7 +59,7 @@ export function renderStatusComment(facts: StatusFacts): string {
     // model's account of them; a pass with none is unverified.
     lines.push("", "| task | status | worker ran | verifier |", "|---|---|---|---|");
     for (const [id, task] of tasks.sort(([a], [b]) => a.localeCompare(b))) {
-      lines.push(`| \`${id}\` | ${task.status} | ${workerCell(task)} | ${verifierCell(task)} |`);
+      lines.push(`| \`${id}\` | ${taskStatusWords(task.status)} | ${workerCell(task)} | ${verifierCell(task)} |`);
     }
   }
   lines.push(...setupSection(engine), ...blockedSection(engine));

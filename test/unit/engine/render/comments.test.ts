@@ -61,10 +61,42 @@ describe("the status comment", () => {
     const blocks = body.match(/```mermaid\n[\s\S]*?\n```/g) ?? [];
     expect(blocks).toHaveLength(2);
     expect(blocks[0]).toContain("class PLAN current");
-    expect(blocks[0]).toContain("INTENT --> PLAN : APPROVED_INTENT (taken)");
+    expect(blocks[0]).toContain(`INTENT ==>|"APPROVED_INTENT (taken)"| PLAN`);
     expect(blocks[1]).toContain('t0["api: merged, verifier pass"]');
     // The hidden block still ends the comment: the picture does not displace it.
     expect(body.trimEnd().endsWith("-->")).toBe(true);
+  });
+});
+
+describe("one vocabulary for task statuses (issue 19 §8)", () => {
+  it("the table and the picture say the same words for each status (4 statuses)", () => {
+    const task = (status: "open" | "merged" | "conflict" | "dropped") => ({
+      thread: `dispatch:${status}`,
+      branch: `cfa/7-${status}`,
+      dir: `task-${status}`,
+      base: "b",
+      brief: "x",
+      status,
+      verifyFailures: 0,
+    });
+    const engine = {
+      ...initialEngineState("ana"),
+      tasks: {
+        a: task("open"),
+        b: task("merged"),
+        c: task("conflict"),
+        d: task("dropped"),
+      },
+    };
+    const job = withEngineState(newJobRecord({ job: 7, title: "x", at }), engine);
+    const body = renderStatusComment({ job, engine, waitingOn: "w", links: { artifacts: [] } });
+    const words = { a: "working", b: "merged", c: "merge conflict", d: "dropped" };
+    const tree = (body.match(/```mermaid\n[\s\S]*?\n```/g) ?? [])[1]!;
+    for (const [id, word] of Object.entries(words)) {
+      expect(body).toContain(`| \`${id}\` | ${word} | — |`);
+      expect(tree).toContain(`"${id}: ${word}"`);
+    }
+    expect(body).not.toMatch(/\| (open|conflict) \|/);
   });
 });
 

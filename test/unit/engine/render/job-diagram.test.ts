@@ -42,17 +42,47 @@ function body(markdown: string): string[] {
 const decode = (label: string) =>
   label.replace(/#(\d+);/g, (_m, code: string) => String.fromCodePoint(Number(code)));
 
+/** The flowchart's edges between states, as Diagram 1 writes them, and how each is drawn. */
+function edges(lines: string[]): { edge: string; drawn: "taken" | "not taken"; index: number }[] {
+  const out = [];
+  let index = -1;
+  for (const line of lines) {
+    if (!/ (-->|==>|-\.->)/.test(line)) continue;
+    index += 1;
+    const m = /^([A-Z]+) (==>|-\.->)\|"([^"]*)"\| ([A-Z]+)$/.exec(line);
+    if (m === null) continue;
+    out.push({
+      edge: `${m[1]} --> ${m[4]} : ${m[3]}`,
+      drawn: m[2] === "==>" ? ("taken" as const) : ("not taken" as const),
+      index,
+    });
+  }
+  return out;
+}
+
+/** The link indices a `linkStyle` line with this style names. */
+function styled(lines: string[], stroke: string): number[] {
+  const line = lines.find((l) => l.startsWith("linkStyle ") && l.includes(stroke));
+  return line === undefined ? [] : line.split(" ")[1]!.split(",").map(Number);
+}
+
 describe("stateDiagram: seed 000 Diagram 1 with this job's path on it", () => {
   it("draws every edge of Diagram 1 and nothing else, entering at INTENT and leaving at DONE", () => {
     const lines = body(stateDiagram({ state: "INTENT", history: [] }));
-    expect(lines.slice(0, 3)).toEqual(["stateDiagram-v2", "direction TB", "[*] --> INTENT"]);
-    const edges = lines.filter((l) => / --> /.test(l) && !l.includes("[*]"));
-    expect(edges.sort()).toEqual([...DIAGRAM_1].sort());
-    expect(lines).toContain("DONE --> [*]");
-    expect(lines.filter((l) => l.startsWith("class "))).toEqual(["class INTENT current"]);
+    expect(lines.slice(0, 2)).toEqual(["flowchart TB", 'start(["request"]) --> INTENT']);
+    expect(
+      edges(lines)
+        .map((e) => e.edge)
+        .sort(),
+    ).toEqual([...DIAGRAM_1].sort());
+    expect(lines).toContain('DONE --> merge(["a person merges"])');
+    expect(lines.filter((l) => /^class [A-Z]+ /.test(l))).toEqual(["class INTENT current"]);
+    // Nothing taken yet: every edge of the table faint, only the way in strong.
+    expect(edges(lines).every((e) => e.drawn === "not taken")).toBe(true);
+    expect(styled(lines, "stroke-width:3px")).toEqual([0]);
   });
 
-  it("marks the current state, the states passed through, and counts each edge taken", () => {
+  it("draws the path taken strongly and the rest faint, marks the states and counts each edge", () => {
     const history = [
       t("INTENT", "APPROVED_INTENT", "PLAN"),
       t("PLAN", "APPROVED_PLAN", "EXECUTE"),
@@ -60,11 +90,22 @@ describe("stateDiagram: seed 000 Diagram 1 with this job's path on it", () => {
       t("PLAN", "APPROVED_PLAN", "EXECUTE"),
     ];
     const lines = body(stateDiagram({ state: "EXECUTE", history }));
-    expect(lines).toContain("INTENT --> PLAN : APPROVED_INTENT (taken)");
-    expect(lines).toContain("PLAN --> EXECUTE : APPROVED_PLAN (taken 2x)");
-    expect(lines).toContain("EXECUTE --> PLAN : REPLAN (backtrack taken)");
-    expect(lines).toContain("EXECUTE --> INTENT : REALIGN");
-    expect(lines.filter((l) => l.startsWith("class "))).toEqual([
+    const drawn = edges(lines);
+    const find = (edge: string) => drawn.find((e) => e.edge === edge);
+    expect(find("INTENT --> PLAN : APPROVED_INTENT (taken)")?.drawn).toBe("taken");
+    expect(find("PLAN --> EXECUTE : APPROVED_PLAN (taken 2x)")?.drawn).toBe("taken");
+    expect(find("EXECUTE --> PLAN : REPLAN (backtrack taken)")?.drawn).toBe("taken");
+    expect(find("EXECUTE --> INTENT : REALIGN")?.drawn).toBe("not taken");
+    const strong = styled(lines, "stroke-width:3px");
+    const faint = styled(lines, "stroke-width:1px");
+    expect(strong.sort((a, b) => a - b)).toEqual(
+      [0, ...drawn.filter((e) => e.drawn === "taken").map((e) => e.index)].sort((a, b) => a - b),
+    );
+    expect(faint).toEqual([
+      ...drawn.filter((e) => e.drawn === "not taken").map((e) => e.index),
+      drawn.length + 1,
+    ]);
+    expect(lines.filter((l) => /^class [A-Z]+ /.test(l))).toEqual([
       "class INTENT visited",
       "class PLAN visited",
       "class EXECUTE current",
@@ -83,12 +124,34 @@ describe("stateDiagram: seed 000 Diagram 1 with this job's path on it", () => {
       t("EXECUTE", "REALIGN", "INTENT"),
       t("INTENT", "WITHDRAW", "WITHDRAWN"),
     ];
-    const lines = body(stateDiagram({ state: "WITHDRAWN", history }));
-    expect(lines).toContain("PLAN --> INTENT : REALIGN (backtrack taken)");
-    expect(lines).toContain("EXECUTE --> INTENT : REALIGN (backtrack taken 2x)");
-    expect(lines).toContain("INTENT --> PLAN : APPROVED_INTENT (taken 3x)");
-    expect(lines).toContain("INTENT --> WITHDRAWN : WITHDRAW (taken)");
-    expect(lines).toContain("class WITHDRAWN current");
+    const shown = edges(body(stateDiagram({ state: "WITHDRAWN", history }))).map((e) => e.edge);
+    expect(shown).toContain("PLAN --> INTENT : REALIGN (backtrack taken)");
+    expect(shown).toContain("EXECUTE --> INTENT : REALIGN (backtrack taken 2x)");
+    expect(shown).toContain("INTENT --> PLAN : APPROVED_INTENT (taken 3x)");
+    expect(shown).toContain("INTENT --> WITHDRAWN : WITHDRAW (taken)");
+  });
+
+  it("DONE, FAILURE and WITHDRAWN each in their own colour, never the amber of a live state", () => {
+    const classOf = (state: "DONE" | "FAILURE" | "WITHDRAWN", action: string) => {
+      const lines = body(
+        stateDiagram({
+          state,
+          history: [t("INTENT", "APPROVED_INTENT", "PLAN"), t("PLAN", action, state)],
+        }),
+      );
+      const name = lines.find((l) => l.startsWith(`class ${state} `))!.split(" ")[2]!;
+      return { name, style: lines.find((l) => l.startsWith(`classDef ${name} `))! };
+    };
+    const done = classOf("DONE", "APPROVED_WORK");
+    const failed = classOf("FAILURE", "FAILURE");
+    const withdrawn = classOf("WITHDRAWN", "WITHDRAW");
+    const live = body(stateDiagram({ state: "PLAN", history: [] })).find((l) =>
+      l.startsWith("classDef current "),
+    )!;
+    const fill = (style: string) => /fill:(#[0-9a-f]+)/.exec(style)![1];
+    const fills = [done, failed, withdrawn].map((c) => fill(c.style));
+    expect(new Set([...fills, fill(live)]).size).toBe(4);
+    expect([done.name, failed.name, withdrawn.name]).toEqual(["done", "failed", "withdrawn"]);
   });
 });
 
