@@ -81,7 +81,7 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
     s,
     turn.key,
     "TURN",
-    `turn ${run.turn}${outcome.label} (${run.result.toolCalls} tool calls${replayNote(run)})`,
+    `turn ${run.turn}${outcome.label} (${run.result.toolCalls} tool call${run.result.toolCalls === 1 ? "" : "s"}${replayNote(run)})`,
     turn.task !== null,
   );
   await judgeTurn(s, t.a, run, turn, outcome.violation, ending.rule);

@@ -62,6 +62,9 @@ describe("cfa demo", () => {
       at = found;
     }
     expect(out).not.toContain("worker:"); // per-task lines only with --verbose
+    // A count and its noun agree (issue 19 "Also").
+    expect(out).toContain("turn 2: APPROVED_INTENT (1 tool call)");
+    expect(out).not.toContain("(1 tool calls)");
   });
 
   it("records each verdict's evidence: the verifier ran npm test and it passed", () => {
