@@ -11,7 +11,7 @@ import type { TransitionEntry } from "../protocol/job-record.js";
 import type { ModelUsage } from "../ports/model.js";
 import { PHASES } from "../skills/phases.js";
 import { drawTree, type TreeNode } from "./draw-tree.js";
-import { formatTokens, formatUsage, formatUsd } from "./format-usage.js";
+import { formatUsage, formatUsd } from "./format-usage.js";
 import type { InstanceView, JobView } from "./job-view.js";
 import { clockTime, oneLine } from "./live-log.js";
 import { filesWritten, lastVerdict, verdictOf, verifiersOf } from "./instance-facts.js";
@@ -319,7 +319,5 @@ function instanceStats(
   totals.usage.cacheReadTokens += usage.cacheReadTokens;
   totals.usage.cacheWriteTokens += usage.cacheWriteTokens;
   totals.cost += cost;
-  return `${countOf(turns, "turn")}, ${countOf(calls, "tool call")}, ${formatTokens(
-    usage.inputTokens,
-  )} in / ${formatTokens(usage.outputTokens)} out tokens, ${formatUsd(cost)}${model ? ` (${model})` : ""}`;
+  return `${countOf(turns, "turn")}, ${countOf(calls, "tool call")}, ${formatUsage(usage)}, ${formatUsd(cost)}${model ? ` (${model})` : ""}`;
 }

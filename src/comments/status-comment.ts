@@ -7,6 +7,7 @@ import type { EngineState } from "../records/engine-state.js";
 import { withHiddenBlock } from "./hidden-block.js";
 import { pictureOfJob } from "./picture-of-job.js";
 import { taskStatusWords } from "./task-status-words.js";
+import { tokenFigure } from "./token-figure.js";
 import { neutralizeMentions } from "./comment-text.js";
 import { redact } from "../secrets/index.js";
 import {
@@ -40,8 +41,6 @@ const STATE_ICON: Record<string, string> = {
 
 export function renderStatusComment(facts: StatusFacts): string {
   const { job, engine } = facts;
-  const u = job.usage;
-  const tokens = u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
   const lines = [
     `### ${STATE_ICON[job.state] ?? ""} cfa job #${job.job}: **${job.state}**`,
     "",
@@ -49,9 +48,9 @@ export function renderStatusComment(facts: StatusFacts): string {
     "",
     ...(facts.notices ?? []).flatMap((notice) => [`> [!NOTE]\n> ${notice}`, ""]),
     ...(facts.setupWaiting ? setupFailureText(engine.setup?.failed) : []),
-    `| backtracks | turns | tokens (in / out / cache read / cache write) | cost |`,
+    `| backtracks | turns | tokens | cost |`,
     `|---|---|---|---|`,
-    `| ${job.backtracks} | ${job.turns} | ${tokens.toLocaleString("en-US")} (${u.inputTokens} / ${u.outputTokens} / ${u.cacheReadTokens} / ${u.cacheWriteTokens}) | $${job.costUsd.toFixed(2)} |`,
+    `| ${job.backtracks} | ${job.turns} | ${tokenFigure(job.usage)} | $${job.costUsd.toFixed(2)} |`,
   ];
   const tasks = Object.entries(engine.tasks);
   if (tasks.length > 0) {
