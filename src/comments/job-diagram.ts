@@ -16,6 +16,7 @@ import {
 } from "../protocol/fsm.js";
 import { mermaidBlock, mermaidLabel } from "./mermaid-text.js";
 import { taskStatusWords } from "./task-status-words.js";
+import { TASKS_SHOWN, tasksThatMatter } from "./tasks-that-matter.js";
 
 export interface DiagramTransition {
   from: State;
@@ -39,8 +40,11 @@ export interface JobDiagramFacts {
   tasks: readonly DiagramTask[];
 }
 
-/** A tree larger than this is cut, saying how many were left out: a comment has a size limit. */
-export const MAX_TREE_NODES = 50;
+/**
+ * A tree larger than this is collapsed to the tasks that matter (tasks-that-matter.ts), the
+ * rest counted by status: a comment has a size limit, and a person reads a few tasks.
+ */
+export const MAX_TREE_NODES = TASKS_SHOWN;
 
 // Colours readable in GitHub's light and dark themes. A terminal state has its own colour
 // (issue 19 §8): DONE green, FAILURE red, WITHDRAWN grey — never the amber of a live one.
@@ -139,9 +143,12 @@ export function dispatchTree(facts: Pick<JobDiagramFacts, "job" | "state" | "tas
   };
   // Depth first from the lead, children by id: a parent is always drawn before its children,
   // so a tree cut at MAX_TREE_NODES still hangs every drawn task from its own parent.
+  const { shown: picked, rest } = tasksThatMatter(tasks, MAX_TREE_NODES);
+  const pickedIds = new Set(picked.map((t) => t.id));
   const children = new Map<string | null, DiagramTask[]>();
-  for (const task of tasks) {
-    const parent = parentOf(task);
+  for (const task of picked) {
+    const up = parentOf(task);
+    const parent = up !== null && pickedIds.has(up) ? up : null;
     children.set(parent, [...(children.get(parent) ?? []), task]);
   }
   const shown: DiagramTask[] = [];
@@ -171,7 +178,9 @@ export function dispatchTree(facts: Pick<JobDiagramFacts, "job" | "state" | "tas
     lines.push(`class ${node} ${(TASK_CLASSES.get(task.status) ?? WORKING).name}`);
   }
   if (tasks.length > shown.length) {
-    lines.push(`more["${tasks.length - shown.length} more tasks not drawn"]`, "lead -.- more");
+    const left = tasks.length - shown.length;
+    const words = rest !== null && rest.count === left ? `: ${rest.words}` : "";
+    lines.push(`more["${mermaidLabel(`${left} more not drawn${words}`, 120)}"]`, "lead -.- more");
   }
   return mermaidBlock(lines);
 }

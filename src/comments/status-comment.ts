@@ -8,6 +8,7 @@ import { withHiddenBlock } from "./hidden-block.js";
 import { pictureOfJob } from "./picture-of-job.js";
 import { taskStatusWords } from "./task-status-words.js";
 import { tokenFigure } from "./token-figure.js";
+import { tasksThatMatter } from "./tasks-that-matter.js";
 import { neutralizeMentions } from "./comment-text.js";
 import { redact } from "../secrets/index.js";
 import {
@@ -52,14 +53,25 @@ export function renderStatusComment(facts: StatusFacts): string {
     `|---|---|---|---|`,
     `| ${job.backtracks} | ${job.turns} | ${tokenFigure(job.usage)} | $${job.costUsd.toFixed(2)} |`,
   ];
-  const tasks = Object.entries(engine.tasks);
+  const tasks = Object.entries(engine.tasks).map(([id, meta]) => ({
+    id,
+    parent: meta.parent ?? null,
+    status: meta.status,
+    verdict: meta.lastVerdict,
+    meta,
+  }));
   if (tasks.length > 0) {
     // Issue 20: what each verdict rests on — the commands the engine saw run, not the
-    // model's account of them; a pass with none is unverified.
+    // model's account of them; a pass with none is unverified. A big job lists the tasks that
+    // matter and counts the rest (tasks-that-matter.ts).
+    const { shown, rest } = tasksThatMatter(tasks);
     lines.push("", "| task | status | worker ran | verifier |", "|---|---|---|---|");
-    for (const [id, task] of tasks.sort(([a], [b]) => a.localeCompare(b))) {
-      lines.push(`| \`${id}\` | ${taskStatusWords(task.status)} | ${workerCell(task)} | ${verifierCell(task)} |`);
+    for (const { id, meta: task } of shown) {
+      lines.push(
+        `| \`${id}\` | ${taskStatusWords(task.status)} | ${workerCell(task)} | ${verifierCell(task)} |`,
+      );
     }
+    if (rest !== null) lines.push("", `${rest.count} more tasks not listed: ${rest.words}.`);
   }
   lines.push(...setupSection(engine), ...blockedSection(engine));
   // The state machine with this job's path, and the dispatch tree (Mermaid, rendered by GitHub).

@@ -100,6 +100,36 @@ describe("one vocabulary for task statuses (issue 19 §8)", () => {
   });
 });
 
+describe("a big job's table (issue 19 §8)", () => {
+  it("lists the tasks that matter and counts the rest (30 tasks: 5 rows, 25 counted)", () => {
+    const task = (status: "open" | "merged" | "conflict") => ({
+      thread: "t",
+      branch: "b",
+      dir: "d",
+      base: "b",
+      brief: "x",
+      status,
+      verifyFailures: 0,
+    });
+    const tasks: Record<string, ReturnType<typeof task>> = {};
+    for (let i = 0; i < 25; i++) tasks[`m${String(i).padStart(2, "0")}`] = task("merged");
+    tasks["c"] = task("conflict");
+    for (let i = 0; i < 4; i++) tasks[`w${i}`] = task("open");
+    const engine = { ...initialEngineState("ana"), tasks };
+    const job = withEngineState(newJobRecord({ job: 7, title: "x", at }), engine);
+    const body = renderStatusComment({ job, engine, waitingOn: "w", links: { artifacts: [] } });
+    const rows = body.split("\n").filter((l) => /^\| `/.test(l));
+    expect(rows).toEqual([
+      "| `c` | merge conflict | — |",
+      "| `w0` | working | — |",
+      "| `w1` | working | — |",
+      "| `w2` | working | — |",
+      "| `w3` | working | — |",
+    ]);
+    expect(body).toContain("25 more tasks not listed: 25 merged.");
+  });
+});
+
 describe("record comments", () => {
   it("a gate names the reviewer, the commit and how to answer, with the artifact inline and inert", () => {
     const body = gateComment({

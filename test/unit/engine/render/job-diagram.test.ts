@@ -217,7 +217,7 @@ describe("dispatchTree: the lead at the root, each task under its parent", () =>
     );
     const lines = body(dispatchTree({ job: 1, state: "EXECUTE", tasks }));
     expect(lines.filter((l) => /^t\d+\[/.test(l))).toHaveLength(MAX_TREE_NODES);
-    expect(lines).toContain('more["7 more tasks not drawn"]');
+    expect(lines).toContain(`more["7 more not drawn: 7 working"]`);
   });
 
   it("a tree cut short still hangs each drawn sub-task from its own parent (parents first)", () => {
@@ -240,7 +240,32 @@ describe("dispatchTree: the lead at the root, each task under its parent", () =>
     expect(edges.slice(2)).toEqual(
       Array.from({ length: MAX_TREE_NODES - 2 }, (_, i) => `t${i} --> t${i + 1}`),
     );
-    expect(lines).toContain('more["6 more tasks not drawn"]');
+    expect(lines).toContain(
+      `more["${tasks.length - MAX_TREE_NODES} more not drawn: ${tasks.length - MAX_TREE_NODES} working"]`,
+    );
+  });
+
+  it("a big tree is collapsed to the tasks that matter, the rest counted (60 tasks: 3 drawn with 1 parent)", () => {
+    const tasks: DiagramTask[] = Array.from({ length: 56 }, (_, i) =>
+      task(`done-${String(i).padStart(2, "0")}`, null, i < 54 ? "merged" : "dropped"),
+    );
+    tasks.push(
+      task("api", null, "merged"),
+      task("api-db", "api", "conflict"),
+      task("ui", null, "open"),
+      { id: "zz-flaky", parent: null, status: "open", verdict: "fail" },
+    );
+    const lines = body(dispatchTree({ job: 1, state: "EXECUTE", tasks }));
+    const drawn = lines.filter((l) => /^t\d+\[/.test(l)).map((l) => l.replace(/^t\d+/, ""));
+    // The conflict with the task above it, the failing one, the working one: nothing merged
+    // but what holds a conflicted sub-task.
+    expect(drawn).toEqual([
+      '["api: merged"]',
+      '["api-db: merge conflict"]',
+      '["ui: working"]',
+      '["zz-flaky: working, verifier fail"]',
+    ]);
+    expect(lines).toContain('more["56 more not drawn: 54 merged, 2 dropped"]');
   });
 
   it("jobPicture leaves the tree out until a task is dispatched", () => {
@@ -263,7 +288,7 @@ describe("hostile task names cannot break the diagram or inject Markdown or HTML
       `^t\\d+\\["${LABEL}"\\]$`,
       "^(lead|t\\d+) --> t\\d+$",
       "^class t\\d+ (working|merged|conflicted|dropped)$",
-      '^more\\["\\d+ more tasks not drawn"\\]$',
+      `^more\\["${LABEL}"\\]$`,
       "^lead -\\.- more$",
     ].join("|"),
   );
