@@ -16,6 +16,7 @@
 // caller runs (with its gitlink check) whenever anything outside the records changed.
 
 import type { GitClient } from "./git-client.js";
+import { dependencyExcludes } from "./dependency-folders.js";
 
 export interface TreeStatus {
   /** Folders git ignores as a whole, `dir/` form, root-relative. */
@@ -34,6 +35,11 @@ export async function treeStatus(git: GitClient, inside: string): Promise<TreeSt
     "--untracked-files=all",
     "--ignored=matching",
     "--no-renames",
+    // What `git add` leaves out (stage-tree.ts), this leaves out too: a setup's node_modules
+    // is neither listed file by file here nor a reason to run `git add`.
+    "--",
+    ".",
+    ...dependencyExcludes(),
   ]);
   if (result.code !== 0) return null;
   const status: TreeStatus = {

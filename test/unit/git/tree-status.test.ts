@@ -1,0 +1,48 @@
+// One git status before a commit (issue 19 §3) sees what `git add` would stage, no more: a
+// setup's dependency folders (issue 20) are neither listed file by file nor a reason to add.
+// Real git in a temp dir.
+
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { gitClient } from "../../../src/git/git-client.js";
+import { treeStatus } from "../../../src/git/tree-status.js";
+
+let repo: string;
+const write = (file: string, text = "x\n") => {
+  mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+  writeFileSync(path.join(repo, file), text);
+};
+
+beforeEach(() => {
+  repo = mkdtempSync(path.join(tmpdir(), "cfa-tree-status-"));
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: repo });
+  git("init", "--quiet");
+  write(".gitignore", "build/\n");
+  write(".cfa/jobs/1/state.json", "{}\n");
+  git("add", ".");
+  git("commit", "--quiet", "-m", "0");
+});
+afterEach(() => rmSync(repo, { recursive: true, force: true }));
+
+describe("treeStatus", () => {
+  it("a setup's node_modules and .venv, at any depth, change nothing outside the records", async () => {
+    write("node_modules/left-pad/index.js");
+    write("pkg/node_modules/x/y.js");
+    write(".venv/bin/python");
+    const look = await treeStatus(gitClient(repo), ".cfa");
+    expect(look).toMatchObject({ changedOutside: false, stagedInside: false });
+  });
+
+  it("a file of the work beside them does (positive control), and ignored folders are named", async () => {
+    write("node_modules/left-pad/index.js");
+    write("src/a.js");
+    write("build/out.js");
+    const look = await treeStatus(gitClient(repo), ".cfa");
+    expect(look?.changedOutside).toBe(true);
+    expect([...(look?.ignoredFolders ?? [])]).toEqual(["build/"]);
+  });
+});
