@@ -120,11 +120,11 @@ describe("a big job's table (issue 19 §8)", () => {
     const body = renderStatusComment({ job, engine, waitingOn: "w", links: { artifacts: [] } });
     const rows = body.split("\n").filter((l) => /^\| `/.test(l));
     expect(rows).toEqual([
-      "| `c` | merge conflict | — |",
-      "| `w0` | working | — |",
-      "| `w1` | working | — |",
-      "| `w2` | working | — |",
-      "| `w3` | working | — |",
+      "| `c` | merge conflict | — | — |",
+      "| `w0` | working | — | — |",
+      "| `w1` | working | — | — |",
+      "| `w2` | working | — | — |",
+      "| `w3` | working | — | — |",
     ]);
     expect(body).toContain("25 more tasks not listed: 25 merged.");
   });
