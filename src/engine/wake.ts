@@ -30,6 +30,7 @@ import { ingestHumanEvents } from "./people/ingest.js";
 import { publishChecks } from "./publish/checks.js";
 import { publishStatus, waitingOn } from "./publish/status.js";
 import { describePullRequest } from "./publish/pull-request.js";
+import { closeIdleLineProcesses } from "../git/git-line-process.js";
 import { waitForApi } from "./turn/api-wait.js";
 import { openJournal } from "./turn/charges.js";
 import { prepareWorkspaces } from "./setup/ensure-setup.js";
@@ -146,6 +147,8 @@ export async function wake(
     if (options.signal?.aborted || !isDiskFull(error)) throw error;
     return fullBeforeOpening(n, deps, error);
   } finally {
+    // Its git helpers end with it: none keeps a work tree busy after the wake returned.
+    closeIdleLineProcesses();
     await locked.lock.release();
   }
 }

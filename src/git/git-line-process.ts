@@ -12,8 +12,20 @@ import type { ChildProcess } from "node:child_process";
 /** How long a process waits for the next request before it is ended. */
 const IDLE_MS = 5_000;
 
+/** Every process started and not yet closed: a wake ends those idle (closeIdleLineProcesses). */
+const live = new Set<GitLineProcess>();
+
+/**
+ * Ends every line process not answering a request now. A wake calls it as it ends: a process
+ * left for its idle timeout keeps its work tree busy (its cwd) after the wake returned.
+ */
+export function closeIdleLineProcesses(): void {
+  for (const process of live) if (process.isIdle()) process.close();
+}
+
 export class GitLineProcess {
   private child: Promise<ChildProcess> | undefined;
+  private asking = 0;
   private buffered = "";
   private readonly waiting: { resolve: (line: string) => void; reject: (e: Error) => void }[] = [];
   private idle: NodeJS.Timeout | undefined;
@@ -24,6 +36,20 @@ export class GitLineProcess {
   /** Sends `lines` and resolves one answer line per line sent, in order. */
   async ask(lines: readonly string[]): Promise<string[]> {
     if (this.idle) clearTimeout(this.idle);
+    this.asking += 1;
+    try {
+      return await this.askNow(lines);
+    } finally {
+      this.asking -= 1;
+    }
+  }
+
+  /** Whether no request is being answered (nor about to be sent). */
+  isIdle(): boolean {
+    return this.asking === 0;
+  }
+
+  private async askNow(lines: readonly string[]): Promise<string[]> {
     const child = await this.ensure();
     const answers = lines.map(
       (): Promise<string> =>
@@ -43,6 +69,7 @@ export class GitLineProcess {
   /** Ends the process (its stdin closed): it exits once it has answered what it read. */
   close(): void {
     if (this.idle) clearTimeout(this.idle);
+    live.delete(this);
     const child = this.child;
     this.child = undefined;
     void child?.then((c) => c.stdin?.end()).catch(() => undefined);
@@ -50,6 +77,7 @@ export class GitLineProcess {
 
   private ensure(): Promise<ChildProcess> {
     if (this.child === undefined) {
+      live.add(this);
       this.failure = undefined;
       const started = this.start().then((child) => {
         let stderr = "";
