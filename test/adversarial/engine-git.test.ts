@@ -27,8 +27,8 @@ import { containWorkspace } from "../../src/engine/tree/contain-workspace.js";
 import { appendText, readText, writeText } from "../../src/engine/tree/files.js";
 import { JobRepo } from "../../src/engine/tree/job-repo.js";
 import type { Workspace, Workspaces } from "../../src/ports/workspaces.js";
-import { makeGitFixture, type GitFixture } from "../integration/git/git-fixture.js";
-import { cases } from "./support/count.js";
+import { makeGitFixture, type GitFixture } from "../support/git/git-fixture.js";
+import { cases } from "../support/adversarial/count.js";
 
 /** Secret values in this process's environment: a payload that ran would find them. */
 const PLANTED = {

@@ -25,9 +25,9 @@ import { appendText, readText, removeFile, writeText } from "../../src/engine/tr
 import { JobRepo } from "../../src/engine/tree/job-repo.js";
 import { RecordTamperedError } from "../../src/engine/tree/record-tampered-error.js";
 import type { Workspace } from "../../src/ports/workspaces.js";
-import { makeGitFixture, type GitFixture } from "../integration/git/git-fixture.js";
-import { cases } from "./support/count.js";
-import { snapshot } from "./support/outside-snapshot.js";
+import { makeGitFixture, type GitFixture } from "../support/git/git-fixture.js";
+import { cases } from "../support/adversarial/count.js";
+import { snapshot } from "../support/adversarial/outside-snapshot.js";
 
 const PLANTED = {
   GITHUB_TOKEN: "ghs_plantedEngineLinksToken0123456789",

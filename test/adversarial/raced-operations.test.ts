@@ -34,8 +34,8 @@ import {
   writeFile,
 } from "../../src/agents/fs/index.js";
 import { appendText, readText, writeText } from "../../src/engine/tree/files.js";
-import { cases } from "./support/count.js";
-import { snapshot } from "./support/outside-snapshot.js";
+import { cases } from "../support/adversarial/count.js";
+import { snapshot } from "../support/adversarial/outside-snapshot.js";
 
 const INSIDE = "inside\n";
 const OUTSIDE = "OUTSIDE-must-never-be-read\n";

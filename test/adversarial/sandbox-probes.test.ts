@@ -23,9 +23,9 @@ import {
   type CommandResult,
   type Sandbox,
 } from "../../src/ports/sandbox.js";
-import { fixtureRoot, installedBwrap } from "../integration/sandbox/helpers.js";
-import { cases } from "./support/count.js";
-import { SANDBOX_NODE } from "../support/sandbox-node.js";
+import { fixtureRoot, installedBwrap } from "../support/sandbox/sandbox-fixtures.js";
+import { cases } from "../support/adversarial/count.js";
+import { SANDBOX_NODE } from "../support/sandbox/sandbox-node.js";
 
 const bwrapPath = installedBwrap();
 const bit = it.skipIf(bwrapPath === null);

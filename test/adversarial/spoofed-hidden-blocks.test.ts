@@ -19,12 +19,8 @@ import type { Actor } from "../../src/ports/forge.js";
 import { failureComment, isSameFailure } from "../../src/comments/failure-comment.js";
 import { examplePayload, nockGitHub, useGitHubMocks } from "../support/github/index.js";
 import { createQueuedTestApp } from "../support/github/queued-test-app.js";
-import {
-  mockComments,
-  mockConfig,
-  mockCreateComment,
-} from "../integration/app/github-app-mocks.js";
-import { cases } from "./support/count.js";
+import { mockComments, mockConfig, mockCreateComment } from "../support/github/github-app-mocks.js";
+import { cases } from "../support/adversarial/count.js";
 
 const OWN = "cfa-bot[bot]";
 const config = parseConfig("fanOut: lots\n");

@@ -21,8 +21,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
-import { captureIo, type CapturedIo } from "../unit/cli/capture-io.js";
-import { snapshot } from "../adversarial/support/outside-snapshot.js";
+import { captureIo, type CapturedIo } from "../support/cli/capture-io.js";
+import { snapshot } from "../support/adversarial/outside-snapshot.js";
 
 const ART = ".cfa/jobs/1";
 const git = (cwd: string, ...args: string[]) =>

@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { NO_KEY_MESSAGE } from "../../../src/cli/no-key.js";
-import { captureIo } from "../../unit/cli/capture-io.js";
-import { createLocalRepo, type LocalRepo } from "./local-repo.js";
+import { captureIo } from "../../support/cli/capture-io.js";
+import { createLocalRepo, type LocalRepo } from "../../support/cli/local-repo.js";
 
 let local: LocalRepo;
 let before: string;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { call, expecting, recording, say, tools } from "../../support/engine/script.js";
-import { captureIo } from "../../unit/cli/capture-io.js";
+import { captureIo } from "../../support/cli/capture-io.js";
 
 const ART = ".cfa/jobs/1";
 const git = (cwd: string, ...args: string[]) =>

@@ -6,8 +6,8 @@ import { createScriptedModel } from "../../../src/adapters/scripted/index.js";
 import { main } from "../../../src/cli/main.js";
 import type { Model } from "../../../src/ports/model.js";
 import { call, recording, tools } from "../../support/engine/script.js";
-import { captureIo } from "../../unit/cli/capture-io.js";
-import { createLocalRepo, type LocalRepo } from "./local-repo.js";
+import { captureIo } from "../../support/cli/capture-io.js";
+import { createLocalRepo, type LocalRepo } from "../../support/cli/local-repo.js";
 
 let local: LocalRepo;
 beforeAll(async () => {

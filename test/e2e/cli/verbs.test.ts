@@ -9,8 +9,8 @@ import { createScriptedModel, type ScriptedModel } from "../../../src/adapters/s
 import { main } from "../../../src/cli/main.js";
 import { steppingClock } from "../../../src/ports/clock.js";
 import { call, expecting, recording, say, tools } from "../../support/engine/script.js";
-import { captureIo, type CapturedIo } from "../../unit/cli/capture-io.js";
-import { createLocalRepo, type LocalRepo } from "./local-repo.js";
+import { captureIo, type CapturedIo } from "../../support/cli/capture-io.js";
+import { createLocalRepo, type LocalRepo } from "../../support/cli/local-repo.js";
 
 const ART = ".cfa/jobs/1";
 

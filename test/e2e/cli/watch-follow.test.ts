@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScriptedModel } from "../../../src/adapters/scripted/index.js";
 import { main } from "../../../src/cli/main.js";
 import { call, recording, tools } from "../../support/engine/script.js";
-import { captureIo } from "../../unit/cli/capture-io.js";
-import { createLocalRepo, type LocalRepo } from "./local-repo.js";
+import { captureIo } from "../../support/cli/capture-io.js";
+import { createLocalRepo, type LocalRepo } from "../../support/cli/local-repo.js";
 
 const ART = ".cfa/jobs/1";
 let local: LocalRepo;

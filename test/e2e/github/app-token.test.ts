@@ -7,8 +7,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { testPrivateKey, useGitHubMocks } from "../../support/github/index.js";
-import { createGitHubJob, type GitHubJob } from "./github-job.js";
-import { happyRecording } from "./happy-recording.js";
+import { createGitHubJob, type GitHubJob } from "../../support/github/github-job.js";
+import { happyRecording } from "../../support/github/happy-recording.js";
 
 const HOURS = 60 * 60_000;
 

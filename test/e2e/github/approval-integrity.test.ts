@@ -8,7 +8,7 @@ import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { expecting, recording } from "../../support/engine/script.js";
 import { finish, gate, writeArtifact } from "../../support/engine/recordings.js";
-import { createGitHubJob, git, type GitHubJob } from "./github-job.js";
+import { createGitHubJob, git, type GitHubJob } from "../../support/github/github-job.js";
 
 const BODY = "Name the files you will create.";
 const INLINE = "Which greeting: hello or hi?";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { useGitHubMocks } from "../../support/github/index.js";
-import { happyRecording } from "./happy-recording.js";
-import { createGitHubJob, git, type GitHubJob } from "./github-job.js";
+import { happyRecording } from "../../support/github/happy-recording.js";
+import { createGitHubJob, git, type GitHubJob } from "../../support/github/github-job.js";
 
 const ART = ".cfa/jobs/1";
 const TOKEN_CALL = "apps/create-installation-access-token";

@@ -6,8 +6,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
-import { createGitHubJob, git, type GitHubJob } from "./github-job.js";
-import { happyRecording } from "./happy-recording.js";
+import { createGitHubJob, git, type GitHubJob } from "../../support/github/github-job.js";
+import { happyRecording } from "../../support/github/happy-recording.js";
 
 describe("the requester and a repository without drafts", () => {
   const mocks = useGitHubMocks();

@@ -8,9 +8,9 @@ import { parseConfig } from "../../../src/config/index.js";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { recording } from "../../support/engine/script.js";
-import { type Route } from "./fake-github.js";
-import { createGitHubJob, WORKER_TOKEN, type GitHubJob } from "./github-job.js";
-import { happyRecording } from "./happy-recording.js";
+import { type Route } from "../../support/github/fake-github.js";
+import { createGitHubJob, WORKER_TOKEN, type GitHubJob } from "../../support/github/github-job.js";
+import { happyRecording } from "../../support/github/happy-recording.js";
 
 describe("the worker on GitHub", () => {
   const mocks = useGitHubMocks();

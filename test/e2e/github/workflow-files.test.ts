@@ -6,8 +6,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { call, expecting, recording, say, tools } from "../../support/engine/script.js";
-import { createGitHubJob, git, type GitHubJob } from "./github-job.js";
-import { happyRecording } from "./happy-recording.js";
+import { createGitHubJob, git, type GitHubJob } from "../../support/github/github-job.js";
+import { happyRecording } from "../../support/github/happy-recording.js";
 
 function sneakyRecording() {
   const happy = happyRecording();

@@ -17,7 +17,7 @@ import {
   mockDispatch,
   mockIssueReaction,
   mockPermission,
-} from "./github-app-mocks.js";
+} from "../../support/github/github-app-mocks.js";
 
 const TOKEN_CALL = "apps/create-installation-access-token";
 /** Every operation the tests above saw the app call. */

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main } from "../../../src/cli/main.js";
-import { captureIo } from "../../unit/cli/capture-io.js";
+import { captureIo } from "../cli/capture-io.js";
 import { recordedJobApi, type Fault, type RecordedJobApi } from "./recorded-job.js";
 import { startFakeMessagesApi, type FakeMessagesApi } from "./server.js";
 

@@ -1,0 +1,230 @@
+// One repository on a fake GitHub for end-to-end jobs: a bare repository as GitHub's git
+// side, the worker's clone of it (as actions/checkout leaves it), the Probot app, and the
+// worker run as Actions runs it, with the scripted model.
+
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createScriptedModel } from "../../../src/adapters/scripted/index.js";
+import type { Clock } from "../../../src/ports/clock.js";
+import type { Model } from "../../../src/ports/model.js";
+import { runWorker } from "../../../src/worker/run-worker.js";
+import {
+  examplePayload,
+  refuseWorkflowPushes,
+  TEST_PACING,
+  testPrivateKey,
+  type TestProbot,
+} from "./index.js";
+import { startGitHttpServer, type GitHttpRequest, type GitHttpServer } from "./git-http-server.js";
+import { createQueuedTestApp } from "./queued-test-app.js";
+import { FakeGitHub, FULL, OWNER, REPO } from "./fake-github.js";
+
+export type ReviewStateName = "approved" | "changes_requested" | "commented" | "dismissed";
+
+export const WORKER_TOKEN = "ghs_e2eWorkerToken0123456789abcdef";
+export const BOT = "github-actions[bot]";
+/** The GitHub App the worker acts as, in `asApp` jobs. */
+export const APP_ID = 31337;
+
+/** The worker's clock: a second per reading, and jumps when a test says hours went by. */
+export interface JobClock extends Clock {
+  advance(ms: number): void;
+}
+
+function jobClock(start: string): JobClock {
+  let t = Date.parse(start);
+  return {
+    now: () => {
+      const d = new Date(t);
+      t += 1000;
+      return d;
+    },
+    advance: (ms) => {
+      t += ms;
+    },
+  };
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
+}
+
+export interface GitHubJob {
+  root: string;
+  github: FakeGitHub;
+  probot: TestProbot;
+  work: string;
+  lines: string[];
+  clock: JobClock;
+  /** What git sent over HTTP, in `asApp` jobs (each fetch and push with its token). */
+  gitRequests: GitHttpRequest[];
+  /** Runs the worker as `workflow_dispatch` with inputs { job } would. */
+  runWorker(job: number, signal?: AbortSignal): Promise<number>;
+  labelled(issue: number, login: string): object;
+  reviewed(
+    pull: number,
+    review: { id: number; login: string; state: string; commitId: string },
+  ): object;
+  /** GitHub's pull_request_review.dismissed: the review's state reads "dismissed". */
+  dismissed(
+    pull: number,
+    review: { id: number; login: string; commitId: string },
+    by: string,
+  ): object;
+  cleanup(): Promise<void>;
+}
+
+export async function createGitHubJob(options: {
+  recording: unknown;
+  config?: string;
+  /**
+   * The worker acts as the GitHub App (APP_ID and PRIVATE_KEY, no GITHUB_TOKEN): GitHub
+   * checks every API call's token, and the runner's clone reaches GitHub's git side over
+   * HTTP, where each fetch and push must carry a token GitHub still takes.
+   */
+  asApp?: boolean;
+  /** Called before each model call, with its number (1, 2…): a turn that takes time. */
+  beforeModelCall?: (call: number, clock: JobClock) => void;
+  /** More of the runner's environment (e.g. GitHub Enterprise Server's GITHUB_SERVER_URL). */
+  env?: Record<string, string>;
+  /** Wraps the scripted model (a test that acts while a call is in flight). */
+  model?: (scripted: Model) => Model;
+}) {
+  const root = await mkdtemp(join(tmpdir(), "cfa-gh-e2e-"));
+  const bare = join(root, "github.git");
+  const seed = join(root, "seed");
+  const work = join(root, "work");
+  git(root, "init", "--quiet", "--bare", "--initial-branch=main", bare);
+  // GitHub refuses workflow changes from a token without the Workflows permission.
+  await refuseWorkflowPushes(bare);
+  await mkdir(seed);
+  git(seed, "init", "--quiet", "--initial-branch=main");
+  git(seed, "config", "user.name", "Ana");
+  git(seed, "config", "user.email", "ana@example.com");
+  await writeFile(join(seed, "README.md"), "# hello-world\n");
+  if (options.config !== undefined) {
+    await mkdir(join(seed, ".github"));
+    await writeFile(join(seed, ".github", "cfa.yml"), options.config);
+  }
+  git(seed, "add", "-A");
+  git(seed, "commit", "--quiet", "-m", "initial");
+  git(seed, "push", "--quiet", bare, "main");
+  git(root, "clone", "--quiet", bare, work);
+  let runs = 0;
+
+  const github = new FakeGitHub(bare, BOT);
+  github.config = options.config ?? null;
+  // receive() resolves once the app's queued cues have run (it answers GitHub before).
+  const probot = await createQueuedTestApp({ botLogin: BOT });
+  const scripted: Model = createScriptedModel(options.recording, { source: "e2e" });
+  const clock = jobClock("2026-11-22T10:00:00.000Z");
+  let modelCalls = 0;
+  const counted: Model = {
+    complete: (request, callOptions) => {
+      modelCalls += 1;
+      options.beforeModelCall?.(modelCalls, clock);
+      return scripted.complete(request, callOptions);
+    },
+    ...(scripted.limits === undefined ? {} : { limits: (name: string) => scripted.limits!(name) }),
+  };
+  const model = options.model?.(counted) ?? counted;
+  let gitServer: GitHttpServer | undefined;
+  if (options.asApp === true) {
+    github.actAsApp(clock, APP_ID);
+    gitServer = await startGitHttpServer({
+      root,
+      accepts: (token) => github.acceptsToken(token),
+    });
+  }
+  const credentials: Record<string, string> =
+    gitServer === undefined
+      ? { GITHUB_TOKEN: WORKER_TOKEN }
+      : { APP_ID: String(APP_ID), PRIVATE_KEY: testPrivateKey() };
+  const lines: string[] = [];
+  const repository = { name: REPO, owner: { login: OWNER }, default_branch: "main" };
+
+  return {
+    root,
+    github,
+    probot,
+    work,
+    lines,
+    clock,
+    gitRequests: gitServer?.requests ?? [],
+    // Every run on a fresh runner: a new clone (as actions/checkout makes) and RUNNER_TEMP.
+    runWorker: (job: number, signal?: AbortSignal) => {
+      runs += 1;
+      const clone = join(root, `run-${runs}`);
+      git(root, "clone", "--quiet", bare, clone);
+      if (gitServer !== undefined) {
+        git(clone, "remote", "set-url", "origin", `${gitServer.url}/github.git`);
+      }
+      return runWorker(
+        ["--job", String(job)],
+        {
+          PATH: process.env.PATH ?? "/usr/bin:/bin",
+          HOME: root,
+          GITHUB_REPOSITORY: FULL,
+          ...credentials,
+          GITHUB_WORKSPACE: clone,
+          RUNNER_TEMP: join(root, `runner-${runs}`),
+          GITHUB_RUN_ID: "4242",
+          GITHUB_RUN_ATTEMPT: "1",
+          ANTHROPIC_API_KEY: "sk-ant-e2e-unused",
+          ...options.env,
+        },
+        {
+          model,
+          clock,
+          print: (line) => lines.push(line),
+          githubPacing: TEST_PACING,
+          ...(signal ? { signal } : {}),
+        },
+      );
+    },
+    labelled: (issue: number, login: string) =>
+      examplePayload("issues", "labeled", {
+        repository,
+        label: { name: "cfa" },
+        issue: { number: issue, labels: [{ name: "cfa" }], state: "open" },
+        sender: { login, type: "User" },
+      }),
+    reviewed: (
+      pull: number,
+      review: { id: number; login: string; state: ReviewStateName; commitId: string },
+    ) =>
+      examplePayload("pull_request_review", "submitted", {
+        repository,
+        review: {
+          id: review.id,
+          state: review.state,
+          user: { login: review.login, type: "User" },
+          commit_id: review.commitId,
+        },
+        pull_request: { number: pull, head: { ref: "cfa/1", repo: { full_name: FULL } } },
+        sender: { login: review.login, type: "User" },
+      }),
+    dismissed: (
+      pull: number,
+      review: { id: number; login: string; commitId: string },
+      by: string,
+    ) =>
+      examplePayload("pull_request_review", "dismissed", {
+        repository,
+        review: {
+          id: review.id,
+          state: "dismissed",
+          user: { login: review.login, type: "User" },
+          commit_id: review.commitId,
+        },
+        pull_request: { number: pull, head: { ref: "cfa/1", repo: { full_name: FULL } } },
+        sender: { login: by, type: "User" },
+      }),
+    cleanup: async () => {
+      await gitServer?.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  } satisfies GitHubJob;
+}

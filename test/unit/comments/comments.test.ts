@@ -1,0 +1,126 @@
+// Comment bodies are pure functions of the records: tested without mocks.
+
+import { describe, expect, it } from "vitest";
+import { newJobRecord } from "../../../src/protocol/job-record.js";
+import { transition } from "../../../src/protocol/transition.js";
+import { initialEngineState, withEngineState } from "../../../src/records/engine-state.js";
+import { renderStatusComment } from "../../../src/comments/status-comment.js";
+import { gateComment, questionComment } from "../../../src/comments/record-comments.js";
+import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
+
+const at = "2026-11-22T10:00:00.000Z";
+
+describe("the status comment", () => {
+  const engine = {
+    ...initialEngineState("ana"),
+    tasks: {
+      api: {
+        thread: "dispatch:api",
+        branch: "cfa/7-api",
+        dir: "task-api",
+        base: "b",
+        brief: "x",
+        status: "merged" as const,
+        verifyFailures: 1,
+        lastVerdict: "pass" as const,
+      },
+    },
+  };
+  let job = withEngineState(newJobRecord({ job: 7, title: "Add a flag", at }), engine);
+  job = transition(job, "APPROVED_INTENT", {
+    at,
+    by: "intent-lead@state:intent:1",
+    reason: "approved by @ana",
+  });
+
+  const body = renderStatusComment({
+    job,
+    engine,
+    waitingOn: "@ana to review PLAN.md",
+    links: { pr: "https://github.com/o/r/pull/9", artifacts: [{ name: "INTENT.md", url: "u" }] },
+  });
+
+  it("says the state and whose move it is", () => {
+    expect(body).toContain("cfa job #7: **PLAN**");
+    expect(body).toContain("**Next move:** @ana to review PLAN.md");
+  });
+  it("lists tasks with their verifier verdicts", () => {
+    expect(body).toContain("| `api` | merged | pass (1 failed) |");
+  });
+  it("shows the history without pinging anyone named in an agent's reason", () => {
+    expect(body).toContain(
+      "INTENT → **PLAN** (APPROVED_INTENT by intent-lead@state:intent:1): approved by @\u200bana",
+    );
+  });
+  it("is found again by its hidden block", () => {
+    expect(readHiddenBlock(body)).toEqual({ v: 1, job: 7, kind: "status" });
+  });
+  it("shows the picture: the state machine with PLAN current and the dispatch tree", () => {
+    const blocks = body.match(/```mermaid\n[\s\S]*?\n```/g) ?? [];
+    expect(blocks).toHaveLength(2);
+    expect(blocks[0]).toContain("class PLAN current");
+    expect(blocks[0]).toContain("INTENT --> PLAN : APPROVED_INTENT (taken)");
+    expect(blocks[1]).toContain('t0["api: merged, verifier pass"]');
+    // The hidden block still ends the comment: the picture does not displace it.
+    expect(body.trimEnd().endsWith("-->")).toBe(true);
+  });
+});
+
+describe("record comments", () => {
+  it("a gate names the reviewer, the commit and how to answer, with the artifact inline and inert", () => {
+    const body = gateComment({
+      job: 3,
+      seq: 2,
+      id: "q2",
+      artifact: "PLAN.md",
+      sha: "0123456789abcdef0123456789abcdef01234567",
+      state: "PLAN",
+      reviewers: ["ana"],
+      prUrl: "https://github.com/o/r/pull/4",
+      content: "# Plan\nping @bob",
+    });
+    expect(body).toContain("@ana (gate `q2`, PLAN)");
+    expect(body).not.toContain("WARNING");
+    expect(body).toContain("at commit `0123456`");
+    expect(body).toContain("ping @\u200bbob");
+    expect(readHiddenBlock(body)).toMatchObject({ kind: "gate", seq: 2, id: "q2" });
+  });
+
+  it("a gate names every reviewer and says which review requests GitHub refused, and why", () => {
+    const body = gateComment({
+      job: 3,
+      seq: 2,
+      id: "q2",
+      artifact: "PLAN.md",
+      sha: "0123456789abcdef0123456789abcdef01234567",
+      state: "PLAN",
+      reviewers: ["ana", "bob"],
+      unrequested: [
+        {
+          login: "bob",
+          reason: "Reviews may only be requested from collaborators. Ask @carol.",
+        },
+      ],
+      prUrl: "https://github.com/o/r/pull/4",
+      content: "# Plan",
+    });
+    expect(body).toContain("@ana, @bob (gate `q2`, PLAN)");
+    expect(body).toContain(
+      "> GitHub would not request a review from @bob: Reviews may only be requested from collaborators. Ask @\u200bcarol. A review from @bob still counts if they have write access",
+    );
+  });
+
+  it("a question quotes the agent's text and says how to answer", () => {
+    const body = questionComment({
+      job: 3,
+      seq: 1,
+      id: "q1",
+      from: "intent-lead",
+      text: "Which DB?\nPostgres?",
+      asked: "ana",
+    });
+    expect(body).toContain("> Which DB?\n> Postgres?");
+    expect(body).toContain("`/answer q1 <your answer>`");
+    expect(readHiddenBlock(body)).toMatchObject({ kind: "question", seq: 1, id: "q1" });
+  });
+});

@@ -1,0 +1,108 @@
+// Workflow files (issue 10 §6): a turn's changes under .github/workflows/ are put back before
+// the turn is committed, with real git in a temporary repository.
+
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  heldBackMessage,
+  heldBackNotice,
+  isWorkflowPath,
+  restoreWorkflowChanges,
+} from "../../../../src/engine/tree/workflow-files.js";
+
+let root: string;
+const git = (...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+    cwd: root,
+    encoding: "utf8",
+  }).trim();
+const put = async (path: string, text: string) => {
+  await mkdir(join(root, path, ".."), { recursive: true });
+  await writeFile(join(root, path), text);
+};
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), "cfa-workflows-"));
+  git("init", "--quiet", "--initial-branch=main");
+  await put(".github/workflows/ci.yml", "on: push\n");
+  await put(".github/workflows/old.yml", "on: schedule\n");
+  await put("src/a.txt", "a\n");
+  git("add", "-A");
+  git("commit", "--quiet", "-m", "initial");
+});
+afterEach(async () => rm(root, { recursive: true, force: true }));
+
+describe("restoreWorkflowChanges", () => {
+  it("puts back new, changed and deleted workflow files and leaves every other change alone", async () => {
+    await put(".github/workflows/ci.yml", "on: pull_request_target\n");
+    await put(".github/workflows/new.yml", "on: push\n");
+    await rm(join(root, ".github/workflows/old.yml"));
+    await put(".github/workflows/nested/deep.yml", "x\n");
+    await put(".GitHub/Workflows/shouty.yml", "x\n");
+    await put("src/a.txt", "a, changed\n");
+    await put("src/b.txt", "b\n");
+
+    const held = await restoreWorkflowChanges(root);
+
+    expect(held).toEqual([
+      ".GitHub/Workflows/shouty.yml",
+      ".github/workflows/ci.yml",
+      ".github/workflows/nested/deep.yml",
+      ".github/workflows/new.yml",
+      ".github/workflows/old.yml",
+    ]);
+    expect(await readFile(join(root, ".github/workflows/ci.yml"), "utf8")).toBe("on: push\n");
+    expect(await readFile(join(root, ".github/workflows/old.yml"), "utf8")).toBe("on: schedule\n");
+    expect(existsSync(join(root, ".github/workflows/new.yml"))).toBe(false);
+    expect(existsSync(join(root, ".github/workflows/nested/deep.yml"))).toBe(false);
+    // The turn's other work is untouched, to be committed as usual.
+    const status = execFileSync("git", ["status", "--porcelain", "--untracked-files=all"], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    expect(status.split("\n").filter(Boolean).sort()).toEqual([" M src/a.txt", "?? src/b.txt"]);
+  });
+
+  it("a staged change is unstaged and restored too; nothing to do leaves nothing", async () => {
+    await put(".github/workflows/ci.yml", "on: workflow_dispatch\n");
+    git("add", "-A");
+    expect(await restoreWorkflowChanges(root)).toEqual([".github/workflows/ci.yml"]);
+    expect(git("status", "--porcelain")).toBe("");
+    expect(await restoreWorkflowChanges(root)).toEqual([]);
+  });
+});
+
+describe("what is a workflow file, and what people and agents are told", () => {
+  it("matches .github/workflows and below, whatever the case, and nothing else", () => {
+    for (const path of [
+      ".github/workflows",
+      ".github/workflows/ci.yml",
+      "./.github/workflows/a/b.yaml",
+      ".GITHUB/WORKFLOWS/x",
+    ]) {
+      expect(isWorkflowPath(path), path).toBe(true);
+    }
+    for (const path of [
+      ".github/dependabot.yml",
+      "docs/.github/workflows/x.yml",
+      ".github",
+      "workflows/x",
+    ]) {
+      expect(isWorkflowPath(path), path).toBe(false);
+    }
+  });
+
+  it("the person learns what was held back and what permission would allow it; the agent why", () => {
+    const notice = heldBackNotice([".github/workflows/ci.yml"]);
+    expect(notice).toContain("`.github/workflows/ci.yml`");
+    expect(notice).toContain("Workflows: Read and write");
+    expect(notice).toContain("pushWorkflows: true");
+    const message = heldBackMessage([".github/workflows/ci.yml"]);
+    expect(message).toContain("were not kept");
+    expect(message).toContain("Workflows permission");
+  });
+});
