@@ -18,9 +18,9 @@ import {
   runIn,
   tcpScript,
   workspace,
-} from "../integration/egress/helpers.js";
-import { fixtureRoot, installedBwrap } from "../integration/sandbox/helpers.js";
-import { cases } from "./support/count.js";
+} from "../support/egress/egress-sandbox.js";
+import { fixtureRoot, installedBwrap } from "../support/sandbox/sandbox-fixtures.js";
+import { cases } from "../support/adversarial/count.js";
 
 const bwrapPath = installedBwrap();
 const skipped = bwrapPath === null ? " [skipped: bubblewrap is not installed]" : "";

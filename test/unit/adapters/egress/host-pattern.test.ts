@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { deniedAddressReason } from "../../../src/adapters/egress/denied-address.js";
-import { hostMatcher } from "../../../src/adapters/egress/host-pattern.js";
+import { deniedAddressReason } from "../../../../src/adapters/egress/denied-address.js";
+import { hostMatcher } from "../../../../src/adapters/egress/host-pattern.js";
 
 describe("hostMatcher", () => {
   const allowed = hostMatcher([

@@ -6,9 +6,9 @@
 
 import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Sandbox } from "../../../src/ports/sandbox.js";
-import { startNpmRegistry, type NpmRegistry } from "../../support/npm-registry/npm-registry.js";
-import { fixtureRoot, installedBwrap } from "../sandbox/helpers.js";
+import type { Sandbox } from "../../../../src/ports/sandbox.js";
+import { startNpmRegistry, type NpmRegistry } from "../../../support/npm-registry/npm-registry.js";
+import { fixtureRoot, installedBwrap } from "../../../support/sandbox/sandbox-fixtures.js";
 import {
   egressSandbox,
   mapRegistry,
@@ -17,7 +17,7 @@ import {
   runIn,
   tcpScript,
   workspace,
-} from "./helpers.js";
+} from "../../../support/egress/egress-sandbox.js";
 
 const bwrapPath = installedBwrap();
 const bit = it.skipIf(bwrapPath === null);

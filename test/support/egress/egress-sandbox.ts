@@ -10,7 +10,7 @@ import { createBwrapSandbox } from "../../../src/adapters/sandbox/bwrap-sandbox.
 import { egressFor } from "../../../src/config/egress.js";
 import type { NetworkSetting } from "../../../src/config/network-setting.js";
 import type { CommandResult, Sandbox } from "../../../src/ports/sandbox.js";
-import { SANDBOX_NODE } from "../../support/sandbox-node.js";
+import { SANDBOX_NODE } from "../sandbox/sandbox-node.js";
 
 export const REGISTRY_HOST = "registry.npmjs.org";
 export const SYSTEM_PATH = `${path.dirname(SANDBOX_NODE)}:/usr/local/bin:/usr/bin:/bin`;

@@ -7,15 +7,21 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Sandbox } from "../../../src/ports/sandbox.js";
+import type { Sandbox } from "../../../../src/ports/sandbox.js";
 import {
   projectFiles,
   startNpmRegistry,
   type NpmRegistry,
   type PackageSpec,
-} from "../../support/npm-registry/npm-registry.js";
-import { fixtureRoot, installedBwrap } from "../sandbox/helpers.js";
-import { egressSandbox, mapRegistry, REGISTRY_HOST, SYSTEM_PATH, workspace } from "./helpers.js";
+} from "../../../support/npm-registry/npm-registry.js";
+import { fixtureRoot, installedBwrap } from "../../../support/sandbox/sandbox-fixtures.js";
+import {
+  egressSandbox,
+  mapRegistry,
+  REGISTRY_HOST,
+  SYSTEM_PATH,
+  workspace,
+} from "../../../support/egress/egress-sandbox.js";
 
 const bwrapPath = installedBwrap();
 const npmPath = ["/usr/bin/npm", "/usr/local/bin/npm"].find((p) => existsSync(p));
