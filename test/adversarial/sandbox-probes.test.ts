@@ -24,6 +24,7 @@ import {
   type Sandbox,
 } from "../../src/ports/sandbox.js";
 import { fixtureRoot, installedBwrap } from "../support/sandbox/sandbox-fixtures.js";
+import { makeTempRepo } from "../support/git/temp-repo.js";
 import { cases } from "../support/adversarial/count.js";
 import { SANDBOX_NODE } from "../support/sandbox/sandbox-node.js";
 
@@ -42,9 +43,7 @@ let sandbox: Sandbox;
 beforeAll(async () => {
   if (bwrapPath === null) return;
   root = await fixtureRoot("cfa-probes-");
-  ws = path.join(root, "ws");
-  await mkdir(ws);
-  await run("git", ["init", "-q", "-b", "main", ws]);
+  ws = makeTempRepo({ root, at: "ws", empty: true, identity: null }).repo;
   sandbox = createBwrapSandbox({ bwrapPath });
 });
 afterAll(async () => {

@@ -13,7 +13,6 @@
 // in its tool result, and the job able to go on: the gate shows the plan as committed, the
 // person approves it and EXECUTE starts.
 
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -23,10 +22,10 @@ import { main } from "../../src/cli/main.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
 import { captureIo, type CapturedIo } from "../support/cli/capture-io.js";
 import { snapshot } from "../support/adversarial/outside-snapshot.js";
+import { gitRaw } from "../support/git/temp-repo.js";
 
 const ART = ".cfa/jobs/1";
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+const git = gitRaw;
 
 /**
  * Planted in this process's environment: two the redactor knows by name, and a canary it

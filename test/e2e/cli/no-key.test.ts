@@ -7,12 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { NO_KEY_MESSAGE } from "../../../src/cli/no-key.js";
 import { captureIo } from "../../support/cli/capture-io.js";
-import { createLocalRepo, type LocalRepo } from "../../support/cli/local-repo.js";
+import { makeTempRepo, type TempRepo } from "../../support/git/temp-repo.js";
 
-let local: LocalRepo;
+let local: TempRepo;
+/** Where `cfa` keeps the job areas: beside the repository, never inside it. */
+const workRoot = () => join(local.root, "work");
 let before: string;
 beforeAll(async () => {
-  local = await createLocalRepo();
+  local = makeTempRepo({
+    prefix: "cfa-cli-test-",
+    files: { "README.md": "# greet\n\nA greeting.\n" },
+  });
   before = snapshot();
 });
 afterAll(async () => local?.cleanup());
@@ -24,7 +29,7 @@ function snapshot(): string {
     local.git("status", "--porcelain", "--ignored"),
     local.git("worktree", "list", "--porcelain"),
     String(existsSync(join(local.repo, ".git", "cfa-local"))),
-    String(existsSync(local.workRoot)),
+    String(existsSync(workRoot())),
   ].join("\n");
 }
 
@@ -43,7 +48,7 @@ describe("without ANTHROPIC_API_KEY", () => {
   it.each(VERBS)(
     "cfa %s … says so in one line, points at the demo and changes nothing",
     async (...argv) => {
-      const io = captureIo({ cwd: local.root, workRoot: local.workRoot });
+      const io = captureIo({ cwd: local.root, workRoot: workRoot() });
       expect(await main([...argv, "--repo", local.repo], io)).toBe(1);
       expect(io.err()).toBe(`${NO_KEY_MESSAGE}\n`);
       expect(io.err()).toContain("npx cfa demo");

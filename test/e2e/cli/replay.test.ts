@@ -2,24 +2,21 @@
 // 001 §F, cache-only replay), the same way every time; a replay that leaves the recording
 // says so and fails.
 
-import { execFileSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { call, expecting, recording, say, tools } from "../../support/engine/script.js";
+import { git, removeDir, tempDir } from "../../support/git/temp-repo.js";
 import { captureIo } from "../../support/cli/capture-io.js";
 
 const ART = ".cfa/jobs/1";
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, encoding: "utf8" });
 
 let root: string;
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "cfa-replay-test-"));
+  root = tempDir("cfa-replay-test-");
 });
-afterAll(async () => rm(root, { recursive: true, force: true }));
+afterAll(() => removeDir(root));
 
 /** A question answered, then the job withdrawn: no gate, so no commit ids in the bus. */
 function questionThenWithdraw() {

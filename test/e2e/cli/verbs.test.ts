@@ -10,7 +10,7 @@ import { main } from "../../../src/cli/main.js";
 import { steppingClock } from "../../../src/ports/clock.js";
 import { call, expecting, recording, say, tools } from "../../support/engine/script.js";
 import { captureIo, type CapturedIo } from "../../support/cli/capture-io.js";
-import { createLocalRepo, type LocalRepo } from "../../support/cli/local-repo.js";
+import { makeTempRepo, type TempRepo } from "../../support/git/temp-repo.js";
 
 const ART = ".cfa/jobs/1";
 
@@ -63,19 +63,24 @@ function script() {
   });
 }
 
-let local: LocalRepo;
+let local: TempRepo;
+/** Where `cfa` keeps the job areas: beside the repository, never inside it. */
+const workRoot = () => join(local.root, "work");
 let model: ScriptedModel;
 const clock = steppingClock("2026-05-04T08:00:00.000Z");
 const rec = () => join(local.root, "session.json");
 
 async function cfa(...argv: string[]): Promise<{ code: number; io: CapturedIo }> {
-  const io = captureIo({ cwd: local.repo, model, clock, workRoot: local.workRoot });
+  const io = captureIo({ cwd: local.repo, model, clock, workRoot: workRoot() });
   const code = await main(argv, io);
   return { code, io };
 }
 
 beforeAll(async () => {
-  local = await createLocalRepo();
+  local = makeTempRepo({
+    prefix: "cfa-cli-test-",
+    files: { "README.md": "# greet\n\nA greeting.\n" },
+  });
   model = createScriptedModel(script(), { source: "verbs test" });
 });
 afterAll(async () => local?.cleanup());

@@ -1,10 +1,8 @@
-// Real git in a temp dir: a repository on `main` with one commit, and a workspace area
-// beside it (never inside it).
+// Real git in a temp dir for the Workspaces adapter: a repository on `main` with one commit,
+// and a workspace area beside it (never inside it).
 
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
+import { commitAllIn, git, makeTempRepo, writeAt, type Identity } from "./temp-repo.js";
 
 export interface GitFixture {
   base: string;
@@ -19,50 +17,30 @@ export interface GitFixture {
   cleanup(): void;
 }
 
-const TEST_IDENTITY = ["-c", "user.name=Test Person", "-c", "user.email=test@example.com"];
+const TEST_PERSON: Identity = { name: "Test Person", email: "test@example.com" };
 
 export function makeGitFixture(options: { identity?: boolean } = {}): GitFixture {
-  const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "cfa-git-")));
-  const repo = path.join(base, "repo");
-  const area = path.join(base, "work", "12");
-  const git = (cwd: string, ...args: string[]): string =>
-    execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
-  const write = (dir: string, relative: string, content: string): void => {
-    mkdirSync(path.dirname(path.join(dir, relative)), { recursive: true });
-    writeFileSync(path.join(dir, relative), content);
-  };
-  const commitAll = (dir: string, message: string): string => {
-    git(dir, "add", "--all");
-    git(dir, ...TEST_IDENTITY, "commit", "--quiet", "--no-verify", "--message", message);
-    return git(dir, "rev-parse", "HEAD");
-  };
-
-  mkdirSync(repo);
-  git(repo, "init", "--quiet", "--initial-branch=main");
-  if (options.identity ?? true) {
-    git(repo, "config", "user.name", "Test Person");
-    git(repo, "config", "user.email", "test@example.com");
-  }
-  write(repo, "README.md", "# project\n");
-  write(repo, "shared.txt", "line one\n");
-  commitAll(repo, "initial");
-
+  const temp = makeTempRepo({
+    prefix: "cfa-git-",
+    identity: (options.identity ?? true) ? TEST_PERSON : null,
+    files: { "README.md": "# project\n", "shared.txt": "line one\n" },
+  });
   return {
-    base,
-    repo,
-    area,
+    base: temp.root,
+    repo: temp.repo,
+    area: path.join(temp.root, "work", "12"),
     git,
-    write,
-    commitAll,
+    write: writeAt,
+    commitAll: (dir, message) => commitAllIn(dir, message, TEST_PERSON),
     worktrees: () =>
-      git(repo, "worktree", "list", "--porcelain")
+      git(temp.repo, "worktree", "list", "--porcelain")
         .split("\n")
         .filter((line) => line.startsWith("worktree "))
         .map((line) => line.slice("worktree ".length)),
     branches: () =>
-      git(repo, "branch", "--list", "--format=%(refname:short)")
+      git(temp.repo, "branch", "--list", "--format=%(refname:short)")
         .split("\n")
         .filter((line) => line !== ""),
-    cleanup: () => rmSync(base, { recursive: true, force: true }),
+    cleanup: temp.cleanup,
   };
 }

@@ -4,11 +4,11 @@
 // Every request still passes through nockGitHub(), so the test kit validates each one
 // against GitHub's OpenAPI description and counts it.
 
-import { execFileSync } from "node:child_process";
 import { createHash, createPublicKey, verify } from "node:crypto";
 import { executeSync } from "graphql";
 import type { Clock } from "../../../src/ports/clock.js";
 import { nockGitHub, testPrivateKey } from "./index.js";
+import { git } from "../git/temp-repo.js";
 import { checkGithubQuery, githubGraphqlSchema } from "./github-graphql-schema.js";
 
 export const OWNER = "octo-org";
@@ -177,17 +177,11 @@ export class FakeGitHub {
 
   /** The commit a branch is at on "GitHub" (the bare repository). */
   head(branch: string): string {
-    return execFileSync("git", ["rev-parse", `refs/heads/${branch}`], {
-      cwd: this.bare,
-      encoding: "utf8",
-    }).trim();
+    return git(this.bare, "rev-parse", `refs/heads/${branch}`);
   }
 
   branches(): string[] {
-    return execFileSync("git", ["for-each-ref", "--format=%(refname:short)", "refs/heads/"], {
-      cwd: this.bare,
-      encoding: "utf8",
-    })
+    return git(this.bare, "for-each-ref", "--format=%(refname:short)", "refs/heads/")
       .split("\n")
       .filter((b) => b !== "");
   }
@@ -475,7 +469,7 @@ export class FakeGitHub {
       case "delete-ref": {
         const ref = parts.slice(6).join("/");
         try {
-          execFileSync("git", ["update-ref", "-d", `refs/${ref}`], { cwd: this.bare });
+          git(this.bare, "update-ref", "-d", `refs/${ref}`);
         } catch {
           return [422, { message: "Reference does not exist" }];
         }

@@ -2,9 +2,6 @@
 // side, the worker's clone of it (as actions/checkout leaves it), the Probot app, and the
 // worker run as Actions runs it, with the scripted model.
 
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createScriptedModel } from "../../../src/adapters/scripted/index.js";
 import type { Clock } from "../../../src/ports/clock.js";
@@ -19,6 +16,7 @@ import {
 } from "./index.js";
 import { startGitHttpServer, type GitHttpRequest, type GitHttpServer } from "./git-http-server.js";
 import { createQueuedTestApp } from "./queued-test-app.js";
+import { git, makeTempRemote } from "../git/temp-repo.js";
 import { FakeGitHub, FULL, OWNER, REPO } from "./fake-github.js";
 
 export type ReviewStateName = "approved" | "changes_requested" | "commented" | "dismissed";
@@ -47,9 +45,7 @@ function jobClock(start: string): JobClock {
   };
 }
 
-export function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
-}
+export { git } from "../git/temp-repo.js";
 
 export interface GitHubJob {
   root: string;
@@ -92,26 +88,17 @@ export async function createGitHubJob(options: {
   /** Wraps the scripted model (a test that acts while a call is in flight). */
   model?: (scripted: Model) => Model;
 }) {
-  const root = await mkdtemp(join(tmpdir(), "cfa-gh-e2e-"));
-  const bare = join(root, "github.git");
-  const seed = join(root, "seed");
-  const work = join(root, "work");
-  git(root, "init", "--quiet", "--bare", "--initial-branch=main", bare);
+  const remote = makeTempRemote({
+    prefix: "cfa-gh-e2e-",
+    files: {
+      "README.md": "# hello-world\n",
+      ...(options.config === undefined ? {} : { ".github/cfa.yml": options.config }),
+    },
+  });
+  const { root, bare } = remote;
   // GitHub refuses workflow changes from a token without the Workflows permission.
   await refuseWorkflowPushes(bare);
-  await mkdir(seed);
-  git(seed, "init", "--quiet", "--initial-branch=main");
-  git(seed, "config", "user.name", "Ana");
-  git(seed, "config", "user.email", "ana@example.com");
-  await writeFile(join(seed, "README.md"), "# hello-world\n");
-  if (options.config !== undefined) {
-    await mkdir(join(seed, ".github"));
-    await writeFile(join(seed, ".github", "cfa.yml"), options.config);
-  }
-  git(seed, "add", "-A");
-  git(seed, "commit", "--quiet", "-m", "initial");
-  git(seed, "push", "--quiet", bare, "main");
-  git(root, "clone", "--quiet", bare, work);
+  const work = remote.clone("work");
   let runs = 0;
 
   const github = new FakeGitHub(bare, BOT);
@@ -156,8 +143,7 @@ export async function createGitHubJob(options: {
     // Every run on a fresh runner: a new clone (as actions/checkout makes) and RUNNER_TEMP.
     runWorker: (job: number, signal?: AbortSignal) => {
       runs += 1;
-      const clone = join(root, `run-${runs}`);
-      git(root, "clone", "--quiet", bare, clone);
+      const clone = remote.clone(`run-${runs}`);
       if (gitServer !== undefined) {
         git(clone, "remote", "set-url", "origin", `${gitServer.url}/github.git`);
       }
@@ -224,7 +210,7 @@ export async function createGitHubJob(options: {
       }),
     cleanup: async () => {
       await gitServer?.close();
-      await rm(root, { recursive: true, force: true });
+      remote.cleanup();
     },
   } satisfies GitHubJob;
 }

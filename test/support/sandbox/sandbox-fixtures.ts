@@ -1,13 +1,9 @@
 // Shared fixtures for the sandbox integration tests.
 
-import { execFile } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { mkdtemp, readdir, readFile, realpath } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
-
-export const git = promisify(execFile);
 
 /** The installed bwrap, or null: the bwrap tests are skipped (visibly) only then. */
 export function installedBwrap(): string | null {

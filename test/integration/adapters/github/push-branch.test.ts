@@ -2,10 +2,9 @@
 // compare-and-swap, and a loopback HTTP server stands in for GitHub's https endpoint to
 // see which Authorization header git sends (it answers 403, so nothing is pushed there).
 
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Octokit } from "@octokit/rest";
 import { simpleGit, type SimpleGit } from "simple-git";
@@ -21,9 +20,11 @@ import {
 } from "../../../../src/adapters/github/index.js";
 import type { Logger } from "../../../../src/ports/logger.js";
 import { refuseWorkflowPushes } from "../../../support/github/index.js";
+import { git as gitIn, makeTempRepo, removeDir } from "../../../support/git/temp-repo.js";
 
 const TOKEN = "ghs_pushTokenThatMustNeverLeak0123456789";
 const BRANCH = "cfa/1";
+const TESTER = { name: "cfa test", email: "cfa@example.com" };
 
 interface World {
   root: string;
@@ -91,22 +92,22 @@ function expectNoToken(text: string): void {
 }
 
 beforeEach(async () => {
-  const root = await mkdtemp(join(tmpdir(), "cfa-github-push-"));
-  const work = join(root, "work");
+  const temp = makeTempRepo({
+    prefix: "cfa-github-push-",
+    at: "work",
+    empty: true,
+    identity: TESTER,
+  });
+  const { root, repo: work } = temp;
   const bare = join(root, "remote.git");
-  await simpleGit(root).raw(["init", "--bare", "--initial-branch=main", bare]);
-  await simpleGit(root).raw(["init", "--initial-branch=main", work]);
+  gitIn(root, "init", "--quiet", "--bare", "--initial-branch=main", bare);
+  temp.git("remote", "add", "origin", bare);
   const git = simpleGit(work);
-  await git.addConfig("user.name", "cfa test");
-  await git.addConfig("user.email", "cfa@example.com");
-  await git.addRemote("origin", bare);
   const commits = [await commit(git, "one"), await commit(git, "two"), await commit(git, "three")];
   world = { root, work, bare, git, commits, logged: [] };
 });
 
-afterEach(async () => {
-  await rm(world.root, { recursive: true, force: true });
-});
+afterEach(() => removeDir(world.root));
 
 describe("pushBranch: compare-and-swap on the remote branch", () => {
   it("creates, advances, and refuses a stale expectation without touching the remote", async () => {

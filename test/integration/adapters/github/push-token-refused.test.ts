@@ -3,14 +3,12 @@
 // to any token but the current one, as GitHub does. The forge drops the token, asks for a
 // new one and pushes once more; without a way to drop it, the refusal stands.
 
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Octokit } from "@octokit/rest";
-import { simpleGit } from "simple-git";
 import { afterEach, describe, expect, it } from "vitest";
 import { GitHubForgeError, createGitHubForge } from "../../../../src/adapters/github/index.js";
 import { startGitHttpServer, type GitHttpServer } from "../../../support/github/git-http-server.js";
+import { git, makeTempRepo, removeDir } from "../../../support/git/temp-repo.js";
 
 const REVOKED = "ghs_revokedBeforeItsHour000000000000";
 const FRESH = "ghs_mintedAfterTheRefusal00000000000";
@@ -20,23 +18,22 @@ describe("a push GitHub refuses for its token", () => {
   let server: GitHttpServer | undefined;
   afterEach(async () => {
     await server?.close();
-    await rm(root, { recursive: true, force: true });
+    removeDir(root);
   });
 
   const world = async () => {
-    root = await mkdtemp(join(tmpdir(), "cfa-push-token-"));
-    const work = join(root, "work");
-    await simpleGit(root).raw(["init", "--bare", "--initial-branch=main", join(root, "gh.git")]);
-    await simpleGit(root).raw(["init", "--initial-branch=main", work]);
-    const git = simpleGit(work);
-    await git.addConfig("user.name", "cfa test");
-    await git.addConfig("user.email", "cfa@example.com");
-    await writeFile(join(work, "a.txt"), "a\n");
-    await git.add("a.txt");
-    await git.commit("one");
-    const sha = (await git.revparse(["HEAD"])).trim();
+    const temp = makeTempRepo({
+      prefix: "cfa-push-token-",
+      at: "work",
+      files: { "a.txt": "a\n" },
+      identity: { name: "cfa test", email: "cfa@example.com" },
+    });
+    ({ root } = temp);
+    const work = temp.repo;
+    git(root, "init", "--quiet", "--bare", "--initial-branch=main", join(root, "gh.git"));
+    const sha = temp.git("rev-parse", "HEAD");
     server = await startGitHttpServer({ root, accepts: (token) => token === FRESH });
-    await git.addRemote("origin", `${server.url}/gh.git`);
+    temp.git("remote", "add", "origin", `${server.url}/gh.git`);
     return { work, sha, server };
   };
 
@@ -70,8 +67,7 @@ describe("a push GitHub refuses for its token", () => {
       [FRESH, 200],
       [FRESH, 200],
     ]);
-    const remote = await simpleGit(join(root, "gh.git")).raw(["rev-parse", "cfa/1"]);
-    expect(remote.trim()).toBe(sha);
+    expect(git(join(root, "gh.git"), "rev-parse", "cfa/1")).toBe(sha);
     expect(logged).toContain(
       "cfa/github: GitHub refused the token for git push; minting a new one",
     );

@@ -1,6 +1,3 @@
-import { execFileSync } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -8,6 +5,7 @@ import {
   checkRunFields,
   createGitHubForge,
 } from "../../../../src/adapters/github/index.js";
+import { git, makeTempRepo } from "../../../support/git/temp-repo.js";
 import { expectBody, nockGitHub, useGitHubMocks } from "../../../support/github/index.js";
 import {
   BOT,
@@ -112,27 +110,13 @@ describe("GitHub forge: setCheck", () => {
 
   it("a commit this forge pushed has no run yet: created without looking for one", async () => {
     // A real push of a new commit from a clone to a bare repository standing in for GitHub.
-    const root = await mkdtemp(join(tmpdir(), "cfa-checks-"));
+    const temp = makeTempRepo({ prefix: "cfa-checks-", at: "work" });
     try {
-      const run = (cwd: string, ...args: string[]) =>
-        execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
-      run(root, "init", "--quiet", "--bare", "remote.git");
-      run(root, "init", "--quiet", "--initial-branch=main", "work");
-      const work = join(root, "work");
-      run(
-        work,
-        "-c",
-        "user.name=t",
-        "-c",
-        "user.email=t@example.com",
-        "commit",
-        "--quiet",
-        "--allow-empty",
-        "-m",
-        "x",
-      );
-      run(work, "remote", "add", "origin", join(root, "remote.git"));
-      const sha = run(work, "rev-parse", "HEAD");
+      const work = temp.repo;
+      const bare = join(temp.root, "remote.git");
+      git(temp.root, "init", "--quiet", "--bare", bare);
+      temp.git("remote", "add", "origin", bare);
+      const sha = temp.git("rev-parse", "HEAD");
       nockGitHub()
         .post(`${R}/check-runs`, expectBody({ name: "cfa/intent", head_sha: sha }))
         .reply(201, checkRun(5, { name: "cfa/intent", head_sha: sha }));
@@ -154,7 +138,7 @@ describe("GitHub forge: setCheck", () => {
           .map((c) => c.operationId),
       ).toEqual(["checks/create"]);
     } finally {
-      await rm(root, { recursive: true, force: true });
+      temp.cleanup();
     }
   });
 });

@@ -1,39 +1,21 @@
-import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findGitLayout, mainCheckoutOf } from "../../../../src/adapters/sandbox/find-git-layout.js";
+import { makeTempRepo, type TempRepo } from "../../../support/git/temp-repo.js";
 
-const git = promisify(execFile);
+let temp: TempRepo;
 let dir: string;
 
 beforeAll(async () => {
-  dir = await realpath(await mkdtemp(path.join(os.tmpdir(), "cfa-gitlayout-")));
-  const repo = path.join(dir, "repo");
-  await git("git", ["init", "-q", repo]);
-  await git("git", [
-    "-C",
-    repo,
-    "-c",
-    "user.name=t",
-    "-c",
-    "user.email=t@e",
-    "commit",
-    "-q",
-    "--allow-empty",
-    "-m",
-    "init",
-  ]);
-  await git("git", ["-C", repo, "worktree", "add", "-q", "-b", "wt", path.join(dir, "wt")]);
+  temp = makeTempRepo({ prefix: "cfa-gitlayout-" });
+  dir = temp.root;
+  temp.git("worktree", "add", "-q", "-b", "wt", path.join(dir, "wt"));
   await mkdir(path.join(dir, "plain"));
   await mkdir(path.join(dir, "broken"));
   await writeFile(path.join(dir, "broken", ".git"), "gitdir: /nonexistent/place\n");
 });
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => temp.cleanup());
 
 describe("findGitLayout", () => {
   it("finds a plain clone's .git directory as its own gitdir", async () => {

@@ -1,39 +1,23 @@
 // A process killed inside a git command leaves git's lock files; the next wake of that job
 // removes those of its own branches and worktrees, and nobody else's (stale-git-locks.ts).
 
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, stat, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { removeStaleGitLocks } from "../../../../src/engine/job/stale-git-locks.js";
+import { git, makeTempRepo, type TempRepo } from "../../../support/git/temp-repo.js";
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 const exists = async (p: string) => (await stat(p).catch(() => null)) !== null;
 
 describe("stale git locks of a killed process", () => {
+  let temp: TempRepo;
   let root: string;
   let repo: string;
   let work: string;
-  beforeEach(async () => {
-    root = await mkdtemp(join(tmpdir(), "cfa-locks-"));
-    repo = join(root, "repo");
+  beforeEach(() => {
+    temp = makeTempRepo({ prefix: "cfa-locks-" });
+    ({ root, repo } = temp);
     work = join(root, "work");
-    await mkdir(repo);
-    git(repo, "init", "--quiet", "--initial-branch=main");
-    git(
-      repo,
-      "-c",
-      "user.name=a",
-      "-c",
-      "user.email=a@b",
-      "commit",
-      "--quiet",
-      "--allow-empty",
-      "-m",
-      "x",
-    );
     for (const [n, branch] of [
       [1, "cfa/1"],
       [1, "cfa/1-hello"],
@@ -44,7 +28,7 @@ describe("stale git locks of a killed process", () => {
       git(repo, "worktree", "add", "--quiet", "-b", branch, dir);
     }
   });
-  afterEach(async () => rm(root, { recursive: true, force: true }));
+  afterEach(() => temp.cleanup());
 
   it("removes job 1's branch and worktree locks; job 2's and job 12's stay", async () => {
     const common = join(repo, ".git");
@@ -79,18 +63,7 @@ describe("stale git locks of a killed process", () => {
     for (const p of planted.others) expect(await exists(p)).toBe(true);
     await rm(join(common, "index.lock"));
     await rm(join(common, "packed-refs.lock"));
-    git(
-      join(work, "1/job"),
-      "-c",
-      "user.name=a",
-      "-c",
-      "user.email=a@b",
-      "commit",
-      "--quiet",
-      "--allow-empty",
-      "-m",
-      "y",
-    );
+    git(join(work, "1/job"), "commit", "--quiet", "--allow-empty", "-m", "y");
   });
 
   it("a repository with nothing stale, or no git folder at all, is left as it is", async () => {

@@ -3,8 +3,7 @@
 
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -13,38 +12,36 @@ import {
   isWorkflowPath,
   restoreWorkflowChanges,
 } from "../../../../src/engine/tree/workflow-files.js";
+import { makeTempRepo, type TempRepo } from "../../../support/git/temp-repo.js";
 
+let temp: TempRepo;
 let root: string;
-const git = (...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
-    cwd: root,
-    encoding: "utf8",
-  }).trim();
-const put = async (path: string, text: string) => {
-  await mkdir(join(root, path, ".."), { recursive: true });
-  await writeFile(join(root, path), text);
-};
+const git = (...args: string[]) => temp.git(...args);
+const put = (path: string, text: string) => temp.write(path, text);
 
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "cfa-workflows-"));
-  git("init", "--quiet", "--initial-branch=main");
-  await put(".github/workflows/ci.yml", "on: push\n");
-  await put(".github/workflows/old.yml", "on: schedule\n");
-  await put("src/a.txt", "a\n");
-  git("add", "-A");
-  git("commit", "--quiet", "-m", "initial");
+beforeEach(() => {
+  temp = makeTempRepo({
+    prefix: "cfa-workflows-",
+    at: "",
+    files: {
+      ".github/workflows/ci.yml": "on: push\n",
+      ".github/workflows/old.yml": "on: schedule\n",
+      "src/a.txt": "a\n",
+    },
+  });
+  root = temp.repo;
 });
-afterEach(async () => rm(root, { recursive: true, force: true }));
+afterEach(() => temp.cleanup());
 
 describe("restoreWorkflowChanges", () => {
   it("puts back new, changed and deleted workflow files and leaves every other change alone", async () => {
-    await put(".github/workflows/ci.yml", "on: pull_request_target\n");
-    await put(".github/workflows/new.yml", "on: push\n");
+    put(".github/workflows/ci.yml", "on: pull_request_target\n");
+    put(".github/workflows/new.yml", "on: push\n");
     await rm(join(root, ".github/workflows/old.yml"));
-    await put(".github/workflows/nested/deep.yml", "x\n");
-    await put(".GitHub/Workflows/shouty.yml", "x\n");
-    await put("src/a.txt", "a, changed\n");
-    await put("src/b.txt", "b\n");
+    put(".github/workflows/nested/deep.yml", "x\n");
+    put(".GitHub/Workflows/shouty.yml", "x\n");
+    put("src/a.txt", "a, changed\n");
+    put("src/b.txt", "b\n");
 
     const held = await restoreWorkflowChanges(root);
 
@@ -68,7 +65,7 @@ describe("restoreWorkflowChanges", () => {
   });
 
   it("a staged change is unstaged and restored too; nothing to do leaves nothing", async () => {
-    await put(".github/workflows/ci.yml", "on: workflow_dispatch\n");
+    put(".github/workflows/ci.yml", "on: workflow_dispatch\n");
     git("add", "-A");
     expect(await restoreWorkflowChanges(root)).toEqual([".github/workflows/ci.yml"]);
     expect(git("status", "--porcelain")).toBe("");
