@@ -35,7 +35,7 @@ import {
   INTENT_STEPS,
   PLAN_STEPS,
 } from "../support/engine/recordings.js";
-import { call, recording, say, tools } from "../support/engine/script.js";
+import { call, recording, say, STEP_USAGE, tools } from "../support/engine/script.js";
 import { wake } from "../../src/engine/index.js";
 
 /** What must come out the same however the job was interrupted. */
@@ -212,14 +212,6 @@ function taskCommitUnapplied(point: CrashPoint): boolean {
       log(`cfa/1..${b}`).some((subject) => / turn \d+$/.test(subject) && !applied.has(subject)),
     );
 }
-
-/** Every scripted response carries this usage (support/engine/script.ts). */
-const STEP_USAGE = {
-  inputTokens: 1200,
-  outputTokens: 150,
-  cacheReadTokens: 800,
-  cacheWriteTokens: 300,
-};
 
 /** Wakes job 1 as its person would until it ends (WITHDRAWN needs no approval). */
 async function finish(job: LocalJob): Promise<string | null> {

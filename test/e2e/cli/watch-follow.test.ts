@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScriptedModel } from "../../../src/adapters/scripted/index.js";
 import { main } from "../../../src/cli/main.js";
 import { call, recording, tools } from "../../support/engine/script.js";
+import { gate, writeArtifact } from "../../support/engine/recordings.js";
 import { captureIo } from "../../support/cli/capture-io.js";
 import { makeTempRepo, type TempRepo } from "../../support/git/temp-repo.js";
 
-const ART = ".cfa/jobs/1";
 let local: TempRepo;
 /** Where `cfa` keeps the job areas: beside the repository, never inside it. */
 const workRoot = () => join(local.root, "work");
@@ -35,10 +35,8 @@ describe("cfa watch --follow", () => {
       recording({
         "intent-lead@state:intent:1": [
           tools(call("ask_question", { kind: "question", text: "English or French?" })),
-          tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n" })),
-          tools(
-            call("ask_question", { kind: "gate", text: "ready", artifact: `${ART}/INTENT.md` }),
-          ),
+          writeArtifact("INTENT.md", "# Intent\n"),
+          gate("INTENT.md", "ready"),
         ],
       }),
     );

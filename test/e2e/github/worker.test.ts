@@ -9,8 +9,13 @@ import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { recording } from "../../support/engine/script.js";
 import { type Route } from "../../support/github/fake-github.js";
-import { createGitHubJob, WORKER_TOKEN, type GitHubJob } from "../../support/github/github-job.js";
-import { happyRecording } from "../../support/github/happy-recording.js";
+import {
+  createGitHubJob,
+  FIRST_WAKE_ROUTES,
+  WORKER_TOKEN,
+  type GitHubJob,
+} from "../../support/github/github-job.js";
+import { happyRecording } from "../../support/engine/recordings.js";
 
 describe("the worker on GitHub", () => {
   const mocks = useGitHubMocks();
@@ -55,19 +60,8 @@ describe("the worker on GitHub", () => {
   });
 
   it("a 5xx and a secondary rate limit are waited out: the wake reaches its gate and nothing is posted about them", async () => {
-    job = await createGitHubJob({ recording: happyRecording() });
     // The routes the INTENT wake uses, up to its gate.
-    job.github.install([
-      "graphql",
-      "permission",
-      "issue",
-      "create-pull",
-      "request-reviewers",
-      "create-comment",
-      "create-check",
-    ]);
-    job.github.permissions.set("ana", "write");
-    job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
+    job = await createGitHubJob({ routes: FIRST_WAKE_ROUTES, recording: happyRecording() });
     // GitHub fails twice, then answers (plugin-retry); the permission check hits the secondary
     // rate limit with `retry-after` (plugin-throttling waits; TEST_PACING makes 60 s 60 ms);
     // the gate's pull request meets a primary limit that resets at once.
@@ -105,20 +99,10 @@ describe("the worker on GitHub", () => {
 
   it("on GitHub Enterprise Server the status comment links to the instance (GITHUB_SERVER_URL), never to github.com", async () => {
     job = await createGitHubJob({
+      routes: FIRST_WAKE_ROUTES,
       recording: happyRecording(),
       env: { GITHUB_SERVER_URL: "https://ghe.example.com" },
     });
-    job.github.install([
-      "graphql",
-      "permission",
-      "issue",
-      "create-pull",
-      "request-reviewers",
-      "create-comment",
-      "create-check",
-    ]);
-    job.github.permissions.set("ana", "write");
-    job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
 
     expect(await job.runWorker(1)).toBe(0);
     const status = job.github

@@ -6,37 +6,21 @@ import { readJobRecords, type JobRecordTexts } from "../../../src/cli/job-record
 import { wake } from "../../../src/engine/index.js";
 import { createLocalJob, git, type LocalJob } from "../engine/local-job.js";
 import { call, recording, say, tools } from "../engine/script.js";
-
-const ART = ".cfa/jobs/1";
+import { finish, gate, pass, writeArtifact } from "../engine/recordings.js";
 
 export function scriptedJobRecording() {
   return recording({
     "intent-lead@state:intent:1": [
-      tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n\nGreet.\n" })),
+      writeArtifact("INTENT.md", "# Intent\n\nGreet.\n"),
       tools(call("ask_question", { kind: "question", text: "English or French?" })),
-      tools(
-        call("write_file", {
-          path: `${ART}/INTENT.md`,
-          content: "# Intent\n\nGreet in English.\n",
-        }),
-      ),
-      tools(
-        call("ask_question", {
-          kind: "gate",
-          text: "INTENT.md ready",
-          artifact: `${ART}/INTENT.md`,
-        }),
-      ),
-      tools(call("finish", { outcome: "APPROVED_INTENT", reason: "approved" })),
+      writeArtifact("INTENT.md", "# Intent\n\nGreet in English.\n"),
+      gate("INTENT.md", "INTENT.md ready"),
+      finish("APPROVED_INTENT", "approved"),
     ],
     "project-lead@state:plan:1": [
-      tools(
-        call("write_file", { path: `${ART}/PLAN.md`, content: "# Plan\n\nOne task: greet.\n" }),
-      ),
-      tools(
-        call("ask_question", { kind: "gate", text: "PLAN.md ready", artifact: `${ART}/PLAN.md` }),
-      ),
-      tools(call("finish", { outcome: "APPROVED_PLAN", reason: "approved" })),
+      writeArtifact("PLAN.md", "# Plan\n\nOne task: greet.\n"),
+      gate("PLAN.md", "PLAN.md ready"),
+      finish("APPROVED_PLAN", "approved"),
     ],
     "project-lead@state:execute:1": [
       tools(call("dispatch", { id: "greet", brief: "Write hello.txt saying hello", files: [] })),
@@ -44,20 +28,9 @@ export function scriptedJobRecording() {
       tools(call("close", { task: "greet" })),
       say("The verifier sent it back."),
       tools(call("close", { task: "greet" })),
-      tools(
-        call("write_file", {
-          path: `${ART}/WORK_SUMMARY.md`,
-          content: "# Summary\n\nhello.txt.\n",
-        }),
-      ),
-      tools(
-        call("ask_question", {
-          kind: "gate",
-          text: "Work done",
-          artifact: `${ART}/WORK_SUMMARY.md`,
-        }),
-      ),
-      tools(call("finish", { outcome: "APPROVED_WORK", reason: "approved" })),
+      writeArtifact("WORK_SUMMARY.md", "# Summary\n\nhello.txt.\n"),
+      gate("WORK_SUMMARY.md", "Work done"),
+      finish("APPROVED_WORK", "approved"),
     ],
     "worker@dispatch:greet": [
       tools(call("write_file", { path: "hello.txt", content: "hello" })),
@@ -72,9 +45,7 @@ export function scriptedJobRecording() {
         call("verdict", { verdict: "fail", issues: ["hello.txt has no final newline"], notes: "" }),
       ),
     ],
-    "verifier@verify:greet-2": [
-      tools(call("verdict", { verdict: "pass", issues: [], notes: "ok" })),
-    ],
+    "verifier@verify:greet-2": pass(),
   });
 }
 

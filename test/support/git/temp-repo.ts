@@ -4,13 +4,10 @@
 // cloned as actions/checkout would. Git here is the test's own, plain `git`: the engine's
 // hardened runner (src/git/git-client.ts) is what is under test, never this.
 
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { promisify } from "node:util";
-
-const execFileAsync = promisify(execFile);
 
 /** Runs git in `cwd` and returns its output, trimmed; throws with git's stderr on failure. */
 export function git(cwd: string, ...args: string[]): string {
@@ -26,15 +23,6 @@ export function gitRaw(cwd: string, ...args: string[]): string {
     // A whole history with its patches (`log --all -p`) is more than the default 1 MiB.
     maxBuffer: 64 * 1024 * 1024,
   });
-}
-
-/**
- * `git` without blocking the test's process: needed when the other end is a server in this
- * process (test/support/github/git-http-server.ts), which `execFileSync` would starve.
- */
-export async function gitAsync(cwd: string, ...args: string[]): Promise<string> {
-  const { stdout } = await execFileAsync("git", args, { cwd, encoding: "utf8" });
-  return stdout.trim();
 }
 
 /** A fresh folder under the system's temp dir, its real path (macOS's /tmp is a link). */

@@ -17,7 +17,7 @@ import {
 import { startGitHttpServer, type GitHttpRequest, type GitHttpServer } from "./git-http-server.js";
 import { createQueuedTestApp } from "./queued-test-app.js";
 import { git, makeTempRemote } from "../git/temp-repo.js";
-import { FakeGitHub, FULL, OWNER, REPO } from "./fake-github.js";
+import { FakeGitHub, FULL, OWNER, REPO, type Route } from "./fake-github.js";
 
 export type ReviewStateName = "approved" | "changes_requested" | "commented" | "dismissed";
 
@@ -46,6 +46,54 @@ function jobClock(start: string): JobClock {
 }
 
 export { git } from "../git/temp-repo.js";
+
+/**
+ * What the worker's first wake of a job calls, up to its gate: the job view (one GraphQL
+ * query), the person's permission, the issue's conditional poll, the gate's pull request and
+ * review request, the gate's and the status comment, the phase's check.
+ */
+export const FIRST_WAKE_ROUTES: readonly Route[] = [
+  "graphql",
+  "permission",
+  "issue",
+  "create-pull",
+  "request-reviewers",
+  "create-comment",
+  "create-check",
+];
+
+/**
+ * What a whole job calls, app and worker, from the labelled issue to DONE: the app reads the
+ * config (the repository's, then the organisation's), reacts and dispatches; the worker's
+ * wakes call FIRST_WAKE_ROUTES, edit the status comment and delete the merged task branches.
+ */
+export const WHOLE_JOB_ROUTES: readonly Route[] = [
+  "content",
+  "org-content",
+  "issue-reaction",
+  "dispatch",
+  ...FIRST_WAKE_ROUTES,
+  "update-comment",
+  "delete-ref",
+];
+
+/** `routes` with `plus` added and `minus` taken away. */
+export function routesWith(
+  routes: readonly Route[],
+  change: { plus?: readonly Route[]; minus?: readonly Route[] },
+): Route[] {
+  const minus = new Set(change.minus ?? []);
+  return [...routes.filter((route) => !minus.has(route)), ...(change.plus ?? [])];
+}
+
+/** The issue a GitHub job is about: #1, labelled `cfa`; Ana's by default. */
+export interface JobIssue {
+  title?: string;
+  body?: string;
+  author?: string;
+  /** Who added the label, when not the author (the job is theirs). */
+  labeledBy?: string;
+}
 
 export interface GitHubJob {
   root: string;
@@ -87,6 +135,14 @@ export async function createGitHubJob(options: {
   env?: Record<string, string>;
   /** Wraps the scripted model (a test that acts while a call is in flight). */
   model?: (scripted: Model) => Model;
+  /**
+   * The fake GitHub's routes, installed at once (each must be used: no pending mocks), with
+   * issue #1 open and labelled and its person given write access. Without it the test
+   * installs its own.
+   */
+  routes?: readonly Route[];
+  /** Issue #1 as the routes' set-up opens it; "Greet" by Ana by default. */
+  issue?: JobIssue;
 }) {
   const remote = makeTempRemote({
     prefix: "cfa-gh-e2e-",
@@ -103,6 +159,19 @@ export async function createGitHubJob(options: {
 
   const github = new FakeGitHub(bare, BOT);
   github.config = options.config ?? null;
+  if (options.routes !== undefined) {
+    github.install(options.routes);
+    const { title = "Greet", body = "x", author = "ana", labeledBy } = options.issue ?? {};
+    github.permissions.set(labeledBy ?? author, "write");
+    github.openIssue({
+      number: 1,
+      title,
+      body,
+      author,
+      label: "cfa",
+      ...(labeledBy === undefined ? {} : { labeledBy }),
+    });
+  }
   // receive() resolves once the app's queued cues have run (it answers GitHub before).
   const probot = await createQueuedTestApp({ botLogin: BOT });
   const scripted: Model = createScriptedModel(options.recording, { source: "e2e" });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createRecordingModel } from "../../../../src/adapters/scripted/recording-model.js";
 import { parseRecording, RecordingError } from "../../../../src/adapters/scripted/recording.js";
-import type { Recording, Step } from "../../../../src/adapters/scripted/recording.js";
 import { ScriptMismatchError } from "../../../../src/adapters/scripted/script-mismatch-error.js";
 import { createScriptedModel } from "../../../../src/adapters/scripted/scripted-model.js";
+import { call, respond, say as scriptSay } from "../../../support/engine/script.js";
 import type { Message, Model, ModelRequest } from "../../../../src/ports/model.js";
 
 const usage = (n: number) => ({
@@ -12,16 +12,9 @@ const usage = (n: number) => ({
   cacheReadTokens: 0,
   cacheWriteTokens: 0,
 });
-const say = (text: string, n = 1): Step => ({
-  response: { content: [{ type: "text", text }], stopReason: "end_turn", usage: usage(n) },
-});
-const callTool = (id: string, name = "read_file"): Step => ({
-  response: {
-    content: [{ type: "tool_use", id, name, input: { path: id } }],
-    stopReason: "tool_use",
-    usage: usage(1),
-  },
-});
+const say = (text: string, n = 1) => scriptSay(text, usage(n));
+const callTool = (id: string, name = "read_file") =>
+  respond([call(name, { path: id }, id)], usage(1));
 
 const request = (
   instance: string,
@@ -48,7 +41,7 @@ async function mismatchOf(promise: Promise<unknown>): Promise<ScriptMismatchErro
 
 describe("the scripted model", () => {
   it("plays each instance's steps in order, whatever the interleaving", async () => {
-    const recording: Recording = {
+    const recording = {
       version: 1,
       instances: {
         "lead@job": [say("L0"), say("L1"), say("L2")],
@@ -153,7 +146,7 @@ describe("the scripted model", () => {
   });
 
   it("in strict mode, requires a result for each tool call of the previous step", async () => {
-    const script: Recording = {
+    const script = {
       version: 1,
       instances: { "lead@job": [callTool("t1"), say("done")] },
     };

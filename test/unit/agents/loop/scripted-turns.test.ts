@@ -9,8 +9,8 @@ import { runTurn } from "../../../../src/agents/loop/run-turn.js";
 import { loadRole } from "../../../../src/agents/roles/load-role.js";
 import type { Model } from "../../../../src/ports/model.js";
 import { assertWellFormed } from "../../../support/agents/check-request.js";
-import { USAGE } from "../../../support/agents/fake-model.js";
 import { tempWorkspace, turnInput } from "../../../support/agents/turn-fixture.js";
+import { call, expecting, recording, tools } from "../../../support/engine/script.js";
 
 let root: string;
 let cleanup: () => Promise<void>;
@@ -21,74 +21,46 @@ afterEach(async () => {
   await cleanup();
 });
 
-const usage = USAGE;
 const instance = "intent-lead@state:intent:1";
 
 it("plays an intent lead's draft, gate and approval through the scripted model", async () => {
   await writeFile(join(root, "REQUEST.md"), "Add a /health endpoint.\n");
   const scripted = createScriptedModel(
-    {
-      version: 1,
-      instances: {
-        [instance]: [
-          {
-            expect: { lastUserIncludes: "Begin" },
-            response: {
-              content: [
-                { type: "tool_use", id: "r1", name: "read_file", input: { path: "REQUEST.md" } },
-              ],
-              stopReason: "tool_use",
-              usage,
-            },
-          },
-          {
-            expect: { toolResultFor: "read_file", lastUserIncludes: "/health" },
-            response: {
-              content: [
-                {
-                  type: "tool_use",
-                  id: "w1",
-                  name: "write_file",
-                  input: { path: "INTENT.md", content: "# Intent\n\nA /health endpoint.\n" },
-                },
-              ],
-              stopReason: "tool_use",
-              usage,
-            },
-          },
-          {
-            expect: { toolResultFor: "write_file" },
-            response: {
-              content: [
-                {
-                  type: "tool_use",
-                  id: "g1",
-                  name: "ask_question",
-                  input: { kind: "gate", text: "Please review INTENT.md.", artifact: "INTENT.md" },
-                },
-              ],
-              stopReason: "tool_use",
-              usage,
-            },
-          },
-          {
-            expect: { toolResultFor: "ask_question", lastUserIncludes: "approved" },
-            response: {
-              content: [
-                {
-                  type: "tool_use",
-                  id: "f1",
-                  name: "finish",
-                  input: { outcome: "APPROVED_INTENT", reason: "The person approved INTENT.md." },
-                },
-              ],
-              stopReason: "tool_use",
-              usage,
-            },
-          },
-        ],
-      },
-    },
+    recording({
+      [instance]: [
+        expecting(tools(call("read_file", { path: "REQUEST.md" }, "r1")), "Begin"),
+        expecting(
+          tools(
+            call(
+              "write_file",
+              { path: "INTENT.md", content: "# Intent\n\nA /health endpoint.\n" },
+              "w1",
+            ),
+          ),
+          { toolResultFor: "read_file", lastUserIncludes: "/health" },
+        ),
+        expecting(
+          tools(
+            call(
+              "ask_question",
+              { kind: "gate", text: "Please review INTENT.md.", artifact: "INTENT.md" },
+              "g1",
+            ),
+          ),
+          { toolResultFor: "write_file" },
+        ),
+        expecting(
+          tools(
+            call(
+              "finish",
+              { outcome: "APPROVED_INTENT", reason: "The person approved INTENT.md." },
+              "f1",
+            ),
+          ),
+          { toolResultFor: "ask_question", lastUserIncludes: "approved" },
+        ),
+      ],
+    }),
     { strict: true },
   );
   // Every request the scripted model sees is also checked against the API's shape rules.
