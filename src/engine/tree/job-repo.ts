@@ -14,7 +14,7 @@ import { removeNestedRepos } from "../../git/nested-repos.js";
 import { settleIndex, stageTree } from "../../git/stage-tree.js";
 import type { Logger } from "../../ports/logger.js";
 import { OUTCOME_PATH } from "../../records/job-paths.js";
-import { Mutex } from "../job/mutex.js";
+import { createSerialQueue } from "../../git/serial-queue.js";
 import { writeFile } from "../../agents/fs/write-file.js";
 import { artifactFiles, settleRecords } from "./settle-records.js";
 import {
@@ -38,7 +38,7 @@ export interface JobRepoOptions {
 export class JobRepo {
   readonly git: GitClient;
   readonly records: RecordLedger;
-  private readonly lock = new Mutex();
+  private readonly lock = createSerialQueue();
   private readonly logger: Logger | undefined;
 
   constructor(

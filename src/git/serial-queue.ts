@@ -1,5 +1,6 @@
-// Git operations on one repository run one at a time: two closes into the same parent at
-// once would otherwise race for the index lock.
+// Git writes to one repository or worktree run one at a time: turns run in parallel, their
+// commits do not, and two closes into the same parent at once would race for the index
+// lock. A task that fails does not stop the ones queued after it.
 
 export interface SerialQueue {
   run<T>(task: () => Promise<T>): Promise<T>;
