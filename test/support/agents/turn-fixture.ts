@@ -1,19 +1,28 @@
 // A temp workspace and a TurnInput around it, with defaults a test overrides.
 
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { afterEach, beforeEach } from "vitest";
 import type { Message, Model } from "../../../src/ports/model.js";
 import type {
   IncomingMessage,
   RoleDefinition,
   TurnInput,
 } from "../../../src/agents/turn-contract.js";
+import { removeDir, tempDir } from "../git/temp-repo.js";
 import { fakeHost } from "./fake-host.js";
 
 export async function tempWorkspace(): Promise<{ root: string; cleanup: () => Promise<void> }> {
-  const root = await mkdtemp(join(tmpdir(), "cfa-agents-"));
-  return { root, cleanup: () => rm(root, { recursive: true, force: true }) };
+  const root = tempDir("cfa-agents-");
+  return { root, cleanup: async () => removeDir(root) };
+}
+
+/** A fresh temp workspace for each test of the file, handed to `use`, removed after it. */
+export function useTempWorkspace(use: (root: string) => void): void {
+  let root = "";
+  beforeEach(() => {
+    root = tempDir("cfa-agents-");
+    use(root);
+  });
+  afterEach(() => removeDir(root));
 }
 
 export function testRole(tools: string[], extra: Partial<RoleDefinition> = {}): RoleDefinition {

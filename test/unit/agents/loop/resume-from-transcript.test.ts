@@ -4,21 +4,15 @@
 
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { runTurn } from "../../../../src/agents/loop/run-turn.js";
 import { loadTranscript } from "../../../../src/agents/transcript/load-transcript.js";
 import { transcriptLines } from "../../../../src/agents/transcript/transcript-lines.js";
 import { call, fakeModel, respond, text } from "../../../support/agents/fake-model.js";
-import { tempWorkspace, testRole, turnInput } from "../../../support/agents/turn-fixture.js";
+import { useTempWorkspace, testRole, turnInput } from "../../../support/agents/turn-fixture.js";
 
 let root: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ root, cleanup } = await tempWorkspace());
-});
-afterEach(async () => {
-  await cleanup();
-});
+useTempWorkspace((dir) => (root = dir));
 
 it("resumes from the stored transcript with the previous requests as its prefix", async () => {
   await writeFile(join(root, "INTENT.md"), "# Intent\n");

@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { NOTES, pendingAsk } from "../../../../src/agents/loop/index.js";
 import { runTurn } from "../../../../src/agents/loop/run-turn.js";
 import { loadRole } from "../../../../src/agents/roles/load-role.js";
@@ -9,7 +9,7 @@ import { fakeHost } from "../../../support/agents/fake-host.js";
 import { USAGE, call, fakeModel, respond, text } from "../../../support/agents/fake-model.js";
 import {
   resultsOf,
-  tempWorkspace,
+  useTempWorkspace,
   testRole,
   turnInput,
 } from "../../../support/agents/turn-fixture.js";
@@ -17,13 +17,7 @@ import {
 const FILE_TOOLS = ["read_file", "write_file", "edit_file", "list_files", "search_files"];
 
 let root: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ root, cleanup } = await tempWorkspace());
-});
-afterEach(async () => {
-  await cleanup();
-});
+useTempWorkspace((dir) => (root = dir));
 
 describe("runTurn: tool use round trip", () => {
   it("runs real file tools in the workspace and returns their results to the model", async () => {

@@ -3,23 +3,17 @@
 
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { createScriptedModel } from "../../../../src/adapters/scripted/scripted-model.js";
 import { runTurn } from "../../../../src/agents/loop/run-turn.js";
 import { loadRole } from "../../../../src/agents/roles/load-role.js";
 import type { Model } from "../../../../src/ports/model.js";
 import { assertWellFormed } from "../../../support/agents/check-request.js";
-import { tempWorkspace, turnInput } from "../../../support/agents/turn-fixture.js";
+import { useTempWorkspace, turnInput } from "../../../support/agents/turn-fixture.js";
 import { call, expecting, recording, tools } from "../../../support/engine/script.js";
 
 let root: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ root, cleanup } = await tempWorkspace());
-});
-afterEach(async () => {
-  await cleanup();
-});
+useTempWorkspace((dir) => (root = dir));
 
 const instance = "intent-lead@state:intent:1";
 

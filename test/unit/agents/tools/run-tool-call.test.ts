@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatCommandResult } from "../../../../src/agents/tools/format-command-result.js";
 import { runToolCall } from "../../../../src/agents/tools/run-tool-call.js";
 import type { ToolContext } from "../../../../src/agents/tools/tool.js";
@@ -8,16 +8,10 @@ import { TOOL_NAMES } from "../../../../src/agents/tools/tool-names.js";
 import { TOOLS, toolSpecs } from "../../../../src/agents/tools/tool-registry.js";
 import type { RoleDefinition, TurnHost } from "../../../../src/agents/turn-contract.js";
 import { fakeHost, type FakeHost } from "../../../support/agents/fake-host.js";
-import { tempWorkspace, testRole } from "../../../support/agents/turn-fixture.js";
+import { useTempWorkspace, testRole } from "../../../support/agents/turn-fixture.js";
 
 let root: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ root, cleanup } = await tempWorkspace());
-});
-afterEach(async () => {
-  await cleanup();
-});
+useTempWorkspace((dir) => (root = dir));
 
 function context(role: RoleDefinition, host: TurnHost = fakeHost(), readBytes = 1024): ToolContext {
   return {
