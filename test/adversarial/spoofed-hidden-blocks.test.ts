@@ -88,11 +88,7 @@ describe("the app trusts only its own login, learnt from GitHub", () => {
       sender: { login: "wes", type: "User" },
     });
   const operations = () =>
-    mocks
-      .recorder()
-      .calls()
-      .map((c) => c.operationId)
-      .filter((id) => id !== "apps/create-installation-access-token");
+    mocks.operations().filter((id) => id !== "apps/create-installation-access-token");
 
   it("a config-error block spoofed by another app does not suppress the comment", async () => {
     // The server's own delivery path (receiver, queue, Probot's clients), over nock.

@@ -21,11 +21,7 @@ describe("the worker on GitHub", () => {
   const mocks = useGitHubMocks();
   let job: GitHubJob | undefined;
   afterEach(async () => job?.cleanup());
-  const operations = () =>
-    mocks
-      .recorder()
-      .calls()
-      .map((c) => c.operationId);
+  const operations = () => mocks.operations();
 
   const failingStart = async (routes: Route[]) => {
     job = await createGitHubJob({ recording: recording({}) });
@@ -127,10 +123,7 @@ describe("the worker on GitHub", () => {
     expect(log).toContain("Server Error (token [redacted])");
     expect(log).not.toContain(WORKER_TOKEN);
     // The client's retries: the first attempt and six more.
-    const calls = mocks
-      .recorder()
-      .calls()
-      .map((c) => c.operationId);
+    const calls = mocks.operations();
     expect(calls.filter((c) => c === "graphql")).toHaveLength(7);
   });
 

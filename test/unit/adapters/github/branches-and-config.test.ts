@@ -20,12 +20,7 @@ describe("GitHub forge: default branch, branch deletion, config", () => {
     await expect(forge.defaultBranch()).resolves.toBe("trunk");
 
     expect(forge.apiCalls()).toBe(1);
-    expect(
-      github
-        .recorder()
-        .calls()
-        .map((c) => c.operationId),
-    ).toEqual(["repos/get"]);
+    expect(github.operations()).toEqual(["repos/get"]);
   });
 
   it("deletes a branch through the git refs API", async () => {

@@ -64,12 +64,7 @@ describe("GitHub forge: setCheck", () => {
       summary: "Approved",
     });
 
-    expect(
-      github
-        .recorder()
-        .calls()
-        .map((c) => c.operationId),
-    ).toEqual(["checks/list-for-ref", "checks/create", "checks/update"]);
+    expect(github.operations()).toEqual(["checks/list-for-ref", "checks/create", "checks/update"]);
     expect(forge.apiCalls()).toBe(3);
   });
 
@@ -131,12 +126,7 @@ describe("GitHub forge: setCheck", () => {
       await forge.pushBranch("cfa/1", { sha, expectedOld: null });
       await forge.setCheck({ name: "cfa/intent", sha, status: "in_progress", summary: "x" });
 
-      expect(
-        github
-          .recorder()
-          .calls()
-          .map((c) => c.operationId),
-      ).toEqual(["checks/create"]);
+      expect(github.operations()).toEqual(["checks/create"]);
     } finally {
       temp.cleanup();
     }

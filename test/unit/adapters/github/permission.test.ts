@@ -34,12 +34,7 @@ describe("GitHub forge: permission (live, from the collaborator permission API)"
       .reply(200, collaboratorPermission(permission, roleName, "someone"));
 
     await expect(testForge().permission("someone")).resolves.toBe(expected);
-    expect(
-      github
-        .recorder()
-        .calls()
-        .map((c) => c.operationId),
-    ).toEqual(["repos/get-collaborator-permission-level"]);
+    expect(github.operations()).toEqual(["repos/get-collaborator-permission-level"]);
   });
 
   it("404 (not a collaborator, or no such user) is none", async () => {

@@ -90,12 +90,7 @@ describe("GitHub forge: pull requests", () => {
       "cfa/github: draft pull requests are not supported here; opening it ready",
     );
     // Two creates; no pulls/get and no GraphQL mutation for a PR that was never a draft.
-    expect(
-      github
-        .recorder()
-        .calls()
-        .map((c) => c.operationId),
-    ).toEqual(["pulls/create", "pulls/create"]);
+    expect(github.operations()).toEqual(["pulls/create", "pulls/create"]);
   });
 
   it("knows the refusal in its Validation Failed form too (the message in `errors`)", async () => {
@@ -197,12 +192,7 @@ describe("GitHub forge: pull requests", () => {
 
     await testForge().closePullRequest(12);
 
-    expect(
-      github
-        .recorder()
-        .calls()
-        .map((c) => c.operationId),
-    ).toEqual(["pulls/update"]);
+    expect(github.operations()).toEqual(["pulls/update"]);
   });
 
   it("marks a draft ready for review through GraphQL with the PR's node id", async () => {
@@ -223,12 +213,7 @@ describe("GitHub forge: pull requests", () => {
 
     await forge.markReadyForReview(12);
 
-    expect(
-      github
-        .recorder()
-        .calls()
-        .map((c) => c.operationId),
-    ).toEqual(["pulls/get", "graphql"]);
+    expect(github.operations()).toEqual(["pulls/get", "graphql"]);
     expect(forge.apiCalls()).toBe(2);
   });
 

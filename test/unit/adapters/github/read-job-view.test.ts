@@ -143,12 +143,7 @@ describe("GitHub forge: readJob", () => {
     // The same query brought the config (once) and the default branch.
     expect(await forge.readConfig()).toBe("label: go\n");
     expect(await forge.defaultBranch()).toBe("trunk");
-    expect(
-      github
-        .recorder()
-        .calls()
-        .map((c) => c.operationId),
-    ).toEqual(["graphql"]);
+    expect(github.operations()).toEqual(["graphql"]);
     expect(forge.apiCalls()).toBe(1);
   });
 

@@ -71,12 +71,7 @@ describe("GitHub forge: listReviews", () => {
       },
       expect.objectContaining({ id: 83, state: "DISMISSED", comments: [] }),
     ]);
-    expect(
-      github
-        .recorder()
-        .calls()
-        .map((c) => c.operationId),
-    ).toEqual(["pulls/list-reviews", "pulls/list-comments-for-review"]);
+    expect(github.operations()).toEqual(["pulls/list-reviews", "pulls/list-comments-for-review"]);
     expect(forge.apiCalls()).toBe(2);
   });
 

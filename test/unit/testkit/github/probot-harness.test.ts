@@ -65,10 +65,7 @@ describe("createTestProbot with useGitHubMocks", () => {
     await probot.receive("issues", examplePayload("issues", "opened"), { id: "d-1" });
     await probot.receive("issues", examplePayload("issues", "opened"), { id: "d-2" });
 
-    const operations = github
-      .recorder()
-      .calls()
-      .map((call) => call.operationId);
+    const operations = github.operations();
     expect(operations.filter((id) => id === "apps/create-installation-access-token")).toHaveLength(
       1,
     );
