@@ -82,7 +82,9 @@ const RACES: Race[] = [
     },
     restore() {
       if (existsSync(subReal())) {
-        rmSync(sub(), { force: true });
+        // The link, or a folder an operation made at `sub` in the instant the link was
+        // away (a write's parents, inside the workspace): rm never follows the link.
+        rmSync(sub(), { force: true, recursive: true });
         renameSync(subReal(), sub());
       }
     },

@@ -4,10 +4,11 @@
 // cannot be closed, and it starts when the first is closed — on a branch made from the job
 // branch as it is then, so it sees the first task's merged work.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import { createStrictConversationModel } from "../support/engine/conversation-model.js";
-import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
+import { git } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { openJob } from "../support/engine/person.js";
 import { fileOnBranch, foldedBus, state, taskBranches } from "../support/engine/inspect.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
@@ -25,8 +26,7 @@ const approveGate = () => [tools(call("answer", { text: "approved" }))];
 const dispatch = (id: string) => call("dispatch", { id, brief: `Write ${id}.txt`, files: [] });
 
 describe("fan-out cap", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("a dispatch past the cap waits, the agent is told, and it starts when a sibling closes", async () => {
     const model = createStrictConversationModel(
@@ -65,7 +65,7 @@ describe("fan-out cap", () => {
         "verifier@verify:second-1": pass(),
       }),
     );
-    job = await createLocalJob({ config: CONFIG, model });
+    const job = await newJob({ config: CONFIG, model });
     await openJob(job);
     const summary = await wake(1, job.deps);
     expect(summary.state).toBe("DONE");

@@ -5,10 +5,11 @@
 // verification and is retried; the depth cap refuses a fourth level; a withdraw drops the
 // whole tree unmerged.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import { createStrictConversationModel } from "../support/engine/conversation-model.js";
-import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
+import { git } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { openJob, say as comment } from "../support/engine/person.js";
 import {
   commentsOfKind,
@@ -97,12 +98,11 @@ function threeLevels() {
 type Tasks = Record<string, { status: string; parent?: string; verifyFailures: number }>;
 
 describe("nested dispatch", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("a three-level tree: each sub-task branches from its parent's branch, is verified, merges into its parent; a failed sub-task is retried", async () => {
     const model = createStrictConversationModel(threeLevels());
-    job = await createLocalJob({ config: NEVER, model });
+    const job = await newJob({ config: NEVER, model });
     await openJob(job);
     const summary = await wake(1, job.deps);
     expect(summary.state).toBe("DONE");
@@ -236,7 +236,7 @@ describe("nested dispatch", () => {
         "verifier@verify:site-2": pass(),
       }),
     );
-    job = await createLocalJob({ config: NEVER, model });
+    const job = await newJob({ config: NEVER, model });
     await openJob(job);
     const summary = await wake(1, job.deps);
     expect(summary.state).toBe("DONE");
@@ -278,7 +278,7 @@ describe("nested dispatch", () => {
         "proxy@escalation:q3": [tools(call("escalate", { question: "Ana: hello or hullo?" }))],
       }),
     );
-    job = await createLocalJob({
+    const job = await newJob({
       config: "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: when_unsure\n",
       model,
     });

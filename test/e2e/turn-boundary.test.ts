@@ -2,11 +2,12 @@
 // 5 and 6): the turn's wall-clock limit, the cost cap before every call with turns running in
 // parallel, and a failed turn's recovery as a Send into its mailbox.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import type { Model, ModelUsage } from "../../src/ports/model.js";
 import { createConversationModel } from "../support/engine/conversation-model.js";
-import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
+import { createLocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { openJob } from "../support/engine/person.js";
 import { foldedBus, state, transcript, userTexts } from "../support/engine/inspect.js";
 import { INTENT_STEPS, PLAN_STEPS, gate, writeArtifact } from "../support/engine/recordings.js";
@@ -21,8 +22,7 @@ const USAGE: ModelUsage = {
 };
 
 describe("the turn's wall-clock limit (issue 11 point 4)", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("checked before every call: past limits.turnTimeoutSeconds the turn stops, a state-level failure naming the limit; its work is kept", async () => {
     let now = 0;
@@ -43,7 +43,7 @@ describe("the turn's wall-clock limit (issue 11 point 4)", () => {
         return script.complete(request, options);
       },
     };
-    job = await createLocalJob({ model, config: "limits:\n  turnTimeoutSeconds: 60\n" });
+    const job = await newJob({ model, config: "limits:\n  turnTimeoutSeconds: 60\n" });
     await openJob(job);
     const summary = await wake(1, { ...job.deps, monotonic: () => now });
     expect(summary.waitingOn).toContain("review INTENT.md");
@@ -78,7 +78,7 @@ describe("the turn's wall-clock limit (issue 11 point 4)", () => {
         return script.complete(request, options);
       },
     };
-    job = await createLocalJob({ model, config: "limits:\n  turnTimeoutSeconds: 1\n" });
+    const job = await newJob({ model, config: "limits:\n  turnTimeoutSeconds: 1\n" });
     await openJob(job);
     const summary = await wake(1, job.deps);
     expect(summary.waitingOn).toContain("review INTENT.md");
@@ -94,8 +94,7 @@ describe("the turn's wall-clock limit (issue 11 point 4)", () => {
 });
 
 describe("caps before every model call (issue 11 point 6)", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("three workers running in parallel overshoot the cost cap by less than one call", async () => {
     const tasks = ["a", "b", "c"];
@@ -132,7 +131,7 @@ describe("caps before every model call (issue 11 point 6)", () => {
         return script.complete(request, options);
       },
     };
-    job = await createLocalJob({
+    const job = await newJob({
       model: slow,
       config: `escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\ncaps:\n  costUsd: ${cap}\n`,
     });
@@ -149,8 +148,7 @@ describe("caps before every model call (issue 11 point 6)", () => {
 });
 
 describe("caps after a proxy's call too (issue 11 point 6)", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("a proxy's call that breaches the cost cap fails the job before any other turn runs", async () => {
     const script = createConversationModel(
@@ -163,7 +161,7 @@ describe("caps after a proxy's call too (issue 11 point 6)", () => {
     const price = probe.deps.price(probe.deps.resolveModel("capable"), USAGE);
     await probe.cleanup();
     // The lead's two calls fit; the proxy's third takes the spend over the cap.
-    job = await createLocalJob({
+    const job = await newJob({
       model: script,
       config: `escalation:\n  INTENT: never\ncaps:\n  costUsd: ${2.5 * price}\n`,
     });
@@ -180,8 +178,7 @@ describe("caps after a proxy's call too (issue 11 point 6)", () => {
 });
 
 describe("recovery into the mailbox (seed 000 §11; issue 11 point 1, issue 9 point 6)", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("a failed turn keeps the message it was on; the recovery is a Send behind it, never an Interrupt", async () => {
     const script = createConversationModel(
@@ -199,7 +196,7 @@ describe("recovery into the mailbox (seed 000 §11; issue 11 point 1, issue 9 po
         return script.complete(request, options);
       },
     };
-    job = await createLocalJob({ model });
+    const job = await newJob({ model });
     await openJob(job);
     const summary = await wake(1, job.deps);
     expect(summary.waitingOn).toContain("review INTENT.md");

@@ -1,9 +1,9 @@
 // Tasks are verified before they merge (seed 002's verifier): a failed verdict goes back to
 // the task's worker, and the task merges once a later verification passes.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
-import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { openJob } from "../support/engine/person.js";
 import {
   fileOnBranch,
@@ -26,11 +26,10 @@ const approveGate = () => [tools(call("answer", { text: "approved" }))];
 const ISSUE = "hello.txt says hullo, not hello";
 
 describe("verifier", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("a failed verdict goes back to the worker; the task merges once the next verification passes", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       config: "escalation:\n  INTENT: never\n  PLAN: never\n",
       recording: recording({
         "intent-lead@state:intent:1": INTENT_STEPS(),

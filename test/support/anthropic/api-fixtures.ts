@@ -2,6 +2,7 @@
 // keeps every request body exactly as sent (nock hands reply callbacks a parsed body).
 
 import nock from "nock";
+import { afterEach, beforeAll, expect } from "vitest";
 import type { ModelRequest } from "../../../src/ports/model.js";
 
 export const API = "https://api.anthropic.com";
@@ -89,4 +90,13 @@ export function markerPaths(body: string): string[] {
     ),
   );
   return out;
+}
+
+/** For the file's tests: no real connection, and each test ends with every mocked call made. */
+export function useApiMocks(): void {
+  beforeAll(() => nock.disableNetConnect());
+  afterEach(() => {
+    expect(nock.pendingMocks()).toEqual([]);
+    nock.cleanAll();
+  });
 }

@@ -4,44 +4,27 @@
 // a loopback service of the host — with each refusal that reached the proxy in the result's
 // `blocked` list, naming the command. With `network: false`, nothing.
 
-import { rm } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../../src/ports/sandbox.js";
-import { startNpmRegistry, type NpmRegistry } from "../../../support/npm-registry/npm-registry.js";
-import { fixtureRoot, installedBwrap } from "../../../support/sandbox/sandbox-fixtures.js";
+import type { NpmRegistry } from "../../../support/npm-registry/npm-registry.js";
+import { installedBwrap } from "../../../support/sandbox/sandbox-fixtures.js";
 import {
   egressSandbox,
-  mapRegistry,
+  useEgressWorld,
   nodeScript,
   REGISTRY_HOST,
   runIn,
   tcpScript,
-  workspace,
 } from "../../../support/egress/egress-sandbox.js";
 
 const bwrapPath = installedBwrap();
 const bit = it.skipIf(bwrapPath === null);
 const title = bwrapPath === null ? "egress [skipped: bubblewrap is not installed]" : "egress";
 
-let root: string;
 let ws: string;
 let registry: NpmRegistry;
 let sandbox: Sandbox;
-
-beforeAll(async () => {
-  if (bwrapPath === null) return;
-  root = await fixtureRoot("cfa-egress-");
-  ws = await workspace(root, "ws");
-  registry = await startNpmRegistry([{ name: "left-pad", version: "1.3.0" }], {
-    host: REGISTRY_HOST,
-  });
-  sandbox = egressSandbox(bwrapPath, mapRegistry(registry.port));
-});
-afterAll(async () => {
-  if (bwrapPath === null) return;
-  await registry.close();
-  await rm(root, { recursive: true, force: true });
-});
+useEgressWorld(bwrapPath, "cfa-egress-", (world) => ({ ws, registry, sandbox } = world));
 
 describe(title, () => {
   bit(

@@ -1,5 +1,5 @@
 import nock from "nock";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAnthropicModel } from "../../../../src/adapters/anthropic/anthropic-model.js";
 import { MAX_NONSTREAMING_TOKENS } from "../../../../src/adapters/anthropic/messages-model.js";
 import { ModelError } from "../../../../src/adapters/anthropic/model-error.js";
@@ -12,15 +12,12 @@ import {
   apiMessage,
   apiScope,
   baseRequest,
+  useApiMocks,
   markerPaths,
 } from "../../../support/anthropic/api-fixtures.js";
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  expect(nock.pendingMocks()).toEqual([]);
-  nock.cleanAll();
-  vi.restoreAllMocks();
-});
+useApiMocks();
+afterEach(() => vi.restoreAllMocks());
 
 /** A clock that the injected sleep moves forward: minutes of backoff take no time. */
 function fakeTime(start = Date.parse("2026-11-20T10:00:00Z")) {

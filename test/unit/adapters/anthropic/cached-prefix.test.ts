@@ -3,8 +3,7 @@
 // breakpoint, and a request rebuilt from the transcript after a restart is the request the
 // live process would have sent.
 
-import nock from "nock";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAnthropicModel } from "../../../../src/adapters/anthropic/anthropic-model.js";
 import { loadTranscript } from "../../../../src/agents/transcript/load-transcript.js";
 import { sumUsage } from "../../../../src/agents/transcript/sum-usage.js";
@@ -15,13 +14,10 @@ import {
   apiMessage,
   apiScope,
   baseRequest,
+  useApiMocks,
 } from "../../../support/anthropic/api-fixtures.js";
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  expect(nock.pendingMocks()).toEqual([]);
-  nock.cleanAll();
-});
+useApiMocks();
 
 const MARKER = `,"cache_control":{"type":"ephemeral"}`;
 
