@@ -1,7 +1,7 @@
 // Regenerates test/fixtures/openapi/github-subset.json: the request side (parameters and
 // JSON request bodies) of the GitHub REST operations cfa-bot calls, plus every component
 // they reference, so tests can validate outgoing requests with ajv without depending on
-// @octokit/openapi (it unpacks to 385 MB; see STACK.md).
+// @octokit/openapi (it unpacks to 385 MB).
 //
 //   mkdir -p /tmp/oa && npm pack @octokit/openapi@<latest> --pack-destination /tmp/oa
 //   tar -xzf /tmp/oa/octokit-openapi-*.tgz -C /tmp/oa package/generated/api.github.com.json
@@ -184,7 +184,7 @@ function referencedComponents(source: JsonObject, roots: Json): JsonObject {
   return out;
 }
 
-// ajv rejects `nullable` on a schema without `type` (STACK.md: nine request bodies do
+// ajv rejects `nullable` on a schema without `type` (nine request bodies do
 // this). Only a boolean `nullable` is the keyword; a `properties.nullable` entry is a field.
 function dropUntypedNullable(node: Json): number {
   let dropped = 0;

@@ -1,7 +1,7 @@
 // Cues for one job coalesce into one dispatch per burst (issue 10 §2). A dispatch is only a
-// cue: the run it starts re-reads the issue, its comments and reviews (DESIGN.md "events are
-// cues"), so thirty /intervene comments on one job need one run, not thirty, and GitHub's
-// pace of about one write a second is spent on jobs that have no run yet.
+// cue: the run it starts re-reads the issue, its comments and reviews (an event is a cue, not a
+// change to apply), so thirty /intervene comments on one job need one run, not thirty, and
+// GitHub's pace of about one write a second is spent on jobs that have no run yet.
 //
 // A burst is the cues for a job whose deliveries are still being triaged: the dispatch waits
 // until the last of them is decided, so it covers them all. A cue that arrives while the

@@ -1,7 +1,7 @@
 // What the webhook server needs from the environment, read once at the entry point. The app
-// refuses to start without a real webhook secret (DESIGN.md, STACK.md: Probot would fall back
-// to "development" and accept forged deliveries), and without its id and key (Probot would
-// otherwise start its setup mode, which runs with no secret at all).
+// refuses to start without a real webhook secret (Probot would fall back to "development", its
+// server.js `defaultWebhookSecret`, and accept forged deliveries), and without its id and key
+// (Probot would otherwise start its setup mode, which runs with no secret at all).
 
 import { readFileSync } from "node:fs";
 import * as z from "zod";

@@ -1,15 +1,19 @@
 // The verbs a person uses on a waiting job (approve, reject, answer, withdraw, intervene):
-// check the key, then that the job exists and the action makes sense now, do it on the
+// check that the job exists and the action makes sense now, then the key (a wrong job
+// number or a job that cannot take the action is the more useful answer), do it on the
 // local forge, wake the job and report. Nothing is changed before every check passed.
 
 import { resolve } from "node:path";
+import { isLiveState } from "../protocol/fsm.js";
+import { PHASES } from "../skills/phases.js";
 import type { CliIo } from "./cli-io.js";
 import { CliError } from "./cli-error.js";
 import { cliName } from "./command.js";
 import { readJobRecords } from "./job-records.js";
 import { readJobView, type JobView } from "./job-view.js";
 import { openLocalSession, stderrLogger } from "./local-session.js";
-import { configureOf, modelFromEnv, NO_KEY_MESSAGE } from "./no-key.js";
+import { configureOf, modelFromEnv, noKeyMessage } from "./no-key.js";
+import { noModel } from "./no-model.js";
 import { personLogin } from "./person.js";
 import { applyPersonAction } from "./person-action.js";
 import { loadForRecording, recordInto, type Recorder } from "./recorder.js";
@@ -25,14 +29,14 @@ export interface ActRequest {
   action: PersonAction;
   /** Throws a CliError when the job cannot take the action now (read from its records). */
   check(view: JobView, hint: (verb: string, rest?: string) => string): void;
+  /**
+   * False for withdraw: stopping a job runs no agent (seed 000 §9 cascades a Terminate), so
+   * it needs no key, and its wake gets a model that refuses every call.
+   */
+  needsModel?: boolean;
 }
 
 export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> {
-  const inner = modelFromEnv(io, stderrLogger(io));
-  if (inner === null) {
-    io.stderr.write(`${NO_KEY_MESSAGE}\n`);
-    return 1;
-  }
   const { n } = request;
   const repoDir = await resolveRepo(io.cwd, request.repo);
   const cli = cliName(io.env);
@@ -42,6 +46,14 @@ export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> 
     throw new CliError(`there is no job #${n} in ${repoDir} (no branch cfa/${n}).`);
   }
   request.check(readJobView(texts), (verb, rest = "") => `\`${cli} ${verb} ${n}${rest}${suffix}\``);
+  const inner =
+    request.needsModel === false
+      ? noModel(request.action.action)
+      : modelFromEnv(io, stderrLogger(io));
+  if (inner === null) {
+    io.stderr.write(`${noKeyMessage(cli)}\n`);
+    return 1;
+  }
 
   let recorder: Recorder | null = null;
   if (request.record !== undefined) {
@@ -58,7 +70,6 @@ export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> 
     env: io.env,
     configure: configureOf(inner),
     ...(io.clock ? { clock: io.clock } : {}),
-    ...(io.workRoot ? { workRoot: io.workRoot } : {}),
   });
   try {
     const did = await applyPersonAction(
@@ -68,7 +79,13 @@ export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> 
       request.action,
     );
     io.stdout.write(`▶ ${did}\n`);
-    return await wakeAndReport(io, session, n, { cli, repoArg: suffix }, io.signal);
+    return await wakeAndReport(
+      io,
+      session,
+      n,
+      { cli, repoArg: suffix, ...(suffix ? { repoDir } : {}) },
+      io.signal,
+    );
   } finally {
     await recorder?.save();
   }
@@ -91,9 +108,24 @@ export function requireLive(view: JobView, hint: (verb: string, rest?: string) =
   );
 }
 
-function waitingOn(view: JobView, hint: (verb: string, rest?: string) => string): string {
+/** What the job waits on, as the command that gives it, for a refusal's second half. */
+export function waitingOn(view: JobView, hint: (verb: string, rest?: string) => string): string {
+  const gate = view.pending.find((p) => p.kind === "gate");
+  if (gate !== undefined) {
+    return `it waits on your review of ${artifactName(view, gate.artifact)} (${hint("approve")} or ${hint("reject", ' --comment "…"')}).`;
+  }
   const questions = view.pending.filter((p) => p.kind === "question").map((p) => p.id);
   if (questions.length > 0)
     return `it waits on your answer to ${questions.join(", ")} (${hint("answer", ' --id <id> "…"')}).`;
-  return `the agents are working on it (${hint("watch", " --follow")}).`;
+  if (view.runnable.length > 0) {
+    return `its agents have work: ${hint("resume")} carries on (${hint("watch", " --follow")} if a command runs them already).`;
+  }
+  return `nobody is asked and no agent has work (${hint("intervene", ' "…"')} steers it).`;
+}
+
+/** The file name of a gate's artifact, or of its phase's when the record names none. */
+export function artifactName(view: JobView, artifact: string | undefined): string {
+  if (artifact !== undefined) return artifact.split("/").pop() ?? artifact;
+  const state = view.job?.state;
+  return isLiveState(state) ? PHASES[state].artifact : "the artifact";
 }

@@ -1,4 +1,4 @@
-// What a `cfa` command reads and writes, passed in (STYLE.md: dependencies as options), so
+// What a `cfa` command reads and writes, passed in (dependencies as options), so
 // the whole command runs in a test without touching the process.
 
 import type { PatienceOptions } from "../adapters/anthropic/patience.js";

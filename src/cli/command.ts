@@ -13,9 +13,25 @@ export interface Command {
   run(argv: readonly string[], io: CliIo): Promise<number>;
 }
 
-/** How the person invokes the command, for suggested commands: `npx cfa` under npx. */
+/** The npm package the `cfa` command ships in (`npx cfa-bot demo`). */
+export const PACKAGE_NAME = "cfa-bot";
+
+/**
+ * How the person invokes the command, for suggested commands. npm sets `npm_command` (`exec`
+ * under npx, `run` under `npm run`) and `npm_package_name` (the project it runs in). In
+ * cfa-bot's own checkout: `npm run cfa --` (the package's script, which runs the checkout's
+ * build at once), or `npx cfa` for someone who typed that; npx there installs the checkout
+ * into its own cache and builds it again first (npm exec prefers the current package's own
+ * bin), so it is never what cfa suggests unasked. Elsewhere under npx: `npx cfa-bot`, the
+ * published package. Otherwise the bin is on the PATH (a global install): `cfa`.
+ */
 export function cliName(env: Record<string, string | undefined>): string {
-  return env.npm_command === "exec" ? "npx cfa" : "cfa";
+  const inCheckout = env.npm_package_name === PACKAGE_NAME;
+  if (env.npm_command === "exec") return inCheckout ? "npx cfa" : `npx ${PACKAGE_NAME}`;
+  if ((env.npm_command === "run" || env.npm_command === "run-script") && inCheckout) {
+    return "npm run cfa --";
+  }
+  return "cfa";
 }
 
 export function printUsage(io: CliIo, command: Command): number {

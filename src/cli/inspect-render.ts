@@ -14,6 +14,7 @@ import { formatTokens, formatUsage, formatUsd } from "./format-usage.js";
 import type { InstanceView, JobView } from "./job-view.js";
 import { clockTime, oneLine } from "./live-log.js";
 import { filesWritten, lastVerdict, verdictOf, verifiersOf } from "./instance-facts.js";
+import { countOf } from "./count-of.js";
 
 export interface InspectOptions {
   /** A role's configured tier or model id → the model id (the wiring's resolveModel). */
@@ -153,13 +154,13 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
       children: others.map((i) => instanceNode(i.key)).filter((x): x is TreeNode => x !== null),
     });
   }
-  const head = `Job #${view.n} "${oneLine(job.title, 100)}" — ${job.state} · ${job.turns} turns · ${formatUsage(job.usage)} · ${formatUsd(job.costUsd)}${
-    job.backtracks > 0 ? ` · ${job.backtracks} backtrack${job.backtracks === 1 ? "" : "s"}` : ""
+  const head = `Job #${view.n} "${oneLine(job.title, 100)}" — ${job.state} · ${countOf(job.turns, "turn")} · ${formatUsage(job.usage)} · ${formatUsd(job.costUsd)}${
+    job.backtracks > 0 ? ` · ${countOf(job.backtracks, "backtrack")}` : ""
   }`;
   return [
     ...drawTree({ label: head, children }),
     "",
-    `Totals over ${totals.instances} instances: ${totals.turns} turns, ${totals.toolCalls} tool calls, ${formatUsage(totals.usage)}, ${formatUsd(totals.cost)} at current prices (state.json records ${formatUsd(job.costUsd)}).`,
+    `Totals over ${countOf(totals.instances, "instance")}: ${countOf(totals.turns, "turn")}, ${countOf(totals.toolCalls, "tool call")}, ${formatUsage(totals.usage)}, ${formatUsd(totals.cost)} at current prices (state.json records ${formatUsd(job.costUsd)}).`,
     `Records: ${view.ref} at ${view.head.slice(0, 7)}, under .cfa/jobs/${view.n}/`,
     ...view.problems.map((p) => `! ${p}`),
   ];
@@ -260,7 +261,7 @@ function instanceStats(
   totals.usage.cacheReadTokens += usage.cacheReadTokens;
   totals.usage.cacheWriteTokens += usage.cacheWriteTokens;
   totals.cost += cost;
-  return `${turns} turn${turns === 1 ? "" : "s"}, ${calls} tool calls, ${formatTokens(
+  return `${countOf(turns, "turn")}, ${countOf(calls, "tool call")}, ${formatTokens(
     usage.inputTokens,
   )} in / ${formatTokens(usage.outputTokens)} out tokens, ${formatUsd(cost)}${model ? ` (${model})` : ""}`;
 }

@@ -40,7 +40,7 @@ export interface JobVerb<O extends OptionsConfig> {
   /** The positionals after <N> (its text, a reason), for the messages. */
   after?: Omit<PositionalSpec, "required"> & { required?: readonly string[] };
   /** The action on job `n`, and what the job must be for it; throws a UsageError for bad text. */
-  act(n: number, args: JobVerbArgs<O>): Pick<ActRequest, "action" | "check">;
+  act(n: number, args: JobVerbArgs<O>): Pick<ActRequest, "action" | "check" | "needsModel">;
 }
 
 export function jobVerb<const O extends OptionsConfig = Record<never, never>>(

@@ -11,6 +11,7 @@ import type { CliIo } from "./cli-io.js";
 import { withHeartbeat } from "./heartbeat.js";
 import { createLiveLog } from "./live-log.js";
 import { wireLocal } from "./wiring.js";
+import { claimWorkRoot, defaultWorkRoot } from "./work-root.js";
 
 export interface LocalSession {
   repoDir: string;
@@ -27,6 +28,7 @@ export interface LocalSessionOptions {
   person: string;
   verbose: boolean;
   clock?: Clock;
+  /** Where job areas live; default the test seam's, else the user's cache (work-root.ts). */
   workRoot?: string;
   /** The environment agents' commands start from (reduced by each role's allowlist). */
   env: Record<string, string | undefined>;
@@ -61,8 +63,16 @@ export async function openLocalSession(
     options.heartbeat === false
       ? null
       : withHeartbeat(options.model, (text) => io.stderr.write(`${text}\n`));
+  // One place for every verb's job areas, replays included (work-root.ts).
+  const workRoot = options.workRoot ?? io.workRoot ?? defaultWorkRoot(options.repoDir, io.env);
+  if ((await claimWorkRoot(workRoot, options.repoDir)).replaced) {
+    io.stderr.write(
+      `cfa: ${workRoot} held job areas of an earlier repository at ${options.repoDir}, none of them this one's: replaced them.\n`,
+    );
+  }
   const { deps, forge } = await wireLocal({
     repoDir: options.repoDir,
+    workRoot,
     model: beat?.model ?? options.model,
     person: options.person,
     logger: stderrLogger(io),
@@ -72,7 +82,6 @@ export async function openLocalSession(
       beat?.touch();
     },
     ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.workRoot ? { workRoot: options.workRoot } : {}),
     ...(options.configure ? { configure: options.configure } : {}),
   });
   // The local forge is the person's own: they may act on it whoever created it first.

@@ -1,6 +1,6 @@
-// The `cfa` command (issue 4 §4). Thin (STYLE.md habit 4): find the verb, let it parse,
-// wire and call the engine, and map what went wrong to a message and an exit code:
-// 0 ok, 1 failure, 2 usage error.
+// The `cfa` command (issue 4 §4). Thin (README, "How the code is laid out"): find the verb, let
+// it parse, wire and call the engine, and map what went wrong to a message and an exit code: 0
+// ok, 1 failure, 2 usage error.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,7 +8,7 @@ import { closest } from "../config/edit-distance.js";
 import { packageRoot } from "../skills/package-root.js";
 import { CliError } from "./cli-error.js";
 import { processIo, type CliIo } from "./cli-io.js";
-import type { Command } from "./command.js";
+import { cliName, type Command } from "./command.js";
 import { answerCommand } from "./commands/answer.js";
 import { approveCommand } from "./commands/approve.js";
 import { demoCommand } from "./commands/demo.js";
@@ -38,7 +38,7 @@ export const COMMANDS: readonly Command[] = [
   demoCommand,
 ];
 
-export function usage(): string {
+export function usage(cli = "cfa"): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
     "cfa — run CfA jobs on a local repository: INTENT → PLAN → EXECUTE, with Claude agents",
@@ -49,7 +49,7 @@ export function usage(): string {
     "Commands:",
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     "",
-    "Start with `npx cfa demo` (no key needed). A real run needs ANTHROPIC_API_KEY.",
+    `Start with \`${cli} demo\` (no key needed). A real run needs ANTHROPIC_API_KEY.`,
     "Every command takes --help. Jobs live in the repository: branch cfa/<N>, records under",
     ".cfa/jobs/<N>/ on it.",
   ].join("\n");
@@ -61,38 +61,43 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
   const io = redactingIo(given, processRedactor());
   const [verb, ...rest] = argv;
   try {
+    const cli = cliName(io.env);
     if (verb === undefined) {
-      io.stderr.write(`${usage()}\n`);
+      io.stderr.write(`${usage(cli)}\n`);
       return 2;
     }
     if (verb === "--help" || verb === "-h" || verb === "help") {
-      const about = rest[0] === undefined ? undefined : find(rest[0]);
-      io.stdout.write(`${about ? about.usage.trim() : usage()}\n`);
+      if (rest[0] === undefined) {
+        io.stdout.write(`${usage(cli)}\n`);
+        return 0;
+      }
+      io.stdout.write(`${known(rest[0]).usage.trim()}\n`);
       return 0;
     }
-    if (verb === "--version" || verb === "-V") {
+    // -v too (as npm, node and most CLIs): at the top level it cannot mean --verbose, which
+    // belongs to the commands.
+    if (verb === "--version" || verb === "-v" || verb === "-V" || verb === "version") {
       io.stdout.write(`${version()}\n`);
       return 0;
     }
-    const command = find(verb);
-    if (!command) {
-      const near = closest(
-        verb,
-        COMMANDS.map((c) => c.name),
-      );
-      throw new UsageError(
-        null,
-        `unknown command ${JSON.stringify(verb)}${near ? `; did you mean "${near}"?` : ""}`,
-      );
-    }
-    return await command.run(rest, io);
+    return await known(verb).run(rest, io);
   } catch (error) {
     return report(error, io);
   }
 }
 
-function find(name: string): Command | undefined {
-  return COMMANDS.find((c) => c.name === name);
+/** The command named `name`; a usage error naming the nearest one when there is none. */
+function known(name: string): Command {
+  const command = COMMANDS.find((c) => c.name === name);
+  if (command) return command;
+  const near = closest(
+    name,
+    COMMANDS.map((c) => c.name),
+  );
+  throw new UsageError(
+    null,
+    `unknown command ${JSON.stringify(name)}${near ? `; did you mean "${near}"?` : ""}`,
+  );
 }
 
 function report(error: unknown, io: CliIo): number {

@@ -5,12 +5,15 @@ import { isLiveState } from "../protocol/fsm.js";
 import { PHASES } from "../skills/phases.js";
 import type { JobView } from "./job-view.js";
 import { oneLine } from "./live-log.js";
+import { shellWord } from "./resolve-repo.js";
 
 export interface NextStepOptions {
   /** How the person runs the command: "cfa" or "npx cfa". */
   cli: string;
   /** Appended to every suggested command: "" or ` --repo <dir>`. */
   repoArg: string;
+  /** The repository, when it is not the current folder: suggested git commands take `-C`. */
+  repoDir?: string;
 }
 
 export function nextStep(view: JobView, options: NextStepOptions): string[] {
@@ -18,13 +21,14 @@ export function nextStep(view: JobView, options: NextStepOptions): string[] {
   const job = view.job;
   const cmd = (verb: string, rest = "") =>
     `\`${options.cli} ${verb} ${n}${rest}${options.repoArg}\``;
+  const git = options.repoDir === undefined ? "git" : `git -C ${shellWord(options.repoDir)}`;
   if (job === null) return [`job #${n} has no state record yet.`];
   const last = job.history.at(-1);
   const why = last ? oneLine(last.reason, 160) : "";
   switch (job.state) {
     case "DONE":
       return [
-        `DONE — the work is approved. Look it over and merge it: \`git merge --no-ff ${view.ref}\`.`,
+        `DONE — the work is approved. Look it over and merge it: \`${git} merge --no-ff ${view.ref}\`.`,
       ];
     case "WITHDRAWN":
       return [`WITHDRAWN — ${why || "withdrawn"}. The record stays on ${view.ref}.`];
@@ -48,7 +52,7 @@ export function nextStep(view: JobView, options: NextStepOptions): string[] {
     const path = gate.artifact ?? `.cfa/jobs/${n}/${artifact}`;
     return [
       `${state} — waiting on you to review ${artifact}: ${cmd("approve")} or ${cmd("reject", ' --comment "…"')}`,
-      `  read it: git show ${view.ref}:${path}`,
+      `  read it: ${git} show ${view.ref}:${path}`,
     ];
   }
   const questions = view.pending.filter((p) => p.kind === "question");

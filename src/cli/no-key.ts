@@ -12,9 +12,13 @@ import type { Logger } from "../ports/logger.js";
 import type { Model } from "../ports/model.js";
 import type { CliIo } from "./cli-io.js";
 
-export const NO_KEY_MESSAGE =
-  "cfa: ANTHROPIC_API_KEY is not set, so no agent can run (nor are AWS or Google credentials " +
-  "for Bedrock or Vertex). Try `npx cfa demo` to see a recorded job.";
+/** One line: what is missing, and the demo (which needs no key) in the person's own words. */
+export function noKeyMessage(cli: string): string {
+  return (
+    "cfa: ANTHROPIC_API_KEY is not set, so no agent can run (nor are AWS or Google credentials " +
+    `for Bedrock or Vertex). Try \`${cli} demo\` to see a recorded job.`
+  );
+}
 
 /**
  * The model a waking verb uses: the test seam's, or Claude on the provider `.github/cfa.yml`

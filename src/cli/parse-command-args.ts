@@ -78,9 +78,15 @@ function describeParseError(error: unknown): string {
     case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
       return `unknown option ${quoted}`;
     case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
-      return message.includes("argument missing")
-        ? `option ${quoted.replace(/ <value>$/, "")} needs a value`
-        : `option ${quoted} does not take a value`;
+      if (message.includes("argument missing")) {
+        return `option ${quoted.replace(/ <value>$/, "")} needs a value`;
+      }
+      // `--comment --repo x` or `--interval -1`: the next word starts with a dash, so node
+      // will not take it as the value (it may be the next option).
+      if (message.includes("argument is ambiguous")) {
+        return `option ${quoted} needs a value, and the next word starts with a dash: write ${quoted}="-…" if the value does, or give the value`;
+      }
+      return `option ${quoted} does not take a value`;
     case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
       return `unexpected argument ${quoted}`;
     default:

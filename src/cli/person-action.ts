@@ -1,7 +1,7 @@
 // What the person does on the local forge, as the GitHub App would see it done on GitHub:
 // a review of the job's pull request at the head of `cfa/<N>` (approving the latest commit,
 // as a person on GitHub does), or an issue comment carrying a command. The engine reads it
-// back at the next wake (DESIGN.md "events are cues").
+// back at the next wake (an event is a cue to re-read).
 
 import type { LocalForge } from "../adapters/local/local-forge.js";
 import { jobPaths } from "../records/job-paths.js";

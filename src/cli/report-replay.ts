@@ -5,6 +5,7 @@ import type { CliIo } from "./cli-io.js";
 import { readJobRecords } from "./job-records.js";
 import { readJobView, type JobView } from "./job-view.js";
 import { nextStep } from "./next-step.js";
+import { repoArg } from "./resolve-repo.js";
 import type { ReplayRun } from "./run-replay.js";
 
 /** Prints the outcome; returns the exit code (1 when the replay diverged or the job failed). */
@@ -15,8 +16,9 @@ export async function reportReplay(
 ): Promise<{ code: number; view: JobView | null }> {
   const texts = run.job > 0 ? await readJobRecords(run.repoDir, run.job) : null;
   const view = texts ? readJobView(texts) : null;
-  const repo = ` --repo ${run.repoDir}`;
-  if (view) io.stdout.write(`\n${nextStep(view, { cli, repoArg: repo }).join("\n")}\n`);
+  // A replay's repository is never the current folder: every suggestion names it.
+  const next = { cli, repoArg: repoArg(run.repoDir, run.repoDir), repoDir: run.repoDir };
+  if (view) io.stdout.write(`\n${nextStep(view, next).join("\n")}\n`);
   let code = view?.job?.state === "FAILURE" ? 1 : 0;
   if (run.stopped) {
     io.stderr.write("cfa: stopped before the end of the recording.\n");

@@ -23,5 +23,10 @@ export async function resolveRepo(cwd: string, repo: string | undefined): Promis
 /** ` --repo <dir>` for suggested commands, when the person is not in the repository. */
 export function repoArg(repoDir: string, given: string | undefined): string {
   if (given === undefined) return "";
-  return ` --repo ${/^[A-Za-z0-9_./@:+-]+$/.test(repoDir) ? repoDir : JSON.stringify(repoDir)}`;
+  return ` --repo ${shellWord(repoDir)}`;
+}
+
+/** A path as one word a shell reads back unchanged (quoted only when it has to be). */
+export function shellWord(text: string): string {
+  return /^[A-Za-z0-9_./@:+-]+$/.test(text) ? text : JSON.stringify(text);
 }

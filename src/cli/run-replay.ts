@@ -4,8 +4,7 @@
 // recording, nothing sent anywhere. The stepping clock makes the records repeatable.
 // A request the recording does not expect is a divergence: the replay stops there.
 
-import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createScriptedModel, ScriptMismatchError } from "../adapters/scripted/index.js";
@@ -15,6 +14,7 @@ import { steppingClock } from "../ports/clock.js";
 import type { Model } from "../ports/model.js";
 import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
+import { fsReason } from "./fs-reason.js";
 import { gitText } from "./git-text.js";
 import { openLocalSession } from "./local-session.js";
 import { applyPersonAction } from "./person-action.js";
@@ -24,7 +24,7 @@ import type { ReplayFile } from "./replay-file.js";
 export const REPLAY_CLOCK_START = "2026-03-02T09:30:00.000Z";
 
 export interface ReplayRun {
-  /** The folder holding `repo/` (the repository) and `work/` (the job areas). */
+  /** The folder holding `repo/`, the repository (its job areas live where every verb's do). */
   root: string;
   repoDir: string;
   job: number;
@@ -76,7 +76,6 @@ export async function runReplay(
   };
   const session = await openLocalSession(io, {
     repoDir,
-    workRoot: join(root, "work"),
     model,
     person: file.person,
     verbose: options.verbose,
@@ -143,10 +142,20 @@ async function freshFolder(dir: string | undefined): Promise<string> {
     );
   }
   if (dir === undefined) return mkdtemp(join(root, "cfa-replay-"));
-  if (existsSync(root) && (await readdir(root)).length > 0) {
+  const stats = await lstat(root).catch(() => undefined);
+  if (stats !== undefined && !stats.isDirectory()) {
+    throw new CliError(
+      `${root} is not a folder: a replay builds its repository in an empty folder.`,
+    );
+  }
+  if (stats !== undefined && (await readdir(root)).length > 0) {
     throw new CliError(`${root} is not empty: a replay builds its repository in an empty folder.`);
   }
-  await mkdir(root, { recursive: true });
+  try {
+    await mkdir(root, { recursive: true });
+  } catch (error) {
+    throw new CliError(`cannot make ${root}: ${fsReason(error)}.`);
+  }
   return root;
 }
 

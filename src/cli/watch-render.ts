@@ -10,6 +10,7 @@ import { isLiveState, type State } from "../protocol/fsm.js";
 import { PHASES } from "../skills/phases.js";
 import type { JobView } from "./job-view.js";
 import { oneLine } from "./live-log.js";
+import { countOf } from "./count-of.js";
 
 /** A log line and the bus line it came from (`watch --follow` prints each seq once). */
 export interface WatchLine extends ProgressLine {
@@ -102,7 +103,7 @@ export function renderWatch(view: JobView): WatchLine[] {
           line,
           key,
           "TURN",
-          `turn ${turn}${calls === undefined ? "" : ` (${calls} tool calls)`}`,
+          `turn ${turn}${calls === undefined ? "" : ` (${countOf(calls, "tool call")})`}`,
           isTask(line.a),
         );
         lastTurnLine.set(key, { entry, batch: line.batch });
@@ -208,7 +209,7 @@ export function renderWatch(view: JobView): WatchLine[] {
           "VERDICT",
           line.verdict === "pass"
             ? `${line.task} ✓ pass`
-            : `${line.task} ✗ fail — ${line.issues.length} issue(s)`,
+            : `${line.task} ✗ fail — ${countOf(line.issues.length, "issue")}`,
         );
         break;
       case "wake":

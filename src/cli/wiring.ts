@@ -1,8 +1,6 @@
 // Wiring real adapters for the local forge: with worker/wire-github.ts (both over the shared
 // src/wiring), the only place that builds EngineDeps from concrete adapters.
 
-import { createHash } from "node:crypto";
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { gitClient } from "../git/git-client.js";
 import { createGitWorkspaces } from "../adapters/git/index.js";
@@ -14,15 +12,12 @@ import { systemClock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
 import { noopLogger } from "../ports/logger.js";
 import type { Model } from "../ports/model.js";
-import { processRedactor, redactingForge } from "../secrets/index.js";
+import { outboundForge } from "../comments/outbound-forge.js";
+import { processRedactor } from "../secrets/index.js";
 import { priceOf, resolveModel, sandboxesHiding } from "../wiring/index.js";
+import { defaultWorkRoot } from "./work-root.js";
 
-/** Where a repository's job areas live: outside its work tree, one folder per repository. */
-export function defaultWorkRoot(repoDir: string): string {
-  const base = process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache");
-  const id = createHash("sha256").update(resolve(repoDir)).digest("hex").slice(0, 12);
-  return join(base, "cfa-bot", "work", id);
-}
+export { defaultWorkRoot } from "./work-root.js";
 
 export async function localForgeDir(repoDir: string): Promise<string> {
   const common = (await gitClient(repoDir).raw(["rev-parse", "--git-common-dir"])).trim();
@@ -49,7 +44,7 @@ export async function wireLocal(
   const clock = options.clock ?? systemClock;
   const workRoot = options.workRoot ?? defaultWorkRoot(repoDir);
   // What the bot writes on the local forge passes the redactor, as on GitHub.
-  const forge = redactingForge(
+  const forge = outboundForge(
     new LocalForge({
       repoDir,
       dataDir: await localForgeDir(repoDir),

@@ -1,6 +1,8 @@
 // Agent output shown on GitHub is Markdown to read, but it must not ping people or close
 // issues on the agents' behalf.
 
+import { redact } from "../secrets/index.js";
+
 /** `@name` → `@\u200bname` (a zero-width space after the @), so agent text never notifies anyone. */
 export function neutralizeMentions(text: string): string {
   // Code spans and fences are left as written: GitHub does not notify from them, and a
@@ -17,8 +19,10 @@ export function neutralizeMentions(text: string): string {
 export const COMMENT_LIMIT = 65_000;
 
 /** Trims `body` to fit a comment, saying where the full text is; the tail (block) is kept. */
-export function fitComment(body: string, fullTextAt?: string): string {
-  if (body.length <= COMMENT_LIMIT) return body;
+export function fitComment(whole: string, fullTextAt?: string): string {
+  if (whole.length <= COMMENT_LIMIT) return whole;
+  // Redacted before it is cut (issue 18 §3): half a secret is still a leak.
+  const body = redact(whole, "a comment");
   const blockAt = body.lastIndexOf("\n\n<!-- cfa ");
   const tail = blockAt >= 0 ? body.slice(blockAt) : "";
   const head = blockAt >= 0 ? body.slice(0, blockAt) : body;

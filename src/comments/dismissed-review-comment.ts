@@ -5,6 +5,7 @@
 // https://docs.github.com/en/repositories/configuring-branches-and-merges-in-your-repository/managing-protected-branches/managing-a-branch-protection-rule
 
 import { withHiddenBlock, type HiddenBlock } from "./hidden-block.js";
+import { ownMention } from "./own-marks.js";
 
 export const DISMISSED_REVIEW_KIND = "review-dismissed";
 
@@ -21,7 +22,7 @@ export function dismissedReviewComment(input: {
       ? ""
       : ` (dismissed by @\u200b${input.dismissedBy})`;
   return withHiddenBlock(
-    `@${input.reviewer}: your review${at} on job #${input.job}'s pull request was dismissed${by}. A gate it already answered stays answered: a job never goes back on a gate. If it was for the gate open now, review that gate's commit again.`,
+    `${ownMention(input.reviewer)}: your review${at} on job #${input.job}'s pull request was dismissed${by}. A gate it already answered stays answered: a job never goes back on a gate. If it was for the gate open now, review that gate's commit again.`,
     { v: 1, job: input.job, kind: DISMISSED_REVIEW_KIND, review: input.review },
   );
 }

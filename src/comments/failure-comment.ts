@@ -3,6 +3,7 @@
 // the run and attempt so a re-run of the same attempt never posts it twice.
 
 import { withHiddenBlock, type HiddenBlock } from "./hidden-block.js";
+import { clip } from "../secrets/index.js";
 
 export const WORKER_FAILURE_KIND = "worker-failure";
 const MAX_REASON = 1500;
@@ -17,7 +18,7 @@ export interface FailureComment {
 
 export function failureComment(input: FailureComment): string {
   let reason = input.reason.trim() || "an error without a message";
-  if (reason.length > MAX_REASON) reason = `${reason.slice(0, MAX_REASON)}…`;
+  if (reason.length > MAX_REASON) reason = `${clip(reason, MAX_REASON, "a comment")}…`;
   // A fence longer than any backtick run in the text keeps it from ending early, and the
   // hidden-block markers are broken so the text cannot forge the bot's own block.
   reason = reason.replaceAll("<!--", "< !--").replaceAll("-->", "-- >");

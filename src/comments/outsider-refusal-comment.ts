@@ -4,6 +4,7 @@
 // same comment, or a worker that reads the comment later never answers it a second time
 // (the worker skips what the app refused: src/worker/skip-refused.ts).
 
+import { ownMention } from "./own-marks.js";
 import { withHiddenBlock, type HiddenBlock } from "./hidden-block.js";
 import type { Permission } from "../ports/forge.js";
 
@@ -23,7 +24,7 @@ export function commandRefusalComment(input: {
 }): string {
   const what = input.command === null ? "commands" : `\`/${input.command}\``;
   return withHiddenBlock(
-    `@${input.login}: ${WHO} can use ${what} on a cfa job; you have ${input.permission}. Nothing was changed.`,
+    `${ownMention(input.login)}: ${WHO} can use ${what} on a cfa job; you have ${input.permission}. Nothing was changed.`,
     { v: 1, job: input.job, kind: COMMAND_REFUSED_KIND, comment: input.comment },
   );
 }
@@ -35,7 +36,7 @@ export function reviewRefusalComment(input: {
   permission: Permission;
 }): string {
   return withHiddenBlock(
-    `@${input.login}: your review did not count: ${WHO} can answer a cfa gate; you have ${input.permission}. Nothing was changed.`,
+    `${ownMention(input.login)}: your review did not count: ${WHO} can answer a cfa gate; you have ${input.permission}. Nothing was changed.`,
     { v: 1, job: input.job, kind: REVIEW_REFUSED_KIND, review: input.review },
   );
 }

@@ -4,6 +4,8 @@
 import type { Action, State } from "../protocol/fsm.js";
 import { withHiddenBlock } from "./hidden-block.js";
 import { neutralizeMentions, shortSha } from "./comment-text.js";
+import { ownMention } from "./own-marks.js";
+import { redact } from "../secrets/index.js";
 
 export interface RecordBase {
   job: number;
@@ -26,10 +28,10 @@ export function gateComment(
 ): string {
   const unrequested = (r.unrequested ?? []).map(
     (u) =>
-      `> [!WARNING]\n> GitHub would not request a review from @${u.login}: ${neutralizeMentions(oneParagraph(u.reason))} A review from @${u.login} still counts if they have write access; otherwise ask someone who has.`,
+      `> [!WARNING]\n> GitHub would not request a review from ${ownMention(u.login)}: ${neutralizeMentions(oneParagraph(u.reason))} A review from ${ownMention(u.login)} still counts if they have write access; otherwise ask someone who has.`,
   );
   const body = [
-    `**${r.artifact} is ready for your review**, ${r.reviewers.map((login) => `@${login}`).join(", ")} (gate \`${r.id}\`, ${r.state}).`,
+    `**${r.artifact} is ready for your review**, ${r.reviewers.map(ownMention).join(", ")} (gate \`${r.id}\`, ${r.state}).`,
     "",
     `Review it in the [pull request](${r.prUrl}) at commit \`${shortSha(r.sha)}\`: **approve** to move on, or **request changes** with your comments. Only a review of the committed ${r.artifact} counts.`,
     "",
@@ -54,7 +56,7 @@ export function questionComment(
   r: RecordBase & { id: string; from: string; text: string; asked: string },
 ): string {
   const body = [
-    `**Question \`${r.id}\`** for @${r.asked}, from the ${r.from}:`,
+    `**Question \`${r.id}\`** for ${ownMention(r.asked)}, from the ${r.from}:`,
     "",
     quote(neutralizeMentions(r.text)),
     "",
@@ -71,7 +73,7 @@ export function transitionComment(
 }
 
 export function refusalComment(r: RecordBase & { login: string; reason: string }): string {
-  return withHiddenBlock(`@${r.login} ${r.reason}`, {
+  return withHiddenBlock(`${ownMention(r.login)} ${r.reason}`, {
     v: 1,
     job: r.job,
     kind: "refusal",
@@ -92,6 +94,7 @@ function quote(text: string): string {
 }
 
 function oneParagraph(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  // Redacted before it is cut (issue 18 §3): half a secret is still a leak.
+  const flat = redact(text, "a comment").replace(/\s+/g, " ").trim();
   return flat.length > 500 ? `${flat.slice(0, 499)}…` : flat;
 }

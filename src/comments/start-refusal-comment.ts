@@ -1,7 +1,8 @@
-// The one short comment a person without authority gets when they start a job (DESIGN.md
-// "What a user sees": everyone else gets a short refusal and nothing changes).
+// The one short comment a person without authority gets when they start a job (README,
+// "How a job works": anyone else gets a one-line reply and nothing changes).
 
 import { withHiddenBlock, type HiddenBlock } from "./hidden-block.js";
+import { ownMention } from "./own-marks.js";
 import type { Permission } from "../ports/forge.js";
 
 export const START_REFUSED_KIND = "start-refused";
@@ -14,7 +15,7 @@ export function startRefusalComment(input: {
   delivery: string;
 }): string {
   return withHiddenBlock(
-    `@${input.login}: only people with write access to this repository (or listed in \`approvers\` in \`.github/cfa.yml\`) can start a cfa job; you have ${input.permission}. Nothing was started.`,
+    `${ownMention(input.login)}: only people with write access to this repository (or listed in \`approvers\` in \`.github/cfa.yml\`) can start a cfa job; you have ${input.permission}. Nothing was started.`,
     { v: 1, job: input.job, kind: START_REFUSED_KIND, delivery: input.delivery },
   );
 }

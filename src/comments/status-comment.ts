@@ -1,11 +1,13 @@
-// The one status comment per job, edited in place (DESIGN.md "What a user sees" 8): the
-// state, whose move it is, backtracks, tasks, turns, tokens, cost and links. Pure.
+// The one status comment per job, edited in place (README, "Configuration": the status
+// comment): the state, whose move it is, backtracks, tasks, turns, tokens, cost and links.
+// Pure.
 
 import type { JobRecord } from "../protocol/job-record.js";
 import type { EngineState } from "../records/engine-state.js";
 import { withHiddenBlock } from "./hidden-block.js";
 import { pictureOfJob } from "./picture-of-job.js";
 import { neutralizeMentions } from "./comment-text.js";
+import { redact } from "../secrets/index.js";
 
 export interface StatusFacts {
   job: JobRecord;
@@ -82,6 +84,7 @@ export function renderStatusComment(facts: StatusFacts): string {
 
 /** Reasons come from agents: one line, and no @mention that would ping anyone. */
 function oneLine(text: string): string {
-  const flat = neutralizeMentions(text.replace(/\s+/g, " ").trim());
+  // Redacted before it is cut (issue 18 §3): half a secret is still a leak.
+  const flat = neutralizeMentions(redact(text, "a comment").replace(/\s+/g, " ").trim());
   return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
 }

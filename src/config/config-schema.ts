@@ -1,4 +1,4 @@
-// The schema of `.github/cfa.yml` (DESIGN.md "Configuration"; seed 000 §13 operational
+// The schema of `.github/cfa.yml` (README, "Configuration"; seed 000 §13 operational
 // policy). Every key is optional and defaulted; unknown keys are errors, so a typo cannot
 // silently fall back to a default.
 
@@ -245,7 +245,7 @@ export const CfaConfigFileSchema = z.strictObject({
    * token, the workflow's GITHUB_TOKEN included. Off: those changes are held back and said.
    */
   pushWorkflows: z.boolean().default(false),
-  /** `drop` removes .cfa/jobs/<N>/ in a last commit before DONE (DESIGN.md "Mapping"). */
+  /** `drop` removes .cfa/jobs/<N>/ in a last commit before DONE (README, "Configuration"). */
   auditTrail: z.enum(AUDIT_TRAIL_MODES).default("keep"),
 });
 

@@ -40,7 +40,8 @@ const ALL_TOOLS = [...new Set(Object.values(ECOSYSTEM_COMMANDS).flat())];
 
 export const DEFAULT_COMMANDS: Readonly<Record<Role, readonly string[]>> = {
   // Leads write their artifact through file tools; git lets them read history and, for the
-  // project lead, resolve merge conflicts of task branches (DESIGN.md "Mapping").
+  // project lead, resolve merge conflicts of task branches (README, "How a job works": task
+  // workspace).
   "intent-lead": ["git", ...READ],
   "project-lead": ["git", ...READ],
   worker: ["git", ...SCRIPTS, ...ALL_TOOLS, ...EDIT, ...READ],

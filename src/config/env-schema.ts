@@ -1,6 +1,7 @@
-// The process settings read from the environment (STACK.md: Probot falls back to the
-// webhook secret "development" when none is set; DESIGN.md: the app refuses to start
-// without a real one). Values are secrets: messages about them never include them.
+// The process settings read from the environment (Probot falls back to the webhook
+// secret "development" when none is set: its server.js, `defaultWebhookSecret`; so the app
+// refuses to start without a real one). Values are secrets: messages about them never
+// include them.
 
 import * as z from "zod";
 

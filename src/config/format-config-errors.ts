@@ -1,7 +1,7 @@
 // Renders configuration errors as a short Markdown list for an issue comment. Messages
 // quote the repository's own file, so each is shown verbatim in a code span: no Markdown,
 // HTML or @mention in it takes effect, and it cannot forge the bot's hidden `<!-- cfa`
-// comment block (DESIGN.md "structured comment").
+// comment block (the hidden `<!-- cfa {…} -->` block every structured comment ends with).
 
 import type { ConfigIssue } from "./config-issue.js";
 

@@ -2,6 +2,7 @@
 // (issue 4 §2). Every wake re-reads the forge: events are cues, never changes to apply
 // blindly, so a lost or repeated delivery changes nothing but timing.
 
+import { unmark } from "../comments/own-marks.js";
 import { addressKey } from "../protocol/address.js";
 import { isLiveState, isTerminalState, type State } from "../protocol/fsm.js";
 import type { CfaConfig } from "../config/index.js";
@@ -88,7 +89,8 @@ export async function wake(
     } finally {
       if (!options.signal?.aborted) await finishWake(s);
     }
-    return { job: n, state: s.job.state, waitingOn: waitingOn(s), notes: s.notes };
+    // Printed and logged, never posted: without the template's marks (src/comments/own-marks.ts).
+    return { job: n, state: s.job.state, waitingOn: unmark(waitingOn(s)).text, notes: s.notes };
   } finally {
     await locked.lock.release();
   }

@@ -5,18 +5,22 @@
 // treats as `.git` on other filesystems (`.GIT`, `.git.`, `git~1`: is_ntfs_dotgit) make
 // `git add` refuse the whole tree ("invalid path"). Every such entry below the root is
 // removed here, through the workspace boundary: each folder is held open and nothing is
-// followed through a link, so a removal can never reach outside.
+// followed through a link, so a removal can never reach outside. So is every folder shaped
+// like a bare repository (src/git/repository-shape.ts, issue 18 §4), whole — unless it is
+// the repository's own, as committed before the job (a test fixture), untouched since.
 
 import { readdir } from "node:fs/promises";
 import type { Dirent } from "node:fs";
 import { isGitComponent } from "../agents/boundary/is-git-component.js";
 import { openDirInside, type AnchoredDir } from "../agents/fs/anchored-dir.js";
 import { removeTree } from "../agents/fs/remove-entry.js";
+import { isRepositoryShape } from "./repository-shape.js";
 import type { GitClient } from "./git-client.js";
 
 /**
  * Removes every `.git` (and every name git takes for one) below `root`, except the root's
- * own; returns the root-relative paths removed. With `git`, folders the repository ignores
+ * own, and every folder shaped like a bare repository; returns the root-relative paths
+ * removed. With `git`, folders the repository ignores
  * are skipped: `git add` never looks inside them, so a repository there is never recorded.
  */
 export async function removeNestedRepos(root: string, git?: GitClient): Promise<string[]> {
@@ -24,7 +28,7 @@ export async function removeNestedRepos(root: string, git?: GitClient): Promise<
   const removed: string[] = [];
   const top = await openDirInside(root, "", { create: false, requested: "." });
   try {
-    await sweep(top, "", ignored, removed);
+    await sweep(top, "", ignored, removed, git);
   } finally {
     await top.close();
   }
@@ -36,6 +40,7 @@ async function sweep(
   prefix: string,
   ignored: ReadonlySet<string>,
   removed: string[],
+  git: GitClient | undefined,
 ): Promise<void> {
   let entries: Dirent[];
   try {
@@ -57,12 +62,51 @@ async function sweep(
     } catch {
       continue; // swapped or gone since the listing: nothing to follow
     }
+    let bare = false;
     try {
-      await sweep(child, relative, ignored, removed);
+      bare = await isBareShaped(child, relative, git);
+      if (!bare) await sweep(child, relative, ignored, removed, git);
     } finally {
       await child.close();
     }
+    if (bare && (await removeTree(dir, entry.name, relative))) removed.push(relative);
   }
+}
+
+/**
+ * Whether `dir` is shaped like a bare repository that the job made or changed: one the
+ * repository already holds, committed and untouched (nothing untracked or changed below
+ * it), is the project's own.
+ */
+async function isBareShaped(
+  dir: AnchoredDir,
+  relative: string,
+  git: GitClient | undefined,
+): Promise<boolean> {
+  let names: string[];
+  try {
+    names = await readdir(dir.at(""));
+  } catch {
+    return false;
+  }
+  if (!isRepositoryShape(names)) return false;
+  if (git === undefined) return true;
+  const status = await git.run([
+    "status",
+    "--porcelain=v1",
+    "-z",
+    "--untracked-files=all",
+    "--ignored=no",
+    "--",
+    `:(literal)${relative}/`,
+  ]);
+  const tracked = await git.run(["ls-files", "-z", "--", `:(literal)${relative}/`]);
+  const untouched =
+    status.code === 0 &&
+    status.stdout.length === 0 &&
+    tracked.code === 0 &&
+    tracked.stdout.length > 0;
+  return !untouched;
 }
 
 /** Folders git ignores as a whole, `dir/` form, root-relative. */

@@ -1,7 +1,7 @@
-// What the app may do about a delivery: effects a decider returns and one place runs
-// (STYLE.md habit 2). The app never commits and never changes a job itself; it
-// acknowledges, cues the worker, and refuses a start it cannot allow (DESIGN.md "One writer
-// per job; events are cues").
+// What the app may do about a delivery: effects a decider returns and one place runs. The
+// app never commits and never changes a job itself (one writer per job: the worker); it
+// acknowledges, cues the worker, and refuses a start it cannot allow (an event is a cue to
+// re-read GitHub, never a change to apply).
 
 import type { Permission } from "../ports/forge.js";
 

@@ -1,7 +1,7 @@
-// The webhook payload fields the app relies on, validated where they enter (STYLE.md habit 5),
-// and normalised into one small union the deciders read. Everything else GitHub sends is
-// dropped. The same reader serves the Probot app and the worker's Actions-only mode, which
-// reads the event file Actions names in GITHUB_EVENT_PATH.
+// The webhook payload fields the app relies on, validated where they enter (README,
+// "Conventions"), and normalised into one small union the deciders read. Everything else
+// GitHub sends is dropped. The same reader serves the Probot app and the worker's
+// Actions-only mode, which reads the event file Actions names in GITHUB_EVENT_PATH.
 
 import * as z from "zod";
 import { toActor } from "../adapters/github/index.js";

@@ -3,6 +3,7 @@
 
 import * as z from "zod";
 import { statusOf, toActor } from "../adapters/github/index.js";
+import { outboundText } from "../comments/outbound-text.js";
 import { redact } from "../secrets/index.js";
 import type { CueEffects } from "./cue-effects.js";
 import { runTitle } from "./run-title.js";
@@ -100,8 +101,9 @@ export function createGitHubCues(github: GitHubRequester, at: RepoCoordinates): 
       await github.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
         ...repo,
         issue_number: issue,
-        // Nothing the bot posts carries a secret (DESIGN.md "Trust boundaries").
-        body: redact(body, "a comment"),
+        // Nothing the bot posts carries a secret (README, "Conventions"), pings
+        // anyone or closes an issue but by the template's own mark (issue 18 §1).
+        body: outboundText(redact(body, "a comment")),
       });
     },
   };

@@ -1,4 +1,4 @@
-// A job's branch is `cfa/<N>` (DESIGN.md "Mapping the protocol onto GitHub"); its task
+// A job's branch is `cfa/<N>` (README, "How a job works"); its task
 // branches are `cfa/<N>-<task>`. Reviews and closes arrive on pull requests, which name only
 // their head branch: this is how the app finds the job they belong to.
 

@@ -1,5 +1,6 @@
-// A person's permission on the repository, asked of GitHub at processing time (DESIGN.md:
-// authority is checked live, never inferred from a label or author_association).
+// A person's permission on the repository, asked of GitHub at processing time (README,
+// "How a job works": only people with write access act; never inferred from a label or
+// author_association).
 
 import * as z from "zod";
 import { mapPermission, statusOf } from "../adapters/github/index.js";

@@ -1,4 +1,4 @@
-// Who may act on a job (DESIGN.md "What a user sees"): people with write, maintain or admin
+// Who may act on a job (README, "How a job works"): people with write, maintain or admin
 // on the repository, checked live, or a login the repository lists in `approvers`. Logins
 // compare case-insensitively, as GitHub's do.
 

@@ -1,4 +1,4 @@
-// Every create on GitHub is idempotent (DESIGN.md "Rules that hold everywhere"): before a
+// Every create on GitHub is idempotent (a re-run after a crash never posts twice): before a
 // structured comment is posted, the issue is searched for one of the bot's own comments
 // whose hidden block already says the same. Only the bot's own logins count (issue 8 §7):
 // anyone can write a hidden block, and another app's or a person's copy of one would

@@ -35,7 +35,7 @@ export function triageEvent(
   config: Pick<CfaConfig, "label" | "allowBots">,
 ): Triage {
   const actor = actorOf(event);
-  // The app's own comments are a bot's too (DESIGN.md: the bot ignores itself and other bots).
+  // The app's own comments are a bot's too (the bot ignores itself and other bots but allowBots).
   if (actor.type === "Bot" && !config.allowBots.some((b) => sameLogin(b, actor.login))) {
     return { act: false, reason: `@${actor.login} is a bot not listed in allowBots` };
   }
@@ -58,8 +58,9 @@ export function triageEvent(
         case "unlabeled":
           if (event.label !== config.label)
             return { act: false, reason: `the label is not \`${config.label}\`` };
-          // GitHub lets only triage and above change labels; the worker withdraws the job
-          // when it finds the label gone (DESIGN.md: Terminate ← the label removed).
+          // GitHub lets only triage and above change labels; the worker withdraws the job when
+          // it finds the label gone (README, "How a job works": withdrawal ← the label
+          // removed).
           return { ...base, job, intent: "stop", needsAuthority: false };
         case "closed":
           if (!labelled)

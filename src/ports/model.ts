@@ -152,7 +152,7 @@ export interface Model {
 /**
  * The model stayed unreachable (outage, overload, rate limit, network) for longer than the
  * adapter's patience, after backing off and retrying. An infrastructure fault, never a
- * protocol failure (issue 9; DESIGN.md "The outside world is unreliable, not wrong"): the
+ * protocol failure (issue 9: the outside world is unreliable, not wrong): the
  * engine ends the wake with the job live and tries again later; no retry budget is spent.
  */
 export class ModelUnavailableError extends Error {

@@ -70,7 +70,15 @@ export const EngineStateSchema = z.object({
    * persisted before its effect). Each is posted at most once: before posting, the bot
    * looks for its own comment carrying the same seq.
    */
-  outbox: z.array(z.object({ seq: z.number().int(), kind: z.string(), body: z.string() })),
+  outbox: z.array(
+    z.object({
+      seq: z.number().int(),
+      kind: z.string(),
+      body: z.string(),
+      /** The template's own mentions in `body`, marked again when posted (src/comments/own-marks.ts). */
+      own: z.array(z.object({ at: z.number().int().nonnegative(), target: z.string() })).optional(),
+    }),
+  ),
   /**
    * How many transitions of the history have had their effects run (threads closed, tasks
    * released, the PR readied or closed). A transition is committed before its effects

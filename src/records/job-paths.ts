@@ -1,4 +1,4 @@
-// Where a job's records live (DESIGN.md "Mapping the protocol onto GitHub"): everything
+// Where a job's records live (README, "How a job works"): everything
 // under `.cfa/jobs/<N>/` on the job branch `cfa/<N>`; tasks on `cfa/<N>-<task>` (not
 // `cfa/<N>/…`: a ref cannot be both a file and a folder).
 

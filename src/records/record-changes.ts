@@ -29,7 +29,12 @@ export type RecordChange =
   /** What became of an escalation: posted, framed by the proxy, answered, superseded… */
   | { type: "escalation-noted"; id: string; patch: Partial<EscalationMeta> }
   /** A record comment decided: it takes the next seq and waits in the outbox (seed 001 CO-1). */
-  | { type: "comment-queued"; kind: string; render: (seq: number) => string }
+  | {
+      type: "comment-queued";
+      kind: string;
+      /** The stored body (redacted, its own mentions as offsets: src/comments/own-marks.ts). */
+      render: (seq: number) => { body: string; own?: { at: number; target: string }[] };
+    }
   /** Every comment in the outbox is posted. */
   | { type: "outbox-posted" }
   /** The status comment's id on the forge. */
@@ -111,7 +116,7 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
       return withEngine({
         ...engine,
         seq: seq + 1,
-        outbox: [...engine.outbox, { seq, kind: change.kind, body: change.render(seq) }],
+        outbox: [...engine.outbox, queuedComment(seq, change.kind, change.render(seq))],
       });
     }
     case "outbox-posted":
@@ -196,4 +201,13 @@ function taskOf(engine: EngineState, id: string): TaskMeta {
   const meta = engine.tasks[id];
   if (!meta) throw new RecordError(`no task ${id}`, "state.json engine");
   return meta;
+}
+
+function queuedComment(
+  seq: number,
+  kind: string,
+  stored: { body: string; own?: { at: number; target: string }[] },
+): EngineState["outbox"][number] {
+  const own = stored.own ?? [];
+  return { seq, kind, body: stored.body, ...(own.length > 0 ? { own } : {}) };
 }

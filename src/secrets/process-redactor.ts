@@ -37,3 +37,18 @@ export function reportRedactions(report: RedactionReport | undefined): void {
 export function redact(text: string, where?: string): string {
   return shared.redact(text, where);
 }
+
+/** Whether `text` holds a secret the process knows, in any form, or a token shape. */
+export function holdsSecret(text: string): boolean {
+  return shared.holds(text);
+}
+
+/** Whether `text` holds a secret the process knows, in any form (shapes aside). */
+export function holdsKnownSecret(text: string): boolean {
+  return shared.holdsKnown(text);
+}
+
+/** Text through the process redactor, known secrets only (Redactor.redactKnown). */
+export function redactKnown(text: string, where?: string): string {
+  return shared.redactKnown(text, where);
+}

@@ -1,7 +1,8 @@
 // A Forge whose every outgoing text (comments, pull request titles and bodies, check-run
-// summaries) passes the redactor first (DESIGN.md "Trust boundaries"; issue 8: "every
-// comment, PR body, check-run text … passes one redactor"). Entry points wrap the forge
-// they build, so no engine path can post around it.
+// summaries) passes a function first: the redactor (README, "Conventions"; issue 8:
+// "every comment, PR body, check-run text … passes one redactor"), and the outbound filter
+// after it (src/comments/outbound-forge.ts, issue 18 §1). Entry points wrap the forge they
+// build, so no engine path can post around it.
 
 import type { CheckUpdate, Forge } from "../ports/forge.js";
 import type { Redactor } from "./redactor.js";
@@ -51,7 +52,15 @@ const CLEAN: { [K in keyof Forge]-?: Clean<Forge[K]> } = {
 
 /** `forge` with its writes redacted; every other member (and any extra, e.g. apiCalls) as is. */
 export function redactingForge<F extends Forge>(forge: F, redactor: Redactor): F {
-  const redact = (text: string, where: string) => redactor.redact(text, where);
+  return mapForgeTexts(forge, (text, where) => redactor.redact(text, where));
+}
+
+/** `forge` with every text it writes passed through `clean` (`where` names the channel). */
+export function mapForgeTexts<F extends Forge>(
+  forge: F,
+  clean: (text: string, where: string) => string,
+): F {
+  const redact = clean;
   return new Proxy(forge, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);

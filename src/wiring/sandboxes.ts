@@ -7,6 +7,7 @@ import { createSandbox, type SandboxMode } from "../adapters/sandbox/index.js";
 import type { CfaConfig } from "../config/index.js";
 import type { Logger } from "../ports/logger.js";
 import type { Sandbox } from "../ports/sandbox.js";
+import { processRedactor } from "../secrets/index.js";
 
 export interface Sandboxes {
   sandbox(mode: SandboxMode): Promise<Sandbox>;
@@ -25,6 +26,8 @@ export function sandboxesHiding(workRoot: string, logger: Logger): Sandboxes {
         sandbox = createSandbox(mode, {
           hidePaths: [workRoot],
           readOnlyPaths,
+          // Mode `off` is refused while the process holds secrets (issue 18 §3).
+          holdsSecrets: () => processRedactor().size > 0,
           warn: (message) => logger.warn(message),
         });
         made.set(key, sandbox);

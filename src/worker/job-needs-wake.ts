@@ -1,5 +1,6 @@
-// Does a live job need a worker? (DESIGN.md: a scheduled sweep wakes any job whose cursor
-// is behind, so a lost delivery only delays a job.) Pure: the sweep gathers the facts.
+// Does a live job need a worker? (The scheduled sweep wakes any job whose cursor is behind,
+// so a lost delivery only delays a job: docs/install.md, "The hourly sweep".) Pure: the
+// sweep gathers the facts.
 
 import type { EngineState } from "../records/engine-state.js";
 import { isLiveState, type State } from "../protocol/fsm.js";

@@ -1,4 +1,4 @@
-// The worker, start to end (run → runner → main, STYLE.md): parse the environment and the
+// The worker, start to end (run → runner → main): parse the environment and the
 // mode, wire a client and a redacting log, run the mode, map the outcome to an exit code.
 // Cancellation (Actions sends SIGINT, then SIGTERM) aborts the wake at the next turn
 // boundary so the job's records are written before the runner stops.
@@ -13,7 +13,8 @@ import {
 import type { ProgressLine } from "../engine/index.js";
 import type { Clock } from "../ports/clock.js";
 import type { Model } from "../ports/model.js";
-import { createActionsLogger, type Print } from "./actions-logger.js";
+import { outboundText } from "../comments/outbound-text.js";
+import { createActionsLogger, printToActions, type Print } from "./actions-logger.js";
 import {
   asWorkerGitHub,
   createWorkerGitHub,
@@ -89,12 +90,17 @@ export async function runWorker(
       github,
       logger,
       redact,
+      // The summary page renders Markdown: redacted, and no mention or closing keyword.
       summary: (markdown) =>
         stepSummary(env.GITHUB_STEP_SUMMARY)(
-          processRedactor().redact(markdown, "the step summary"),
+          outboundText(processRedactor().redact(markdown, "the step summary")),
         ),
       progress: (line: ProgressLine) =>
-        print(redact(`${line.at} #${line.job} ${line.who} ${line.event} ${line.detail}`)),
+        printToActions(
+          print,
+          "info",
+          redact(`${line.at} #${line.job} ${line.who} ${line.event} ${line.detail}`),
+        ),
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),

@@ -1,6 +1,6 @@
 // Sweep mode (the workflow's schedule): find every job that needs a worker and dispatch one
-// for it, so a lost delivery, a cancelled run or a crash only delays a job (DESIGN.md
-// "events are cues"). Jobs are read from GitHub: the job branches and their state.json,
+// for it, so a lost delivery, a cancelled run or a crash only delays a job (an event
+// is a cue). Jobs are read from GitHub: the job branches and their state.json,
 // the issues, and the newest comment and review ids.
 
 import * as z from "zod";

@@ -1,6 +1,6 @@
 // Wiring real adapters for one job on an Actions runner: the GitHub forge over the
 // workflow's token, the Anthropic model, bubblewrap, git worktrees under RUNNER_TEMP. With
-// app/ and cli/, the only place that builds EngineDeps (DESIGN.md "Layers").
+// app/ and cli/, the only place that builds EngineDeps (README, "How the code is laid out").
 
 import { join } from "node:path";
 import { createProviderModel, providerSettings } from "../adapters/providers/provider-model.js";
@@ -10,7 +10,8 @@ import type { EngineDeps, ProgressLine } from "../engine/index.js";
 import { systemClock, type Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
 import type { Model } from "../ports/model.js";
-import { processRedactor, redactingForge } from "../secrets/index.js";
+import { outboundForge } from "../comments/outbound-forge.js";
+import { processRedactor } from "../secrets/index.js";
 import { priceOf, resolveModel, sandboxesHiding } from "../wiring/index.js";
 import type { WorkerGitHub } from "./github-client.js";
 
@@ -63,8 +64,8 @@ const SECRET_VARIABLES = [
 
 export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: GitHubForge } {
   const { logger, workRoot, repoDir } = options;
-  // Everything the engine posts passes the process's redactor (DESIGN.md "Trust boundaries").
-  const forge = redactingForge(
+  // Everything the engine posts passes the process's redactor (README, "Conventions").
+  const forge = outboundForge(
     createGitHubForge({
       octokit: options.github,
       owner: options.owner,

@@ -1,6 +1,6 @@
-// The Actions environment the worker runs in, read once at the entry point (STYLE.md habit
-// 3). GitHub sets most of these on every runner; the action maps its inputs to the CFA_*
-// ones. Values are never echoed: some are secrets.
+// The Actions environment the worker runs in, read once at the entry point (README,
+// "Conventions"). GitHub sets most of these on every runner; the action maps its inputs to the
+// CFA_* ones. Values are never echoed: some are secrets.
 
 import { tmpdir } from "node:os";
 import * as z from "zod";

@@ -1,5 +1,5 @@
-// An API outage is waited out, not failed (issue 9 point 6; DESIGN.md "The outside world is
-// unreliable, not wrong"): when the adapter gives up (ModelUnavailableError) the wake ends
+// An API outage is waited out, not failed (issue 9 point 6: the outside world is unreliable,
+// not wrong): when the adapter gives up (ModelUnavailableError) the wake ends
 // with the job live, its turn unapplied (its message still in the mailbox), no retry budget
 // spent, the status comment saying since when it waits; the next wake — on a new runner —
 // redoes the turn and pays for none of the calls already made (issue 9 point 5).

@@ -1,5 +1,5 @@
-// `auditTrail: drop` (DESIGN.md): the job's records leave the tree in a last commit before
-// the pull request leaves draft, and stay in the job branch's history.
+// `auditTrail: drop` (README, "Configuration"): the job's records leave the tree in a last
+// commit before the pull request leaves draft, and stay in the job branch's history.
 
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";

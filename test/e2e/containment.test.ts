@@ -123,7 +123,7 @@ function attackJob(markers: string) {
               ],
             }),
           ),
-          "cfa: removed vendor/lib/.git: nested repositories are not allowed",
+          "cfa: removed vendor/lib/.git: repositories (a nested .git, or a folder git reads as a bare repository",
         ),
         expecting(
           gate("PLAN.md", "plan?"),

@@ -1,4 +1,4 @@
-// Gates answered by reviews (DESIGN.md "What a user sees" 3): request changes → the lead
+// Gates answered by reviews (README, "How a job works": gate): request changes → the lead
 // revises (seed 000 §4 ASSERT → REVISE) and asks again; only a review of the artifact under
 // review counts.
 

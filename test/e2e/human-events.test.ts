@@ -1,4 +1,4 @@
-// People's events at the edges (DESIGN.md "One writer per job; events are cues"): authority
+// People's events at the edges (one writer per job; events are cues): authority
 // checked live, each comment applied once however often it is read, a bad configuration
 // answered once with no job, and no job without the label.
 

@@ -1,5 +1,6 @@
-// Withdraw (seed 000 §9, DESIGN.md "What a user sees" 6): `/withdraw` stops the job at once;
-// Terminate on the job thread cascades to every task, whose branches are deleted unmerged.
+// Withdraw (seed 000 §9; README, "How a job works": withdrawal): `/withdraw` stops the job
+// at once; Terminate on the job thread cascades to every task, whose branches are deleted
+// unmerged.
 
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";

@@ -1,6 +1,6 @@
-// The Workspaces port over git worktrees (seed 000 §10, DESIGN.md "task workspace"): each
-// instance gets a worktree on its own branch in the job's workspace area, verified at
-// creation; close merges it into the parent's tree, drop discards it.
+// The Workspaces port over git worktrees (seed 000 §10; README, "How a job works": task
+// workspace): each instance gets a worktree on its own branch in the job's workspace area,
+// verified at creation; close merges it into the parent's tree, drop discards it.
 
 import { lstat, mkdir, realpath } from "node:fs/promises";
 import path from "node:path";
@@ -42,7 +42,7 @@ export interface GitWorkspacesOptions {
   seam?: { afterAdd?: (root: string) => void | Promise<void> };
   /**
    * Folders a close never commits from the child's pending work. Default `.cfa`: the
-   * engine's records (DESIGN.md: `.cfa/jobs/<N>/` on the job branch) are committed by the
+   * engine's records (README: `.cfa/jobs/<N>/` on the job branch) are committed by the
    * engine alone, from its own bytes (issue 8 §2); a task's copy of them, or a change an
    * agent made there, must never reach the parent through a merge.
    */

@@ -3,6 +3,7 @@
 
 import type { GitClient } from "../../git/git-client.js";
 import { gitOutput } from "../../git/git-at.js";
+import { holdsSecret } from "../../secrets/index.js";
 import { WorkspaceError, type WorkspaceOperation } from "./workspace-error.js";
 
 // One component, starting with a letter or digit (never `.` or `-`), no `..`, and not
@@ -30,6 +31,11 @@ export async function validateBranch(
       `invalid branch name ${JSON.stringify(branch)}: ${why}`,
       cause === undefined ? {} : { cause },
     );
+  // A branch is pushed: never one whose name holds a secret (issue 18 §3), and the error
+  // does not repeat it.
+  if (holdsSecret(branch)) {
+    throw new WorkspaceError(operation, "invalid branch name: it holds a secret");
+  }
   // `-x` would be read as an option, and `@{-1}` is expanded by --branch: neither is a name.
   if (branch === "" || branch.startsWith("-") || branch.includes("@{")) {
     throw invalid('it is empty, starts with "-" or contains "@{"');

@@ -146,7 +146,7 @@ const GIT_OUTAGE =
 /**
  * True when GitHub failed or asked us to slow down (a 5xx, a rate limit, no answer at all)
  * rather than refused the request: an outage the worker waits out (the sweep wakes the job
- * again), not a fault of the job (DESIGN.md "The outside world is unreliable, not wrong").
+ * again), not a fault of the job (the outside world is unreliable, not wrong).
  * Called after the client's own retries gave up.
  */
 export function isGitHubOutage(error: unknown): boolean {

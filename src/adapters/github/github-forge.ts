@@ -1,6 +1,6 @@
 // The Forge port over GitHub: Octokit for issues, pull requests, reviews and checks, and
 // `git push` from a local clone for branches (only the worker writes the job branch, and
-// it commits there: DESIGN.md, "One writer per job"). Every response is validated before
+// it commits there: one writer per job). Every response is validated before
 // use, every failure becomes a GitHubForgeError with secrets redacted, and every API call
 // is counted so the job's note can report calls per job (github-calls.ts).
 //

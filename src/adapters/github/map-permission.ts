@@ -2,7 +2,7 @@
 // `role_name` is the fine-grained role (admin, maintain, write, triage, read, or the name
 // of a custom role); `permission` is the legacy coarse level (admin, write, read, none),
 // which is what a custom role resolves to. Authority is always this live answer, never
-// `author_association` (DESIGN.md, "Rules that hold everywhere").
+// `author_association` (README, "How a job works").
 
 import { PERMISSIONS, type Permission } from "../../ports/forge.js";
 

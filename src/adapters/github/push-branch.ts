@@ -1,6 +1,6 @@
 // Publishing a job branch: `git push` as compare-and-swap. The lease names the exact commit
 // the engine believes the branch is at (or "absent"), so if GitHub's branch moved the push
-// is refused and nothing is overwritten (DESIGN.md, "One writer per job"). The token
+// is refused and nothing is overwritten (one writer per job). The token
 // travels as an http.extraHeader through GIT_CONFIG_* environment variables: never in
 // argv (visible to every process), never in .git/config (left on disk).
 //

@@ -1,6 +1,6 @@
 // A push refused because the branch on GitHub is no longer where the engine believed it
-// was (DESIGN.md: "pushes carry the expected old commit; a rejected push is re-read and
-// retried, never forced"). The engine catches this by name.
+// was (pushes carry the expected old commit; a rejected push is re-read and retried,
+// never forced). The engine catches this by name.
 
 export class PushRejectedError extends Error {
   override readonly name = "PushRejectedError";

@@ -1,6 +1,6 @@
 // Chooses the Sandbox for a run from the configured sandbox mode. `require` (the default)
 // means bubblewrap or a SandboxUnavailableError: never a silent fallback to running
-// uncontained (DESIGN "Agents and models"; seed 000 §10: a boundary that cannot be
+// uncontained (README, "Sandbox"; seed 000 §10: a boundary that cannot be
 // verified at startup is a hard error, not a fall-through).
 
 import os from "node:os";
@@ -33,6 +33,11 @@ export interface CreateSandboxOptions extends Omit<
   /** Where prlimit is looked for (folders the sandbox shows). Default /usr/bin:/bin:/usr/sbin:/sbin. */
   systemBin?: string;
   /**
+   * Whether the process holds secrets: then mode `off` is refused (issue 18 §3), since an
+   * uncontained command reads the engine's environment from /proc.
+   */
+  holdsSecrets?: () => boolean;
+  /**
    * `sandbox.readOnlyPaths` from .github/cfa.yml: checked here, so one that would show the
    * runner's folders is a SandboxConfigError before any command runs.
    */
@@ -43,9 +48,11 @@ export async function createSandbox(
   mode: SandboxMode = "require",
   options: CreateSandboxOptions = {},
 ): Promise<Sandbox> {
-  const { which, probeTimeoutMs, systemBin, readOnlyPaths, ...bwrapOptions } = options;
+  const { which, probeTimeoutMs, systemBin, holdsSecrets, readOnlyPaths, ...bwrapOptions } =
+    options;
   switch (mode) {
     case "off":
+      if (holdsSecrets?.() === true) throw new SandboxUnavailableError("secrets", null, "");
       return createUnsandboxed(options.now ? { now: options.now } : {});
     case "require": {
       const searchPath = options.searchPath ?? process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin";

@@ -1,7 +1,12 @@
 // The sandbox adapter's named errors. Neither carries environment values: a request's env
 // may be passed in by a caller that has not reduced it yet.
 
-export const SANDBOX_UNAVAILABLE_REASONS = ["missing", "unusable", "no-prlimit"] as const;
+export const SANDBOX_UNAVAILABLE_REASONS = [
+  "missing",
+  "unusable",
+  "no-prlimit",
+  "secrets",
+] as const;
 export type SandboxUnavailableReason = (typeof SANDBOX_UNAVAILABLE_REASONS)[number];
 
 const INSTALL_HINT =
@@ -44,6 +49,11 @@ function sandboxUnavailableMessage(
       // The per-command limits (issue 8 §11) are applied by util-linux's prlimit inside the
       // sandbox; without it they would silently not apply.
       return `cfa/sandbox: util-linux's prlimit is required to apply the per-command limits and was not found in /usr/bin or /bin; install the Debian/Ubuntu package \`util-linux\`, or set \`sandbox: off\` in .github/cfa.yml to run commands uncontained`;
+    case "secrets":
+      // Issue 18 §3: uncontained, a command runs as the engine's user and reads the engine's
+      // own environment from /proc/<pid>/environ (a lead read the API key so, and its base64
+      // was posted). Refused rather than weakened: no uid switch is assumed to be available.
+      return "cfa/sandbox: `sandbox: off` is refused: this process holds secrets (an API key, a GitHub token) that any uncontained command could read from /proc and write anywhere; use `sandbox: require` (bubblewrap), or run where the engine holds no secret (`cfa replay`)";
     default: {
       const unreachable: never = reason;
       return unreachable;

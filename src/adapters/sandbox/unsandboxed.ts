@@ -1,5 +1,5 @@
-// The Sandbox port without containment, for sandbox mode `off` only (DESIGN "Agents and
-// models": bwrap is required by default). It still applies everything that is not
+// The Sandbox port without containment, for sandbox mode `off` only (README, "Sandbox":
+// bwrap is required by default). It still applies everything that is not
 // containment: cwd, exactly request.env, no shell, time limit, output cap, abort.
 
 import type { CommandRequest, CommandResult, Sandbox } from "../../ports/sandbox.js";

@@ -1,5 +1,5 @@
-// The role's command allowlist (DESIGN "Agents and models": run a command, role
-// allowlist). It names programs, not paths: a path would let `./evil` or
+// The role's command allowlist (README, "Sandbox": a bare program name on the
+// role's allowlist). It names programs, not paths: a path would let `./evil` or
 // `/tmp/x/git` stand in for an allowed name, so argv[0] must be a bare name found
 // through the sandbox's PATH. The allowlist is a guard on intent, not containment: an
 // allowed `node` or `npx` can run anything, which is why commands also run under bwrap.

@@ -1,7 +1,7 @@
-// The environment a command sees (DESIGN "Agents and models": environment stripped of
-// tokens). Only an allowlist of names passes, and even an allowed name is dropped when its
-// name or value looks like a secret, or its value contains the value of a variable whose
-// name does: no GITHUB_TOKEN, ANTHROPIC_API_KEY, or anything built from them.
+// The environment a command sees (README, "Sandbox": the environment is rebuilt from an
+// allowlist). Only an allowlist of names passes, and even an allowed name is dropped when
+// its name or value looks like a secret, or its value contains the value of a variable
+// whose name does: no GITHUB_TOKEN, ANTHROPIC_API_KEY, or anything built from them.
 
 import { looksLikeSecretName, looksLikeSecretValue } from "../../secrets/index.js";
 

@@ -1,5 +1,5 @@
-// Walks a directory held by descriptor, in name order, skipping every `.git` (DESIGN.md:
-// tools never see it) and never descending through a symbolic link.
+// Walks a directory held by descriptor, in name order, skipping every `.git` (README,
+// "Sandbox": file tools never see it) and never descending through a symbolic link.
 
 import { readdir } from "node:fs/promises";
 import type { Dirent } from "node:fs";

@@ -18,6 +18,7 @@ export {
 export { modelCalls } from "./model-calls.js";
 export type { ModelCalls } from "./model-calls.js";
 export { isModelRefusal, ModelRefusalError } from "./model-refusal-error.js";
+export { ModelSecretError } from "./model-secret-error.js";
 export { OutputLimitError } from "./output-limit-error.js";
 export { cacheLifetimeFor, outputPlan, ROLE_OUTPUT } from "./output-plan.js";
 export type { OutputPlan, OutputSettings } from "./output-plan.js";

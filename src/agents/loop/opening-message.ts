@@ -5,6 +5,7 @@
 // is one tool call that returns an answer).
 
 import type { Message, UserBlock } from "../../ports/model.js";
+import { redact } from "../../secrets/index.js";
 import type { IncomingMessage } from "../turn-contract.js";
 import { NOTES } from "./loop-notes.js";
 import { pendingToolUses } from "./pending-tool-uses.js";
@@ -38,7 +39,12 @@ export function openingMessage(
   return { role: "user", content };
 }
 
-/** The text of an incoming message as the model reads it; never a blank block. */
+/**
+ * The text of an incoming message as the model reads it; never a blank block. Redacted: it
+ * carries people's words and other agents' (issue 18 §3).
+ */
 export function incomingText(incoming: IncomingMessage): string {
-  return incoming.text.trim() === "" ? `(an empty ${incoming.kind} message)` : incoming.text;
+  return incoming.text.trim() === ""
+    ? `(an empty ${incoming.kind} message)`
+    : redact(incoming.text, "a message to an agent");
 }

@@ -22,6 +22,8 @@ import type { TurnEnd, TurnInput, TurnOutput } from "../turn-contract.js";
 import { NOTES } from "./loop-notes.js";
 import { modelCalls } from "./model-calls.js";
 import { incomingText, openingMessage } from "./opening-message.js";
+import { holdsKnownSecret } from "../../secrets/index.js";
+import { ModelSecretError } from "./model-secret-error.js";
 import { toolResultBlock } from "./tool-result-block.js";
 
 /**
@@ -106,7 +108,11 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     // Issue 9 §3 (model-calls.ts): a response cut at the output budget is not kept and the
     // request goes again with a larger budget; a refusal fails the turn by name. Either way
     // the boundary has priced and persisted the response first.
-    const verdict = calls.judge(response, request);
+    // A response that holds a secret is not kept anywhere (model-secret-error.ts).
+    const leaked = holdsKnownSecret(JSON.stringify(response.content));
+    const verdict = leaked
+      ? new ModelSecretError(instance, input.modelName)
+      : calls.judge(response, request);
 
     // The API rejects empty messages and blank text blocks: keep only what carries content.
     const content = verdict === "use" ? response.content.filter(hasContent) : [];
@@ -116,7 +122,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       request,
       added,
       calls: usages.length - 1,
-      response,
+      response: leaked ? { ...response, content: [] } : response,
       replayed: decision.kind === "replay",
     });
     if (verdict === "retry") continue;

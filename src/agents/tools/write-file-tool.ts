@@ -1,6 +1,8 @@
 // write_file: creates or replaces a whole file, atomically, inside the boundary.
 
 import * as z from "zod";
+import { removeShapedFoldersAround } from "../../git/remove-shaped-folders.js";
+import { shapedFolderNote } from "../../git/repository-shape.js";
 import { writeFile } from "../fs/write-file.js";
 import { ok, type Tool } from "./tool.js";
 import { refuseIfReadOnly } from "./writable.js";
@@ -22,8 +24,11 @@ export const writeFileTool: Tool<typeof input> = {
     const written = await writeFile(ctx.workspace.root, path, content, {
       protect: ctx.workspace.protect,
     });
+    // Issue 18 §4: a folder this write made shaped like a bare repository is removed.
+    const removed = await removeShapedFoldersAround(ctx.workspace.root, written.path);
+    const note = removed.map((folder) => ` ${shapedFolderNote(folder)}`).join("");
     return ok(
-      `${written.created ? "Created" : "Replaced"} ${written.path} (${written.bytes} bytes).`,
+      `${written.created ? "Created" : "Replaced"} ${written.path} (${written.bytes} bytes).${note}`,
     );
   },
 };

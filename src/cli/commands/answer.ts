@@ -1,7 +1,7 @@
 // `cfa answer N [--id qK] "text"`: comments `/answer [qK] text` on the job's issue; the
 // answer reaches the agent that asked.
 
-import { requireLive } from "../act-on-job.js";
+import { artifactName, requireLive, waitingOn } from "../act-on-job.js";
 import { CliError } from "../cli-error.js";
 import { jobVerb, requiredText } from "../job-verb.js";
 import { UsageError } from "../usage-error.js";
@@ -40,8 +40,18 @@ Needs ANTHROPIC_API_KEY.`,
       check(view, hint) {
         requireLive(view, hint);
         const open = view.pending.filter((p) => p.kind === "question").map((p) => p.id);
+        // The log shows a gate as "ASSERT q1 … Is this what you want?": an answer to it is a
+        // review, which approve and reject give.
+        const gate = view.pending.find(
+          (p) => p.kind === "gate" && (id === undefined || p.id === id),
+        );
+        if (gate !== undefined && (id !== undefined || open.length === 0)) {
+          throw new CliError(
+            `${gate.id} of job #${n} asks for your review of ${artifactName(view, gate.artifact)}, not an answer: ${hint("approve")} or ${hint("reject", ' --comment "…"')}.`,
+          );
+        }
         if (open.length === 0) {
-          throw new CliError(`job #${n} has no open question to answer.`);
+          throw new CliError(`job #${n} has no open question: ${waitingOn(view, hint)}`);
         }
         if (id !== undefined && !open.includes(id)) {
           throw new CliError(`job #${n} has no open question ${id} (open: ${open.join(", ")}).`);

@@ -4,6 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { CliError } from "../cli-error.js";
+import { fsReason } from "../fs-reason.js";
 import type { Command } from "../command.js";
 import { cliName, printUsage } from "../command.js";
 import { HELP_OPTION, parseCommandArgs, VERBOSE_OPTION } from "../parse-command-args.js";
@@ -43,9 +44,7 @@ Options:
     try {
       text = await readFile(path, "utf8");
     } catch (error) {
-      throw new CliError(
-        `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      );
+      throw new CliError(`cannot read ${path}: ${fsReason(error)}.`);
     }
     const file = parseReplayFile(text, path);
     const run = await runReplay(io, file, {

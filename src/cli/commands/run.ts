@@ -6,7 +6,7 @@ import { cliName, printUsage } from "../command.js";
 import { parseConfig } from "../../config/index.js";
 import type { CliIo } from "../cli-io.js";
 import { openLocalSession } from "../local-session.js";
-import { configureOf, modelFromEnv, NO_KEY_MESSAGE } from "../no-key.js";
+import { configureOf, modelFromEnv, noKeyMessage } from "../no-key.js";
 import type { CfaConfig } from "../../config/index.js";
 import {
   HELP_OPTION,
@@ -23,6 +23,7 @@ import { snapshotFiles } from "../snapshot-files.js";
 import { stderrLogger } from "../local-session.js";
 import { wakeAndReport } from "../wake-and-report.js";
 import { UsageError } from "../usage-error.js";
+import { countOf } from "../count-of.js";
 
 const OPTIONS = {
   ...HELP_OPTION,
@@ -62,7 +63,7 @@ Needs ANTHROPIC_API_KEY. The job's records live on the branch cfa/<N> of the rep
     const logger = stderrLogger(io);
     const inner = modelFromEnv(io, logger);
     if (inner === null) {
-      io.stderr.write(`${NO_KEY_MESSAGE}\n`);
+      io.stderr.write(`${noKeyMessage(cliName(io.env))}\n`);
       return 1;
     }
     const repoDir = await resolveRepo(io.cwd, parsed.values.repo);
@@ -76,7 +77,7 @@ Needs ANTHROPIC_API_KEY. The job's records live on the branch cfa/<N> of the rep
       const snapshot = await snapshotFiles(repoDir);
       if (snapshot.skipped.length > 0) {
         io.stderr.write(
-          `cfa: the replay file leaves out ${snapshot.skipped.length} large or binary file(s): ${snapshot.skipped.slice(0, 5).join(", ")}${snapshot.skipped.length > 5 ? ", …" : ""}\n`,
+          `cfa: the replay file leaves out ${countOf(snapshot.skipped.length, "large or binary file")}: ${snapshot.skipped.slice(0, 5).join(", ")}${snapshot.skipped.length > 5 ? ", …" : ""}\n`,
         );
       }
       recorder = recordInto(
@@ -129,7 +130,6 @@ async function start(
     env: io.env,
     configure: o.configure,
     ...(io.clock ? { clock: io.clock } : {}),
-    ...(io.workRoot ? { workRoot: io.workRoot } : {}),
   });
   try {
     const parsedConfig = parseConfig(await session.forge.readConfig());
@@ -148,6 +148,7 @@ async function start(
       {
         cli: cliName(io.env),
         repoArg: repoArg(o.repoDir, o.repoGiven),
+        ...(o.repoGiven !== undefined ? { repoDir: o.repoDir } : {}),
       },
       io.signal,
     );

@@ -58,7 +58,7 @@ Options:
     if (!(interval > 0 && interval <= 3600)) {
       throw new UsageError(
         "watch",
-        `--interval must be a number of seconds, got ${parsed.values.interval}`,
+        `--interval must be a number of seconds above 0 and at most 3600, got ${parsed.values.interval}`,
       );
     }
     const repoDir = await resolveRepo(io.cwd, parsed.values.repo);
@@ -106,7 +106,11 @@ async function watch(
     if (!o.follow || done) {
       for (const p of view.problems) io.stderr.write(`cfa: ${p}\n`);
       io.stdout.write(
-        `\n${nextStep(view, { cli: cliName(io.env), repoArg: o.repoArg }).join("\n")}\n`,
+        `\n${nextStep(view, {
+          cli: cliName(io.env),
+          repoArg: o.repoArg,
+          ...(o.repoArg ? { repoDir: o.repoDir } : {}),
+        }).join("\n")}\n`,
       );
       return 0;
     }

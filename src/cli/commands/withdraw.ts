@@ -20,13 +20,14 @@ Options:
   --record FILE   append this action to a replay file
   --help, -h      this help
 
-Needs ANTHROPIC_API_KEY (the job is woken to apply it).`,
+Needs no key: stopping a job runs no agent.`,
   after: { optional: ["<reason>"] },
   act(n, { positionals }) {
     const reason = positionals[1]?.trim();
     return {
       action: { action: "withdraw", job: n, ...(reason ? { text: reason } : {}) },
       check: requireLive,
+      needsModel: false,
     };
   },
 });

@@ -5,6 +5,8 @@ import type { Comment, Forge } from "../../ports/forge.js";
 import { readHiddenBlock } from "../../comments/hidden-block.js";
 import { fitComment } from "../../comments/comment-text.js";
 import { applyChange, type Session } from "../job/session.js";
+import { remark, unmark } from "../../comments/own-marks.js";
+import { redact } from "../../secrets/index.js";
 
 export interface BotComments {
   bySeq: Map<number, Comment>;
@@ -25,9 +27,20 @@ export function botComments(forge: Forge, comments: Comment[], job: number): Bot
   return { bySeq, status };
 }
 
-/** Allocates the next seq and queues a record comment; persisted before it is posted. */
+/**
+ * Allocates the next seq and queues a record comment; persisted before it is posted. The
+ * stored body is redacted (state.json is committed) and holds no mark: the template's own
+ * mentions are kept as offsets and marked again when posted (issue 18 §1, own-marks.ts).
+ */
 export function queueComment(s: Session, kind: string, render: (seq: number) => string): void {
-  applyChange(s, { type: "comment-queued", kind, render });
+  applyChange(s, {
+    type: "comment-queued",
+    kind,
+    render: (seq) => {
+      const { text: body, own } = unmark(redact(render(seq), "a comment"));
+      return { body, own };
+    },
+  });
 }
 
 /** Posts the outbox: each comment at most once (one of the bot's with its seq counts). */
@@ -37,7 +50,7 @@ export async function postOutbox(s: Session): Promise<void> {
   const existing = botComments(forge, await forge.listComments(s.n), s.n);
   for (const item of s.engine.outbox) {
     if (existing.bySeq.has(item.seq)) continue;
-    await forge.createComment(s.n, fitComment(item.body, s.paths.dir));
+    await forge.createComment(s.n, fitComment(remark(item.body, item.own), s.paths.dir));
   }
   applyChange(s, { type: "outbox-posted" });
 }

@@ -5,6 +5,8 @@
 
 import type { PullRequest } from "../../ports/forge.js";
 import { applyChange, type Session } from "../job/session.js";
+import { ownClosing } from "../../comments/own-marks.js";
+import { clip } from "../../secrets/index.js";
 
 export async function ensurePullRequest(s: Session): Promise<PullRequest> {
   const forge = s.deps.forge;
@@ -20,7 +22,7 @@ export async function ensurePullRequest(s: Session): Promise<PullRequest> {
   const pr = await forge.createPullRequest({
     head: s.paths.branch,
     base: await forge.defaultBranch(),
-    title: `cfa #${s.n}: ${s.issue.title}`.slice(0, 250),
+    title: clip(`cfa #${s.n}: ${s.issue.title}`, 250, "a pull request title"),
     body: pullRequestBody(s),
     draft: true,
   });
@@ -36,7 +38,7 @@ export function notDraftNotice(pr: number | null): string {
 export function pullRequestBody(s: Session): string {
   const dir = s.paths.dir;
   return [
-    `The work of cfa job #${s.n}, for #${s.n}. Closes #${s.n}.`,
+    `The work of cfa job #${s.n}, for #${s.n}. ${ownClosing(s.n)}.`,
     "",
     `- State: **${s.job.state}** · backtracks: ${s.job.backtracks}`,
     `- Artifacts: \`${dir}/INTENT.md\`, \`${dir}/PLAN.md\`, \`${dir}/WORK_SUMMARY.md\``,

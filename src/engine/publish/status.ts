@@ -9,17 +9,19 @@ import { PHASES } from "../../skills/phases.js";
 import { postOutbox, upsertStatus } from "./outbox.js";
 import { renderStatusComment } from "../../comments/status-comment.js";
 import { applyChange, type Session } from "../job/session.js";
+import { ownMention } from "../../comments/own-marks.js";
+import { clip } from "../../secrets/index.js";
 
 export function waitingOn(s: Session): string {
   if (isTerminalState(s.job.state)) {
     const last = s.job.history.at(-1);
     return s.job.state === "DONE"
       ? "nobody: the work is approved; a person merges the pull request."
-      : `nobody: the job is ${s.job.state}${last ? ` (${last.reason.replace(/\s+/g, " ").slice(0, 200)})` : ""}.`;
+      : `nobody: the job is ${s.job.state}${last ? ` (${clip(last.reason, 4000).replace(/\s+/g, " ").slice(0, 200)})` : ""}.`;
   }
   if (s.engine.apiWait !== undefined) {
     // Issue 9 point 6: an outage is waited out, never a failure (api-wait.ts).
-    return `the Anthropic API — waiting for the Anthropic API since ${s.engine.apiWait.since} (last error: ${s.engine.apiWait.last.replace(/\s+/g, " ").slice(0, 160)}). The job is live; the sweep or \`cfa resume\` tries again.`;
+    return `the Anthropic API — waiting for the Anthropic API since ${s.engine.apiWait.since} (last error: ${clip(s.engine.apiWait.last, 4000).replace(/\s+/g, " ").slice(0, 160)}). The job is live; the sweep or \`cfa resume\` tries again.`;
   }
   const asks = s.soup
     .pendingEscalations()
@@ -28,13 +30,13 @@ export function waitingOn(s: Session): string {
     const meta = s.engine.escalations[m.id];
     if (meta?.kind === "gate") {
       const phase = PHASES[s.job.state as keyof typeof PHASES];
-      const who = gateReviewers(s).map((login) => `@${login}`);
+      const who = gateReviewers(s).map(ownMention);
       const reviewers = who.length > 1 ? `${who[0]} (or ${who.slice(1).join(", ")})` : who[0];
       return `${reviewers} to review ${phase?.artifact ?? "the artifact"} in the pull request (gate \`${m.id}\`${meta.gateSha ? ` at \`${meta.gateSha.slice(0, 7)}\`` : ""}).`;
     }
   }
   if (asks.length > 0) {
-    return `@${s.engine.requester} to answer ${asks.map((m) => `\`${m.id}\``).join(", ")} (\`/answer <id> <text>\`).`;
+    return `${ownMention(s.engine.requester)} to answer ${asks.map((m) => `\`${m.id}\``).join(", ")} (\`/answer <id> <text>\`).`;
   }
   return "the agents: work in progress.";
 }

@@ -45,7 +45,7 @@ export async function containWorkspace(
   }
   for (const removed of await removeNestedRepos(repo.root, repo.git)) {
     notes.push(
-      `cfa: removed ${removed}: nested repositories are not allowed in a workspace; the files around it stay and are committed as plain files.`,
+      `cfa: removed ${removed}: repositories (a nested .git, or a folder git reads as a bare repository: HEAD with objects, refs, commondir or config) are not allowed in a workspace; the files around it stay and are committed as plain files.`,
     );
   }
   const ledger = repo.records;

@@ -16,6 +16,7 @@ import type { Logger } from "../../ports/logger.js";
 import { OUTCOME_PATH } from "../../records/job-paths.js";
 import { createSerialQueue } from "../../git/serial-queue.js";
 import { writeFile } from "../../agents/fs/write-file.js";
+import { outboundText } from "../../comments/outbound-text.js";
 import { artifactFiles, settleRecords } from "./settle-records.js";
 import {
   isArtifactPath,
@@ -78,6 +79,8 @@ export class JobRepo {
       const recordScopes =
         paths === undefined ? [RECORDS_DIR] : paths.filter((p) => isUnderRecords(trim(p)));
       const others = paths?.filter((p) => !isUnderRecords(trim(p)));
+      // Whatever made it (a file tool, a merge), no repository reaches a commit (issue 18 §4).
+      if (others === undefined || others.length > 0) await this.removeNested();
       await this.stageRecords(recordScopes.map(trim));
       const staged =
         others === undefined || others.length > 0
@@ -89,8 +92,9 @@ export class JobRepo {
       for (const file of staged.refused) this.warn("left out of the commit: git refuses it", file);
       for (const file of staged.gitlinks) this.warn("left out of the commit: a gitlink", file);
       if (!staged.staged) return null;
-      // A commit message is published with the branch: it passes the redactor too.
-      const clean = redact(message, "a commit message");
+      // A commit message is published with the branch: it passes the redactor too, and
+      // closes no issue when merged (issue 18 §1: keywords in commit messages count).
+      const clean = outboundText(redact(message, "a commit message"));
       await this.git.raw(["commit", "--quiet", "--no-verify", "--no-gpg-sign", "--message", clean]);
       return this.head();
     });

@@ -11,6 +11,7 @@ import type { OutcomeRecord } from "../../protocol/outcome-record.js";
 import { canonicalJson } from "../../protocol/canonical-json.js";
 import type { HostResult, Question, TurnHost } from "../../agents/turn-contract.js";
 import { runCommand } from "../../agents/commands/index.js";
+import { holdsSecret } from "../../secrets/index.js";
 import type { RoleDefinition } from "../../agents/turn-contract.js";
 import type { Workspace } from "../../ports/workspaces.js";
 import type { CommandResult } from "../../ports/sandbox.js";
@@ -107,6 +108,13 @@ export function createHost(
 
   return {
     async dispatch({ id, brief, files }) {
+      // A task id becomes a pushed branch name (issue 18 §3): never one that holds a secret,
+      // and the refusal does not repeat it.
+      if (holdsSecret(id)) {
+        return refuse(
+          "that task id holds a secret: choose a plain name (lowercase words and dashes)",
+        );
+      }
       if (!TASK_ID.test(id)) {
         return refuse(`task id "${id}" must be lowercase letters, digits and dashes (at most 40)`);
       }

@@ -1,5 +1,5 @@
-// What a step asks the engine to do. Rules run no effects (STYLE habit 2): they return them,
-// and the engine performs them after the step's batch is durably appended.
+// What a step asks the engine to do. Rules run no effects (README, "Conventions"): they
+// return them, and the engine performs them after the step's batch is durably appended.
 
 import type { Address } from "../address.js";
 import type { BusEvent } from "./events.js";

@@ -14,7 +14,10 @@ let repo: string;
 
 beforeAll(async () => {
   root = tempDir("cfa-demo-test-");
-  io = captureIo({ cwd: root });
+  io = captureIo({
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: join(root, "cache") },
+  });
   code = await main(["demo", "--dir", join(root, "demo")], io);
   repo = join(root, "demo", "repo");
 }, 120_000);
@@ -60,6 +63,7 @@ describe("cfa demo", () => {
     expect(out).toContain(`the repository           ${repo}`);
     expect(out).toContain(`git -C ${repo} log --oneline --graph cfa/1`);
     expect(out).toContain(`cfa inspect 1 --repo ${repo}`);
+    expect(out).toContain(`merge it: \`git -C ${repo} merge --no-ff cfa/1\`.`);
     for (const artifact of ["INTENT.md", "PLAN.md", "WORK_SUMMARY.md"]) {
       expect(out).toContain(`git -C ${repo} show cfa/1:.cfa/jobs/1/${artifact}`);
     }

@@ -150,12 +150,22 @@ describe("cfa replay", () => {
     expect(io.err()).toContain("is not a cfa replay file");
     const missing = captureIo({ cwd: root });
     expect(await main(["replay", join(root, "nope.json")], missing)).toBe(1);
-    expect(missing.err()).toContain("cannot read");
+    expect(missing.err()).toBe(
+      `cfa: cannot read ${join(root, "nope.json")}: no such file or folder (ENOENT).\n`,
+    );
+    const folder = captureIo({ cwd: root });
+    expect(await main(["replay", root], folder)).toBe(1);
+    expect(folder.err()).toBe(`cfa: cannot read ${root}: it is a folder, not a file (EISDIR).\n`);
     const full = captureIo({ cwd: root });
     const path = join(root, "ok.json");
     await writeFile(path, JSON.stringify(questionThenWithdraw()));
     expect(await main(["replay", path, "--dir", root], full)).toBe(1);
     expect(full.err()).toContain("is not empty");
+    const file = captureIo({ cwd: root });
+    expect(await main(["replay", path, "--dir", path], file)).toBe(1);
+    expect(file.err()).toBe(
+      `cfa: ${path} is not a folder: a replay builds its repository in an empty folder.\n`,
+    );
     const system = captureIo({ cwd: root });
     expect(await main(["replay", path, "--dir", "/dev/shm/cfa-replay-test"], system)).toBe(1);
     expect(system.err()).toContain("is under /dev, /proc or /sys, where agents may not work");

@@ -118,12 +118,22 @@ describe("action.yml's step", () => {
     }
   ).runs.steps;
 
-  /** Runs the step's script as the runner would, with an `npm` that only records its calls. */
-  async function runStep(actionPath: string) {
+  /**
+   * Runs the step's script as the runner would, with an `npm` that only records its calls
+   * (and, given `nodeVersion`, a `node` that is that version and records that it ran).
+   */
+  async function runStep(actionPath: string, nodeVersion?: string) {
     const bin = await mkdtemp(join(tmpdir(), "cfa-fake-npm-"));
     const calls = join(bin, "calls");
     await writeFile(join(bin, "npm"), `#!/bin/sh\necho "$@" >> "${calls}"\n`);
     await chmod(join(bin, "npm"), 0o755);
+    if (nodeVersion !== undefined) {
+      await writeFile(
+        join(bin, "node"),
+        `#!/bin/sh\nif [ "$1" = --version ]; then echo ${nodeVersion}; else echo "node $@" >> "${calls}"; fi\n`,
+      );
+      await chmod(join(bin, "node"), 0o755);
+    }
     const child = spawn("bash", ["-e", "-c", step.at(-1)!.run], {
       cwd: join(tree, "work"),
       env: {
@@ -152,6 +162,24 @@ describe("action.yml's step", () => {
       /^::error::cfa\/worker: cannot tell what to do for a run outside Actions/,
     );
     expect(code).toBe(1);
+  });
+
+  it.each(["v20.19.5", "v22.11.0"])(
+    "on a runner whose Node is %s, says in one line what to add and runs nothing",
+    async (version) => {
+      const { code, output, npm } = await runStep(tree, version);
+      expect(output).toBe(
+        `::error title=cfa-bot::cfa-bot needs Node.js 22.12 or later; this runner's node is ${version}. Add actions/setup-node@v7 with node-version: 24 before it (templates/workflows/).\n`,
+      );
+      expect(npm).toBe("");
+      expect(code).toBe(1);
+    },
+  );
+
+  it("(control) the same fake node at 22.12 gets past the check and runs the worker", async () => {
+    const { npm } = await runStep(tree, "v22.12.0");
+    expect(npm).toContain("node ");
+    expect(npm).toContain("dist/cfa-worker.mjs");
   });
 
   it("on a tree without the bundle (a branch), says so and builds it with npm first", async () => {

@@ -3,8 +3,8 @@
 // an installation token) and overrides deep-merged.
 //
 // Loaded with createRequire: `import ... with { type: "json" }` passes vitest but fails tsc
-// under NodeNext (STACK.md). The example types are older than Probot 14's: cast at receive.
-// Note that webhook payloads spell review states in lower case (`approved`,
+// under NodeNext (README, "Things that bite"). The example types are older than Probot 14's:
+// cast at receive. Note that webhook payloads spell review states in lower case (`approved`,
 // `changes_requested`), unlike the REST API (`APPROVED`).
 
 import { createRequire } from "node:module";

@@ -79,7 +79,7 @@ export async function createTestProbot(
       if (installationId !== undefined) mockInstallationToken(installationId);
       deliveries += 1;
       const delivery = { id: receiveOptions.id ?? `delivery-${deliveries}`, name: event, payload };
-      // The example payload types are older than Probot 14's (STACK.md): cast here, once.
+      // The example payload types are older than Probot 14's: cast here, once.
       await probot.receive(delivery as unknown as EmitterWebhookEvent);
     },
   };

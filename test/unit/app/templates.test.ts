@@ -63,7 +63,7 @@ describe.each(TEMPLATES)("%s", (path) => {
   it("checks out the whole history without leaving the token in .git/config, and sets up bubblewrap", () => {
     const steps = w.jobs["work"]!.steps;
     expect(steps[0]).toMatchObject({
-      uses: "actions/checkout@v5",
+      uses: "actions/checkout@v7",
       with: { "fetch-depth": 0, "persist-credentials": false },
     });
     expect(steps.map((s) => s.run ?? "").join("\n")).toContain(
@@ -145,5 +145,44 @@ describe("docs/install.md", () => {
     const sample = /## Configuration[\s\S]*?```yaml\n([\s\S]*?)```/.exec(doc)?.[1];
     expect(sample).toBeDefined();
     expect(parseConfig(sample ?? "")).toMatchObject({ ok: true });
+  });
+});
+
+// Issue 19, "test on what ships": CI, the release, the worker templates and the image all
+// run one Node major, which package.json's engines allows, with GitHub's current majors of
+// checkout and setup-node (v7 of each, 2026: https://github.com/actions/checkout/releases,
+// https://github.com/actions/setup-node/releases).
+describe("the Node that ships", () => {
+  const WORKFLOWS = [...TEMPLATES, ".github/workflows/ci.yml", ".github/workflows/release.yml"];
+  const steps = WORKFLOWS.flatMap((path) =>
+    Object.values(workflow(path).jobs).flatMap((job) => job.steps.map((step) => ({ path, step }))),
+  );
+  const image = /^FROM node:(\d+)-/m.exec(read("Dockerfile"))?.[1];
+
+  it("is the image's major in every workflow that sets one up", () => {
+    expect(image).toBe("24");
+    const setups = steps.filter(({ step }) => step.uses?.startsWith("actions/setup-node@"));
+    expect(new Set(setups.map(({ path }) => path))).toEqual(new Set(WORKFLOWS));
+    for (const { path, step } of setups) {
+      expect(`${path}: ${step.uses} ${String(step.with?.["node-version"])}`).toBe(
+        `${path}: actions/setup-node@v7 ${image}`,
+      );
+    }
+  });
+
+  it("checks out with the current checkout", () => {
+    const checkouts = steps.filter(({ step }) => step.uses?.startsWith("actions/checkout@"));
+    expect(checkouts.length).toBeGreaterThan(0);
+    for (const { path, step } of checkouts)
+      expect(`${path}: ${step.uses}`).toBe(`${path}: actions/checkout@v7`);
+  });
+
+  it("is allowed by engines, whose floor is what the bin and the action check", () => {
+    const engines = (JSON.parse(read("package.json")) as { engines: { node: string } }).engines;
+    expect(engines.node).toBe(">=22.12");
+    expect(read("bin/cfa.js")).toContain("major < 22 || (major === 22 && minor < 12)");
+    expect(read("action.yml")).toContain(
+      '[ "$major" -lt 22 ] || { [ "$major" -eq 22 ] && [ "$minor" -lt 12 ]; }',
+    );
   });
 });

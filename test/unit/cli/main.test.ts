@@ -19,7 +19,7 @@ describe("cfa", () => {
     const io = captureIo();
     expect(await main(["--help"], io)).toBe(0);
     for (const verb of VERBS) expect(io.out()).toContain(`  ${verb}`);
-    expect(io.out()).toContain("npx cfa demo");
+    expect(io.out()).toContain("cfa demo");
   });
 
   it("help <command> prints that command's usage", async () => {
@@ -34,10 +34,35 @@ describe("cfa", () => {
     expect(io.err()).toContain('cfa: unknown command "aprove"; did you mean "approve"?');
   });
 
-  it("--version prints the package version", async () => {
+  it.each(["--version", "-v", "-V", "version"])("%s prints the package version", async (flag) => {
     const io = captureIo();
-    expect(await main(["--version"], io)).toBe(0);
-    expect(io.out()).toMatch(/^cfa \d+\.\d+\.\d+/);
+    expect(await main([flag], io)).toBe(0);
+    expect(io.out()).toMatch(/^cfa \d+\.\d+\.\d+\n$/);
+  });
+
+  it("help <unknown> is the unknown-command error, not the overview", async () => {
+    const io = captureIo();
+    expect(await main(["help", "aprove"], io)).toBe(2);
+    expect(io.err()).toContain('cfa: unknown command "aprove"; did you mean "approve"?');
+    expect(io.out()).toBe("");
+  });
+
+  it("suggests the demo the way the person runs cfa", async () => {
+    const npx = captureIo({ env: { npm_command: "exec", npm_package_name: "my-app" } });
+    expect(await main(["--help"], npx)).toBe(0);
+    expect(npx.out()).toContain("Start with `npx cfa-bot demo`");
+    const checkout = captureIo({ env: { npm_command: "run", npm_package_name: "cfa-bot" } });
+    expect(await main(["--help"], checkout)).toBe(0);
+    expect(checkout.out()).toContain("Start with `npm run cfa -- demo`");
+    const typed = captureIo({ env: { npm_command: "exec", npm_package_name: "cfa-bot" } });
+    expect(await main(["--help"], typed)).toBe(0);
+    expect(typed.out()).toContain("Start with `npx cfa demo`");
+    const someScript = captureIo({ env: { npm_command: "run", npm_package_name: "my-app" } });
+    expect(await main(["--help"], someScript)).toBe(0);
+    expect(someScript.out()).toContain("Start with `cfa demo`");
+    const installed = captureIo({ env: {} });
+    expect(await main(["--help"], installed)).toBe(0);
+    expect(installed.out()).toContain("Start with `cfa demo`");
   });
 });
 
@@ -81,6 +106,15 @@ const CASES: [string[], string][] = [
   [["resume", "1", "now"], 'cfa resume: unexpected argument "now"'],
   [["watch"], "cfa watch: missing <N>"],
   [["watch", "1", "--interval", "soon"], "cfa watch: --interval must be a number of seconds"],
+  [["watch", "1", "--interval", "0"], "cfa watch: --interval must be a number of seconds above 0"],
+  [
+    ["watch", "1", "--interval", "-1"],
+    'cfa watch: option --interval needs a value, and the next word starts with a dash: write --interval="-…"',
+  ],
+  [
+    ["reject", "1", "--comment", "--repo", "."],
+    "cfa reject: option --comment needs a value, and the next word starts with a dash",
+  ],
   [["watch", "1", "--follow=yes"], "cfa watch: option -f, --follow does not take a value"],
   [["inspect"], "cfa inspect: missing <N>"],
   [["inspect", "1", "--verbose"], "cfa inspect: unknown option --verbose"],

@@ -81,16 +81,14 @@ describe("renderWatch", () => {
       expect.stringMatching(/^GATE APPROVAL ⏸ INTENT\.md waits for @ana's review at [0-9a-f]{7}$/),
     );
     expect(text).toContain("intent-lead@state:intent:1 TURN turn 1 (2 tool calls)");
-    expect(text).toContain(
-      "intent-lead@state:intent:1 TURN turn 3 (1 tool calls): APPROVED_INTENT",
-    );
+    expect(text).toContain("intent-lead@state:intent:1 TURN turn 3 (1 tool call): APPROVED_INTENT");
     // The turn that closed the task, wrote the summary and asked is one turn, not two.
     const execute = text.filter((t) => t.startsWith("project-lead@state:execute:1 TURN"));
     expect(execute).toEqual([
-      "project-lead@state:execute:1 TURN turn 1 (1 tool calls)",
-      "project-lead@state:execute:1 TURN turn 2 (1 tool calls)",
+      "project-lead@state:execute:1 TURN turn 1 (1 tool call)",
+      "project-lead@state:execute:1 TURN turn 2 (1 tool call)",
       "project-lead@state:execute:1 TURN turn 3 (3 tool calls)",
-      "project-lead@state:execute:1 TURN turn 4 (1 tool calls): APPROVED_WORK",
+      "project-lead@state:execute:1 TURN turn 4 (1 tool call): APPROVED_WORK",
     ]);
   });
 
@@ -137,7 +135,7 @@ describe("renderInspect", () => {
     );
     expect(text).toContain("│       ├── brief: Write hello.txt saying hello");
     expect(text).toContain("│       ├── files: hello.txt");
-    expect(text).toMatch(/│ {7}├── verifier@verify:greet-1 \(fail\) — 1 turn, 1 tool calls, /);
+    expect(text).toMatch(/│ {7}├── verifier@verify:greet-1 \(fail\) — 1 turn, 1 tool call, /);
     expect(text).toMatch(/│ {7}└── verifier@verify:greet-2 \(pass\) — 1 turn, /);
     expect(text).toContain("└── DONE at 10:");
   });
@@ -160,6 +158,15 @@ describe("nextStep", () => {
     expect(nextStep(view, options)).toEqual([
       "DONE — the work is approved. Look it over and merge it: `git merge --no-ff cfa/1`.",
     ]);
+  });
+
+  it("names the repository in the merge when it is not the current folder (issue 19 §5)", () => {
+    expect(nextStep(view, { cli: "cfa", repoArg: " --repo /r", repoDir: "/r" })).toEqual([
+      "DONE — the work is approved. Look it over and merge it: `git -C /r merge --no-ff cfa/1`.",
+    ]);
+    expect(nextStep(view, { cli: "cfa", repoArg: "", repoDir: "/my repo" })[0]).toContain(
+      '`git -C "/my repo" merge --no-ff cfa/1`',
+    );
   });
 
   it("names the open question and the command that answers it", () => {

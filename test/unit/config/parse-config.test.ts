@@ -1,4 +1,4 @@
-// `.github/cfa.yml` (DESIGN.md "Configuration"): all optional, defaults filled, every
+// `.github/cfa.yml` (README, "Configuration"): all optional, defaults filled, every
 // mistake reported as a value naming the field, never thrown, never silently ignored.
 
 import fc from "fast-check";

@@ -1,5 +1,5 @@
-// The process settings (STACK.md: Probot's placeholder secret; DESIGN.md: the app refuses
-// to start without a real one). Messages name the variable and never its value.
+// The process settings (Probot's placeholder secret "development": the app refuses to
+// start without a real one). Messages name the variable and never its value.
 
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";

@@ -123,7 +123,7 @@ describe("evolveRecords: escalations", () => {
 
 describe("evolveRecords: comments", () => {
   it("queued comments take consecutive seqs, rendered with their own seq", () => {
-    const render = (seq: number) => `comment ${seq}`;
+    const render = (seq: number) => ({ body: `comment ${seq}` });
     const r = given(
       { type: "comment-queued", kind: "transition", render },
       { type: "comment-queued", kind: "notice", render },
@@ -137,7 +137,7 @@ describe("evolveRecords: comments", () => {
 
   it("a posted outbox is empty and the seq keeps counting", () => {
     const r = given(
-      { type: "comment-queued", kind: "notice", render: () => "x" },
+      { type: "comment-queued", kind: "notice", render: () => ({ body: "x" }) },
       { type: "outbox-posted" },
     );
     expect(r.engine.outbox).toEqual([]);
@@ -265,7 +265,7 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
       meta: { caller: "lead", kind: "gate", state: "PLAN", text: "ok?" },
     },
     { type: "escalation-noted", id: "q1", patch: { verdict: "superseded" } },
-    { type: "comment-queued", kind: "notice", render: (seq) => `n${seq}` },
+    { type: "comment-queued", kind: "notice", render: (seq) => ({ body: `n${seq}` }) },
     { type: "outbox-posted" },
     { type: "status-comment-posted", id: 1 },
     { type: "people-read", cursor: { comment: 1, review: 1 } },

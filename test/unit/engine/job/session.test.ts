@@ -45,8 +45,16 @@ describe("applyChange", () => {
     const { s } = await memorySession();
     const seq = s.engine.seq;
     applyChange(s, { type: "turn-counted" });
-    applyChange(s, { type: "comment-queued", kind: "notice", render: (seq) => `notice ${seq}` });
-    applyChange(s, { type: "comment-queued", kind: "notice", render: (seq) => `notice ${seq}` });
+    applyChange(s, {
+      type: "comment-queued",
+      kind: "notice",
+      render: (seq) => ({ body: `notice ${seq}` }),
+    });
+    applyChange(s, {
+      type: "comment-queued",
+      kind: "notice",
+      render: (seq) => ({ body: `notice ${seq}` }),
+    });
     expect(s.job.turns).toBe(1);
     expect(s.engine.outbox.map((item) => item.body)).toEqual([
       `notice ${seq}`,
