@@ -21,6 +21,7 @@ import {
   pass,
   worker,
   writeArtifact,
+  approveGate,
 } from "../support/engine/recordings.js";
 import { call, recording, say, tools } from "../support/engine/script.js";
 
@@ -117,7 +118,6 @@ describe("an API outage is waited out (issue 9 point 6)", () => {
 
   it("a verifier that meets the outage inside the lead's close: the lead's turn is redone on the next runner, its calls replayed, and the job ends DONE", async () => {
     const EXEC = "project-lead@state:execute:1";
-    const approveGate = () => [tools(call("answer", { text: "approved" }))];
     const script = createConversationModel(
       recording({
         [LEAD]: INTENT_STEPS(),

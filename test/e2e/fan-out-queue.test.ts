@@ -19,10 +19,10 @@ import {
   gate,
   pass,
   writeArtifact,
+  approveGate,
 } from "../support/engine/recordings.js";
 
 const CONFIG = "fanOut: 1\nescalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
-const approveGate = () => [tools(call("answer", { text: "approved" }))];
 const dispatch = (id: string) => call("dispatch", { id, brief: `Write ${id}.txt`, files: [] });
 
 describe("fan-out cap", () => {

@@ -19,6 +19,7 @@ import {
   gate,
   pass,
   writeArtifact,
+  approveGate,
 } from "../support/engine/recordings.js";
 
 const LEAD = "intent-lead@state:intent:1";
@@ -177,7 +178,6 @@ describe("intervene", () => {
   describe("an idle lead whose worker is busy", () => {
     const EXEC = "project-lead@state:execute:1";
     const WORKER = "worker@dispatch:x";
-    const approveGate = () => [tools(call("answer", { text: "approved" }))];
     const script = () =>
       createConversationModel(
         recording({
@@ -294,7 +294,6 @@ describe("intervene", () => {
     const EXEC = "project-lead@state:execute:1";
     const WORKER = "worker@dispatch:x";
     const CONFIG = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
-    const approveGate = () => [tools(call("answer", { text: "approved" }))];
     const upToExecute = () => ({
       [LEAD]: INTENT_STEPS(),
       "proxy@escalation:q1": approveGate(),

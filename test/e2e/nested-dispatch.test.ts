@@ -28,6 +28,7 @@ import {
   gate,
   pass,
   writeArtifact,
+  approveGate,
 } from "../support/engine/recordings.js";
 import { readJobView } from "../../src/cli/job-view.js";
 import { renderInspect } from "../../src/cli/inspect-render.js";
@@ -35,7 +36,6 @@ import { renderWatch } from "../../src/cli/watch-render.js";
 import { readJobRecords } from "../../src/cli/job-records.js";
 
 const NEVER = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
-const approveGate = () => [tools(call("answer", { text: "approved" }))];
 const ISSUE = "home.txt says hullo, not hello";
 const dispatch = (id: string, brief: string) => call("dispatch", { id, brief, files: [] });
 const reply = (text: string) => tools(call("reply", { text }));

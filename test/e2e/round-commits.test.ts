@@ -30,14 +30,14 @@ import {
   PLAN_STEPS,
   pass,
   worker,
+  approveGate,
 } from "../support/engine/recordings.js";
-import { call, recording, tools } from "../support/engine/script.js";
+import { recording } from "../support/engine/script.js";
 import { createConversationModel } from "../support/engine/conversation-model.js";
 
 const CONFIG = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
 const HELLO = "worker@dispatch:hello";
 const WORLD = "worker@dispatch:world";
-const approveGate = () => [tools(call("answer", { text: "approved" }))];
 
 const script = () =>
   createConversationModel(

@@ -10,7 +10,13 @@ import { createLocalJob } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { openJob } from "../support/engine/person.js";
 import { foldedBus, state, transcript, userTexts } from "../support/engine/inspect.js";
-import { INTENT_STEPS, PLAN_STEPS, gate, writeArtifact } from "../support/engine/recordings.js";
+import {
+  INTENT_STEPS,
+  PLAN_STEPS,
+  gate,
+  writeArtifact,
+  approveGate,
+} from "../support/engine/recordings.js";
 import { call, recording, say, tools } from "../support/engine/script.js";
 
 const LEAD = "intent-lead@state:intent:1";
@@ -104,7 +110,6 @@ describe("caps before every model call (issue 11 point 6)", () => {
       tools(call("write_file", { path: `${id}3.txt`, content: "3\n" })),
       tools(call("reply", { text: `${id} done` })),
     ];
-    const approveGate = () => [tools(call("answer", { text: "approved" }))];
     const script = createConversationModel(
       recording({
         [LEAD]: INTENT_STEPS(),
@@ -154,7 +159,7 @@ describe("caps after a proxy's call too (issue 11 point 6)", () => {
     const script = createConversationModel(
       recording({
         [LEAD]: INTENT_STEPS(),
-        "proxy@escalation:q1": [tools(call("answer", { text: "approved" }))],
+        "proxy@escalation:q1": approveGate(),
       }),
     );
     const probe = await createLocalJob({ model: script });

@@ -20,9 +20,9 @@ import {
   gate,
   pass,
   writeArtifact,
+  approveGate,
 } from "../support/engine/recordings.js";
 
-const approveGate = () => [tools(call("answer", { text: "approved" }))];
 const ISSUE = "hello.txt says hullo, not hello";
 
 describe("verifier", () => {

@@ -9,7 +9,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { wake } from "../../../src/engine/index.js";
 import { driveToEnd } from "./drive.js";
 import {
@@ -248,4 +248,30 @@ export async function resumeFrom(scenario: Scenario, point: CrashPoint): Promise
   await expectNothingTwice(job);
   expectEachCallPaidOnce(job, scenario, point, window);
   return job;
+}
+
+/**
+ * The DONE scenario's tests for share `shard` of `of` (0-based): the job recorded once in the
+ * file that calls this, then every crash point of the share restored and resumed to DONE.
+ */
+export async function describeDoneShard(shard: number, of: number): Promise<void> {
+  const done = await recordDone();
+  afterAll(() => cleanupScenario(done));
+  const points = shardOf(done.points, shard, of);
+
+  describe(`a job interrupted at any call ends as it would have (DONE), share ${shard + 1} of ${of}`, () => {
+    it("the reference job ran to DONE and left crash points", () => {
+      if (done.failure) throw done.failure;
+      expect(done.reference?.state).toBe("DONE");
+      expect(done.reference?.pr).toEqual({ draft: false, state: "open" });
+      expect(points.length).toBeGreaterThan(0);
+    });
+
+    for (const point of points) {
+      it(`dies ${point.label}`, async () => {
+        const job = await resumeFrom(done, point);
+        expect(git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1")).toContain("hello.txt");
+      });
+    }
+  });
 }

@@ -4,13 +4,18 @@
 // (issue 8 point 4).
 
 import { createConversationModel } from "./conversation-model.js";
-import { EXECUTE_STEPS, INTENT_STEPS, PLAN_STEPS, pass, worker } from "./recordings.js";
-import { call, recording, tools } from "./script.js";
+import {
+  EXECUTE_STEPS,
+  INTENT_STEPS,
+  PLAN_STEPS,
+  pass,
+  worker,
+  approveGate,
+} from "./recordings.js";
+import { recording } from "./script.js";
 
 export const KILL_CONFIG = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
 export const KILL_WORKERS = ["worker@dispatch:hello", "worker@dispatch:world"];
-
-const approveGate = () => [tools(call("answer", { text: "approved" }))];
 
 export function killRecording() {
   return recording({

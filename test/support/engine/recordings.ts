@@ -11,6 +11,8 @@ export const gate = (name: string, text = `${name} is ready`) =>
 export const finish = (outcome: string, reason = "approved by the person") =>
   tools(call("finish", { outcome, reason }));
 export const pass = () => [tools(call("verdict", { verdict: "pass", issues: [], notes: "ok" }))];
+/** A proxy's run that approves the gate it was asked about. */
+export const approveGate = () => [tools(call("answer", { text: "approved" }))];
 
 export function worker(file: string): ScriptStep[] {
   return [
@@ -67,7 +69,6 @@ export function happyRecording() {
 export const COMPACT_CONFIG = "escalation:\n  PLAN: never\n  EXECUTE: never\n";
 
 export function compactRecording() {
-  const approveGate = () => [tools(call("answer", { text: "approved" }))];
   return recording({
     "intent-lead@state:intent:1": INTENT_STEPS(),
     "project-lead@state:plan:1": PLAN_STEPS(),
