@@ -14,14 +14,13 @@ import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { openJob } from "../support/engine/person.js";
 import { commentsOfKind, foldedBus, state } from "../support/engine/inspect.js";
 import {
-  INTENT_STEPS,
-  PLAN_STEPS,
   finish,
   gate,
   pass,
   worker,
   writeArtifact,
   approveGate,
+  proxiedToExecute,
 } from "../support/engine/recordings.js";
 import { call, recording, say, tools } from "../support/engine/script.js";
 
@@ -120,10 +119,7 @@ describe("an API outage is waited out (issue 9 point 6)", () => {
     const EXEC = "project-lead@state:execute:1";
     const script = createConversationModel(
       recording({
-        [LEAD]: INTENT_STEPS(),
-        "proxy@escalation:q1": approveGate(),
-        "project-lead@state:plan:1": PLAN_STEPS(),
-        "proxy@escalation:q2": approveGate(),
+        ...proxiedToExecute(),
         [EXEC]: [
           tools(call("dispatch", { id: "hello", brief: "Create hello.txt", files: [] })),
           say("Dispatched."),

@@ -13,13 +13,12 @@ import { openJob } from "../support/engine/person.js";
 import { fileOnBranch, foldedBus, state, taskBranches } from "../support/engine/inspect.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
 import {
-  INTENT_STEPS,
-  PLAN_STEPS,
   finish,
   gate,
   pass,
   writeArtifact,
   approveGate,
+  proxiedToExecute,
 } from "../support/engine/recordings.js";
 
 const CONFIG = "fanOut: 1\nescalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
@@ -31,10 +30,7 @@ describe("fan-out cap", () => {
   it("a dispatch past the cap waits, the agent is told, and it starts when a sibling closes", async () => {
     const model = createStrictConversationModel(
       recording({
-        "intent-lead@state:intent:1": INTENT_STEPS(),
-        "proxy@escalation:q1": approveGate(),
-        "project-lead@state:plan:1": PLAN_STEPS(),
-        "proxy@escalation:q2": approveGate(),
+        ...proxiedToExecute(),
         "proxy@escalation:q3": approveGate(),
         "project-lead@state:execute:1": [
           tools(dispatch("first"), dispatch("second")),

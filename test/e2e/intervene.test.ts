@@ -13,13 +13,12 @@ import { ANA, approve, openJob, say as comment } from "../support/engine/person.
 import { commentsOfKind, fileOnBranch, foldedBus, state } from "../support/engine/inspect.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
 import {
-  INTENT_STEPS,
-  PLAN_STEPS,
   finish,
   gate,
   pass,
   writeArtifact,
   approveGate,
+  proxiedToExecute,
 } from "../support/engine/recordings.js";
 
 const LEAD = "intent-lead@state:intent:1";
@@ -181,10 +180,7 @@ describe("intervene", () => {
     const script = () =>
       createConversationModel(
         recording({
-          [LEAD]: INTENT_STEPS(),
-          "proxy@escalation:q1": approveGate(),
-          "project-lead@state:plan:1": PLAN_STEPS(),
-          "proxy@escalation:q2": approveGate(),
+          ...proxiedToExecute(),
           [EXEC]: [
             tools(call("dispatch", { id: "x", brief: "Create a.txt and b.txt", files: [] })),
             say("Dispatched."),
@@ -295,10 +291,7 @@ describe("intervene", () => {
     const WORKER = "worker@dispatch:x";
     const CONFIG = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
     const upToExecute = () => ({
-      [LEAD]: INTENT_STEPS(),
-      "proxy@escalation:q1": approveGate(),
-      "project-lead@state:plan:1": PLAN_STEPS(),
-      "proxy@escalation:q2": approveGate(),
+      ...proxiedToExecute(),
     });
     const busyWorker = () => [
       tools(call("write_file", { path: "a.txt", content: "a\n" })),

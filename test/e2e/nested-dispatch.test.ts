@@ -22,13 +22,12 @@ import {
 } from "../support/engine/inspect.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
 import {
-  INTENT_STEPS,
-  PLAN_STEPS,
   finish,
   gate,
   pass,
   writeArtifact,
   approveGate,
+  proxiedToExecute,
 } from "../support/engine/recordings.js";
 import { readJobView } from "../../src/cli/job-view.js";
 import { renderInspect } from "../../src/cli/inspect-render.js";
@@ -43,10 +42,7 @@ const reply = (text: string) => tools(call("reply", { text }));
 /** The recording of a job whose EXECUTE works through site → pages → home. */
 function threeLevels() {
   return recording({
-    "intent-lead@state:intent:1": INTENT_STEPS(),
-    "proxy@escalation:q1": approveGate(),
-    "project-lead@state:plan:1": PLAN_STEPS(),
-    "proxy@escalation:q2": approveGate(),
+    ...proxiedToExecute(),
     "project-lead@state:execute:1": [
       tools(dispatch("site", "Build the site: site.txt, and its pages through a sub-task")),
       say("Dispatched the site."),
@@ -204,10 +200,7 @@ describe("nested dispatch", () => {
   it("a task closed with its sub-task still open: the sub-task is verified and merged into it first, then it is verified again and merged", async () => {
     const model = createStrictConversationModel(
       recording({
-        "intent-lead@state:intent:1": INTENT_STEPS(),
-        "proxy@escalation:q1": approveGate(),
-        "project-lead@state:plan:1": PLAN_STEPS(),
-        "proxy@escalation:q2": approveGate(),
+        ...proxiedToExecute(),
         "project-lead@state:execute:1": [
           tools(dispatch("site", "Build the site")),
           say("Dispatched the site."),
@@ -256,10 +249,7 @@ describe("nested dispatch", () => {
   it("a withdraw drops the whole tree unmerged: every level's branch and worktree go", async () => {
     const model = createStrictConversationModel(
       recording({
-        "intent-lead@state:intent:1": INTENT_STEPS(),
-        "proxy@escalation:q1": approveGate(),
-        "project-lead@state:plan:1": PLAN_STEPS(),
-        "proxy@escalation:q2": approveGate(),
+        ...proxiedToExecute(),
         "project-lead@state:execute:1": [tools(dispatch("site", "site")), say("Dispatched.")],
         "worker@dispatch:site": [
           tools(call("write_file", { path: "site.txt", content: "site\n" })),

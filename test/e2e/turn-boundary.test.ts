@@ -12,10 +12,10 @@ import { openJob } from "../support/engine/person.js";
 import { foldedBus, state, transcript, userTexts } from "../support/engine/inspect.js";
 import {
   INTENT_STEPS,
-  PLAN_STEPS,
   gate,
   writeArtifact,
   approveGate,
+  proxiedToExecute,
 } from "../support/engine/recordings.js";
 import { call, recording, say, tools } from "../support/engine/script.js";
 
@@ -112,10 +112,7 @@ describe("caps before every model call (issue 11 point 6)", () => {
     ];
     const script = createConversationModel(
       recording({
-        [LEAD]: INTENT_STEPS(),
-        "proxy@escalation:q1": approveGate(),
-        "project-lead@state:plan:1": PLAN_STEPS(),
-        "proxy@escalation:q2": approveGate(),
+        ...proxiedToExecute(),
         "project-lead@state:execute:1": [
           tools(...tasks.map((id) => call("dispatch", { id, brief: `files ${id}`, files: [] }))),
           say("Dispatched."),

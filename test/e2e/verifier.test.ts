@@ -14,14 +14,7 @@ import {
   userTexts,
 } from "../support/engine/inspect.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
-import {
-  INTENT_STEPS,
-  PLAN_STEPS,
-  gate,
-  pass,
-  writeArtifact,
-  approveGate,
-} from "../support/engine/recordings.js";
+import { gate, pass, writeArtifact, proxiedToExecute } from "../support/engine/recordings.js";
 
 const ISSUE = "hello.txt says hullo, not hello";
 
@@ -32,10 +25,7 @@ describe("verifier", () => {
     const job = await newJob({
       config: "escalation:\n  INTENT: never\n  PLAN: never\n",
       recording: recording({
-        "intent-lead@state:intent:1": INTENT_STEPS(),
-        "proxy@escalation:q1": approveGate(),
-        "project-lead@state:plan:1": PLAN_STEPS(),
-        "proxy@escalation:q2": approveGate(),
+        ...proxiedToExecute(),
         "project-lead@state:execute:1": [
           tools(
             call("dispatch", { id: "hello", brief: "Create hello.txt saying hello", files: [] }),

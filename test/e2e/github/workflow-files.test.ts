@@ -45,22 +45,7 @@ describe("workflow files on GitHub", () => {
     await probot.receive("issues", job.labelled(1, "ana"));
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
     for (let gate = 1; gate <= 2; gate++) {
-      const pull = github.pulls[0]!;
-      const review = github.review({
-        pull: pull.number,
-        login: "ana",
-        state: "APPROVED",
-        commitId: github.head("cfa/1"),
-      });
-      await probot.receive(
-        "pull_request_review",
-        job.reviewed(pull.number, {
-          id: review.id,
-          login: "ana",
-          state: "approved",
-          commitId: review.commitId,
-        }),
-      );
+      await job.submitReview("ana");
       expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
     }
 

@@ -49,6 +49,17 @@ export const EXECUTE_STEPS = (): ScriptStep[] => [
   finish("APPROVED_WORK", "approved"),
 ];
 
+/**
+ * INTENT and PLAN each written and gated, the proxy approving both (q1, q2): the first
+ * instances of a recording whose config lets the proxy answer, up to EXECUTE.
+ */
+export const proxiedToExecute = () => ({
+  "intent-lead@state:intent:1": INTENT_STEPS(),
+  "proxy@escalation:q1": approveGate(),
+  "project-lead@state:plan:1": PLAN_STEPS(),
+  "proxy@escalation:q2": approveGate(),
+});
+
 export function happyRecording() {
   return recording({
     "intent-lead@state:intent:1": INTENT_STEPS(),

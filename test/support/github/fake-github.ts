@@ -48,7 +48,7 @@ interface PullState {
   user: User;
   requested: string[];
 }
-interface ReviewState {
+export interface ReviewState {
   id: number;
   pull: number;
   user: User;

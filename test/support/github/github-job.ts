@@ -17,7 +17,7 @@ import {
 import { startGitHttpServer, type GitHttpRequest, type GitHttpServer } from "./git-http-server.js";
 import { createQueuedTestApp } from "./queued-test-app.js";
 import { git, makeTempRemote } from "../git/temp-repo.js";
-import { FakeGitHub, FULL, OWNER, REPO, type Route } from "./fake-github.js";
+import { FakeGitHub, FULL, OWNER, REPO, type ReviewState, type Route } from "./fake-github.js";
 
 export type ReviewStateName = "approved" | "changes_requested" | "commented" | "dismissed";
 
@@ -111,6 +111,15 @@ export interface GitHubJob {
     pull: number,
     review: { id: number; login: string; state: string; commitId: string },
   ): object;
+  /**
+   * A person's review of the job's pull request, as GitHub records it (at the head of cfa/1
+   * unless `commitId` says otherwise), delivered to the app; resolves once its cues ran.
+   */
+  submitReview(
+    login: string,
+    state?: "APPROVED" | "CHANGES_REQUESTED",
+    more?: { commitId?: string; body?: string; comments?: ReviewState["comments"] },
+  ): Promise<ReviewState>;
   /** GitHub's pull_request_review.dismissed: the review's state reads "dismissed". */
   dismissed(
     pull: number,
@@ -201,6 +210,22 @@ export async function createGitHubJob(options: {
   const lines: string[] = [];
   const repository = { name: REPO, owner: { login: OWNER }, default_branch: "main" };
 
+  const reviewed = (
+    pull: number,
+    review: { id: number; login: string; state: ReviewStateName; commitId: string },
+  ) =>
+    examplePayload("pull_request_review", "submitted", {
+      repository,
+      review: {
+        id: review.id,
+        state: review.state,
+        user: { login: review.login, type: "User" },
+        commit_id: review.commitId,
+      },
+      pull_request: { number: pull, head: { ref: "cfa/1", repo: { full_name: FULL } } },
+      sender: { login: review.login, type: "User" },
+    });
+
   return {
     root,
     github,
@@ -246,21 +271,32 @@ export async function createGitHubJob(options: {
         issue: { number: issue, labels: [{ name: "cfa" }], state: "open" },
         sender: { login, type: "User" },
       }),
-    reviewed: (
-      pull: number,
-      review: { id: number; login: string; state: ReviewStateName; commitId: string },
-    ) =>
-      examplePayload("pull_request_review", "submitted", {
-        repository,
-        review: {
+    reviewed,
+    async submitReview(
+      login: string,
+      state: "APPROVED" | "CHANGES_REQUESTED" = "APPROVED",
+      more: { commitId?: string; body?: string; comments?: ReviewState["comments"] } = {},
+    ) {
+      const pull = github.pulls[0]!;
+      const review = github.review({
+        pull: pull.number,
+        login,
+        state,
+        commitId: more.commitId ?? github.head("cfa/1"),
+        ...(more.body === undefined ? {} : { body: more.body }),
+        ...(more.comments === undefined ? {} : { comments: more.comments }),
+      });
+      await probot.receive(
+        "pull_request_review",
+        reviewed(pull.number, {
           id: review.id,
-          state: review.state,
-          user: { login: review.login, type: "User" },
-          commit_id: review.commitId,
-        },
-        pull_request: { number: pull, head: { ref: "cfa/1", repo: { full_name: FULL } } },
-        sender: { login: review.login, type: "User" },
-      }),
+          login,
+          state: state === "APPROVED" ? "approved" : "changes_requested",
+          commitId: review.commitId,
+        }),
+      );
+      return review;
+    },
     dismissed: (
       pull: number,
       review: { id: number; login: string; commitId: string },

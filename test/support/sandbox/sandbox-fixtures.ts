@@ -4,6 +4,7 @@ import { accessSync, constants } from "node:fs";
 import { mkdtemp, readdir, readFile, realpath } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import type { CommandRequest } from "../../../src/ports/sandbox.js";
 
 /** The installed bwrap, or null: the bwrap tests are skipped (visibly) only then. */
 export function installedBwrap(): string | null {
@@ -72,4 +73,36 @@ export function connectScript(host: string, port: number): string {
 s.on("connect", () => { console.log("connected"); process.exit(0); });
 s.on("error", (e) => { console.log("failed " + e.code); process.exit(3); });
 setTimeout(() => { console.log("failed timeout"); process.exit(4); }, 5000);`;
+}
+
+/** The system's PATH inside a sandbox (and for an unsandboxed command). */
+export const SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin";
+
+/**
+ * A command request in workspace `ws`: the system PATH, HOME the workspace, no network, a
+ * 30 s timeout and 1 MB of output unless `more` says otherwise.
+ */
+export function commandRequest(
+  ws: string,
+  argv: string[],
+  more: Partial<CommandRequest> = {},
+): CommandRequest {
+  return {
+    argv,
+    cwd: ws,
+    env: { PATH: SYSTEM_PATH, HOME: ws },
+    timeoutMs: 30_000,
+    maxOutputBytes: 1_000_000,
+    network: false,
+    ...more,
+  };
+}
+
+/** Whether every exit code a script echoed on one line (`echo $a $b …`) says it failed. */
+export function everyCodeFailed(stdout: string): boolean {
+  return stdout
+    .trim()
+    .split(" ")
+    .map(Number)
+    .every((code) => code !== 0);
 }

@@ -16,6 +16,9 @@ import {
   isUnderTmp,
   markerSeconds,
   waitUntilGone,
+  commandRequest,
+  everyCodeFailed,
+  SYSTEM_PATH,
 } from "../../../support/sandbox/sandbox-fixtures.js";
 import { git, makeTempRepo } from "../../../support/git/temp-repo.js";
 
@@ -28,7 +31,6 @@ const title = skip
 const bit = it.skipIf(skip);
 
 const TOKEN = "ghs_16C7e42F292c6912E7710c838347Ae178B4a";
-const SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin";
 
 let root: string;
 let repo: string;
@@ -60,17 +62,8 @@ afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-function request(argv: string[], more: Partial<CommandRequest> = {}): CommandRequest {
-  return {
-    argv,
-    cwd: ws,
-    env: { PATH: SYSTEM_PATH, HOME: ws },
-    timeoutMs: 30_000,
-    maxOutputBytes: 1_000_000,
-    network: false,
-    ...more,
-  };
-}
+const request = (argv: string[], more: Partial<CommandRequest> = {}) =>
+  commandRequest(ws, argv, more);
 
 const sh = (script: string, more: Partial<CommandRequest> = {}) =>
   sandbox.run(request(["sh", "-c", script], more));
@@ -159,13 +152,7 @@ describe(title, () => {
       const result = await sh(
         `echo "gitdir: /elsewhere" > .git; r1=$?; echo "#!/bin/sh" > ${hook}; r2=$?; git config core.hooksPath /x; r3=$?; echo "$r1 $r2 $r3"`,
       );
-      expect(
-        result.stdout
-          .trim()
-          .split(" ")
-          .map(Number)
-          .every((code) => code !== 0),
-      ).toBe(true);
+      expect(everyCodeFailed(result.stdout)).toBe(true);
       expect(await readFile(path.join(ws, ".git"), "utf8")).toMatch(/^gitdir: .*worktrees/);
       expect(existsSync(hook)).toBe(false);
       // `config --get` fails (exit 1) when the key is not set at all.

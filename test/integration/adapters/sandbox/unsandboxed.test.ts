@@ -5,7 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SandboxRequestError } from "../../../../src/adapters/sandbox/errors.js";
 import { createUnsandboxed } from "../../../../src/adapters/sandbox/unsandboxed.js";
 import type { CommandRequest } from "../../../../src/ports/sandbox.js";
-import { markerSeconds, waitUntilGone } from "../../../support/sandbox/sandbox-fixtures.js";
+import {
+  markerSeconds,
+  waitUntilGone,
+  commandRequest,
+} from "../../../support/sandbox/sandbox-fixtures.js";
 
 // Sandbox mode `off`: no containment, but the same cwd, env, limits and abort.
 const sandbox = createUnsandboxed();
@@ -18,17 +22,8 @@ afterAll(async () => {
   await rm(ws, { recursive: true, force: true });
 });
 
-function request(argv: string[], more: Partial<CommandRequest> = {}): CommandRequest {
-  return {
-    argv,
-    cwd: ws,
-    env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: ws },
-    timeoutMs: 30_000,
-    maxOutputBytes: 1_000_000,
-    network: false,
-    ...more,
-  };
-}
+const request = (argv: string[], more: Partial<CommandRequest> = {}) =>
+  commandRequest(ws, argv, more);
 
 describe("unsandboxed (sandbox: off)", () => {
   it("is kind none", () => {
