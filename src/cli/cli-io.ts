@@ -29,6 +29,11 @@ export interface CliIo {
   clock?: Clock;
   /** Test seam: where job areas live (default: the user's cache folder, per repository). */
   workRoot?: string;
+  /**
+   * Test seam: the order ended turns are applied in (EngineDeps.applyOrder). Responses served
+   * from a recording over HTTP assume the order they were recorded in, as `cfa replay` does.
+   */
+  applyOrder?: "finished" | "started";
   /** Stops a wake at its next safe point, and `watch --follow` (Ctrl-C in the real process). */
   signal?: AbortSignal;
 }

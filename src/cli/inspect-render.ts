@@ -5,6 +5,7 @@
 
 import { isRole } from "../config/index.js";
 import type { EscalationMeta, TaskMeta } from "../records/engine-state.js";
+import type { CommandEvidence } from "../records/command-evidence.js";
 import { isLiveState, type LiveState } from "../protocol/fsm.js";
 import type { TransitionEntry } from "../protocol/job-record.js";
 import type { ModelUsage } from "../ports/model.js";
@@ -93,6 +94,17 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
     const files = filesWritten(instances.get(worker));
     const children: TreeNode[] = [
       ...(meta ? [{ label: `brief: ${oneLine(meta.brief, 140)}` }] : []),
+      // Issue 20: what the verdict rests on, as the engine recorded it.
+      ...(meta?.verifierEvidence !== undefined
+        ? [
+            {
+              label:
+                meta.verifierEvidence.length === 0
+                  ? `evidence: none — the verifier ran no command${meta.lastVerdict === "pass" ? " (unverified pass)" : ""}`
+                  : `evidence: ${meta.verifierEvidence.map(evidenceLine).join("; ")}`,
+            },
+          ]
+        : []),
       { label: files.length > 0 ? `files: ${files.join(", ")}` : "files: none written" },
       ...asksOf(worker),
       ...[instanceNode(worker)].filter((x): x is TreeNode => x !== null),
@@ -154,6 +166,7 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
       children: others.map((i) => instanceNode(i.key)).filter((x): x is TreeNode => x !== null),
     });
   }
+  children.push(...setupNodes(view), ...blockedNodes(view));
   const head = `Job #${view.n} "${oneLine(job.title, 100)}" — ${job.state} · ${countOf(job.turns, "turn")} · ${formatUsage(job.usage)} · ${formatUsd(job.costUsd)}${
     job.backtracks > 0 ? ` · ${countOf(job.backtracks, "backtrack")}` : ""
   }`;
@@ -163,6 +176,50 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
     `Totals over ${countOf(totals.instances, "instance")}: ${countOf(totals.turns, "turn")}, ${countOf(totals.toolCalls, "tool call")}, ${formatUsage(totals.usage)}, ${formatUsd(totals.cost)} at current prices (state.json records ${formatUsd(job.costUsd)}).`,
     `Records: ${view.ref} at ${view.head.slice(0, 7)}, under .cfa/jobs/${view.n}/`,
     ...view.problems.map((p) => `! ${p}`),
+  ];
+}
+
+// Agent-controlled text (a command line, a host a command asked for, a setup's output) is
+// printed to a terminal: no escape sequence or other control character gets through.
+// eslint-disable-next-line no-control-regex -- removing control characters is the point
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/gu;
+const plain = (text: string, max: number) => oneLine(text.replace(CONTROL, ""), max);
+
+function evidenceLine(e: CommandEvidence): string {
+  const exit = e.timedOut ? "timed out" : `exit ${e.exitCode ?? "killed"}`;
+  return `${plain(e.command, 80)} ${exit}${e.summary ? `, ${e.summary}` : ""}`;
+}
+
+/** Issue 20: the workspaces' setup runs, and the failure the job waits on. */
+function setupNodes(view: JobView): TreeNode[] {
+  const setup = view.engine?.setup;
+  if (setup === undefined) return [];
+  const children: TreeNode[] = setup.runs.map((run) => ({
+    label: `${run.workspace}: ${run.ok ? "ok" : "failed"} at ${run.at} — ${run.commands
+      .map((c) => `${evidenceLine(c)} (${(c.durationMs / 1000).toFixed(1)} s)`)
+      .join("; ")}`,
+  }));
+  if (setup.failed !== undefined) {
+    children.push({
+      label: `waiting: ${plain(setup.failed.command, 80)} failed in ${setup.failed.workspace}${setup.failed.retry ? " (retry asked)" : ""}; last lines: ${plain(setup.failed.tail, 300)}`,
+    });
+  }
+  return [
+    { label: `setup (${setup.runs.length} run${setup.runs.length === 1 ? "" : "s"})`, children },
+  ];
+}
+
+/** Issue 20: requests the egress proxy refused, from agents' commands and setup. */
+function blockedNodes(view: JobView): TreeNode[] {
+  const blocked = view.engine?.blocked;
+  if (blocked === undefined || blocked.entries.length === 0) return [];
+  return [
+    {
+      label: `blocked requests (${blocked.entries.length} kinds${blocked.dropped > 0 ? `, ${blocked.dropped} more not kept` : ""})`,
+      children: blocked.entries.map((e) => ({
+        label: `${plain(e.host || "(no host)", 80)}:${e.port} ${e.protocol} ${e.reason} × ${e.count} — ${plain(e.command, 80)} by ${plain(e.by, 60)}`,
+      })),
+    },
   ];
 }
 

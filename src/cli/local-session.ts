@@ -84,6 +84,7 @@ export async function openLocalSession(
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.configure ? { configure: options.configure } : {}),
   });
+  if (io.applyOrder !== undefined) deps.applyOrder = io.applyOrder;
   // The local forge is the person's own: they may act on it whoever created it first.
   await forge.setPermission(options.person, "admin");
   return {

@@ -54,11 +54,28 @@ export async function applyPersonAction(
       await forge.commentAs(person, n, `/intervene ${text}`);
       return said();
     case "resume":
-      return said(); // nothing to say on the forge: the wake that follows is the point
+      // Issue 20: a job waiting on a failed setup is tried again on `cfa resume`, as
+      // `/retry` does on GitHub; otherwise the wake that follows is the point.
+      if (await waitsOnSetup(repoDir, `refs/heads/${jobPaths(n).branch}:${jobPaths(n).state}`)) {
+        await forge.commentAs(person, n, "/retry");
+      }
+      return said();
     default: {
       const never: never = action.action;
       throw new CliError(`unknown action ${String(never)}`);
     }
+  }
+}
+
+/** Whether the job's record (at `object`) says it waits on a failed setup. */
+async function waitsOnSetup(repoDir: string, object: string): Promise<boolean> {
+  try {
+    const record = JSON.parse((await gitTry(repoDir, ["show", object])) ?? "{}") as {
+      engine?: { setup?: { failed?: unknown } };
+    };
+    return record.engine?.setup?.failed !== undefined;
+  } catch {
+    return false;
   }
 }
 

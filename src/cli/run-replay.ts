@@ -84,6 +84,10 @@ export async function runReplay(
     env: { PATH: io.env.PATH ?? "/usr/bin:/bin", HOME: io.env.HOME },
     heartbeat: false,
   });
+  // A replay's records come out the same every time: turns are applied in the order they
+  // started (engine/turn/turn-scheduler.ts), which costs nothing with a model that answers
+  // at once.
+  session.deps.applyOrder = "started";
   const person = { login: file.person, type: "User" as const };
   const parsed = parseConfig(file.config ?? null);
   const label = parsed.ok ? parsed.config.label : "cfa";

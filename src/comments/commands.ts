@@ -13,13 +13,15 @@
 
 import { stripHiddenBlocks, stripHiddenMarkup } from "./sanitize.js";
 
-export const COMMAND_VERBS = ["withdraw", "intervene", "answer"] as const;
+export const COMMAND_VERBS = ["withdraw", "intervene", "answer", "retry"] as const;
 export type CommandVerb = (typeof COMMAND_VERBS)[number];
 
 export type Command =
   | { kind: "withdraw"; reason: string }
   | { kind: "intervene"; text: string }
-  | { kind: "answer"; id: string | null; text: string };
+  | { kind: "answer"; id: string | null; text: string }
+  /** Issue 20: try a failed workspace setup again (after the config is fixed). */
+  | { kind: "retry" };
 
 export type CommandParse =
   | { ok: true; command: Command }
@@ -27,7 +29,7 @@ export type CommandParse =
   /** Not a command at all: ordinary conversation, ignored by the bot. */
   | null;
 
-const COMMAND_LINE = /^ {0,3}\/(withdraw|intervene|answer)(?=[ \t]|$)(.*)$/i;
+const COMMAND_LINE = /^ {0,3}\/(withdraw|intervene|answer|retry)(?=[ \t]|$)(.*)$/i;
 /** A blank line in CommonMark's sense: spaces and tabs only (GFM spec §2.1). */
 const BLANK = /^[ \t]*$/;
 /** Escalation ids are `q` and a number (q1, q2…), easy to type in a reply. */
@@ -55,6 +57,9 @@ export function parseCommand(body: string): CommandParse {
       return { ok: true, command: { kind: "intervene", text: rest } };
     case "answer":
       return parseAnswer(rest);
+    case "retry":
+      // Whatever follows is the person's note to themselves: the command takes no argument.
+      return { ok: true, command: { kind: "retry" } };
     default: {
       const unreachable: never = verb;
       return unreachable;

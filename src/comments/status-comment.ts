@@ -8,6 +8,13 @@ import { withHiddenBlock } from "./hidden-block.js";
 import { pictureOfJob } from "./picture-of-job.js";
 import { neutralizeMentions } from "./comment-text.js";
 import { redact } from "../secrets/index.js";
+import {
+  blockedSection,
+  setupFailureText,
+  setupSection,
+  verifierCell,
+  workerCell,
+} from "./evidence-text.js";
 
 export interface StatusFacts {
   job: JobRecord;
@@ -17,6 +24,8 @@ export interface StatusFacts {
   links: { branch?: string; pr?: string; artifacts: { name: string; url: string }[] };
   /** Things a person should know that are not the next move (the PR could not be a draft…). */
   notices?: readonly string[];
+  /** The job waits on a failed setup (issue 20): its command and last lines are shown. */
+  setupWaiting?: boolean;
 }
 
 const STATE_ICON: Record<string, string> = {
@@ -38,19 +47,21 @@ export function renderStatusComment(facts: StatusFacts): string {
     `**Next move:** ${facts.waitingOn}`,
     "",
     ...(facts.notices ?? []).flatMap((notice) => [`> [!NOTE]\n> ${notice}`, ""]),
+    ...(facts.setupWaiting ? setupFailureText(engine.setup?.failed) : []),
     `| backtracks | turns | tokens (in / out / cache read / cache write) | cost |`,
     `|---|---|---|---|`,
     `| ${job.backtracks} | ${job.turns} | ${tokens.toLocaleString("en-US")} (${u.inputTokens} / ${u.outputTokens} / ${u.cacheReadTokens} / ${u.cacheWriteTokens}) | $${job.costUsd.toFixed(2)} |`,
   ];
   const tasks = Object.entries(engine.tasks);
   if (tasks.length > 0) {
-    lines.push("", "| task | status | verifier |", "|---|---|---|");
+    // Issue 20: what each verdict rests on — the commands the engine saw run, not the
+    // model's account of them; a pass with none is unverified.
+    lines.push("", "| task | status | worker ran | verifier |", "|---|---|---|---|");
     for (const [id, task] of tasks.sort(([a], [b]) => a.localeCompare(b))) {
-      const verdict = task.lastVerdict ?? "—";
-      const fails = task.verifyFailures > 0 ? ` (${task.verifyFailures} failed)` : "";
-      lines.push(`| \`${id}\` | ${task.status} | ${verdict}${fails} |`);
+      lines.push(`| \`${id}\` | ${task.status} | ${workerCell(task)} | ${verifierCell(task)} |`);
     }
   }
+  lines.push(...setupSection(engine), ...blockedSection(engine));
   // The state machine with this job's path, and the dispatch tree (Mermaid, rendered by GitHub).
   lines.push(
     "",
@@ -77,7 +88,7 @@ export function renderStatusComment(facts: StatusFacts): string {
   if (links.length > 0) lines.push("", links.join(" · "));
   lines.push(
     "",
-    "<sub>Commands (people with write access): `/withdraw [reason]` · `/intervene <text>` · `/answer [q<N>] <text>`. Gates are approved in a pull-request review.</sub>",
+    "<sub>Commands (people with write access): `/withdraw [reason]` · `/intervene <text>` · `/answer [q<N>] <text>` · `/retry` (a failed setup). Gates are approved in a pull-request review.</sub>",
   );
   return withHiddenBlock(lines.join("\n"), { v: 1, job: job.job, kind: "status" });
 }

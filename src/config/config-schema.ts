@@ -14,6 +14,7 @@ import { DEFAULT_COMMAND_LIMITS } from "../ports/sandbox.js";
 import { EFFORTS } from "../ports/model.js";
 import { NetworkSettingSchema } from "./network-setting.js";
 import { ReadOnlyPathSchema } from "./read-only-paths.js";
+import { SetupSettingSchema, toSetupConfig } from "./setup-setting.js";
 
 export const CONFIG_PATH = ".github/cfa.yml";
 
@@ -117,6 +118,11 @@ export const CfaConfigFileSchema = z.strictObject({
    * ecosystems and hosts let through the sandbox's egress proxy (network-setting.ts).
    */
   network: perRole(() => NetworkSettingSchema.default(false)).prefault({}),
+  /**
+   * Issue 20: commands that prepare every new workspace (the job's and each task's) before
+   * an agent works in it, in the sandbox, with their own network (setup-setting.ts).
+   */
+  setup: SetupSettingSchema.optional(),
   /** Issue 8 §11: per-command resource limits, per role (src/ports/sandbox.ts). */
   commandLimits: perRole(() =>
     z
@@ -187,6 +193,14 @@ export const CfaConfigFileSchema = z.strictObject({
        * limit) before the wake ends with the job waiting for it.
        */
       apiPatienceMinutes: z.int().min(1).max(360).default(15),
+      /**
+       * Issue 15: how long the worker's run may last (the work job's `timeout-minutes` in the
+       * workflow templates: 340), and how long before that the wake stops at a turn boundary,
+       * pushes what it did and dispatches the job's next run, instead of being cut by the
+       * time limit.
+       */
+      runMinutes: z.int().min(10).max(7200).default(340),
+      stopMarginMinutes: z.int().min(1).max(120).default(20),
       /** The output budget of every role, thinking included; unset: each role's own (output:). */
       maxTokens: z.int().min(1024).max(128_000).optional(),
     })
@@ -251,10 +265,11 @@ export const CfaConfigFileSchema = z.strictObject({
 
 /**
  * The file's schema, with `sandbox` flattened to its mode (what the engine's sandbox
- * factory takes) and the read-only paths beside it.
+ * factory takes) and the read-only paths beside it, and `setup` as argv lists.
  */
-export const CfaConfigSchema = CfaConfigFileSchema.transform(({ sandbox, ...rest }) => ({
+export const CfaConfigSchema = CfaConfigFileSchema.transform(({ sandbox, setup, ...rest }) => ({
   ...rest,
+  setup: toSetupConfig(setup),
   sandbox: typeof sandbox === "string" ? sandbox : sandbox.mode,
   sandboxReadOnlyPaths: typeof sandbox === "string" ? [] : sandbox.readOnlyPaths,
 }));

@@ -17,3 +17,4 @@ export * from "./parse-config.js";
 export * from "./parse-env.js";
 export * from "./read-only-paths.js";
 export * from "./roles.js";
+export * from "./setup-setting.js";

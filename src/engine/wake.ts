@@ -10,7 +10,7 @@ import type { EngineDeps } from "./job/engine-deps.js";
 import { memoForge } from "./job/forge-memo.js";
 import { loadConfig } from "./job/load-config.js";
 import { refuseToStart } from "./job/refuse-to-start.js";
-import { openSession, persist, type Session } from "./job/session.js";
+import { applyChange, openSession, persist, progress, type Session } from "./job/session.js";
 import { removeStaleGitLocks } from "./job/stale-git-locks.js";
 import { takeWakeLock } from "./job/wake-lock.js";
 import { askPeople } from "./flow/ask-people.js";
@@ -24,7 +24,14 @@ import { publishChecks } from "./publish/checks.js";
 import { publishStatus, waitingOn } from "./publish/status.js";
 import { waitForApi } from "./turn/api-wait.js";
 import { openJournal } from "./turn/charges.js";
-import { applyRound, runnableInstances, runRound, unavailableIn } from "./turn/run-round.js";
+import { prepareWorkspaces } from "./setup/ensure-setup.js";
+import { applyEnded, unavailableIn } from "./turn/apply-ended.js";
+import { TurnScheduler } from "./turn/turn-scheduler.js";
+import { runtimeOf } from "./job/wake-runtime.js";
+import { stopOf, withdrawalPending } from "./job/wake-stop.js";
+
+/** How long an aborted wake waits for the journal's last push (SIGTERM leaves 2.5 s). */
+const ABORT_FLUSH_MS = 1500;
 
 export interface WakeSummary {
   job: number;
@@ -34,12 +41,24 @@ export interface WakeSummary {
   notes: string[];
   /** Set when another process's wake of this job is running: this one did nothing. */
   busy?: { pid: number };
+  /**
+   * Set when a stop (`WakeOptions.stop`) ended the wake with the job live: why, and whether
+   * the job should be woken again at once — false when people withdrew it meanwhile.
+   */
+  stopped?: { reason: string; wakeAgain: boolean };
 }
 
 export interface WakeOptions {
+  /** Aborts at once: the wake throws and nothing in flight lands (a crash by choice). */
   signal?: AbortSignal;
-  /** Stop after this many rounds of turns (tests and `--step`). */
-  maxRounds?: number;
+  /**
+   * Ends the wake early but cleanly (job/wake-stop.ts): running turns stop at their next
+   * model-call boundary (or at once, when its reason is a WakeStop with `now`), nothing of
+   * them is applied, and the wake ends with its records committed and pushed.
+   */
+  stop?: AbortSignal;
+  /** Stop after this many applied turns (tests). */
+  maxTurns?: number;
   /** The repository's configuration, when the caller has already read and validated it. */
   config?: CfaConfig;
   /**
@@ -76,21 +95,34 @@ export async function wake(
   try {
     await clearStaleGitLocks(n, deps);
     const s = await openSession(n, deps, config.config, options.requester);
+    let stopped: WakeSummary["stopped"];
     try {
-      await run(s, options);
+      stopped = await run(s, options);
     } catch (error) {
       if (options.signal?.aborted) {
-        // Stopped (Ctrl-C, a cancelled run) is a crash by choice: the round in flight never
-        // lands — its files are dropped, nothing more is committed or posted — and the next
-        // wake redoes it without spending the retry budget (seed 000 §11 bounded crash-loss).
+        // Aborted (a second Ctrl-C, SIGTERM) is a crash by choice: the turns in flight never
+        // land — their files are dropped, nothing more is committed or posted — and the next
+        // wake redoes them without spending the retry budget (seed 000 §11 bounded
+        // crash-loss). What they paid reaches the journal's branch if it can in the seconds
+        // left (GitHub kills the process 2.5 s after SIGTERM), so the next run pays it once.
         await s.repo.resetToHead();
+        await Promise.race([
+          runtimeOf(s).journalBranch?.flush(),
+          new Promise((resolve) => setTimeout(resolve, ABORT_FLUSH_MS).unref()),
+        ]);
       }
       throw error;
     } finally {
       if (!options.signal?.aborted) await finishWake(s);
     }
     // Printed and logged, never posted: without the template's marks (src/comments/own-marks.ts).
-    return { job: n, state: s.job.state, waitingOn: unmark(waitingOn(s)).text, notes: s.notes };
+    return {
+      job: n,
+      state: s.job.state,
+      waitingOn: stopped?.wakeAgain ? "the run it dispatches next" : unmark(waitingOn(s)).text,
+      notes: s.notes,
+      ...(stopped ? { stopped } : {}),
+    };
   } finally {
     await locked.lock.release();
   }
@@ -103,49 +135,159 @@ async function finishWake(s: Session): Promise<void> {
   await publishStatus(s).catch(log("status"));
   await persist(s, `cfa #${s.n}: status`);
   await publishChecks(s).catch(log("checks"));
+  // The journal's last responses reach the forge before the run ends; at the job's end
+  // nothing is left to replay, and its branch goes.
+  const rt = runtimeOf(s);
+  if (isTerminalState(s.job.state)) {
+    await rt.journal?.clear();
+    await rt.journalBranch?.remove().catch(log("journal branch's removal"));
+  } else {
+    await rt.journalBranch?.flush();
+  }
 }
 
-/** The loop of a wake: people's replies, escalations, then rounds of turns, until quiescent. */
-async function run(s: Session, options: WakeOptions): Promise<void> {
+/**
+ * The loop of a wake: people's replies, escalations, then turns, until quiescent. Returns
+ * what a stop (`options.stop`) ended, if one did while the job was live.
+ */
+async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopped"]> {
   options.signal?.throwIfAborted();
   // Calls a dead or outaged wake paid for are accounted before anything else runs.
   await openJournal(s);
   await resumeUnfinished(s);
-  if (isTerminalState(s.job.state)) return;
+  if (isTerminalState(s.job.state)) return undefined;
   await ingestHumanEvents(s, { checkPullRequest: true });
-  let rounds = 0;
-  while (isLiveState(s.job.state)) {
+  const turns = new TurnScheduler(s, {
+    capacity: s.config.fanOut + 1,
+    order: s.deps.applyOrder ?? "finished",
+    signal: options.signal,
+  });
+  const rt = runtimeOf(s);
+  rt.lateJoin = (a) => turns.launch(a);
+  rt.appliedOn = (thread) => turns.appliedOn(thread);
+  const onStop = () => {
+    const stop = stopOf(options.stop);
+    if (stop === null) return;
+    // Every running turn ends at its next model call; a cancellation cannot wait that long.
+    rt.stopping = `the run stops early: ${stop.reason}`;
+    if (stop.now) turns.abortRunning(rt.stopping);
+    turns.poke();
+  };
+  options.stop?.addEventListener("abort", onStop, { once: true });
+  onStop();
+  try {
+    await runTurns(s, turns, options);
+  } finally {
+    rt.lateJoin = null;
+    rt.appliedOn = null;
+    options.stop?.removeEventListener("abort", onStop);
+    // Nothing runs past its wake: a turn still running here is stopped and not applied
+    // (the wake is stopping, or the job ended); its calls stay journalled.
+    // A stop at the boundary (the time margin) lets each end at its next model call.
+    const stop = stopOf(options.stop);
+    if (turns.size > 0) {
+      const dropped = await turns.stopAll(stop?.reason ?? "the wake is ending", {
+        atBoundary: stop !== null && !stop.now,
+      });
+      // Stopped early, a turn that ran to its boundary is redone next time: it counts then.
+      if (stop !== null && isLiveState(s.job.state)) {
+        for (const d of dropped)
+          if (d.turn.run !== null) applyChange(s, { type: "turn-uncounted" });
+      }
+    }
+  }
+  const stop = stopOf(options.stop);
+  if (stop === null || !isLiveState(s.job.state)) return undefined;
+  // What the stopped turns wrote in the job worktree (a lead's half-done files) is not
+  // committed: the turn is redone next time. Every applied turn was committed already.
+  await s.repo.resetToHead();
+  const withdrawn = await withdrawalPending(s).catch(() => false);
+  progress(s, s.job.state, "STOPPED", stop.reason);
+  s.notes.push(`stopped early: ${stop.reason}`);
+  return { reason: stop.reason, wakeAgain: !withdrawn };
+}
+
+/**
+ * The scheduler's loop (issue 15 "no barrier"): between two applied turns, everything that
+ * used to happen between rounds — the lead, proxies, questions to people, then starting every
+ * instance that has mail while a slot is free — and then the next turn to end is applied.
+ */
+async function runTurns(s: Session, turns: TurnScheduler, options: WakeOptions): Promise<void> {
+  let applied = 0;
+  const stopping = () => options.stop?.aborted === true;
+  while (isLiveState(s.job.state) && !stopping()) {
     options.signal?.throwIfAborted();
     await ensureLead(s);
     if (!isLiveState(s.job.state)) break;
 
     // Escalations first: their answers are what the agents wait on.
     const proxies = await runProxies(s);
-    if (proxies === "waiting") return;
+    if (proxies.kind === "unavailable") {
+      await giveUpTurns(s, turns, proxies.error);
+      return;
+    }
+    turns.abortConsumed();
     if (!isLiveState(s.job.state)) break;
     const asked = await askPeople(s);
 
-    const runnable = runnableInstances(s);
-    if (runnable.length === 0) {
-      if (proxies === "ran" || asked) continue;
+    // Issue 20: every workspace is set up before an agent works in it; a failed setup makes
+    // the job wait for the person (fix the config, /retry), not the agents work without it.
+    const starting = new Set(turns.runnable());
+    const toSetUp = s.soup.runnable().filter((a) => starting.has(addressKey(a)));
+    if ((await prepareWorkspaces(s, toSetUp)) === "waiting") break;
+    turns.startRunnable();
+    if (turns.size === 0) {
+      if (proxies.kind === "ran" || asked) continue;
       if (waitingOnPerson(s)) break;
       if (!(await nudgeIdleLead(s))) break;
       continue;
     }
 
-    const turns = await runRound(s, runnable.slice(0, s.config.fanOut + 1), options.signal);
+    const ended = await turns.next(stopping);
     options.signal?.throwIfAborted();
-    const unavailable = unavailableIn(turns);
+    if (ended === null) continue;
+    if (stopping()) {
+      // Stopped: nothing more is applied; this turn is redone next time (turns.stopAll).
+      turns.putBack(ended);
+      break;
+    }
+    const unavailable = ended.aborted === null ? unavailableIn([ended.turn]) : null;
     if (unavailable !== null) {
-      await waitForApi(s, unavailable);
+      await giveUpTurns(s, turns, unavailable);
       return;
     }
-    await applyRound(s, turns);
-    rounds += 1;
-    if (options.maxRounds !== undefined && rounds >= options.maxRounds) break;
-    // A turn boundary: what people said in the meantime applies now (seed 000 §8).
-    if (isLiveState(s.job.state)) await ingestHumanEvents(s);
+    await applyEnded(s, turns, ended);
+    applied += 1;
+    if (options.maxTurns !== undefined && applied >= options.maxTurns) break;
+    // A turn boundary: what people said in the meantime applies now (seed 000 §8); the
+    // cheap look first (a conditional request on GitHub), so a turn costs no reads when
+    // nobody wrote.
+    // A withdrawal seen mid-turn (poll-interventions.ts) is read here whatever the probe says:
+    // the poll's look already took the probe's news.
+    const rt = runtimeOf(s);
+    if (
+      isLiveState(s.job.state) &&
+      (rt.stopping !== null || (await s.deps.forge.issueChanged(s.n)))
+    ) {
+      await ingestHumanEvents(s);
+      turns.abortConsumed();
+      // Applied (or refused, when its author may not withdraw): turns run normally again.
+      if (!stopping()) rt.stopping = null;
+    }
   }
+}
+
+/**
+ * The model is unavailable (api-wait.ts): every other running turn stops — their calls stay
+ * journalled — and the wake gives up what is not committed and waits.
+ */
+async function giveUpTurns(
+  s: Session,
+  turns: TurnScheduler,
+  error: Parameters<typeof waitForApi>[1],
+): Promise<void> {
+  await turns.stopAll("the Anthropic API is unavailable");
+  await waitForApi(s, error);
 }
 
 function waitingOnPerson(s: Session): boolean {

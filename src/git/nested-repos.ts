@@ -16,12 +16,15 @@ import { openDirInside, type AnchoredDir } from "../agents/fs/anchored-dir.js";
 import { removeTree } from "../agents/fs/remove-entry.js";
 import { isRepositoryShape } from "./repository-shape.js";
 import type { GitClient } from "./git-client.js";
+import { DEPENDENCY_FOLDERS } from "./dependency-folders.js";
+
+const DEPENDENCY_NAMES: ReadonlySet<string> = new Set(DEPENDENCY_FOLDERS);
 
 /**
  * Removes every `.git` (and every name git takes for one) below `root`, except the root's
  * own, and every folder shaped like a bare repository; returns the root-relative paths
- * removed. With `git`, folders the repository ignores
- * are skipped: `git add` never looks inside them, so a repository there is never recorded.
+ * removed. With `git`, folders the repository ignores and dependency folders are skipped:
+ * `git add` never looks inside them, so a repository there is never recorded.
  */
 export async function removeNestedRepos(root: string, git?: GitClient): Promise<string[]> {
   const ignored = git ? await ignoredFolders(git) : new Set<string>();
@@ -56,6 +59,9 @@ async function sweep(
       continue;
     }
     if (!entry.isDirectory() || ignored.has(`${relative}/`)) continue;
+    // A dependency folder is never staged either (dependency-folders.ts): setup's thousands
+    // of installed files are not walked after every command.
+    if (git !== undefined && DEPENDENCY_NAMES.has(entry.name)) continue;
     let child: AnchoredDir;
     try {
       child = await dir.child(entry.name, { create: false });

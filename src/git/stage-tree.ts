@@ -7,8 +7,12 @@
 //   nested repository: "does not have a commit checked out") is left out, not the commit;
 // - no gitlink ever enters the index from the tree: a new one is removed, a changed one put
 //   back as HEAD has it (the repository's own submodules are untouched), so git never has a
-//   reason to start inside a nested repository later.
+//   reason to start inside a nested repository later;
+// - no dependency folder (`node_modules`, `.venv`…, dependency-folders.ts) at any depth: a
+//   workspace's setup fills them, and a repository whose .gitignore forgets one (or an agent
+//   that edits .gitignore) must not commit thousands of installed files (issue 20).
 
+import { dependencyExcludes } from "./dependency-folders.js";
 import type { GitClient } from "./git-client.js";
 
 export interface StageResult {
@@ -34,7 +38,10 @@ export async function stageTree(
   const specs =
     options.paths === undefined ? ["."] : options.paths.map((file) => `:(literal)${file}`);
   if (specs.length === 0) return { refused: [], ...(await settleIndex(git)) };
-  const excluded = (options.exclude ?? []).map((prefix) => `:(exclude,literal)${prefix}`);
+  const excluded = [
+    ...(options.exclude ?? []).map((prefix) => `:(exclude,literal)${prefix}`),
+    ...dependencyExcludes(),
+  ];
   const added = await git.run(["add", "--all", "--ignore-errors", "--", ...specs, ...excluded]);
   const refused = new Set<string>();
   if (added.code !== 0) {

@@ -33,6 +33,22 @@ const CommentSchema = z.object({
 /** Runs of one job in flight at once are few; a page of recent ones finds them. */
 const RUNS_PAGE = 100;
 
+/**
+ * A run not yet finished, in any of the states GitHub gives one before it completes: queued,
+ * waiting (for a concurrency group or an environment), pending, requested, in progress
+ * (the `status` values of "List workflow runs for a workflow",
+ * https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-workflow,
+ * whose OpenAPI description is test/fixtures/openapi/github-subset.json). /withdraw cancels
+ * them all (issue 15): a queued `cfa job #N` run would otherwise start after the withdrawal.
+ */
+export const ACTIVE_RUN_STATUSES = [
+  "queued",
+  "waiting",
+  "pending",
+  "requested",
+  "in_progress",
+] as const;
+
 export function createGitHubCues(github: GitHubRequester, at: RepoCoordinates): CueEffects {
   const repo = { owner: at.owner, repo: at.repo };
   return {
@@ -64,12 +80,19 @@ export function createGitHubCues(github: GitHubRequester, at: RepoCoordinates): 
           ...repo,
           workflow_id: workflow,
           event: "workflow_dispatch",
-          status: "in_progress",
           per_page: RUNS_PAGE,
         },
       );
+      // One page of the newest runs, every status, filtered here: the API's `status` takes one
+      // value, and five requests per /withdraw would find nothing more (a job's unfinished
+      // runs are among its newest). A run whose status is missing is cancelled too: a
+      // cancel of a finished run answers 409, which cancelRun takes as done.
+      const active = new Set<string>(ACTIVE_RUN_STATUSES);
       const runs = parse(RunsSchema, data, "actions/list-workflow-runs");
-      return runs.workflow_runs.filter((r) => r.display_title === runTitle(job)).map((r) => r.id);
+      return runs.workflow_runs
+        .filter((r) => r.display_title === runTitle(job))
+        .filter((r) => r.status === null || r.status === undefined || active.has(r.status))
+        .map((r) => r.id);
     },
     async cancelRun(id) {
       try {

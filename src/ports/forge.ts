@@ -125,9 +125,20 @@ export interface Forge {
   permission(login: string): Promise<Permission>;
 
   defaultBranch(): Promise<string>;
-  /** Publishes the local branch; `expectedOld` null means the branch must not exist yet. */
+  /**
+   * Publishes the local branch with a lease: `expectedOld` is the commit the forge's branch
+   * must still be at; null means it must not exist — only for a branch never published
+   * (an empty lease would re-create a branch someone deleted). A refused lease throws
+   * PushRejectedError (adapters/github) and changes nothing.
+   */
   pushBranch(branch: string, update: { sha: string; expectedOld: string | null }): Promise<void>;
-  deleteBranch(branch: string): Promise<void>;
+  /** Deletes the branch if it is still at `expected` (a lease); one already gone is done. */
+  deleteBranch(branch: string, expected: string): Promise<void>;
+  /**
+   * The branch as the forge holds it now, its commit present in the local repository
+   * afterwards (fetched); null when the forge has no such branch.
+   */
+  readBranch(branch: string): Promise<string | null>;
 
   findPullRequest(head: string): Promise<PullRequest | null>;
   createPullRequest(pr: {

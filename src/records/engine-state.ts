@@ -4,6 +4,7 @@
 import * as z from "zod";
 import type { JobRecord } from "../protocol/job-record.js";
 import { RecordError } from "../protocol/errors.js";
+import { CommandEvidenceSchema } from "./command-evidence.js";
 
 export const EscalationMetaSchema = z.object({
   caller: z.string(),
@@ -50,6 +51,10 @@ export const TaskMetaSchema = z.object({
   verifyRuns: z.number().int().nonnegative().optional(),
   /** The head the verifier last passed: a merge of any other head is verified first. */
   verifiedHead: z.string().optional(),
+  /** The commands the last verifier run ran, as the engine saw them (issue 20). */
+  verifierEvidence: z.array(CommandEvidenceSchema).optional(),
+  /** The commands the worker's latest turn ran, as the engine saw them (issue 20). */
+  workerEvidence: z.array(CommandEvidenceSchema).optional(),
 });
 export type TaskMeta = z.infer<typeof TaskMetaSchema>;
 
@@ -115,8 +120,67 @@ export const EngineStateSchema = z.object({
   prNotDraft: z.literal(true).optional(),
   /** Paths under .github/workflows/ whose changes were held back (issue 10 §6). */
   workflowsHeldBack: z.array(z.string()).optional(),
+  /**
+   * Issue 20: the workspaces' setup — the last runs (bounded), and the failure the job waits
+   * on (the person fixes the config, then `/retry` or `cfa resume`). Not a state-level failure.
+   */
+  setup: z
+    .object({
+      runs: z.array(
+        z.object({
+          /** "job", or the task id. */
+          workspace: z.string(),
+          at: z.string(),
+          ok: z.boolean(),
+          commands: z.array(CommandEvidenceSchema),
+        }),
+      ),
+      failed: z
+        .object({
+          workspace: z.string(),
+          command: z.string(),
+          exitCode: z.number().int().nullable(),
+          /** The output's last lines, redacted and clipped. */
+          tail: z.string(),
+          at: z.string(),
+          /** The setup configuration that failed: a changed one is tried again at once. */
+          digest: z.string(),
+          /** A person asked to try again (`/retry`, or `cfa resume` locally). */
+          retry: z.literal(true).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+  /**
+   * Issue 20: requests the egress proxy refused, from agents' commands and from setup:
+   * deduplicated (same host, port, protocol, reason and command: counted), bounded.
+   */
+  blocked: z
+    .object({
+      entries: z.array(
+        z.object({
+          host: z.string(),
+          port: z.number().int(),
+          protocol: z.enum(["http", "https", "tcp"]),
+          reason: z.string(),
+          command: z.string(),
+          /** Who ran the command: "setup" or the instance (`worker@dispatch:api`). */
+          by: z.string(),
+          count: z.number().int().positive(),
+          first: z.string(),
+          last: z.string(),
+        }),
+      ),
+      /** Refusals not kept once `entries` is full: counted only. */
+      dropped: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type EngineState = z.infer<typeof EngineStateSchema>;
+export type SetupRecord = NonNullable<EngineState["setup"]>;
+export type SetupRun = SetupRecord["runs"][number];
+export type SetupFailure = NonNullable<SetupRecord["failed"]>;
+export type BlockedEntry = NonNullable<EngineState["blocked"]>["entries"][number];
 
 export function initialEngineState(requester: string): EngineState {
   return {

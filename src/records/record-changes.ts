@@ -6,7 +6,15 @@
 
 import type { JobRecord, Usage } from "../protocol/job-record.js";
 import { RecordError } from "../protocol/errors.js";
-import type { EngineState, EscalationMeta, TaskMeta } from "./engine-state.js";
+import type {
+  BlockedEntry,
+  EngineState,
+  EscalationMeta,
+  SetupFailure,
+  SetupRun,
+  TaskMeta,
+} from "./engine-state.js";
+import { keepEvidence, type CommandEvidence } from "./command-evidence.js";
 
 /** The records a wake holds: the job record and the engine's bookkeeping inside it. */
 export interface JobRecords {
@@ -16,6 +24,9 @@ export interface JobRecords {
 
 /** Paths under .github/workflows/ remembered as held back, at most (issue 10 §6). */
 export const HELD_BACK_KEPT = 50;
+/** Setup runs remembered (the latest), and distinct blocked requests kept (issue 20). */
+export const SETUP_RUNS_KEPT = 10;
+export const BLOCKED_KEPT = 50;
 
 export type RecordChange =
   /** A task dispatched: started (its worktree made) or queued behind the fan-out cap. */
@@ -23,7 +34,28 @@ export type RecordChange =
   /** A task's status moved on: merged, dropped, in conflict. */
   | { type: "task-status-set"; id: string; status: TaskMeta["status"] }
   /** The verifier's verdict on a task at `head`, its run number `run` (seed 002). */
-  | { type: "task-verified"; id: string; verdict: "pass" | "fail"; head: string; run: number }
+  | {
+      type: "task-verified";
+      id: string;
+      verdict: "pass" | "fail";
+      head: string;
+      run: number;
+      /** The verifier run's commands, as the engine saw them (issue 20). */
+      evidence?: readonly CommandEvidence[];
+    }
+  /** The commands a worker's turn ran on its task (issue 20). */
+  | { type: "task-worked"; id: string; evidence: readonly CommandEvidence[] }
+  /** A workspace's setup ran: recorded, and the failure the job waits on set or cleared. */
+  | { type: "setup-ran"; run: SetupRun; failed: SetupFailure | null }
+  /** A person asked the failed setup to be tried again. */
+  | { type: "setup-retry-requested" }
+  /** The egress proxy refused these requests of one command (issue 20). */
+  | {
+      type: "requests-blocked";
+      by: string;
+      at: string;
+      blocked: readonly Omit<BlockedEntry, "by" | "first" | "last">[];
+    }
   /** A question or gate asked by a turn: it takes the next escalation id (`q<N>`). */
   | { type: "escalation-opened"; meta: EscalationMeta }
   /** What became of an escalation: posted, framed by the proxy, answered, superseded… */
@@ -49,6 +81,11 @@ export type RecordChange =
   | { type: "transitions-settled"; through: number }
   /** A turn of any instance ran. */
   | { type: "turn-counted" }
+  /**
+   * A turn counted when it ended was not applied and will be redone (the wake stopped early:
+   * issue 15): it counts once, when it is redone.
+   */
+  | { type: "turn-uncounted" }
   /** A model call was paid: its usage and price, and the next call number (its journal seq). */
   | { type: "call-charged"; usage: Usage; costUsd: number }
   /** The calls are accounted up to a journal seq (a journal found with calls not yet counted). */
@@ -90,9 +127,37 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
         verifyRuns: change.run,
         // What was verified: a merge of the branch at any other commit is verified again.
         ...(change.verdict === "pass" ? { verifiedHead: change.head } : {}),
+        verifierEvidence: keepEvidence(change.evidence ?? []),
       };
       return withEngine({ ...engine, tasks: { ...engine.tasks, [change.id]: verified } });
     }
+    case "task-worked": {
+      const meta = taskOf(engine, change.id);
+      return withEngine({
+        ...engine,
+        tasks: {
+          ...engine.tasks,
+          [change.id]: { ...meta, workerEvidence: keepEvidence(change.evidence) },
+        },
+      });
+    }
+    case "setup-ran": {
+      const runs = [...(engine.setup?.runs ?? []), change.run].slice(-SETUP_RUNS_KEPT);
+      return withEngine({
+        ...engine,
+        setup: { runs, ...(change.failed === null ? {} : { failed: change.failed }) },
+      });
+    }
+    case "setup-retry-requested": {
+      const setup = engine.setup;
+      if (setup?.failed === undefined) return records;
+      return withEngine({
+        ...engine,
+        setup: { ...setup, failed: { ...setup.failed, retry: true } },
+      });
+    }
+    case "requests-blocked":
+      return withEngine({ ...engine, blocked: addBlocked(engine.blocked, change) });
     case "escalation-opened": {
       const id = nextEscalationId(engine);
       return withEngine({
@@ -139,6 +204,8 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
       return withEngine({ ...engine, settled: change.through });
     case "turn-counted":
       return { job: { ...job, turns: job.turns + 1 }, engine };
+    case "turn-uncounted":
+      return { job: { ...job, turns: Math.max(0, job.turns - 1) }, engine };
     case "call-charged": {
       const u = job.usage;
       const { usage } = change;
@@ -190,6 +257,34 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
       throw new Error(`cfa/records: unknown change ${JSON.stringify(never)}`);
     }
   }
+}
+
+/** Same request, same command: one entry, counted; past BLOCKED_KEPT only counted. */
+function addBlocked(
+  current: EngineState["blocked"],
+  change: Extract<RecordChange, { type: "requests-blocked" }>,
+): NonNullable<EngineState["blocked"]> {
+  const entries = [...(current?.entries ?? [])];
+  let dropped = current?.dropped ?? 0;
+  for (const b of change.blocked) {
+    const i = entries.findIndex(
+      (e) =>
+        e.host === b.host &&
+        e.port === b.port &&
+        e.protocol === b.protocol &&
+        e.reason === b.reason &&
+        e.command === b.command,
+    );
+    if (i >= 0) {
+      const e = entries[i]!;
+      entries[i] = { ...e, count: e.count + b.count, last: change.at };
+    } else if (entries.length < BLOCKED_KEPT) {
+      entries.push({ ...b, by: change.by, first: change.at, last: change.at });
+    } else {
+      dropped += b.count;
+    }
+  }
+  return { entries, dropped };
 }
 
 /** The id the next `escalation-opened` takes. */

@@ -30,6 +30,7 @@ const CLEAN: { [K in keyof Forge]-?: Clean<Forge[K]> } = {
   // The commits were made with redacted messages (src/engine/tree/job-repo.ts).
   pushBranch: "reads",
   deleteBranch: "reads",
+  readBranch: "reads",
   findPullRequest: "reads",
   createPullRequest: ([pr], r) => [
     { ...pr, title: r(pr.title, "a pull request title"), body: r(pr.body, "a pull request body") },

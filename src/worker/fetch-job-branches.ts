@@ -34,14 +34,23 @@ export async function fetchJobBranches(options: {
       .stdout;
   };
   const jobBranch = `cfa/${options.job}`;
-  const listed = await git("ls-remote", "--heads", remote, "refs/heads/cfa/*");
+  // The job's response journal (engine/turn/journal-branch.ts) too: what a run killed
+  // mid-turn paid for is charged once and replayed by this one.
+  const journal = `cfa-journal/${options.job}`;
+  const listed = await git(
+    "ls-remote",
+    "--heads",
+    remote,
+    "refs/heads/cfa/*",
+    `refs/heads/${journal}`,
+  );
   const branches = listed
     .split("\n")
     .map((line) => line.split("\t")[1]?.trim() ?? "")
     .filter((ref) => ref.startsWith("refs/heads/"))
     .map((ref) => ref.slice("refs/heads/".length))
     // `cfa/12-api` is job 12's task; `cfa/123` is another job.
-    .filter((name) => name === jobBranch || name.startsWith(`${jobBranch}-`));
+    .filter((name) => name === jobBranch || name.startsWith(`${jobBranch}-`) || name === journal);
   if (branches.length > 0) {
     // Worktrees of an earlier run on this machine would pin their branches.
     await git("worktree", "prune");

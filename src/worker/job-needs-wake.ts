@@ -50,6 +50,9 @@ export function jobNeedsWake(facts: JobFacts): string[] {
 }
 
 function waitingOnPerson(state: State, engine: EngineState): boolean {
+  // Issue 20: a failed setup waits for the person's `/retry` (its comment wakes the job).
+  const setup = engine.setup?.failed;
+  if (setup !== undefined && setup.retry !== true) return true;
   return Object.values(engine.escalations).some(
     (m) => m.state === state && m.postedSeq !== undefined && m.answeredBy === undefined,
   );

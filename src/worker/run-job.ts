@@ -18,6 +18,7 @@ import { guardJobStart } from "./job-start-guard.js";
 import { skipRefused } from "./skip-refused.js";
 import { runKey, runUrl, type WorkerContext } from "./worker-context.js";
 import { wireGitHub, workRootUnder } from "./wire-github.js";
+import { runStop, wakeAgain } from "./wake-again.js";
 
 export interface JobRunResult {
   exitCode: number;
@@ -98,10 +99,21 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
       ...deps,
       forge: skipRefused(deps.forge, job, { approvers: loaded.config.approvers }),
     };
-    const summary = await wake(job, engineDeps, {
-      config: loaded.config,
-      ...(requester === undefined ? {} : { requester }),
-      ...(w.signal === undefined ? {} : { signal: w.signal }),
+    const stop = runStop(w, loaded.config.limits);
+    let summary: WakeSummary;
+    try {
+      summary = await wake(job, engineDeps, {
+        config: loaded.config,
+        ...(requester === undefined ? {} : { requester }),
+        ...(w.signal === undefined ? {} : { signal: w.signal }),
+        stop: stop.signal,
+      });
+    } finally {
+      stop.dispose();
+    }
+    await wakeAgain(w, job, summary, {
+      workflow: loaded.config.workflow,
+      ref: () => forge.defaultBranch(),
     });
     logger.info(
       `cfa/worker: job #${job} is ${summary.state ?? "not started"}; waiting on ${summary.waitingOn}; ${forge.apiCalls()} GitHub API calls`,
@@ -116,6 +128,12 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
     if (w.signal?.aborted === true) {
       // Cancelled (a /withdraw, or a person): the next run resumes from the last turn.
       logger.warn(`cfa/worker: job #${job}: the run was cancelled: ${reason}`);
+      return result(1, null);
+    }
+    if (isPushStalled(error)) {
+      // The job branch moved under us and could not be taken in (engine/job/publish-job-branch.ts):
+      // nobody's failure, nothing to tell the person; the next wake starts from GitHub's branch.
+      logger.error(`cfa/worker: job #${job}: ${reason}`);
       return result(1, null);
     }
     if (isGitHubOutage(error)) {
@@ -142,6 +160,10 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
     }
     return result(1, null);
   }
+}
+
+function isPushStalled(error: unknown): boolean {
+  return (error as Error | undefined)?.name === "PushStalledError";
 }
 
 function describe(error: unknown): string {

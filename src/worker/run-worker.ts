@@ -1,7 +1,7 @@
 // The worker, start to end (run → runner → main): parse the environment and the
 // mode, wire a client and a redacting log, run the mode, map the outcome to an exit code.
-// Cancellation (Actions sends SIGINT, then SIGTERM) aborts the wake at the next turn
-// boundary so the job's records are written before the runner stops.
+// Cancellation (Actions sends SIGINT, then SIGTERM) stops the wake cleanly on SIGINT, so the
+// job's records are written and pushed before the runner stops (main.ts).
 
 import { ConfigError } from "../config/index.js";
 import {
@@ -36,6 +36,13 @@ export interface WorkerOptions {
   model?: Model;
   clock?: Clock;
   signal?: AbortSignal;
+  /** Stops the wake cleanly (a cancelled run's SIGINT): see engine/job/wake-stop.ts. */
+  stop?: AbortSignal;
+  /**
+   * Starts the run's own deadline timer (limits.runMinutes less limits.stopMarginMinutes);
+   * returns how to cancel it. Default setTimeout; tests fire it when they choose.
+   */
+  deadlineTimer?: (ms: number, fire: () => void) => () => void;
   /** Replaces the client built from the environment (tests). */
   github?: Parameters<typeof asWorkerGitHub>[0];
   /** GitHub's pace, shrunk in tests so a rate limit's wait is milliseconds (github-client.ts). */
@@ -104,6 +111,8 @@ export async function runWorker(
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.stop === undefined ? {} : { stop: options.stop }),
+      ...(options.deadlineTimer === undefined ? {} : { deadlineTimer: options.deadlineTimer }),
     };
     switch (mode.kind) {
       case "job":

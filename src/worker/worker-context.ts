@@ -19,6 +19,9 @@ export interface WorkerContext {
   model?: Model;
   clock?: Clock;
   signal?: AbortSignal;
+  /** A clean stop: see WorkerOptions.stop. */
+  stop?: AbortSignal;
+  deadlineTimer?: (ms: number, fire: () => void) => () => void;
   progress?: (line: ProgressLine) => void;
   /** Appends Markdown to the run's summary page (GITHUB_STEP_SUMMARY), when there is one. */
   summary(markdown: string): Promise<void>;

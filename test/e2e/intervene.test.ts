@@ -338,7 +338,7 @@ describe("intervene", () => {
       job = await createLocalJob({ model, config: CONFIG });
       await openJob(job);
       // Seven rounds reach the first turn of PLAN's second entry.
-      const summary = await wake(1, job.deps, { maxRounds: 7 });
+      const summary = await wake(1, job.deps, { maxTurns: 7 });
       expect(summary.state).toBe("PLAN");
       const heard = inner.requests.find((r) => r.instance === "project-lead@state:plan:2");
       expect(heard).toBeDefined();

@@ -32,7 +32,13 @@ import { IssueProbe } from "./issue-probe.js";
 import { mapPermission } from "./map-permission.js";
 import { toComment, toIssue } from "./map-responses.js";
 import { PullRequests, type PullRequestRequest } from "./pull-requests.js";
-import { basicCredentials, pushBranch } from "./push-branch.js";
+import {
+  basicCredentials,
+  deleteRemoteBranch,
+  fetchRemoteBranch,
+  pushBranch,
+  type PushTarget,
+} from "./push-branch.js";
 import { readJobView } from "./read-job-view.js";
 import { RepositoryConfig } from "./repository-config.js";
 import {
@@ -280,17 +286,23 @@ class GitHubForgeAdapter implements GitHubForge {
     this.checks.pushedCommit(update.sha);
   }
 
-  async deleteBranch(branch: string): Promise<void> {
-    try {
-      await this.calls.call("git.deleteRef", NO_CONTENT, () =>
-        this.octokit.rest.git.deleteRef({ ...this.repoParams, ref: `heads/${branch}` }),
-      );
-    } catch (error) {
-      // Already gone (deleted by a person, or by an earlier run that crashed after it).
-      if (isStatus(error, 404)) return;
-      if (isStatus(error, 422) && /does not exist|not found/i.test(String(error))) return;
-      throw error;
-    }
+  /** Deleted through git with a lease (push-branch.ts deleteRemoteBranch), never blindly. */
+  async deleteBranch(branch: string, expected: string): Promise<void> {
+    await deleteRemoteBranch(await this.gitTarget(), branch, expected);
+  }
+
+  readBranch(branch: string): Promise<string | null> {
+    return this.gitTarget().then((target) => fetchRemoteBranch(target, branch));
+  }
+
+  private async gitTarget(): Promise<PushTarget> {
+    return {
+      repoDir: this.options.repoDir,
+      remote: this.options.remote ?? "origin",
+      token: await this.pushToken(),
+      redact: this.calls.redact,
+      logger: this.logger,
+    };
   }
 
   // ---- pull requests (pull-requests.ts) ----

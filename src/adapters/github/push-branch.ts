@@ -155,6 +155,111 @@ export async function pushBranch(
   });
 }
 
+/**
+ * Deletes a branch on the remote with a lease naming the commit it must still be at: a
+ * person's push meanwhile is refused (PushRejectedError), never deleted with the branch. The
+ * REST API's delete-a-reference takes no expected value, so this goes through git as pushes
+ * do. A branch already gone is done.
+ */
+export async function deleteRemoteBranch(
+  target: PushTarget,
+  branch: string,
+  expected: string,
+): Promise<void> {
+  validatePush(branch, { sha: expected, expectedOld: expected });
+  const ref = `refs/heads/${branch}`;
+  const token = target.token;
+  const auth =
+    token === undefined || token === ""
+      ? undefined
+      : { url: await pushUrl(target, expected), token };
+  const git = simpleGit({
+    baseDir: target.repoDir,
+    allowEnvironment: [...PUSH_VARIABLES],
+    unsafe: { allowUnsafeConfigEnvCount: true },
+  }).env(pushEnvironment(target.env ?? process.env, auth));
+  try {
+    await git.raw([
+      "push",
+      "--porcelain",
+      "--no-verify",
+      `--force-with-lease=${ref}:${expected}`,
+      target.remote,
+      `:${ref}`,
+    ]);
+  } catch (error) {
+    const output = target.redact(messageOf(error));
+    // git's words for a ref the remote does not have: nothing left to delete.
+    if (/remote ref does not exist|unable to delete .*: remote ref/i.test(output)) return;
+    const rejected = REJECTED.exec(output) ?? REMOTE_RACE.exec(output);
+    if (rejected) {
+      // git checks a lease on a branch the remote no longer has as "stale" too: gone is done.
+      const now = await git.raw(["ls-remote", "--heads", target.remote, ref]).catch(() => "?");
+      if (now.trim() === "") return;
+      throw new PushRejectedError({
+        branch,
+        sha: "0".repeat(40),
+        expectedOld: expected,
+        detail: rejected[1] ?? "rejected",
+      });
+    }
+    throw pushFailure(
+      error,
+      output,
+      `deleting ${branch} on ${target.remote} (expected at ${expected.slice(0, 7)}) failed: ${output.trim()}`,
+    );
+  }
+  target.logger.info("cfa/github: deleted branch", { branch, expected });
+}
+
+/**
+ * The branch as the remote holds it now: fetched into `refs/remotes/<remote>/<branch>` (the
+ * job branch itself is checked out in a worktree and cannot be fetched into), its commit, or
+ * null when the remote has no such branch.
+ */
+export async function fetchRemoteBranch(
+  target: PushTarget,
+  branch: string,
+): Promise<string | null> {
+  const token = target.token;
+  const auth =
+    token === undefined || token === ""
+      ? undefined
+      : { url: await pushUrl(target, "0000000"), token };
+  const git = simpleGit({
+    baseDir: target.repoDir,
+    allowEnvironment: [...PUSH_VARIABLES],
+    unsafe: { allowUnsafeConfigEnvCount: true },
+  }).env(pushEnvironment(target.env ?? process.env, auth));
+  const tracking = `refs/remotes/${target.remote}/${branch}`;
+  let listed: string;
+  try {
+    listed = await git.raw(["ls-remote", "--heads", target.remote, `refs/heads/${branch}`]);
+  } catch (error) {
+    const output = target.redact(messageOf(error));
+    throw pushFailure(error, output, `cannot read ${branch} on ${target.remote}: ${output.trim()}`);
+  }
+  const sha = listed.split("\t")[0]?.trim() ?? "";
+  if (!/^[0-9a-f]{40}$/.test(sha)) return null;
+  try {
+    await git.raw([
+      "fetch",
+      "--no-tags",
+      "--quiet",
+      target.remote,
+      `+refs/heads/${branch}:${tracking}`,
+    ]);
+  } catch (error) {
+    const output = target.redact(messageOf(error));
+    throw pushFailure(
+      error,
+      output,
+      `cannot fetch ${branch} from ${target.remote}: ${output.trim()}`,
+    );
+  }
+  return sha;
+}
+
 // GitHub's words: "refusing to allow a GitHub App to create or update workflow `…` without
 // `workflows` permission" (the OAuth form says "… an OAuth App … without `workflow` scope").
 const WORKFLOWS_REFUSED =

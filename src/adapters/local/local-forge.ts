@@ -205,9 +205,22 @@ export class LocalForge implements Forge {
     }
   }
 
-  async deleteBranch(branch: string): Promise<void> {
+  async deleteBranch(branch: string, expected: string): Promise<void> {
     const exists = (await this.git.raw(["branch", "--list", branch])).trim() !== "";
-    if (exists) await this.git.raw(["branch", "--delete", "--force", branch]);
+    // The lease: update-ref deletes only while the branch is still at `expected`.
+    if (exists) await this.git.raw(["update-ref", "-d", `refs/heads/${branch}`, expected]);
+  }
+
+  /** The job's branches live in the repository itself: what it holds is what the forge holds. */
+  async readBranch(branch: string): Promise<string | null> {
+    try {
+      return (
+        (await this.git.raw(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`])).trim() ||
+        null
+      );
+    } catch {
+      return null;
+    }
   }
 
   async findPullRequest(head: string): Promise<PullRequest | null> {

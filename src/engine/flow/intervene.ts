@@ -4,7 +4,7 @@
 // intervention as an Interrupt on that lead's thread — never as mail behind what the lead has
 // not read yet:
 // - an idle lead is woken directly on it ([wake-int]), ahead of its mailbox; in the middle of
-//   a round it joins the round at once (wake.ts runRound);
+//   while other turns run it starts at once, without waiting for a slot (turn-scheduler.ts launch);
 // - a running lead's Run abandons what it was on for it ([interrupt]) at its next model call
 //   (run-instance-turn.ts preemptingMessage): the next request carries it, with the turn's
 //   context.
@@ -74,6 +74,6 @@ export async function carryInterventions(s: Session, missed: readonly Content[])
 
 async function relay(s: Session, lead: Address, observed: Content, content: Content) {
   await orchestrate(s, observed, [], [{ thread: lead.thread, content }]);
-  // An idle lead in the middle of a round does not wait for the round to end.
+  // An idle lead starts at once, whatever else is running (turn-scheduler.ts launch).
   if (s.soup.stateOf(lead) === "Idle") runtimeOf(s).lateJoin?.(lead);
 }

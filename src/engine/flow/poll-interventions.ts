@@ -1,13 +1,13 @@
 // People's commands while turns run (issue 11 point 1: an intervention reaches the current
-// lead within one model call, not one turn). Between rounds the engine reads everything
-// people did (ingest.ts); during a round it looks again at every model-call boundary —
+// lead within one model call, not one turn). Between applied turns the engine reads everything
+// people did (ingest.ts); while turns run it looks again at every model-call boundary —
 // throttled to `deps.commandPollMs` (default 10 s) — for new comments only, and acts on
-// interventions only: an answer, a review or a withdrawal mid-round waits for the round's
-// end, where it is read with everything else (the cursor is not moved past it) — but a
-// withdrawal stops every running turn at its next call, so the round ends soon.
+// interventions only: an answer, a review or a withdrawal seen mid-turn waits for the next
+// applied turn, where it is read with everything else (the cursor is not moved past it) — but a
+// withdrawal stops every running turn at its next call, so they end soon.
 //
 // Why polling and not cancel-and-redispatch (as `/withdraw` does): cancelling the running
-// worker loses the round in flight (every parallel turn, redone from the journal at best) and
+// worker stops the turns in flight (every parallel turn, redone from the journal at best) and
 // costs a new runner's start-up; a poll costs one conditional request per interval — GitHub
 // does not count a 304 against the rate limit when the request is authorized
 // (https://docs.github.com/en/rest/using-the-rest-api/best-practices-for-using-the-rest-api#use-conditional-requests-if-appropriate)

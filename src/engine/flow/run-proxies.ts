@@ -1,20 +1,24 @@
-// The proxies with work to do (seed 000 §7), each run in turn before any round: their answers
+// The proxies with work to do (seed 000 §7), each run in turn between two applied turns: their answers
 // are what the agents wait on. A proxy's run counts like a turn — a success resets the
 // consecutive-failure count, a proxy that cannot run is a state-level failure — and its calls
 // count against the caps.
 
 import { isLiveState } from "../../protocol/fsm.js";
 import { recordSuccessfulTurn } from "../../protocol/failure.js";
-import { isModelUnavailable } from "../../ports/model.js";
+import { addressKey, threads } from "../../protocol/address.js";
+import { isModelUnavailable, type ModelUnavailableError } from "../../ports/model.js";
 import { persist, progress, type Session } from "../job/session.js";
 import { runtimeOf } from "../job/wake-runtime.js";
-import { waitForApi } from "../turn/api-wait.js";
 import { enforceJobCaps } from "./enforce-caps.js";
 import { proxiesToRun, runProxy } from "./escalations.js";
 import { failState } from "./fail-state.js";
 
-/** `waiting`: the model is unavailable, the wake ends (api-wait.ts). */
-export async function runProxies(s: Session): Promise<"none" | "ran" | "waiting"> {
+export type ProxiesRun =
+  | { kind: "none" | "ran" }
+  /** The model is unavailable: the wake stops its turns and waits (api-wait.ts). */
+  | { kind: "unavailable"; error: ModelUnavailableError };
+
+export async function runProxies(s: Session): Promise<ProxiesRun> {
   let ran: "none" | "ran" = "none";
   for (const m of proxiesToRun(s)) {
     if (!isLiveState(s.job.state)) break;
@@ -23,10 +27,7 @@ export async function runProxies(s: Session): Promise<"none" | "ran" | "waiting"
       // A proxy's turn that ran is a successful turn in the state (failure.ts).
       s.job = recordSuccessfulTurn(s.job);
     } catch (error) {
-      if (isModelUnavailable(error)) {
-        await waitForApi(s, error);
-        return "waiting";
-      }
+      if (isModelUnavailable(error)) return { kind: "unavailable", error };
       // A proxy that cannot run (its model refuses every request, say) is a state-level
       // failure like a lead's failed turn: retried, then FAILURE — never a job that throws
       // at every wake and so never ends (seed 000 §12 "Termination guaranteed").
@@ -35,10 +36,14 @@ export async function runProxies(s: Session): Promise<"none" | "ran" | "waiting"
       await failState(s, reason, null, "");
     }
     await persist(s, `cfa #${s.n}: ${s.job.state} proxy ${m.id}`);
-    await runtimeOf(s).journal?.clear();
+    // Accounted in the commit just made: this proxy's responses are never asked for again
+    // (other instances' turns may still be running: their entries stay).
+    await runtimeOf(s).journal?.forget([
+      addressKey({ agent: "proxy", thread: threads.escalation(m.id) }),
+    ]);
     ran = "ran";
     // A proxy's calls count like any turn's (issue 11 point 6): the caps after each.
     await enforceJobCaps(s);
   }
-  return ran;
+  return { kind: ran };
 }

@@ -46,6 +46,12 @@ export interface EngineDeps {
    * (poll-interventions.ts), in ms; default 10000. The local forge is a file: 0 is fine there.
    */
   commandPollMs?: number;
+  /**
+   * The order ended turns are applied in (engine/turn/turn-scheduler.ts): `finished`
+   * (default; live models) as they end, `started` as they started — for replays of a
+   * recording, whose records must come out the same at every replay.
+   */
+  applyOrder?: "finished" | "started";
   /** The live, human-readable log (seed 002): one call per notable event. */
   progress?: (line: ProgressLine) => void;
 }

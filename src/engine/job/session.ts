@@ -34,6 +34,8 @@ import {
 } from "../../records/engine-state.js";
 import { appendText, readText, writeText } from "../tree/files.js";
 import { JobRepo } from "../tree/job-repo.js";
+import { RECORDS_DIR } from "../tree/record-ledger.js";
+import { publishJobBranch, type Publisher } from "./publish-job-branch.js";
 import { jobPaths, type JobPaths } from "../../records/job-paths.js";
 import { transition } from "../../protocol/transition.js";
 import { evolveRecords, type RecordChange } from "../../records/record-changes.js";
@@ -60,6 +62,12 @@ export interface Session {
   readonly taskWs: Map<string, Workspace>;
   /** Human-readable reasons the loop stopped early (a cap, a config error…). */
   notes: string[];
+  /**
+   * Instances (`agent@thread`) whose turn is running in the job worktree — the lead's. While
+   * one runs, a commit made for anything else holds records only, never its half-written files
+   * or artifact (issue 8 point 4, issue 15: other turns are applied while it runs).
+   */
+  readonly jobTreeTurns: Set<string>;
 }
 
 export const now = (s: { deps: EngineDeps }): string => s.deps.clock.now().toISOString();
@@ -139,6 +147,7 @@ export async function openSession(
     pushedHead,
     taskWs: new Map(),
     notes: [],
+    jobTreeTurns: new Set(),
   };
   await resetTaskWorktrees(session);
   if (fresh) {
@@ -250,10 +259,25 @@ export async function commitAndPush(
   message: string,
   paths?: string[],
 ): Promise<string | null> {
-  const sha = await s.repo.commit(message, paths);
+  // A lead's turn running in the job worktree: what it has written so far is not this commit's.
+  const recordsOnly = paths === undefined && s.jobTreeTurns.size > 0;
+  const sha = recordsOnly
+    ? await s.repo.commit(message, [RECORDS_DIR], { artifacts: false })
+    : await s.repo.commit(message, paths);
   if (sha === null) return null;
-  await s.deps.forge.pushBranch(s.paths.branch, { sha, expectedOld: s.pushedHead });
-  s.pushedHead = sha;
+  const publisher: Publisher = {
+    n: s.n,
+    branch: s.paths.branch,
+    repo: s.repo,
+    forge: s.deps.forge,
+    pushedHead: s.pushedHead,
+    note: (event, detail) => progress(s, "GIT", event, detail),
+  };
+  try {
+    await publishJobBranch(publisher, sha);
+  } finally {
+    s.pushedHead = publisher.pushedHead;
+  }
   return sha;
 }
 

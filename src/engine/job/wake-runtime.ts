@@ -1,28 +1,33 @@
 // What one wake knows about the turns in flight, beside the Session's records: the response
 // journal, which turns are running (the turns cap counts them before they are applied), the
 // cost gate, when people's comments were last looked at, and how to start a lead an
-// intervention woke in the middle of a round. Nothing here is a record: a crash loses it
+// intervention woke while other turns run. Nothing here is a record: a crash loses it
 // all, and the next wake rebuilds it from the journal and the branch.
 
 import type { Address } from "../../protocol/address.js";
 import { CostGate } from "../turn/cost-gate.js";
 import type { ResponseJournal } from "../turn/response-journal.js";
+import type { JournalBranch } from "../turn/journal-branch.js";
 import type { Session } from "./session.js";
 
 export interface WakeRuntime {
   /** Null until the wake opens it (`openRuntime`); a turn run outside a wake journals nothing. */
   journal: ResponseJournal | null;
+  /** Where the journal outlives the runner (journal-branch.ts); null until opened. */
+  journalBranch: JournalBranch | null;
   /** Turns started and not yet ended, by ticket (their start order). */
   readonly running: Map<number, string>;
   nextTicket: number;
   readonly gate: CostGate;
-  /** When the forge was last asked for new comments mid-round (monotonic ms), or null. */
+  /** When the forge was last asked for new comments while turns run (monotonic ms), or null. */
   lastPoll: number | null;
-  /** Starts an instance's turn inside the current round; null between rounds. */
+  /** Starts an instance's turn at once (an intervention woke it); null outside the loop. */
   lateJoin: ((a: Address) => void) | null;
+  /** Resolves once the turns that ended on a thread are applied (turn-scheduler.ts). */
+  appliedOn: ((thread: string) => Promise<void>) | null;
   /**
    * Why every running turn should stop at its next call (a withdrawal waiting to be applied
-   * at the round's end), or null.
+   * at the next applied turn, or a stop of the wake), or null.
    */
   stopping: string | null;
 }
@@ -34,11 +39,13 @@ export function runtimeOf(s: Session): WakeRuntime {
   if (rt === undefined) {
     rt = {
       journal: null,
+      journalBranch: null,
       running: new Map(),
       nextTicket: 1,
       gate: new CostGate(),
       lastPoll: null,
       lateJoin: null,
+      appliedOn: null,
       stopping: null,
     };
     runtimes.set(s, rt);

@@ -10,6 +10,7 @@ export type HumanEvent =
   | { kind: "withdraw"; by: string; reason: string }
   | { kind: "intervene"; by: string; text: string; comment: number }
   | { kind: "answer"; by: string; id: string | null; text: string; comment: number }
+  | { kind: "retry"; by: string }
   | { kind: "review"; review: Review; permission: Permission }
   /** Someone without authority, or a malformed command: a one-line reply, nothing changes. */
   | { kind: "refused"; login: string; reason: string; comment: number };
@@ -112,6 +113,9 @@ export async function collectHumanEvents(
           text: command.text,
           comment: comment.id,
         });
+        break;
+      case "retry":
+        events.push({ kind: "retry", by });
         break;
       default: {
         const never: never = command;

@@ -132,6 +132,20 @@ async function applyHumanEvent(s: Session, event: HumanEvent): Promise<void> {
       });
       return;
     }
+    case "retry": {
+      // Issue 20: only a failed setup waits for a retry; the next round runs it again.
+      if (s.engine.setup?.failed === undefined) {
+        refuse(
+          s,
+          event.by,
+          "nothing is waiting for `/retry` (it tries a failed setup again); nothing was changed.",
+        );
+        return;
+      }
+      applyChange(s, { type: "setup-retry-requested" });
+      progress(s, "HUMAN", "RETRY", `${event.by}: try the workspace setup again`);
+      return;
+    }
     case "refused":
       refuse(s, event.login, event.reason);
       return;

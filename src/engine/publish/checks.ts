@@ -11,6 +11,7 @@ import { PHASES } from "../../skills/phases.js";
 import { pictureOfJob } from "../../comments/picture-of-job.js";
 import type { Session } from "../job/session.js";
 import { waitingOn } from "./status.js";
+import { jobEvidence } from "../../comments/job-evidence.js";
 
 /**
  * The checks for `job` on `head`; `next` says whose move it is (status.ts `waitingOn`).
@@ -60,7 +61,10 @@ export function jobChecks(
 
 export async function publishChecks(s: Session): Promise<void> {
   const head = await s.repo.head();
-  const picture = pictureOfJob(s.job, s.engine);
+  // Issue 20: the check shows what the verdicts rest on, setup, and the blocked requests.
+  const picture = [jobEvidence(s.engine), pictureOfJob(s.job, s.engine)]
+    .filter((part) => part !== "")
+    .join("\n\n");
   for (const check of jobChecks(s.job, waitingOn(s), head, picture)) {
     await s.deps.forge.setCheck(check);
   }

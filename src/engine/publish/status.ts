@@ -11,6 +11,7 @@ import { renderStatusComment } from "../../comments/status-comment.js";
 import { applyChange, type Session } from "../job/session.js";
 import { ownMention } from "../../comments/own-marks.js";
 import { clip } from "../../secrets/index.js";
+import { setupBlocksJob } from "../setup/ensure-setup.js";
 
 export function waitingOn(s: Session): string {
   if (isTerminalState(s.job.state)) {
@@ -22,6 +23,20 @@ export function waitingOn(s: Session): string {
   if (s.engine.apiWait !== undefined) {
     // Issue 9 point 6: an outage is waited out, never a failure (api-wait.ts).
     return `the Anthropic API — waiting for the Anthropic API since ${s.engine.apiWait.since} (last error: ${clip(s.engine.apiWait.last, 4000).replace(/\s+/g, " ").slice(0, 160)}). The job is live; the sweep or \`cfa resume\` tries again.`;
+  }
+  const failed = s.engine.setup?.failed;
+  if (failed !== undefined && setupBlocksJob(s)) {
+    // Issue 20: the person fixes the config; not a failure of the job, no retry spent.
+    const exit = failed.exitCode === null ? "did not finish" : `exited ${failed.exitCode}`;
+    return `${ownMention(s.engine.requester)} to fix the workspace setup (\`${clip(
+      failed.command,
+      4000,
+    )
+      .replace(/[`\s]+/g, " ")
+      .slice(
+        0,
+        80,
+      )}\` ${exit} in ${failed.workspace === "job" ? "the job's workspace" : `task ${failed.workspace}`}): fix \`setup:\` in .github/cfa.yml on the default branch, then \`/retry\` (locally \`cfa resume\`).`;
   }
   const asks = s.soup
     .pendingEscalations()
@@ -68,6 +83,7 @@ export async function publishStatus(s: Session): Promise<void> {
     engine: s.engine,
     waitingOn: waitingOn(s),
     notices,
+    setupWaiting: setupBlocksJob(s),
     links: {
       ...(branchUrl ? { branch: branchUrl } : {}),
       ...(prUrl ? { pr: prUrl } : {}),

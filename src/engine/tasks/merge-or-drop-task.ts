@@ -37,10 +37,11 @@ export async function mergeOrDropTask(
     // Its parent's branch is gone (merged or dropped before it): nothing to merge into.
     mode = "drop";
   }
-  if (!(await s.repo.hasBranch(meta.branch))) {
+  const localHead = await s.repo.branchHead(meta.branch);
+  if (localHead === null) {
     // A wake that died after the workspace adapter merged (or dropped) the branch, before
     // the task's status was committed: the release is done but for the records.
-    await s.deps.forge.deleteBranch(meta.branch);
+    await deleteTaskBranch(s, meta.branch, null);
     s.taskWs.delete(id);
     const status = mode === "merge" ? "merged" : "dropped";
     applyChange(s, { type: "task-status-set", id, status });
@@ -52,7 +53,7 @@ export async function mergeOrDropTask(
   let conflict: string[] | null = null;
   if (mode === "drop") {
     await s.workspaces.drop(ws);
-    await s.deps.forge.deleteBranch(meta.branch);
+    await deleteTaskBranch(s, meta.branch, localHead);
     status = "dropped";
     progress(s, "EXECUTE", "DROP", `task ${id} dropped, branch deleted`, true);
   } else {
@@ -71,7 +72,7 @@ export async function mergeOrDropTask(
       progress(s, "EXECUTE", "CONFLICT", `task ${id}: ${merged.files.join(", ")}`);
     } else {
       status = "merged";
-      await s.deps.forge.deleteBranch(meta.branch);
+      await deleteTaskBranch(s, meta.branch, localHead);
       // Into a parent task: its branch moved, publish it as its turns' commits are.
       if (meta.parent !== undefined && merged.commit !== before) {
         await pushTask(s, meta.parent, before, merged.commit);
@@ -109,4 +110,30 @@ async function verifiedForMerge(s: Session, id: string, ws: Workspace): Promise<
   s.notes.push(`task ${id} dropped unmerged: the verifier failed it`);
   progress(s, "VERIFY", "DROP", `${id}: open at its parent's end and failed verification`);
   return false;
+}
+
+/**
+ * A task branch's deletion on the forge, with a lease (issue 15): first the commit this
+ * repository last had on it (what its turns pushed); if the forge's branch is elsewhere — a
+ * push a crash kept from landing, or a person's commit — it is read and deleted at what it
+ * holds, said in the log when that is not ours. `known` null: the local branch is gone
+ * already (a wake that died mid-release), so only the forge's own head can name it.
+ */
+async function deleteTaskBranch(s: Session, branch: string, known: string | null): Promise<void> {
+  if (known !== null) {
+    try {
+      await s.deps.forge.deleteBranch(branch, known);
+      return;
+    } catch (error) {
+      if ((error as Error | undefined)?.name !== "PushRejectedError") throw error;
+    }
+  }
+  const remote = await s.deps.forge.readBranch(branch);
+  if (remote === null) return;
+  if (known !== null && remote !== known) {
+    s.deps.logger.warn(
+      `cfa #${s.n}: task branch ${branch} was at ${remote.slice(0, 7)} on the forge, not ${known.slice(0, 7)}: deleted there as the task is released`,
+    );
+  }
+  await s.deps.forge.deleteBranch(branch, remote);
 }

@@ -8,7 +8,18 @@ import { JobRepo } from "../tree/job-repo.js";
 import { append, applyChange, progress, type Session } from "../job/session.js";
 import { runAgent } from "../turn/agent-run.js";
 import { systemPrompt } from "../turn/prompts.js";
+import { runtimeOf } from "../job/wake-runtime.js";
 import { taskWorkspace } from "./task-workspace.js";
+import { ensureSetUp } from "../setup/ensure-setup.js";
+import { keepEvidence, type CommandEvidence } from "../../records/command-evidence.js";
+
+/** The log line's evidence: the last command and its exit, or that none ran. */
+function evidenceSuffix(evidence: readonly CommandEvidence[]): string {
+  const last = evidence.at(-1);
+  if (last === undefined) return " (no command run: unverified)";
+  const exit = last.timedOut ? "timed out" : `exit ${last.exitCode ?? "?"}`;
+  return ` (${last.command}: ${exit}${last.summary ? `, ${last.summary}` : ""})`;
+}
 
 /**
  * Seed 002's verifier: a read-only agent checks the task's branch against its brief and
@@ -18,10 +29,25 @@ export async function verifyTask(
   s: Session,
   id: string,
   signal?: AbortSignal,
+  /**
+   * From a running turn's `close` (not from the wake applying a turn — that would wait on
+   * itself): a worker's turn that ended and is being applied commits its files first (issue
+   * 15: turns are applied while others run), so the verifier sees them and puts back nothing.
+   */
+  options: { afterAppliedTurns?: boolean } = {},
 ): Promise<{ verdict: "pass" | "fail"; issues: string[]; notes: string }> {
+  if (!s.engine.tasks[id]) throw new Error(`cfa/engine: no task ${id}`);
+  if (options.afterAppliedTurns === true) await runtimeOf(s).appliedOn?.(threads.dispatch(id));
   const meta = s.engine.tasks[id];
   if (!meta) throw new Error(`cfa/engine: no task ${id}`);
   const ws = await taskWorkspace(s, id);
+  // A task verified on a new runner has a rebuilt worktree: set up before the verifier runs
+  // the tests (issue 20). A failed setup is the close's error; the job then waits on it.
+  if ((await ensureSetUp(s, ws, id)) === "waiting") {
+    throw new Error(
+      `cfa/engine: task ${id} cannot be verified: the workspace's setup failed and the job waits for the person to fix it`,
+    );
+  }
   // Each verifier run has its own thread: a pass re-verified at a later merge is a new run.
   const attempt = (meta.verifyRuns ?? meta.verifyFailures) + 1;
   const address = { agent: "verifier", thread: threads.verify(`${id}-${attempt}`) };
@@ -57,18 +83,34 @@ export async function verifyTask(
   };
   // What was verified: a merge of the branch at any other commit is verified again.
   const head = await repo.head();
-  applyChange(s, { type: "task-verified", id, verdict: verdict.verdict, head, run: attempt });
+  // Issue 20: the verdict names the commands its turn ran, as the engine saw them.
+  const evidence = keepEvidence(run.decisions.commands);
+  applyChange(s, {
+    type: "task-verified",
+    id,
+    verdict: verdict.verdict,
+    head,
+    run: attempt,
+    evidence,
+  });
   // The verdict is part of the conversation log, like outcomes and transitions.
   await append(s, [
-    { type: "verdict", task: id, by: address, verdict: verdict.verdict, issues: verdict.issues },
+    {
+      type: "verdict",
+      task: id,
+      by: address,
+      verdict: verdict.verdict,
+      issues: verdict.issues,
+      evidence,
+    },
   ]);
   progress(
     s,
     "VERIFY",
     "VERDICT",
-    verdict.verdict === "pass"
+    (verdict.verdict === "pass"
       ? `${id} ✓ pass`
-      : `${id} ✗ fail — ${verdict.issues.length} issue(s)`,
+      : `${id} ✗ fail — ${verdict.issues.length} issue(s)`) + evidenceSuffix(evidence),
   );
   return verdict;
 }

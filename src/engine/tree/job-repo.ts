@@ -12,6 +12,7 @@ import { commitDateEnv, gitClient, type GitClient } from "../../git/git-client.j
 import { redact } from "../../secrets/index.js";
 import { removeNestedRepos } from "../../git/nested-repos.js";
 import { settleIndex, stageTree } from "../../git/stage-tree.js";
+import { dependencyCleanExcludes } from "../../git/dependency-folders.js";
 import type { Logger } from "../../ports/logger.js";
 import { OUTCOME_PATH } from "../../records/job-paths.js";
 import { createSerialQueue } from "../../git/serial-queue.js";
@@ -74,14 +75,19 @@ export class JobRepo {
    * `.cfa/` names records (a folder: all of them below it); `.cfa/outcome.json` is never
    * committed (seed 000 §4: consumed, not kept).
    */
-  commit(message: string, paths?: string[]): Promise<string | null> {
+  commit(
+    message: string,
+    paths?: string[],
+    /** `artifacts: false`: the phase artifacts stay as last committed (a lead is writing them). */
+    options: { artifacts?: boolean } = {},
+  ): Promise<string | null> {
     return this.lock.run(async () => {
       const recordScopes =
         paths === undefined ? [RECORDS_DIR] : paths.filter((p) => isUnderRecords(trim(p)));
       const others = paths?.filter((p) => !isUnderRecords(trim(p)));
       // Whatever made it (a file tool, a merge), no repository reaches a commit (issue 18 §4).
       if (others === undefined || others.length > 0) await this.removeNested();
-      await this.stageRecords(recordScopes.map(trim));
+      await this.stageRecords(recordScopes.map(trim), options.artifacts !== false);
       const staged =
         others === undefined || others.length > 0
           ? await stageTree(this.git, {
@@ -110,7 +116,9 @@ export class JobRepo {
     return this.lock.run(async () => {
       await this.removeNested();
       await this.git.raw(["reset", "--hard", "--quiet", "HEAD"]);
-      await this.git.raw(["clean", "-d", "--force", "--quiet"]);
+      // What setup installed stays (issue 20): dependency folders are never committed
+      // (stage-tree.ts), so without this a repository that does not ignore them loses them.
+      await this.git.raw(["clean", "-d", "--force", "--quiet", ...dependencyCleanExcludes()]);
       await this.records.exclusive(async () => {
         await this.records.reseed();
         await this.settleRecords({ scopes: [RECORDS_DIR], quiet: true });
@@ -160,11 +168,87 @@ export class JobRepo {
   }
 
   async hasBranch(branch: string): Promise<boolean> {
+    return (await this.branchHead(branch)) !== null;
+  }
+
+  /** Whether `ancestor` is `descendant` or one of its ancestors. */
+  async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
+    const result = await this.git.run(["merge-base", "--is-ancestor", ancestor, descendant]);
+    return result.code === 0;
+  }
+
+  /**
+   * Moves the worktree's branch to `commit` (a descendant of HEAD, or a merge this repo made),
+   * keeping uncommitted changes of a turn still running: `reset --keep` refuses rather than
+   * overwrite one. False when it refused.
+   */
+  moveTo(commit: string): Promise<boolean> {
+    return this.lock.run(async () => {
+      const result = await this.git.run(["reset", "--keep", "--quiet", commit]);
+      return result.code === 0;
+    });
+  }
+
+  /**
+   * Takes in commits someone else pushed to this branch (issue 15: a person may push to the
+   * job branch): a merge of `foreign` into HEAD whose `.cfa/` is HEAD's — the engine's records
+   * have one writer, whatever was pushed there. Null when the two conflict outside `.cfa/`
+   * (a person must resolve that). Returns the merge commit; HEAD is not moved.
+   */
+  mergeForeign(foreign: string, message: string): Promise<string | null> {
+    return this.lock.run(async () => {
+      const merged = await this.git.run([
+        "merge-tree",
+        "--write-tree",
+        "--name-only",
+        "--no-messages",
+        "HEAD",
+        foreign,
+      ]);
+      const lines = merged.stdout
+        .toString("utf8")
+        .split("\n")
+        .filter((l) => l !== "");
+      const tree = lines[0] ?? "";
+      if (merged.code !== 0 && merged.code !== 1) return null;
+      // Conflicted paths follow the tree id when there are any.
+      const conflicted = merged.code === 1 ? lines.slice(1).filter((l) => l.trim() !== "") : [];
+      if (conflicted.some((file) => !isUnderRecords(file))) return null;
+      const ours = (await this.git.raw(["rev-parse", `HEAD^{tree}`])).trim();
+      const oursRecords = (
+        await this.git.run(["rev-parse", "--verify", "--quiet", `${ours}:${RECORDS_DIR}`])
+      ).stdout
+        .toString("utf8")
+        .trim();
+      const entries = (await this.git.raw(["ls-tree", tree]))
+        .split("\n")
+        .filter((l) => l !== "" && !l.endsWith(`\t${RECORDS_DIR}`));
+      if (oursRecords !== "") entries.push(`040000 tree ${oursRecords}\t${RECORDS_DIR}`);
+      const finalTree = (
+        await this.git.raw(["mktree"], { input: `${entries.join("\n")}\n` })
+      ).trim();
+      const clean = outboundText(redact(message, "a commit message"));
+      const commit = await this.git.raw([
+        "commit-tree",
+        finalTree,
+        "-p",
+        "HEAD",
+        "-p",
+        foreign,
+        "-m",
+        clean,
+      ]);
+      return commit.trim();
+    });
+  }
+
+  /** The commit a local branch is at, or null. */
+  async branchHead(branch: string): Promise<string | null> {
     try {
       const out = await this.git.raw(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]);
-      return out.trim() !== "";
+      return out.trim() || null;
     } catch {
-      return false;
+      return null;
     }
   }
 
@@ -190,13 +274,14 @@ export class JobRepo {
    * changes or drops a record on its way in. A record that no longer holds the engine's
    * bytes is put back first (the after-command check should have caught it).
    */
-  private async stageRecords(scopes: readonly string[]): Promise<void> {
+  private async stageRecords(scopes: readonly string[], withArtifacts = true): Promise<void> {
     if (scopes.length === 0) return;
     await this.records.exclusive(async () => {
       const ledger = this.records;
       await this.prepareLocked();
       const inScope = (file: string) =>
         file !== OUTCOME_PATH &&
+        (withArtifacts || !isArtifactPath(file)) &&
         scopes.some((scope) => file === scope || file.startsWith(`${scope}/`));
       // What each staged path should hold: the engine's records that changed since staged…
       const wanted = new Map<string, string>();

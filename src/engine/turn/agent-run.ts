@@ -3,8 +3,8 @@
 // engine's model-call boundary (call-boundary.ts: caps, timeout, interventions, the response
 // journal, per-response charges), and hands back what the turn did and how to record it.
 //
-// A turn's transcript lines reach the job worktree only when the turn is recorded: for a turn
-// of a round, when it is applied (issue 8 point 4 — the commit of one turn never holds
+// A turn's transcript lines reach the job worktree only when the turn is recorded: for a scheduled
+// turn, when it is applied (issue 8 point 4 — the commit of one turn never holds
 // another's unapplied transcript); for the proxy and the verifier, at once (they run alone,
 // or inside the turn that called them). Until then a response's durable copy is the journal.
 

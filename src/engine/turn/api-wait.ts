@@ -1,13 +1,13 @@
 // The model's API stayed away past the adapter's patience (ModelUnavailableError, issue 9
 // point 6; DESIGN.md "The outside world is unreliable, not wrong"). That is nobody's failure:
 // no retry budget is spent and the job stays live. The wake gives up what is not committed
-// — the round in flight never happened, its messages are back in their mailboxes — keeps
+// — the turns in flight never happened, its messages are back in their mailboxes — keeps
 // every paid response in the journal (carried in state.json, so another runner replays
 // them instead of paying again: response-journal.ts), records since when it waits, and
 // ends. The status comment says "waiting for the Anthropic API since …"; the sweep or
 // `cfa resume` wakes the job again.
 //
-// Why the whole round and not only the turn that met the outage: the other turns' host
+// Why every turn in flight and not only the turn that met the outage: the other turns' host
 // effects (a task provisioned, a verdict, the lead's files) are interleaved in the same
 // records, and undoing one turn's share is error-prone; their calls are all journalled, so
 // redoing them costs no tokens, only the local tool calls.

@@ -1,6 +1,5 @@
-// Applying a turn of a round, one by one in the round's fixed order, so the log is the same
-// whatever order the model calls came back in: the Run ends ([send-step] / [nosend-step] /
-// [ask-step], seed 000 §5), a lead's outcome record is read and its transition applied, the
+// Applying a turn, one at a time (apply-ended.ts; turn-scheduler.ts decides the order): the
+// Run ends ([send-step] / [nosend-step] / [ask-step], seed 000 §5), a lead's outcome record is read and its transition applied, the
 // transcript is written, the turn is judged (a success, a refused outcome, a broken turn) and
 // committed (commit-turn.ts), then the effects its Send and transition call for are run.
 
@@ -65,6 +64,14 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
   // The turn's transcript reaches the job worktree now, with its apply: the commit below
   // holds this turn and no other instance's (issue 8 point 4).
   await run.record();
+  // Issue 20: the commands the worker's turn ran, as the engine saw them, for the task table.
+  if (
+    turn.task !== null &&
+    s.engine.tasks[turn.task] !== undefined &&
+    run.decisions.commands.length > 0
+  ) {
+    applyChange(s, { type: "task-worked", id: turn.task, evidence: run.decisions.commands });
+  }
   await commitTaskTurn(
     s,
     turn.task,
@@ -124,7 +131,7 @@ async function applyUnstartedTurn(s: Session, t: InstanceTurn, turn: TurnFacts):
 
 /**
  * How the Run ends on the bus: [ask-step] with a question (its id allocated now, in the
- * round's order), [send-step] with what it sent, or [nosend-step]. A turn that both sent and
+ * order turns are applied), [send-step] with what it sent, or [nosend-step]. A turn that both sent and
  * asked is two reductions in one batch; a new gate supersedes the caller's earlier ones.
  */
 function endRun(s: Session, t: InstanceTurn, run: AgentRun, key: string): RunEnding {

@@ -71,7 +71,7 @@ export function createCallBoundary(
   };
 
   const capStop = (): BeforeCall | null => {
-    // The turns running ahead of this one count as begun: a round cannot jointly overshoot.
+    // The turns running ahead of this one count as begun: parallel turns cannot jointly overshoot.
     const turns = s.job.turns + runningBefore(s, options.ticket) + 1;
     const breach = breachedCap({ ...s.job, turns }, s.config.caps);
     return breach === null ? null : { kind: "stop", cause: "cap", reason: describeBreach(breach) };

@@ -3,6 +3,7 @@
 // the next call boundary sees it — in flight, before its turn is applied or committed.
 
 import type { ModelUsage } from "../../ports/model.js";
+import { JournalBranch } from "./journal-branch.js";
 import { ResponseJournal } from "./response-journal.js";
 import { applyChange, type Session } from "../job/session.js";
 import { runtimeOf } from "../job/wake-runtime.js";
@@ -20,9 +21,21 @@ export function charge(s: Session, usage: ModelUsage, costUsd: number): number {
  */
 export async function openJournal(s: Session): Promise<void> {
   const rt = runtimeOf(s);
-  const journal = await ResponseJournal.open(s.area, s.engine.journal ?? [], (problem) =>
-    s.deps.logger.warn(`cfa #${s.n}: response journal: skipped ${problem}`),
+  // What an earlier run pushed (journal-branch.ts) and what an outage carried in state.json,
+  // besides this area's file: the same entry in several places is taken once.
+  const { branch, lines } = await JournalBranch.open(
+    s.deps.repoDir,
+    s.deps.forge,
+    s.n,
+    s.deps.logger,
   );
+  const journal = await ResponseJournal.open(
+    s.area,
+    [...(s.engine.journal ?? []), ...lines],
+    (problem) => s.deps.logger.warn(`cfa #${s.n}: response journal: skipped ${problem}`),
+  );
+  journal.mirror = (entries) => branch.publish(entries);
+  rt.journalBranch = branch;
   for (const entry of journal.unaccounted(s.engine.calls ?? 0)) {
     charge(s, entry.response.usage, entry.costUsd);
     applyChange(s, { type: "calls-accounted", through: entry.seq });

@@ -23,11 +23,18 @@ import { readText, writeText } from "../tree/files.js";
 import { roleOf, taskOfThread } from "../flow/instances.js";
 import type { Session } from "../job/session.js";
 import { taskDepth } from "../tasks/task-depth.js";
+import {
+  commandLine,
+  evidenceOf,
+  keepEvidence,
+  type CommandEvidence,
+} from "../../records/command-evidence.js";
+import { applyChange, now } from "../job/session.js";
 
 /** What one turn decided, beyond its messages: read by applyTurn. */
 export interface TurnDecisions {
   pending: Payload[];
-  /** The id is allocated when the turn is applied (apply-turn.ts), in the round's fixed order. */
+  /** The id is allocated when the turn is applied (apply-turn.ts), in the order turns are applied. */
   ask: { question: Question } | null;
   finished: OutcomeRecord | null;
   verdict: TaskVerdict | null;
@@ -38,6 +45,8 @@ export interface TurnDecisions {
     | null;
   /** This job's records a command changed (issue 8 §2): the turn fails. */
   tampered: string[];
+  /** Every command the turn ran, as the sandbox reported it (issue 20: a verdict's evidence). */
+  commands: CommandEvidence[];
 }
 
 /** A verifier's verdict on a task (seed 002). */
@@ -60,6 +69,7 @@ export const emptyDecisions = (): TurnDecisions => ({
   verdict: null,
   proxy: null,
   tampered: [],
+  commands: [],
 });
 
 const ok = (text: string): HostResult => ({ ok: true, text });
@@ -167,7 +177,15 @@ export function createHost(
         target = s.soup.visibleFrom(a).find((v) => v.thread === parent) ?? null;
         if (!target) return refuse("you have no parent conversation to reply to");
       }
-      const payload: Payload = { kind: "deliver", to: target, content: { kind: "reply", text } };
+      // Issue 20: a worker's reply carries the commands its turn ran so far, as the engine
+      // recorded them; its parent reads them beside the reply, not only the model's account.
+      const evidence =
+        taskOfThread(a.thread) === null ? undefined : keepEvidence(decisions.commands);
+      const payload: Payload = {
+        kind: "deliver",
+        to: target,
+        content: { kind: "reply", text, ...(evidence ? { data: { evidence } } : {}) },
+      };
       return queue(payload) ?? ok(`Delivered to ${addressKey(target)} when your turn ends.`);
     },
 
@@ -259,8 +277,8 @@ export function createHost(
         }
         question = { ...question, artifact: expected };
       }
-      // No id yet: turns of a round run in parallel, so an id taken here would depend on
-      // which model call came back first; applyTurn allocates it in the round's order.
+      // No id yet: turns run in parallel, so an id taken here would depend on
+      // which model call came back first; applyTurn allocates it in the order turns are applied.
       decisions.ask = { question };
       return ok("Asked. Your turn ends now; the answer arrives as your next message.");
     },
@@ -318,6 +336,24 @@ export function createHost(
         maxOutputBytes: s.config.limits.commandOutputBytes,
         ...(options.signal ? { signal: options.signal } : {}),
       });
+      // Issue 20: what ran is recorded from the result, not from what the model says of it.
+      decisions.commands.push(evidenceOf(commandLine(argv), result));
+      if (result.blocked !== undefined && result.blocked.length > 0) {
+        const command = commandLine(argv);
+        applyChange(s, {
+          type: "requests-blocked",
+          by: addressKey(a),
+          at: now(s),
+          blocked: result.blocked.map((b) => ({
+            host: b.host,
+            port: b.port,
+            protocol: b.protocol,
+            reason: b.reason,
+            command,
+            count: b.count,
+          })),
+        });
+      }
       // Whatever the command did, the engine's git and file access meet the tree only after
       // this check (issue 8 §1, §2, §6); the agent reads what it found.
       const jobWs = ws.root === s.jobWs.root;

@@ -1,7 +1,7 @@
 // The response journal (issue 9 point 5: no call paid twice, every cap sees every call).
 // Every model response is appended here the moment it arrives, priced and numbered, before
-// any of its tool calls run. A turn that is redone — a process died mid-round, or the round
-// was given up because the API went away — sends the same requests again, and each one that
+// any of its tool calls run. A turn that is redone — a process died mid-turn, or the turns in flight
+// were given up because the API went away — sends the same requests again, and each one that
 // matches a journalled request byte for byte gets the journalled response instead of a new
 // call: seed 001 §F's "cache-only replay of recorded decisions", applied to model calls.
 //
@@ -68,6 +68,8 @@ export class ResponseJournal {
   /** Unreplayed entries by digest, oldest first. */
   private readonly pool = new Map<string, JournalEntry[]>();
   private readonly lock = createSerialQueue();
+  /** Told the whole journal after every change (journal-branch.ts: it outlives the runner). */
+  mirror: ((lines: readonly string[]) => void) | null = null;
 
   private constructor(readonly file: string) {}
 
@@ -137,6 +139,7 @@ export class ResponseJournal {
   /** Appends a response the moment it is charged (one line, one write, serialised). */
   record(entry: JournalEntry): Promise<void> {
     this.entries.push(entry);
+    this.mirror?.(this.carry());
     return this.lock.run(async () => {
       await mkdir(dirname(this.file), { recursive: true });
       await appendFile(this.file, `${line(entry)}\n`);
@@ -152,12 +155,32 @@ export class ResponseJournal {
   }
 
   /**
+   * Forgets the entries of these instances (`agent@thread`): called once a commit accounts
+   * their calls and their turns are applied or dropped, so none of them can be redone.
+   */
+  forget(instances: readonly string[]): Promise<void> {
+    const gone = new Set(instances);
+    const kept = this.entries.filter((e) => !gone.has(e.instance));
+    if (kept.length === this.entries.length) return Promise.resolve();
+    this.entries.length = 0;
+    this.entries.push(...kept);
+    this.mirror?.(this.carry());
+    for (const [digest, queue] of [...this.pool]) {
+      const left = queue.filter((e) => !gone.has(e.instance));
+      if (left.length === 0) this.pool.delete(digest);
+      else this.pool.set(digest, left);
+    }
+    return this.rewrite();
+  }
+
+  /**
    * Forgets every entry: called only when nothing is in flight and every turn that made a
    * call is committed (with its calls accounted), so none can be redone.
    */
   clear(): Promise<void> {
     this.entries.length = 0;
     this.pool.clear();
+    this.mirror?.([]);
     return this.lock.run(() => rm(this.file, { force: true }));
   }
 

@@ -20,6 +20,8 @@ import { readText, removeFile } from "../tree/files.js";
 import { runAgent, type AgentRun } from "./agent-run.js";
 import { emptyDecisions } from "./host.js";
 import { systemPrompt } from "./prompts.js";
+import * as z from "zod";
+import { CommandEvidenceSchema } from "../../records/command-evidence.js";
 
 export interface InstanceTurn {
   a: Address;
@@ -48,8 +50,10 @@ export async function runInstanceTurn(
   const protect = [".cfa/"];
   if (isLead && isLiveState(s.job.state))
     protect.push(`!${s.paths.artifact(PHASES[s.job.state].artifact)}`);
+  const key = addressKey(a);
   try {
     ws = await workspaceOf(s, a);
+    if (ws.root === s.jobWs.root) s.jobTreeTurns.add(key);
     const incoming = await renderIncoming(s, a, woke.message);
     const run = await runAgent(s, {
       address: a,
@@ -61,7 +65,7 @@ export async function runInstanceTurn(
       incoming,
       recordNow: false,
       ticket,
-      verify: (task, signal) => verifyTask(s, task, signal),
+      verify: (task, signal) => verifyTask(s, task, signal, { afterAppliedTurns: true }),
       ...(isLead ? { interrupt: () => preemptingMessage(s, a, preempted) } : {}),
       ...(signal ? { signal } : {}),
     });
@@ -78,6 +82,8 @@ export async function runInstanceTurn(
   } catch (error) {
     endRunning(s, ticket);
     return { a, woke, preempted, ws, run: null, error: error as Error };
+  } finally {
+    s.jobTreeTurns.delete(key);
   }
 }
 
@@ -123,7 +129,7 @@ async function renderIncoming(s: Session, a: Address, m: Content): Promise<Incom
       };
     }
     case "reply":
-      return { kind: "reply", text: `Message${from}:\n${m.text}` };
+      return { kind: "reply", text: `Message${from}:\n${m.text}${evidenceNote(m.data)}` };
     case "task":
       return { kind: "task", text: `Your task${from} (job #${s.n}):\n\n${m.text}` };
     case "verdict":
@@ -133,4 +139,19 @@ async function renderIncoming(s: Session, a: Address, m: Content): Promise<Incom
     default:
       return { kind: m.kind, text: m.text };
   }
+}
+
+/**
+ * Issue 20: what the sender's turn ran, as the engine recorded it (a worker's reply carries
+ * it), so a lead weighs the reply against evidence rather than the model's words alone.
+ */
+function evidenceNote(data: Record<string, unknown> | undefined): string {
+  const parsed = z.array(CommandEvidenceSchema).safeParse(data?.evidence);
+  if (!parsed.success) return "";
+  if (parsed.data.length === 0) return "\n\n(cfa: the sender ran no command in this turn.)";
+  const lines = parsed.data.map((e) => {
+    const exit = e.timedOut ? "timed out" : `exit ${e.exitCode ?? "killed"}`;
+    return `- ${e.command}: ${exit}${e.summary ? `, ${e.summary}` : ""}`;
+  });
+  return `\n\n(cfa: commands the sender ran in this turn, as the engine recorded them:\n${lines.join("\n")})`;
 }

@@ -86,6 +86,22 @@ const events = {
     by: AddressSchema,
     verdict: z.enum(["pass", "fail"]),
     issues: z.array(z.string()),
+    /**
+     * The commands the verifier's turn ran, as the engine recorded them from the tool results
+     * (issue 20: a verdict names its evidence; none on a pass means unverified). Absent in
+     * logs written before it existed.
+     */
+    evidence: z
+      .array(
+        z.object({
+          command: z.string(),
+          exitCode: z.number().int().nullable(),
+          durationMs: z.number().int().nonnegative(),
+          summary: z.string().optional(),
+          timedOut: z.literal(true).optional(),
+        }),
+      )
+      .optional(),
   },
 } as const satisfies Record<string, z.ZodRawShape>;
 

@@ -40,7 +40,8 @@ describe("cfa demo", () => {
       "HUMAN         CHANGES   q2 by @ana",
       "project-lead  ASSERT    q3: PLAN.md is revised as you asked",
       "EXECUTE       DISPATCH  3 tasks in parallel: camel-case, capitalize, truncate",
-      "VERIFY        VERDICT   camel-case ✓ pass",
+      // Issue 20: the verifiers run the tests they judge; the verdict shows what ran.
+      "VERIFY        VERDICT   camel-case ✓ pass (npm test: exit 0, 5 passed)",
       "EXECUTE       MERGED    task camel-case into cfa/1",
       "EXECUTE       MERGED    task capitalize into cfa/1",
       "EXECUTE       MERGED    task truncate into cfa/1",
@@ -56,6 +57,26 @@ describe("cfa demo", () => {
       at = found;
     }
     expect(out).not.toContain("worker:"); // per-task lines only with --verbose
+  });
+
+  it("records each verdict's evidence: the verifier ran npm test and it passed", () => {
+    const state = JSON.parse(git(repo, "show", "cfa/1:.cfa/jobs/1/state.json")) as {
+      engine: {
+        tasks: Record<
+          string,
+          { verifierEvidence?: { command: string; exitCode: number; summary?: string }[] }
+        >;
+      };
+    };
+    for (const task of ["camel-case", "capitalize", "truncate"]) {
+      expect(state.engine.tasks[task]?.verifierEvidence, task).toEqual([
+        expect.objectContaining({
+          command: "npm test",
+          exitCode: 0,
+          summary: expect.stringMatching(/^\d+ passed$/),
+        }),
+      ]);
+    }
   });
 
   it("says where to look, with commands that work", () => {

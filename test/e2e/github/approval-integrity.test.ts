@@ -41,7 +41,7 @@ describe("approval integrity on GitHub", () => {
     job = await createGitHubJob({
       recording: revising(),
       // The job stops before its tasks: no branch to delete; the refusals read the comments.
-      routes: routesWith(WHOLE_JOB_ROUTES, { minus: ["delete-ref"], plus: ["list-comments"] }),
+      routes: routesWith(WHOLE_JOB_ROUTES, { plus: ["list-comments"] }),
       issue: { body: "please" },
     });
     const { github, probot } = job;

@@ -24,7 +24,7 @@ describe("a whole job on GitHub (nock), from the labelled issue to DONE, app and
     // Exactly the endpoints a whole job uses; each must be called (no pending mocks). The
     // wake's reads are one GraphQL query; the issue is polled with conditional requests.
     job = await createGitHubJob({
-      recording: happyRecording(),
+      recording: happyRecording({ anyOrder: true }),
       routes: WHOLE_JOB_ROUTES,
       issue: { title: "Greet the world", body: "Two files please" },
     });

@@ -57,7 +57,10 @@ describe("the worker on GitHub", () => {
 
   it("a 5xx and a secondary rate limit are waited out: the wake reaches its gate and nothing is posted about them", async () => {
     // The routes the INTENT wake uses, up to its gate.
-    job = await createGitHubJob({ routes: FIRST_WAKE_ROUTES, recording: happyRecording() });
+    job = await createGitHubJob({
+      routes: FIRST_WAKE_ROUTES,
+      recording: happyRecording({ anyOrder: true }),
+    });
     // GitHub fails twice, then answers (plugin-retry); the permission check hits the secondary
     // rate limit with `retry-after` (plugin-throttling waits; TEST_PACING makes 60 s 60 ms);
     // the gate's pull request meets a primary limit that resets at once.
@@ -96,7 +99,7 @@ describe("the worker on GitHub", () => {
   it("on GitHub Enterprise Server the status comment links to the instance (GITHUB_SERVER_URL), never to github.com", async () => {
     job = await createGitHubJob({
       routes: FIRST_WAKE_ROUTES,
-      recording: happyRecording(),
+      recording: happyRecording({ anyOrder: true }),
       env: { GITHUB_SERVER_URL: "https://ghe.example.com" },
     });
 

@@ -131,7 +131,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     expect(operations().filter((o) => o === "reactions/create-for-issue-comment")).toHaveLength(1);
   });
 
-  it("/withdraw by a maintainer cancels only that job's runs in progress, cues the worker, then 👀", async () => {
+  it("/withdraw by a maintainer cancels only that job's unfinished runs — queued, waiting, pending, requested, in progress (issue 15) — cues the worker, then 👀", async () => {
     const probot = await app();
     mockConfig(null);
     mockPermission("max", "maintain");
@@ -140,9 +140,15 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
       { id: 71, title: "cfa job #7" },
       { id: 72, title: "cfa job #70" },
       { id: 73, title: "cfa job #7" },
+      { id: 74, title: "cfa job #7", status: "queued" },
+      { id: 75, title: "cfa job #7", status: "waiting" },
+      { id: 76, title: "cfa job #7", status: "completed" },
+      { id: 77, title: "cfa job #7", status: "pending" },
+      { id: 78, title: "cfa job #7", status: "requested" },
     ]);
     mockCancel(71);
     mockCancel(73, 409); // finished meanwhile: not an error
+    for (const id of [74, 75, 77, 78]) mockCancel(id);
     mockDispatch(7);
 
     await probot.receive("issue_comment", commented("/withdraw wrong repo", "max"));
@@ -152,8 +158,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
       "repos/get-content",
       "repos/get-collaborator-permission-level",
       "actions/list-workflow-runs",
-      "actions/cancel-workflow-run",
-      "actions/cancel-workflow-run",
+      ...Array.from({ length: 6 }, () => "actions/cancel-workflow-run"),
       "actions/create-workflow-dispatch",
       "reactions/create-for-issue-comment",
     ]);

@@ -38,6 +38,12 @@ export async function createLocalJob(options: {
   seam?: CrashSeam;
   /** Where the job's temp tree goes (created); a fresh temp dir by default. */
   root?: string;
+  /**
+   * The order ended turns are applied in (engine/turn/turn-scheduler.ts). Default `started`,
+   * as for a replay: these jobs play scripts whose steps assume an order of replies, and the
+   * order turns end in depends on the machine's load. Tests of the live order pass `finished`.
+   */
+  applyOrder?: "finished" | "started";
 }): Promise<LocalJob> {
   const temp = makeTempRepo({
     prefix: "cfa-e2e-",
@@ -78,6 +84,7 @@ export async function createLocalJob(options: {
         ANTHROPIC_API_KEY: "sk-ant-secret",
       },
     });
+    wired.deps.applyOrder = options.applyOrder ?? "started";
     if (!seam) return wired;
     const workspaces = wired.deps.workspaces;
     return {

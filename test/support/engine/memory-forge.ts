@@ -41,6 +41,7 @@ const user = (login: string): Actor => ({
 export function memoryForge(options: { author?: string; title?: string } = {}): MemoryForge {
   let ids = 100;
   const at = () => "2026-11-22T10:00:00Z";
+  const heads = new Map<string, string>();
   const forge: MemoryForge = {
     botLogin: BOT,
     repoUrl: "https://github.com/octo-org/hello-world",
@@ -99,10 +100,15 @@ export function memoryForge(options: { author?: string; title?: string } = {}): 
     defaultBranch: async () => "main",
     pushBranch: async (branch, { sha, expectedOld }) => {
       forge.did.push(`push ${branch} ${sha} (expected ${expectedOld})`);
+      heads.set(branch, sha);
     },
     deleteBranch: async (branch) => {
       forge.did.push(`delete ${branch}`);
+      heads.delete(branch);
     },
+    // What this forge was pushed: the tests' commits are counted, never made, so there is
+    // nothing to fetch.
+    readBranch: async (branch) => heads.get(branch) ?? null,
     findPullRequest: async () => forge.pullRequest,
     createPullRequest: async (pr) => {
       forge.pullRequest = {

@@ -165,6 +165,7 @@ export async function memorySession(
     pushedHead: null,
     taskWs: new Map(),
     notes: [],
+    jobTreeTurns: new Set(),
   };
   // As openSession starts a job: the orchestrator's root on the job thread.
   await append(s, s.soup.root(ORCHESTRATOR).events);

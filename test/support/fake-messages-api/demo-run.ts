@@ -64,6 +64,9 @@ export async function runDemoOverHttp(faults: Fault[] = []): Promise<DemoRun> {
       ANTHROPIC_BASE_URL: server.url,
     },
     workRoot: join(root, "work"),
+    // The recording's responses assume its order of replies (no round barrier: a storm on
+    // one worker's calls would let another's reply reach the lead first).
+    applyOrder: "started",
     modelPatience: {
       now: () => now,
       sleep: (ms: number) => {

@@ -70,13 +70,20 @@ export function mockDispatch(job: number, workflow = "cfa.yml"): void {
     .reply(204);
 }
 
-export function mockActiveRuns(runs: { id: number; title: string }[], workflow = "cfa.yml"): void {
+export function mockActiveRuns(
+  runs: { id: number; title: string; status?: string }[],
+  workflow = "cfa.yml",
+): void {
   nockGitHub()
     .get(`${R}/actions/workflows/${workflow}/runs`)
-    .query({ event: "workflow_dispatch", status: "in_progress", per_page: "100" })
+    .query({ event: "workflow_dispatch", per_page: "100" })
     .reply(200, {
       total_count: runs.length,
-      workflow_runs: runs.map((r) => ({ id: r.id, display_title: r.title, status: "in_progress" })),
+      workflow_runs: runs.map((r) => ({
+        id: r.id,
+        display_title: r.title,
+        status: r.status ?? "in_progress",
+      })),
     });
 }
 

@@ -65,7 +65,8 @@ export const FIRST_WAKE_ROUTES: readonly Route[] = [
 /**
  * What a whole job calls, app and worker, from the labelled issue to DONE: the app reads the
  * config (the repository's, then the organisation's), reacts and dispatches; the worker's
- * wakes call FIRST_WAKE_ROUTES, edit the status comment and delete the merged task branches.
+ * wakes call FIRST_WAKE_ROUTES and edit the status comment (merged task branches are deleted
+ * by a leased git push, not through the API).
  */
 export const WHOLE_JOB_ROUTES: readonly Route[] = [
   "content",
@@ -74,7 +75,6 @@ export const WHOLE_JOB_ROUTES: readonly Route[] = [
   "dispatch",
   ...FIRST_WAKE_ROUTES,
   "update-comment",
-  "delete-ref",
 ];
 
 /** `routes` with `plus` added and `minus` taken away. */
@@ -95,6 +95,14 @@ export interface JobIssue {
   labeledBy?: string;
 }
 
+/** What a test controls of one run beyond its hard signal (issue 15: clean stops). */
+export interface RunOptions {
+  /** The run's clean stop (a cancellation's SIGINT). */
+  stop?: AbortSignal;
+  /** Replaces the run's deadline timer: the test fires it when it chooses. */
+  deadlineTimer?: (ms: number, fire: () => void) => () => void;
+}
+
 export interface GitHubJob {
   root: string;
   github: FakeGitHub;
@@ -105,7 +113,7 @@ export interface GitHubJob {
   /** What git sent over HTTP, in `asApp` jobs (each fetch and push with its token). */
   gitRequests: GitHttpRequest[];
   /** Runs the worker as `workflow_dispatch` with inputs { job } would. */
-  runWorker(job: number, signal?: AbortSignal): Promise<number>;
+  runWorker(job: number, signal?: AbortSignal, more?: RunOptions): Promise<number>;
   labelled(issue: number, login: string): object;
   reviewed(
     pull: number,
@@ -235,7 +243,7 @@ export async function createGitHubJob(options: {
     clock,
     gitRequests: gitServer?.requests ?? [],
     // Every run on a fresh runner: a new clone (as actions/checkout makes) and RUNNER_TEMP.
-    runWorker: (job: number, signal?: AbortSignal) => {
+    runWorker: (job: number, signal?: AbortSignal, more: RunOptions = {}) => {
       runs += 1;
       const clone = remote.clone(`run-${runs}`);
       if (gitServer !== undefined) {
@@ -261,6 +269,7 @@ export async function createGitHubJob(options: {
           print: (line) => lines.push(line),
           githubPacing: TEST_PACING,
           ...(signal ? { signal } : {}),
+          ...more,
         },
       );
     },

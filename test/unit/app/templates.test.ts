@@ -51,6 +51,8 @@ describe.each(TEMPLATES)("%s", (path) => {
       issues: "write",
       "pull-requests": "write",
       checks: "write",
+      // Issue 15: a run that stops early dispatches the job's next run.
+      actions: "write",
     });
     expect(w.jobs["sweep"]?.permissions).toEqual({
       contents: "read",

@@ -39,6 +39,7 @@ const DEFAULTS: CfaConfig = {
   caps: { turns: 200, backtracks: 5, costUsd: 25 },
   fanOut: 3,
   dispatchDepth: 3,
+  setup: { commands: [], network: "detect", timeoutSeconds: 900 },
   models: {
     "intent-lead": "capable",
     "project-lead": "capable",
@@ -180,6 +181,8 @@ const DEFAULTS: CfaConfig = {
     commandOutputBytes: 65536,
     turnTimeoutSeconds: 3600,
     apiPatienceMinutes: 15,
+    runMinutes: 340,
+    stopMarginMinutes: 20,
   },
   provider: "anthropic",
   bedrock: { models: {} },
@@ -222,6 +225,35 @@ describe("parseConfig: defaults", () => {
       sandboxReadOnlyPaths: ["/opt/tools", "~/.sdkman"],
     });
     expect(ok("sandbox: { mode: off }\n")).toMatchObject({ sandbox: "off" });
+  });
+
+  it("reads both forms of setup: shell lines and argv lists, or a mapping with network and time", () => {
+    expect(ok("setup: [npm ci, [pip, install, -r, requirements.txt]]\n").setup).toEqual({
+      commands: [
+        ["sh", "-c", "npm ci"],
+        ["pip", "install", "-r", "requirements.txt"],
+      ],
+      network: "detect",
+      timeoutSeconds: 900,
+    });
+    expect(
+      ok("setup: { commands: ['npm ci && npm run build'], network: [node], timeoutSeconds: 60 }\n")
+        .setup,
+    ).toEqual({
+      commands: [["sh", "-c", "npm ci && npm run build"]],
+      network: ["node"],
+      timeoutSeconds: 60,
+    });
+    expect(ok("setup: { commands: [make deps], network: false }\n").setup.network).toBe(false);
+  });
+
+  it("refuses a setup command that is empty, not text, or a network entry that is no host", () => {
+    expect(messages("setup: ['']\n").join("\n")).toMatch(/setup/);
+    expect(messages("setup: [[]]\n").join("\n")).toMatch(/setup/);
+    expect(messages("setup: { commands: [npm ci], network: [nodejs] }\n").join("\n")).toMatch(
+      /setup\.network/,
+    );
+    expect(messages("setup: { command: [npm ci] }\n").join("\n")).toMatch(/setup/);
   });
 
   it("reads a network list of ecosystems and hosts, lowercased", () => {
@@ -278,6 +310,7 @@ commands:
   worker: [git, node, sh]
   proxy: []
 network: { worker: true, verifier: [python, pypi.internal.example] }
+setup: { commands: [npm ci, [make, deps]], network: [node], timeoutSeconds: 120 }
 commandLimits: { worker: { processes: 512, memoryMiB: 4096, fileSizeMiB: 64, cpuSeconds: 120, tmpMiB: 256 } }
 sandbox: "off"
 limits: { toolCallsPerTurn: 10, commandTimeoutSeconds: 21600, commandOutputBytes: 1024, maxTokens: 32000, apiPatienceMinutes: 60 }
@@ -300,6 +333,14 @@ auditTrail: drop
       caps: { turns: 50, backtracks: 0, costUsd: 3 },
       fanOut: 1,
       dispatchDepth: 2,
+      setup: {
+        commands: [
+          ["sh", "-c", "npm ci"],
+          ["make", "deps"],
+        ],
+        network: ["node"],
+        timeoutSeconds: 120,
+      },
       models: {
         "intent-lead": "reasoning",
         "project-lead": "claude-opus-4-1",
@@ -322,6 +363,8 @@ auditTrail: drop
         maxTokens: 32000,
         turnTimeoutSeconds: 3600,
         apiPatienceMinutes: 60,
+        runMinutes: 340,
+        stopMarginMinutes: 20,
       },
       output: {
         ...DEFAULTS.output,

@@ -8,7 +8,9 @@ import {
 } from "../../../src/records/engine-state.js";
 import {
   evolveRecords,
+  BLOCKED_KEPT,
   HELD_BACK_KEPT,
+  SETUP_RUNS_KEPT,
   nextEscalationId,
   type JobRecords,
   type RecordChange,
@@ -39,6 +41,85 @@ function task(overrides: Partial<TaskMeta> = {}): TaskMeta {
 }
 
 const opened = (id = "a"): RecordChange => ({ type: "task-recorded", id, meta: task() });
+
+const EVIDENCE = { command: "npm test", exitCode: 0, durationMs: 1200, summary: "3 passed" };
+const FAILED = {
+  workspace: "job",
+  command: "npm ci",
+  exitCode: 1,
+  tail: "npm ERR! 404",
+  at: "t",
+  digest: "d1",
+};
+const BLOCK = {
+  host: "evil.example",
+  port: 443,
+  protocol: "https" as const,
+  reason: "not-allowed",
+  command: "curl https://evil.example",
+  count: 1,
+};
+
+describe("evolveRecords: setup, blocked requests, evidence (issue 20)", () => {
+  it("a failed setup is what the job waits on; a later good run clears it; runs are bounded", () => {
+    const failed = given({
+      type: "setup-ran",
+      run: { workspace: "job", at: "t1", ok: false, commands: [EVIDENCE] },
+      failed: FAILED,
+    });
+    expect(failed.engine.setup?.failed).toEqual(FAILED);
+    const retried = evolveRecords(failed, { type: "setup-retry-requested" });
+    expect(retried.engine.setup?.failed?.retry).toBe(true);
+    let r = retried;
+    for (let i = 0; i < 15; i += 1) {
+      r = evolveRecords(r, {
+        type: "setup-ran",
+        run: { workspace: `t${i}`, at: "t2", ok: true, commands: [] },
+        failed: null,
+      });
+    }
+    expect(r.engine.setup?.failed).toBeUndefined();
+    expect(r.engine.setup?.runs).toHaveLength(SETUP_RUNS_KEPT);
+    expect(r.engine.setup?.runs.at(-1)?.workspace).toBe("t14");
+    // With nothing failed, a retry changes nothing.
+    expect(evolveRecords(r, { type: "setup-retry-requested" })).toBe(r);
+  });
+
+  it("the same refused request of the same command is one entry, counted; past the bound only counted", () => {
+    let r = given(
+      { type: "requests-blocked", by: "setup", at: "t1", blocked: [BLOCK] },
+      {
+        type: "requests-blocked",
+        by: "worker@dispatch:a",
+        at: "t2",
+        blocked: [{ ...BLOCK, count: 2 }],
+      },
+    );
+    expect(r.engine.blocked?.entries).toEqual([
+      { ...BLOCK, count: 3, by: "setup", first: "t1", last: "t2" },
+    ]);
+    for (let i = 0; i < BLOCKED_KEPT + 5; i += 1) {
+      r = evolveRecords(r, {
+        type: "requests-blocked",
+        by: "setup",
+        at: "t3",
+        blocked: [{ ...BLOCK, host: `h${i}.example` }],
+      });
+    }
+    expect(r.engine.blocked?.entries).toHaveLength(BLOCKED_KEPT);
+    expect(r.engine.blocked?.dropped).toBe(6);
+  });
+
+  it("a verdict keeps its run's evidence; a worker's turn keeps its own", () => {
+    const r = given(
+      opened(),
+      { type: "task-worked", id: "a", evidence: [EVIDENCE] },
+      { type: "task-verified", id: "a", verdict: "pass", head: "h", run: 1, evidence: [] },
+    );
+    expect(r.engine.tasks.a?.workerEvidence).toEqual([EVIDENCE]);
+    expect(r.engine.tasks.a?.verifierEvidence).toEqual([]);
+  });
+});
 
 describe("evolveRecords: tasks", () => {
   it("a recorded task is kept under its id; recording it again replaces it", () => {
@@ -200,6 +281,12 @@ describe("evolveRecords: turns, calls and the model's availability", () => {
     expect(after.engine).toBe(before.engine);
   });
 
+  it("a turn uncounted (stopped, to be redone) takes one back, never below zero", () => {
+    const before = given({ type: "turn-counted" });
+    expect(evolveRecords(before, { type: "turn-uncounted" }).job.turns).toBe(0);
+    expect(evolveRecords(given(), { type: "turn-uncounted" }).job.turns).toBe(0);
+  });
+
   it("each charged call adds its usage and price and takes the next call number", () => {
     const r = given(
       { type: "call-charged", usage, costUsd: 0.25 },
@@ -273,6 +360,7 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
     { type: "pull-request-opened", number: 2, draft: false },
     { type: "transitions-settled", through: 0 },
     { type: "turn-counted" },
+    { type: "turn-uncounted" },
     {
       type: "call-charged",
       usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
@@ -283,6 +371,14 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
     { type: "journal-unloaded" },
     { type: "api-answered" },
     { type: "workflows-held-back", paths: [".github/workflows/ci.yml"] },
+    { type: "task-worked", id: "a", evidence: [EVIDENCE] },
+    {
+      type: "setup-ran",
+      run: { workspace: "job", at: "t", ok: false, commands: [EVIDENCE] },
+      failed: FAILED,
+    },
+    { type: "setup-retry-requested" },
+    { type: "requests-blocked", by: "worker@dispatch:a", at: "t", blocked: [BLOCK] },
   ];
 
   it("covers every kind of change (the compiler holds this list to the union)", () => {
@@ -300,12 +396,17 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
       "pull-request-opened": true,
       "transitions-settled": true,
       "turn-counted": true,
+      "turn-uncounted": true,
       "call-charged": true,
       "calls-accounted": true,
       "journal-unloaded": true,
       "api-waiting": true,
       "api-answered": true,
       "workflows-held-back": true,
+      "task-worked": true,
+      "setup-ran": true,
+      "setup-retry-requested": true,
+      "requests-blocked": true,
     };
     const missing = Object.keys(kinds).filter((k) => !every.some((c) => c.type === k));
     expect(missing).toEqual([]);

@@ -23,49 +23,6 @@ describe("GitHub forge: default branch, branch deletion, config", () => {
     expect(github.operations()).toEqual(["repos/get"]);
   });
 
-  it("deletes a branch through the git refs API", async () => {
-    nockGitHub().delete(`${R}/git/refs/heads%2Fcfa%2F1-t2`).reply(204);
-
-    await testForge().deleteBranch("cfa/1-t2");
-
-    expect(github.recorder().calls()).toEqual([
-      {
-        method: "DELETE",
-        path: `${R}/git/refs/heads%2Fcfa%2F1-t2`,
-        operationId: "git/delete-ref",
-      },
-    ]);
-  });
-
-  it("treats a branch that is already gone as deleted (404 or 422 'does not exist')", async () => {
-    nockGitHub()
-      .delete(`${R}/git/refs/heads%2Fcfa%2F1-t1`)
-      .reply(404, notFound())
-      .delete(`${R}/git/refs/heads%2Fcfa%2F1-t2`)
-      .reply(422, {
-        message: "Reference does not exist",
-        documentation_url: "https://docs.github.com/rest/git/refs#delete-a-reference",
-      });
-    const forge = testForge();
-
-    await forge.deleteBranch("cfa/1-t1");
-    await forge.deleteBranch("cfa/1-t2");
-
-    expect(forge.apiCalls()).toBe(2);
-  });
-
-  it("does not swallow any other refusal to delete", async () => {
-    nockGitHub()
-      .delete(`${R}/git/refs/heads%2Fmain`)
-      .reply(422, { message: "Cannot delete a protected branch" });
-
-    await expect(testForge().deleteBranch("main")).rejects.toMatchObject({
-      name: "GitHubForgeError",
-      status: 422,
-      operation: "git.deleteRef",
-    });
-  });
-
   it("reads .github/cfa.yml from the default branch, decoding base64", async () => {
     const yaml = "label: cfa\ncaps:\n  turns: 200\n# ünïcödé survives\n";
     nockGitHub()

@@ -157,7 +157,9 @@ const hasGit = (root: string, p: string) =>
 /** Where the kernel lands the path, or null when it cannot resolve it all. */
 function kernel(ws: string, request: string): string | null {
   try {
-    return realpathSync(path.resolve(ws, request));
+    // libc's realpath, as the kernel walks it: `x/..` through a link `x` → `up/sibling` is
+    // `up`. (path.resolve and Node's JS realpath fold `..` first and would say the root.)
+    return realpathSync.native(path.isAbsolute(request) ? request : `${ws}${path.sep}${request}`);
   } catch {
     return null;
   }

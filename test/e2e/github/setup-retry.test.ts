@@ -1,0 +1,94 @@
+// Issue 20 on GitHub: a failing setup leaves the job waiting with the command and its last
+// lines in the status comment; `/retry` by someone with write access is cued by the app like
+// any command (an outsider's is refused with no run), and the run it dispatches sets the
+// workspace up with the fixed configuration — read from the default branch — and carries on.
+
+import { afterEach, describe, expect, it } from "vitest";
+import { call, recording, tools } from "../../support/engine/script.js";
+import { examplePayload, useGitHubMocks } from "../../support/github/index.js";
+import { installedBwrap } from "../../support/sandbox/sandbox-fixtures.js";
+import { OWNER, REPO } from "../../support/github/fake-github.js";
+import { createGitHubJob, git, type GitHubJob } from "../../support/github/github-job.js";
+
+const ART = ".cfa/jobs/1";
+const LEAD = "intent-lead@state:intent:1";
+
+describe.skipIf(installedBwrap() === null)("/retry on GitHub after a failed setup", () => {
+  useGitHubMocks();
+  let job: GitHubJob | undefined;
+  afterEach(async () => job?.cleanup());
+
+  it("waits with the failure in the status comment; an outsider's /retry runs nothing; the person's runs the fixed setup and the lead", async () => {
+    job = await createGitHubJob({
+      recording: recording({
+        [LEAD]: [
+          tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n" })),
+          tools(
+            call("ask_question", { kind: "gate", text: "Intent?", artifact: `${ART}/INTENT.md` }),
+          ),
+        ],
+      }),
+      config: "setup: [\"echo 'E404 left-pad' >&2; exit 7\"]\n",
+    });
+    const { github, probot } = job;
+    github.install([
+      "graphql",
+      "permission",
+      "issue",
+      "dispatch",
+      "content",
+      "list-comments",
+      "comment-reaction",
+      "create-pull",
+      "request-reviewers",
+      "create-comment",
+      "update-comment",
+      "create-check",
+    ]);
+    github.permissions.set("ana", "write");
+    github.permissions.set("mallory", "read");
+    github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
+    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    const status = () => github.comments.find((c) => c.body.includes("cfa job #1:"))?.body ?? "";
+    expect(status()).toContain("Setup failed in `job`:");
+    expect(status()).toContain("exited 7");
+    expect(status()).toContain("E404 left-pad");
+    expect(git(github.bare, "ls-tree", "-r", "--name-only", "cfa/1")).not.toContain(
+      `${ART}/INTENT.md`,
+    );
+
+    const retry = async (login: string) => {
+      const comment = github.comment(1, login, "/retry");
+      await probot.receive(
+        "issue_comment",
+        examplePayload("issue_comment", "created", {
+          repository: { name: REPO, owner: { login: OWNER }, default_branch: "main" },
+          issue: { number: 1, labels: [{ name: "cfa" }], state: "open" },
+          comment: { id: comment.id, body: comment.body, user: { login, type: "User" } },
+          sender: { login, type: "User" },
+        }),
+      );
+    };
+    // Someone without write access: refused by the app, no run dispatched.
+    const before = github.dispatches.length;
+    await retry("mallory");
+    expect(github.dispatches.length).toBe(before);
+
+    // The person fixes the config on the default branch and says /retry: a run, and it works.
+    github.config = 'setup: ["echo fixed"]\n';
+    await retry("ana");
+    expect(github.dispatches.slice(before)).toEqual([
+      { workflow: "cfa.yml", ref: "main", job: "1" },
+    ]);
+    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    expect(status()).not.toContain("Setup failed");
+    expect(git(github.bare, "show", `cfa/1:${ART}/INTENT.md`)).toContain("Intent");
+    const record = JSON.parse(git(github.bare, "show", `cfa/1:${ART}/state.json`)) as {
+      failures: number;
+      engine: { setup: { runs: { ok: boolean }[]; failed?: unknown } };
+    };
+    expect(record.failures).toBe(0);
+    expect(record.engine.setup.runs.map((r) => r.ok)).toEqual([false, true]);
+    expect(record.engine.setup.failed).toBeUndefined();
+  }, 120_000);
+});
