@@ -27,6 +27,8 @@ export interface MemoryForge extends Forge {
   /** What the engine did, in order: `push cfa/1 sha1 (expected null)`, `close #5`, … */
   did: string[];
   checks: CheckUpdate[];
+  /** The branches the forge holds, at their commits (pushed, or put there by a test). */
+  heads: Map<string, string>;
   /** A person (or the bot) comments; returns the comment. */
   comment(login: string, body: string): Comment;
   /** A review of the job's pull request. */
@@ -41,7 +43,6 @@ const user = (login: string): Actor => ({
 export function memoryForge(options: { author?: string; title?: string } = {}): MemoryForge {
   let ids = 100;
   const at = () => "2026-11-22T10:00:00Z";
-  const heads = new Map<string, string>();
   const forge: MemoryForge = {
     botLogin: BOT,
     repoUrl: "https://github.com/octo-org/hello-world",
@@ -100,15 +101,15 @@ export function memoryForge(options: { author?: string; title?: string } = {}): 
     defaultBranch: async () => "main",
     pushBranch: async (branch, { sha, expectedOld }) => {
       forge.did.push(`push ${branch} ${sha} (expected ${expectedOld})`);
-      heads.set(branch, sha);
+      forge.heads.set(branch, sha);
     },
     deleteBranch: async (branch) => {
       forge.did.push(`delete ${branch}`);
-      heads.delete(branch);
+      forge.heads.delete(branch);
     },
-    // What this forge was pushed: the tests' commits are counted, never made, so there is
-    // nothing to fetch.
-    readBranch: async (branch) => heads.get(branch) ?? null,
+    // The tests' commits are counted, never made: there is nothing to fetch.
+    readBranch: async (branch) => forge.heads.get(branch) ?? null,
+    heads: new Map(),
     findPullRequest: async () => forge.pullRequest,
     createPullRequest: async (pr) => {
       forge.pullRequest = {

@@ -116,7 +116,12 @@ export async function memorySession(
     blobAt: async (commit: string) => blobs.get(commit) ?? null,
     fileAt: async () => null,
     hasBranch: async (branch: string) => branches.has(branch),
+    branchHead: async (branch: string) => (branches.has(branch) ? TASK_HEAD : null),
     resetToHead: async () => undefined,
+    // One line of history: commit k's ancestors are the commits before it.
+    isAncestor: async (ancestor: string, descendant: string) =>
+      Number(ancestor) <= Number(descendant),
+    moveTo: async () => true,
   } as unknown as JobRepo;
 
   const deps: EngineDeps = {
@@ -217,8 +222,13 @@ export function openTasks(session: MemorySession, ...tasks: [id: string, parent?
       },
     });
     session.branches.add(s.paths.taskBranch(id));
+    // Published, as a task's branch is once its worker's turn is committed.
+    session.forge.heads.set(s.paths.taskBranch(id), TASK_HEAD);
   }
 }
+
+/** Where every task branch of a memory session is, locally and on the forge. */
+const TASK_HEAD = "7".repeat(40);
 
 /** The recovery messages (seed 000 §11) in `a`'s mailbox, oldest first. */
 export function recoveriesTo(session: MemorySession, a: Address): string[] {
