@@ -22,6 +22,9 @@ export const SANDBOX_MODES = ["require", "off"] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
 export const AUDIT_TRAIL_MODES = ["keep", "drop"] as const;
+/** Issue 15 point 6: `execute.runners`. */
+export const RUNNER_MODES = ["single", "auto", "per-task"] as const;
+export type RunnerMode = (typeof RUNNER_MODES)[number];
 
 /** Where Claude is reached (issue 9 §9): the Anthropic API (or a gateway), Bedrock, Vertex AI. */
 export const PROVIDERS = ["anthropic", "bedrock", "vertex"] as const;
@@ -231,6 +234,17 @@ export const CfaConfigFileSchema = z.strictObject({
         .optional(),
       /** Claude model id → Vertex model id; default the same id. */
       models: z.record(z.string().regex(MODEL_ID), z.string().regex(MODEL_ID)).default(() => ({})),
+    })
+    .prefault({}),
+  /**
+   * Issue 15 point 6: where the tasks the project lead dispatches run. `single`: in the lead's
+   * run; `per-task`: each in its own workflow run (the workflow's `task` job); `auto`: in its
+   * own run only where that pays (src/engine/fanout/choose-runner.ts, thresholds measured by
+   * `npm run bench -- runners`). Sub-tasks always stay in their parent task's run.
+   */
+  execute: z
+    .strictObject({
+      runners: z.enum(RUNNER_MODES).default("auto"),
     })
     .prefault({}),
   /** The worker workflow's file name under .github/workflows/. */

@@ -15,3 +15,5 @@ export type { PushTarget } from "./push-branch.js";
 export { PushRejectedError } from "./push-rejected-error.js";
 export { InvalidPushError, validatePush } from "./validate-push.js";
 export { WorkflowPushError } from "./workflow-push-error.js";
+export { createGitHubTaskRuns } from "./task-runs.js";
+export type { ActionsRequester } from "./task-runs.js";

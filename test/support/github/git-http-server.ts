@@ -44,6 +44,8 @@ export async function startGitHttpServer(options: {
   root: string;
   /** Whether GitHub would take this token now. */
   accepts(token: string): boolean;
+  /** Who a token is, passed to the repository's hooks as REMOTE_USER (default x-access-token). */
+  userOf?(token: string): string;
 }): Promise<GitHttpServer> {
   const requests: GitHttpRequest[] = [];
   const server = createServer((request, response) => {
@@ -63,7 +65,7 @@ export async function startGitHttpServer(options: {
         GIT_PROJECT_ROOT: options.root,
         GIT_HTTP_EXPORT_ALL: "1",
         // http-backend allows pushes only from an authenticated user.
-        REMOTE_USER: "x-access-token",
+        REMOTE_USER: options.userOf?.(token) ?? "x-access-token",
         REMOTE_ADDR: "127.0.0.1",
         REQUEST_METHOD: request.method ?? "GET",
         PATH_INFO: decodeURIComponent(url.pathname),

@@ -40,6 +40,7 @@ const DEFAULTS: CfaConfig = {
   fanOut: 3,
   dispatchDepth: 3,
   setup: { commands: [], network: "detect", timeoutSeconds: 900 },
+  execute: { runners: "auto" },
   models: {
     "intent-lead": "capable",
     "project-lead": "capable",
@@ -305,6 +306,7 @@ nudges: 2
 caps: { turns: 50, backtracks: 0, costUsd: 3 }
 fanOut: 1
 dispatchDepth: 2
+execute: { runners: per-task }
 models: { intent-lead: reasoning, project-lead: claude-opus-4-1, worker: fast, verifier: capable, proxy: claude-sonnet-4-5 }
 commands:
   worker: [git, node, sh]
@@ -341,6 +343,7 @@ auditTrail: drop
         network: ["node"],
         timeoutSeconds: 120,
       },
+      execute: { runners: "per-task" },
       models: {
         "intent-lead": "reasoning",
         "project-lead": "claude-opus-4-1",
@@ -422,6 +425,10 @@ describe("parseConfig: a message names the field as a dotted path", () => {
     ["caps: 200", "caps: expected a mapping, got 200"],
     ["fanOut: 0", "fanOut: expected a number >= 1, got 0"],
     ["fanOut: 21", "fanOut: expected a number <= 20, got 21"],
+    [
+      "execute: { runners: many }",
+      'execute.runners: expected one of single, auto, per-task, got "many"',
+    ],
     ["models: { worker: [fast] }", "models.worker: expected a string, got a list"],
     [
       "network: { worker: yes }",

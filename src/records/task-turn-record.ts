@@ -1,0 +1,71 @@
+// A task run's per-turn record (issue 15 point 6). A task that runs in its own workflow run
+// writes only its own branch `cfa/<N>-<task>`: its code, and one file per turn under
+// `.cfa/turns/` saying what the turn decided and what it cost. The lead's run is the only
+// writer of the job branch and the bus; it reads these files from the task branch at its next
+// wake and folds them in (src/engine/fanout/fold-task-records.ts). Everything in them was
+// written by a runner an agent's commands ran on: it is parsed here, where it enters, and
+// checked there before anything of it counts.
+
+import * as z from "zod";
+import { TASK_ID } from "./job-paths.js";
+
+/** Where a task branch holds its turn records. */
+export const TASK_TURNS_DIR = ".cfa/turns";
+
+/** One record's file: the turn's number in the task and the epoch of the run that wrote it. */
+export function taskTurnPath(seq: number, epoch: number): string {
+  return `${TASK_TURNS_DIR}/${String(seq).padStart(6, "0")}-e${epoch}.json`;
+}
+
+/** The key a record is charged under: one per (epoch, seq), however often it is rewritten. */
+export function taskTurnKey(r: { epoch: number; seq: number }): string {
+  return `e${r.epoch}/${r.seq}`;
+}
+
+const SendSchema = z.strictObject({
+  /** The recipient's address key (`agent@thread`). */
+  to: z.string().min(1).max(200),
+  kind: z.enum(["reply", "ask", "report"]),
+  text: z.string().max(100_000),
+});
+
+export const TaskTurnRecordSchema = z.strictObject({
+  v: z.literal(1),
+  job: z.int().positive(),
+  task: z.string().regex(TASK_ID),
+  /** The dispatch this run was started for (the `task` job's `epoch` input). */
+  epoch: z.int().min(1).max(1000),
+  /** 1, 2, … across the task's runs: the lead folds them in order, each once. */
+  seq: z.int().min(1).max(100_000),
+  /** The Actions run that wrote it (its `GITHUB_RUN_ID`), for the status comment. */
+  run: z.string().regex(/^[0-9]{1,20}$/),
+  /** Model calls paid so far in this turn, and what they cost: rewritten after every call. */
+  calls: z.int().min(0).max(10_000),
+  costUsd: z.number().min(0).max(1_000_000),
+  /** False while the turn runs (only its cost counts); true once it ended. */
+  ended: z.boolean(),
+  /** What the ended turn decided: messages to its parent, and whether the task is done. */
+  sends: z.array(SendSchema).max(50),
+  done: z.boolean(),
+  /** The commit of the task's code this turn ended on (the lead verifies it before a merge). */
+  head: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/)
+    .nullable(),
+});
+export type TaskTurnRecord = z.infer<typeof TaskTurnRecordSchema>;
+
+/** Parses one record file; null with the reason when it is not a record. */
+export function parseTaskTurnRecord(
+  text: string,
+): { ok: true; record: TaskTurnRecord } | { ok: false; why: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, why: "not JSON" };
+  }
+  const parsed = TaskTurnRecordSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, why: parsed.error.issues[0]?.message ?? "invalid" };
+  return { ok: true, record: parsed.data };
+}
