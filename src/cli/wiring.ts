@@ -61,7 +61,8 @@ export async function wireLocal(
     resolveModel,
     price: priceOf,
     sandbox: (mode) => sandboxes.sandbox(mode),
-    workspaces: (area) => createGitWorkspaces({ repoDir, area, logger, now: () => clock.now() }),
+    workspaces: (area, options) =>
+      createGitWorkspaces({ repoDir, area, logger, now: () => clock.now(), ...options }),
     repoDir,
     workRoot,
     clock,

@@ -22,14 +22,36 @@ export const COMMENT_LIMIT = 65_000;
 export function fitComment(whole: string, fullTextAt?: string): string {
   if (whole.length <= COMMENT_LIMIT) return whole;
   // Redacted before it is cut (issue 18 §3): half a secret is still a leak.
-  const body = redact(whole, "a comment");
+  return cutToFit(redact(whole, "a comment"), COMMENT_LIMIT, fullTextAt).text;
+}
+
+/** What `cutToFit` kept: the head's first `head` characters, then the tail moved to `tailTo`. */
+export interface CommentCut {
+  text: string;
+  /** Characters of the original kept at the start. */
+  head: number;
+  /** Where the kept tail (the hidden block) started in the original, and starts now. */
+  tailFrom: number;
+  tailTo: number;
+}
+
+/**
+ * Cuts an already redacted `body` to `limit` characters: its head shortened with a note
+ * saying how much and where the full text is, its tail (the hidden block) kept whole.
+ */
+export function cutToFit(body: string, limit: number, fullTextAt?: string): CommentCut {
+  if (body.length <= limit) {
+    return { text: body, head: body.length, tailFrom: body.length, tailTo: body.length };
+  }
   const blockAt = body.lastIndexOf("\n\n<!-- cfa ");
-  const tail = blockAt >= 0 ? body.slice(blockAt) : "";
-  const head = blockAt >= 0 ? body.slice(0, blockAt) : body;
-  const note = `\n\n_… trimmed ${head.length - (COMMENT_LIMIT - 400)} characters${
+  const tailFrom = blockAt >= 0 ? blockAt : body.length;
+  const tail = body.slice(tailFrom);
+  const keep = Math.max(0, limit - 400 - Math.max(0, tail.length - 400));
+  const note = `\n\n_… trimmed ${tailFrom - keep} characters${
     fullTextAt ? `; the full text is in ${fullTextAt}` : ""
   }._`;
-  return head.slice(0, COMMENT_LIMIT - 400) + note + tail;
+  const text = body.slice(0, keep) + note + tail;
+  return { text, head: keep, tailFrom, tailTo: keep + note.length };
 }
 
 export function shortSha(sha: string): string {

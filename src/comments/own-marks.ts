@@ -21,6 +21,8 @@ const KEY = randomBytes(32);
 /** U+2063 INVISIBLE SEPARATOR: never posted (every one is removed at the boundary). */
 export const MARK_EDGE = "\u2063";
 const MAC_LENGTH = 22;
+/** The most characters a mark adds before its target (edges, `cfa:`, MAC, `:`, 3 digits). */
+export const MARK_MAX_LENGTH = 2 + 4 + MAC_LENGTH + 1 + 3;
 
 /** A GitHub login (or app login with `[bot]`), optionally `/team`. */
 const LOGIN =

@@ -14,6 +14,7 @@ import { DEFAULT_COMMAND_LIMITS } from "../ports/sandbox.js";
 import { EFFORTS } from "../ports/model.js";
 import { NetworkSettingSchema } from "./network-setting.js";
 import { ReadOnlyPathSchema } from "./read-only-paths.js";
+import { GITHUB_FILE_LIMIT_MIB } from "../git/file-size-limit.js";
 import { SetupSettingSchema, toSetupConfig } from "./setup-setting.js";
 
 export const CONFIG_PATH = ".github/cfa.yml";
@@ -47,6 +48,7 @@ const GCP_PROJECT = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
 
 /** The Actions job limit (6 h): a longer command timeout could never be reached. */
 const MAX_COMMAND_SECONDS = 6 * 60 * 60;
+const DEFAULT_FILE_MIB = 10;
 /** One hour per turn (README "Configuration"). */
 export const DEFAULT_TURN_TIMEOUT_SECONDS = 60 * 60;
 
@@ -181,6 +183,14 @@ export const CfaConfigFileSchema = z.strictObject({
       toolCallsPerTurn: z.int().min(1).default(60),
       commandTimeoutSeconds: z.int().min(1).max(MAX_COMMAND_SECONDS).default(300),
       commandOutputBytes: z.int().min(1).default(65536),
+      /**
+       * Issue 18 §7: the largest file a commit takes, in MiB. A file over it stays in the
+       * workspace, untracked, and the agent is told. GitHub blocks files over 100 MiB (so a
+       * push holding one fails, and every push after it) and warns from 50 MiB ("About large
+       * files on GitHub"), hence the ceiling; 10 MiB is far above any source file or lockfile
+       * and far below GitHub's warning.
+       */
+      fileMiB: z.int().min(1).max(GITHUB_FILE_LIMIT_MIB).default(DEFAULT_FILE_MIB),
       /**
        * Seed 000 §13 "retry budget and timeout": the wall-clock limit of one agent turn.
        * Exceeded, the turn stops (its call in flight is cut) and that is a state-level failure

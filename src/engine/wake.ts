@@ -32,6 +32,8 @@ import { stopOf, withdrawalPending } from "./job/wake-stop.js";
 
 /** How long an aborted wake waits for the journal's last push (SIGTERM leaves 2.5 s). */
 const ABORT_FLUSH_MS = 1500;
+import { diskFullDetail, isDiskFull } from "../ports/disk-full.js";
+import { clearDiskPause, diskFullAdvice, pauseForDisk, pausedForDisk } from "./job/disk-pause.js";
 
 export interface WakeSummary {
   job: number;
@@ -80,7 +82,13 @@ export async function wake(
   const refusal = await refuseToStart(n, deps, config.config);
   if (refusal !== null)
     return { job: n, state: null, waitingOn: refusal.waitingOn, notes: [refusal.note] };
-  const locked = await takeWakeLock(deps.workRoot, n);
+  let locked: Awaited<ReturnType<typeof takeWakeLock>>;
+  try {
+    locked = await takeWakeLock(deps.workRoot, n);
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    return fullBeforeOpening(n, deps, error);
+  }
   if (locked.kind === "busy") {
     return {
       job: n,
@@ -110,8 +118,11 @@ export async function wake(
           runtimeOf(s).journalBranch?.flush(),
           new Promise((resolve) => setTimeout(resolve, ABORT_FLUSH_MS).unref()),
         ]);
+        throw error;
       }
-      throw error;
+      // The runner's disk is full: the job pauses, live (issue 18 §7, disk-pause.ts).
+      if (!isDiskFull(error)) throw error;
+      await pauseForDisk(s, error);
     } finally {
       if (!options.signal?.aborted) await finishWake(s);
     }
@@ -123,17 +134,40 @@ export async function wake(
       notes: s.notes,
       ...(stopped ? { stopped } : {}),
     };
+  } catch (error) {
+    if (options.signal?.aborted || !isDiskFull(error)) throw error;
+    return fullBeforeOpening(n, deps, error);
   } finally {
     await locked.lock.release();
   }
+}
+
+/**
+ * The disk was full before the job could be opened (the wake lock, the reset to the last
+ * commit): nothing is recorded and nothing lost; the wake says so and ends (issue 18 §7).
+ */
+function fullBeforeOpening(n: number, deps: EngineDeps, error: unknown): WakeSummary {
+  const note = diskFullAdvice(deps.clock.now().toISOString(), diskFullDetail(error) ?? "");
+  deps.logger.warn(`cfa #${n}: ${note}`);
+  return { job: n, state: null, waitingOn: note, notes: [note] };
 }
 
 /** The end of every wake that was not stopped: the status comment, the records, the checks. */
 async function finishWake(s: Session): Promise<void> {
   const log = (what: string) => (error: unknown) =>
     s.deps.logger.error(`cfa #${s.n}: could not publish the ${what}: ${(error as Error).message}`);
+  clearDiskPause(s, { unlessPausedNow: true });
   await publishStatus(s).catch(log("status"));
-  await persist(s, `cfa #${s.n}: status`);
+  try {
+    await persist(s, `cfa #${s.n}: status`);
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    // The disk filled up at the wake's last commit: say so where the person looks (once).
+    if (!pausedForDisk(s)) {
+      await pauseForDisk(s, error);
+      await publishStatus(s).catch(log("status"));
+    }
+  }
   await publishChecks(s).catch(log("checks"));
   // The journal's last responses reach the forge before the run ends; at the job's end
   // nothing is left to replay, and its branch goes.
@@ -256,7 +290,16 @@ async function runTurns(s: Session, turns: TurnScheduler, options: WakeOptions):
       await giveUpTurns(s, turns, unavailable);
       return;
     }
+    if (ended.aborted === null && isDiskFull(ended.turn.error)) {
+      // The runner's disk is full (issue 18 §7, job/disk-pause.ts): every running turn stops
+      // (their calls stay journalled) and the job pauses, live.
+      await turns.stopAll("the runner's disk is full");
+      await pauseForDisk(s, ended.turn.error, ended.turn.a);
+      if (pausedForDisk(s)) return;
+      continue; // the turn failed instead (it kept filling the disk): on with the job
+    }
     await applyEnded(s, turns, ended);
+    clearDiskPause(s);
     applied += 1;
     if (options.maxTurns !== undefined && applied >= options.maxTurns) break;
     // A turn boundary: what people said in the meantime applies now (seed 000 §8); the

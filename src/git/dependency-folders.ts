@@ -28,6 +28,13 @@ export function dependencyExcludes(): string[] {
   ]);
 }
 
+const FOLDER_NAMES: ReadonlySet<string> = new Set(DEPENDENCY_FOLDERS);
+
+/** Whether a root-relative path lies in (or is) a dependency folder, at any depth. */
+export function inDependencyFolder(file: string): boolean {
+  return file.split("/").some((segment) => FOLDER_NAMES.has(segment));
+}
+
 /** `git clean -e` patterns (gitignore syntax) that keep them in the work tree. */
 export function dependencyCleanExcludes(): string[] {
   return DEPENDENCY_FOLDERS.flatMap((name) => ["-e", `${name}/`]);

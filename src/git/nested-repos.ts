@@ -15,10 +15,19 @@ import { isGitComponent } from "../agents/boundary/is-git-component.js";
 import { openDirInside, type AnchoredDir } from "../agents/fs/anchored-dir.js";
 import { removeTree } from "../agents/fs/remove-entry.js";
 import { isRepositoryShape } from "./repository-shape.js";
+import { treeLimitExceeded } from "../agents/boundary/tree-limits.js";
 import type { GitClient } from "./git-client.js";
 import { DEPENDENCY_FOLDERS } from "./dependency-folders.js";
 
 const DEPENDENCY_NAMES: ReadonlySet<string> = new Set(DEPENDENCY_FOLDERS);
+
+/** What a sweep of the tree removed, root-relative. */
+export interface TreeSweep {
+  /** Nested repositories and bare-shaped folders. */
+  repos: string[];
+  /** Entries past the depth or length bound (agents/boundary/tree-limits.ts). */
+  outOfBounds: { path: string; why: "depth" | "length" }[];
+}
 
 /**
  * Removes every `.git` (and every name git takes for one) below `root`, except the root's
@@ -27,55 +36,86 @@ const DEPENDENCY_NAMES: ReadonlySet<string> = new Set(DEPENDENCY_FOLDERS);
  * `git add` never looks inside them, so a repository there is never recorded.
  */
 export async function removeNestedRepos(root: string, git?: GitClient): Promise<string[]> {
-  const ignored = git ? await ignoredFolders(git) : new Set<string>();
-  const removed: string[] = [];
-  const top = await openDirInside(root, "", { create: false, requested: "." });
-  try {
-    await sweep(top, "", ignored, removed, git);
-  } finally {
-    await top.close();
-  }
-  return removed;
+  return (await sweepTree(root, git)).repos;
 }
 
-async function sweep(
-  dir: AnchoredDir,
-  prefix: string,
-  ignored: ReadonlySet<string>,
-  removed: string[],
-  git: GitClient | undefined,
-): Promise<void> {
-  let entries: Dirent[];
+interface Frame {
+  dir: AnchoredDir;
+  prefix: string;
+  entries: Dirent[];
+  next: number;
+}
+
+/**
+ * The after-command sweep: nested and bare repositories (above), and everything past the
+ * tree's depth and length bounds (issue 18 §7), removed. Iterative, holding one folder per
+ * level of the current path and never entering a folder past the depth bound, so a tree
+ * ~2,000 folders deep costs a bounded walk and one removal (remove-entry.ts), not a throw.
+ */
+export async function sweepTree(root: string, git?: GitClient): Promise<TreeSweep> {
+  const ignored = git ? await ignoredFolders(git) : new Set<string>();
+  const swept: TreeSweep = { repos: [], outOfBounds: [] };
+  const top = await openDirInside(root, "", { create: false, requested: "." });
+  const stack: Frame[] = [{ dir: top, prefix: "", entries: await listed(top), next: 0 }];
   try {
-    entries = await readdir(dir.at(""), { withFileTypes: true });
-  } catch {
-    return;
+    while (stack.length > 0) {
+      const frame = stack.at(-1)!;
+      const entry = frame.entries[frame.next];
+      if (entry === undefined) {
+        stack.pop();
+        await frame.dir.close();
+        continue;
+      }
+      frame.next += 1;
+      const { dir, prefix } = frame;
+      const relative = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+      if (isGitComponent(entry.name)) {
+        if (prefix === "" && entry.name === ".git") continue; // the worktree's own
+        if (await removeTree(dir, entry.name, relative)) swept.repos.push(relative);
+        continue;
+      }
+      const why = treeLimitExceeded(relative, entry.isDirectory() ? "dir" : "file");
+      if (why !== null) {
+        if (await removeTree(dir, entry.name, relative)) {
+          swept.outOfBounds.push({ path: relative, why });
+        }
+        continue;
+      }
+      if (!entry.isDirectory() || ignored.has(`${relative}/`)) continue;
+      // A dependency folder is never staged either (dependency-folders.ts): setup's thousands
+      // of installed files are not walked after every command.
+      if (git !== undefined && DEPENDENCY_NAMES.has(entry.name)) continue;
+      let child: AnchoredDir;
+      try {
+        child = await dir.child(entry.name, { create: false });
+      } catch {
+        continue; // swapped or gone since the listing: nothing to follow
+      }
+      let bare = false;
+      try {
+        bare = await isBareShaped(child, relative, git);
+      } catch (error) {
+        await child.close();
+        throw error;
+      }
+      if (bare) {
+        await child.close();
+        if (await removeTree(dir, entry.name, relative)) swept.repos.push(relative);
+        continue;
+      }
+      stack.push({ dir: child, prefix: relative, entries: await listed(child), next: 0 });
+    }
+  } finally {
+    for (const frame of stack) await frame.dir.close();
   }
-  for (const entry of entries) {
-    const relative = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-    if (isGitComponent(entry.name)) {
-      if (prefix === "" && entry.name === ".git") continue; // the worktree's own
-      if (await removeTree(dir, entry.name, relative)) removed.push(relative);
-      continue;
-    }
-    if (!entry.isDirectory() || ignored.has(`${relative}/`)) continue;
-    // A dependency folder is never staged either (dependency-folders.ts): setup's thousands
-    // of installed files are not walked after every command.
-    if (git !== undefined && DEPENDENCY_NAMES.has(entry.name)) continue;
-    let child: AnchoredDir;
-    try {
-      child = await dir.child(entry.name, { create: false });
-    } catch {
-      continue; // swapped or gone since the listing: nothing to follow
-    }
-    let bare = false;
-    try {
-      bare = await isBareShaped(child, relative, git);
-      if (!bare) await sweep(child, relative, ignored, removed, git);
-    } finally {
-      await child.close();
-    }
-    if (bare && (await removeTree(dir, entry.name, relative))) removed.push(relative);
+  return swept;
+}
+
+async function listed(dir: AnchoredDir): Promise<Dirent[]> {
+  try {
+    return await readdir(dir.at(""), { withFileTypes: true });
+  } catch {
+    return [];
   }
 }
 

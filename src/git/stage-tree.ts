@@ -8,18 +8,28 @@
 // - no gitlink ever enters the index from the tree: a new one is removed, a changed one put
 //   back as HEAD has it (the repository's own submodules are untouched), so git never has a
 //   reason to start inside a nested repository later;
+// - no file over the size limit enters it (issue 18 §7): GitHub refuses a push holding one,
+//   and every later push of the branch; it stays in the tree, untracked.
 // - no dependency folder (`node_modules`, `.venv`…, dependency-folders.ts) at any depth: a
 //   workspace's setup fills them, and a repository whose .gitignore forgets one (or an agent
-//   that edits .gitignore) must not commit thousands of installed files (issue 20).
+//   that edits .gitignore) must not commit thousands of installed files (issue 20). Named
+//   paths are filtered here instead: git 2.39 applies an `:(exclude,glob)**/.tox` pathspec
+//   to literal paths it does not match (`assets/brief.md`, `src/components/x.md` were left
+//   out, silently: files copied to a task at dispatch stayed untracked, for a reset of the
+//   task's worktree to delete); over the whole tree (`.`) the excludes are exact.
 
-import { dependencyExcludes } from "./dependency-folders.js";
-import type { GitClient } from "./git-client.js";
+import { dependencyExcludes, inDependencyFolder } from "./dependency-folders.js";
+import { GitCommandError, type GitClient } from "./git-client.js";
+import { GITHUB_FILE_LIMIT_BYTES } from "./file-size-limit.js";
+import { oversizedFiles, type OversizedFile } from "./oversized-files.js";
 
 export interface StageResult {
   /** Paths git refused or could not add: not in this commit. */
   refused: string[];
   /** Gitlinks the tree tried to add or move: not in this commit. */
   gitlinks: string[];
+  /** Files over the size limit: not in this commit, left untracked. */
+  tooLarge: OversizedFile[];
   /** Whether the index now differs from HEAD. */
   staged: boolean;
 }
@@ -30,34 +40,90 @@ const REFUSED_LINE =
   /^error: (?:invalid path '(.+)'|'(.+)' does not have a commit checked out|unable to index file '(.+)'|unable to add '(.+)' to index)$/u;
 const ZERO = /^0+$/u;
 
-/** Stages `paths` (root-relative, literal) or everything, minus `exclude` prefixes. */
+/**
+ * Stages `paths` (root-relative, literal) or everything, minus `exclude` prefixes and files
+ * over `maxFileBytes` (never more than GitHub's 100 MiB, the default).
+ */
 export async function stageTree(
   git: GitClient,
-  options: { paths?: readonly string[]; exclude?: readonly string[] } = {},
+  options: { paths?: readonly string[]; exclude?: readonly string[]; maxFileBytes?: number } = {},
 ): Promise<StageResult> {
-  const specs =
-    options.paths === undefined ? ["."] : options.paths.map((file) => `:(literal)${file}`);
-  if (specs.length === 0) return { refused: [], ...(await settleIndex(git)) };
+  const paths = options.paths?.filter((file) => !inDependencyFolder(file));
+  const specs = paths === undefined ? ["."] : paths.map((file) => `:(literal)${file}`);
+  if (specs.length === 0) return { refused: [], tooLarge: [], ...(await settleIndex(git)) };
+  const maxBytes = Math.min(
+    options.maxFileBytes ?? GITHUB_FILE_LIMIT_BYTES,
+    GITHUB_FILE_LIMIT_BYTES,
+  );
+  const tooLarge = await oversizedFiles(git.baseDir, git, maxBytes, {
+    ...(paths === undefined ? {} : { paths }),
+    exclude: options.exclude ?? [],
+  });
   const excluded = [
-    ...(options.exclude ?? []).map((prefix) => `:(exclude,literal)${prefix}`),
-    ...dependencyExcludes(),
+    ...[...(options.exclude ?? []), ...tooLarge.map((file) => file.path)].map(
+      (prefix) => `:(exclude,literal)${prefix}`,
+    ),
+    ...(paths === undefined ? dependencyExcludes() : []),
   ];
-  const added = await git.run(["add", "--all", "--ignore-errors", "--", ...specs, ...excluded]);
-  const refused = new Set<string>();
+  const controlNamed = await namesWithControls(git, [...specs, ...excluded]);
+  excluded.push(...controlNamed.map((file) => `:(exclude,literal)${file}`));
+  const args = ["add", "--all", "--ignore-errors", "--", ...specs, ...excluded];
+  const added = await git.run(args);
+  const refused = new Set<string>(controlNamed);
   if (added.code !== 0) {
     for (const line of added.stderr.split("\n")) {
       const match = REFUSED_LINE.exec(line);
       const file = match?.slice(1).find((group) => group !== undefined);
       if (file !== undefined) refused.add(file.replace(/\/$/u, ""));
       else if (line.startsWith("fatal: ") && line !== "fatal: adding files failed") {
-        throw new Error(`cfa/git: git add failed: ${line}`);
+        throw new GitCommandError(
+          `cfa/git: git add failed: ${added.stderr.trim()}`,
+          args,
+          added.code,
+        );
       }
     }
     if (refused.size === 0 && !/paths are ignored/u.test(added.stderr)) {
-      throw new Error(`cfa/git: git add failed: ${added.stderr.trim() || `exit ${added.code}`}`);
+      throw new GitCommandError(
+        `cfa/git: git add failed: ${added.stderr.trim() || `exit ${added.code}`}`,
+        args,
+        added.code,
+      );
     }
   }
-  return { refused: [...refused].sort(), ...(await settleIndex(git)) };
+  return { refused: [...refused].sort(), tooLarge, ...(await settleIndex(git)) };
+}
+
+/**
+ * The files `git add` would take whose names hold a control character: left out, because git
+ * prints names raw in its error lines. A name like "x\nfatal: y: No space left on device\n"
+ * with a file git refuses below it made `git add` print a line that passed for git's own
+ * fatal error: the commit threw, read as a full disk (ports/disk-full.ts: the job paused,
+ * then the turn failed), and without those words every wake threw on it (the job wedged).
+ */
+async function namesWithControls(git: GitClient, pathspecs: readonly string[]): Promise<string[]> {
+  const listed = await git.run([
+    "ls-files",
+    "-z",
+    "--others",
+    "--modified",
+    "--exclude-standard",
+    "--",
+    ...pathspecs,
+  ]);
+  if (listed.code !== 0) return [];
+  return listed.stdout
+    .toString("utf8")
+    .split("\0")
+    .filter((file) => file !== "" && hasControl(file));
+}
+
+function hasControl(name: string): boolean {
+  for (let i = 0; i < name.length; i += 1) {
+    const code = name.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }
 
 /**
@@ -83,7 +149,11 @@ export async function settleIndex(
     const empty = (await git.raw(["hash-object", "-t", "tree", "--stdin"], { input: "" })).trim();
     result = await diffAgainst(empty);
     if (result.code !== 0) {
-      throw new Error(`cfa/git: git diff-index failed: ${result.stderr.trim()}`);
+      throw new GitCommandError(
+        `cfa/git: git diff-index failed: ${result.stderr.trim()}`,
+        ["diff-index"],
+        result.code,
+      );
     }
   }
   const diff = result.stdout.toString("utf8");

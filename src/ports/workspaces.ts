@@ -30,6 +30,15 @@ export type MergeResult =
   /** The merge is left in progress in `into` for the parent to resolve, or aborted. */
   | { kind: "conflict"; files: string[]; aborted: boolean };
 
+/** What a job asks of its workspaces when it opens them. */
+export interface WorkspaceOptions {
+  /**
+   * The largest file the adapter's own commits take (`limits.fileMiB`; issue 18 §7): a
+   * larger one stays in the tree, untracked. The adapter's default is GitHub's 100 MiB.
+   */
+  maxFileBytes?: number;
+}
+
 export interface Workspaces {
   /** Creates the worktree and verifies its boundary; throws WorkspaceBoundaryError if not. */
   create(request: CreateWorkspace): Promise<Workspace>;

@@ -6,10 +6,13 @@
 import * as z from "zod";
 import { ACTIONS, allowedOutcomes, type Action, type LiveState } from "./fsm.js";
 
+/** How long an outcome's reason may be: the transition comment quotes it. */
+export const OUTCOME_REASON_MAX = 4000;
+
 export const OutcomeRecordSchema = z
   .object({
     outcome: z.enum(ACTIONS),
-    reason: z.string().trim().min(1, "reason must not be empty").max(4000),
+    reason: z.string().trim().min(1, "reason must not be empty").max(OUTCOME_REASON_MAX),
   })
   .strict();
 export type OutcomeRecord = z.infer<typeof OutcomeRecordSchema>;

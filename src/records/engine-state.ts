@@ -114,6 +114,15 @@ export const EngineStateSchema = z.object({
     .object({ since: z.string(), attempts: z.number().int().nonnegative(), last: z.string() })
     .optional(),
   /**
+   * Since when the job is paused because the runner's disk was full (issue 18 §7): set when
+   * a wake met ENOSPC or EDQUOT, cleared once a round is applied again. The job is live; the
+   * sweep or `cfa resume` wakes it again. `last`: what said so; `pauses`: in a row, so that
+   * a round that fills the disk every time it is redone ends as a state-level failure.
+   */
+  diskFull: z
+    .object({ since: z.string(), last: z.string(), pauses: z.number().int().positive() })
+    .optional(),
+  /**
    * The forge would not open a draft (GitHub Free or Pro, private repository): the pull
    * request was opened ready for review, and the status comment says so (issue 10 §4).
    */

@@ -102,6 +102,10 @@ export type RecordChange =
     }
   /** The model answered again: the job no longer waits on it. */
   | { type: "api-answered" }
+  /** The runner's disk is full (issue 18 §7): the job pauses until there is space again. */
+  | { type: "disk-full"; since: string; last: string }
+  /** A round was applied (or a wake ended without meeting it): the pause is over. */
+  | { type: "disk-cleared" }
   /** A turn's changes to these workflow files were put back (issue 10 §6). */
   | { type: "workflows-held-back"; paths: readonly string[] };
 
@@ -243,6 +247,20 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
     case "api-answered": {
       if (engine.apiWait === undefined) return records;
       const { apiWait: _over, ...rest } = engine;
+      return withEngine(rest);
+    }
+    case "disk-full":
+      return withEngine({
+        ...engine,
+        diskFull: {
+          since: engine.diskFull?.since ?? change.since,
+          last: change.last.slice(0, 300),
+          pauses: (engine.diskFull?.pauses ?? 0) + 1,
+        },
+      });
+    case "disk-cleared": {
+      if (engine.diskFull === undefined) return records;
+      const { diskFull: _over, ...rest } = engine;
       return withEngine(rest);
     }
     case "workflows-held-back": {

@@ -41,6 +41,9 @@ export function jobNeedsWake(facts: JobFacts): string[] {
   // Issue 9 point 6: a wake that met an API outage ended with the job live; try again.
   if (engine.apiWait !== undefined)
     reasons.push(`waiting for the Anthropic API since ${engine.apiWait.since}`);
+  // Issue 18 §7: a wake met a full disk and paused the job; a new runner has room.
+  if (engine.diskFull !== undefined)
+    reasons.push(`paused since ${engine.diskFull.since}: the runner's disk was full`);
   if (!waitingOnPerson(facts.state, engine)) {
     // A live job that asks nobody anything should be running; no run is (the sweep skips
     // jobs with one), so the last one stopped early (a crash, a cancelled run).

@@ -109,7 +109,7 @@ export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: Gi
     resolveModel,
     price: priceOf,
     sandbox: (mode) => sandboxes.sandbox(mode),
-    workspaces: (area) => createGitWorkspaces({ repoDir, area, logger }),
+    workspaces: (area, options) => createGitWorkspaces({ repoDir, area, logger, ...options }),
     repoDir,
     workRoot,
     clock: options.clock ?? systemClock,

@@ -47,12 +47,19 @@ export interface GitWorkspacesOptions {
    * agent made there, must never reach the parent through a merge.
    */
   keepOut?: readonly string[];
+  /**
+   * The largest file a commit of this adapter takes (a child's pending work, copied files);
+   * GitHub's 100 MiB when absent (issue 18 §7, src/git/file-size-limit.ts).
+   */
+  maxFileBytes?: number;
 }
 
 export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
   const logger = options.logger ?? noopLogger;
   const repo = gitAt(options.repoDir);
   const queue = createSerialQueue();
+  const sizeLimit =
+    options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes };
   // Commits this adapter makes (merges, a child's pending work, copied files) take their
   // dates from the job's clock when one is given, so a replayed job repeats them exactly.
   // Always with the git dir the repository registers (never the tree's `.git` file).
@@ -215,6 +222,7 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
       // Nothing the child did is lost: uncommitted work becomes a commit on its branch.
       await commitPending(childGit, `cfa: uncommitted work of ${child.branch}`, undefined, {
         exclude: options.keepOut ?? [".cfa"],
+        ...sizeLimit,
       });
       const intoGit = await committer(intoTree);
       const result = await mergeBranch(intoGit, child.branch, {
@@ -260,7 +268,7 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
       (await gitOutput(git, ["check-ignore", "-z", "--", ...copied]).catch(() => "")).split("\0"),
     );
     const tracked = copied.filter((file) => !ignored.has(file));
-    await commitPending(git, `cfa: files copied from ${fromBranch}`, tracked);
+    await commitPending(git, `cfa: files copied from ${fromBranch}`, tracked, sizeLimit);
   }
 
   return {

@@ -41,8 +41,14 @@ export class JsonStore<T> {
       const doc = await this.read();
       const result = change(doc);
       const tmp = `${this.path}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify(doc, null, 2) + "\n");
-      await rename(tmp, this.path);
+      try {
+        await writeFile(tmp, JSON.stringify(doc, null, 2) + "\n");
+        await rename(tmp, this.path);
+      } catch (error) {
+        // A full disk (issue 18 §7) leaves no half-written temporary behind.
+        await rm(tmp, { force: true });
+        throw error;
+      }
       return result;
     } finally {
       await release();
@@ -54,7 +60,15 @@ export class JsonStore<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         const handle = await open(lockPath, "wx");
-        await handle.writeFile(String(process.pid));
+        try {
+          await handle.writeFile(String(process.pid));
+        } catch (error) {
+          // Taken but not written (the disk is full, issue 18 §7): let it go, or every later
+          // command would wait for a lock nobody holds.
+          await handle.close();
+          await rm(lockPath, { force: true });
+          throw error;
+        }
         await handle.close();
         return () => rm(lockPath, { force: true });
       } catch (error) {

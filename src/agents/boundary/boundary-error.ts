@@ -4,6 +4,7 @@
 export const BOUNDARY_REASONS = [
   "invalid-path",
   "too-long",
+  "too-deep",
   "home",
   "empty",
   "outside",

@@ -9,6 +9,7 @@ import path from "node:path";
 import { BoundaryError, type BoundaryReason } from "./boundary-error.js";
 import { isGitComponent } from "./is-git-component.js";
 import { isProtected } from "./is-protected.js";
+import { MAX_TREE_DEPTH, MAX_TREE_PATH_BYTES, treeLimitExceeded } from "./tree-limits.js";
 
 export interface ResolveOptions {
   /** Writes are also refused on protected prefixes, on the root itself, and for "". */
@@ -162,6 +163,14 @@ export function resolveInWorkspace(
   }
   if (options.forWrite && relative === "") {
     throw refuse("workspace-root", "it names the workspace root itself, not a file");
+  }
+  // Issue 18 §7: nothing is created past the workspace's depth and length bounds.
+  const bound = options.forWrite ? treeLimitExceeded(relative) : null;
+  if (bound === "depth") {
+    throw refuse("too-deep", `folders nest at most ${MAX_TREE_DEPTH} deep in a workspace`);
+  }
+  if (bound === "length") {
+    throw refuse("too-long", `a path in a workspace is at most ${MAX_TREE_PATH_BYTES} bytes long`);
   }
   if (options.forWrite && options.protect && isProtected(relative, options.protect)) {
     throw refuse("protected", "this path is read-only for agents");

@@ -13,6 +13,8 @@ export interface ListFilesResult {
   entries: { path: string; type: EntryType }[];
   /** True when `limit` cut the listing short. */
   truncated: boolean;
+  /** Folders at the depth bound (MAX_TREE_DEPTH) whose content is not listed. */
+  tooDeep: number;
 }
 
 export async function listFiles(
@@ -31,16 +33,18 @@ export async function listFiles(
   });
   const limit = options.limit ?? DEFAULT_LIST_LIMIT;
   const entries: ListFilesResult["entries"] = [];
+  let tooDeep = 0;
   try {
     for await (const entry of walkEntries(dir, relative, {
       recursive: options.recursive ?? false,
       requested,
+      onTooDeep: () => (tooDeep += 1),
     })) {
-      if (entries.length === limit) return { entries, truncated: true };
+      if (entries.length === limit) return { entries, truncated: true, tooDeep };
       entries.push({ path: entry.path, type: entry.type });
     }
   } finally {
     await dir.close();
   }
-  return { entries, truncated: false };
+  return { entries, truncated: false, tooDeep };
 }

@@ -5,7 +5,7 @@
 // the engine removes nested repositories and forged records this way).
 
 import { realpathSync } from "node:fs";
-import { lstat, readdir, rmdir, unlink } from "node:fs/promises";
+import { lstat, readdir, rename, rmdir, unlink } from "node:fs/promises";
 import path from "node:path";
 import { BoundaryError } from "../boundary/boundary-error.js";
 import { isGitComponent } from "../boundary/is-git-component.js";
@@ -29,13 +29,11 @@ export async function removeTree(
   if (stats === undefined) return false;
   try {
     if (stats.isDirectory()) {
-      const child = await dir.child(name, { create: false });
+      const top = await dir.child(name, { create: false });
       try {
-        for (const entry of await readdir(child.at(""))) {
-          await removeTree(child, entry, requested);
-        }
+        await emptyFolder(top);
       } finally {
-        await child.close();
+        await top.close();
       }
       await rmdir(dir.at(name));
     } else {
@@ -45,6 +43,63 @@ export async function removeTree(
     throw toFileError(error, requested);
   }
   return true;
+}
+
+/**
+ * Empties a held folder however deep its tree goes (issue 18 §7: a command makes one 2,000
+ * folders deep in a second), iteratively, with two folders open at a time and never a path
+ * longer than one name below a descriptor: each sub-folder's files are unlinked and its own
+ * sub-folders moved up into `top` (a rename inside the tree moves a whole subtree at once and
+ * follows nothing), then it is removed. Every folder is moved at most once, and every pass
+ * removes the folders it found, so the loop ends. A recursive walk would hold a descriptor
+ * per level and build paths past PATH_MAX.
+ */
+async function emptyFolder(top: AnchoredDir): Promise<void> {
+  let moved = 0;
+  for (;;) {
+    const entries = await readdir(top.at(""), { withFileTypes: true });
+    if (entries.length === 0) return;
+    for (const entry of entries) {
+      if (!entry.isDirectory()) {
+        await unlink(top.at(entry.name)).catch(ignoreGone);
+        continue;
+      }
+      let child: AnchoredDir;
+      try {
+        child = await top.child(entry.name, { create: false });
+      } catch (error) {
+        if ((error as { code?: string }).code === "not-found") continue;
+        throw error;
+      }
+      try {
+        for (const inner of await readdir(child.at(""), { withFileTypes: true })) {
+          if (!inner.isDirectory()) {
+            await unlink(child.at(inner.name)).catch(ignoreGone);
+            continue;
+          }
+          // A name no entry of `top` has now; one taken meanwhile is skipped.
+          for (;;) {
+            moved += 1;
+            try {
+              await rename(child.at(inner.name), top.at(`.cfa-removing-${moved}`));
+              break;
+            } catch (error) {
+              const code = (error as NodeJS.ErrnoException).code;
+              if (code === "ENOENT") break;
+              if (code !== "ENOTEMPTY" && code !== "EEXIST" && code !== "ENOTDIR") throw error;
+            }
+          }
+        }
+      } finally {
+        await child.close();
+      }
+      await rmdir(top.at(entry.name)).catch(ignoreGone);
+    }
+  }
+}
+
+function ignoreGone(error: unknown): void {
+  if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
 }
 
 /**

@@ -62,6 +62,8 @@ export interface SearchFilesResult {
   truncated: boolean;
   /** Files not searched: binary, too large, hard-linked or changed while searching. */
   skipped: number;
+  /** Folders at the depth bound (MAX_TREE_DEPTH) whose content is not searched. */
+  tooDeep: number;
 }
 
 export async function searchFiles(
@@ -101,7 +103,7 @@ export async function searchFiles(
   });
 
   const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
-  const result: SearchFilesResult = { matches: [], truncated: false, skipped: 0 };
+  const result: SearchFilesResult = { matches: [], truncated: false, skipped: 0, tooDeep: 0 };
   const searchOne = async (parent: AnchoredDir, name: string, relativePath: string) => {
     if (!inGlob(relativePath)) return true;
     checkDeadline();
@@ -134,7 +136,11 @@ export async function searchFiles(
       await searchOne(dir, path.basename(real), path.relative(rootReal, real));
       return result;
     }
-    for await (const entry of walkEntries(dir, relative, { recursive: true, requested })) {
+    for await (const entry of walkEntries(dir, relative, {
+      recursive: true,
+      requested,
+      onTooDeep: () => (result.tooDeep += 1),
+    })) {
       if (entry.type !== "file") continue;
       if (!(await searchOne(entry.parent, entry.name, entry.path))) break;
     }

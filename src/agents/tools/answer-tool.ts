@@ -3,9 +3,12 @@
 import * as z from "zod";
 import { fromHost } from "./host-result.js";
 import type { Tool } from "./tool.js";
+import { boundedText, TEXT_LIMITS } from "./text-limits.js";
 
 const input = z.strictObject({
-  text: z.string().trim().min(1).describe("The answer, as the person would give it."),
+  text: boundedText(TEXT_LIMITS.answer, "an answer").describe(
+    "The answer, as the person would give it.",
+  ),
 });
 
 export const answerTool: Tool<typeof input> = {

@@ -6,13 +6,16 @@ import * as z from "zod";
 import { QUESTION_KINDS } from "../turn-contract.js";
 import { fromHost } from "./host-result.js";
 import type { Tool } from "./tool.js";
+import { boundedText, TEXT_LIMITS } from "./text-limits.js";
 
 const input = z
   .strictObject({
     kind: z
       .enum(QUESTION_KINDS)
       .describe('"question" for open questions; "gate" to ask for approval of an artifact.'),
-    text: z.string().trim().min(1).describe("The question, or what the reviewer should look at."),
+    text: boundedText(TEXT_LIMITS.question, "a question").describe(
+      "The question, or what the reviewer should look at.",
+    ),
     artifact: z
       .string()
       .min(1)

@@ -4,19 +4,15 @@
 import * as z from "zod";
 import { fromHost } from "./host-result.js";
 import type { Tool } from "./tool.js";
+import { boundedList, boundedText, TEXT_LIMITS } from "./text-limits.js";
 import { TaskId } from "./task-id.js";
 
 const input = z.strictObject({
   id: TaskId,
-  brief: z
-    .string()
-    .trim()
-    .min(1)
-    .describe(
-      "Everything the worker needs: the goal, the files, how to check the work, what not to touch.",
-    ),
-  files: z
-    .array(z.string().min(1))
+  brief: boundedText(TEXT_LIMITS.brief, "a brief").describe(
+    "Everything the worker needs: the goal, the files, how to check the work, what not to touch.",
+  ),
+  files: boundedList(z.string().min(1).max(4096), TEXT_LIMITS.dispatchFiles, "files")
     .default([])
     .describe("Files from your workspace copied into the worker's (root-relative paths)."),
 });

@@ -3,13 +3,12 @@
 import * as z from "zod";
 import { fromHost } from "./host-result.js";
 import type { Tool } from "./tool.js";
+import { boundedText, TEXT_LIMITS } from "./text-limits.js";
 
 const input = z.strictObject({
-  question: z
-    .string()
-    .trim()
-    .min(1)
-    .describe("A short, clear question the person can answer in one reply."),
+  question: boundedText(TEXT_LIMITS.question, "a question").describe(
+    "A short, clear question the person can answer in one reply.",
+  ),
 });
 
 export const escalateTool: Tool<typeof input> = {

@@ -3,9 +3,9 @@
 
 import * as z from "zod";
 import { ACTIONS, ORCHESTRATOR_ACTIONS, type Action } from "../../protocol/fsm.js";
-import { OutcomeRecordSchema } from "../../protocol/outcome-record.js";
 import { fromHost } from "./host-result.js";
 import type { Tool } from "./tool.js";
+import { boundedText, TEXT_LIMITS } from "./text-limits.js";
 
 const SKILL_OUTCOMES = ACTIONS.filter(
   (action) => !(ORCHESTRATOR_ACTIONS as readonly Action[]).includes(action),
@@ -15,7 +15,7 @@ const input = z.strictObject({
   outcome: z
     .enum(SKILL_OUTCOMES)
     .describe("One of the outcomes your phase permits (your instructions list them)."),
-  reason: OutcomeRecordSchema.shape.reason.describe(
+  reason: boundedText(TEXT_LIMITS.reason, "a reason").describe(
     "Why, in a few sentences a person reading the job's history will understand.",
   ),
 });

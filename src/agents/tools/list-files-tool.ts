@@ -1,6 +1,7 @@
 // list_files: what a folder of the workspace holds (never `.git`).
 
 import * as z from "zod";
+import { MAX_TREE_DEPTH } from "../boundary/tree-limits.js";
 import { listFiles } from "../fs/list-files.js";
 import { ok, type Tool } from "./tool.js";
 
@@ -42,6 +43,11 @@ export const listFilesTool: Tool<typeof input> = {
         }
       }
     });
+    if (listed.tooDeep > 0) {
+      lines.push(
+        `[${listed.tooDeep} folder(s) at the depth limit (${MAX_TREE_DEPTH} levels): their content is not listed]`,
+      );
+    }
     if (listed.truncated) {
       lines.push(`[truncated at ${LIST_LIMIT} entries; list a sub-folder to see more]`);
     }

@@ -3,13 +3,12 @@
 import * as z from "zod";
 import { fromHost } from "./host-result.js";
 import type { Tool } from "./tool.js";
+import { boundedText, TEXT_LIMITS } from "./text-limits.js";
 
 const input = z.strictObject({
-  text: z
-    .string()
-    .trim()
-    .min(1)
-    .describe("What you did, how you checked it, and anything left open."),
+  text: boundedText(TEXT_LIMITS.message, "a reply").describe(
+    "What you did, how you checked it, and anything left open.",
+  ),
 });
 
 export const replyTool: Tool<typeof input> = {

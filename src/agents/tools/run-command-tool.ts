@@ -6,10 +6,16 @@ import { checkCommand } from "../commands/check-command.js";
 import type { RoleDefinition } from "../turn-contract.js";
 import { formatCommandResult } from "./format-command-result.js";
 import { type Tool } from "./tool.js";
+import { boundedList, TEXT_LIMITS } from "./text-limits.js";
 
 const input = z.strictObject({
-  argv: z
-    .array(z.string())
+  argv: boundedList(
+    z.string().max(TEXT_LIMITS.argument, {
+      error: `an argument may be at most ${TEXT_LIMITS.argument.toLocaleString("en-US")} characters (Linux's MAX_ARG_STRLEN): put long input in a file`,
+    }),
+    TEXT_LIMITS.arguments,
+    "arguments",
+  )
     .min(1)
     .describe(
       'The program and its arguments, e.g. ["git", "status"]. No shell: no pipes, globs or $VARS.',

@@ -2,10 +2,12 @@
 // tool (seed 000 §10), the input must pass the tool's schema, and whatever goes wrong —
 // a BoundaryError, a refused command, a host refusal, a bug — comes back to the model as
 // an error result. Only an abort propagates (the turn is being cancelled), and the model
-// being unavailable (a verifier inside `close`): an infrastructure fault ends the wake with
-// the job live; it is never the agent's to handle (issue 9 point 6).
+// being unavailable (a verifier inside `close`) or the disk being full: an infrastructure
+// fault ends the wake with the job live; it is never the agent's to handle (issue 9 point 6,
+// issue 18 §7).
 
 import { isModelUnavailable, type ToolUseBlock } from "../../ports/model.js";
+import { isDiskFull } from "../../ports/disk-full.js";
 import { describeIssues } from "./describe-issues.js";
 import { fail, type ToolContext, type ToolResult } from "./tool.js";
 import { roleTool } from "./tool-registry.js";
@@ -26,7 +28,7 @@ export async function runToolCall(call: ToolUseBlock, ctx: ToolContext): Promise
   try {
     return await tool.run(parsed.data, ctx);
   } catch (error) {
-    if (ctx.signal?.aborted || isModelUnavailable(error)) throw error;
+    if (ctx.signal?.aborted || isModelUnavailable(error) || isDiskFull(error)) throw error;
     return fail(errorText(tool.name, error));
   }
 }

@@ -1,6 +1,7 @@
 // search_files: lines matching a text or a regular expression, across the workspace.
 
 import * as z from "zod";
+import { MAX_TREE_DEPTH } from "../boundary/tree-limits.js";
 import { searchFiles } from "../fs/search-files.js";
 import { ok, type Tool } from "./tool.js";
 
@@ -53,6 +54,11 @@ export const searchFilesTool: Tool<typeof input> = {
     }
     if (found.skipped > 0)
       lines.push(`[${found.skipped} files skipped: binary, too large or unreadable]`);
+    if (found.tooDeep > 0) {
+      lines.push(
+        `[${found.tooDeep} folder(s) at the depth limit (${MAX_TREE_DEPTH} levels): their content is not searched]`,
+      );
+    }
     return ok(lines.join("\n"));
   },
 };

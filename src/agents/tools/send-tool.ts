@@ -5,6 +5,7 @@ import * as z from "zod";
 import { fromHost } from "./host-result.js";
 import { TaskId } from "./task-id.js";
 import type { Tool } from "./tool.js";
+import { boundedText, TEXT_LIMITS } from "./text-limits.js";
 
 const input = z.strictObject({
   to: z
@@ -13,7 +14,7 @@ const input = z.strictObject({
       message: 'must be "parent" or the id of a task you dispatched',
     })
     .describe('The id of a task you dispatched, or "parent" for the one who dispatched you.'),
-  text: z.string().trim().min(1).describe("The message."),
+  text: boundedText(TEXT_LIMITS.message, "a message").describe("The message."),
 });
 
 export const sendTool: Tool<typeof input> = {

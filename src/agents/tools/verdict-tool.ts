@@ -4,15 +4,21 @@
 import * as z from "zod";
 import { fromHost } from "./host-result.js";
 import type { Tool } from "./tool.js";
+import { boundedList, boundedText, TEXT_LIMITS } from "./text-limits.js";
 
 const input = z
   .strictObject({
     verdict: z.enum(["pass", "fail"]).describe("pass when the work does what the brief asks."),
-    issues: z
-      .array(z.string().trim().min(1))
+    issues: boundedList(
+      boundedText(TEXT_LIMITS.verdictIssue, "an issue"),
+      TEXT_LIMITS.verdictIssues,
+      "issues",
+    )
       .default([])
       .describe("For fail: each problem, stated so the worker can fix it."),
-    notes: z.string().default("").describe("What you checked and how."),
+    notes: boundedText(TEXT_LIMITS.verdictNotes, "notes", { allowEmpty: true })
+      .default("")
+      .describe("What you checked and how."),
   })
   .refine((value) => value.verdict === "pass" || value.issues.length > 0, {
     path: ["issues"],

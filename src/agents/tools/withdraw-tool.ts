@@ -4,9 +4,12 @@
 import * as z from "zod";
 import { fromHost } from "./host-result.js";
 import type { Tool } from "./tool.js";
+import { boundedText, TEXT_LIMITS } from "./text-limits.js";
 
 const input = z.strictObject({
-  reason: z.string().trim().min(1).describe("The person's reason, in their words where possible."),
+  reason: boundedText(TEXT_LIMITS.reason, "a reason").describe(
+    "The person's reason, in their words where possible.",
+  ),
 });
 
 export const withdrawTool: Tool<typeof input> = {

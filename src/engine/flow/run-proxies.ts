@@ -7,6 +7,7 @@ import { isLiveState } from "../../protocol/fsm.js";
 import { recordSuccessfulTurn } from "../../protocol/failure.js";
 import { addressKey, threads } from "../../protocol/address.js";
 import { isModelUnavailable, type ModelUnavailableError } from "../../ports/model.js";
+import { isDiskFull } from "../../ports/disk-full.js";
 import { persist, progress, type Session } from "../job/session.js";
 import { runtimeOf } from "../job/wake-runtime.js";
 import { enforceJobCaps } from "./enforce-caps.js";
@@ -28,6 +29,8 @@ export async function runProxies(s: Session): Promise<ProxiesRun> {
       s.job = recordSuccessfulTurn(s.job);
     } catch (error) {
       if (isModelUnavailable(error)) return { kind: "unavailable", error };
+      // The runner's disk is full: the wake pauses the job (job/disk-pause.ts).
+      if (isDiskFull(error)) throw error;
       // A proxy that cannot run (its model refuses every request, say) is a state-level
       // failure like a lead's failed turn: retried, then FAILURE — never a job that throws
       // at every wake and so never ends (seed 000 §12 "Termination guaranteed").

@@ -7,7 +7,7 @@ import type { Forge } from "../../ports/forge.js";
 import type { Logger } from "../../ports/logger.js";
 import type { Model, ModelUsage } from "../../ports/model.js";
 import type { Sandbox } from "../../ports/sandbox.js";
-import type { Workspaces } from "../../ports/workspaces.js";
+import type { WorkspaceOptions, Workspaces } from "../../ports/workspaces.js";
 
 export interface EngineDeps {
   forge: Forge;
@@ -27,7 +27,7 @@ export interface EngineDeps {
    */
   sandbox(mode: "require" | "off"): Promise<Sandbox>;
   /** Worktrees of the job's repository under `area` (one area per job). */
-  workspaces(area: string): Workspaces;
+  workspaces(area: string, options?: WorkspaceOptions): Workspaces;
   /** The job's repository: a clone (GitHub) or the local repository (local forge). */
   repoDir: string;
   /** Where job areas live, outside the repository's tree: `<workRoot>/<N>/…`. */

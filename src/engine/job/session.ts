@@ -37,6 +37,7 @@ import { JobRepo } from "../tree/job-repo.js";
 import { RECORDS_DIR } from "../tree/record-ledger.js";
 import { publishJobBranch, type Publisher } from "./publish-job-branch.js";
 import { jobPaths, type JobPaths } from "../../records/job-paths.js";
+import { MIB } from "../../git/file-size-limit.js";
 import { transition } from "../../protocol/transition.js";
 import { evolveRecords, type RecordChange } from "../../records/record-changes.js";
 
@@ -95,10 +96,12 @@ export async function openSession(
   const issue = await deps.forge.getIssue(n);
   const area = join(deps.workRoot, String(n));
   await mkdir(area, { recursive: true });
-  const workspaces = deps.workspaces(area);
+  const maxFileBytes = config.limits.fileMiB * MIB;
+  const workspaces = deps.workspaces(area, { maxFileBytes });
   const { ws: jobWs, pushedHead } = await openJobWorktree(deps, workspaces, area, paths.branch);
   const repo = new JobRepo(jobWs.root, () => deps.clock.now(), jobWs.gitDir, {
     logger: deps.logger,
+    maxFileBytes,
   });
   // A wake that died mid-turn left the files of a turn that never landed; and whatever is
   // in the tree, the records are read only once they are what HEAD holds (issue 8 §2).

@@ -3,9 +3,9 @@
 
 import type { Comment, Forge } from "../../ports/forge.js";
 import { readHiddenBlock } from "../../comments/hidden-block.js";
-import { fitComment } from "../../comments/comment-text.js";
+import { COMMENT_LIMIT, cutToFit, fitComment } from "../../comments/comment-text.js";
 import { applyChange, type Session } from "../job/session.js";
-import { remark, unmark } from "../../comments/own-marks.js";
+import { MARK_MAX_LENGTH, remark, unmark, type OwnSpan } from "../../comments/own-marks.js";
 import { redact } from "../../secrets/index.js";
 
 export interface BotComments {
@@ -31,16 +31,35 @@ export function botComments(forge: Forge, comments: Comment[], job: number): Bot
  * Allocates the next seq and queues a record comment; persisted before it is posted. The
  * stored body is redacted (state.json is committed) and holds no mark: the template's own
  * mentions are kept as offsets and marked again when posted (issue 18 §1, own-marks.ts).
+ * It is stored as it will be posted, cut to GitHub's limit (issue 18 §7: state.json grew to
+ * 10.4 MB of comments kept whole until they were posted) — after redaction, so no half of a
+ * secret is kept, and after unmarking, so a cut can never split a mark; room is left for
+ * the marks `remark` puts back.
  */
 export function queueComment(s: Session, kind: string, render: (seq: number) => string): void {
   applyChange(s, {
     type: "comment-queued",
     kind,
     render: (seq) => {
-      const { text: body, own } = unmark(redact(render(seq), "a comment"));
-      return { body, own };
+      const { text, own } = unmark(redact(render(seq), "a comment"));
+      return fitUnmarked(text, own, s.paths.dir);
     },
   });
+}
+
+/** An unmarked body cut to fit a comment once its `own` marks are back; spans cut off go. */
+export function fitUnmarked(
+  text: string,
+  own: readonly OwnSpan[],
+  fullTextAt?: string,
+): { body: string; own: OwnSpan[] } {
+  const cut = cutToFit(text, COMMENT_LIMIT - own.length * MARK_MAX_LENGTH, fullTextAt);
+  const kept = own.flatMap((span) => {
+    if (span.at + span.target.length <= cut.head) return [span];
+    if (span.at >= cut.tailFrom) return [{ ...span, at: span.at - cut.tailFrom + cut.tailTo }];
+    return [];
+  });
+  return { body: cut.text, own: kept };
 }
 
 /** Posts the outbox: each comment at most once (one of the bot's with its seq counts). */

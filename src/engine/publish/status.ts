@@ -11,6 +11,7 @@ import { renderStatusComment } from "../../comments/status-comment.js";
 import { applyChange, type Session } from "../job/session.js";
 import { ownMention } from "../../comments/own-marks.js";
 import { clip } from "../../secrets/index.js";
+import { diskFullAdvice } from "../job/disk-pause.js";
 import { setupBlocksJob } from "../setup/ensure-setup.js";
 
 export function waitingOn(s: Session): string {
@@ -19,6 +20,10 @@ export function waitingOn(s: Session): string {
     return s.job.state === "DONE"
       ? "nobody: the work is approved; a person merges the pull request."
       : `nobody: the job is ${s.job.state}${last ? ` (${clip(last.reason, 4000).replace(/\s+/g, " ").slice(0, 200)})` : ""}.`;
+  }
+  if (s.engine.diskFull !== undefined) {
+    // Issue 18 §7: a full disk pauses the job, live (job/disk-pause.ts).
+    return diskFullAdvice(s.engine.diskFull.since, clip(s.engine.diskFull.last, 300));
   }
   if (s.engine.apiWait !== undefined) {
     // Issue 9 point 6: an outage is waited out, never a failure (api-wait.ts).

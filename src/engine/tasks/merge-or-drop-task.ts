@@ -4,6 +4,7 @@
 
 import type { Workspace } from "../../ports/workspaces.js";
 import { isModelUnavailable } from "../../ports/model.js";
+import { isDiskFull } from "../../ports/disk-full.js";
 import { noticeComment } from "../../comments/record-comments.js";
 import type { TaskMeta } from "../../records/engine-state.js";
 import { JobRepo } from "../tree/job-repo.js";
@@ -100,7 +101,7 @@ async function verifiedForMerge(s: Session, id: string, ws: Workspace): Promise<
     if (verdict.verdict === "pass") return true;
     issues = verdict.issues;
   } catch (error) {
-    if (isModelUnavailable(error)) throw error;
+    if (isModelUnavailable(error) || isDiskFull(error)) throw error;
     issues = [`the verifier could not run: ${(error as Error).message}`];
   }
   const where = s.engine.tasks[id]?.parent;

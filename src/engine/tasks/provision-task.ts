@@ -3,6 +3,7 @@
 // the dispatching task's for a sub-task (§2 "a task may itself dispatch further tasks"; issue
 // 11 point 2) — or waits for a free slot under the fan-out cap (§13 [send-block]).
 
+import { isDiskFull } from "../../ports/disk-full.js";
 import { join } from "node:path";
 import { threads } from "../../protocol/address.js";
 import type { Content } from "../../protocol/bus/index.js";
@@ -91,6 +92,8 @@ export async function startTask(
     await provisionTask(s, task);
     return { ok: true };
   } catch (error) {
+    // A full disk is the runner's, not the task's: the wake pauses the job (disk-pause.ts).
+    if (isDiskFull(error)) throw error;
     const meta = { ...taskMeta(s, task, "queued"), status: "dropped" as const };
     applyChange(s, { type: "task-recorded", id: task.id, meta });
     return { ok: false, error: (error as Error).message };

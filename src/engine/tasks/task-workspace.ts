@@ -34,6 +34,7 @@ export async function commitTask(s: Session, id: string, message: string): Promi
   const ws = await taskWorkspace(s, id);
   const repo = new JobRepo(ws.root, () => s.deps.clock.now(), ws.gitDir, {
     logger: s.deps.logger,
+    maxFileBytes: s.repo.maxFileBytes,
   });
   const before = await repo.head();
   const sha = await repo.commit(message);

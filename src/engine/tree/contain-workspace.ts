@@ -5,6 +5,9 @@
 // - the worktree's `.git` file is the one git wrote (a rewritten `gitdir:` would point the
 //   engine's git at a repository the agent made);
 // - no repository is nested anywhere below the root (removed; the agent's files stay);
+// - nothing lies past the tree's depth and length bounds (removed: git fails on such paths,
+//   and every later wake would too; issue 18 §7, agents/boundary/tree-limits.ts);
+// - a file over the size limit is named: it stays, but no commit takes it (issue 18 §7);
 // - `.cfa/` holds what the engine wrote or committed: a record the command created, changed,
 //   linked or removed is put back, and if it is one of this job's own records the turn fails;
 //   the lead's own artifact may change, but a link there is refused (put back).
@@ -12,7 +15,9 @@
 // Each finding becomes a line of the command's result, so the agent knows what happened.
 
 import { isProtected } from "../../agents/boundary/is-protected.js";
-import { removeNestedRepos } from "../../git/nested-repos.js";
+import { outOfBoundsNote } from "../../agents/boundary/tree-limits.js";
+import { sweepTree } from "../../git/nested-repos.js";
+import { oversizedNote } from "../../git/oversized-files.js";
 import { restoreDotGit } from "../../git/worktree-git-dir.js";
 import type { JobRepo } from "./job-repo.js";
 import { settleRecords } from "./settle-records.js";
@@ -43,11 +48,14 @@ export async function containWorkspace(
       "cfa: your command changed .git, the worktree's pointer to its repository; it was put back (the engine's git never follows it).",
     );
   }
-  for (const removed of await removeNestedRepos(repo.root, repo.git)) {
+  const swept = await sweepTree(repo.root, repo.git);
+  for (const removed of swept.repos) {
     notes.push(
       `cfa: removed ${removed}: repositories (a nested .git, or a folder git reads as a bare repository: HEAD with objects, refs, commondir or config) are not allowed in a workspace; the files around it stay and are committed as plain files.`,
     );
   }
+  for (const { path, why } of swept.outOfBounds) notes.push(outOfBoundsNote(path, why));
+  for (const file of await repo.oversized()) notes.push(oversizedNote(file, repo.maxFileBytes));
   const ledger = repo.records;
   const settled = await ledger.exclusive(async () => {
     await ledger.ready();

@@ -10,8 +10,11 @@ import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { commitDateEnv, gitClient, type GitClient } from "../../git/git-client.js";
 import { redact } from "../../secrets/index.js";
-import { removeNestedRepos } from "../../git/nested-repos.js";
+import { sweepTree } from "../../git/nested-repos.js";
+import { shortPath } from "../../agents/boundary/tree-limits.js";
 import { settleIndex, stageTree } from "../../git/stage-tree.js";
+import { GITHUB_FILE_LIMIT_BYTES } from "../../git/file-size-limit.js";
+import { oversizedFiles, type OversizedFile } from "../../git/oversized-files.js";
 import { dependencyCleanExcludes } from "../../git/dependency-folders.js";
 import type { Logger } from "../../ports/logger.js";
 import { OUTCOME_PATH } from "../../records/job-paths.js";
@@ -35,6 +38,11 @@ export const BOT_IDENTITY = {
 export interface JobRepoOptions {
   /** Where a put-back record or a left-out path is reported. */
   logger?: Logger;
+  /**
+   * The largest file a commit takes (`limits.fileMiB`); never more than GitHub's 100 MiB,
+   * the default (issue 18 §7). A larger one is left out of the commit, untracked.
+   */
+  maxFileBytes?: number;
 }
 
 export class JobRepo {
@@ -42,6 +50,8 @@ export class JobRepo {
   readonly records: RecordLedger;
   private readonly lock = createSerialQueue();
   private readonly logger: Logger | undefined;
+  /** The largest file a commit takes (JobRepoOptions.maxFileBytes). */
+  readonly maxFileBytes: number;
 
   constructor(
     readonly root: string,
@@ -63,6 +73,10 @@ export class JobRepo {
     });
     this.records = registerRecords(root, gitClient(at));
     this.logger = options.logger;
+    this.maxFileBytes = Math.min(
+      options.maxFileBytes ?? GITHUB_FILE_LIMIT_BYTES,
+      GITHUB_FILE_LIMIT_BYTES,
+    );
   }
 
   async head(): Promise<string> {
@@ -88,15 +102,23 @@ export class JobRepo {
       // Whatever made it (a file tool, a merge), no repository reaches a commit (issue 18 §4).
       if (others === undefined || others.length > 0) await this.removeNested();
       await this.stageRecords(recordScopes.map(trim), options.artifacts !== false);
+      // A file over the size limit stays out, untracked (issue 18 §7).
       const staged =
         others === undefined || others.length > 0
           ? await stageTree(this.git, {
               ...(others === undefined ? {} : { paths: others }),
               exclude: [RECORDS_DIR],
+              maxFileBytes: this.maxFileBytes,
             })
-          : { refused: [], ...(await settleIndex(this.git)) };
+          : { refused: [], tooLarge: [], ...(await settleIndex(this.git)) };
       for (const file of staged.refused) this.warn("left out of the commit: git refuses it", file);
       for (const file of staged.gitlinks) this.warn("left out of the commit: a gitlink", file);
+      for (const file of staged.tooLarge) {
+        this.warn(
+          `left out of the commit: ${file.bytes} bytes, over the file size limit`,
+          file.path,
+        );
+      }
       if (!staged.staged) return null;
       // A commit message is published with the branch: it passes the redactor too, and
       // closes no issue when merged (issue 18 §1: keywords in commit messages count).
@@ -111,14 +133,18 @@ export class JobRepo {
    * left uncommitted (ignored files stay, but not under `.cfa/`). A turn is durable once
    * committed, and only then (seed 000 §11 bounded crash-loss): the next wake must not read
    * half of one. Nested repositories go first, or `git clean` would keep them (issue 8 §6).
+   * `git clean` before `git reset --hard` ends the same (a file only the index has is
+   * removed by the reset, one only HEAD has comes back with it) and needs no room.
    */
   resetToHead(): Promise<void> {
     return this.lock.run(async () => {
       await this.removeNested();
-      await this.git.raw(["reset", "--hard", "--quiet", "HEAD"]);
-      // What setup installed stays (issue 20): dependency folders are never committed
-      // (stage-tree.ts), so without this a repository that does not ignore them loses them.
+      // Untracked files first: `clean` only removes, so on a full disk (issue 18 §7) it frees
+      // what the turn wrote before `reset` needs room for a new index. What setup installed
+      // stays (issue 20): dependency folders are never committed (stage-tree.ts), so without
+      // the excludes a repository that does not ignore them loses them.
       await this.git.raw(["clean", "-d", "--force", "--quiet", ...dependencyCleanExcludes()]);
+      await this.git.raw(["reset", "--hard", "--quiet", "HEAD"]);
       await this.records.exclusive(async () => {
         await this.records.reseed();
         await this.settleRecords({ scopes: [RECORDS_DIR], quiet: true });
@@ -165,6 +191,14 @@ export class JobRepo {
     }
     const blob = await this.git.run(["cat-file", "blob", match[2]!]);
     return blob.code === 0 ? blob.stdout : null;
+  }
+
+  /** Files a commit of `paths` (all when omitted) would take that are over the file limit. */
+  oversized(paths?: readonly string[]): Promise<OversizedFile[]> {
+    return oversizedFiles(this.root, this.git, this.maxFileBytes, {
+      ...(paths === undefined ? {} : { paths: paths.map(trim) }),
+      exclude: [RECORDS_DIR],
+    });
   }
 
   async hasBranch(branch: string): Promise<boolean> {
@@ -257,8 +291,10 @@ export class JobRepo {
   }
 
   private async removeNested(): Promise<void> {
-    for (const removed of await removeNestedRepos(this.root, this.git)) {
-      this.warn("removed a nested repository", removed);
+    const swept = await sweepTree(this.root, this.git);
+    for (const removed of swept.repos) this.warn("removed a nested repository", removed);
+    for (const { path, why } of swept.outOfBounds) {
+      this.warn(`removed what lies past the tree's ${why} bound`, shortPath(path));
     }
   }
 

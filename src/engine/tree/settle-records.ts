@@ -12,6 +12,7 @@ import { FileToolError } from "../../agents/fs/file-tool-error.js";
 import { readFileBytes } from "../../agents/fs/read-file.js";
 import { removeTree } from "../../agents/fs/remove-entry.js";
 import { writeFile } from "../../agents/fs/write-file.js";
+import { MAX_TREE_DEPTH } from "../../agents/boundary/tree-limits.js";
 import { ARTIFACT_NAMES, RECORDS_DIR, type RecordLedger } from "./record-ledger.js";
 
 /** One entry under `.cfa/` on disk. */
@@ -132,41 +133,61 @@ export async function scanRecords(root: string, ledger: RecordLedger): Promise<R
   return entries;
 }
 
+/**
+ * The entries below `top`, each folder before its entries. Iterative, one folder held per
+ * level, and never below MAX_TREE_DEPTH (issue 18 §7): what lies deeper is no record, and
+ * the after-command sweep removes it.
+ */
 async function scanDir(
   root: string,
   ledger: RecordLedger,
-  dir: AnchoredDir,
+  top: AnchoredDir,
   prefix: string,
   entries: RecordEntry[],
 ): Promise<void> {
-  let listed: Dirent[];
+  const stack: { dir: AnchoredDir; prefix: string; listed: Dirent[]; next: number }[] = [
+    { dir: top, prefix, listed: await sortedEntries(top), next: 0 },
+  ];
   try {
-    listed = await readdir(dir.at(""), { withFileTypes: true });
-  } catch {
-    return;
-  }
-  listed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of listed) {
-    const relative = `${prefix}/${entry.name}`;
-    if (entry.isSymbolicLink()) {
-      entries.push({ path: relative, kind: "link" });
-    } else if (entry.isDirectory()) {
-      entries.push({ path: relative, kind: "dir" });
-      const child = await dir.child(entry.name, { create: false }).catch(() => undefined);
-      if (child === undefined) continue;
-      try {
-        await scanDir(root, ledger, child, relative, entries);
-      } finally {
-        await child.close();
+    while (stack.length > 0) {
+      const frame = stack.at(-1)!;
+      const entry = frame.listed[frame.next];
+      if (entry === undefined) {
+        stack.pop();
+        if (frame.dir !== top) await frame.dir.close();
+        continue;
       }
-    } else if (entry.isFile()) {
-      const oid = await fileOid(ledger, dir, entry.name, relative);
-      entries.push(
-        oid === null ? { path: relative, kind: "other" } : { path: relative, kind: "file", oid },
-      );
-    } else {
-      entries.push({ path: relative, kind: "other" });
+      frame.next += 1;
+      const { dir } = frame;
+      const relative = `${frame.prefix}/${entry.name}`;
+      if (entry.isSymbolicLink()) {
+        entries.push({ path: relative, kind: "link" });
+      } else if (entry.isDirectory()) {
+        entries.push({ path: relative, kind: "dir" });
+        if (relative.split("/").length >= MAX_TREE_DEPTH) continue;
+        const child = await dir.child(entry.name, { create: false }).catch(() => undefined);
+        if (child === undefined) continue;
+        stack.push({ dir: child, prefix: relative, listed: await sortedEntries(child), next: 0 });
+      } else if (entry.isFile()) {
+        const oid = await fileOid(ledger, dir, entry.name, relative);
+        entries.push(
+          oid === null ? { path: relative, kind: "other" } : { path: relative, kind: "file", oid },
+        );
+      } else {
+        entries.push({ path: relative, kind: "other" });
+      }
     }
+  } finally {
+    for (const frame of stack) if (frame.dir !== top) await frame.dir.close();
+  }
+}
+
+async function sortedEntries(dir: AnchoredDir): Promise<Dirent[]> {
+  try {
+    const listed = await readdir(dir.at(""), { withFileTypes: true });
+    return listed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    return [];
   }
 }
 

@@ -20,6 +20,7 @@ import {
 import type { RoleName } from "../../agents/roles/index.js";
 import type { IncomingMessage } from "../../agents/turn-contract.js";
 import { isModelUnavailable, type Message } from "../../ports/model.js";
+import { isDiskFull } from "../../ports/disk-full.js";
 import type { Workspace } from "../../ports/workspaces.js";
 import { sumUsage } from "../../agents/transcript/index.js";
 import { appendText, readText, writeText } from "../tree/files.js";
@@ -155,7 +156,7 @@ async function runRegistered(
     ledger.slot = null;
     // Infrastructure (the API away past the adapter's patience) and a stopped wake are not
     // the agent's failures: the turn is not kept, its calls stay in the journal.
-    if (isModelUnavailable(error) || input.signal?.aborted) throw error;
+    if (isModelUnavailable(error) || isDiskFull(error) || input.signal?.aborted) throw error;
     if (ledger.added === null) throw error;
     failure = ledger.timedOut ?? `${errorName(error)}${(error as Error).message ?? String(error)}`;
     result = failedResult(ledger, failure);

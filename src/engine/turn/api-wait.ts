@@ -55,7 +55,7 @@ export async function waitForApi(s: Session, error: ModelUnavailableError): Prom
 }
 
 /** The job record and the soup as last committed (after `resetToHead`). */
-async function reloadRecords(s: Session): Promise<void> {
+export async function reloadRecords(s: Session): Promise<void> {
   const stateText = await readText(s.jobWs.root, s.paths.state);
   if (stateText === null) throw new Error(`cfa/engine: ${s.paths.state} is missing at HEAD`);
   s.job = parseJobRecord(stateText, s.paths.state);

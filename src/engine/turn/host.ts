@@ -320,7 +320,10 @@ export function createHost(
 
     async runCommand(argv): Promise<CommandResult> {
       const name = roleOf(a);
-      const repo = new JobRepo(ws.root, undefined, ws.gitDir, { logger: s.deps.logger });
+      const repo = new JobRepo(ws.root, undefined, ws.gitDir, {
+        logger: s.deps.logger,
+        maxFileBytes: s.repo.maxFileBytes,
+      });
       await prepareWorkspace(repo);
       const result = await runCommand({
         sandbox: await s.deps.sandbox(s.config.sandbox),

@@ -9,6 +9,7 @@ import type { LocalForge } from "../../../src/adapters/local/local-forge.js";
 import type { Model } from "../../../src/ports/model.js";
 import type { Logger } from "../../../src/ports/logger.js";
 import { makeTempRepo } from "../git/temp-repo.js";
+import type { WorkspaceOptions } from "../../../src/ports/workspaces.js";
 import { createConversationModel, type ConversationModel } from "./conversation-model.js";
 import type { CrashSeam } from "./crash-seam.js";
 
@@ -92,7 +93,8 @@ export async function createLocalJob(options: {
       deps: {
         ...wired.deps,
         forge: seam.forge(wired.deps.forge),
-        workspaces: (area: string) => seam.workspaces(workspaces(area)),
+        workspaces: (area: string, options?: WorkspaceOptions) =>
+          seam.workspaces(workspaces(area, options)),
       },
     };
   };

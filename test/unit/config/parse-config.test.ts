@@ -180,6 +180,7 @@ const DEFAULTS: CfaConfig = {
     toolCallsPerTurn: 60,
     commandTimeoutSeconds: 300,
     commandOutputBytes: 65536,
+    fileMiB: 10,
     turnTimeoutSeconds: 3600,
     apiPatienceMinutes: 15,
     runMinutes: 340,
@@ -315,7 +316,7 @@ network: { worker: true, verifier: [python, pypi.internal.example] }
 setup: { commands: [npm ci, [make, deps]], network: [node], timeoutSeconds: 120 }
 commandLimits: { worker: { processes: 512, memoryMiB: 4096, fileSizeMiB: 64, cpuSeconds: 120, tmpMiB: 256 } }
 sandbox: "off"
-limits: { toolCallsPerTurn: 10, commandTimeoutSeconds: 21600, commandOutputBytes: 1024, maxTokens: 32000, apiPatienceMinutes: 60 }
+limits: { toolCallsPerTurn: 10, commandTimeoutSeconds: 21600, commandOutputBytes: 1024, fileMiB: 50, maxTokens: 32000, apiPatienceMinutes: 60 }
 output: { worker: { maxTokens: 64000, effort: medium }, proxy: { effort: low } }
 provider: bedrock
 bedrock: { region: eu-central-1, models: { claude-sonnet-5-5: eu.anthropic.claude-sonnet-5-5 } }
@@ -363,6 +364,7 @@ auditTrail: drop
         toolCallsPerTurn: 10,
         commandTimeoutSeconds: 21600,
         commandOutputBytes: 1024,
+        fileMiB: 50,
         maxTokens: 32000,
         turnTimeoutSeconds: 3600,
         apiPatienceMinutes: 60,
@@ -481,6 +483,8 @@ describe("parseConfig: a message names the field as a dotted path", () => {
       "limits.commandTimeoutSeconds: expected a number <= 21600, got 99999",
     ],
     ["limits: { maxTokens: 0 }", "limits.maxTokens: expected a number >= 1024, got 0"],
+    // GitHub refuses files over 100 MiB: no configuration lets one into a commit.
+    ["limits: { fileMiB: 101 }", "limits.fileMiB: expected a number <= 100, got 101"],
     ["provider: openai", 'provider: expected one of anthropic, bedrock, vertex, got "openai"'],
     [
       "bedrock: { region: mars }",

@@ -336,6 +336,24 @@ describe("evolveRecords: turns, calls and the model's availability", () => {
     expect(evolveRecords(unloaded, { type: "journal-unloaded" })).toBe(unloaded);
   });
 
+  it("a full disk pauses the job since its first sighting, counting pauses in a row; clearing ends the pause", () => {
+    const full = given({ type: "disk-full", since: "t1", last: "No space left on device" });
+    expect(full.engine.diskFull).toEqual({
+      since: "t1",
+      last: "No space left on device",
+      pauses: 1,
+    });
+    const again = evolveRecords(full, {
+      type: "disk-full",
+      since: "t2",
+      last: "Disk quota exceeded",
+    });
+    expect(again.engine.diskFull).toEqual({ since: "t1", last: "Disk quota exceeded", pauses: 2 });
+    const cleared = evolveRecords(again, { type: "disk-cleared" });
+    expect(cleared.engine).not.toHaveProperty("diskFull");
+    expect(evolveRecords(cleared, { type: "disk-cleared" })).toBe(cleared);
+  });
+
   it("transitions settled records how many of the history's have run their effects", () => {
     expect(given({ type: "transitions-settled", through: 2 }).engine.settled).toBe(2);
   });
@@ -370,6 +388,8 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
     { type: "api-waiting", since: "t", attempts: 1, last: "e", carried: ["l"] },
     { type: "journal-unloaded" },
     { type: "api-answered" },
+    { type: "disk-full", since: "t", last: "ENOSPC: no space left on device, write" },
+    { type: "disk-cleared" },
     { type: "workflows-held-back", paths: [".github/workflows/ci.yml"] },
     { type: "task-worked", id: "a", evidence: [EVIDENCE] },
     {
@@ -402,6 +422,8 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
       "journal-unloaded": true,
       "api-waiting": true,
       "api-answered": true,
+      "disk-full": true,
+      "disk-cleared": true,
       "workflows-held-back": true,
       "task-worked": true,
       "setup-ran": true,

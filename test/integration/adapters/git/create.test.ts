@@ -9,6 +9,7 @@ import {
   WorkspaceBoundaryError,
   WorkspaceError,
 } from "../../../../src/adapters/git/index.js";
+import { dependencyExcludes } from "../../../../src/git/dependency-folders.js";
 import type { Workspace } from "../../../../src/ports/workspaces.js";
 import { makeGitFixture, type GitFixture } from "../../../support/git/git-fixture.js";
 
@@ -51,6 +52,26 @@ describe("create", () => {
     // shared.txt is identical to the start commit: only PLAN.md is in the commit.
     expect(fx.git(ws.root, "show", "--name-only", "--format=", "HEAD")).toBe("notes/PLAN.md");
     expect(fx.git(ws.root, "status", "--porcelain")).toBe("");
+  });
+
+  it("commits copied files in folders git 2.39's `**/.tox` exclude pathspec mistakes, leaves dependency folders out", async () => {
+    const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area });
+    const files = ["assets/brief.md", "src/components/Button.tsx", "node_modules/x/index.js"];
+    // The positive control: plain git with the dependency excludes leaves the file out.
+    fx.write(fx.repo, files[0]!, `${files[0]!}\n`);
+    fx.git(fx.repo, "add", "--all", "--", `:(literal)${files[0]!}`, ...dependencyExcludes());
+    expect(fx.git(fx.repo, "diff", "--cached", "--name-only")).toBe("");
+    for (const file of files) fx.write(fx.repo, file, `${file}\n`);
+    const ws = await workspaces.create({
+      name: "t1",
+      branch: "cfa/12-t1",
+      from: "main",
+      copy: { from: main, files },
+    });
+    expect(fx.git(ws.root, "show", "--name-only", "--format=", "HEAD").split("\n")).toEqual(
+      files.slice(0, 2).sort(),
+    );
+    expect(fx.git(ws.root, "status", "--porcelain")).toBe("?? node_modules/");
   });
 
   it("makes no commit when the copied files are already identical", async () => {

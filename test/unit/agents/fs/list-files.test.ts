@@ -32,6 +32,7 @@ describe("listFiles", () => {
         { path: "vendor", type: "dir" },
       ],
       truncated: false,
+      tooDeep: 0,
     });
   });
 

@@ -30,6 +30,7 @@ describe("searchFiles", () => {
       ],
       truncated: false,
       skipped: 1,
+      tooDeep: 0,
     });
   });
 
