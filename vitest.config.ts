@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -8,5 +9,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Vitest's default is one worker fewer than the cores: a single worker on a 2-core
+    // machine, which then sits idle while each test waits on the git, bwrap and node
+    // processes it spawned. Two files at a time keep both cores busy (issue 16: the suite
+    // under 10 minutes here); larger machines keep the default.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -24,7 +24,7 @@ import {
   TestProbotOctokit,
 } from "../support/github/index.js";
 import { sendDelivery } from "../support/github/signed-delivery.js";
-import { cases } from "./support/count.js";
+import { cases } from "../support/adversarial/count.js";
 
 const SECRET = "cfa-app-abuse-secret";
 const SHORT = {

@@ -10,7 +10,7 @@ import { withHiddenBlock } from "../../src/comments/hidden-block.js";
 import { commandRefusalComment } from "../../src/comments/outsider-refusal-comment.js";
 import type { Comment, Forge, JobView, Permission, Review } from "../../src/ports/forge.js";
 import { skipRefused } from "../../src/worker/skip-refused.js";
-import { cases } from "./support/count.js";
+import { cases } from "../support/adversarial/count.js";
 
 const JOB = 7;
 const person = (login: string) => ({ login, type: "User" as const });

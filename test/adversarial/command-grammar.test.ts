@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from "vitest";
 import { parseCommand, type Command } from "../../src/comments/commands.js";
-import { cases } from "./support/count.js";
+import { cases } from "../support/adversarial/count.js";
 
 type Expect = Command | "refused" | "ignored";
 

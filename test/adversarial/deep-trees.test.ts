@@ -25,10 +25,15 @@ import type { ToolContext } from "../../src/agents/tools/tool.js";
 import { containWorkspace } from "../../src/engine/tree/contain-workspace.js";
 import { JobRepo } from "../../src/engine/tree/job-repo.js";
 import type { Workspace, Workspaces } from "../../src/ports/workspaces.js";
-import { makeGitFixture, type GitFixture } from "../integration/git/git-fixture.js";
-import { cases } from "./support/count.js";
-import { outOfBounds, plantChain, plantLink, removeDeep } from "./support/deep-tree.js";
-import { snapshot } from "./support/outside-snapshot.js";
+import { makeGitFixture, type GitFixture } from "../support/git/git-fixture.js";
+import { cases } from "../support/adversarial/count.js";
+import {
+  outOfBounds,
+  plantChain,
+  plantLink,
+  removeDeep,
+} from "../support/adversarial/deep-tree.js";
+import { snapshot } from "../support/adversarial/outside-snapshot.js";
 
 interface Ctx {
   fx: GitFixture;

@@ -11,8 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGitWorkspaces } from "../../src/adapters/git/index.js";
 import { DEPENDENCY_FOLDERS } from "../../src/git/dependency-folders.js";
 import { JobRepo } from "../../src/engine/tree/job-repo.js";
-import { makeGitFixture, type GitFixture } from "../integration/git/git-fixture.js";
-import { cases } from "./support/count.js";
+import { makeGitFixture, type GitFixture } from "../support/git/git-fixture.js";
+import { cases } from "../support/adversarial/count.js";
 
 /** Every dependency folder, at the top and two levels down, plus hostile ignore files. */
 function plant(fx: GitFixture, root: string): string[] {

@@ -6,44 +6,26 @@
 // direct connection works with the host's network shared (`network: true`), and the same
 // spelling tricks reach the registry when they name it.
 
-import { rm } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CommandResult, Sandbox } from "../../src/ports/sandbox.js";
-import { startNpmRegistry, type NpmRegistry } from "../support/npm-registry/npm-registry.js";
+import type { NpmRegistry } from "../support/npm-registry/npm-registry.js";
 import {
-  egressSandbox,
-  mapRegistry,
+  useEgressWorld,
   nodeScript,
   REGISTRY_HOST,
   runIn,
   tcpScript,
-  workspace,
-} from "../integration/egress/helpers.js";
-import { fixtureRoot, installedBwrap } from "../integration/sandbox/helpers.js";
-import { cases } from "./support/count.js";
+} from "../support/egress/egress-sandbox.js";
+import { installedBwrap } from "../support/sandbox/sandbox-fixtures.js";
+import { cases } from "../support/adversarial/count.js";
 
 const bwrapPath = installedBwrap();
 const skipped = bwrapPath === null ? " [skipped: bubblewrap is not installed]" : "";
 
-let root: string;
 let ws: string;
 let registry: NpmRegistry;
 let sandbox: Sandbox;
-
-beforeAll(async () => {
-  if (bwrapPath === null) return;
-  root = await fixtureRoot("cfa-egress-adv-");
-  ws = await workspace(root, "ws");
-  registry = await startNpmRegistry([{ name: "left-pad", version: "1.3.0" }], {
-    host: REGISTRY_HOST,
-  });
-  sandbox = egressSandbox(bwrapPath, mapRegistry(registry.port));
-});
-afterAll(async () => {
-  if (bwrapPath === null) return;
-  await registry.close();
-  await rm(root, { recursive: true, force: true });
-});
+useEgressWorld(bwrapPath, "cfa-egress-adv-", (world) => ({ ws, registry, sandbox } = world));
 
 const SOCKET = "/run/cfa-egress/proxy.sock";
 /** A node script sending raw bytes to a Unix socket or TCP port and printing the first line back. */

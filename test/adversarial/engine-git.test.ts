@@ -9,7 +9,7 @@
 // no operation may wedge. Positive controls run the same payloads through plain git, so a
 // payload that could never run would fail its control, not pass silently.
 
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -27,8 +27,9 @@ import { containWorkspace } from "../../src/engine/tree/contain-workspace.js";
 import { appendText, readText, writeText } from "../../src/engine/tree/files.js";
 import { JobRepo } from "../../src/engine/tree/job-repo.js";
 import type { Workspace, Workspaces } from "../../src/ports/workspaces.js";
-import { makeGitFixture, type GitFixture } from "../integration/git/git-fixture.js";
-import { cases } from "./support/count.js";
+import { makeGitFixture, type GitFixture } from "../support/git/git-fixture.js";
+import { git, writeAt } from "../support/git/temp-repo.js";
+import { cases } from "../support/adversarial/count.js";
 
 /** Secret values in this process's environment: a payload that ran would find them. */
 const PLANTED = {
@@ -85,16 +86,11 @@ async function makeCtx(): Promise<Ctx> {
   return { fx, markers, workspaces, job, repo, payload, script, ran };
 }
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 const gitQuiet = (cwd: string, ...args: string[]) =>
   spawnSync("git", args, { cwd, encoding: "utf8" });
 const ID = ["-c", "user.name=Agent", "-c", "user.email=agent@example.com"];
 
-function write(dir: string, relative: string, text: string): void {
-  mkdirSync(path.dirname(path.join(dir, relative)), { recursive: true });
-  writeFileSync(path.join(dir, relative), text);
-}
+const write = writeAt;
 
 /** What an agent's command does to the job's tree (and what the owner configured). */
 interface Attack {

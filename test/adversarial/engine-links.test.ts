@@ -25,9 +25,10 @@ import { appendText, readText, removeFile, writeText } from "../../src/engine/tr
 import { JobRepo } from "../../src/engine/tree/job-repo.js";
 import { RecordTamperedError } from "../../src/engine/tree/record-tampered-error.js";
 import type { Workspace } from "../../src/ports/workspaces.js";
-import { makeGitFixture, type GitFixture } from "../integration/git/git-fixture.js";
-import { cases } from "./support/count.js";
-import { snapshot } from "./support/outside-snapshot.js";
+import { makeGitFixture, type GitFixture } from "../support/git/git-fixture.js";
+import { git } from "../support/git/temp-repo.js";
+import { cases } from "../support/adversarial/count.js";
+import { snapshot } from "../support/adversarial/outside-snapshot.js";
 
 const PLANTED = {
   GITHUB_TOKEN: "ghs_plantedEngineLinksToken0123456789",
@@ -268,46 +269,31 @@ describe(cases("engine reads through links", CASES.length), () => {
   it("the engine never read a secret or anything outside, and no commit holds one", async () => {
     await repo.commit("after every case");
     for (const text of seen) for (const secret of SECRETS) expect(text).not.toContain(secret);
-    const history = execFileSync("git", ["log", "-p", "--all", "--format=%B"], {
-      cwd: fx.repo,
-      encoding: "utf8",
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const history = git(fx.repo, "log", "-p", "--all", "--format=%B");
     for (const secret of SECRETS) expect(history).not.toContain(secret);
     // And no link was ever committed under .cfa/.
-    const tree = execFileSync("git", ["ls-tree", "-r", "cfa/1", "--", ".cfa"], {
-      cwd: fx.repo,
-      encoding: "utf8",
-    });
+    const tree = git(fx.repo, "ls-tree", "-r", "cfa/1", "--", ".cfa");
     expect(tree).not.toMatch(/^120000 /mu);
   });
 
   it("a committed link is never read as its target's text (the gate shows the committed blob)", async () => {
     const side = path.join(fx.base, "side");
-    execFileSync("git", ["worktree", "add", "--quiet", "-b", "side", side, "cfa/1"], {
-      cwd: fx.repo,
-    });
+    git(fx.repo, "worktree", "add", "--quiet", "-b", "side", side, "cfa/1");
     rmSync(path.join(side, DIR, "PLAN.md"));
     symlinkSync("/proc/self/environ", path.join(side, DIR, "PLAN.md"));
-    execFileSync(
-      "git",
-      [
-        "-c",
-        "user.name=x",
-        "-c",
-        "user.email=y",
-        "commit",
-        "--quiet",
-        "--no-verify",
-        "-am",
-        "link",
-      ],
-      { cwd: side },
+    git(
+      side,
+      "-c",
+      "user.name=x",
+      "-c",
+      "user.email=y",
+      "commit",
+      "--quiet",
+      "--no-verify",
+      "-am",
+      "link",
     );
-    const head = execFileSync("git", ["rev-parse", "side"], {
-      cwd: fx.repo,
-      encoding: "utf8",
-    }).trim();
+    const head = git(fx.repo, "rev-parse", "side");
     expect(await repo.fileAt(head, `${DIR}/PLAN.md`)).toBeNull();
     expect((await repo.fileAt(head, `${DIR}/INTENT.md`))?.toString()).toBe(
       engineText.get(`${DIR}/INTENT.md`),

@@ -26,7 +26,7 @@ import { containWorkspace } from "../../src/engine/tree/contain-workspace.js";
 import { JobRepo } from "../../src/engine/tree/job-repo.js";
 import { GitCommandError } from "../../src/git/git-client.js";
 import { isDiskFull } from "../../src/ports/disk-full.js";
-import { makeGitFixture } from "../integration/git/git-fixture.js";
+import { makeGitFixture } from "../support/git/git-fixture.js";
 import { DISK_PAUSES_BEFORE_FAILURE } from "../../src/engine/job/disk-pause.js";
 import { jobNeedsWake } from "../../src/worker/job-needs-wake.js";
 import type { EngineState } from "../../src/records/engine-state.js";
@@ -43,7 +43,7 @@ import {
 } from "../support/engine/inspect.js";
 import { ART, INTENT_STEPS, gate, writeArtifact } from "../support/engine/recordings.js";
 import { call, recording, tools } from "../support/engine/script.js";
-import { cases } from "./support/count.js";
+import { cases } from "../support/adversarial/count.js";
 
 const LEAD = "project-lead@state:plan:1";
 // git's strerror at a line's end: what ports/disk-full.ts reads from a git command's failure.

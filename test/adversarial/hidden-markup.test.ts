@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from "vitest";
 import { asData, stripHiddenMarkup } from "../../src/comments/sanitize.js";
-import { cases } from "./support/count.js";
+import { cases } from "../support/adversarial/count.js";
 
 const H = "HIDDEN-ORDER";
 const V = "VISIBLE-TEXT";

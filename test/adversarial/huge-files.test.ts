@@ -19,9 +19,9 @@ import { MIB } from "../../src/git/file-size-limit.js";
 import { containWorkspace } from "../../src/engine/tree/contain-workspace.js";
 import { JobRepo } from "../../src/engine/tree/job-repo.js";
 import type { Workspace, Workspaces } from "../../src/ports/workspaces.js";
-import { makeGitFixture, type GitFixture } from "../integration/git/git-fixture.js";
-import { cases } from "./support/count.js";
-import { refuseLargeFiles } from "./support/github-file-limit.js";
+import { makeGitFixture, type GitFixture } from "../support/git/git-fixture.js";
+import { cases } from "../support/adversarial/count.js";
+import { refuseLargeFiles } from "../support/adversarial/github-file-limit.js";
 
 /** limits.fileMiB's default (src/config/config-schema.ts). */
 const LIMIT = 10 * MIB;

@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from "vitest";
 import { createActionsLogger, printToActions } from "../../src/worker/actions-logger.js";
-import { cases } from "./support/count.js";
+import { cases } from "../support/adversarial/count.js";
 
 const COMMANDS = [
   "add-mask",

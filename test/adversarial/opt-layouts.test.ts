@@ -18,8 +18,8 @@ import {
   type ShownToolchains,
 } from "../../src/adapters/sandbox/toolchain-paths.js";
 import type { Sandbox } from "../../src/ports/sandbox.js";
-import { installedBwrap } from "../integration/sandbox/helpers.js";
-import { cases } from "./support/count.js";
+import { installedBwrap } from "../support/sandbox/sandbox-fixtures.js";
+import { cases } from "../support/adversarial/count.js";
 
 const bwrapPath = installedBwrap();
 const skipped = bwrapPath === null ? " [skipped: bubblewrap is not installed]" : "";

@@ -2,7 +2,7 @@
 // person's behalf. Every renderer that carries untrusted text, and every posted channel, is
 // fed the bypasses that got through before (an inline ``` that is not a fence, escaped
 // backticks, a backtick right before `@`, HTML, entities, emphasis, a link, a keyword in a
-// title) and checked the way GitHub would act on it (support/github-notices.ts: GFM render,
+// title) and checked the way GitHub would act on it (test/support/adversarial/github-notices.ts: GFM render,
 // html-pipeline's mention patterns, the documented closing keywords). Positive controls:
 // the same texts without the outbound filter do notify; the bot's own marked mentions and
 // its `Closes #<job>` still do; forged marks do not; the filtered text reads the same.
@@ -32,8 +32,8 @@ import { newJobRecord } from "../../src/protocol/job-record.js";
 import { transition } from "../../src/protocol/transition.js";
 import { Redactor, redact } from "../../src/secrets/index.js";
 import { failureComment } from "../../src/comments/failure-comment.js";
-import { cases } from "./support/count.js";
-import { githubNotices, visibleText } from "./support/github-notices.js";
+import { cases } from "../support/adversarial/count.js";
+import { githubNotices, visibleText } from "../support/adversarial/github-notices.js";
 
 type Kind = "mention" | "closing";
 

@@ -18,9 +18,9 @@ import type { ToolContext } from "../../src/agents/tools/tool.js";
 import { TOOLS } from "../../src/agents/tools/tool-registry.js";
 import type { ToolName } from "../../src/agents/tools/tool-names.js";
 import { parseOutcomeRecord } from "../../src/protocol/outcome-record.js";
-import { fakeHost } from "../unit/agents/support/fake-host.js";
-import { testRole } from "../unit/agents/support/turn-fixture.js";
-import { cases } from "./support/count.js";
+import { fakeHost } from "../support/agents/fake-host.js";
+import { testRole } from "../support/agents/turn-fixture.js";
+import { cases } from "../support/adversarial/count.js";
 
 const n = (count: number) => count.toLocaleString("en-US");
 const text = (length: number) => "x".repeat(length);

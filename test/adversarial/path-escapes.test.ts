@@ -23,15 +23,15 @@ import {
   writeFile,
 } from "../../src/agents/fs/index.js";
 import { appendText, readText, writeText } from "../../src/engine/tree/files.js";
-import { cases } from "./support/count.js";
-import { snapshot } from "./support/outside-snapshot.js";
+import { cases } from "../support/adversarial/count.js";
+import { snapshot } from "../support/adversarial/outside-snapshot.js";
 import {
   ESCAPE_ROUTES,
   escapePath,
   escapeTargets,
   makeTrapWorkspace,
   type TrapWorkspace,
-} from "./support/trap-workspace.js";
+} from "../support/adversarial/trap-workspace.js";
 
 let ws: TrapWorkspace;
 let before: Map<string, string>;

@@ -16,7 +16,7 @@ import { renderStatusComment } from "../../src/comments/status-comment.js";
 import { outboundText } from "../../src/comments/outbound-text.js";
 import { codeSpan } from "../../src/comments/untrusted-code.js";
 import { registerSecret } from "../../src/secrets/index.js";
-import { cases } from "./support/count.js";
+import { cases } from "../support/adversarial/count.js";
 
 const at = "2026-11-22T10:00:00.000Z";
 

@@ -34,8 +34,8 @@ import {
   writeFile,
 } from "../../src/agents/fs/index.js";
 import { appendText, readText, writeText } from "../../src/engine/tree/files.js";
-import { cases } from "./support/count.js";
-import { snapshot } from "./support/outside-snapshot.js";
+import { cases } from "../support/adversarial/count.js";
+import { snapshot } from "../support/adversarial/outside-snapshot.js";
 
 const INSIDE = "inside\n";
 const OUTSIDE = "OUTSIDE-must-never-be-read\n";
@@ -82,7 +82,9 @@ const RACES: Race[] = [
     },
     restore() {
       if (existsSync(subReal())) {
-        rmSync(sub(), { force: true });
+        // The link, or a folder an operation made at `sub` in the instant the link was
+        // away (a write's parents, inside the workspace): rm never follows the link.
+        rmSync(sub(), { force: true, recursive: true });
         renameSync(subReal(), sub());
       }
     },

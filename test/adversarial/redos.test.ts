@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { searchFiles } from "../../src/agents/fs/search-files.js";
 import { runToolCall } from "../../src/agents/tools/run-tool-call.js";
 import type { ToolContext } from "../../src/agents/tools/tool.js";
-import { fakeHost } from "../unit/agents/support/fake-host.js";
-import { tempWorkspace, testRole } from "../unit/agents/support/turn-fixture.js";
-import { cases } from "./support/count.js";
+import { fakeHost } from "../support/agents/fake-host.js";
+import { tempWorkspace, testRole } from "../support/agents/turn-fixture.js";
+import { cases } from "../support/adversarial/count.js";
 
 let root: string;
 let cleanup: () => Promise<void>;

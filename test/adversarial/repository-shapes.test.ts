@@ -17,7 +17,7 @@ import type { ToolContext } from "../../src/agents/tools/tool.js";
 import { removeNestedRepos } from "../../src/git/nested-repos.js";
 import { JobRepo } from "../../src/engine/tree/job-repo.js";
 import { isRepositoryShape } from "../../src/git/repository-shape.js";
-import { cases } from "./support/count.js";
+import { cases } from "../support/adversarial/count.js";
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });

@@ -23,15 +23,21 @@ import {
   type CommandResult,
   type Sandbox,
 } from "../../src/ports/sandbox.js";
-import { fixtureRoot, installedBwrap } from "../integration/sandbox/helpers.js";
-import { cases } from "./support/count.js";
-import { SANDBOX_NODE } from "../support/sandbox-node.js";
+import {
+  fixtureRoot,
+  installedBwrap,
+  commandRequest,
+  everyCodeFailed,
+  SYSTEM_PATH,
+} from "../support/sandbox/sandbox-fixtures.js";
+import { makeTempRepo } from "../support/git/temp-repo.js";
+import { cases } from "../support/adversarial/count.js";
+import { SANDBOX_NODE } from "../support/sandbox/sandbox-node.js";
 
 const bwrapPath = installedBwrap();
 const bit = it.skipIf(bwrapPath === null);
 const skipped = bwrapPath === null ? " [skipped: bubblewrap (bwrap) is not installed]" : "";
 const isRoot = process.getuid?.() === 0;
-const SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin";
 const TOKEN = "ghs_16C7e42F292c6912E7710c838347Ae178B4a";
 const run = promisify(execFile);
 
@@ -42,26 +48,15 @@ let sandbox: Sandbox;
 beforeAll(async () => {
   if (bwrapPath === null) return;
   root = await fixtureRoot("cfa-probes-");
-  ws = path.join(root, "ws");
-  await mkdir(ws);
-  await run("git", ["init", "-q", "-b", "main", ws]);
+  ws = makeTempRepo({ root, at: "ws", empty: true, identity: null }).repo;
   sandbox = createBwrapSandbox({ bwrapPath });
 });
 afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-function request(argv: string[], more: Partial<CommandRequest> = {}): CommandRequest {
-  return {
-    argv,
-    cwd: ws,
-    env: { PATH: SYSTEM_PATH, HOME: ws },
-    timeoutMs: 60_000,
-    maxOutputBytes: 1_000_000,
-    network: false,
-    ...more,
-  };
-}
+const request = (argv: string[], more: Partial<CommandRequest> = {}) =>
+  commandRequest(ws, argv, { timeoutMs: 60_000, ...more });
 const sh = (script: string, more: Partial<CommandRequest> = {}): Promise<CommandResult> =>
   sandbox.run(request(["sh", "-c", script], more));
 const node = (script: string, more: Partial<CommandRequest> = {}): Promise<CommandResult> =>
@@ -240,13 +235,7 @@ describe(
       const result = await sh(
         "echo 1 > /proc/sys/kernel/sysrq; a=$?; echo b > /proc/sysrq-trigger; b=$?; echo $a $b",
       );
-      expect(
-        result.stdout
-          .trim()
-          .split(" ")
-          .map(Number)
-          .every((code) => code !== 0),
-      ).toBe(true);
+      expect(everyCodeFailed(result.stdout)).toBe(true);
     });
 
     bit("no address outside is routable, and no host name resolves", async () => {

@@ -26,7 +26,7 @@ import {
   skeleton,
 } from "../../src/secrets/index.js";
 import { createActionsLogger } from "../../src/worker/actions-logger.js";
-import { cases } from "./support/count.js";
+import { cases } from "../support/adversarial/count.js";
 
 const SECRETS = {
   "an installation token": "ghs_Enc0dedTokenAbCdEf0123456789xyzXYZ",

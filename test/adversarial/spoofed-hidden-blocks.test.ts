@@ -19,12 +19,8 @@ import type { Actor } from "../../src/ports/forge.js";
 import { failureComment, isSameFailure } from "../../src/comments/failure-comment.js";
 import { examplePayload, nockGitHub, useGitHubMocks } from "../support/github/index.js";
 import { createQueuedTestApp } from "../support/github/queued-test-app.js";
-import {
-  mockComments,
-  mockConfig,
-  mockCreateComment,
-} from "../integration/app/github-app-mocks.js";
-import { cases } from "./support/count.js";
+import { mockComments, mockConfig, mockCreateComment } from "../support/github/github-app-mocks.js";
+import { cases } from "../support/adversarial/count.js";
 
 const OWN = "cfa-bot[bot]";
 const config = parseConfig("fanOut: lots\n");
@@ -92,11 +88,7 @@ describe("the app trusts only its own login, learnt from GitHub", () => {
       sender: { login: "wes", type: "User" },
     });
   const operations = () =>
-    mocks
-      .recorder()
-      .calls()
-      .map((c) => c.operationId)
-      .filter((id) => id !== "apps/create-installation-access-token");
+    mocks.operations().filter((id) => id !== "apps/create-installation-access-token");
 
   it("a config-error block spoofed by another app does not suppress the comment", async () => {
     // The server's own delivery path (receiver, queue, Probot's clients), over nock.

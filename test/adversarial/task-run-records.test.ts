@@ -17,7 +17,7 @@ import {
   TaskTurnRecordSchema,
   type TaskTurnRecord,
 } from "../../src/records/task-turn-record.js";
-import { cases } from "./support/count.js";
+import { cases } from "../support/adversarial/count.js";
 
 const LEAD = "project-lead@job:7";
 const ctx = { job: 7, task: "parser", visible: new Set([LEAD]) };

@@ -24,7 +24,7 @@ import {
   writeArtifact,
 } from "../support/engine/recordings.js";
 import { call, recording, say, tools } from "../support/engine/script.js";
-import { refuseLargeFiles } from "../adversarial/support/github-file-limit.js";
+import { refuseLargeFiles } from "../support/adversarial/github-file-limit.js";
 
 const WORKER = "worker@dispatch:hello";
 // `mkdir d; cd d` 2,000 times: 4,000 bytes of path, past PATH_MAX with the workspace's root.

@@ -6,21 +6,21 @@
 
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import { ModelUnavailableError, type Model } from "../../src/ports/model.js";
 import { createConversationModel } from "../support/engine/conversation-model.js";
-import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { openJob } from "../support/engine/person.js";
 import { commentsOfKind, foldedBus, state } from "../support/engine/inspect.js";
 import {
-  INTENT_STEPS,
-  PLAN_STEPS,
   finish,
   gate,
   pass,
   worker,
   writeArtifact,
+  approveGate,
+  proxiedToExecute,
 } from "../support/engine/recordings.js";
 import { call, recording, say, tools } from "../support/engine/script.js";
 
@@ -47,8 +47,7 @@ function outage(inner: Model, down: (instance: string, index: number) => boolean
 }
 
 describe("an API outage is waited out (issue 9 point 6)", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("the wake ends live, the turn unapplied and no budget spent; a new runner redoes it without paying again", async () => {
     const script = createConversationModel(
@@ -63,7 +62,7 @@ describe("an API outage is waited out (issue 9 point 6)", () => {
     let apiDown = true;
     // Down at the lead's third call of its first turn: two calls are paid before it.
     const flaky = outage(script, (who, index) => apiDown && who === LEAD && index === 2);
-    job = await createLocalJob({ model: flaky.model });
+    const job = await newJob({ model: flaky.model });
     await openJob(job);
 
     const first = await wake(1, job.deps);
@@ -118,13 +117,9 @@ describe("an API outage is waited out (issue 9 point 6)", () => {
 
   it("a verifier that meets the outage inside the lead's close: the lead's turn is redone on the next runner, its calls replayed, and the job ends DONE", async () => {
     const EXEC = "project-lead@state:execute:1";
-    const approveGate = () => [tools(call("answer", { text: "approved" }))];
     const script = createConversationModel(
       recording({
-        [LEAD]: INTENT_STEPS(),
-        "proxy@escalation:q1": approveGate(),
-        "project-lead@state:plan:1": PLAN_STEPS(),
-        "proxy@escalation:q2": approveGate(),
+        ...proxiedToExecute(),
         [EXEC]: [
           tools(call("dispatch", { id: "hello", brief: "Create hello.txt", files: [] })),
           say("Dispatched."),
@@ -140,7 +135,7 @@ describe("an API outage is waited out (issue 9 point 6)", () => {
     );
     let apiDown = true;
     const flaky = outage(script, (who) => apiDown && who === "verifier@verify:hello-1");
-    job = await createLocalJob({
+    const job = await newJob({
       model: flaky.model,
       config: "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n",
     });

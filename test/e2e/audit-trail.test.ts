@@ -1,18 +1,18 @@
 // `auditTrail: drop` (README, "Configuration"): the job's records leave the tree in a last
 // commit before the pull request leaves draft, and stay in the job branch's history.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
-import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
+import { git } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { approveGates, openJob } from "../support/engine/person.js";
 import { happyRecording } from "../support/engine/recordings.js";
 
 describe("the audit trail", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("auditTrail: drop takes .cfa/jobs/<N> out of the tree at DONE but keeps it in history, and the job stays DONE", async () => {
-    job = await createLocalJob({ recording: happyRecording(), config: "auditTrail: drop\n" });
+    const job = await newJob({ recording: happyRecording(), config: "auditTrail: drop\n" });
     await openJob(job);
     const summary = await approveGates(job, 3, wake);
     expect(summary.state).toBe("DONE");

@@ -2,10 +2,10 @@
 // are merged with the state's end (seed 000 §9), but only after the verifier passes their
 // branch as it is then; a fail drops the task unmerged, with a note on the job.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import { createStrictConversationModel } from "../support/engine/conversation-model.js";
-import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { approveGates, openJob } from "../support/engine/person.js";
 import { commentsOfKind, fileOnBranch, foldedBus, state } from "../support/engine/inspect.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
@@ -22,8 +22,7 @@ import {
 const ISSUE = "bad.txt is empty of meaning";
 
 describe("merges at a backtrack", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("open tasks pass the verifier before they merge at REPLAN; a failed one is dropped with a note", async () => {
     const model = createStrictConversationModel(
@@ -51,7 +50,7 @@ describe("merges at a backtrack", () => {
         ],
       }),
     );
-    job = await createLocalJob({ model });
+    const job = await newJob({ model });
     await openJob(job);
     const summary = await approveGates(job, 2, wake);
     expect(summary.state).toBe("PLAN");

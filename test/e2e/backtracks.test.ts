@@ -2,9 +2,10 @@
 // earlier state on a new thread, count one backtrack, and the re-entered lead starts at
 // ALIGN because its artifact exists.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
-import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
+import { git } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { approveGates, openJob } from "../support/engine/person.js";
 import { state, transcript, userTexts } from "../support/engine/inspect.js";
 import { expecting, recording } from "../support/engine/script.js";
@@ -17,11 +18,10 @@ import {
 } from "../support/engine/recordings.js";
 
 describe("backtracks", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("REPLAN from EXECUTE counts one backtrack and re-enters PLAN at ALIGN, with the old PLAN.md present", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       recording: recording({
         "intent-lead@state:intent:1": INTENT_STEPS(),
         "project-lead@state:plan:1": PLAN_STEPS(),
@@ -70,7 +70,7 @@ describe("backtracks", () => {
   });
 
   it("REALIGN from PLAN counts one backtrack and re-enters INTENT at ALIGN", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       recording: recording({
         "intent-lead@state:intent:1": INTENT_STEPS(),
         "project-lead@state:plan:1": [finish("REALIGN", "who is the greeting for?")],

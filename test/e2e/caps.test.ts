@@ -1,20 +1,19 @@
 // Caps (seed 001 CO-3): breaching a cap set in `.github/cfa.yml` fails the job, naming the
 // cap; a capped job does not end cleanly.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
-import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { approveGates, openJob } from "../support/engine/person.js";
 import { commentsOfKind, foldedBus, state } from "../support/engine/inspect.js";
 import { recording } from "../support/engine/script.js";
 import { INTENT_STEPS, gate, writeArtifact } from "../support/engine/recordings.js";
 
 describe("caps", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("a turns cap of 2 fails the job at the third turn, naming the cap", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       config: "caps:\n  turns: 2\n",
       recording: recording({
         "intent-lead@state:intent:1": INTENT_STEPS(),

@@ -13,7 +13,6 @@
 // in its tool result, and the job able to go on: the gate shows the plan as committed, the
 // person approves it and EXECUTE starts.
 
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -21,12 +20,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
-import { captureIo, type CapturedIo } from "../unit/cli/capture-io.js";
-import { snapshot } from "../adversarial/support/outside-snapshot.js";
+import { finish, gate, writeArtifact } from "../support/engine/recordings.js";
+import { captureIo, type CapturedIo } from "../support/cli/capture-io.js";
+import { snapshot } from "../support/adversarial/outside-snapshot.js";
+import { gitRaw } from "../support/git/temp-repo.js";
 
 const ART = ".cfa/jobs/1";
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+const git = gitRaw;
 
 /**
  * Planted in this process's environment: two the redactor knows by name, and a canary it
@@ -59,13 +59,13 @@ function attackJob(markers: string) {
     config: "escalation:\n  INTENT: always\n  PLAN: always\n",
     recording: recording({
       "intent-lead@state:intent:1": [
-        tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n\nHello.\n" })),
-        tools(call("ask_question", { kind: "gate", text: "ok?", artifact: `${ART}/INTENT.md` })),
-        tools(call("finish", { outcome: "APPROVED_INTENT", reason: "approved" })),
+        writeArtifact("INTENT.md", "# Intent\n\nHello.\n"),
+        gate("INTENT.md", "ok?"),
+        finish("APPROVED_INTENT", "approved"),
       ],
       "project-lead@state:plan:1": [
         // Turn 1: an honest plan, committed at the end of the turn.
-        tools(call("write_file", { path: `${ART}/PLAN.md`, content: "# Plan\n\nGreet.\n" })),
+        writeArtifact("PLAN.md", "# Plan\n\nGreet.\n"),
         say("The plan is drafted."),
         // Turn 2 (nudged): the attacks. No shell, so `find -exec` chains the steps.
         tools(
@@ -126,10 +126,10 @@ function attackJob(markers: string) {
           "cfa: removed vendor/lib/.git: repositories (a nested .git, or a folder git reads as a bare repository",
         ),
         expecting(
-          tools(call("ask_question", { kind: "gate", text: "plan?", artifact: `${ART}/PLAN.md` })),
+          gate("PLAN.md", "plan?"),
           `cfa: refused ${ART}/PLAN.md: it is not a regular file`,
         ),
-        tools(call("finish", { outcome: "APPROVED_PLAN", reason: "approved" })),
+        finish("APPROVED_PLAN", "approved"),
       ],
       // The job goes on: EXECUTE starts and its lead asks something; the person withdraws.
       "project-lead@state:execute:1": [
@@ -247,23 +247,19 @@ describe("a lead's command deletes the job's bus.jsonl", () => {
         config: "escalation:\n  INTENT: always\n  PLAN: always\n",
         recording: recording({
           "intent-lead@state:intent:1": [
-            tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n" })),
-            tools(
-              call("ask_question", { kind: "gate", text: "ok?", artifact: `${ART}/INTENT.md` }),
-            ),
-            tools(call("finish", { outcome: "APPROVED_INTENT", reason: "approved" })),
+            writeArtifact("INTENT.md", "# Intent\n"),
+            gate("INTENT.md", "ok?"),
+            finish("APPROVED_INTENT", "approved"),
           ],
           "project-lead@state:plan:1": [
             tools(call("run_command", { argv: ["find", `${ART}/bus.jsonl`, "-delete"] })),
             // Decided in the failed turn: never applied.
-            tools(call("finish", { outcome: "APPROVED_PLAN", reason: "no gate needed" })),
+            finish("APPROVED_PLAN", "no gate needed"),
             expecting(
-              tools(call("write_file", { path: `${ART}/PLAN.md`, content: "# Plan\n" })),
+              writeArtifact("PLAN.md", "# Plan\n"),
               "Your last turn was cut short: a command changed the engine's records (.cfa/jobs/1/bus.jsonl)",
             ),
-            tools(
-              call("ask_question", { kind: "gate", text: "plan?", artifact: `${ART}/PLAN.md` }),
-            ),
+            gate("PLAN.md", "plan?"),
           ],
         }),
         people: [{ action: "approve" }, { action: "withdraw", text: "enough" }],

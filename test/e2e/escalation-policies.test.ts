@@ -2,10 +2,11 @@
 // the answer comes from `/answer`; under `when_unsure` the proxy answers or escalates; under
 // `never` the proxy cannot escalate and answers itself. Every escalation reaches [respond].
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import type { ConversationModel } from "../support/engine/conversation-model.js";
-import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
+import { type LocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { openJob, say as comment } from "../support/engine/person.js";
 import {
   commentsOfKind,
@@ -49,11 +50,10 @@ function answers(job: LocalJob): { id: string; data: Record<string, unknown> }[]
 }
 
 describe("escalation policies", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("always: the question becomes an issue comment and the /answer reaches the lead; no proxy runs", async () => {
-    job = await createLocalJob({ recording: recording({ [LEAD]: lead("Catalan") }) });
+    const job = await newJob({ recording: recording({ [LEAD]: lead("Catalan") }) });
     await openJob(job);
     let summary = await wake(1, job.deps);
     expect(summary.waitingOn).toContain("to answer `q1`");
@@ -77,7 +77,7 @@ describe("escalation policies", () => {
   });
 
   it("when_unsure: the proxy answers itself, and nobody is asked", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       config: policy("when_unsure"),
       recording: recording({
         [LEAD]: lead("English"),
@@ -105,7 +105,7 @@ describe("escalation policies", () => {
   });
 
   it("when_unsure: the proxy escalates its framed question, and the person's /answer reaches the lead", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       config: policy("when_unsure"),
       recording: recording({
         [LEAD]: lead("Basque"),
@@ -140,7 +140,7 @@ describe("escalation policies", () => {
   });
 
   it("a proxy that fails every run spends the retry budget: FAILURE, not a job that throws at every wake", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       config: policy("when_unsure"),
       // The proxy has no script: every request it makes is refused.
       recording: recording({ [LEAD]: lead("English") }),
@@ -154,7 +154,7 @@ describe("escalation policies", () => {
   });
 
   it("when_unsure: a proxy that withdraws answers [WITHDRAW], and the lead's WITHDRAW outcome ends the job", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       config: policy("when_unsure"),
       recording: recording({
         [LEAD]: [
@@ -176,7 +176,7 @@ describe("escalation policies", () => {
   });
 
   it("never: the proxy's escalate is refused and it answers from what it knows, even a gate", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       config: policy("never"),
       recording: recording({
         [LEAD]: [

@@ -4,37 +4,33 @@
 // cannot be closed, and it starts when the first is closed — on a branch made from the job
 // branch as it is then, so it sees the first task's merged work.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import { createStrictConversationModel } from "../support/engine/conversation-model.js";
-import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
+import { git } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { openJob } from "../support/engine/person.js";
 import { fileOnBranch, foldedBus, state, taskBranches } from "../support/engine/inspect.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
 import {
-  INTENT_STEPS,
-  PLAN_STEPS,
   finish,
   gate,
   pass,
   writeArtifact,
+  approveGate,
+  proxiedToExecute,
 } from "../support/engine/recordings.js";
 
 const CONFIG = "fanOut: 1\nescalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
-const approveGate = () => [tools(call("answer", { text: "approved" }))];
 const dispatch = (id: string) => call("dispatch", { id, brief: `Write ${id}.txt`, files: [] });
 
 describe("fan-out cap", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("a dispatch past the cap waits, the agent is told, and it starts when a sibling closes", async () => {
     const model = createStrictConversationModel(
       recording({
-        "intent-lead@state:intent:1": INTENT_STEPS(),
-        "proxy@escalation:q1": approveGate(),
-        "project-lead@state:plan:1": PLAN_STEPS(),
-        "proxy@escalation:q2": approveGate(),
+        ...proxiedToExecute(),
         "proxy@escalation:q3": approveGate(),
         "project-lead@state:execute:1": [
           tools(dispatch("first"), dispatch("second")),
@@ -65,7 +61,7 @@ describe("fan-out cap", () => {
         "verifier@verify:second-1": pass(),
       }),
     );
-    job = await createLocalJob({ config: CONFIG, model });
+    const job = await newJob({ config: CONFIG, model });
     await openJob(job);
     const summary = await wake(1, job.deps);
     expect(summary.state).toBe("DONE");

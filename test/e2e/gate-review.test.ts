@@ -2,9 +2,10 @@
 // revises (seed 000 §4 ASSERT → REVISE) and asks again; only a review of the artifact under
 // review counts.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
-import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
+import { git } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { ANA, approve, openJob, requestChanges } from "../support/engine/person.js";
 import { commentsOfKind, state, transcript, userTexts } from "../support/engine/inspect.js";
 import { expecting, recording } from "../support/engine/script.js";
@@ -34,11 +35,10 @@ function revisingRecording() {
 }
 
 describe("gate reviews", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("changes requested at a gate reach the lead with the review's body and inline comments; the revised artifact's gate is approved", async () => {
-    job = await createLocalJob({ recording: revisingRecording() });
+    const job = await newJob({ recording: revisingRecording() });
     await openJob(job);
     expect((await wake(1, job.deps)).waitingOn).toContain("gate `q1`");
 
@@ -68,7 +68,7 @@ describe("gate reviews", () => {
   });
 
   it("a review of a commit whose artifact has changed since does not count and gets a reply", async () => {
-    job = await createLocalJob({ recording: revisingRecording() });
+    const job = await newJob({ recording: revisingRecording() });
     await openJob(job);
     await wake(1, job.deps);
     const firstGate = git(job.repoDir, "rev-parse", "cfa/1");

@@ -1,11 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
-import {
-  asConversationModel,
-  createLocalJob,
-  git,
-  type LocalJob,
-} from "../support/engine/local-job.js";
+import { asConversationModel, git } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { happyRecording } from "../support/engine/recordings.js";
 import { approve, openJob } from "../support/engine/person.js";
 import {
@@ -18,11 +14,10 @@ import {
 const TURN = /^cfa #1: (INTENT|PLAN|EXECUTE) (\S+@\S+) turn (\d+)(: [A-Z_]+)?$/;
 
 describe("a whole job on the local forge", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("runs INTENT → PLAN → EXECUTE → DONE: one commit per turn, a draft PR made ready at DONE, checks on the head, one status comment edited in place", async () => {
-    job = await createLocalJob({ recording: happyRecording() });
+    const job = await newJob({ recording: happyRecording() });
     expect(await openJob(job)).toBe(1);
 
     const statusIds: number[] = [];

@@ -2,10 +2,11 @@
 // checked live, each comment applied once however often it is read, a bad configuration
 // answered once with no job, and no job without the label.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import type { Actor } from "../../src/ports/forge.js";
-import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
+import { git, type LocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { approve, openJob, say as comment } from "../support/engine/person.js";
 import {
   botComments,
@@ -30,11 +31,10 @@ function branchExists(job: LocalJob, branch: string): boolean {
 }
 
 describe("people's events", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("a /withdraw and an approval by a read-only user are refused with one reply each and change nothing", async () => {
-    job = await createLocalJob({ recording: recording(draftAndGate()) });
+    const job = await newJob({ recording: recording(draftAndGate()) });
     await job.forge.setPermission("bob", "read");
     await openJob(job);
     await wake(1, job.deps);
@@ -63,7 +63,7 @@ describe("people's events", () => {
   });
 
   it("the same comment read by two wakes is applied once", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       recording: recording({
         [LEAD]: [
           tools(call("ask_question", { kind: "question", text: "English or French?" })),
@@ -95,7 +95,7 @@ describe("people's events", () => {
   });
 
   it("closing the issue withdraws the job, naming why", async () => {
-    job = await createLocalJob({ recording: recording(draftAndGate()) });
+    const job = await newJob({ recording: recording(draftAndGate()) });
     await openJob(job);
     await wake(1, job.deps);
     await job.forge.closeIssue(1);
@@ -110,7 +110,7 @@ describe("people's events", () => {
   });
 
   it("closing the job's pull request before the job is done withdraws it, naming why", async () => {
-    job = await createLocalJob({ recording: recording(draftAndGate()) });
+    const job = await newJob({ recording: recording(draftAndGate()) });
     await openJob(job);
     await wake(1, job.deps);
     const pr = (await job.forge.findPullRequest("cfa/1"))!;
@@ -125,7 +125,7 @@ describe("people's events", () => {
   });
 
   it("a bad .github/cfa.yml gets one comment naming the field, and no job starts", async () => {
-    job = await createLocalJob({ config: "retryBudget: lots\nfanOut: 3\n" });
+    const job = await newJob({ config: "retryBudget: lots\nfanOut: 3\n" });
     await openJob(job);
     const summary = await wake(1, job.deps);
     expect(summary.state).toBeNull();
@@ -141,7 +141,7 @@ describe("people's events", () => {
   });
 
   it("an issue without the label is not started", async () => {
-    job = await createLocalJob({ recording: recording(draftAndGate()) });
+    const job = await newJob({ recording: recording(draftAndGate()) });
     await openJob(job, ["bug"]);
     const summary = await wake(1, job.deps);
     expect(summary.state).toBeNull();

@@ -13,12 +13,12 @@ import { ANA, approve, openJob, say as comment } from "../support/engine/person.
 import { commentsOfKind, fileOnBranch, foldedBus, state } from "../support/engine/inspect.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
 import {
-  INTENT_STEPS,
-  PLAN_STEPS,
   finish,
   gate,
   pass,
   writeArtifact,
+  approveGate,
+  proxiedToExecute,
 } from "../support/engine/recordings.js";
 
 const LEAD = "intent-lead@state:intent:1";
@@ -177,14 +177,10 @@ describe("intervene", () => {
   describe("an idle lead whose worker is busy", () => {
     const EXEC = "project-lead@state:execute:1";
     const WORKER = "worker@dispatch:x";
-    const approveGate = () => [tools(call("answer", { text: "approved" }))];
     const script = () =>
       createConversationModel(
         recording({
-          [LEAD]: INTENT_STEPS(),
-          "proxy@escalation:q1": approveGate(),
-          "project-lead@state:plan:1": PLAN_STEPS(),
-          "proxy@escalation:q2": approveGate(),
+          ...proxiedToExecute(),
           [EXEC]: [
             tools(call("dispatch", { id: "x", brief: "Create a.txt and b.txt", files: [] })),
             say("Dispatched."),
@@ -294,12 +290,8 @@ describe("intervene", () => {
     const EXEC = "project-lead@state:execute:1";
     const WORKER = "worker@dispatch:x";
     const CONFIG = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
-    const approveGate = () => [tools(call("answer", { text: "approved" }))];
     const upToExecute = () => ({
-      [LEAD]: INTENT_STEPS(),
-      "proxy@escalation:q1": approveGate(),
-      "project-lead@state:plan:1": PLAN_STEPS(),
-      "proxy@escalation:q2": approveGate(),
+      ...proxiedToExecute(),
     });
     const busyWorker = () => [
       tools(call("write_file", { path: "a.txt", content: "a\n" })),

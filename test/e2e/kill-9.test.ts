@@ -1,5 +1,5 @@
 // kill -9 at a random moment (issue 8 point 4: "a crash can commit a turn that never
-// happened", found 1 time in 12 random kill -9 trials). crash-resume.test.ts and
+// happened", found 1 time in 12 random kill -9 trials). crash-resume/ and
 // round-commits.test.ts restore every state between two port calls; this one kills a real
 // process wherever the signal lands — in the middle of a git command or a file write too —
 // and lets a new process finish the job. Each trial aims at a random model call of the job

@@ -5,10 +5,11 @@
 // verification and is retried; the depth cap refuses a fourth level; a withdraw drops the
 // whole tree unmerged.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import { createStrictConversationModel } from "../support/engine/conversation-model.js";
-import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
+import { git } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { openJob, say as comment } from "../support/engine/person.js";
 import {
   commentsOfKind,
@@ -21,12 +22,12 @@ import {
 } from "../support/engine/inspect.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
 import {
-  INTENT_STEPS,
-  PLAN_STEPS,
   finish,
   gate,
   pass,
   writeArtifact,
+  approveGate,
+  proxiedToExecute,
 } from "../support/engine/recordings.js";
 import { readJobView } from "../../src/cli/job-view.js";
 import { renderInspect } from "../../src/cli/inspect-render.js";
@@ -34,7 +35,6 @@ import { renderWatch } from "../../src/cli/watch-render.js";
 import { readJobRecords } from "../../src/cli/job-records.js";
 
 const NEVER = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
-const approveGate = () => [tools(call("answer", { text: "approved" }))];
 const ISSUE = "home.txt says hullo, not hello";
 const dispatch = (id: string, brief: string) => call("dispatch", { id, brief, files: [] });
 const reply = (text: string) => tools(call("reply", { text }));
@@ -42,10 +42,7 @@ const reply = (text: string) => tools(call("reply", { text }));
 /** The recording of a job whose EXECUTE works through site → pages → home. */
 function threeLevels() {
   return recording({
-    "intent-lead@state:intent:1": INTENT_STEPS(),
-    "proxy@escalation:q1": approveGate(),
-    "project-lead@state:plan:1": PLAN_STEPS(),
-    "proxy@escalation:q2": approveGate(),
+    ...proxiedToExecute(),
     "project-lead@state:execute:1": [
       tools(dispatch("site", "Build the site: site.txt, and its pages through a sub-task")),
       say("Dispatched the site."),
@@ -97,12 +94,11 @@ function threeLevels() {
 type Tasks = Record<string, { status: string; parent?: string; verifyFailures: number }>;
 
 describe("nested dispatch", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("a three-level tree: each sub-task branches from its parent's branch, is verified, merges into its parent; a failed sub-task is retried", async () => {
     const model = createStrictConversationModel(threeLevels());
-    job = await createLocalJob({ config: NEVER, model });
+    const job = await newJob({ config: NEVER, model });
     await openJob(job);
     const summary = await wake(1, job.deps);
     expect(summary.state).toBe("DONE");
@@ -204,10 +200,7 @@ describe("nested dispatch", () => {
   it("a task closed with its sub-task still open: the sub-task is verified and merged into it first, then it is verified again and merged", async () => {
     const model = createStrictConversationModel(
       recording({
-        "intent-lead@state:intent:1": INTENT_STEPS(),
-        "proxy@escalation:q1": approveGate(),
-        "project-lead@state:plan:1": PLAN_STEPS(),
-        "proxy@escalation:q2": approveGate(),
+        ...proxiedToExecute(),
         "project-lead@state:execute:1": [
           tools(dispatch("site", "Build the site")),
           say("Dispatched the site."),
@@ -236,7 +229,7 @@ describe("nested dispatch", () => {
         "verifier@verify:site-2": pass(),
       }),
     );
-    job = await createLocalJob({ config: NEVER, model });
+    const job = await newJob({ config: NEVER, model });
     await openJob(job);
     const summary = await wake(1, job.deps);
     expect(summary.state).toBe("DONE");
@@ -256,10 +249,7 @@ describe("nested dispatch", () => {
   it("a withdraw drops the whole tree unmerged: every level's branch and worktree go", async () => {
     const model = createStrictConversationModel(
       recording({
-        "intent-lead@state:intent:1": INTENT_STEPS(),
-        "proxy@escalation:q1": approveGate(),
-        "project-lead@state:plan:1": PLAN_STEPS(),
-        "proxy@escalation:q2": approveGate(),
+        ...proxiedToExecute(),
         "project-lead@state:execute:1": [tools(dispatch("site", "site")), say("Dispatched.")],
         "worker@dispatch:site": [
           tools(call("write_file", { path: "site.txt", content: "site\n" })),
@@ -278,7 +268,7 @@ describe("nested dispatch", () => {
         "proxy@escalation:q3": [tools(call("escalate", { question: "Ana: hello or hullo?" }))],
       }),
     );
-    job = await createLocalJob({
+    const job = await newJob({
       config: "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: when_unsure\n",
       model,
     });

@@ -2,9 +2,10 @@
 // that spends the retry budget; the failure after the last retry ends the job in FAILURE
 // (§12 "Termination guaranteed"), naming the budget.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
-import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
+import { git } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { openJob } from "../support/engine/person.js";
 import { commentsOfKind, state, transcript, userTexts } from "../support/engine/inspect.js";
 import { expecting, recording } from "../support/engine/script.js";
@@ -13,12 +14,11 @@ import { finish, writeArtifact } from "../support/engine/recordings.js";
 const LEAD = "intent-lead@state:intent:1";
 
 describe("outcome violations", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("APPROVED_INTENT without an approved gate is refused and retried; the 4th violation (budget 3) is FAILURE naming the budget", async () => {
     const refused = "Your outcome record was refused: APPROVED_INTENT needs an approved gate";
-    job = await createLocalJob({
+    const job = await newJob({
       recording: recording({
         [LEAD]: [
           writeArtifact("INTENT.md", "# Intent\n\nObjective: greet.\n"),

@@ -3,11 +3,11 @@
 // of budget + 1 failures still fails the state. PENDING nudges of an idle lead spend none of
 // it (point 8); their own bound ends a lead that never finishes, naming itself.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import { createConversationModel } from "../support/engine/conversation-model.js";
 import { flakyModel } from "../support/engine/flaky-model.js";
-import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { openJob } from "../support/engine/person.js";
 import { commentsOfKind, state, transcript, userTexts } from "../support/engine/inspect.js";
 import { call, recording, say, tools, type ScriptStep } from "../support/engine/script.js";
@@ -22,8 +22,7 @@ const PLAN_GATE = (): ScriptStep[] => [
 ];
 
 describe("retry budget: consecutive failures", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("four failures scattered over INTENT, each followed by a successful turn, do not spend a budget of 3", async () => {
     // Every lead turn after the first asks the proxy something; the first model call of
@@ -52,7 +51,7 @@ describe("retry budget: consecutive failures", () => {
       `${LEAD}#4`,
       `${LEAD}#5`,
     ]);
-    job = await createLocalJob({ model, config: "escalation:\n  INTENT: never\n" });
+    const job = await newJob({ model, config: "escalation:\n  INTENT: never\n" });
     await openJob(job);
     const summary = await wake(1, job.deps);
 
@@ -87,7 +86,7 @@ describe("retry budget: consecutive failures", () => {
         return model.complete(...args);
       },
     };
-    job = await createLocalJob({
+    const job = await newJob({
       model: alwaysFailing,
       config: "escalation:\n  INTENT: never\nretryBudget: 1\n",
     });
@@ -102,11 +101,10 @@ describe("retry budget: consecutive failures", () => {
 });
 
 describe("PENDING is free", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("an idle lead's nudges spend no retry budget: with budget 0 a lead that stops three times still finishes", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       config: "escalation:\n  INTENT: never\nretryBudget: 0\n",
       recording: recording({
         [LEAD]: [
@@ -132,7 +130,7 @@ describe("PENDING is free", () => {
   });
 
   it("a lead that never finishes is stopped by the nudge bound, and the FAILURE names it", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       config: "nudges: 2\n",
       recording: recording({
         [LEAD]: [say("Hmm."), say("Hmm."), say("Hmm."), say("never reached")],
@@ -149,7 +147,7 @@ describe("PENDING is free", () => {
   });
 
   it("progress restarts the nudge count: a lead that asks between its stops is never failed for them", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       config: "escalation:\n  INTENT: never\nnudges: 1\n",
       recording: recording({
         [LEAD]: [

@@ -26,26 +26,22 @@ import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
 import { openJob } from "../support/engine/person.js";
 import {
   EXECUTE_STEPS,
-  INTENT_STEPS,
-  PLAN_STEPS,
   pass,
   worker,
+  approveGate,
+  proxiedToExecute,
 } from "../support/engine/recordings.js";
-import { call, recording, tools } from "../support/engine/script.js";
+import { recording } from "../support/engine/script.js";
 import { createConversationModel } from "../support/engine/conversation-model.js";
 
 const CONFIG = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
 const HELLO = "worker@dispatch:hello";
 const WORLD = "worker@dispatch:world";
-const approveGate = () => [tools(call("answer", { text: "approved" }))];
 
 const script = () =>
   createConversationModel(
     recording({
-      "intent-lead@state:intent:1": INTENT_STEPS(),
-      "proxy@escalation:q1": approveGate(),
-      "project-lead@state:plan:1": PLAN_STEPS(),
-      "proxy@escalation:q2": approveGate(),
+      ...proxiedToExecute(),
       "project-lead@state:execute:1": EXECUTE_STEPS(),
       [HELLO]: worker("hello.txt"),
       [WORLD]: worker("world.txt"),

@@ -15,7 +15,7 @@ import { jobNeedsWake } from "../../src/worker/job-needs-wake.js";
 import { engineState } from "../../src/records/engine-state.js";
 import { parseConfig } from "../../src/config/index.js";
 import { parseJobRecord } from "../../src/protocol/job-record.js";
-import { fixtureRoot, installedBwrap } from "../integration/sandbox/helpers.js";
+import { fixtureRoot, installedBwrap } from "../support/sandbox/sandbox-fixtures.js";
 import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
 import { ANA, approve, openJob, say } from "../support/engine/person.js";
 import { botComments, fileOnBranch, state } from "../support/engine/inspect.js";

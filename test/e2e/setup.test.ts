@@ -19,8 +19,8 @@ import {
   type NpmRegistry,
   type PackageSpec,
 } from "../support/npm-registry/npm-registry.js";
-import { mapRegistry, REGISTRY_HOST, SYSTEM_PATH } from "../integration/egress/helpers.js";
-import { fixtureRoot, installedBwrap } from "../integration/sandbox/helpers.js";
+import { mapRegistry, REGISTRY_HOST, SYSTEM_PATH } from "../support/egress/egress-sandbox.js";
+import { fixtureRoot, installedBwrap } from "../support/sandbox/sandbox-fixtures.js";
 import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
 import { openJob } from "../support/engine/person.js";
 import { botComments, foldedBus, state } from "../support/engine/inspect.js";

@@ -2,14 +2,21 @@
 // 5 and 6): the turn's wall-clock limit, the cost cap before every call with turns running in
 // parallel, and a failed turn's recovery as a Send into its mailbox.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import type { Model, ModelUsage } from "../../src/ports/model.js";
 import { createConversationModel } from "../support/engine/conversation-model.js";
-import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
+import { createLocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { openJob } from "../support/engine/person.js";
 import { foldedBus, state, transcript, userTexts } from "../support/engine/inspect.js";
-import { INTENT_STEPS, PLAN_STEPS, gate, writeArtifact } from "../support/engine/recordings.js";
+import {
+  INTENT_STEPS,
+  gate,
+  writeArtifact,
+  approveGate,
+  proxiedToExecute,
+} from "../support/engine/recordings.js";
 import { call, recording, say, tools } from "../support/engine/script.js";
 
 const LEAD = "intent-lead@state:intent:1";
@@ -21,8 +28,7 @@ const USAGE: ModelUsage = {
 };
 
 describe("the turn's wall-clock limit (issue 11 point 4)", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("checked before every call: past limits.turnTimeoutSeconds the turn stops, a state-level failure naming the limit; its work is kept", async () => {
     let now = 0;
@@ -43,7 +49,7 @@ describe("the turn's wall-clock limit (issue 11 point 4)", () => {
         return script.complete(request, options);
       },
     };
-    job = await createLocalJob({ model, config: "limits:\n  turnTimeoutSeconds: 60\n" });
+    const job = await newJob({ model, config: "limits:\n  turnTimeoutSeconds: 60\n" });
     await openJob(job);
     const summary = await wake(1, { ...job.deps, monotonic: () => now });
     expect(summary.waitingOn).toContain("review INTENT.md");
@@ -78,7 +84,7 @@ describe("the turn's wall-clock limit (issue 11 point 4)", () => {
         return script.complete(request, options);
       },
     };
-    job = await createLocalJob({ model, config: "limits:\n  turnTimeoutSeconds: 1\n" });
+    const job = await newJob({ model, config: "limits:\n  turnTimeoutSeconds: 1\n" });
     await openJob(job);
     const summary = await wake(1, job.deps);
     expect(summary.waitingOn).toContain("review INTENT.md");
@@ -94,8 +100,7 @@ describe("the turn's wall-clock limit (issue 11 point 4)", () => {
 });
 
 describe("caps before every model call (issue 11 point 6)", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("three workers running in parallel overshoot the cost cap by less than one call", async () => {
     const tasks = ["a", "b", "c"];
@@ -105,13 +110,9 @@ describe("caps before every model call (issue 11 point 6)", () => {
       tools(call("write_file", { path: `${id}3.txt`, content: "3\n" })),
       tools(call("reply", { text: `${id} done` })),
     ];
-    const approveGate = () => [tools(call("answer", { text: "approved" }))];
     const script = createConversationModel(
       recording({
-        [LEAD]: INTENT_STEPS(),
-        "proxy@escalation:q1": approveGate(),
-        "project-lead@state:plan:1": PLAN_STEPS(),
-        "proxy@escalation:q2": approveGate(),
+        ...proxiedToExecute(),
         "project-lead@state:execute:1": [
           tools(...tasks.map((id) => call("dispatch", { id, brief: `files ${id}`, files: [] }))),
           say("Dispatched."),
@@ -132,7 +133,7 @@ describe("caps before every model call (issue 11 point 6)", () => {
         return script.complete(request, options);
       },
     };
-    job = await createLocalJob({
+    const job = await newJob({
       model: slow,
       config: `escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\ncaps:\n  costUsd: ${cap}\n`,
     });
@@ -149,21 +150,20 @@ describe("caps before every model call (issue 11 point 6)", () => {
 });
 
 describe("caps after a proxy's call too (issue 11 point 6)", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("a proxy's call that breaches the cost cap fails the job before any other turn runs", async () => {
     const script = createConversationModel(
       recording({
         [LEAD]: INTENT_STEPS(),
-        "proxy@escalation:q1": [tools(call("answer", { text: "approved" }))],
+        "proxy@escalation:q1": approveGate(),
       }),
     );
     const probe = await createLocalJob({ model: script });
     const price = probe.deps.price(probe.deps.resolveModel("capable"), USAGE);
     await probe.cleanup();
     // The lead's two calls fit; the proxy's third takes the spend over the cap.
-    job = await createLocalJob({
+    const job = await newJob({
       model: script,
       config: `escalation:\n  INTENT: never\ncaps:\n  costUsd: ${2.5 * price}\n`,
     });
@@ -180,8 +180,7 @@ describe("caps after a proxy's call too (issue 11 point 6)", () => {
 });
 
 describe("recovery into the mailbox (seed 000 §11; issue 11 point 1, issue 9 point 6)", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("a failed turn keeps the message it was on; the recovery is a Send behind it, never an Interrupt", async () => {
     const script = createConversationModel(
@@ -199,7 +198,7 @@ describe("recovery into the mailbox (seed 000 §11; issue 11 point 1, issue 9 po
         return script.complete(request, options);
       },
     };
-    job = await createLocalJob({ model });
+    const job = await newJob({ model });
     await openJob(job);
     const summary = await wake(1, job.deps);
     expect(summary.waitingOn).toContain("review INTENT.md");

@@ -1,9 +1,9 @@
 // Tasks are verified before they merge (seed 002's verifier): a failed verdict goes back to
 // the task's worker, and the task merges once a later verification passes.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
-import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { openJob } from "../support/engine/person.js";
 import {
   fileOnBranch,
@@ -14,29 +14,18 @@ import {
   userTexts,
 } from "../support/engine/inspect.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
-import {
-  INTENT_STEPS,
-  PLAN_STEPS,
-  gate,
-  pass,
-  writeArtifact,
-} from "../support/engine/recordings.js";
+import { gate, pass, writeArtifact, proxiedToExecute } from "../support/engine/recordings.js";
 
-const approveGate = () => [tools(call("answer", { text: "approved" }))];
 const ISSUE = "hello.txt says hullo, not hello";
 
 describe("verifier", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("a failed verdict goes back to the worker; the task merges once the next verification passes", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       config: "escalation:\n  INTENT: never\n  PLAN: never\n",
       recording: recording({
-        "intent-lead@state:intent:1": INTENT_STEPS(),
-        "proxy@escalation:q1": approveGate(),
-        "project-lead@state:plan:1": PLAN_STEPS(),
-        "proxy@escalation:q2": approveGate(),
+        ...proxiedToExecute(),
         "project-lead@state:execute:1": [
           tools(
             call("dispatch", { id: "hello", brief: "Create hello.txt saying hello", files: [] }),

@@ -2,9 +2,10 @@
 // at once; Terminate on the job thread cascades to every task, whose branches are deleted
 // unmerged.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
-import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
+import { git } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { approveGates, openJob, say as comment } from "../support/engine/person.js";
 import { commentsOfKind, foldedBus, state, taskBranches } from "../support/engine/inspect.js";
 import { call, recording, say, tools } from "../support/engine/script.js";
@@ -21,11 +22,10 @@ function askingWorker(id: string) {
 }
 
 describe("withdraw", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("a /withdraw comment mid-EXECUTE ends every task instance, deletes their branches and worktrees unmerged, records the reason and closes the PR", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       recording: recording({
         "intent-lead@state:intent:1": INTENT_STEPS(),
         "project-lead@state:plan:1": PLAN_STEPS(),

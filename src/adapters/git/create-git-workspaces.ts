@@ -18,7 +18,7 @@ import { gitAt, gitOutput } from "../../git/git-at.js";
 import { commitDateEnv, gitClient } from "../../git/git-client.js";
 import { mergeBranch } from "./merge-branch.js";
 import { branchExists, deleteBranch, removeWorktree } from "./remove-worktree.js";
-import { createSerialQueue } from "./serial-queue.js";
+import { createSerialQueue } from "../../git/serial-queue.js";
 import { validateBranch, validateWorkspaceName } from "./validate-names.js";
 import {
   verifyArea,

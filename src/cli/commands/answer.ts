@@ -1,30 +1,13 @@
 // `cfa answer N [--id qK] "text"`: comments `/answer [qK] text` on the job's issue; the
 // answer reaches the agent that asked.
 
-import { actOnJob, artifactName, requireLive, waitingOn } from "../act-on-job.js";
+import { artifactName, requireLive, waitingOn } from "../act-on-job.js";
 import { CliError } from "../cli-error.js";
-import type { Command } from "../command.js";
-import { printUsage } from "../command.js";
-import {
-  HELP_OPTION,
-  parseCommandArgs,
-  parseJobNumber,
-  RECORD_OPTION,
-  REPO_OPTION,
-  VERBOSE_OPTION,
-} from "../parse-command-args.js";
+import { jobVerb, requiredText } from "../job-verb.js";
 import { UsageError } from "../usage-error.js";
 import { ESCALATION_ID } from "../../comments/commands.js";
 
-const OPTIONS = {
-  ...HELP_OPTION,
-  ...REPO_OPTION,
-  id: { type: "string" },
-  ...VERBOSE_OPTION,
-  ...RECORD_OPTION,
-} as const;
-
-export const answerCommand: Command = {
+export const answerCommand = jobVerb({
   name: "answer",
   summary: 'answer the job\'s open question: cfa answer 1 "use ISO dates"',
   usage: `
@@ -41,25 +24,18 @@ Options:
   --help, -h      this help
 
 Needs ANTHROPIC_API_KEY.`,
-
-  async run(argv, io) {
-    const parsed = parseCommandArgs("answer", argv, OPTIONS, { required: ["<N>", "<text>"] });
-    if (parsed === null) return printUsage(io, answerCommand);
-    const n = parseJobNumber("answer", parsed.positionals[0] ?? "");
-    const text = parsed.positionals[1]?.trim() ?? "";
-    if (text === "") throw new UsageError("answer", "<text> is empty: say your answer");
-    const id = parsed.values.id;
+  options: { id: { type: "string" } },
+  after: { required: ["<text>"] },
+  act(n, { values, positionals }) {
+    const text = requiredText("answer", positionals[1], "say your answer");
+    const id = values.id;
     if (id !== undefined && !ESCALATION_ID.test(id)) {
       throw new UsageError(
         "answer",
         `--id must be a question id such as q2, got ${JSON.stringify(id)}`,
       );
     }
-    return actOnJob(io, {
-      n,
-      repo: parsed.values.repo,
-      verbose: parsed.values.verbose === true,
-      record: parsed.values.record,
+    return {
       action: { action: "answer", job: n, text, ...(id ? { id } : {}) },
       check(view, hint) {
         requireLive(view, hint);
@@ -86,6 +62,6 @@ Needs ANTHROPIC_API_KEY.`,
           );
         }
       },
-    });
+    };
   },
-};
+});

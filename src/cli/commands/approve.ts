@@ -1,27 +1,10 @@
 // `cfa approve N`: an APPROVED review of the job's pull request at the head of cfa/N, then
 // the job wakes and moves on.
 
-import { actOnJob, requireGate } from "../act-on-job.js";
-import type { Command } from "../command.js";
-import { printUsage } from "../command.js";
-import {
-  HELP_OPTION,
-  parseCommandArgs,
-  parseJobNumber,
-  RECORD_OPTION,
-  REPO_OPTION,
-  VERBOSE_OPTION,
-} from "../parse-command-args.js";
+import { requireGate } from "../act-on-job.js";
+import { jobVerb } from "../job-verb.js";
 
-const OPTIONS = {
-  ...HELP_OPTION,
-  ...REPO_OPTION,
-  comment: { type: "string" },
-  ...VERBOSE_OPTION,
-  ...RECORD_OPTION,
-} as const;
-
-export const approveCommand: Command = {
+export const approveCommand = jobVerb({
   name: "approve",
   summary: "approve the artifact under review (INTENT.md, PLAN.md or WORK_SUMMARY.md)",
   usage: `
@@ -39,19 +22,12 @@ Options:
   --help, -h      this help
 
 Needs ANTHROPIC_API_KEY.`,
-
-  async run(argv, io) {
-    const parsed = parseCommandArgs("approve", argv, OPTIONS, { required: ["<N>"] });
-    if (parsed === null) return printUsage(io, approveCommand);
-    const n = parseJobNumber("approve", parsed.positionals[0] ?? "");
-    const comment = parsed.values.comment?.trim();
-    return actOnJob(io, {
-      n,
-      repo: parsed.values.repo,
-      verbose: parsed.values.verbose === true,
-      record: parsed.values.record,
+  options: { comment: { type: "string" } },
+  act(n, { values }) {
+    const comment = values.comment?.trim();
+    return {
       action: { action: "approve", job: n, ...(comment ? { text: comment } : {}) },
       check: requireGate,
-    });
+    };
   },
-};
+});

@@ -1,27 +1,10 @@
 // `cfa intervene N "text"`: comments `/intervene text`; the current lead gets it at its
 // next model call if it is working, or is woken on it (seed 000 §8: preemption).
 
-import { actOnJob, requireLive } from "../act-on-job.js";
-import type { Command } from "../command.js";
-import { printUsage } from "../command.js";
-import {
-  HELP_OPTION,
-  parseCommandArgs,
-  parseJobNumber,
-  RECORD_OPTION,
-  REPO_OPTION,
-  VERBOSE_OPTION,
-} from "../parse-command-args.js";
-import { UsageError } from "../usage-error.js";
+import { requireLive } from "../act-on-job.js";
+import { jobVerb, requiredText } from "../job-verb.js";
 
-const OPTIONS = {
-  ...HELP_OPTION,
-  ...REPO_OPTION,
-  ...VERBOSE_OPTION,
-  ...RECORD_OPTION,
-} as const;
-
-export const interveneCommand: Command = {
+export const interveneCommand = jobVerb({
   name: "intervene",
   summary: 'redirect the current lead at its next model call: cfa intervene 1 "…"',
   usage: `
@@ -40,21 +23,9 @@ Options:
   --help, -h      this help
 
 Needs ANTHROPIC_API_KEY.`,
-
-  async run(argv, io) {
-    const parsed = parseCommandArgs("intervene", argv, OPTIONS, { required: ["<N>", "<text>"] });
-    if (parsed === null) return printUsage(io, interveneCommand);
-    const n = parseJobNumber("intervene", parsed.positionals[0] ?? "");
-    const text = parsed.positionals[1]?.trim() ?? "";
-    if (text === "")
-      throw new UsageError("intervene", "<text> is empty: say what the lead should know");
-    return actOnJob(io, {
-      n,
-      repo: parsed.values.repo,
-      verbose: parsed.values.verbose === true,
-      record: parsed.values.record,
-      action: { action: "intervene", job: n, text },
-      check: requireLive,
-    });
+  after: { required: ["<text>"] },
+  act(n, { positionals }) {
+    const text = requiredText("intervene", positionals[1], "say what the lead should know");
+    return { action: { action: "intervene", job: n, text }, check: requireLive };
   },
-};
+});

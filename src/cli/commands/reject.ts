@@ -1,28 +1,11 @@
 // `cfa reject N --comment "…"`: a CHANGES_REQUESTED review with the comment; the lead
 // revises the artifact and asks again.
 
-import { actOnJob, requireGate } from "../act-on-job.js";
-import type { Command } from "../command.js";
-import { printUsage } from "../command.js";
-import {
-  HELP_OPTION,
-  parseCommandArgs,
-  parseJobNumber,
-  RECORD_OPTION,
-  REPO_OPTION,
-  VERBOSE_OPTION,
-} from "../parse-command-args.js";
+import { requireGate } from "../act-on-job.js";
+import { jobVerb } from "../job-verb.js";
 import { UsageError } from "../usage-error.js";
 
-const OPTIONS = {
-  ...HELP_OPTION,
-  ...REPO_OPTION,
-  comment: { type: "string", short: "m" },
-  ...VERBOSE_OPTION,
-  ...RECORD_OPTION,
-} as const;
-
-export const rejectCommand: Command = {
+export const rejectCommand = jobVerb({
   name: "reject",
   summary: 'request changes to the artifact under review: cfa reject 1 --comment "…"',
   usage: `
@@ -40,22 +23,12 @@ Options:
   --help, -h          this help
 
 Needs ANTHROPIC_API_KEY.`,
-
-  async run(argv, io) {
-    const parsed = parseCommandArgs("reject", argv, OPTIONS, { required: ["<N>"] });
-    if (parsed === null) return printUsage(io, rejectCommand);
-    const n = parseJobNumber("reject", parsed.positionals[0] ?? "");
-    const comment = parsed.values.comment?.trim();
+  options: { comment: { type: "string", short: "m" } },
+  act(n, { values }) {
+    const comment = values.comment?.trim();
     if (!comment) {
       throw new UsageError("reject", '--comment is required: say what must change (--comment "…")');
     }
-    return actOnJob(io, {
-      n,
-      repo: parsed.values.repo,
-      verbose: parsed.values.verbose === true,
-      record: parsed.values.record,
-      action: { action: "reject", job: n, text: comment },
-      check: requireGate,
-    });
+    return { action: { action: "reject", job: n, text: comment }, check: requireGate };
   },
-};
+});

@@ -2,26 +2,10 @@
 // (Ctrl-C) or a crash left waiting carries on (seed 002's `resume`; seed 000 §11: the
 // agents' mail is durable, so a new wake picks it up).
 
-import { actOnJob, requireLive } from "../act-on-job.js";
-import type { Command } from "../command.js";
-import { printUsage } from "../command.js";
-import {
-  HELP_OPTION,
-  parseCommandArgs,
-  parseJobNumber,
-  RECORD_OPTION,
-  REPO_OPTION,
-  VERBOSE_OPTION,
-} from "../parse-command-args.js";
+import { requireLive } from "../act-on-job.js";
+import { jobVerb } from "../job-verb.js";
 
-const OPTIONS = {
-  ...HELP_OPTION,
-  ...REPO_OPTION,
-  ...VERBOSE_OPTION,
-  ...RECORD_OPTION,
-} as const;
-
-export const resumeCommand: Command = {
+export const resumeCommand = jobVerb({
   name: "resume",
   summary: "wake the job again after a stopped command, without doing anything else",
   usage: `
@@ -37,18 +21,5 @@ Options:
   --help, -h      this help
 
 Needs ANTHROPIC_API_KEY.`,
-
-  async run(argv, io) {
-    const parsed = parseCommandArgs("resume", argv, OPTIONS, { required: ["<N>"] });
-    if (parsed === null) return printUsage(io, resumeCommand);
-    const n = parseJobNumber("resume", parsed.positionals[0] ?? "");
-    return actOnJob(io, {
-      n,
-      repo: parsed.values.repo,
-      verbose: parsed.values.verbose === true,
-      record: parsed.values.record,
-      action: { action: "resume", job: n },
-      check: requireLive,
-    });
-  },
-};
+  act: (n) => ({ action: { action: "resume", job: n }, check: requireLive }),
+});

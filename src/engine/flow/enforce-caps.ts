@@ -3,8 +3,8 @@
 
 import { isLiveState } from "../../protocol/fsm.js";
 import { describeBreach, enforceCaps, type Caps } from "../../protocol/failure.js";
-import { now, persist, type Session } from "../job/session.js";
-import { afterTransition, applyTransition } from "./transitions.js";
+import { now, type Session } from "../job/session.js";
+import { failJob } from "./fail-state.js";
 
 export async function enforceJobCaps(s: Session): Promise<void> {
   if (!isLiveState(s.job.state)) return;
@@ -12,8 +12,6 @@ export async function enforceJobCaps(s: Session): Promise<void> {
   const { breach } = enforceCaps(s.job, caps, { at: now(s), by: "orchestrator" });
   if (!breach) return;
   // Seed 001 CO-3: a breached cap fails the job, naming the cap.
-  const applied = await applyTransition(s, "FAILURE", "orchestrator", describeBreach(breach));
   s.notes.push(describeBreach(breach));
-  await persist(s, `cfa #${s.n}: ${applied.from} → FAILURE (${breach.cap})`);
-  await afterTransition(s, applied);
+  await failJob(s, describeBreach(breach), breach.cap);
 }

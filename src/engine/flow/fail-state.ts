@@ -28,15 +28,9 @@ export async function failState(
     s.config.retryBudget,
   );
   if (counted.exhausted) {
+    // The record that breached the budget is not kept: the job fails from where it was.
     s.job = before;
-    const applied = await applyTransition(
-      s,
-      "FAILURE",
-      "orchestrator",
-      counted.job.history.at(-1)!.reason,
-    );
-    await persist(s, `cfa #${s.n}: ${applied.from} → FAILURE`);
-    await afterTransition(s, applied);
+    await failJob(s, counted.job.history.at(-1)!.reason);
     return;
   }
   s.job = counted.job;
@@ -46,4 +40,14 @@ export async function failState(
     to,
     `${message}\n(State-level failure ${s.job.failures} of ${s.config.retryBudget} allowed.)`,
   );
+}
+
+/**
+ * Ends the job in FAILURE for `reason` (a budget, bound or cap breached): the transition,
+ * its commit (named for `bound` when given) and what follows a transition.
+ */
+export async function failJob(s: Session, reason: string, bound?: string): Promise<void> {
+  const applied = await applyTransition(s, "FAILURE", "orchestrator", reason);
+  await persist(s, `cfa #${s.n}: ${applied.from} → FAILURE${bound ? ` (${bound})` : ""}`);
+  await afterTransition(s, applied);
 }

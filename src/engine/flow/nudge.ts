@@ -7,8 +7,8 @@ import { addressKey, type Address } from "../../protocol/address.js";
 import { isLiveState } from "../../protocol/fsm.js";
 import { recordNudge } from "../../protocol/failure.js";
 import { recover } from "./orchestrator.js";
-import { now, persist, progress, type Session } from "../job/session.js";
-import { afterTransition, applyTransition } from "./transitions.js";
+import { now, progress, type Session } from "../job/session.js";
+import { failJob } from "./fail-state.js";
 
 export async function nudgeLead(s: Session, lead: Address): Promise<void> {
   if (!isLiveState(s.job.state)) return;
@@ -18,14 +18,7 @@ export async function nudgeLead(s: Session, lead: Address): Promise<void> {
   const counted = recordNudge(s.job, { at: now(s), by: "orchestrator", reason }, s.config.nudges);
   if (counted.exhausted) {
     s.job = before;
-    const applied = await applyTransition(
-      s,
-      "FAILURE",
-      "orchestrator",
-      counted.job.history.at(-1)!.reason,
-    );
-    await persist(s, `cfa #${s.n}: ${applied.from} → FAILURE (nudges)`);
-    await afterTransition(s, applied);
+    await failJob(s, counted.job.history.at(-1)!.reason, "nudges");
     return;
   }
   s.job = counted.job;

@@ -24,7 +24,7 @@ import { oversizedFiles, type OversizedFile } from "../../git/oversized-files.js
 import { dependencyCleanExcludes } from "../../git/dependency-folders.js";
 import type { Logger } from "../../ports/logger.js";
 import { OUTCOME_PATH } from "../../records/job-paths.js";
-import { Mutex } from "../job/mutex.js";
+import { createSerialQueue } from "../../git/serial-queue.js";
 import { writeFile } from "../../agents/fs/write-file.js";
 import { outboundText } from "../../comments/outbound-text.js";
 import { artifactFiles, settleRecords } from "./settle-records.js";
@@ -54,7 +54,7 @@ export interface JobRepoOptions {
 export class JobRepo {
   readonly git: GitClient;
   readonly records: RecordLedger;
-  private readonly lock = new Mutex();
+  private readonly lock = createSerialQueue();
   private readonly logger: Logger | undefined;
   /** The largest file a commit takes (JobRepoOptions.maxFileBytes). */
   readonly maxFileBytes: number;

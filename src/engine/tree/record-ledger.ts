@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
 import type { GitClient } from "../../git/git-client.js";
 import { PHASES } from "../../skills/phases.js";
-import { Mutex } from "../job/mutex.js";
+import { createSerialQueue } from "../../git/serial-queue.js";
 
 export const RECORDS_DIR = ".cfa";
 
@@ -65,7 +65,7 @@ export class RecordLedger {
   private seeded: Promise<void> | undefined;
   private format: "sha1" | "sha256" = "sha1";
   private formatKnown = false;
-  private readonly lock = new Mutex();
+  private readonly lock = createSerialQueue();
 
   constructor(
     /** The worktree root, real path. */

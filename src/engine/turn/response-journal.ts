@@ -27,7 +27,7 @@ import * as z from "zod";
 import type { ModelRequest, ModelResponse } from "../../ports/model.js";
 import { canonicalLine } from "../../protocol/canonical-json.js";
 import { ModelUsageSchema, StopReasonSchema } from "../../agents/transcript/message-schema.js";
-import { Mutex } from "../job/mutex.js";
+import { createSerialQueue } from "../../git/serial-queue.js";
 
 export const JournalEntrySchema = z.object({
   /** The call's number among the job's charged calls (engine.calls after charging it). */
@@ -67,7 +67,7 @@ export class ResponseJournal {
   private readonly entries: JournalEntry[] = [];
   /** Unreplayed entries by digest, oldest first. */
   private readonly pool = new Map<string, JournalEntry[]>();
-  private readonly lock = new Mutex();
+  private readonly lock = createSerialQueue();
   /** Told the whole journal after every change (journal-branch.ts: it outlives the runner). */
   mirror: ((lines: readonly string[]) => void) | null = null;
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
-import { waitingJob, type WaitingJob } from "./waiting-job.js";
+import { waitingJob, type WaitingJob } from "../../support/cli/waiting-job.js";
 
 let root: string;
 let gate: WaitingJob;

@@ -1,16 +1,11 @@
 // `cfa demo`: the shipped recording replays a whole job to DONE — a plan with one requested
 // change, three parallel tasks verified and merged — and prints the log and where to look.
 
-import { execFileSync } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
-import { captureIo, type CapturedIo } from "../../unit/cli/capture-io.js";
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
+import { git, removeDir, tempDir } from "../../support/git/temp-repo.js";
+import { captureIo, type CapturedIo } from "../../support/cli/capture-io.js";
 
 let root: string;
 let io: CapturedIo;
@@ -18,7 +13,7 @@ let code: number;
 let repo: string;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "cfa-demo-test-"));
+  root = tempDir("cfa-demo-test-");
   io = captureIo({
     cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: join(root, "cache") },
@@ -26,7 +21,7 @@ beforeAll(async () => {
   code = await main(["demo", "--dir", join(root, "demo")], io);
   repo = join(root, "demo", "repo");
 }, 120_000);
-afterAll(async () => rm(root, { recursive: true, force: true }));
+afterAll(() => removeDir(root));
 
 describe("cfa demo", () => {
   it("completes: exit 0, nothing on stderr", () => {

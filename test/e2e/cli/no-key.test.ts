@@ -10,19 +10,22 @@ import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { noKeyMessage } from "../../../src/cli/no-key.js";
-import { captureIo } from "../../unit/cli/capture-io.js";
-import { createLocalRepo, type LocalRepo } from "./local-repo.js";
-import { waitingJob, type WaitingJob } from "./waiting-job.js";
+import { captureIo } from "../../support/cli/capture-io.js";
+import { makeTempRepo, type TempRepo } from "../../support/git/temp-repo.js";
+import { waitingJob, type WaitingJob } from "../../support/cli/waiting-job.js";
 
 const NO_KEY = `${noKeyMessage("cfa")}\n`;
 
 let root: string;
-let local: LocalRepo;
+let local: TempRepo;
 let gate: WaitingJob;
 let question: WaitingJob;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "cfa-no-key-test-"));
-  local = await createLocalRepo();
+  local = makeTempRepo({
+    prefix: "cfa-cli-test-",
+    files: { "README.md": "# greet\n\nA greeting.\n" },
+  });
   [gate, question] = await Promise.all([
     waitingJob(root, "gate", "gate"),
     waitingJob(root, "question", "question"),
@@ -84,7 +87,7 @@ describe("without ANTHROPIC_API_KEY", () => {
   it.each([[["run", "Add a greeting"]], [["run", "Add a greeting", "--record", "rec.json"]]])(
     "cfa %j says so before it opens anything",
     async (argv) => {
-      const io = captureIo({ cwd: local.root, workRoot: local.workRoot });
+      const io = captureIo({ cwd: local.root, workRoot: join(local.root, "work") });
       expect(await main([...argv, "--repo", local.repo], io)).toBe(1);
       expect(io.err()).toBe(NO_KEY);
       expect(local.git("branch", "--list", "cfa/*")).toBe("");

@@ -2,24 +2,22 @@
 // 001 §F, cache-only replay), the same way every time; a replay that leaves the recording
 // says so and fails.
 
-import { execFileSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { call, expecting, recording, say, tools } from "../../support/engine/script.js";
-import { captureIo } from "../../unit/cli/capture-io.js";
+import { finish, gate, writeArtifact } from "../../support/engine/recordings.js";
+import { git, removeDir, tempDir } from "../../support/git/temp-repo.js";
+import { captureIo } from "../../support/cli/capture-io.js";
 
 const ART = ".cfa/jobs/1";
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, encoding: "utf8" });
 
 let root: string;
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "cfa-replay-test-"));
+  root = tempDir("cfa-replay-test-");
 });
-afterAll(async () => rm(root, { recursive: true, force: true }));
+afterAll(() => removeDir(root));
 
 /** A question answered, then the job withdrawn: no gate, so no commit ids in the bus. */
 function questionThenWithdraw() {
@@ -30,12 +28,9 @@ function questionThenWithdraw() {
     files: { "README.md": "# greet\n" },
     recording: recording({
       "intent-lead@state:intent:1": [
-        tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n" })),
+        writeArtifact("INTENT.md", "# Intent\n"),
         tools(call("ask_question", { kind: "question", text: "Which greeting?" })),
-        expecting(
-          tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n\nHello.\n" })),
-          "Hello",
-        ),
+        expecting(writeArtifact("INTENT.md", "# Intent\n\nHello.\n"), "Hello"),
         tools(call("ask_question", { kind: "question", text: "Anything else?" })),
       ],
     }),
@@ -55,21 +50,13 @@ function gated() {
     config: "escalation:\n  INTENT: always\n",
     recording: recording({
       "intent-lead@state:intent:1": [
-        tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n" })),
-        tools(call("ask_question", { kind: "gate", text: "ok?", artifact: `${ART}/INTENT.md` })),
-        expecting(
-          tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n\nFrench.\n" })),
-          "changes requested by @ana",
-        ),
-        tools(
-          call("ask_question", { kind: "gate", text: "ok now?", artifact: `${ART}/INTENT.md` }),
-        ),
-        tools(call("finish", { outcome: "APPROVED_INTENT", reason: "approved" })),
+        writeArtifact("INTENT.md", "# Intent\n"),
+        gate("INTENT.md", "ok?"),
+        expecting(writeArtifact("INTENT.md", "# Intent\n\nFrench.\n"), "changes requested by @ana"),
+        gate("INTENT.md", "ok now?"),
+        finish("APPROVED_INTENT", "approved"),
       ],
-      "project-lead@state:plan:1": [
-        tools(call("write_file", { path: `${ART}/PLAN.md`, content: "# Plan\n" })),
-        tools(call("ask_question", { kind: "gate", text: "plan?", artifact: `${ART}/PLAN.md` })),
-      ],
+      "project-lead@state:plan:1": [writeArtifact("PLAN.md", "# Plan\n"), gate("PLAN.md", "plan?")],
     }),
     people: [
       { action: "reject", text: "In French, please." },

@@ -9,8 +9,9 @@ import { createScriptedModel, type ScriptedModel } from "../../../src/adapters/s
 import { main } from "../../../src/cli/main.js";
 import { steppingClock } from "../../../src/ports/clock.js";
 import { call, expecting, recording, say, tools } from "../../support/engine/script.js";
-import { captureIo, type CapturedIo } from "../../unit/cli/capture-io.js";
-import { createLocalRepo, type LocalRepo } from "./local-repo.js";
+import { finish, gate, writeArtifact } from "../../support/engine/recordings.js";
+import { captureIo, type CapturedIo } from "../../support/cli/capture-io.js";
+import { makeTempRepo, type TempRepo } from "../../support/git/temp-repo.js";
 
 const ART = ".cfa/jobs/1";
 
@@ -18,64 +19,40 @@ function script() {
   return recording({
     "intent-lead@state:intent:1": [
       tools(call("read_file", { path: "README.md" })),
-      tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n\nGreet.\n" })),
+      writeArtifact("INTENT.md", "# Intent\n\nGreet.\n"),
       tools(call("ask_question", { kind: "question", text: "English or French?" })),
-      expecting(
-        tools(
-          call("write_file", {
-            path: `${ART}/INTENT.md`,
-            content: "# Intent\n\nGreet in English.\n",
-          }),
-        ),
-        "English",
-      ),
-      tools(
-        call("ask_question", {
-          kind: "gate",
-          text: "INTENT.md ready",
-          artifact: `${ART}/INTENT.md`,
-        }),
-      ),
-      expecting(
-        tools(call("finish", { outcome: "APPROVED_INTENT", reason: "approved" })),
-        "approved by @ana",
-      ),
+      expecting(writeArtifact("INTENT.md", "# Intent\n\nGreet in English.\n"), "English"),
+      gate("INTENT.md", "INTENT.md ready"),
+      expecting(finish("APPROVED_INTENT", "approved"), "approved by @ana"),
     ],
     "project-lead@state:plan:1": [
-      tools(call("write_file", { path: `${ART}/PLAN.md`, content: "# Plan\n\nOne file.\n" })),
-      tools(
-        call("ask_question", { kind: "gate", text: "PLAN.md ready", artifact: `${ART}/PLAN.md` }),
-      ),
-      expecting(
-        tools(
-          call("write_file", {
-            path: `${ART}/PLAN.md`,
-            content: "# Plan\n\nOne file, one test.\n",
-          }),
-        ),
-        "Add a test",
-      ),
-      tools(
-        call("ask_question", { kind: "gate", text: "PLAN.md revised", artifact: `${ART}/PLAN.md` }),
-      ),
+      writeArtifact("PLAN.md", "# Plan\n\nOne file.\n"),
+      gate("PLAN.md", "PLAN.md ready"),
+      expecting(writeArtifact("PLAN.md", "# Plan\n\nOne file, one test.\n"), "Add a test"),
+      gate("PLAN.md", "PLAN.md revised"),
       expecting(say("Noted: it stays one file."), "Keep it to one file"),
     ],
   });
 }
 
-let local: LocalRepo;
+let local: TempRepo;
+/** Where `cfa` keeps the job areas: beside the repository, never inside it. */
+const workRoot = () => join(local.root, "work");
 let model: ScriptedModel;
 const clock = steppingClock("2026-05-04T08:00:00.000Z");
 const rec = () => join(local.root, "session.json");
 
 async function cfa(...argv: string[]): Promise<{ code: number; io: CapturedIo }> {
-  const io = captureIo({ cwd: local.repo, model, clock, workRoot: local.workRoot });
+  const io = captureIo({ cwd: local.repo, model, clock, workRoot: workRoot() });
   const code = await main(argv, io);
   return { code, io };
 }
 
 beforeAll(async () => {
-  local = await createLocalRepo();
+  local = makeTempRepo({
+    prefix: "cfa-cli-test-",
+    files: { "README.md": "# greet\n\nA greeting.\n" },
+  });
   model = createScriptedModel(script(), { source: "verbs test" });
 });
 afterAll(async () => local?.cleanup());

@@ -1,17 +1,23 @@
 // `cfa watch --follow` in one "terminal" while `cfa answer` runs the job in another: the
 // follower prints each new line once, as the job branch moves, until it is stopped.
 
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScriptedModel } from "../../../src/adapters/scripted/index.js";
 import { main } from "../../../src/cli/main.js";
 import { call, recording, tools } from "../../support/engine/script.js";
-import { captureIo } from "../../unit/cli/capture-io.js";
-import { createLocalRepo, type LocalRepo } from "./local-repo.js";
+import { gate, writeArtifact } from "../../support/engine/recordings.js";
+import { captureIo } from "../../support/cli/capture-io.js";
+import { makeTempRepo, type TempRepo } from "../../support/git/temp-repo.js";
 
-const ART = ".cfa/jobs/1";
-let local: LocalRepo;
+let local: TempRepo;
+/** Where `cfa` keeps the job areas: beside the repository, never inside it. */
+const workRoot = () => join(local.root, "work");
 beforeAll(async () => {
-  local = await createLocalRepo();
+  local = makeTempRepo({
+    prefix: "cfa-cli-test-",
+    files: { "README.md": "# greet\n\nA greeting.\n" },
+  });
 });
 afterAll(async () => local?.cleanup());
 
@@ -29,14 +35,12 @@ describe("cfa watch --follow", () => {
       recording({
         "intent-lead@state:intent:1": [
           tools(call("ask_question", { kind: "question", text: "English or French?" })),
-          tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n" })),
-          tools(
-            call("ask_question", { kind: "gate", text: "ready", artifact: `${ART}/INTENT.md` }),
-          ),
+          writeArtifact("INTENT.md", "# Intent\n"),
+          gate("INTENT.md", "ready"),
         ],
       }),
     );
-    const seam = { cwd: local.repo, model, workRoot: local.workRoot };
+    const seam = { cwd: local.repo, model, workRoot: workRoot() };
     expect(await main(["run", "Greet"], captureIo(seam))).toBe(0);
 
     const stop = new AbortController();

@@ -13,8 +13,8 @@ import { createScriptedModel } from "../../../src/adapters/scripted/index.js";
 import { main } from "../../../src/cli/main.js";
 import { defaultWorkRoot } from "../../../src/cli/work-root.js";
 import { call, recording, tools } from "../../support/engine/script.js";
-import { captureIo } from "../../unit/cli/capture-io.js";
-import { ART, waitingJob } from "./waiting-job.js";
+import { captureIo } from "../../support/cli/capture-io.js";
+import { ART, waitingJob } from "../../support/cli/waiting-job.js";
 
 let root: string;
 beforeAll(async () => {

@@ -7,8 +7,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { testPrivateKey, useGitHubMocks } from "../../support/github/index.js";
-import { createGitHubJob, type GitHubJob } from "./github-job.js";
-import { happyRecording } from "./happy-recording.js";
+import {
+  createGitHubJob,
+  FIRST_WAKE_ROUTES,
+  routesWith,
+  type GitHubJob,
+} from "../../support/github/github-job.js";
+import { happyRecording } from "../../support/engine/recordings.js";
 
 const HOURS = 60 * 60_000;
 
@@ -19,7 +24,8 @@ describe("the worker acting as the app", () => {
 
   it("a token that expires in the middle of a wake is replaced before GitHub refuses it: the API calls and pushes after a two-hour turn carry the next one", async () => {
     job = await createGitHubJob({
-      recording: happyRecording(),
+      routes: routesWith(FIRST_WAKE_ROUTES, { plus: ["installation", "access-tokens"] }),
+      recording: happyRecording({ anyOrder: true }),
       asApp: true,
       // The intent lead's first turn takes two hours by the worker's clock (and GitHub's).
       beforeModelCall: (call, clock) => {
@@ -27,19 +33,6 @@ describe("the worker acting as the app", () => {
       },
     });
     const { github } = job;
-    github.install([
-      "installation",
-      "access-tokens",
-      "graphql",
-      "permission",
-      "issue",
-      "create-pull",
-      "request-reviewers",
-      "create-comment",
-      "create-check",
-    ]);
-    github.permissions.set("ana", "write");
-    github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
 
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { recording } from "../../support/engine/script.js";
-import { createGitHubJob, type GitHubJob } from "./github-job.js";
+import { createGitHubJob, type GitHubJob } from "../../support/github/github-job.js";
 
 describe("a dismissed review", () => {
   useGitHubMocks();

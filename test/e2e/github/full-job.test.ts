@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { useGitHubMocks } from "../../support/github/index.js";
-import { happyRecording } from "./happy-recording.js";
-import { createGitHubJob, git, type GitHubJob } from "./github-job.js";
+import { happyRecording } from "../../support/engine/recordings.js";
+import {
+  createGitHubJob,
+  git,
+  WHOLE_JOB_ROUTES,
+  type GitHubJob,
+} from "../../support/github/github-job.js";
 
 const ART = ".cfa/jobs/1";
 const TOKEN_CALL = "apps/create-installation-access-token";
@@ -16,33 +21,14 @@ describe("a whole job on GitHub (nock), from the labelled issue to DONE, app and
   afterEach(async () => job?.cleanup());
 
   it("runs INTENT → PLAN → EXECUTE → DONE with every GitHub call mocked, validated and counted", async () => {
-    job = await createGitHubJob({ recording: happyRecording() });
-    const { github, probot } = job;
     // Exactly the endpoints a whole job uses; each must be called (no pending mocks). The
     // wake's reads are one GraphQL query; the issue is polled with conditional requests.
-    github.install([
-      "content",
-      "org-content",
-      "permission",
-      "issue-reaction",
-      "dispatch",
-      "graphql",
-      "issue",
-      "create-pull",
-      "update-pull",
-      "request-reviewers",
-      "create-comment",
-      "update-comment",
-      "create-check",
-    ]);
-    github.permissions.set("ana", "write");
-    github.openIssue({
-      number: 1,
-      title: "Greet the world",
-      body: "Two files please",
-      author: "ana",
-      label: "cfa",
+    job = await createGitHubJob({
+      recording: happyRecording({ anyOrder: true }),
+      routes: WHOLE_JOB_ROUTES,
+      issue: { title: "Greet the world", body: "Two files please" },
     });
+    const { github } = job;
     // What counts against the rate limit: every request but a 304 to a conditional one
     // ("Making a conditional request does not count against your primary rate limit if a 304
     // response is returned", docs.github.com/en/rest/using-the-rest-api/best-practices-for-using-the-rest-api).
@@ -74,23 +60,7 @@ describe("a whole job on GitHub (nock), from the labelled issue to DONE, app and
       // Issue 19 §7: the body says the state the job is in at each gate.
       expect(pull.body).toContain(`State: **${["INTENT", "PLAN", "EXECUTE"][i]}**`);
       // The person approves the gate's commit on GitHub; the app cues the worker.
-      const review = github.review({
-        pull: pull.number,
-        login: "ana",
-        state: "APPROVED",
-        commitId: github.head("cfa/1"),
-      });
-      await measure(`app: review ${i + 1}`, () =>
-        probot.receive(
-          "pull_request_review",
-          job!.reviewed(pull.number, {
-            id: review.id,
-            login: "ana",
-            state: "approved",
-            commitId: review.commitId,
-          }),
-        ),
-      );
+      await measure(`app: review ${i + 1}`, () => job!.submitReview("ana"));
       expect(github.dispatches).toHaveLength(i + 2);
       expect(stateOf(job).state).toBe(["INTENT", "PLAN", "EXECUTE"][i]);
     }

@@ -11,9 +11,17 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_COMMAND_POLL_MS } from "../../../src/engine/flow/poll-interventions.js";
 import type { Model } from "../../../src/ports/model.js";
 import { call, recording, tools } from "../../support/engine/script.js";
+import { gate, writeArtifact } from "../../support/engine/recordings.js";
 import { examplePayload, useGitHubMocks } from "../../support/github/index.js";
-import { OWNER, REPO } from "./fake-github.js";
-import { createGitHubJob, git, type GitHubJob } from "./github-job.js";
+import { OWNER, REPO } from "../../support/github/fake-github.js";
+import {
+  createGitHubJob,
+  FIRST_WAKE_ROUTES,
+  git,
+  routesWith,
+  WHOLE_JOB_ROUTES,
+  type GitHubJob,
+} from "../../support/github/github-job.js";
 
 const ART = ".cfa/jobs/1";
 const LEAD = "intent-lead@state:intent:1";
@@ -25,8 +33,8 @@ const leadRecording = () =>
   recording({
     [LEAD]: [
       ...Array.from({ length: BEFORE + 1 }, () => tools(call("list_files", {}))),
-      tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n\nGreet.\n" })),
-      tools(call("ask_question", { kind: "gate", text: "Intent?", artifact: `${ART}/INTENT.md` })),
+      writeArtifact("INTENT.md", "# Intent\n\nGreet.\n"),
+      gate("INTENT.md", "Intent?"),
     ],
   });
 
@@ -45,6 +53,7 @@ describe("/intervene on GitHub reaches the current lead at its next model call",
     let posted = -1;
     let issueReadsAtPost = 0;
     job = await createGitHubJob({
+      routes: FIRST_WAKE_ROUTES,
       recording: leadRecording(),
       config: "escalation:\n  INTENT: always\n",
       model: (scripted): Model => ({
@@ -67,17 +76,6 @@ describe("/intervene on GitHub reaches the current lead at its next model call",
       }),
     });
     const { github } = job;
-    github.install([
-      "graphql",
-      "permission",
-      "issue",
-      "create-pull",
-      "request-reviewers",
-      "create-comment",
-      "create-check",
-    ]);
-    github.permissions.set("ana", "write");
-    github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
 
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
 
@@ -114,18 +112,16 @@ describe("/intervene on GitHub reaches the current lead at its next model call",
   it("[wake-int] an idle lead waiting at its gate: the app dispatches a run, whose lead's first request carries it", async () => {
     const requests: { instance: string; carries: boolean }[] = [];
     job = await createGitHubJob({
+      routes: routesWith(WHOLE_JOB_ROUTES, {
+        minus: ["issue-reaction"],
+        plus: ["comment-reaction"],
+      }),
       recording: recording({
         [LEAD]: [
-          tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n" })),
-          tools(
-            call("ask_question", { kind: "gate", text: "Intent?", artifact: `${ART}/INTENT.md` }),
-          ),
-          tools(
-            call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n\nFrench too.\n" }),
-          ),
-          tools(
-            call("ask_question", { kind: "gate", text: "Again?", artifact: `${ART}/INTENT.md` }),
-          ),
+          writeArtifact("INTENT.md", "# Intent\n"),
+          gate("INTENT.md", "Intent?"),
+          writeArtifact("INTENT.md", "# Intent\n\nFrench too.\n"),
+          gate("INTENT.md", "Again?"),
         ],
       }),
       model: (scripted): Model => ({
@@ -139,22 +135,6 @@ describe("/intervene on GitHub reaches the current lead at its next model call",
       }),
     });
     const { github, probot } = job;
-    github.install([
-      "graphql",
-      "permission",
-      "issue",
-      "dispatch",
-      "content",
-      "org-content",
-      "comment-reaction",
-      "create-pull",
-      "request-reviewers",
-      "create-comment",
-      "update-comment",
-      "create-check",
-    ]);
-    github.permissions.set("ana", "write");
-    github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
     expect(requests.map((r) => r.carries)).toEqual([false, false]);
 

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Model } from "../../../src/ports/model.js";
 import { call, recording, tools } from "../../support/engine/script.js";
 import { useGitHubMocks } from "../../support/github/index.js";
-import { createGitHubJob, git, type GitHubJob } from "./github-job.js";
+import { createGitHubJob, git, type GitHubJob } from "../../support/github/github-job.js";
 
 const ART = ".cfa/jobs/1";
 const LEAD = "intent-lead@state:intent:1";

@@ -6,8 +6,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
-import { createGitHubJob, git, type GitHubJob } from "./github-job.js";
-import { happyRecording } from "./happy-recording.js";
+import {
+  createGitHubJob,
+  git,
+  routesWith,
+  WHOLE_JOB_ROUTES,
+  type GitHubJob,
+} from "../../support/github/github-job.js";
+import { happyRecording } from "../../support/engine/recordings.js";
 
 describe("the requester and a repository without drafts", () => {
   const mocks = useGitHubMocks();
@@ -15,32 +21,20 @@ describe("the requester and a repository without drafts", () => {
   afterEach(async () => job?.cleanup());
 
   it("an outsider's issue labelled by a maintainer: the maintainer's job, reviews asked of them, a refused reviewer named, a ready PR said so", async () => {
-    job = await createGitHubJob({ recording: happyRecording(), config: "reviewers: [bob]\n" });
-    const { github, probot } = job;
-    github.install([
-      "content",
-      "permission",
-      "issue-reaction",
-      "dispatch",
-      "graphql",
-      "issue",
-      "create-pull",
-      "update-pull",
-      "request-reviewers",
-      "create-comment",
-      "update-comment",
-      "create-check",
-    ]);
-    github.permissions.set("ana", "write");
-    github.draftsSupported = false;
-    github.openIssue({
-      number: 1,
-      title: "Greet the world",
-      body: "Two files please",
-      author: "outsider",
-      label: "cfa",
-      labeledBy: "ana",
+    job = await createGitHubJob({
+      recording: happyRecording({ anyOrder: true }),
+      config: "reviewers: [bob]\n",
+      // The repository's own config answers: the organisation's is never read.
+      routes: routesWith(WHOLE_JOB_ROUTES, { minus: ["org-content"] }),
+      issue: {
+        title: "Greet the world",
+        body: "Two files please",
+        author: "outsider",
+        labeledBy: "ana",
+      },
     });
+    const { github, probot } = job;
+    github.draftsSupported = false;
     await probot.receive("issues", job.labelled(1, "ana"));
 
     expect(await job.runWorker(1)).toBe(0);
@@ -67,21 +61,7 @@ describe("the requester and a repository without drafts", () => {
 
     // ana approves every gate; the job runs to DONE.
     for (let gateNumber = 1; gateNumber <= 3; gateNumber++) {
-      const review = github.review({
-        pull: pull.number,
-        login: "ana",
-        state: "APPROVED",
-        commitId: github.head("cfa/1"),
-      });
-      await probot.receive(
-        "pull_request_review",
-        job.reviewed(pull.number, {
-          id: review.id,
-          login: "ana",
-          state: "approved",
-          commitId: review.commitId,
-        }),
-      );
+      await job.submitReview("ana");
       expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
     }
     const done = JSON.parse(git(github.bare, "show", "cfa/1:.cfa/jobs/1/state.json")) as {

@@ -6,9 +6,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { call, recording, tools } from "../../support/engine/script.js";
 import { examplePayload, useGitHubMocks } from "../../support/github/index.js";
-import { installedBwrap } from "../../integration/sandbox/helpers.js";
-import { OWNER, REPO } from "./fake-github.js";
-import { createGitHubJob, git, type GitHubJob } from "./github-job.js";
+import { installedBwrap } from "../../support/sandbox/sandbox-fixtures.js";
+import { OWNER, REPO } from "../../support/github/fake-github.js";
+import { createGitHubJob, git, type GitHubJob } from "../../support/github/github-job.js";
 
 const ART = ".cfa/jobs/1";
 const LEAD = "intent-lead@state:intent:1";

@@ -8,19 +8,20 @@ import { parseConfig } from "../../../src/config/index.js";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { recording } from "../../support/engine/script.js";
-import { type Route } from "./fake-github.js";
-import { createGitHubJob, WORKER_TOKEN, type GitHubJob } from "./github-job.js";
-import { happyRecording } from "./happy-recording.js";
+import { type Route } from "../../support/github/fake-github.js";
+import {
+  createGitHubJob,
+  FIRST_WAKE_ROUTES,
+  WORKER_TOKEN,
+  type GitHubJob,
+} from "../../support/github/github-job.js";
+import { happyRecording } from "../../support/engine/recordings.js";
 
 describe("the worker on GitHub", () => {
   const mocks = useGitHubMocks();
   let job: GitHubJob | undefined;
   afterEach(async () => job?.cleanup());
-  const operations = () =>
-    mocks
-      .recorder()
-      .calls()
-      .map((c) => c.operationId);
+  const operations = () => mocks.operations();
 
   const failingStart = async (routes: Route[]) => {
     job = await createGitHubJob({ recording: recording({}) });
@@ -55,19 +56,11 @@ describe("the worker on GitHub", () => {
   });
 
   it("a 5xx and a secondary rate limit are waited out: the wake reaches its gate and nothing is posted about them", async () => {
-    job = await createGitHubJob({ recording: happyRecording() });
     // The routes the INTENT wake uses, up to its gate.
-    job.github.install([
-      "graphql",
-      "permission",
-      "issue",
-      "create-pull",
-      "request-reviewers",
-      "create-comment",
-      "create-check",
-    ]);
-    job.github.permissions.set("ana", "write");
-    job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
+    job = await createGitHubJob({
+      routes: FIRST_WAKE_ROUTES,
+      recording: happyRecording({ anyOrder: true }),
+    });
     // GitHub fails twice, then answers (plugin-retry); the permission check hits the secondary
     // rate limit with `retry-after` (plugin-throttling waits; TEST_PACING makes 60 s 60 ms);
     // the gate's pull request meets a primary limit that resets at once.
@@ -105,20 +98,10 @@ describe("the worker on GitHub", () => {
 
   it("on GitHub Enterprise Server the status comment links to the instance (GITHUB_SERVER_URL), never to github.com", async () => {
     job = await createGitHubJob({
-      recording: happyRecording(),
+      routes: FIRST_WAKE_ROUTES,
+      recording: happyRecording({ anyOrder: true }),
       env: { GITHUB_SERVER_URL: "https://ghe.example.com" },
     });
-    job.github.install([
-      "graphql",
-      "permission",
-      "issue",
-      "create-pull",
-      "request-reviewers",
-      "create-comment",
-      "create-check",
-    ]);
-    job.github.permissions.set("ana", "write");
-    job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
 
     expect(await job.runWorker(1)).toBe(0);
     const status = job.github
@@ -143,10 +126,7 @@ describe("the worker on GitHub", () => {
     expect(log).toContain("Server Error (token [redacted])");
     expect(log).not.toContain(WORKER_TOKEN);
     // The client's retries: the first attempt and six more.
-    const calls = mocks
-      .recorder()
-      .calls()
-      .map((c) => c.operationId);
+    const calls = mocks.operations();
     expect(calls.filter((c) => c === "graphql")).toHaveLength(7);
   });
 

@@ -6,11 +6,16 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { call, expecting, recording, say, tools } from "../../support/engine/script.js";
-import { createGitHubJob, git, type GitHubJob } from "./github-job.js";
-import { happyRecording } from "./happy-recording.js";
+import {
+  createGitHubJob,
+  git,
+  WHOLE_JOB_ROUTES,
+  type GitHubJob,
+} from "../../support/github/github-job.js";
+import { happyRecording } from "../../support/engine/recordings.js";
 
 function sneakyRecording() {
-  const happy = happyRecording();
+  const happy = happyRecording({ anyOrder: true });
   return recording({
     ...happy.instances,
     "worker@dispatch:hello": [
@@ -35,44 +40,12 @@ describe("workflow files on GitHub", () => {
   afterEach(async () => job?.cleanup());
 
   it("a task's change under .github/workflows/ is held back, the agent and the person are told, every push goes through", async () => {
-    job = await createGitHubJob({ recording: sneakyRecording() });
+    job = await createGitHubJob({ recording: sneakyRecording(), routes: WHOLE_JOB_ROUTES });
     const { github, probot } = job;
-    github.install([
-      "content",
-      "org-content",
-      "permission",
-      "issue-reaction",
-      "dispatch",
-      "graphql",
-      "issue",
-      "create-pull",
-      "update-pull",
-      "request-reviewers",
-      "create-comment",
-      "update-comment",
-      "create-check",
-    ]);
-    github.permissions.set("ana", "write");
-    github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
     await probot.receive("issues", job.labelled(1, "ana"));
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
     for (let gate = 1; gate <= 2; gate++) {
-      const pull = github.pulls[0]!;
-      const review = github.review({
-        pull: pull.number,
-        login: "ana",
-        state: "APPROVED",
-        commitId: github.head("cfa/1"),
-      });
-      await probot.receive(
-        "pull_request_review",
-        job.reviewed(pull.number, {
-          id: review.id,
-          login: "ana",
-          state: "approved",
-          commitId: review.commitId,
-        }),
-      );
+      await job.submitReview("ana");
       expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
     }
 

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
-import { captureIo } from "../../unit/cli/capture-io.js";
+import { captureIo } from "../../support/cli/capture-io.js";
 import { DEMO_PATH } from "../../support/fake-messages-api/demo-run.js";
 import { recordedJobApi } from "../../support/fake-messages-api/recorded-job.js";
 import {

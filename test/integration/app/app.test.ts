@@ -17,7 +17,7 @@ import {
   mockDispatch,
   mockIssueReaction,
   mockPermission,
-} from "./github-app-mocks.js";
+} from "../../support/github/github-app-mocks.js";
 
 const TOKEN_CALL = "apps/create-installation-access-token";
 /** Every operation the tests above saw the app call. */
@@ -55,12 +55,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
       if (call.operationId !== undefined) CALLED.add(call.operationId);
     }
   });
-  const operations = () =>
-    github
-      .recorder()
-      .calls()
-      .map((c) => c.operationId)
-      .filter((id) => id !== TOKEN_CALL);
+  const operations = () => github.operations().filter((id) => id !== TOKEN_CALL);
 
   it("a person with write access labels an issue: the worker dispatched, then 👀 on the issue", async () => {
     const probot = await app();

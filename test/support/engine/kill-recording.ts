@@ -4,20 +4,15 @@
 // (issue 8 point 4).
 
 import { createConversationModel } from "./conversation-model.js";
-import { EXECUTE_STEPS, INTENT_STEPS, PLAN_STEPS, pass, worker } from "./recordings.js";
-import { call, recording, tools } from "./script.js";
+import { EXECUTE_STEPS, pass, worker, approveGate, proxiedToExecute } from "./recordings.js";
+import { recording } from "./script.js";
 
 export const KILL_CONFIG = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
 export const KILL_WORKERS = ["worker@dispatch:hello", "worker@dispatch:world"];
 
-const approveGate = () => [tools(call("answer", { text: "approved" }))];
-
 export function killRecording() {
   return recording({
-    "intent-lead@state:intent:1": INTENT_STEPS(),
-    "proxy@escalation:q1": approveGate(),
-    "project-lead@state:plan:1": PLAN_STEPS(),
-    "proxy@escalation:q2": approveGate(),
+    ...proxiedToExecute(),
     "project-lead@state:execute:1": EXECUTE_STEPS(),
     "worker@dispatch:hello": worker("hello.txt"),
     "worker@dispatch:world": worker("world.txt"),

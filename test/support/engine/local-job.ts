@@ -1,9 +1,6 @@
 // A local job on a real temporary git repository, driven by a scripted model: the harness
 // of the engine's end-to-end tests.
 
-import { execFileSync } from "node:child_process";
-import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { wireLocal } from "../../../src/cli/wiring.js";
 import type { EngineDeps, ProgressLine } from "../../../src/engine/index.js";
@@ -11,6 +8,7 @@ import { steppingClock, type Clock } from "../../../src/ports/clock.js";
 import type { LocalForge } from "../../../src/adapters/local/local-forge.js";
 import type { Model } from "../../../src/ports/model.js";
 import type { Logger } from "../../../src/ports/logger.js";
+import { makeTempRepo } from "../git/temp-repo.js";
 import type { WorkspaceOptions } from "../../../src/ports/workspaces.js";
 import { createConversationModel, type ConversationModel } from "./conversation-model.js";
 import type { CrashSeam } from "./crash-seam.js";
@@ -31,13 +29,7 @@ export interface LocalJob {
   cleanup(): Promise<void>;
 }
 
-export function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  }).trim();
-}
+export { git } from "../git/temp-repo.js";
 
 export async function createLocalJob(options: {
   recording?: unknown;
@@ -54,25 +46,17 @@ export async function createLocalJob(options: {
    */
   applyOrder?: "finished" | "started";
 }): Promise<LocalJob> {
-  const root = options.root ?? (await mkdtemp(join(tmpdir(), "cfa-e2e-")));
-  await mkdir(root, { recursive: true });
-  const repoDir = join(root, "repo");
+  const temp = makeTempRepo({
+    prefix: "cfa-e2e-",
+    ...(options.root === undefined ? {} : { root: options.root }),
+    files: {
+      "README.md": "# demo\n",
+      ...options.files,
+      ...(options.config === undefined ? {} : { ".github/cfa.yml": options.config }),
+    },
+  });
+  const { root, repo: repoDir } = temp;
   const workRoot = join(root, "work");
-  await mkdir(repoDir);
-  git(repoDir, "init", "--quiet", "--initial-branch=main");
-  git(repoDir, "config", "user.name", "Ana");
-  git(repoDir, "config", "user.email", "ana@example.com");
-  await writeFile(join(repoDir, "README.md"), "# demo\n");
-  for (const [path, text] of Object.entries(options.files ?? {})) {
-    await mkdir(join(repoDir, path, ".."), { recursive: true });
-    await writeFile(join(repoDir, path), text);
-  }
-  if (options.config !== undefined) {
-    await mkdir(join(repoDir, ".github"), { recursive: true });
-    await writeFile(join(repoDir, ".github", "cfa.yml"), options.config);
-  }
-  git(repoDir, "add", "-A");
-  git(repoDir, "commit", "--quiet", "-m", "initial");
   const model: Model =
     options.model ?? createConversationModel(options.recording ?? { version: 1, instances: {} });
   const lines: ProgressLine[] = [];
@@ -126,7 +110,7 @@ export async function createLocalJob(options: {
     lines,
     warnings,
     reopen: async (seam) => (await wire(seam)).deps,
-    cleanup: () => rm(root, { recursive: true, force: true }),
+    cleanup: async () => temp.cleanup(),
   };
 }
 

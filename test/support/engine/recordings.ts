@@ -11,6 +11,8 @@ export const gate = (name: string, text = `${name} is ready`) =>
 export const finish = (outcome: string, reason = "approved by the person") =>
   tools(call("finish", { outcome, reason }));
 export const pass = () => [tools(call("verdict", { verdict: "pass", issues: [], notes: "ok" }))];
+/** A proxy's run that approves the gate it was asked about. */
+export const approveGate = () => [tools(call("answer", { text: "approved" }))];
 
 export function worker(file: string): ScriptStep[] {
   return [
@@ -32,26 +34,50 @@ export const PLAN_STEPS = (): ScriptStep[] => [
   finish("APPROVED_PLAN", "approved"),
 ];
 
-/** EXECUTE with two tasks, each closed (verified, merged) in its own lead turn. */
-export const EXECUTE_STEPS = (): ScriptStep[] => [
+/**
+ * EXECUTE with two tasks, each closed (verified, merged) in its own lead turn. Local jobs
+ * apply turns in start order, so hello's reply comes first; a job on GitHub applies turns as
+ * they end (issue 15), so with `anyOrder` the lead closes both once it has heard both.
+ */
+export const EXECUTE_STEPS = (anyOrder = false): ScriptStep[] => [
   tools(
     call("dispatch", { id: "hello", brief: "Create hello.txt containing hello", files: [] }),
     call("dispatch", { id: "world", brief: "Create world.txt containing world", files: [] }),
   ),
   say("Dispatched two tasks."),
-  tools(call("close", { task: "hello" })),
-  say("Closed hello."),
-  tools(call("close", { task: "world" })),
+  ...(anyOrder
+    ? [
+        say("Waiting for the other task."),
+        tools(call("close", { task: "hello" })),
+        tools(call("close", { task: "world" })),
+      ]
+    : [
+        tools(call("close", { task: "hello" })),
+        say("Closed hello."),
+        tools(call("close", { task: "world" })),
+      ]),
   writeArtifact("WORK_SUMMARY.md", "# Summary\n\nBoth files exist.\n"),
   gate("WORK_SUMMARY.md", "Work done"),
   finish("APPROVED_WORK", "approved"),
 ];
 
-export function happyRecording() {
+/**
+ * INTENT and PLAN each written and gated, the proxy approving both (q1, q2): the first
+ * instances of a recording whose config lets the proxy answer, up to EXECUTE.
+ */
+export const proxiedToExecute = () => ({
+  "intent-lead@state:intent:1": INTENT_STEPS(),
+  "proxy@escalation:q1": approveGate(),
+  "project-lead@state:plan:1": PLAN_STEPS(),
+  "proxy@escalation:q2": approveGate(),
+});
+
+/** The whole job, every gate the person's; `anyOrder` for a job on GitHub (EXECUTE_STEPS). */
+export function happyRecording(options: { anyOrder?: boolean } = {}) {
   return recording({
     "intent-lead@state:intent:1": INTENT_STEPS(),
     "project-lead@state:plan:1": PLAN_STEPS(),
-    "project-lead@state:execute:1": EXECUTE_STEPS(),
+    "project-lead@state:execute:1": EXECUTE_STEPS(options.anyOrder),
     "worker@dispatch:hello": worker("hello.txt"),
     "worker@dispatch:world": worker("world.txt"),
     "verifier@verify:hello-1": pass(),
@@ -67,7 +93,6 @@ export function happyRecording() {
 export const COMPACT_CONFIG = "escalation:\n  PLAN: never\n  EXECUTE: never\n";
 
 export function compactRecording() {
-  const approveGate = () => [tools(call("answer", { text: "approved" }))];
   return recording({
     "intent-lead@state:intent:1": INTENT_STEPS(),
     "project-lead@state:plan:1": PLAN_STEPS(),

@@ -3,13 +3,12 @@
 // (test/e2e/model) and the cache bench (bench/cache.bench.ts), which reads the requests the
 // adapter built. `cfa run`, then each recorded person action as its own `cfa` command.
 
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main } from "../../../src/cli/main.js";
-import { captureIo } from "../../unit/cli/capture-io.js";
+import { captureIo } from "../cli/capture-io.js";
+import { makeTempRepo } from "../git/temp-repo.js";
 import { recordedJobApi, type Fault, type RecordedJobApi } from "./recorded-job.js";
 import { startFakeMessagesApi, type FakeMessagesApi } from "./server.js";
 
@@ -46,21 +45,12 @@ export async function runDemoOverHttp(faults: Fault[] = []): Promise<DemoRun> {
   const demo = JSON.parse(await readFile(DEMO_PATH, "utf8")) as DemoFile;
   const api = recordedJobApi(demo.recording as never, { faults });
   const server = await startFakeMessagesApi((request) => api.respond(request));
-  const root = await mkdtemp(join(tmpdir(), "cfa-http-demo-"));
-  const repo = join(root, "repo");
-  const git = (...args: string[]) =>
-    execFileSync("git", args, { cwd: repo, encoding: "utf8" }).trim();
-  await mkdir(repo);
-  git("init", "--quiet", "--initial-branch=main");
-  git("config", "user.name", "ana");
-  git("config", "user.email", "ana@example.com");
-  git("config", "commit.gpgsign", "false");
-  for (const [path, text] of Object.entries(demo.files)) {
-    await mkdir(dirname(join(repo, path)), { recursive: true });
-    await writeFile(join(repo, path), text);
-  }
-  git("add", "-A");
-  git("commit", "--quiet", "-m", "initial");
+  const temp = makeTempRepo({
+    prefix: "cfa-http-demo-",
+    identity: { name: "ana", email: "ana@example.com" },
+    files: demo.files,
+  });
+  const { root, repo } = temp;
 
   // The adapter's patience, on a clock its own sleep moves: minutes of backoff in no time.
   let now = Date.parse("2026-11-20T10:00:00Z");
@@ -99,7 +89,7 @@ export async function runDemoOverHttp(faults: Fault[] = []): Promise<DemoRun> {
       ),
     );
   }
-  const state = JSON.parse(git("show", "cfa/1:.cfa/jobs/1/state.json")) as DemoRun["state"];
+  const state = JSON.parse(temp.git("show", "cfa/1:.cfa/jobs/1/state.json")) as DemoRun["state"];
   const steps = Object.values(demo.recording.instances).reduce((n, s) => n + s.length, 0);
   return {
     api,
@@ -113,7 +103,7 @@ export async function runDemoOverHttp(faults: Fault[] = []): Promise<DemoRun> {
     steps,
     cleanup: async () => {
       await server.close();
-      await rm(root, { recursive: true, force: true });
+      temp.cleanup();
     },
   };
 }

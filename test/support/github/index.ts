@@ -5,7 +5,7 @@
 //     const app = await createTestProbot(cfaApp);
 //     nockGitHub().post("/repos/Codertocat/Hello-World/issues/1/comments", expectBody({ body: /x/ })).reply(201, {});
 //     await app.receive("issues", examplePayload("issues", "opened"));
-//     expect(github.recorder().calls().map((c) => c.operationId)).toEqual([...]);
+//     expect(github.operations()).toEqual([...]);
 //   });  // afterEach: every mock used, nothing unmatched, every request valid per OpenAPI
 
 export { createCapturingLogger, LOG_LEVELS } from "./capturing-logger.js";

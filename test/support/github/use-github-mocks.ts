@@ -10,6 +10,8 @@ export interface GitHubMocks {
   session(): GitHubMockSession;
   /** The current test's recorder: `calls()`, `bodies(operationId)`, ... */
   recorder(): GitHubRecorder;
+  /** The operations the current test called, in order (`repos/get`, `graphql`; undefined: none matched). */
+  operations(): (string | undefined)[];
 }
 
 export function useGitHubMocks(options: RecordOptions = {}): GitHubMocks {
@@ -30,5 +32,12 @@ export function useGitHubMocks(options: RecordOptions = {}): GitHubMocks {
     }
     return current;
   };
-  return { session, recorder: () => session().recorder };
+  return {
+    session,
+    recorder: () => session().recorder,
+    operations: () =>
+      session()
+        .recorder.calls()
+        .map((call) => call.operationId),
+  };
 }

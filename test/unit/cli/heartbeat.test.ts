@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { withHeartbeat } from "../../../src/cli/heartbeat.js";
+import { waitingMessage, withHeartbeat } from "../../../src/cli/heartbeat.js";
 import type { Model, ModelResponse } from "../../../src/ports/model.js";
 
 const response: ModelResponse = {
@@ -42,5 +42,27 @@ describe("withHeartbeat (long waits show progress)", () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(said).toHaveLength(1); // nothing in flight: silence
     beat.stop();
+  });
+});
+
+describe("waitingMessage", () => {
+  it("names who waits and for how long, from the oldest call", () => {
+    expect(
+      waitingMessage(
+        [
+          { instance: "worker@dispatch:b", since: 20_000 },
+          { instance: "worker@dispatch:a", since: 5_000 },
+        ],
+        50_000,
+      ),
+    ).toBe("… waiting on the model for worker@dispatch:a, worker@dispatch:b (45 s)");
+  });
+
+  it("abbreviates many instances", () => {
+    const many = ["a", "b", "c", "d", "e"].map((x) => ({
+      instance: `worker@dispatch:${x}`,
+      since: 0,
+    }));
+    expect(waitingMessage(many, 1000)).toContain("worker@dispatch:c and 2 more (1 s)");
   });
 });

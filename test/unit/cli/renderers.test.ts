@@ -7,7 +7,7 @@ import { createLiveLog, formatLogLine } from "../../../src/cli/live-log.js";
 import { nextStep } from "../../../src/cli/next-step.js";
 import { renderWatch } from "../../../src/cli/watch-render.js";
 import { priceOf, resolveModel } from "../../../src/wiring/index.js";
-import { runScriptedJob, type ScriptedJob } from "./scripted-job.js";
+import { runScriptedJob, type ScriptedJob } from "../../support/cli/scripted-job.js";
 
 let scripted: ScriptedJob;
 let view: JobView;

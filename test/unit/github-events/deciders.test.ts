@@ -9,7 +9,7 @@ import { defaultConfig } from "../../../src/config/index.js";
 import type { AppEvent } from "../../../src/github-events/app-event.js";
 import { PERMISSIONS, type Permission } from "../../../src/ports/forge.js";
 import { examplePayload } from "../../support/github/index.js";
-import { commented, labelled, read, reviewed } from "./events.js";
+import { commented, labelled, read, reviewed } from "../../support/github-events/events.js";
 
 const config = defaultConfig();
 

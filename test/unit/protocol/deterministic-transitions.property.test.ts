@@ -9,9 +9,9 @@ import { ACTION_TO_STATE, ACTIONS, LIVE_STATES, isState } from "../../../src/pro
 import { serializeJobRecord } from "../../../src/protocol/job-record.js";
 import { parseOutcomeRecord } from "../../../src/protocol/outcome-record.js";
 import { transition } from "../../../src/protocol/transition.js";
-import { jobArb, metaArb, outcomeTextArb } from "./arbitraries.js";
-import { DIAGRAM_1, SKILL_OUTCOMES, oracleActions } from "./diagram-1.js";
-import { deepFreeze } from "./given.js";
+import { jobArb, metaArb, outcomeTextArb } from "../../support/protocol/arbitraries.js";
+import { DIAGRAM_1, SKILL_OUTCOMES, oracleActions } from "../../support/protocol/diagram-1.js";
+import { deepFreeze } from "../../support/protocol/given.js";
 
 describe("Deterministic transitions (seed 000 §12)", () => {
   it("Deterministic transitions: ACTION_TO_STATE is total over ACTIONS and names one state per action", () => {

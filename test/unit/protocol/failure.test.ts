@@ -19,7 +19,7 @@ import {
 } from "../../../src/protocol/failure.js";
 import { transition } from "../../../src/protocol/transition.js";
 import { LIVE_STATES, TERMINAL_STATES } from "../../../src/protocol/fsm.js";
-import { deepFreeze, givenJob, meta } from "./given.js";
+import { deepFreeze, givenJob, meta } from "../../support/protocol/given.js";
 
 const AT = { at: "2026-01-03T00:00:00.000Z", by: "orchestrator" };
 

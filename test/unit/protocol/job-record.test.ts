@@ -10,7 +10,7 @@ import {
   type JobRecord,
 } from "../../../src/protocol/job-record.js";
 import { transition } from "../../../src/protocol/transition.js";
-import { givenJob, meta } from "./given.js";
+import { givenJob, meta } from "../../support/protocol/given.js";
 
 /** The same record with every object's keys inserted in reverse order. */
 function reversedKeys(value: unknown): unknown {

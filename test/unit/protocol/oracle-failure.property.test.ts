@@ -19,7 +19,7 @@ import {
 import { InvalidTransitionError } from "../../../src/protocol/errors.js";
 import { newJobRecord, type JobRecord } from "../../../src/protocol/job-record.js";
 import { transition } from "../../../src/protocol/transition.js";
-import { jobArb } from "./arbitraries.js";
+import { jobArb } from "../../support/protocol/arbitraries.js";
 import {
   ORACLE_LIVE,
   oracleIsBacktrack,
@@ -27,9 +27,9 @@ import {
   oracleStart,
   oracleStep,
   oracleTarget,
-} from "./diagram-1.js";
-import { deepFreeze } from "./given.js";
-import { cycleAction, picksArb } from "./walks.js";
+} from "../../support/protocol/diagram-1.js";
+import { deepFreeze } from "../../support/protocol/given.js";
+import { cycleAction, picksArb } from "../../support/protocol/walks.js";
 
 const AT = { at: "2026-01-05T00:00:00.000Z", by: "orchestrator" };
 

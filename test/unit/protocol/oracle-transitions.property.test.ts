@@ -22,7 +22,7 @@ import { InvalidTransitionError } from "../../../src/protocol/errors.js";
 import { newJobRecord, type JobRecord } from "../../../src/protocol/job-record.js";
 import { parseOutcomeRecord } from "../../../src/protocol/outcome-record.js";
 import { transition, type TransitionMeta } from "../../../src/protocol/transition.js";
-import { jobArb, metaArb, outcomeTextArb } from "./arbitraries.js";
+import { jobArb, metaArb, outcomeTextArb } from "../../support/protocol/arbitraries.js";
 import {
   DIAGRAM_1,
   ORACLE_ACTIONS,
@@ -36,9 +36,9 @@ import {
   oracleStep,
   oracleTarget,
   type OracleJob,
-} from "./diagram-1.js";
-import { deepFreeze } from "./given.js";
-import { attemptsArb, walkArb } from "./walks.js";
+} from "../../support/protocol/diagram-1.js";
+import { deepFreeze } from "../../support/protocol/given.js";
+import { attemptsArb, walkArb } from "../../support/protocol/walks.js";
 
 const T0 = "2026-01-01T00:00:00.000Z";
 const sorted = (xs: readonly string[]) => [...xs].sort();

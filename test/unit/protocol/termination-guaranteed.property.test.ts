@@ -15,7 +15,7 @@ import {
 import { newJobRecord, type JobRecord } from "../../../src/protocol/job-record.js";
 import { parseOutcomeRecord } from "../../../src/protocol/outcome-record.js";
 import { transition } from "../../../src/protocol/transition.js";
-import { outcomeTextArb } from "./arbitraries.js";
+import { outcomeTextArb } from "../../support/protocol/arbitraries.js";
 
 /** What one turn of a live state can produce. */
 type Step =

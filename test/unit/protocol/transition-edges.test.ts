@@ -16,7 +16,7 @@ import {
 } from "../../../src/protocol/fsm.js";
 import { InvalidTransitionError } from "../../../src/protocol/errors.js";
 import { transition } from "../../../src/protocol/transition.js";
-import { givenJob, meta } from "./given.js";
+import { givenJob, meta } from "../../support/protocol/given.js";
 
 interface Edge {
   from: State;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { REDACTED } from "../../../src/secrets/index.js";
-import { captureIo } from "../cli/capture-io.js";
+import { captureIo } from "../../support/cli/capture-io.js";
 
 describe("cfa output carries no secret", () => {
   it("a key from the environment echoed in an error is printed redacted", async () => {

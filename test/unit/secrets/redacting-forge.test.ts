@@ -12,7 +12,7 @@ import {
   issueComment,
   pullRequest,
   testForge,
-} from "../github/github-shapes.js";
+} from "../../support/github/github-shapes.js";
 
 const API_KEY = "sk-ant-api03-planted-0123456789abcdef";
 const PLANTED = "a-value-only-this-process-knows-42";

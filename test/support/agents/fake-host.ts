@@ -1,0 +1,49 @@
+// A TurnHost that records every call and answers as told (ok by default).
+
+import type { CommandResult } from "../../../src/ports/sandbox.js";
+import type { HostResult, TurnHost } from "../../../src/agents/turn-contract.js";
+
+export interface HostCall {
+  method: keyof TurnHost;
+  args: unknown[];
+}
+
+export type FakeHost = TurnHost & { calls: HostCall[] };
+
+export function fakeHost(
+  answers: Partial<Record<Exclude<keyof TurnHost, "runCommand">, HostResult>> = {},
+  command: Partial<CommandResult> = {},
+): FakeHost {
+  const calls: HostCall[] = [];
+  const answer =
+    (method: Exclude<keyof TurnHost, "runCommand">) =>
+    (...args: unknown[]): Promise<HostResult> => {
+      calls.push({ method, args });
+      return Promise.resolve(answers[method] ?? { ok: true, text: `${method} done` });
+    };
+  return {
+    calls,
+    dispatch: answer("dispatch"),
+    send: answer("send"),
+    close: answer("close"),
+    ask: answer("ask"),
+    finish: answer("finish"),
+    verdict: answer("verdict"),
+    proxyAnswer: answer("proxyAnswer"),
+    proxyEscalate: answer("proxyEscalate"),
+    proxyWithdraw: answer("proxyWithdraw"),
+    runCommand(argv) {
+      calls.push({ method: "runCommand", args: [argv] });
+      return Promise.resolve({
+        exitCode: 0,
+        signal: null,
+        stdout: "",
+        stderr: "",
+        timedOut: false,
+        truncated: false,
+        durationMs: 1,
+        ...command,
+      });
+    },
+  };
+}
