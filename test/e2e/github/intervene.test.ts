@@ -113,7 +113,7 @@ describe("/intervene on GitHub reaches the current lead at its next model call",
     const requests: { instance: string; carries: boolean }[] = [];
     job = await createGitHubJob({
       routes: routesWith(WHOLE_JOB_ROUTES, {
-        minus: ["issue-reaction"],
+        minus: ["issue-reaction", "update-pull"],
         plus: ["comment-reaction"],
       }),
       recording: recording({
