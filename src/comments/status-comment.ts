@@ -42,8 +42,15 @@ export function renderStatusComment(facts: StatusFacts): string {
   const u = job.usage;
   const tokens = u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
   const lines = [
-    `### ${STATE_ICON[job.state] ?? ""} cfa job #${job.job}: **${job.state}**`,
+    `### ${STATE_ICON[job.state] ?? ""} cfa job #${job.job}: **${job.state}**${engine.paused ? " · ⏸️ **PAUSED**" : ""}`,
     "",
+    // Issue 17: who paused it, since when and why (their words, one line, nobody pinged).
+    ...(engine.paused
+      ? [
+          `> [!IMPORTANT]\n> **Paused** by ${oneLine(`@${engine.paused.by}`)} since ${engine.paused.since}: ${oneLine(engine.paused.reason)}. No agent runs until \`/resume\`.`,
+          "",
+        ]
+      : []),
     `**Next move:** ${facts.waitingOn}`,
     "",
     ...(facts.notices ?? []).flatMap((notice) => [`> [!NOTE]\n> ${notice}`, ""]),
@@ -88,7 +95,7 @@ export function renderStatusComment(facts: StatusFacts): string {
   if (links.length > 0) lines.push("", links.join(" · "));
   lines.push(
     "",
-    "<sub>Commands (people with write access): `/withdraw [reason]` · `/intervene <text>` · `/answer [q<N>] <text>` · `/retry` (a failed setup). Gates are approved in a pull-request review.</sub>",
+    "<sub>Commands (people with write access): `/withdraw [reason]` · `/intervene <text>` · `/answer [q<N>] <text>` · `/pause [reason]` · `/resume` · `/retry` (a failed setup). Gates are approved in a pull-request review.</sub>",
   );
   return withHiddenBlock(lines.join("\n"), { v: 1, job: job.job, kind: "status" });
 }

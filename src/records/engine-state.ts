@@ -127,6 +127,12 @@ export const EngineStateSchema = z.object({
    * request was opened ready for review, and the status comment says so (issue 10 §4).
    */
   prNotDraft: z.literal(true).optional(),
+  /**
+   * A person paused the job (issue 17): no turn starts, no task is dispatched, no nudge or
+   * retry is spent and the sweep leaves it alone until a `/resume`. `by` is the login,
+   * `since` the engine's clock, `reason` the person's words (data, never instructions).
+   */
+  paused: z.object({ by: z.string(), since: z.string(), reason: z.string() }).optional(),
   /** Paths under .github/workflows/ whose changes were held back (issue 10 §6). */
   workflowsHeldBack: z.array(z.string()).optional(),
   /**

@@ -11,7 +11,7 @@ import { currentLead } from "../flow/instances.js";
 import { relayIntervention } from "../flow/intervene.js";
 import { queueComment } from "../publish/outbox.js";
 import { refusalComment } from "../../comments/record-comments.js";
-import { applyChange, persist, progress, type Session } from "../job/session.js";
+import { append, applyChange, now, persist, progress, type Session } from "../job/session.js";
 import { afterTransition, applyTransition } from "../flow/transitions.js";
 import { ensureLead } from "../flow/leads.js";
 import type { MemoForge } from "../job/forge-memo.js";
@@ -146,6 +146,12 @@ async function applyHumanEvent(s: Session, event: HumanEvent): Promise<void> {
       progress(s, "HUMAN", "RETRY", `${event.by}: try the workspace setup again`);
       return;
     }
+    case "pause":
+      await pauseJob(s, event);
+      return;
+    case "resume":
+      await resumeJob(s, event);
+      return;
     case "refused":
       refuse(s, event.login, event.reason);
       return;
@@ -154,4 +160,37 @@ async function applyHumanEvent(s: Session, event: HumanEvent): Promise<void> {
       throw new Error(`cfa/engine: unhandled human event ${JSON.stringify(never)}`);
     }
   }
+}
+
+/**
+ * Issue 17: the job pauses — recorded in state.json and audited in the bus. The wake that
+ * applies it stops its running turns at their next model call (wake.ts); what people say
+ * while it is paused is recorded as usual and acted on once it is resumed.
+ */
+async function pauseJob(s: Session, event: Extract<HumanEvent, { kind: "pause" }>): Promise<void> {
+  const paused = s.engine.paused;
+  if (paused !== undefined) {
+    refuse(
+      s,
+      event.by,
+      `job #${s.n} is paused already (by @${paused.by} since ${paused.since}); \`/resume\` releases it.`,
+    );
+    return;
+  }
+  applyChange(s, { type: "job-paused", by: event.by, since: now(s), reason: event.reason });
+  await append(s, [{ type: "paused", by: event.by, reason: s.engine.paused?.reason ?? "" }]);
+  progress(s, "HUMAN", "PAUSED", `@${event.by}: ${event.reason}`);
+}
+
+async function resumeJob(
+  s: Session,
+  event: Extract<HumanEvent, { kind: "resume" }>,
+): Promise<void> {
+  if (s.engine.paused === undefined) {
+    refuse(s, event.by, `job #${s.n} is not paused; nothing was changed.`);
+    return;
+  }
+  applyChange(s, { type: "job-resumed" });
+  await append(s, [{ type: "resumed", by: event.by }]);
+  progress(s, "HUMAN", "RESUMED", `@${event.by}`);
 }
