@@ -170,8 +170,15 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
   const head = `Job #${view.n} "${oneLine(job.title, 100)}" — ${job.state} · ${countOf(job.turns, "turn")} · ${formatUsage(job.usage)} · ${formatUsd(job.costUsd)}${
     job.backtracks > 0 ? ` · ${countOf(job.backtracks, "backtrack")}` : ""
   }`;
+  // Issue 17: a paused job says so first, with who paused it, since when and why.
+  const paused = view.engine?.paused;
   return [
     ...drawTree({ label: head, children }),
+    ...(paused !== undefined && isLiveState(job.state)
+      ? [
+          `⏸ PAUSED by @${paused.by} since ${time(paused.since)}: ${oneLine(paused.reason, 160)} (\`cfa resume ${view.n}\` releases it)`,
+        ]
+      : []),
     "",
     `Totals over ${countOf(totals.instances, "instance")}: ${countOf(totals.turns, "turn")}, ${countOf(totals.toolCalls, "tool call")}, ${formatUsage(totals.usage)}, ${formatUsd(totals.cost)} at current prices (state.json records ${formatUsd(job.costUsd)}).`,
     `Records: ${view.ref} at ${view.head.slice(0, 7)}, under .cfa/jobs/${view.n}/`,
