@@ -38,6 +38,9 @@ export function jobNeedsWake(facts: JobFacts): string[] {
   if (facts.latestComment > engine.cursor.comment) reasons.push("a comment it has not read");
   if (facts.latestReview > engine.cursor.review) reasons.push("a review it has not read");
   if (engine.outbox.length > 0) reasons.push("comments decided but not posted");
+  // Issue 17: a paused job is left alone — no retry of the API, no run for its idle agents —
+  // unless people did something above (a /resume, a /withdraw, a closed issue).
+  if (engine.paused !== undefined) return reasons;
   // Issue 9 point 6: a wake that met an API outage ended with the job live; try again.
   if (engine.apiWait !== undefined)
     reasons.push(`waiting for the Anthropic API since ${engine.apiWait.since}`);

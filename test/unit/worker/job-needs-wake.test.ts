@@ -54,6 +54,29 @@ describe("does a job need a worker (the sweep)", () => {
     ]);
   });
 
+  it("a paused job is left alone — idle agents, an API wait — but not a comment, a closed issue or a closed pull request (issue 17)", () => {
+    const paused: EngineState = {
+      ...initialEngineState("ana"),
+      cursor: { comment: 50, review: 70 },
+      pr: 4,
+      paused: { by: "ana", since: "t", reason: "the weekend" },
+      apiWait: { since: "t0", attempts: 3, last: "529" },
+    };
+    expect(jobNeedsWake(facts({ engine: paused }))).toEqual([]);
+    // Positive control: the same job unpaused needs a wake for both.
+    const { paused: _p, ...running } = paused;
+    expect(jobNeedsWake(facts({ engine: running }))).toHaveLength(2);
+    expect(jobNeedsWake(facts({ engine: paused, latestComment: 51 }))).toEqual([
+      "a comment it has not read",
+    ]);
+    expect(
+      jobNeedsWake(facts({ engine: paused, issue: { state: "closed", labels: ["cfa"] } })),
+    ).toEqual(["the issue was closed"]);
+    expect(jobNeedsWake(facts({ engine: paused, pullRequest: { state: "closed" } }))).toEqual([
+      "its pull request #4 was closed",
+    ]);
+  });
+
   it("a live job that asks nobody anything does (its last run stopped early)", () => {
     const answered = waiting();
     answered.escalations["q1"] = { ...answered.escalations["q1"]!, answeredBy: "ana" };
