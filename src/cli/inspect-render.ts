@@ -264,6 +264,11 @@ function glyph(action: TransitionEntry["action"]): string {
   }
 }
 
+/** A decision's note (issue 17 point 3), quoted on one line. */
+function noteOf(meta: EscalationMeta): string {
+  return meta.note ? `: "${oneLine(meta.note, 160)}"` : "";
+}
+
 function askLabel(id: string, meta: EscalationMeta): string {
   const what =
     meta.kind === "gate"
@@ -273,9 +278,9 @@ function askLabel(id: string, meta: EscalationMeta): string {
     meta.answeredBy === "proxy" ? "the proxy" : meta.answeredBy ? `@${meta.answeredBy}` : "";
   switch (meta.verdict) {
     case "approved":
-      return `${what} — approved by ${by}`;
+      return `${what} — approved by ${by}${noteOf(meta)}`;
     case "changes":
-      return `${what} — changes requested by ${by}`;
+      return `${what} — changes requested by ${by}${noteOf(meta)}`;
     case "answer":
       return `${what} — answered by ${by}`;
     case "withdraw":

@@ -78,13 +78,30 @@ export function renderStatusComment(facts: StatusFacts): string {
     "",
     "</details>",
   );
-  if (job.history.length > 0) {
+  // The history: transitions, and people's decisions at gates with their notes (issue 17
+  // point 3), in time order (ISO times sort as text; a decision from older records has none).
+  const history = [
+    ...job.history.map((entry) => ({
+      at: entry.at,
+      line: `- ${entry.at} ${entry.from} → **${entry.to}** (${entry.action} by ${entry.by}): ${oneLine(entry.reason)}`,
+    })),
+    ...Object.entries(engine.escalations).flatMap(([id, meta]) =>
+      meta.kind === "gate" &&
+      (meta.verdict === "approved" || meta.verdict === "changes") &&
+      meta.answeredBy !== undefined &&
+      meta.answeredBy !== "proxy"
+        ? [
+            {
+              at: meta.answeredAt ?? "",
+              line: `- ${meta.answeredAt ?? ""} gate \`${id}\` ${meta.verdict === "approved" ? "**approved**" : "**changes requested**"} by ${oneLine(`@${meta.answeredBy}`)}${meta.note ? `: ${oneLine(meta.note)}` : ""}`,
+            },
+          ]
+        : [],
+    ),
+  ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  if (history.length > 0) {
     lines.push("", "<details><summary>History</summary>", "");
-    for (const entry of job.history) {
-      lines.push(
-        `- ${entry.at} ${entry.from} → **${entry.to}** (${entry.action} by ${entry.by}): ${oneLine(entry.reason)}`,
-      );
-    }
+    for (const entry of history) lines.push(entry.line.replace("-  gate", "- gate"));
     lines.push("", "</details>");
   }
   const links = [

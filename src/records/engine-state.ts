@@ -6,6 +6,9 @@ import type { JobRecord } from "../protocol/job-record.js";
 import { RecordError } from "../protocol/errors.js";
 import { CommandEvidenceSchema } from "./command-evidence.js";
 
+/** A decision's note kept in state.json, at most (characters): the lead hears it whole. */
+export const DECISION_NOTE_KEPT = 2000;
+
 export const EscalationMetaSchema = z.object({
   caller: z.string(),
   kind: z.enum(["question", "gate"]),
@@ -24,6 +27,13 @@ export const EscalationMetaSchema = z.object({
   /** The framed question the proxy put to the person. */
   framed: z.string().optional(),
   answeredBy: z.string().optional(),
+  /** When it was answered (the engine's clock); absent in older records. */
+  answeredAt: z.string().optional(),
+  /**
+   * A gate's decision note (issue 17 point 3): the review's body, or `cfa approve --note`,
+   * `cfa reject --comment`; redacted and cut to DECISION_NOTE_KEPT characters.
+   */
+  note: z.string().optional(),
   /** `superseded`: the caller asked for review again before anyone answered this gate. */
   verdict: z.enum(["approved", "changes", "answer", "withdraw", "superseded"]).optional(),
 });

@@ -124,9 +124,11 @@ async function applyHumanEvent(s: Session, event: HumanEvent): Promise<void> {
       const inline = review.comments
         .map((c) => `- \`${c.path}${c.line ? `:${c.line}` : ""}\`: ${c.body}`)
         .join("\n");
+      const note = [review.body.trim(), inline].filter((x) => x !== "").join("\n\n");
       await humanReply(s, gate.id, {
         by: review.author.login,
-        text: [review.body.trim(), inline].filter((x) => x !== "").join("\n\n") || "(no comment)",
+        text: note || "(no comment)",
+        note,
         verdict: judgement.verdict,
         commit: review.commitId,
       });
