@@ -19,6 +19,7 @@ import { ensureLead } from "./flow/leads.js";
 import { nudgeLead } from "./flow/nudge.js";
 import { resumeUnfinished } from "./flow/resume.js";
 import { runProxies } from "./flow/run-proxies.js";
+import { remindGates } from "./flow/gate-reminders.js";
 import { ingestHumanEvents } from "./people/ingest.js";
 import { publishChecks } from "./publish/checks.js";
 import { publishStatus, waitingOn } from "./publish/status.js";
@@ -194,6 +195,9 @@ async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopp
   // Issue 17: a paused job runs nothing — no lead, proxy, question, nudge or turn — until a
   // person resumes it; what people said meanwhile was recorded above and acts on resume.
   if (isPaused(s)) return undefined;
+  // A gate nobody answered: its one reminder, or the job withdrawn when it expired.
+  await remindGates(s);
+  if (!isLiveState(s.job.state)) return undefined;
   // A pause seen while turns run stops the wake as the time margin does (at each turn's next
   // model call, nothing of them applied, their calls journalled and charged once).
   const pause = new AbortController();

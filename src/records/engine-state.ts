@@ -22,6 +22,10 @@ export const EscalationMetaSchema = z.object({
   gateBlob: z.string().optional(),
   /** Seq of the comment that asked the person, once posted. */
   postedSeq: z.number().int().optional(),
+  /** When it was put to the person (the engine's clock): a gate's reminder counts from it. */
+  postedAt: z.string().optional(),
+  /** When the one reminder of this gate was queued (issue 17 point 2). */
+  remindedAt: z.string().optional(),
   /** Files the proxy read in the caller's workspace to form its view (seed 000 §7). */
   proxyRead: z.array(z.string()).optional(),
   /** The framed question the proxy put to the person. */

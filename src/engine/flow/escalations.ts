@@ -280,7 +280,7 @@ export async function postToHuman(s: Session, m: AskHumanMolecule): Promise<void
     );
     progress(s, "ASK", "QUESTION", `⏸ ${m.id} waits for @${asked}'s answer`);
   }
-  setMeta(s, m.id, { postedSeq: s.engine.seq - 1 });
+  setMeta(s, m.id, { postedSeq: s.engine.seq - 1, postedAt: now(s) });
 }
 
 /** Appends what the person said to their proxy's memory (seed 000 §7: the proxy learns). */

@@ -193,6 +193,12 @@ async function resumeJob(
     return;
   }
   applyChange(s, { type: "job-resumed" });
+  // A pause stops the clock of the gates it held (gate-reminders.ts): their wait counts
+  // again from now, so a job paused for a week is not withdrawn the moment it resumes.
+  for (const [id, meta] of Object.entries(s.engine.escalations)) {
+    if (meta.kind !== "gate" || meta.postedAt === undefined || meta.verdict !== undefined) continue;
+    applyChange(s, { type: "escalation-noted", id, patch: { postedAt: now(s) } });
+  }
   await append(s, [{ type: "resumed", by: event.by }]);
   progress(s, "HUMAN", "RESUMED", `@${event.by}`);
 }

@@ -195,6 +195,7 @@ const DEFAULTS: CfaConfig = {
   pushWorkflows: false,
   allowBots: [],
   auditTrail: "keep",
+  gates: {},
 };
 
 describe("parseConfig: defaults", () => {
@@ -327,6 +328,7 @@ reviewers: [carol]
 pushWorkflows: true
 allowBots: ['renovate[bot]', my-app]
 auditTrail: drop
+gates: { remindAfterHours: 12, expireAfterDays: 3.5 }
 `;
     expect(ok(yaml)).toEqual({
       label: "ai-task",
@@ -392,6 +394,7 @@ auditTrail: drop
       pushWorkflows: true,
       allowBots: ["renovate[bot]", "my-app"],
       auditTrail: "drop",
+      gates: { remindAfterHours: 12, expireAfterDays: 3.5 },
     });
   });
 
