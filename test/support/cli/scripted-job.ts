@@ -45,7 +45,10 @@ export function scriptedJobRecording() {
         call("verdict", { verdict: "fail", issues: ["hello.txt has no final newline"], notes: "" }),
       ),
     ],
-    "verifier@verify:greet-2": pass(),
+    "verifier@verify:greet-2": [
+      tools(call("run_command", { argv: ["cat", "hello.txt"] })),
+      tools(call("verdict", { verdict: "pass", issues: [], notes: "ok" })),
+    ],
   });
 }
 
