@@ -6,6 +6,7 @@
 // escape sequence in a brief would otherwise drive the person's terminal).
 
 import type { TaskMeta } from "../records/engine-state.js";
+import type { CommandEvidence } from "../records/command-evidence.js";
 import { addressKey } from "../protocol/address.js";
 import type { InstanceView, JobView } from "./job-view.js";
 import { filesWritten, verdictOf, verifiersOf } from "./instance-facts.js";
@@ -36,6 +37,14 @@ export function renderTask(view: JobView, id: string): string[] | null {
     }; files written: ${written.length > 0 ? written.map(clean).join(", ") : "none"}`,
   );
 
+  const worked = meta.workerEvidence ?? [];
+  if (worked.length > 0) {
+    lines.push(
+      "  commands its last turn ran (recorded):",
+      ...worked.map((e) => `    $ ${evidenceText(e)}`),
+    );
+  }
+
   const replies = view.lines.flatMap((line) =>
     line.type === "deliver" && line.from.thread === meta.thread && line.content.kind === "reply"
       ? [{ to: addressKey(line.to), text: line.content.text }]
@@ -57,11 +66,23 @@ export function renderTask(view: JobView, id: string): string[] | null {
     lines.push(
       `  ${run.key} — ${verdict === "pass" ? "✓ pass" : verdict === "fail" ? "✗ fail" : verdict}`,
     );
-    const commands = commandsRun(run);
-    lines.push(
-      commands.length > 0 ? "    commands it ran:" : "    commands it ran: none",
-      ...commands.map((c) => `      $ ${c}`),
-    );
+    // What the engine recorded of each command (issue 20's evidence) when the verdict line
+    // has it; else, from older records, what the verifier's transcript asked to run.
+    const evidence = recorded?.evidence;
+    if (evidence !== undefined) {
+      lines.push(
+        evidence.length > 0 ? "    commands it ran (recorded):" : "    commands it ran: none",
+        ...evidence.map((e) => `      $ ${evidenceText(e)}`),
+      );
+    } else {
+      const commands = commandsRun(run);
+      lines.push(
+        commands.length > 0
+          ? "    commands it asked to run (transcript):"
+          : "    commands it ran: none",
+        ...commands.map((c) => `      $ ${c}`),
+      );
+    }
     for (const issue of recorded?.issues ?? []) lines.push(...block(`- ${issue}`, "    "));
     const notes = notesOf(run);
     if (notes) lines.push("    notes:", ...block(notes, "      "));
@@ -92,6 +113,11 @@ function mergeLine(meta: TaskMeta, into: string): string {
       return String(never);
     }
   }
+}
+
+function evidenceText(e: CommandEvidence): string {
+  const exit = e.timedOut ? "timed out" : `exit ${e.exitCode ?? "killed"}`;
+  return `${clean(e.command).replace(/\n/g, " ")} → ${exit}${e.summary ? `, ${clean(e.summary)}` : ""} (${(e.durationMs / 1000).toFixed(1)} s)`;
 }
 
 /** The argv of each run_command call of the instance, in order. */

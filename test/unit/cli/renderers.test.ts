@@ -166,8 +166,9 @@ describe("renderTask (cfa inspect --task)", () => {
     expect(text).toContain(
       "  verifier@verify:greet-1 — ✗ fail\n    commands it ran: none\n    - hello.txt has no final newline",
     );
-    expect(text).toContain(
-      "  verifier@verify:greet-2 — ✓ pass\n    commands it ran:\n      $ cat hello.txt\n    notes:\n      ok",
+    // The engine's record of the command (issue 20's evidence), not the transcript's words.
+    expect(text).toMatch(
+      / {2}verifier@verify:greet-2 — ✓ pass\n {4}commands it ran \(recorded\):\n {6}\$ cat hello\.txt → exit 0 \(\d+\.\d s\)\n {4}notes:\n {6}ok/,
     );
   });
 
