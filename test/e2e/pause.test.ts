@@ -5,6 +5,11 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
+import { readJobRecords } from "../../src/cli/job-records.js";
+import { readJobView } from "../../src/cli/job-view.js";
+import { renderWatch } from "../../src/cli/watch-render.js";
+import { renderInspect } from "../../src/cli/inspect-render.js";
+import { priceOf, resolveModel } from "../../src/wiring/index.js";
 import type { Model } from "../../src/ports/model.js";
 import { createConversationModel } from "../support/engine/conversation-model.js";
 import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
@@ -109,6 +114,11 @@ describe("pause and resume", () => {
     expect(status?.body).toContain("**PAUSED**");
     expect(status?.body).toContain("back on Monday");
 
+    const pausedView = readJobView((await readJobRecords(job.repoDir, 1))!);
+    expect(renderInspect(pausedView, { resolveModel, price: priceOf, timeZone: "UTC" })).toContain(
+      `⏸ PAUSED by @ana since ${engineOf(job).paused!.since.slice(11, 19)}: back on Monday (\`cfa resume 1\` releases it)`,
+    );
+
     // A wake while paused runs nothing at all.
     const before = answered;
     const again = await wake(1, job.deps);
@@ -129,6 +139,13 @@ describe("pause and resume", () => {
     );
     const types = busTypes(job);
     expect(types.indexOf("resumed")).toBeGreaterThan(types.indexOf("paused"));
+    // cfa watch tells it from the bus; cfa inspect no longer heads the job PAUSED.
+    const view = readJobView((await readJobRecords(job.repoDir, 1))!);
+    const story = renderWatch(view).map((l) => `${l.who} ${l.event} ${l.detail}`);
+    expect(story).toContain("HUMAN PAUSED @ana: back on Monday");
+    expect(story).toContain("HUMAN RESUMED @ana");
+    const inspected = renderInspect(view, { resolveModel, price: priceOf }).join("\n");
+    expect(inspected).not.toContain("PAUSED");
     expect(await commentsOfKind(job, "refusal")).toEqual([]);
   });
 

@@ -106,6 +106,69 @@ describe("/pause and /resume on GitHub (issue 17)", () => {
     expect(github.dispatches).toEqual([]);
   });
 
+  it("paused at a gate: the check says PAUSED, an approval while paused is recorded and acts on /resume; /withdraw while paused ends the job", async () => {
+    job = await createGitHubJob({
+      recording: recording({
+        [LEAD]: [
+          tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n" })),
+          tools(
+            call("ask_question", { kind: "gate", text: "Intent?", artifact: `${ART}/INTENT.md` }),
+          ),
+          tools(call("finish", { outcome: "APPROVED_INTENT", reason: "approved" })),
+        ],
+        "project-lead@state:plan:1": [
+          tools(call("write_file", { path: `${ART}/PLAN.md`, content: "# Plan\n" })),
+          tools(call("ask_question", { kind: "gate", text: "Plan?", artifact: `${ART}/PLAN.md` })),
+        ],
+      }),
+    });
+    const { github } = job;
+    github.install([
+      "graphql",
+      "permission",
+      "issue",
+      "create-pull",
+      "request-reviewers",
+      "create-comment",
+      "update-comment",
+      "create-check",
+      "update-pull",
+    ]);
+    github.permissions.set("ana", "write");
+    github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
+    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+
+    github.comment(1, "ana", "/pause until Monday");
+    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    expect(record(job).engine.paused).toMatchObject({ by: "ana", reason: "until Monday" });
+    const intent = github.checks.filter((c) => c.name === "cfa/intent").at(-1);
+    // The outbound filter keeps the login from pinging anyone (a word joiner after the @).
+    expect(intent?.title).toBe("cfa/intent: PAUSED by @\u2060ana");
+
+    const pull = github.pulls[0]!;
+    github.review({
+      pull: pull.number,
+      login: "ana",
+      state: "APPROVED",
+      commitId: github.head("cfa/1"),
+    });
+    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    // Recorded (the lead's reply waits), but nothing moved while paused.
+    expect(record(job).state).toBe("INTENT");
+    expect(git(github.bare, "show", `cfa/1:${ART}/bus.jsonl`)).toContain("approved by @ana");
+
+    github.comment(1, "ana", "/resume");
+    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    expect(record(job).state).toBe("PLAN");
+    expect(record(job).engine.paused).toBeUndefined();
+
+    github.comment(1, "ana", "/pause");
+    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    github.comment(1, "ana", "/withdraw not needed");
+    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    expect(record(job).state).toBe("WITHDRAWN");
+  });
+
   it("an outsider's /pause is refused by the app with one reply, and no run starts", async () => {
     job = await createGitHubJob({ recording: recording({}) });
     const { github, probot } = job;
