@@ -510,6 +510,13 @@ describe("parseConfig: a message names the field as a dotted path", () => {
     expect(messages(yaml)).toEqual([message]);
   });
 
+  it("names a bad gates setting in one line each (issue 17)", () => {
+    expect(messages("gates: { remindAfterHours: -1 }\n")).toHaveLength(1);
+    expect(messages("gates: { remindAfterHours: -1 }\n")[0]).toMatch(/^gates\.remindAfterHours: /);
+    expect(messages("gates: { expireAfterDays: soon }\n")[0]).toMatch(/^gates\.expireAfterDays: /);
+    expect(messages("gates: { remindEvery: 3 }\n")[0]).toMatch(/^gates/);
+  });
+
   it("names a list element by its index", () => {
     expect(errors("commands:\n  worker: [git, /bin/sh, 3]\n")).toEqual([
       {
