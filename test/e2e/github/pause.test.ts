@@ -12,8 +12,8 @@ import { DEFAULT_COMMAND_POLL_MS } from "../../../src/engine/flow/poll-intervent
 import type { Model } from "../../../src/ports/model.js";
 import { call, recording, tools } from "../../support/engine/script.js";
 import { examplePayload, useGitHubMocks } from "../../support/github/index.js";
-import { OWNER, REPO } from "./fake-github.js";
-import { createGitHubJob, git, type GitHubJob } from "./github-job.js";
+import { OWNER, REPO } from "../../support/github/fake-github.js";
+import { createGitHubJob, git, type GitHubJob } from "../../support/github/github-job.js";
 
 const ART = ".cfa/jobs/1";
 const LEAD = "intent-lead@state:intent:1";

@@ -6,7 +6,7 @@ import { readJobRecords, type JobRecordTexts } from "../../../src/cli/job-record
 import { wake } from "../../../src/engine/index.js";
 import { createLocalJob, git, type LocalJob } from "../engine/local-job.js";
 import { call, recording, say, tools } from "../engine/script.js";
-import { finish, gate, pass, writeArtifact } from "../engine/recordings.js";
+import { finish, gate, writeArtifact } from "../engine/recordings.js";
 
 export function scriptedJobRecording() {
   return recording({

@@ -1,4 +1,4 @@
-import { checkRunFields } from "../../../src/adapters/github/check-run-fields.js";
+import { checkRunFields } from "../../../../src/adapters/github/check-run-fields.js";
 import { describe, expect, it } from "vitest";
 import { jobChecks } from "../../../../src/engine/publish/checks.js";
 import { newJobRecord, type JobRecord } from "../../../../src/protocol/job-record.js";
