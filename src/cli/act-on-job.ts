@@ -110,6 +110,10 @@ export function requireLive(view: JobView, hint: (verb: string, rest?: string) =
 
 /** What the job waits on, as the command that gives it, for a refusal's second half. */
 export function waitingOn(view: JobView, hint: (verb: string, rest?: string) => string): string {
+  const paused = view.engine?.paused;
+  if (paused !== undefined) {
+    return `it is paused (by @${paused.by} since ${paused.since}); ${hint("resume")} releases it.`;
+  }
   const gate = view.pending.find((p) => p.kind === "gate");
   if (gate !== undefined) {
     return `it waits on your review of ${artifactName(view, gate.artifact)} (${hint("approve")} or ${hint("reject", ' --comment "…"')}).`;

@@ -26,6 +26,8 @@ export function describeAction(
       return `@${person} intervenes in job #${job}${said}`;
     case "resume":
       return `@${person} resumes job #${job}`;
+    case "pause":
+      return `@${person} pauses job #${job}${said}`;
     default: {
       const never: never = action;
       return `@${person}: ${String(never)} job #${job}`;

@@ -171,8 +171,15 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
   const head = `Job #${view.n} "${oneLine(job.title, 100)}" — ${job.state} · ${countOf(job.turns, "turn")} · ${formatUsage(job.usage)} · ${formatUsd(job.costUsd)}${
     job.backtracks > 0 ? ` · ${countOf(job.backtracks, "backtrack")}` : ""
   }`;
+  // Issue 17: a paused job says so first, with who paused it, since when and why.
+  const paused = view.engine?.paused;
   return [
     ...drawTree({ label: head, children }),
+    ...(paused !== undefined && isLiveState(job.state)
+      ? [
+          `⏸ PAUSED by @${paused.by} since ${time(paused.since)}: ${oneLine(paused.reason, 160)} (\`cfa resume ${view.n}\` releases it)`,
+        ]
+      : []),
     "",
     `Totals over ${countOf(totals.instances, "instance")}: ${countOf(totals.turns, "turn")}, ${countOf(totals.toolCalls, "tool call")}, ${formatUsage(totals.usage)}, ${formatUsd(totals.cost)} at current prices (state.json records ${formatUsd(job.costUsd)}).`,
     `Records: ${view.ref} at ${view.head.slice(0, 7)}, under .cfa/jobs/${view.n}/`,
@@ -258,6 +265,11 @@ function glyph(action: TransitionEntry["action"]): string {
   }
 }
 
+/** A decision's note (issue 17 point 3), quoted on one line. */
+function noteOf(meta: EscalationMeta): string {
+  return meta.note ? `: "${oneLine(meta.note, 160)}"` : "";
+}
+
 function askLabel(id: string, meta: EscalationMeta): string {
   const what =
     meta.kind === "gate"
@@ -267,9 +279,9 @@ function askLabel(id: string, meta: EscalationMeta): string {
     meta.answeredBy === "proxy" ? "the proxy" : meta.answeredBy ? `@${meta.answeredBy}` : "";
   switch (meta.verdict) {
     case "approved":
-      return `${what} — approved by ${by}`;
+      return `${what} — approved by ${by}${noteOf(meta)}`;
     case "changes":
-      return `${what} — changes requested by ${by}`;
+      return `${what} — changes requested by ${by}${noteOf(meta)}`;
     case "answer":
       return `${what} — answered by ${by}`;
     case "withdraw":

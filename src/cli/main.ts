@@ -16,6 +16,7 @@ import { inspectCommand } from "./commands/inspect.js";
 import { interveneCommand } from "./commands/intervene.js";
 import { rejectCommand } from "./commands/reject.js";
 import { replayCommand } from "./commands/replay.js";
+import { pauseCommand } from "./commands/pause.js";
 import { resumeCommand } from "./commands/resume.js";
 import { runCommand } from "./commands/run.js";
 import { watchCommand } from "./commands/watch.js";
@@ -31,6 +32,7 @@ export const COMMANDS: readonly Command[] = [
   answerCommand,
   withdrawCommand,
   interveneCommand,
+  pauseCommand,
   resumeCommand,
   watchCommand,
   inspectCommand,

@@ -53,13 +53,20 @@ export async function applyPersonAction(
     case "intervene":
       await forge.commentAs(person, n, `/intervene ${text}`);
       return said();
-    case "resume":
+    case "pause":
+      await forge.commentAs(person, n, `/pause${text ? ` ${text}` : ""}`);
+      return said();
+    case "resume": {
+      // A paused job is released by a `/resume` (issue 17).
+      const object = `refs/heads/${jobPaths(n).branch}:${jobPaths(n).state}`;
+      if (await isPaused(repoDir, object)) await forge.commentAs(person, n, "/resume");
       // Issue 20: a job waiting on a failed setup is tried again on `cfa resume`, as
       // `/retry` does on GitHub; otherwise the wake that follows is the point.
-      if (await waitsOnSetup(repoDir, `refs/heads/${jobPaths(n).branch}:${jobPaths(n).state}`)) {
+      if (await waitsOnSetup(repoDir, object)) {
         await forge.commentAs(person, n, "/retry");
       }
       return said();
+    }
     default: {
       const never: never = action.action;
       throw new CliError(`unknown action ${String(never)}`);
@@ -69,13 +76,25 @@ export async function applyPersonAction(
 
 /** Whether the job's record (at `object`) says it waits on a failed setup. */
 async function waitsOnSetup(repoDir: string, object: string): Promise<boolean> {
+  return (await engineAt(repoDir, object))?.setup?.failed !== undefined;
+}
+
+/** Whether the job's record (at `object`) says it is paused (issue 17). */
+async function isPaused(repoDir: string, object: string): Promise<boolean> {
+  return (await engineAt(repoDir, object))?.paused !== undefined;
+}
+
+async function engineAt(
+  repoDir: string,
+  object: string,
+): Promise<{ setup?: { failed?: unknown }; paused?: unknown } | undefined> {
   try {
     const record = JSON.parse((await gitTry(repoDir, ["show", object])) ?? "{}") as {
-      engine?: { setup?: { failed?: unknown } };
+      engine?: { setup?: { failed?: unknown }; paused?: unknown };
     };
-    return record.engine?.setup?.failed !== undefined;
+    return record.engine;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -8,7 +8,10 @@ import { jsonPath, RECORDING_VERSION } from "../adapters/scripted/index.js";
 import { CliError } from "./cli-error.js";
 
 export const REPLAY_VERSION = 1;
-/** `resume` does nothing on the forge: the job is woken again (after a stopped wake). */
+/**
+ * `resume` comments `/resume` when the job is paused; otherwise it does nothing on the forge:
+ * the job is woken again (after a stopped wake).
+ */
 export const PERSON_ACTIONS = [
   "approve",
   "reject",
@@ -16,6 +19,7 @@ export const PERSON_ACTIONS = [
   "withdraw",
   "intervene",
   "resume",
+  "pause",
 ] as const;
 export type PersonActionKind = (typeof PERSON_ACTIONS)[number];
 
@@ -39,7 +43,7 @@ export const PersonActionSchema = z
   .strictObject({
     action: z.enum(PERSON_ACTIONS),
     job: z.int().positive().default(1),
-    /** The review comment (reject), the answer, the withdraw reason, the intervention. */
+    /** The review comment (reject) or note (approve), the answer, the withdraw or pause reason, the intervention. */
     text: z.string().optional(),
     /** The question an answer is for (q1, q2…); optional when only one is open. */
     id: z

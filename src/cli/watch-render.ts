@@ -212,6 +212,12 @@ export function renderWatch(view: JobView): WatchLine[] {
             : `${line.task} ✗ fail — ${countOf(line.issues.length, "issue")}`,
         );
         break;
+      case "paused":
+        push(line, "HUMAN", "PAUSED", `@${line.by}: ${oneLine(line.reason, 160)}`);
+        break;
+      case "resumed":
+        push(line, "HUMAN", "RESUMED", `@${line.by}`);
+        break;
       case "wake":
       case "send-empty":
       case "term-run":

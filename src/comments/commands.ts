@@ -13,7 +13,14 @@
 
 import { stripHiddenBlocks, stripHiddenMarkup } from "./sanitize.js";
 
-export const COMMAND_VERBS = ["withdraw", "intervene", "answer", "retry"] as const;
+export const COMMAND_VERBS = [
+  "withdraw",
+  "intervene",
+  "answer",
+  "retry",
+  "pause",
+  "resume",
+] as const;
 export type CommandVerb = (typeof COMMAND_VERBS)[number];
 
 export type Command =
@@ -21,7 +28,11 @@ export type Command =
   | { kind: "intervene"; text: string }
   | { kind: "answer"; id: string | null; text: string }
   /** Issue 20: try a failed workspace setup again (after the config is fixed). */
-  | { kind: "retry" };
+  | { kind: "retry" }
+  /** Issue 17: stop at the next model-call boundary and run nothing until `/resume`. */
+  | { kind: "pause"; reason: string }
+  /** Issue 17: release a pause; what people said meanwhile takes effect now. */
+  | { kind: "resume" };
 
 export type CommandParse =
   | { ok: true; command: Command }
@@ -29,7 +40,7 @@ export type CommandParse =
   /** Not a command at all: ordinary conversation, ignored by the bot. */
   | null;
 
-const COMMAND_LINE = /^ {0,3}\/(withdraw|intervene|answer|retry)(?=[ \t]|$)(.*)$/i;
+const COMMAND_LINE = /^ {0,3}\/(withdraw|intervene|answer|retry|pause|resume)(?=[ \t]|$)(.*)$/i;
 /** A blank line in CommonMark's sense: spaces and tabs only (GFM spec §2.1). */
 const BLANK = /^[ \t]*$/;
 /** Escalation ids are `q` and a number (q1, q2…), easy to type in a reply. */
@@ -60,6 +71,11 @@ export function parseCommand(body: string): CommandParse {
     case "retry":
       // Whatever follows is the person's note to themselves: the command takes no argument.
       return { ok: true, command: { kind: "retry" } };
+    case "pause":
+      return { ok: true, command: { kind: "pause", reason: rest || "paused by request" } };
+    case "resume":
+      // Whatever follows is the person's own note: a resume carries nothing to deliver.
+      return { ok: true, command: { kind: "resume" } };
     default: {
       const unreachable: never = verb;
       return unreachable;

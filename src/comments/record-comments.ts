@@ -98,3 +98,29 @@ function oneParagraph(text: string): string {
   const flat = redact(text, "a comment").replace(/\s+/g, " ").trim();
   return flat.length > 500 ? `${flat.slice(0, 499)}…` : flat;
 }
+
+/**
+ * The one reminder of a gate nobody answered (issue 17 point 2): it mentions the reviewers
+ * with the template's own mark (own-marks.ts), so the outbound filter lets it ping them.
+ */
+export function reminderComment(
+  r: RecordBase & {
+    id: string;
+    artifact: string;
+    reviewers: readonly string[];
+    hours: number;
+    prUrl?: string | undefined;
+    expireAfterDays?: number | undefined;
+  },
+): string {
+  const who = r.reviewers.map(ownMention).join(", ");
+  const where = r.prUrl ? ` in the [pull request](${r.prUrl})` : " in the job's pull request";
+  const expiry =
+    r.expireAfterDays !== undefined
+      ? ` Without one, the job is withdrawn after ${r.expireAfterDays} days (\`gates.expireAfterDays\`).`
+      : "";
+  return withHiddenBlock(
+    `⏰ ${who}: gate \`${r.id}\` has waited ${r.hours} hours for a review of ${r.artifact}${where}. Approve it or request changes there; \`/pause\` holds the job, \`/withdraw\` ends it.${expiry}`,
+    { v: 1, job: r.job, kind: "reminder", seq: r.seq, id: r.id },
+  );
+}

@@ -43,8 +43,15 @@ const STATE_ICON: Record<string, string> = {
 export function renderStatusComment(facts: StatusFacts): string {
   const { job, engine } = facts;
   const lines = [
-    `### ${STATE_ICON[job.state] ?? ""} cfa job #${job.job}: **${job.state}**`,
+    `### ${STATE_ICON[job.state] ?? ""} cfa job #${job.job}: **${job.state}**${engine.paused ? " · ⏸️ **PAUSED**" : ""}`,
     "",
+    // Issue 17: who paused it, since when and why (their words, one line, nobody pinged).
+    ...(engine.paused
+      ? [
+          `> [!IMPORTANT]\n> **Paused** by ${oneLine(`@${engine.paused.by}`)} since ${engine.paused.since}: ${oneLine(engine.paused.reason)}. No agent runs until \`/resume\`.`,
+          "",
+        ]
+      : []),
     `**Next move:** ${facts.waitingOn}`,
     "",
     ...(facts.notices ?? []).flatMap((notice) => [`> [!NOTE]\n> ${notice}`, ""]),
@@ -83,13 +90,30 @@ export function renderStatusComment(facts: StatusFacts): string {
     "",
     "</details>",
   );
-  if (job.history.length > 0) {
+  // The history: transitions, and people's decisions at gates with their notes (issue 17
+  // point 3), in time order (ISO times sort as text; a decision from older records has none).
+  const history = [
+    ...job.history.map((entry) => ({
+      at: entry.at,
+      line: `- ${entry.at} ${entry.from} → **${entry.to}** (${entry.action} by ${entry.by}): ${oneLine(entry.reason)}`,
+    })),
+    ...Object.entries(engine.escalations).flatMap(([id, meta]) =>
+      meta.kind === "gate" &&
+      (meta.verdict === "approved" || meta.verdict === "changes") &&
+      meta.answeredBy !== undefined &&
+      meta.answeredBy !== "proxy"
+        ? [
+            {
+              at: meta.answeredAt ?? "",
+              line: `- ${meta.answeredAt ?? ""} gate \`${id}\` ${meta.verdict === "approved" ? "**approved**" : "**changes requested**"} by ${oneLine(`@${meta.answeredBy}`)}${meta.note ? `: ${oneLine(meta.note)}` : ""}`,
+            },
+          ]
+        : [],
+    ),
+  ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  if (history.length > 0) {
     lines.push("", "<details><summary>History</summary>", "");
-    for (const entry of job.history) {
-      lines.push(
-        `- ${entry.at} ${entry.from} → **${entry.to}** (${entry.action} by ${entry.by}): ${oneLine(entry.reason)}`,
-      );
-    }
+    for (const entry of history) lines.push(entry.line.replace("-  gate", "- gate"));
     lines.push("", "</details>");
   }
   const links = [
@@ -100,7 +124,7 @@ export function renderStatusComment(facts: StatusFacts): string {
   if (links.length > 0) lines.push("", links.join(" · "));
   lines.push(
     "",
-    "<sub>Commands (people with write access): `/withdraw [reason]` · `/intervene <text>` · `/answer [q<N>] <text>` · `/retry` (a failed setup). Gates are approved in a pull-request review.</sub>",
+    "<sub>Commands (people with write access): `/withdraw [reason]` · `/intervene <text>` · `/answer [q<N>] <text>` · `/pause [reason]` · `/resume` · `/retry` (a failed setup). Gates are approved in a pull-request review.</sub>",
   );
   return withHiddenBlock(lines.join("\n"), { v: 1, job: job.job, kind: "status" });
 }

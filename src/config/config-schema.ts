@@ -283,6 +283,17 @@ export const CfaConfigFileSchema = z.strictObject({
    * token, the workflow's GITHUB_TOKEN included. Off: those changes are held back and said.
    */
   pushWorkflows: z.boolean().default(false),
+  /**
+   * Gates nobody answers (issue 17 point 2; seed 002's gate_timeout_minutes): one reminder
+   * mentioning the reviewers after `remindAfterHours`, and the job withdrawn, saying why,
+   * after `expireAfterDays`. Each absent: a gate waits without it. Driven by the sweep.
+   */
+  gates: z
+    .strictObject({
+      remindAfterHours: z.number().positive().max(8760).optional(),
+      expireAfterDays: z.number().positive().max(365).optional(),
+    })
+    .prefault({}),
   /** `drop` removes .cfa/jobs/<N>/ in a last commit before DONE (README, "Configuration"). */
   auditTrail: z.enum(AUDIT_TRAIL_MODES).default("keep"),
 });

@@ -26,6 +26,7 @@ import { ensureLead } from "./flow/leads.js";
 import { nudgeLead } from "./flow/nudge.js";
 import { resumeUnfinished } from "./flow/resume.js";
 import { runProxies } from "./flow/run-proxies.js";
+import { remindGates } from "./flow/gate-reminders.js";
 import { ingestHumanEvents } from "./people/ingest.js";
 import { publishChecks } from "./publish/checks.js";
 import { publishStatus, waitingOn } from "./publish/status.js";
@@ -203,6 +204,19 @@ async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopp
   await resumeUnfinished(s);
   if (isTerminalState(s.job.state)) return undefined;
   await ingestHumanEvents(s, { checkPullRequest: true });
+  // Issue 17: a paused job runs nothing — no lead, proxy, question, nudge or turn — until a
+  // person resumes it; what people said meanwhile was recorded above and acts on resume.
+  if (isPaused(s)) return undefined;
+  // A gate nobody answered: its one reminder, or the job withdrawn when it expired.
+  await remindGates(s);
+  if (!isLiveState(s.job.state)) return undefined;
+  // A pause seen while turns run stops the wake as the time margin does (at each turn's next
+  // model call, nothing of them applied, their calls journalled and charged once).
+  const pause = new AbortController();
+  options = {
+    ...options,
+    stop: options.stop ? AbortSignal.any([options.stop, pause.signal]) : pause.signal,
+  };
   const turns = new TurnScheduler(s, {
     capacity: s.config.fanOut + 1,
     order: s.deps.applyOrder ?? "finished",
@@ -211,6 +225,9 @@ async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopp
   const rt = runtimeOf(s);
   rt.lateJoin = (a) => turns.launch(a);
   rt.appliedOn = (thread) => turns.appliedOn(thread);
+  rt.pause = (by) => {
+    if (!pause.signal.aborted) pause.abort({ reason: `paused by @${by}`, now: false });
+  };
   const onStop = () => {
     const stop = stopOf(options.stop);
     if (stop === null) return;
@@ -226,6 +243,7 @@ async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopp
   } finally {
     rt.lateJoin = null;
     rt.appliedOn = null;
+    rt.pause = null;
     options.stop?.removeEventListener("abort", onStop);
     // Nothing runs past its wake: a turn still running here is stopped and not applied
     // (the wake is stopping, or the job ended); its calls stay journalled.
@@ -247,10 +265,25 @@ async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopp
   // What the stopped turns wrote in the job worktree (a lead's half-done files) is not
   // committed: the turn is redone next time. Every applied turn was committed already.
   await s.repo.resetToHead();
+  if (pause.signal.aborted) {
+    // The pause is applied now if only a mid-turn look saw it (poll-interventions.ts), with
+    // whatever else people said; the stopped turns are redone on resume.
+    progress(s, s.job.state, "STOPPED", stop.reason);
+    await ingestHumanEvents(s);
+    // Resumed already (a `/resume` right behind the `/pause`): the next run carries on.
+    if (isPaused(s) || !isLiveState(s.job.state)) return undefined;
+    return { reason: stop.reason, wakeAgain: true };
+  }
   const withdrawn = await withdrawalPending(s).catch(() => false);
   progress(s, s.job.state, "STOPPED", stop.reason);
   s.notes.push(`stopped early: ${stop.reason}`);
   return { reason: stop.reason, wakeAgain: !withdrawn };
+}
+
+function isPaused(s: Session): boolean {
+  if (s.engine.paused === undefined || !isLiveState(s.job.state)) return false;
+  s.notes.push(`paused by @${s.engine.paused.by} since ${s.engine.paused.since}`);
+  return true;
 }
 
 /**
@@ -326,6 +359,8 @@ async function runTurns(s: Session, turns: TurnScheduler, options: WakeOptions):
     ) {
       await ingestHumanEvents(s);
       turns.abortConsumed();
+      // Paused (issue 17): the turns still running stop at their next call, as for a stop.
+      if (s.engine.paused !== undefined) rt.pause?.(s.engine.paused.by);
       // Applied (or refused, when its author may not withdraw): turns run normally again.
       if (!stopping()) rt.stopping = null;
     }

@@ -72,6 +72,8 @@ export interface CheckUpdate {
   sha: string;
   status: "in_progress" | "completed";
   conclusion?: "success" | "failure" | "cancelled" | "neutral";
+  /** The run's title when it says more than its status (a paused job: issue 17). */
+  title?: string;
   summary: string;
 }
 

@@ -6,6 +6,9 @@ import type { JobRecord } from "../protocol/job-record.js";
 import { RecordError } from "../protocol/errors.js";
 import { CommandEvidenceSchema } from "./command-evidence.js";
 
+/** A decision's note kept in state.json, at most (characters): the lead hears it whole. */
+export const DECISION_NOTE_KEPT = 2000;
+
 export const EscalationMetaSchema = z.object({
   caller: z.string(),
   kind: z.enum(["question", "gate"]),
@@ -19,11 +22,22 @@ export const EscalationMetaSchema = z.object({
   gateBlob: z.string().optional(),
   /** Seq of the comment that asked the person, once posted. */
   postedSeq: z.number().int().optional(),
+  /** When it was put to the person (the engine's clock): a gate's reminder counts from it. */
+  postedAt: z.string().optional(),
+  /** When the one reminder of this gate was queued (issue 17 point 2). */
+  remindedAt: z.string().optional(),
   /** Files the proxy read in the caller's workspace to form its view (seed 000 §7). */
   proxyRead: z.array(z.string()).optional(),
   /** The framed question the proxy put to the person. */
   framed: z.string().optional(),
   answeredBy: z.string().optional(),
+  /** When it was answered (the engine's clock); absent in older records. */
+  answeredAt: z.string().optional(),
+  /**
+   * A gate's decision note (issue 17 point 3): the review's body, or `cfa approve --note`,
+   * `cfa reject --comment`; redacted and cut to DECISION_NOTE_KEPT characters.
+   */
+  note: z.string().optional(),
   /** `superseded`: the caller asked for review again before anyone answered this gate. */
   verdict: z.enum(["approved", "changes", "answer", "withdraw", "superseded"]).optional(),
 });
@@ -140,6 +154,12 @@ export const EngineStateSchema = z.object({
    * wake's end.
    */
   prBody: z.string().optional(),
+  /**
+   * A person paused the job (issue 17): no turn starts, no task is dispatched, no nudge or
+   * retry is spent and the sweep leaves it alone until a `/resume`. `by` is the login,
+   * `since` the engine's clock, `reason` the person's words (data, never instructions).
+   */
+  paused: z.object({ by: z.string(), since: z.string(), reason: z.string() }).optional(),
   /** Paths under .github/workflows/ whose changes were held back (issue 10 §6). */
   workflowsHeldBack: z.array(z.string()).optional(),
   /**

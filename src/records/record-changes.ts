@@ -28,6 +28,9 @@ export const HELD_BACK_KEPT = 50;
 export const SETUP_RUNS_KEPT = 10;
 export const BLOCKED_KEPT = 50;
 
+/** A pause's reason kept in state.json, at most (characters): it is shown, not processed. */
+export const PAUSE_REASON_KEPT = 500;
+
 export type RecordChange =
   /** A task dispatched: started (its worktree made) or queued behind the fan-out cap. */
   | { type: "task-recorded"; id: string; meta: TaskMeta }
@@ -111,7 +114,11 @@ export type RecordChange =
   /** A round was applied (or a wake ended without meeting it): the pause is over. */
   | { type: "disk-cleared" }
   /** A turn's changes to these workflow files were put back (issue 10 §6). */
-  | { type: "workflows-held-back"; paths: readonly string[] };
+  | { type: "workflows-held-back"; paths: readonly string[] }
+  /** A person paused the job (issue 17): nothing runs until it is resumed. */
+  | { type: "job-paused"; by: string; since: string; reason: string }
+  /** A person released the pause. */
+  | { type: "job-resumed" };
 
 export function evolveRecords(records: JobRecords, change: RecordChange): JobRecords {
   const { job, engine } = records;
@@ -282,6 +289,20 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
         ...engine,
         workflowsHeldBack: [...known].sort().slice(0, HELD_BACK_KEPT),
       });
+    }
+    case "job-paused":
+      return withEngine({
+        ...engine,
+        paused: {
+          by: change.by,
+          since: change.since,
+          reason: change.reason.slice(0, PAUSE_REASON_KEPT),
+        },
+      });
+    case "job-resumed": {
+      if (engine.paused === undefined) return records;
+      const { paused: _released, ...rest } = engine;
+      return withEngine(rest);
     }
     default: {
       const never: never = change;

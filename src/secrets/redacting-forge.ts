@@ -47,7 +47,13 @@ const CLEAN: { [K in keyof Forge]-?: Clean<Forge[K]> } = {
   closePullRequest: "reads",
   requestReview: "reads", // logins
   listReviews: "reads",
-  setCheck: ([check], r) => [{ ...check, summary: r(check.summary, "a check run") } as CheckUpdate],
+  setCheck: ([check], r) => [
+    {
+      ...check,
+      ...(check.title !== undefined ? { title: r(check.title, "a check run") } : {}),
+      summary: r(check.summary, "a check run"),
+    } as CheckUpdate,
+  ],
   readConfig: "reads",
 };
 

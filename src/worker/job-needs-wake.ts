@@ -4,6 +4,7 @@
 
 import type { EngineState } from "../records/engine-state.js";
 import { isLiveState, type State } from "../protocol/fsm.js";
+import { gatesDue, type GatePolicy } from "../records/gate-deadlines.js";
 
 export interface JobFacts {
   state: State;
@@ -15,6 +16,9 @@ export interface JobFacts {
   latestReview: number;
   /** The job's pull request as GitHub has it now (absent: not read, or none yet). */
   pullRequest?: { state: "open" | "closed" } | null;
+  /** The repository's `gates` and the time now: a gate's reminder or expiry may be due. */
+  gates?: GatePolicy;
+  now?: Date;
 }
 
 /** Why the job needs a wake; empty when it is terminal or rightly waiting on a person. */
@@ -38,6 +42,19 @@ export function jobNeedsWake(facts: JobFacts): string[] {
   if (facts.latestComment > engine.cursor.comment) reasons.push("a comment it has not read");
   if (facts.latestReview > engine.cursor.review) reasons.push("a review it has not read");
   if (engine.outbox.length > 0) reasons.push("comments decided but not posted");
+  // Issue 17: a paused job is left alone — no retry of the API, no run for its idle agents —
+  // unless people did something above (a /resume, a /withdraw, a closed issue).
+  if (engine.paused !== undefined) return reasons;
+  // Issue 17 point 2: a gate nobody answered is due its one reminder, or has expired.
+  if (facts.gates !== undefined && facts.now !== undefined) {
+    for (const due of gatesDue(engine, facts.state, facts.gates, facts.now)) {
+      reasons.push(
+        due.kind === "remind"
+          ? `gate ${due.id} waited ${due.waitedHours} h: its reminder is due`
+          : `gate ${due.id} waited ${due.waitedDays} days: it expired`,
+      );
+    }
+  }
   // Issue 9 point 6: a wake that met an API outage ended with the job live; try again.
   if (engine.apiWait !== undefined)
     reasons.push(

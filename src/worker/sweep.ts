@@ -21,6 +21,7 @@ import { guardJobStart, readStartFacts } from "./job-start-guard.js";
 import { jobNeedsWake } from "./job-needs-wake.js";
 import { ownWorkflow } from "./own-workflow.js";
 import type { WorkerContext } from "./worker-context.js";
+import { systemClock } from "../ports/clock.js";
 
 export interface SweepResult {
   exitCode: number;
@@ -254,6 +255,8 @@ async function startedJobReasons(
     latestComment: await newest(comments, refused.comments),
     latestReview: await newest(reviews, refused.reviews),
     pullRequest,
+    gates: config.gates,
+    now: (w.clock ?? systemClock).now(),
   });
 }
 

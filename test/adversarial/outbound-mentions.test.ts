@@ -23,6 +23,7 @@ import {
   noticeComment,
   questionComment,
   refusalComment,
+  reminderComment,
   transitionComment,
 } from "../../src/comments/record-comments.js";
 import { renderStatusComment } from "../../src/comments/status-comment.js";
@@ -139,6 +140,45 @@ const RENDERERS: readonly [name: string, render: (p: string) => string][] = [
         .join("\n\n"),
   ],
   ["pull request title (the issue's title)", (p) => `cfa #7: ${p}`],
+  [
+    "status: a pause's reason (issue 17)",
+    (p) => {
+      const { record, engine } = job("r");
+      const paused = { ...engine, paused: { by: "ana", since: at, reason: p } };
+      return renderStatusComment({
+        job: record,
+        engine: paused,
+        waitingOn: "x",
+        links: { artifacts: [] },
+      });
+    },
+  ],
+  [
+    "status: a decision's note in the history (issue 17)",
+    (p) => {
+      const { record, engine } = job("r");
+      const noted = {
+        ...engine,
+        escalations: {
+          q1: {
+            ...{ caller: "lead", kind: "gate" as const, state: "INTENT", text: "ok?" },
+            ...{ answeredBy: "ana", verdict: "approved" as const, answeredAt: at, note: p },
+          },
+        },
+      };
+      return renderStatusComment({
+        job: record,
+        engine: noted,
+        waitingOn: "x",
+        links: { artifacts: [] },
+      });
+    },
+  ],
+  [
+    "gate reminder: the artifact's name (issue 17)",
+    (p) =>
+      reminderComment({ job: 7, seq: 1, id: "q1", artifact: p, reviewers: ["ana"], hours: 25 }),
+  ],
 ];
 
 /** What the Forge boundary makes of a text (outbound-forge.ts): redacted, then filtered. */
@@ -186,7 +226,15 @@ describe(cases("the filtered text reads as written", PAYLOADS.length), () => {
   });
 });
 
-describe(cases("the bot's own marks", 9), () => {
+describe(cases("the bot's own marks", 10), () => {
+  it("a gate's reminder pings its reviewers, and only them (issue 17)", () => {
+    const body = reminderComment({
+      ...{ job: 7, seq: 1, id: "q1", artifact: "ask @erin and @acme/security-team" },
+      ...{ reviewers: ["ana", "bob"], hours: 25, prUrl: "https://x/pull/1" },
+    });
+    expect(githubNotices(posted(body)).mentions).toEqual(["ana", "bob"]);
+  });
+
   it("a gate pings its reviewers, and only them", () => {
     const body = gateComment({
       ...{ job: 7, seq: 1, id: "q1", artifact: "PLAN.md", sha: "a".repeat(40) },

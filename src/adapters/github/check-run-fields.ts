@@ -17,7 +17,10 @@ export function checkRunFields(check: CheckUpdate): CheckRunFields {
     return {
       name: check.name,
       status: "in_progress",
-      output: { title: `${check.name}: in progress`, summary: fitSummary(check.summary) },
+      output: {
+        title: check.title ?? `${check.name}: in progress`,
+        summary: fitSummary(check.summary),
+      },
     };
   }
   // GitHub refuses a completed run without a conclusion; "neutral" says nothing either way.

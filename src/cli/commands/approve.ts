@@ -8,23 +8,24 @@ export const approveCommand = jobVerb({
   name: "approve",
   summary: "approve the artifact under review (INTENT.md, PLAN.md or WORK_SUMMARY.md)",
   usage: `
-Usage: cfa approve <N> [--comment TEXT] [--repo DIR] [--verbose] [--record FILE]
+Usage: cfa approve <N> [--note TEXT] [--repo DIR] [--verbose] [--record FILE]
 
 Approves job N's artifact under review — a review of the job's pull request at the latest
 commit of cfa/<N>, as you would approve it on GitHub — then wakes the job: it moves to the
 next phase and runs until it waits on you again.
 
 Options:
-  --comment TEXT  a note with the approval
+  --note TEXT     a note with the approval, kept with it in the job's records
+                  (--comment is the same)
   --repo DIR      the repository (default: the current folder)
   --verbose, -v   per-task lines in the log
   --record FILE   append this action and the model's responses to a replay file
   --help, -h      this help
 
 Needs ANTHROPIC_API_KEY.`,
-  options: { comment: { type: "string" } },
+  options: { comment: { type: "string" }, note: { type: "string" } },
   act(n, { values }) {
-    const comment = values.comment?.trim();
+    const comment = (values.note ?? values.comment)?.trim();
     return {
       action: { action: "approve", job: n, ...(comment ? { text: comment } : {}) },
       check: requireGate,

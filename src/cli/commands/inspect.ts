@@ -7,6 +7,7 @@ import { printUsage } from "../command.js";
 import { renderInspect } from "../inspect-render.js";
 import { readJobRecords } from "../job-records.js";
 import { readJobView } from "../job-view.js";
+import { clean, renderTask } from "../task-render.js";
 import {
   HELP_OPTION,
   parseCommandArgs,
@@ -16,19 +17,23 @@ import {
 import { resolveRepo } from "../resolve-repo.js";
 import { priceOf, resolveModel } from "../../wiring/index.js";
 
-const OPTIONS = { ...HELP_OPTION, ...REPO_OPTION } as const;
+const OPTIONS = { ...HELP_OPTION, ...REPO_OPTION, task: { type: "string" } } as const;
 
 export const inspectCommand: Command = {
   name: "inspect",
   summary: "the job as a tree: states, gates, tasks, artifacts, turns, tokens, cost",
   usage: `
-Usage: cfa inspect <N> [--repo DIR]
+Usage: cfa inspect <N> [--task ID] [--repo DIR]
 
 Shows job N as a tree, from its records on the branch cfa/<N>: each entry into a state with
 its outcome and gates, the tasks it dispatched (status, verifier verdict, files written),
 the artifacts, and per agent instance its turns, tool calls, tokens and cost, with totals.
 
+With --task, one task up close: its brief, its worker's replies, each verifier run with the
+commands it ran and its verdict, its branch and where it merged.
+
 Options:
+  --task ID     one task up close
   --repo DIR    the repository (default: the current folder)
   --help, -h    this help`,
 
@@ -40,7 +45,22 @@ Options:
     const texts = await readJobRecords(repoDir, n);
     if (texts === null)
       throw new CliError(`there is no job #${n} in ${repoDir} (no branch cfa/${n}).`);
-    const lines = renderInspect(readJobView(texts), { resolveModel, price: priceOf });
+    const view = readJobView(texts);
+    const task = parsed.values.task?.trim();
+    if (task !== undefined) {
+      const section = renderTask(view, task);
+      if (section === null) {
+        const known = Object.keys(view.engine?.tasks ?? {}).sort();
+        throw new CliError(
+          `job #${n} has no task ${JSON.stringify(clean(task))}${
+            known.length > 0 ? ` (its tasks: ${known.join(", ")})` : " (it has dispatched none yet)"
+          }.`,
+        );
+      }
+      io.stdout.write(`${section.join("\n")}\n`);
+      return 0;
+    }
+    const lines = renderInspect(view, { resolveModel, price: priceOf });
     io.stdout.write(`${lines.join("\n")}\n`);
     return 0;
   },

@@ -1,4 +1,5 @@
-// `cfa resume N`: wakes the job without doing anything else, so work a stopped command
+// `cfa resume N`: releases a paused job (a `/resume` comment, issue 17); on a job that is not
+// paused it wakes the job without doing anything else, so work a stopped command
 // (Ctrl-C) or a crash left waiting carries on (seed 002's `resume`; seed 000 §11: the
 // agents' mail is durable, so a new wake picks it up).
 
@@ -7,11 +8,12 @@ import { jobVerb } from "../job-verb.js";
 
 export const resumeCommand = jobVerb({
   name: "resume",
-  summary: "wake the job again after a stopped command, without doing anything else",
+  summary: "release a paused job, or wake the job again after a stopped command",
   usage: `
 Usage: cfa resume <N> [--repo DIR] [--verbose] [--record FILE]
 
-Wakes job N and runs it until it waits on you again or ends, without changing anything
+Releases job N if it is paused (a \`/resume\` comment on its issue), then wakes it and runs
+it until it waits on you again or ends. On a job that is not paused it changes nothing
 first: for a job whose last command was stopped (Ctrl-C) or crashed while agents had work.
 
 Options:

@@ -11,7 +11,9 @@ import type { Message } from "../../ports/model.js";
 import { runAgent } from "../turn/agent-run.js";
 import type { EscalationMeta } from "../../records/engine-state.js";
 import { appendText, readText } from "../tree/files.js";
-import { asData } from "../../comments/sanitize.js";
+import { asData, stripHiddenMarkup } from "../../comments/sanitize.js";
+import { clip } from "../../secrets/index.js";
+import { DECISION_NOTE_KEPT } from "../../records/engine-state.js";
 import { proxyMemoryPath } from "../../records/job-paths.js";
 import { systemPrompt } from "../turn/prompts.js";
 import { queueComment } from "../publish/outbox.js";
@@ -278,7 +280,7 @@ export async function postToHuman(s: Session, m: AskHumanMolecule): Promise<void
     );
     progress(s, "ASK", "QUESTION", `⏸ ${m.id} waits for @${asked}'s answer`);
   }
-  setMeta(s, m.id, { postedSeq: s.engine.seq - 1 });
+  setMeta(s, m.id, { postedSeq: s.engine.seq - 1, postedAt: now(s) });
 }
 
 /** Appends what the person said to their proxy's memory (seed 000 §7: the proxy learns). */
@@ -299,13 +301,22 @@ export async function remember(s: Session, id: string, by: string, reply: string
 export async function humanReply(
   s: Session,
   id: string,
-  reply: { by: string; text: string; verdict?: "approved" | "changes"; commit?: string },
+  reply: {
+    by: string;
+    text: string;
+    verdict?: "approved" | "changes";
+    commit?: string;
+    /** Issue 17 point 3: the decision's own words (a review's body), "" when it has none. */
+    note?: string;
+  },
 ): Promise<void> {
   const meta = escalationMeta(s, id);
+  const note = stripHiddenMarkup(reply.note ?? "").trim();
+  // The lead hears an approval's note with the approval, as data like any person's text.
   const text =
     meta.kind === "gate"
       ? reply.verdict === "approved"
-        ? `approved by @${reply.by}`
+        ? `approved by @${reply.by}${note ? `, with a note:\n${asData(`approval note by @${reply.by}`, note)}` : ""}`
         : `changes requested by @${reply.by}:\n${asData(`review by @${reply.by}`, reply.text)}`
       : `@${reply.by} answered:\n${asData(`answer by @${reply.by}`, reply.text)}`;
   await append(
@@ -323,6 +334,9 @@ export async function humanReply(
   setMeta(s, id, {
     answeredBy: reply.by,
     verdict: meta.kind === "gate" ? (reply.verdict ?? "changes") : "answer",
+    answeredAt: now(s),
+    // Kept with the decision in state.json (redacted, then cut): the history shows it.
+    ...(meta.kind === "gate" && note ? { note: clip(note, DECISION_NOTE_KEPT) } : {}),
   });
   await remember(s, id, reply.by, reply.verdict === "approved" ? "approved" : reply.text);
   progress(

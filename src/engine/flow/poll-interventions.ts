@@ -71,6 +71,13 @@ async function pollOnce(s: Session): Promise<void> {
     runtimeOf(s).stopping = `withdrawn by ${withdrawal.by}: the turn stops for it`;
     return;
   }
+  // A pause (issue 17) stops the wake's turns at their next call, kept to be redone on
+  // resume; it is applied, with the rest, once they have stopped (wake.ts).
+  const pause = events.find((e) => e.kind === "pause");
+  if (pause !== undefined && s.engine.paused === undefined) {
+    runtimeOf(s).pause?.(pause.by);
+    return;
+  }
   if (events.some((e) => e.kind !== "intervene")) return;
   applyChange(s, { type: "people-read", cursor });
   for (const event of events) {

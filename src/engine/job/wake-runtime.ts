@@ -30,6 +30,11 @@ export interface WakeRuntime {
    * at the next applied turn, or a stop of the wake), or null.
    */
   stopping: string | null;
+  /**
+   * Stops the wake at its turns' next model calls because `by` paused the job (issue 17);
+   * null outside the loop.
+   */
+  pause: ((by: string) => void) | null;
 }
 
 const runtimes = new WeakMap<Session, WakeRuntime>();
@@ -47,6 +52,7 @@ export function runtimeOf(s: Session): WakeRuntime {
       lateJoin: null,
       appliedOn: null,
       stopping: null,
+      pause: null,
     };
     runtimes.set(s, rt);
   }

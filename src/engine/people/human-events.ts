@@ -12,6 +12,9 @@ export type HumanEvent =
   | { kind: "answer"; by: string; id: string | null; text: string; comment: number }
   | { kind: "retry"; by: string }
   | { kind: "review"; review: Review; permission: Permission }
+  /** Issue 17: pause and resume, each by a person whose authority was checked live. */
+  | { kind: "pause"; by: string; reason: string; comment: number }
+  | { kind: "resume"; by: string; comment: number }
   /** Someone without authority, or a malformed command: a one-line reply, nothing changes. */
   | { kind: "refused"; login: string; reason: string; comment: number };
 
@@ -116,6 +119,12 @@ export async function collectHumanEvents(
         break;
       case "retry":
         events.push({ kind: "retry", by });
+        break;
+      case "pause":
+        events.push({ kind: "pause", by, reason: command.reason, comment: comment.id });
+        break;
+      case "resume":
+        events.push({ kind: "resume", by, comment: comment.id });
         break;
       default: {
         const never: never = command;

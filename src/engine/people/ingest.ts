@@ -11,7 +11,15 @@ import { currentLead } from "../flow/instances.js";
 import { relayIntervention } from "../flow/intervene.js";
 import { queueComment } from "../publish/outbox.js";
 import { refusalComment } from "../../comments/record-comments.js";
-import { applyChange, persist, progress, type Session, persistRecords } from "../job/session.js";
+import {
+  append,
+  applyChange,
+  now,
+  persist,
+  persistRecords,
+  progress,
+  type Session,
+} from "../job/session.js";
 import { afterTransition, applyTransition } from "../flow/transitions.js";
 import { ensureLead } from "../flow/leads.js";
 import type { MemoForge } from "../job/forge-memo.js";
@@ -124,9 +132,11 @@ async function applyHumanEvent(s: Session, event: HumanEvent): Promise<void> {
       const inline = review.comments
         .map((c) => `- \`${c.path}${c.line ? `:${c.line}` : ""}\`: ${c.body}`)
         .join("\n");
+      const note = [review.body.trim(), inline].filter((x) => x !== "").join("\n\n");
       await humanReply(s, gate.id, {
         by: review.author.login,
-        text: [review.body.trim(), inline].filter((x) => x !== "").join("\n\n") || "(no comment)",
+        text: note || "(no comment)",
+        note,
         verdict: judgement.verdict,
         commit: review.commitId,
       });
@@ -146,6 +156,12 @@ async function applyHumanEvent(s: Session, event: HumanEvent): Promise<void> {
       progress(s, "HUMAN", "RETRY", `${event.by}: try the workspace setup again`);
       return;
     }
+    case "pause":
+      await pauseJob(s, event);
+      return;
+    case "resume":
+      await resumeJob(s, event);
+      return;
     case "refused":
       refuse(s, event.login, event.reason);
       return;
@@ -154,4 +170,43 @@ async function applyHumanEvent(s: Session, event: HumanEvent): Promise<void> {
       throw new Error(`cfa/engine: unhandled human event ${JSON.stringify(never)}`);
     }
   }
+}
+
+/**
+ * Issue 17: the job pauses — recorded in state.json and audited in the bus. The wake that
+ * applies it stops its running turns at their next model call (wake.ts); what people say
+ * while it is paused is recorded as usual and acted on once it is resumed.
+ */
+async function pauseJob(s: Session, event: Extract<HumanEvent, { kind: "pause" }>): Promise<void> {
+  const paused = s.engine.paused;
+  if (paused !== undefined) {
+    refuse(
+      s,
+      event.by,
+      `job #${s.n} is paused already (by @${paused.by} since ${paused.since}); \`/resume\` releases it.`,
+    );
+    return;
+  }
+  applyChange(s, { type: "job-paused", by: event.by, since: now(s), reason: event.reason });
+  await append(s, [{ type: "paused", by: event.by, reason: s.engine.paused?.reason ?? "" }]);
+  progress(s, "HUMAN", "PAUSED", `@${event.by}: ${event.reason}`);
+}
+
+async function resumeJob(
+  s: Session,
+  event: Extract<HumanEvent, { kind: "resume" }>,
+): Promise<void> {
+  if (s.engine.paused === undefined) {
+    refuse(s, event.by, `job #${s.n} is not paused; nothing was changed.`);
+    return;
+  }
+  applyChange(s, { type: "job-resumed" });
+  // A pause stops the clock of the gates it held (gate-reminders.ts): their wait counts
+  // again from now, so a job paused for a week is not withdrawn the moment it resumes.
+  for (const [id, meta] of Object.entries(s.engine.escalations)) {
+    if (meta.kind !== "gate" || meta.postedAt === undefined || meta.verdict !== undefined) continue;
+    applyChange(s, { type: "escalation-noted", id, patch: { postedAt: now(s) } });
+  }
+  await append(s, [{ type: "resumed", by: event.by }]);
+  progress(s, "HUMAN", "RESUMED", `@${event.by}`);
 }

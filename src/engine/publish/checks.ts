@@ -10,6 +10,7 @@ import type { CheckUpdate } from "../../ports/forge.js";
 import { PHASES } from "../../skills/phases.js";
 import { pictureOfJob } from "../../comments/picture-of-job.js";
 import type { Session } from "../job/session.js";
+import type { EngineState } from "../../records/engine-state.js";
 import { waitingOn } from "./status.js";
 import { jobEvidence } from "../../comments/job-evidence.js";
 
@@ -22,6 +23,8 @@ export function jobChecks(
   next: string,
   head: string,
   picture?: string,
+  /** Issue 17: the current phase's check says PAUSED in its title; `next` says by whom and why. */
+  paused?: EngineState["paused"],
 ): CheckUpdate[] {
   const withPicture = (text: string) => (picture === undefined ? text : `${text}\n\n${picture}`);
   const state = job.state;
@@ -55,7 +58,13 @@ export function jobChecks(
         summary: withPicture(last?.reason ?? state),
       };
     }
-    return { name, sha: head, status: "in_progress", summary: withPicture(`Next move: ${next}`) };
+    return {
+      name,
+      sha: head,
+      status: "in_progress",
+      ...(paused !== undefined ? { title: `${name}: PAUSED by @${paused.by}` } : {}),
+      summary: withPicture(`Next move: ${next}`),
+    };
   });
 }
 
@@ -65,7 +74,7 @@ export async function publishChecks(s: Session): Promise<void> {
   const picture = [jobEvidence(s.engine), pictureOfJob(s.job, s.engine)]
     .filter((part) => part !== "")
     .join("\n\n");
-  for (const check of jobChecks(s.job, waitingOn(s), head, picture)) {
+  for (const check of jobChecks(s.job, waitingOn(s), head, picture, s.engine.paused)) {
     await s.deps.forge.setCheck(check);
   }
 }

@@ -26,6 +26,11 @@ export function waitingOn(s: Session): string {
     // Issue 18 §7: a full disk pauses the job, live (job/disk-pause.ts).
     return diskFullAdvice(s.engine.diskFull.since, clip(s.engine.diskFull.last, 300));
   }
+  if (s.engine.paused !== undefined) {
+    // Issue 17: nothing runs until a person resumes it; who paused it is named, not pinged.
+    const p = s.engine.paused;
+    return `a person to resume it (\`/resume\`): PAUSED by @${p.by} since ${p.since} (${clip(p.reason, 4000).replace(/\s+/g, " ").slice(0, 160)}).`;
+  }
   if (s.engine.apiWait !== undefined) {
     const last = clip(s.engine.apiWait.last, 4000).replace(/\s+/g, " ");
     // Issue 19 §2: refused credentials are the installation's to fix, not the job's failure.

@@ -103,6 +103,13 @@ const events = {
       )
       .optional(),
   },
+  /**
+   * Audit: a person paused the job (issue 17; seed 002's `gate_paused`): nothing runs until
+   * a `resumed`. `by` is the person's login as the forge named them.
+   */
+  paused: { by: z.string().min(1), reason: z.string() },
+  /** Audit: a person released the pause (seed 002's `gate_resumed`). */
+  resumed: { by: z.string().min(1) },
 } as const satisfies Record<string, z.ZodRawShape>;
 
 export type BusEventType = keyof typeof events;
@@ -149,4 +156,9 @@ export const isBusEventType = (value: unknown): value is BusEventType =>
   typeof value === "string" && Object.hasOwn(events, value);
 
 /** Audit entries: informational lines the engine appends; fold returns them in order. */
-export type AuditEntry = Extract<BusLine, { type: "outcome" | "transition" | "verdict" }>;
+export type AuditEntry = Extract<
+  BusLine,
+  { type: "outcome" | "transition" | "verdict" | "paused" | "resumed" }
+>;
+
+export const AUDIT_TYPES = ["outcome", "transition", "verdict", "paused", "resumed"] as const;

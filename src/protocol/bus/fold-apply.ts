@@ -222,6 +222,8 @@ function applyEvent(s: Store, e: BusEvent, r: Replay): void {
     case "outcome":
     case "transition":
     case "verdict":
+    case "paused":
+    case "resumed":
       return; // audit entries: collected by fold
     default: {
       const never: never = e;

@@ -9,6 +9,7 @@
 import { canonicalLine } from "../canonical-json.js";
 import { BusLogError } from "./errors.js";
 import {
+  AUDIT_TYPES,
   LINE_SCHEMAS,
   isBusEventType,
   type AuditEntry,
@@ -102,7 +103,7 @@ export function fold(text: string, options: SoupOptions = {}): Folded {
     for (let i = 0; i < pending.length; i++) {
       const p = pending[i] as BusLine;
       apply(p, first + i);
-      if (p.type === "outcome" || p.type === "transition" || p.type === "verdict") audit.push(p);
+      if (isAudit(p)) audit.push(p);
     }
     pending.length = 0;
     batch += 1;
@@ -152,4 +153,8 @@ function utf8Length(text: string, chars: number): number {
     bytes += code < 0x800 ? 1 : 2;
   }
   return bytes;
+}
+
+function isAudit(line: BusLine): line is AuditEntry {
+  return (AUDIT_TYPES as readonly string[]).includes(line.type);
 }

@@ -41,6 +41,20 @@ function questionThenWithdraw() {
   };
 }
 
+/** Issue 17: paused at a question, answered while paused, resumed, then withdrawn. */
+function pausedAndResumed() {
+  const file = questionThenWithdraw();
+  return {
+    ...file,
+    people: [
+      { action: "pause", text: "until the meeting" },
+      { action: "answer", text: "Hello" },
+      { action: "resume" },
+      { action: "withdraw", text: "not needed after all" },
+    ],
+  };
+}
+
 /** A gate with a requested change, then an approval, then a withdraw in PLAN. */
 function gated() {
   return {
@@ -102,6 +116,28 @@ describe("cfa replay", () => {
     expect(second.show("state.json")).toBe(first.show("state.json"));
     const transcript = "instances/intent-lead@state~intent~1.jsonl";
     expect(second.show(transcript)).toBe(first.show(transcript));
+  });
+
+  it("replays a paused-and-resumed job byte for byte: the answer given while paused acts on resume", async () => {
+    const file = pausedAndResumed();
+    const first = await replay("paused", file);
+    const second = await replay("paused", file);
+    expect(first.io.err()).toBe("");
+    expect([first.code, second.code]).toEqual([0, 0]);
+    expect(first.io.out()).toContain('▶ @ana pauses job #1: "until the meeting"');
+    expect(first.io.out()).toContain("▶ @ana resumes job #1");
+    const bus = first.show("bus.jsonl");
+    const types = bus
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => (JSON.parse(l) as { type: string }).type);
+    // Paused, then the answer recorded while paused, then resumed: the lead ran after that.
+    expect(types.indexOf("paused")).toBeLessThan(types.indexOf("human-reply"));
+    expect(types.indexOf("human-reply")).toBeLessThan(types.indexOf("resumed"));
+    expect(types.lastIndexOf("turn-end")).toBeGreaterThan(types.indexOf("resumed"));
+    expect(JSON.parse(first.show("state.json")).state).toBe("WITHDRAWN");
+    expect(second.show("bus.jsonl")).toBe(bus);
+    expect(second.show("state.json")).toBe(first.show("state.json"));
   });
 
   it("replays gates the same way, up to the commit ids git derives from the time", async () => {

@@ -6,7 +6,7 @@ import { readJobRecords, type JobRecordTexts } from "../../../src/cli/job-record
 import { wake } from "../../../src/engine/index.js";
 import { createLocalJob, git, type LocalJob } from "../engine/local-job.js";
 import { call, recording, say, tools } from "../engine/script.js";
-import { finish, gate, pass, writeArtifact } from "../engine/recordings.js";
+import { finish, gate, writeArtifact } from "../engine/recordings.js";
 
 export function scriptedJobRecording() {
   return recording({
@@ -45,7 +45,10 @@ export function scriptedJobRecording() {
         call("verdict", { verdict: "fail", issues: ["hello.txt has no final newline"], notes: "" }),
       ),
     ],
-    "verifier@verify:greet-2": pass(),
+    "verifier@verify:greet-2": [
+      tools(call("run_command", { argv: ["cat", "hello.txt"] })),
+      tools(call("verdict", { verdict: "pass", issues: [], notes: "ok" })),
+    ],
   });
 }
 

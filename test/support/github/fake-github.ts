@@ -63,6 +63,8 @@ interface CheckState {
   headSha: string;
   status: string;
   conclusion: string | null;
+  /** The output's title, as last set. */
+  title?: string;
 }
 
 const user = (u: User, id = 1) => ({
@@ -455,6 +457,7 @@ export class FakeGitHub {
           headSha: String(body["head_sha"]),
           status: String(body["status"]),
           conclusion: (body["conclusion"] as string | undefined) ?? null,
+          ...titleOf(body),
         };
         this.checks.push(check);
         return [201, this.checkJson(check)];
@@ -464,6 +467,7 @@ export class FakeGitHub {
         if (!check) return [404, { message: "Not Found" }];
         check.status = String(body["status"]);
         check.conclusion = (body["conclusion"] as string | undefined) ?? null;
+        Object.assign(check, titleOf(body));
         return [200, this.checkJson(check)];
       }
       case "delete-ref": {
@@ -874,3 +878,8 @@ const ROUTE_PATHS = {
 
 export type Route = keyof typeof ROUTE_PATHS;
 export const ROUTES = Object.keys(ROUTE_PATHS) as Route[];
+
+function titleOf(body: Record<string, unknown>): { title?: string } {
+  const title = (body["output"] as { title?: unknown } | undefined)?.title;
+  return typeof title === "string" ? { title } : {};
+}

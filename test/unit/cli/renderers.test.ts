@@ -6,6 +6,7 @@ import { readJobView, type JobView } from "../../../src/cli/job-view.js";
 import { createLiveLog, formatLogLine } from "../../../src/cli/live-log.js";
 import { nextStep } from "../../../src/cli/next-step.js";
 import { renderWatch } from "../../../src/cli/watch-render.js";
+import { clean, renderTask } from "../../../src/cli/task-render.js";
 import { priceOf, resolveModel } from "../../../src/wiring/index.js";
 import { runScriptedJob, type ScriptedJob } from "../../support/cli/scripted-job.js";
 
@@ -148,6 +149,38 @@ describe("renderInspect", () => {
       /(\$[\d.]+) at current prices \(state\.json records (\$[\d.]+)\)/.exec(totals)!;
     expect(computed).toBe(recorded);
     expect(job.costUsd).toBeGreaterThan(0);
+  });
+});
+
+describe("renderTask (cfa inspect --task)", () => {
+  it("shows the task up close: brief, replies, each verifier run with its commands and verdict, branch and merge", () => {
+    const text = renderTask(view, "greet")!.join("\n");
+    expect(text).toMatch(/^Task greet of job #1 — merged, verifier ✓ pass \(1 failed run\)/);
+    expect(text).toMatch(/ {2}branch: cfa\/1-greet from cfa\/1 at [0-9a-f]{7}/);
+    expect(text).toMatch(/ {2}merged into cfa\/1 at its verified head [0-9a-f]{7}/);
+    expect(text).toContain("Brief:\n  Write hello.txt saying hello");
+    expect(text).toContain("Worker worker@dispatch:greet: 2 turns; files written: hello.txt");
+    expect(text).toContain(
+      "Replies (2):\n  to project-lead@state:execute:1:\n    hello.txt written\n  to project-lead@state:execute:1:\n    added the final newline",
+    );
+    expect(text).toContain(
+      "  verifier@verify:greet-1 — ✗ fail\n    commands it ran: none\n    - hello.txt has no final newline",
+    );
+    // The engine's record of the command (issue 20's evidence), not the transcript's words.
+    expect(text).toMatch(
+      / {2}verifier@verify:greet-2 — ✓ pass\n {4}commands it ran \(recorded\):\n {6}\$ cat hello\.txt → exit 0 \(\d+\.\d s\)\n {4}notes:\n {6}ok/,
+    );
+  });
+
+  it("is null for a task the job does not have", () => {
+    expect(renderTask(view, "nope")).toBeNull();
+  });
+
+  it("strips terminal control sequences an agent wrote, keeping line breaks (1 class: ESC/CSI)", () => {
+    const hostile = "ok\u001b[2J\u001b]0;pwned\u0007\nnext\u009b31m";
+    expect(clean(hostile)).toBe("ok[2J]0;pwned\nnext31m");
+    // Positive control: without it the ESC reaches the terminal.
+    expect(hostile).toContain("\u001b");
   });
 });
 

@@ -13,6 +13,10 @@ describe("parseCommand", () => {
     ["/answer q3 use ISO dates", { kind: "answer", id: "q3", text: "use ISO dates" }],
     ["/answer use ISO dates", { kind: "answer", id: null, text: "use ISO dates" }],
     ["/answer v2 is better", { kind: "answer", id: null, text: "v2 is better" }],
+    ["/pause", { kind: "pause", reason: "paused by request" }],
+    ["/PAUSE back on Monday", { kind: "pause", reason: "back on Monday" }],
+    ["/resume", { kind: "resume" }],
+    ["/resume thanks, go on", { kind: "resume" }],
   ])("reads %j", (body, command) => {
     expect(parseCommand(body)).toEqual({ ok: true, command });
   });
@@ -33,6 +37,8 @@ describe("parseCommand", () => {
     "> /withdraw quoted from the bot",
     "please /withdraw this",
     "/withdrawal is not a command",
+    "/paused is not a command",
+    "> /resume quoted",
     "I said:\n/withdraw",
   ])("is not a command: %j", (body) => {
     expect(parseCommand(body)).toBeNull();

@@ -52,6 +52,19 @@ describe("the status comment", () => {
       "INTENT → **PLAN** (APPROVED_INTENT by intent-lead@state:intent:1): approved by @\u200bana",
     );
   });
+  it("a paused job says PAUSED in its heading, by whom (not pinged), since when and why", () => {
+    const paused = renderStatusComment({
+      job,
+      engine: { ...engine, paused: { by: "ana", since: at, reason: "wait for @bob's\nreview" } },
+      waitingOn: "a person to resume it",
+      links: { artifacts: [] },
+    });
+    expect(paused).toContain("cfa job #7: **PLAN** · ⏸️ **PAUSED**");
+    expect(paused).toContain(
+      `> **Paused** by @\u200bana since ${at}: wait for @\u200bbob's review. No agent runs until \`/resume\`.`,
+    );
+    expect(body).not.toContain("PAUSED");
+  });
   it("is found again by its hidden block", () => {
     expect(readHiddenBlock(body)).toEqual({ v: 1, job: 7, kind: "status" });
   });

@@ -195,6 +195,7 @@ const DEFAULTS: CfaConfig = {
   pushWorkflows: false,
   allowBots: [],
   auditTrail: "keep",
+  gates: {},
 };
 
 describe("parseConfig: defaults", () => {
@@ -327,6 +328,7 @@ reviewers: [carol]
 pushWorkflows: true
 allowBots: ['renovate[bot]', my-app]
 auditTrail: drop
+gates: { remindAfterHours: 12, expireAfterDays: 3.5 }
 `;
     expect(ok(yaml)).toEqual({
       label: "ai-task",
@@ -392,6 +394,7 @@ auditTrail: drop
       pushWorkflows: true,
       allowBots: ["renovate[bot]", "my-app"],
       auditTrail: "drop",
+      gates: { remindAfterHours: 12, expireAfterDays: 3.5 },
     });
   });
 
@@ -505,6 +508,13 @@ describe("parseConfig: a message names the field as a dotted path", () => {
     ["auditTrail: delete", 'auditTrail: expected one of keep, drop, got "delete"'],
   ])("%s → %s", (yaml, message) => {
     expect(messages(yaml)).toEqual([message]);
+  });
+
+  it("names a bad gates setting in one line each (issue 17)", () => {
+    expect(messages("gates: { remindAfterHours: -1 }\n")).toHaveLength(1);
+    expect(messages("gates: { remindAfterHours: -1 }\n")[0]).toMatch(/^gates\.remindAfterHours: /);
+    expect(messages("gates: { expireAfterDays: soon }\n")[0]).toMatch(/^gates\.expireAfterDays: /);
+    expect(messages("gates: { remindEvery: 3 }\n")[0]).toMatch(/^gates/);
   });
 
   it("names a list element by its index", () => {

@@ -368,6 +368,14 @@ describe("evolveRecords: turns, calls and the model's availability", () => {
     expect(evolveRecords(cleared, { type: "disk-cleared" })).toBe(cleared);
   });
 
+  it("a pause records who, since when and why (the reason cut to 500 characters); a resume clears it, a no-op after", () => {
+    const paused = given({ type: "job-paused", by: "alice", since: "t1", reason: "x".repeat(600) });
+    expect(paused.engine.paused).toEqual({ by: "alice", since: "t1", reason: "x".repeat(500) });
+    const resumed = evolveRecords(paused, { type: "job-resumed" });
+    expect(resumed.engine).not.toHaveProperty("paused");
+    expect(evolveRecords(resumed, { type: "job-resumed" })).toBe(resumed);
+  });
+
   it("transitions settled records how many of the history's have run their effects", () => {
     expect(given({ type: "transitions-settled", through: 2 }).engine.settled).toBe(2);
   });
@@ -414,6 +422,8 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
     },
     { type: "setup-retry-requested" },
     { type: "requests-blocked", by: "worker@dispatch:a", at: "t", blocked: [BLOCK] },
+    { type: "job-paused", by: "alice", since: "t", reason: "the weekend" },
+    { type: "job-resumed" },
   ];
 
   it("covers every kind of change (the compiler holds this list to the union)", () => {
@@ -445,6 +455,8 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
       "setup-ran": true,
       "setup-retry-requested": true,
       "requests-blocked": true,
+      "job-paused": true,
+      "job-resumed": true,
     };
     const missing = Object.keys(kinds).filter((k) => !every.some((c) => c.type === k));
     expect(missing).toEqual([]);

@@ -54,6 +54,69 @@ describe("does a job need a worker (the sweep)", () => {
     ]);
   });
 
+  it("a paused job is left alone — idle agents, an API wait — but not a comment, a closed issue or a closed pull request (issue 17)", () => {
+    const paused: EngineState = {
+      ...initialEngineState("ana"),
+      cursor: { comment: 50, review: 70 },
+      pr: 4,
+      paused: { by: "ana", since: "t", reason: "the weekend" },
+      apiWait: { since: "t0", attempts: 3, last: "529" },
+    };
+    expect(jobNeedsWake(facts({ engine: paused }))).toEqual([]);
+    // Positive control: the same job unpaused needs a wake for both.
+    const { paused: _p, ...running } = paused;
+    expect(jobNeedsWake(facts({ engine: running }))).toHaveLength(2);
+    expect(jobNeedsWake(facts({ engine: paused, latestComment: 51 }))).toEqual([
+      "a comment it has not read",
+    ]);
+    expect(
+      jobNeedsWake(facts({ engine: paused, issue: { state: "closed", labels: ["cfa"] } })),
+    ).toEqual(["the issue was closed"]);
+    expect(jobNeedsWake(facts({ engine: paused, pullRequest: { state: "closed" } }))).toEqual([
+      "its pull request #4 was closed",
+    ]);
+  });
+
+  it("a gate's reminder is due once after remindAfterHours, its expiry after expireAfterDays (issue 17)", () => {
+    const posted = (patch: object = {}): EngineState => {
+      const e = waiting();
+      e.escalations["q1"] = {
+        ...e.escalations["q1"]!,
+        postedAt: "2026-11-22T10:00:00.000Z",
+        ...patch,
+      };
+      return e;
+    };
+    const gates = { remindAfterHours: 24, expireAfterDays: 7 };
+    const after = (hours: number) =>
+      new Date(Date.parse("2026-11-22T10:00:00.000Z") + hours * 3_600_000);
+    expect(jobNeedsWake(facts({ engine: posted(), gates, now: after(23) }))).toEqual([]);
+    expect(jobNeedsWake(facts({ engine: posted(), gates, now: after(25) }))).toEqual([
+      "gate q1 waited 25 h: its reminder is due",
+    ]);
+    // Reminded already: nothing until the expiry.
+    const reminded = posted({ remindedAt: "2026-11-23T11:00:00.000Z" });
+    expect(jobNeedsWake(facts({ engine: reminded, gates, now: after(100) }))).toEqual([]);
+    expect(jobNeedsWake(facts({ engine: reminded, gates, now: after(7 * 24) }))).toEqual([
+      "gate q1 waited 7 days: it expired",
+    ]);
+    // Without a policy, or from records that never noted when the gate was posted: never.
+    expect(jobNeedsWake(facts({ engine: posted(), gates: {}, now: after(1000) }))).toEqual([]);
+    expect(jobNeedsWake(facts({ engine: waiting(), gates, now: after(1000) }))).toEqual([]);
+    // Answered, or paused: never.
+    expect(
+      jobNeedsWake(
+        facts({
+          engine: posted({ answeredBy: "ana", verdict: "approved" }),
+          gates,
+          now: after(1000),
+        }),
+      ),
+    ).not.toContain("gate q1 waited 1000 h: its reminder is due");
+    const paused = { ...posted(), paused: { by: "ana", since: "t", reason: "r" } };
+    expect(jobNeedsWake(facts({ engine: paused, gates, now: after(1000) }))).toEqual([]);
+  });
+
   it("a live job that asks nobody anything does (its last run stopped early)", () => {
     const answered = waiting();
     answered.escalations["q1"] = { ...answered.escalations["q1"]!, answeredBy: "ana" };

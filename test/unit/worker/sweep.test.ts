@@ -228,6 +228,91 @@ describe("the sweep (schedule)", () => {
     expect(lines).toContain("cfa/worker: woke job #8: its pull request #21 was closed");
   });
 
+  it("wakes a job whose gate is due its reminder, once: a sweep after the reminder was noted wakes nothing (issue 17)", async () => {
+    const config = Buffer.from("gates: { remindAfterHours: 24 }\n").toString("base64");
+    const gateState = (remindedAt?: string) => {
+      const engine: EngineState = {
+        ...initialEngineState("ana"),
+        cursor: { comment: 50, review: 0 },
+        pr: 21,
+        escalations: {
+          q1: {
+            caller: "lead",
+            kind: "gate",
+            state: "PLAN",
+            text: "ok?",
+            postedSeq: 2,
+            postedAt: "2026-11-22T10:00:00.000Z",
+            ...(remindedAt ? { remindedAt } : {}),
+          },
+        },
+      };
+      const record = {
+        ...newJobRecord({ job: 8, title: "t", at: "2026-11-22T09:00:00.000Z" }),
+        state: "PLAN" as const,
+      };
+      return {
+        type: "file",
+        encoding: "base64",
+        content: Buffer.from(serializeJobRecord(withEngineState(record, engine))).toString(
+          "base64",
+        ),
+      };
+    };
+    const sweepOnce = async (remindedAt: string | undefined, dispatch: boolean) => {
+      const scope = nockGitHub();
+      scope
+        .get(`${R}/contents/.github%2Fcfa.yml`)
+        .reply(200, { type: "file", encoding: "base64", content: config });
+      scope.get(`${R}/git/matching-refs/heads%2Fcfa%2F`).reply(200, [{ ref: "refs/heads/cfa/8" }]);
+      scope
+        .get(`${R}/issues`)
+        .query(true)
+        .reply(200, [issue(8)]);
+      scope
+        .get(`${R}/actions/workflows/cfa.yml/runs`)
+        .query(true)
+        .times(2)
+        .reply(200, { total_count: 0, workflow_runs: [] });
+      scope
+        .get(`${R}/contents/.cfa%2Fjobs%2F8%2Fstate.json`)
+        .query({ ref: "cfa/8" })
+        .reply(200, gateState(remindedAt))
+        .get(`${R}/issues/8/comments`)
+        .query(true)
+        .reply(200, [{ id: 50, user: person("ana") }])
+        .get(`${R}/pulls/21`)
+        .reply(200, { number: 21, state: "open" })
+        .get(`${R}/pulls/21/reviews`)
+        .query(true)
+        .reply(200, []);
+      scope.get(R).reply(200, { default_branch: "main" });
+      if (dispatch) {
+        scope
+          .post(`${R}/actions/workflows/cfa.yml/dispatches`, expectBody({ inputs: { job: "8" } }))
+          .reply(204);
+      }
+      const lines: string[] = [];
+      const clock = { now: () => new Date("2026-11-23T11:00:00.000Z") };
+      expect(
+        await runWorker(["--sweep"], ENV, {
+          print: (l) => lines.push(l),
+          githubPacing: TEST_PACING,
+          clock,
+        }),
+        lines.join("\n"),
+      ).toBe(0);
+      expect(scope.pendingMocks()).toEqual([]);
+      return lines;
+    };
+    expect(await sweepOnce(undefined, true)).toContain(
+      "cfa/worker: woke job #8: gate q1 waited 25 h: its reminder is due",
+    );
+    // The woken run queued the reminder and noted it: the next sweep leaves the job alone.
+    const second = await sweepOnce("2026-11-23T11:05:00.000Z", false);
+    expect(second.join("\n")).not.toContain("woke job #8");
+  });
+
   it("a dry run says what it would wake and dispatches nothing", async () => {
     const scope = nockGitHub();
     scope.get(`${R}/contents/.github%2Fcfa.yml`).reply(404, { message: "Not Found" });

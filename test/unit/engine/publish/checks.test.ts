@@ -1,3 +1,4 @@
+import { checkRunFields } from "../../../../src/adapters/github/check-run-fields.js";
 import { describe, expect, it } from "vitest";
 import { jobChecks } from "../../../../src/engine/publish/checks.js";
 import { newJobRecord, type JobRecord } from "../../../../src/protocol/job-record.js";
@@ -33,6 +34,26 @@ describe("jobChecks: one check per phase reached, on the head", () => {
       sha: HEAD,
       summary: "Next move: @ana to review",
     });
+  });
+
+  it("a paused job's current check says PAUSED and by whom in its title; the others keep theirs (issue 17)", () => {
+    const paused = { by: "ana", since: "t", reason: "the weekend" };
+    const checks = jobChecks(
+      jobAfter("APPROVED_INTENT"),
+      "a person to resume it",
+      HEAD,
+      undefined,
+      paused,
+    );
+    expect(checks.map((c) => c.title)).toEqual([undefined, "cfa/plan: PAUSED by @ana"]);
+    expect(checks[1]).toMatchObject({
+      status: "in_progress",
+      summary: "Next move: a person to resume it",
+    });
+    expect(checkRunFields(checks[1]!).output.title).toBe("cfa/plan: PAUSED by @ana");
+    expect(checkRunFields(jobChecks(jobAfter(), "x", HEAD)[0]!).output.title).toBe(
+      "cfa/intent: in progress",
+    );
   });
 
   it("a backtrack goes back: REPLAN shows PLAN in progress and no EXECUTE check", () => {
