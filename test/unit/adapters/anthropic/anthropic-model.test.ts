@@ -427,10 +427,12 @@ describe("the Anthropic model adapter", () => {
       type: "error",
       error: { type: "authentication_error", message: "invalid x-api-key" },
     });
-    const error = await failureOf(model().complete(baseRequest()));
+    // Credentials are configuration, not failure (issue 19 §2): at once, no retry, a live stop.
+    const error = await unavailableOf(model().complete(baseRequest()));
     expect(bodies).toHaveLength(1);
-    expect(error.status).toBe(401);
-    expect(error.message).toContain("ANTHROPIC_API_KEY");
+    expect(error.fields.reason).toBe("credentials");
+    expect(error.fields.attempts).toBe(1);
+    expect(error.fields.last).toContain("ANTHROPIC_API_KEY");
     expectNoKey(error);
   });
 
