@@ -57,7 +57,11 @@ async function quiet(baseline: Map<string, number>): Promise<void> {
     const now = busyCounts();
     const busy = [...now].some(([kind, n]) => n > (baseline.get(kind) ?? 0));
     calm = busy ? 0 : calm + 1;
-    if (calm >= 3) return;
+    // Calm for a while, a timer's wait among it: on a loaded machine a git child's exit and
+    // the continuation that starts the next one can be a few event-loop turns apart, and a
+    // copy taken between them holds a ref to an object not yet copied ("unable to read tree").
+    if (calm === 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    if (calm >= 12) return;
     if (i % 200 === 199) await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error("test/crash-seam: the job never went quiet at a paused call");
