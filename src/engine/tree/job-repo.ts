@@ -20,6 +20,7 @@ import { sweepTree } from "../../git/nested-repos.js";
 import { shortPath } from "../../agents/boundary/tree-limits.js";
 import { settleIndex, stageTree, type StageResult } from "../../git/stage-tree.js";
 import { treeStatus } from "../../git/tree-status.js";
+import { commonDirOf, headFromFiles, looseBranchId } from "../../git/head-from-files.js";
 import { GITHUB_FILE_LIMIT_BYTES } from "../../git/file-size-limit.js";
 import { oversizedFiles, type OversizedFile } from "../../git/oversized-files.js";
 import { dependencyCleanExcludes } from "../../git/dependency-folders.js";
@@ -94,8 +95,10 @@ export class JobRepo {
     );
   }
 
+  /** The commit HEAD is at: from the git dir's files when they say (head-from-files.ts). */
   async head(): Promise<string> {
-    return (await this.git.raw(["rev-parse", "HEAD"])).trim();
+    const known = this.adminDir === null ? null : await headFromFiles(this.adminDir);
+    return known ?? (await this.git.raw(["rev-parse", "HEAD"])).trim();
   }
 
   /**
@@ -377,8 +380,13 @@ export class JobRepo {
     });
   }
 
-  /** The commit a local branch is at, or null. */
+  /** The commit a local branch is at, or null. A loose ref is read without git. */
   async branchHead(branch: string): Promise<string | null> {
+    const loose =
+      this.adminDir === null
+        ? null
+        : await looseBranchId(await commonDirOf(this.adminDir), `refs/heads/${branch}`);
+    if (loose !== null) return loose;
     try {
       const out = await this.git.raw(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]);
       return out.trim() || null;
