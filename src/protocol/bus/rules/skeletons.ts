@@ -3,7 +3,7 @@
 // interrupt, and the start of a sparked instance. Each
 // rule keeps its own file, named as in seed 000; what it holds is only what is its own.
 
-import { addressKey, type Address } from "../../address.js";
+import type { Address } from "../../address.js";
 import type { StepResult } from "../effects.js";
 import type { Content, Molecule } from "../molecules.js";
 import type { InputOf, RuleName } from "../redex.js";
@@ -85,11 +85,7 @@ export function releaseRule<R extends Released, K extends "Run" | "Idle" | "Send
   );
 }
 
-/**
- * [spark] and [unblock]: the instance `to` starts on thread to.thread under `from`'s thread,
- * its first message in its mailbox; seed 000 §6: B's visibility gains (A, t') and A's is
- * initialised with (B, t). Returns the stamped first message.
- */
+/** [spark] and [unblock]: the instance `to` starts (Store.startInstance) on its stamped first message. */
 export function startInstance(
   store: Store,
   from: Address,
@@ -97,15 +93,9 @@ export function startInstance(
   first: Content,
   out: StepResult,
 ): Content {
-  const parent = from.thread;
   const content = stamp(first, from);
-  store.openInstanceThread(to.thread, parent);
-  store.addParent({ kind: "Parent", child: to.thread, parent });
-  store.addMailbox({ kind: "Mailbox", a: to, queue: [content] });
-  store.addState({ kind: "Idle", a: to });
-  store.see(addressKey(from), addressKey(to));
-  store.see(addressKey(to), addressKey(from));
-  out.effects.push({ kind: "spark", a: to, parent, from, first: content });
+  store.startInstance(from, to, content);
+  out.effects.push({ kind: "spark", a: to, parent: from.thread, from, first: content });
   return content;
 }
 
