@@ -7,15 +7,7 @@ import {
   useGitHubMocks,
 } from "../../../support/github/index.js";
 import { R, TOKEN, issue, notFound, testForge } from "../../../support/github/github-shapes.js";
-
-async function failureOf(promise: Promise<unknown>): Promise<GitHubForgeError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(GitHubForgeError);
-  return error as GitHubForgeError;
-}
+import { rejectionOf } from "../../../support/rejection-of.js";
 
 describe("GitHub forge: errors", () => {
   useGitHubMocks();
@@ -25,7 +17,7 @@ describe("GitHub forge: errors", () => {
       .get(`${R}/issues/404`)
       .reply(404, notFound(), { "x-github-request-id": "CAFE:1234:5678:9ABC:DEF0" });
 
-    const error = await failureOf(testForge().getIssue(404));
+    const error = await rejectionOf(testForge().getIssue(404), GitHubForgeError);
 
     expect(error).toMatchObject({
       name: "GitHubForgeError",
@@ -54,7 +46,7 @@ describe("GitHub forge: errors", () => {
         ],
       });
 
-    const error = await failureOf(
+    const error = await rejectionOf(
       testForge().createPullRequest({
         head: "cfa/1",
         base: "main",
@@ -62,6 +54,7 @@ describe("GitHub forge: errors", () => {
         body: "b",
         draft: true,
       }),
+      GitHubForgeError,
     );
 
     expect(error.message).toMatch(/A pull request already exists for octo-org:cfa\/1/);
@@ -71,7 +64,7 @@ describe("GitHub forge: errors", () => {
     const echoed = `Bad credentials for token ${TOKEN} (Authorization: token ${TOKEN})`;
     nockGitHub().get(`${R}/issues/1`).reply(401, { message: echoed });
 
-    const error = await failureOf(testForge({ token: TOKEN }).getIssue(1));
+    const error = await rejectionOf(testForge({ token: TOKEN }).getIssue(1), GitHubForgeError);
 
     const everything = [
       error.message,
@@ -91,7 +84,7 @@ describe("GitHub forge: errors", () => {
   it("reports a failed connection with no status", async () => {
     nockGitHub().get(R).replyWithError({ code: "ECONNRESET", message: "socket hang up" });
 
-    const error = await failureOf(testForge().defaultBranch());
+    const error = await rejectionOf(testForge().defaultBranch(), GitHubForgeError);
 
     expect(error.status).toBeUndefined();
     expect(error.operation).toBe("repos.get");
@@ -101,7 +94,7 @@ describe("GitHub forge: errors", () => {
   it("refuses a response it cannot read instead of passing garbage on", async () => {
     nockGitHub().get(`${R}/issues/1`).reply(200, { number: "one" });
 
-    const error = await failureOf(testForge().getIssue(1));
+    const error = await rejectionOf(testForge().getIssue(1), GitHubForgeError);
 
     expect(error.operation).toBe("issues.get");
     expect(error.message).toMatch(/returned a response this adapter cannot read/);
@@ -111,7 +104,7 @@ describe("GitHub forge: errors", () => {
     nockGitHub().get(`${R}/issues/1`).reply(500, { message: "oops" });
     const forge = testForge();
 
-    await failureOf(forge.getIssue(1));
+    await rejectionOf(forge.getIssue(1), GitHubForgeError);
 
     expect(forge.apiCalls()).toBe(1);
   });
