@@ -20,6 +20,10 @@ import {
 } from "../../support/github/github-app-mocks.js";
 
 const TOKEN_CALL = "apps/create-installation-access-token";
+/** mockConfig(null): Probot's loader reads the repository's .github/cfa.yml, then the org's. */
+const NO_CONFIG = ["repos/get-content", "repos/get-content"];
+/** What the app does first with a command or a label: the config, then who is asking. */
+const SCREENED = [...NO_CONFIG, "repos/get-collaborator-permission-level"];
 /** Every operation the tests above saw the app call. */
 const CALLED = new Set<string>();
 
@@ -67,9 +71,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     await probot.receive("issues", labelled("wes"));
 
     expect(operations()).toEqual([
-      "repos/get-content",
-      "repos/get-content",
-      "repos/get-collaborator-permission-level",
+      ...SCREENED,
       "actions/create-workflow-dispatch",
       "reactions/create-for-issue",
     ]);
@@ -92,9 +94,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
       await probot.receive("issues", labelled("tri"));
 
       expect(operations()).toEqual([
-        "repos/get-content",
-        "repos/get-content",
-        "repos/get-collaborator-permission-level",
+        ...SCREENED,
         "issues/list-comments",
         "issues/create-comment",
       ]);
@@ -154,9 +154,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     await probot.receive("issue_comment", commented("/withdraw wrong repo", "max"));
 
     expect(operations()).toEqual([
-      "repos/get-content",
-      "repos/get-content",
-      "repos/get-collaborator-permission-level",
+      ...SCREENED,
       "actions/list-workflow-runs",
       ...Array.from({ length: 6 }, () => "actions/cancel-workflow-run"),
       "actions/create-workflow-dispatch",
@@ -177,9 +175,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     await probot.receive("issue_comment", commented("/withdraw", "rea"));
 
     expect(operations()).toEqual([
-      "repos/get-content",
-      "repos/get-content",
-      "repos/get-collaborator-permission-level",
+      ...SCREENED,
       "issues/list-comments",
       "issues/create-comment",
     ]);
@@ -194,9 +190,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     await probot.receive("pull_request_review", reviewed("approved", "wes"));
 
     expect(operations()).toEqual([
-      "repos/get-content",
-      "repos/get-content",
-      "repos/get-collaborator-permission-level",
+      ...SCREENED,
       "actions/create-workflow-dispatch",
     ]);
   });
@@ -239,10 +233,8 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     );
 
     expect(operations()).toEqual([
-      "repos/get-content",
-      "repos/get-content",
-      "repos/get-content",
-      "repos/get-content",
+      ...NO_CONFIG,
+      ...NO_CONFIG,
     ]);
   });
 
