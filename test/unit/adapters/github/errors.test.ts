@@ -6,7 +6,14 @@ import {
   nockGitHub,
   useGitHubMocks,
 } from "../../../support/github/index.js";
-import { R, TOKEN, issue, notFound, testForge } from "../../../support/github/github-shapes.js";
+import {
+  R,
+  TOKEN,
+  issue,
+  notFound,
+  pullAlreadyExists,
+  testForge,
+} from "../../../support/github/github-shapes.js";
 import { rejectionOf } from "../../../support/rejection-of.js";
 
 describe("GitHub forge: errors", () => {
@@ -33,18 +40,7 @@ describe("GitHub forge: errors", () => {
   });
 
   it("includes GitHub's validation details for a 422", async () => {
-    nockGitHub()
-      .post(`${R}/pulls`)
-      .reply(422, {
-        message: "Validation Failed",
-        errors: [
-          {
-            resource: "PullRequest",
-            code: "custom",
-            message: "A pull request already exists for octo-org:cfa/1.",
-          },
-        ],
-      });
+    nockGitHub().post(`${R}/pulls`).reply(422, pullAlreadyExists());
 
     const error = await rejectionOf(
       testForge().createPullRequest({

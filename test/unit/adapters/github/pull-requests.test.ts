@@ -6,6 +6,7 @@ import {
   pullRequest,
   recordingLogger,
   testForge,
+  pullAlreadyExists,
 } from "../../../support/github/github-shapes.js";
 
 describe("GitHub forge: pull requests", () => {
@@ -124,18 +125,7 @@ describe("GitHub forge: pull requests", () => {
   });
 
   it("any other 422 on create is GitHub's refusal, not a reason to drop the draft", async () => {
-    nockGitHub()
-      .post(`${R}/pulls`)
-      .reply(422, {
-        message: "Validation Failed",
-        errors: [
-          {
-            resource: "PullRequest",
-            code: "custom",
-            message: "A pull request already exists for octo-org:cfa/1.",
-          },
-        ],
-      });
+    nockGitHub().post(`${R}/pulls`).reply(422, pullAlreadyExists());
 
     await expect(
       testForge().createPullRequest({
