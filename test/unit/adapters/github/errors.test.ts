@@ -7,6 +7,7 @@ import {
   useGitHubMocks,
 } from "../../../support/github/index.js";
 import {
+  JOB_PULL,
   R,
   TOKEN,
   issue,
@@ -42,16 +43,7 @@ describe("GitHub forge: errors", () => {
   it("includes GitHub's validation details for a 422", async () => {
     nockGitHub().post(`${R}/pulls`).reply(422, pullAlreadyExists());
 
-    const error = await rejectionOf(
-      testForge().createPullRequest({
-        head: "cfa/1",
-        base: "main",
-        title: "t",
-        body: "b",
-        draft: true,
-      }),
-      GitHubForgeError,
-    );
+    const error = await rejectionOf(testForge().createPullRequest(JOB_PULL), GitHubForgeError);
 
     expect(error.message).toMatch(/A pull request already exists for octo-org:cfa\/1/);
   });
