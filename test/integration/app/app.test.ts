@@ -93,11 +93,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
 
       await probot.receive("issues", labelled("tri"));
 
-      expect(operations()).toEqual([
-        ...SCREENED,
-        "issues/list-comments",
-        "issues/create-comment",
-      ]);
+      expect(operations()).toEqual([...SCREENED, "issues/list-comments", "issues/create-comment"]);
     },
   );
 
@@ -174,11 +170,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
 
     await probot.receive("issue_comment", commented("/withdraw", "rea"));
 
-    expect(operations()).toEqual([
-      ...SCREENED,
-      "issues/list-comments",
-      "issues/create-comment",
-    ]);
+    expect(operations()).toEqual([...SCREENED, "issues/list-comments", "issues/create-comment"]);
   });
 
   it("an approval on the job's pull request by someone with write access is cued after a permission call", async () => {
@@ -189,10 +181,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
 
     await probot.receive("pull_request_review", reviewed("approved", "wes"));
 
-    expect(operations()).toEqual([
-      ...SCREENED,
-      "actions/create-workflow-dispatch",
-    ]);
+    expect(operations()).toEqual([...SCREENED, "actions/create-workflow-dispatch"]);
   });
 
   it("the same review in two deliveries cues the worker once", async () => {
@@ -232,10 +221,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
       }),
     );
 
-    expect(operations()).toEqual([
-      ...NO_CONFIG,
-      ...NO_CONFIG,
-    ]);
+    expect(operations()).toEqual([...NO_CONFIG, ...NO_CONFIG]);
   });
 
   it("the configured workflow and label are used", async () => {
