@@ -1,6 +1,7 @@
 // `cfa demo`: the shipped recording replays a whole job to DONE — a plan with one requested
 // change, three parallel tasks verified and merged — and prints the log and where to look.
 
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
@@ -87,6 +88,12 @@ describe("cfa demo", () => {
     expect(out).toContain(`the repository           ${repo}`);
     expect(out).toContain(`git -C ${repo} log --oneline --graph cfa/1`);
     expect(out).toContain(`cfa inspect 1 --repo ${repo}`);
+    // It ends by pointing to the job's page (cfa show), written and whole.
+    const page = /^ {2}the job's page {11}(\S+)$/m.exec(out)?.[1];
+    expect(page).toBe(join(repo, ".git", "cfa-local", "job-1.html"));
+    expect(readFileSync(page!, "utf8")).toMatch(
+      /<h1>cfa job #1: Add three string helpers[\s\S]*<\/html>\n$/,
+    );
     expect(out).toContain(`merge it: \`git -C ${repo} merge --no-ff cfa/1\`.`);
     for (const artifact of ["INTENT.md", "PLAN.md", "WORK_SUMMARY.md"]) {
       expect(out).toContain(`git -C ${repo} show cfa/1:.cfa/jobs/1/${artifact}`);
