@@ -1,6 +1,9 @@
 // mermaid's minified browser bundle, from the installed package, for a job page to inline
 // (no network: the page carries its own renderer). mermaid is an optional dependency
-// (README, "The job page"): when it is absent the page shows each diagram's source.
+// (README, "The job page"): when it is absent the page shows each diagram's source. npm
+// leaves an optional package out when its `engines` does not match the running Node
+// (npm/arborist#37: unsupported optional nodes are failures, cleaned up), as it does here
+// on Node 20 for mermaid 12 (Node >= 22.12).
 
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";

@@ -1,7 +1,7 @@
 // Markdown as a job page shows it (issue 19 "A job page"): GitHub-flavoured, rendered by
 // marked, with everything an agent or a person could have written made inert. marked
-// passes raw HTML through and keeps any link's scheme (its docs: "Marked does not sanitize
-// the output HTML"), so this renderer replaces those parts:
+// passes raw HTML through and keeps any link's scheme (its README, markedjs/marked: "Marked
+// does not sanitize the output HTML"), so this renderer replaces those parts:
 // - raw HTML: comments dropped (the bot's hidden block); only a few tags GitHub's own comments use (<details>, <summary>, <br>, <b>,
 //   <i>, <sub>, <sup>, <code>, <kbd>), exactly and with no attribute but `open`, stay tags;
 //   every other character of it is shown as text;
@@ -10,7 +10,9 @@
 //   never sends a request nor runs a URL;
 // - images: their alt text and address, never an <img>;
 // - ```mermaid blocks: a <pre class="mermaid"> of the escaped source, which the page's
-//   inlined mermaid reads as text and draws with securityLevel "strict".
+//   inlined mermaid reads as text and draws with securityLevel "strict" (mermaid's config
+//   schema, mermaid.js.org: "HTML tags in the text are encoded and click functionality is
+//   disabled").
 
 import { Marked, type Tokens } from "marked";
 import { escapeHtml } from "./escape-html.js";
