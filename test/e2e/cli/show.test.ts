@@ -3,8 +3,10 @@
 // commands they rest on, the job's tree, the artifacts — loaded in jsdom: every diagram
 // parses with the mermaid package, and nothing on it loads from anywhere.
 
-import { readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { runScriptedJob, type ScriptedJob } from "../../support/cli/scripted-job.js";
@@ -17,6 +19,10 @@ import {
   riskyAttributes,
   sha256,
 } from "../../support/page/load-page.js";
+
+/** Debian's chromium when installed (`apt-get install chromium`), else null: the test skips. */
+const CHROMIUM =
+  ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p)) ?? null;
 
 let scripted: ScriptedJob;
 let out: string;
@@ -112,6 +118,36 @@ describe("cfa show", () => {
     expect(csp.getAttribute("content")).toMatch(/^default-src 'none'; script-src 'sha256-/);
     expect(html).not.toMatch(/(?:src|href)\s*=\s*["']?https?:/i);
   });
+
+  // A real browser where one is installed (Debian's chromium; never downloaded): the page's
+  // policy allows no eval and no load, so this is where a drawing that needs either would
+  // fail. --dump-dom prints the DOM after the page's scripts ran (virtual time lets them end).
+  it.skipIf(CHROMIUM === null)(
+    "is drawn by a real browser: every diagram becomes an svg",
+    async () => {
+      const { stdout } = await promisify(execFile)(
+        CHROMIUM!,
+        [
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--virtual-time-budget=15000",
+          "--dump-dom",
+          `file://${out}`,
+        ],
+        { maxBuffer: 64 * 1024 * 1024, timeout: 120_000 },
+      );
+      const drawn = pageDom(stdout);
+      const pres = [...drawn.querySelectorAll("pre.mermaid")];
+      expect(pres.length).toBe(diagramsOf(doc).length);
+      for (const pre of pres) {
+        expect(pre.getAttribute("data-processed")).toBe("true");
+        expect(pre.querySelector("svg")).not.toBeNull();
+        expect(pre.textContent).not.toMatch(/Syntax error/i);
+      }
+    },
+    150_000,
+  );
 
   it("says one clear line for a job that does not exist", async () => {
     const io = captureIo({ cwd: scripted.job.repoDir });
