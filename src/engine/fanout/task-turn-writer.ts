@@ -26,6 +26,8 @@ export interface TaskTurnWriterOptions {
   head: string;
   /** Who writes: the job, the task, the epoch the lead dispatched, this Actions run. */
   who: Pick<TaskTurnRecord, "job" | "task" | "epoch" | "run">;
+  /** `git push --push-option` values (the simulation's remote logs who pushed). */
+  pushOptions?: string[];
 }
 
 export type TurnProgress = Pick<TaskTurnRecord, "seq" | "calls" | "costUsd">;
@@ -75,9 +77,12 @@ export class TaskTurnWriter {
       path,
     ]);
     const sha = (await this.o.git(["rev-parse", "--verify", "HEAD"])).trim();
-    const out = await pushLeased(this.o.git, this.o.remote, [
-      { ref: this.o.ref, to: sha, lease: { sha: this.current } },
-    ]);
+    const out = await pushLeased(
+      this.o.git,
+      this.o.remote,
+      [{ ref: this.o.ref, to: sha, lease: { sha: this.current } }],
+      this.o.pushOptions ? { pushOptions: this.o.pushOptions } : {},
+    );
     if (out.kind === "moved") {
       const now = out.remote[this.o.ref] ?? null;
       throw new StaleTaskRunError(
