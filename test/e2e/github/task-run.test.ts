@@ -139,6 +139,8 @@ describe("a task's own run on GitHub (issue 15 point 6)", () => {
         args: ["--job", "1", "--wake-lead"],
         env: {
           GITHUB_WORKFLOW_REF: "octo-org/hello-world/.github/workflows/agents.yml@refs/heads/main",
+          // The step passes no model key (templates/workflows/*.yml): none is needed.
+          ANTHROPIC_API_KEY: "",
         },
       }),
     ).toBe(0);
