@@ -105,6 +105,14 @@ describe.each(TEMPLATES)("%s: the task job (issue 15 point 6)", (path) => {
     expect(task.concurrency?.group).not.toBe(w.jobs["work"]?.concurrency?.group);
   });
 
+  it("titles its runs as the lead's, so /withdraw's cancel (runs found by title) reaches them", () => {
+    // run-name is the workflow's, whatever job runs; it must not tell a task's run apart.
+    expect(w["run-name"]).not.toContain("inputs.task");
+    expect(w["run-name"]).toContain(
+      "github.event_name == 'workflow_dispatch' && format('cfa job #{0}', inputs.job)",
+    );
+  });
+
   it("may write contents (its branch) and dispatch (the lead's wake), nothing else", () => {
     expect(task.permissions).toEqual({ contents: "write", actions: "write" });
   });
