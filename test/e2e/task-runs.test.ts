@@ -1,0 +1,104 @@
+// Issue 15 point 6, the lead's side: with `execute.runners: per-task` and a TaskRuns port, the
+// project lead's dispatch starts each task in a run of its own (ledger at epoch 1, the `task`
+// job's inputs) and the lead's run works on neither task nor nudges its lead while it waits on
+// them; a repository that cannot run them (403 on dispatch) runs its tasks in the lead's run,
+// said once in the status comment. The port here is the engine's own interface, answered in
+// the test; the GitHub client behind it is tested over the fake GitHub
+// (test/integration/adapters/github/task-runs.test.ts).
+
+import { describe, expect, it } from "vitest";
+import { wake } from "../../src/engine/index.js";
+import type { TaskRunInputs, TaskRuns, DispatchResult } from "../../src/ports/task-runs.js";
+import { asConversationModel, git } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
+import { happyRecording } from "../support/engine/recordings.js";
+import { approve, openJob } from "../support/engine/person.js";
+import { commentsOfKind, fileOnBranch } from "../support/engine/inspect.js";
+import { jobPaths } from "../../src/records/job-paths.js";
+
+const PER_TASK = "execute:\n  runners: per-task\n";
+
+function taskRuns(answer: (i: TaskRunInputs) => DispatchResult) {
+  const dispatched: TaskRunInputs[] = [];
+  const port: TaskRuns = {
+    dispatch: async (inputs) => {
+      dispatched.push(inputs);
+      return answer(inputs);
+    },
+    state: async () => ({ status: "active" }),
+    cancel: async () => {},
+  };
+  return { port, dispatched };
+}
+
+describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)", () => {
+  const newJob = useLocalJobs();
+
+  it("per-task: two tasks → two dispatches (job, task, epoch 1), each ledger with its run id; the lead's run runs neither worker and does not nudge its lead", async () => {
+    const job = await newJob({ recording: happyRecording(), config: PER_TASK });
+    const runs = taskRuns((i) => ({
+      kind: "dispatched",
+      runId: i.task === "hello" ? "901" : "902",
+    }));
+    const deps = { ...job.deps, taskRuns: runs.port };
+    await openJob(job);
+    await wake(1, deps);
+    await approve(job);
+    await wake(1, deps);
+    await approve(job);
+    const summary = await wake(1, deps);
+
+    expect(summary.state).toBe("EXECUTE");
+    expect(runs.dispatched).toEqual([
+      { job: 1, task: "hello", epoch: 1 },
+      { job: 1, task: "world", epoch: 1 },
+    ]);
+    expect(summary.waitingOn).toBe("the tasks' own runs: hello (run 901), world (run 902).");
+    const engine = JSON.parse(fileOnBranch(job, jobPaths(1).state)!).engine as {
+      fanout: { tasks: Record<string, { epoch: number; runId: string }> };
+    };
+    expect(engine.fanout.tasks.hello).toMatchObject({ epoch: 1, runId: "901" });
+    expect(engine.fanout.tasks.world).toMatchObject({ epoch: 1, runId: "902" });
+    // Neither worker took a turn here, and the lead was not nudged past its second turn.
+    const unplayed = asConversationModel(job.model).unplayed();
+    expect(unplayed["worker@dispatch:hello"]).toBe(3);
+    expect(unplayed["worker@dispatch:world"]).toBe(3);
+    expect(job.lines.filter((l) => l.event === "NUDGE")).toEqual([]);
+    // Each task's branch is published for its run to fetch.
+    expect(git(job.repoDir, "branch", "--list", "cfa/1-*")).toContain("cfa/1-hello");
+  });
+
+  it("a 403 on dispatch: the tasks run in the lead's run, the job ends DONE with both merged, said once in the status comment (1 dispatch)", async () => {
+    const job = await newJob({ recording: happyRecording(), config: PER_TASK });
+    const reason = "403: Resource not accessible by integration (the token lacks actions: write)";
+    const runs = taskRuns(() => ({ kind: "unavailable", reason }));
+    const deps = { ...job.deps, taskRuns: runs.port };
+    await openJob(job);
+    let summary = await wake(1, deps);
+    for (let i = 0; i < 3; i++) {
+      await approve(job);
+      summary = await wake(1, deps);
+    }
+    expect(summary.state).toBe("DONE");
+    expect(runs.dispatched).toEqual([{ job: 1, task: "hello", epoch: 1 }]);
+    const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
+    expect(files).toContain("hello.txt");
+    expect(files).toContain("world.txt");
+    const [status] = await commentsOfKind(job, "status");
+    expect(status!.body.split(`tasks run in this run: ${reason}`)).toHaveLength(2);
+    expect(asConversationModel(job.model).unplayed()).toEqual({});
+  });
+
+  it("without a TaskRuns port (the local CLI), per-task runs every task in the lead's run and says nothing of runners", async () => {
+    const job = await newJob({ recording: happyRecording(), config: PER_TASK });
+    await openJob(job);
+    let summary = await wake(1, job.deps);
+    for (let i = 0; i < 3; i++) {
+      await approve(job);
+      summary = await wake(1, job.deps);
+    }
+    expect(summary.state).toBe("DONE");
+    const [status] = await commentsOfKind(job, "status");
+    expect(status!.body).not.toContain("tasks run in this run");
+  });
+});
