@@ -2,21 +2,81 @@
 // project lead's dispatch starts each task in a run of its own (ledger at epoch 1, the `task`
 // job's inputs) and the lead's run works on neither task nor nudges its lead while it waits on
 // them; a repository that cannot run them (403 on dispatch) runs its tasks in the lead's run,
-// said once in the status comment. The port here is the engine's own interface, answered in
-// the test; the GitHub client behind it is tested over the fake GitHub
-// (test/integration/adapters/github/task-runs.test.ts).
+// said once in the status comment; what a task's run pushes (its code, its turn records) is
+// folded at the lead's next wake, verified and merged at the record's head. The port here is
+// the engine's own interface, answered in the test; the GitHub client behind it is tested over
+// the fake GitHub (test/unit/adapters/github/task-runs.test.ts). What the task's run pushes is
+// written here as task mode would, without a model: task mode does not run a task yet.
 
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { gitClient } from "../../src/git/git-client.js";
+import { TaskTurnWriter } from "../../src/engine/fanout/task-turn-writer.js";
+import { recording } from "../support/engine/script.js";
+import { removeDir, tempDir } from "../support/git/temp-repo.js";
+import { EXECUTE_STEPS, INTENT_STEPS, PLAN_STEPS, pass } from "../support/engine/recordings.js";
 import { wake } from "../../src/engine/index.js";
 import type { TaskRunInputs, TaskRuns, DispatchResult } from "../../src/ports/task-runs.js";
 import { asConversationModel, git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { happyRecording } from "../support/engine/recordings.js";
 import { approve, openJob } from "../support/engine/person.js";
-import { commentsOfKind, fileOnBranch } from "../support/engine/inspect.js";
+import { commentsOfKind, fileOnBranch, state } from "../support/engine/inspect.js";
 import { jobPaths } from "../../src/records/job-paths.js";
 
 const PER_TASK = "execute:\n  runners: per-task\n";
+
+/**
+ * One task's run as the lead sees its result: a fresh clone of the remote, the worker's code
+ * committed on the task branch, its turn's record written after a model call and at the
+ * turn's end (TaskTurnWriter, leased pushes). The worker's model calls are not made here:
+ * task mode does not run a task's instances yet; this is what such a run pushes.
+ */
+async function runTaskAsItsRun(
+  remote: string,
+  task: string,
+  runId: string,
+  file: string,
+): Promise<void> {
+  const dir = tempDir("cfa-task-run-");
+  try {
+    git(dir, "clone", "--quiet", "--branch", `cfa/1-${task}`, remote, ".");
+    const client = gitClient({
+      baseDir: dir,
+      config: ["user.name=worker", "user.email=worker@example.invalid"],
+    });
+    const run = (args: string[]) => client.raw(args);
+    const writer = new TaskTurnWriter({
+      git: run,
+      writeFile: async (path, text) => {
+        await mkdir(dirname(join(dir, path)), { recursive: true });
+        await writeFile(join(dir, path), text);
+      },
+      remote,
+      ref: `refs/heads/cfa/1-${task}`,
+      head: git(dir, "rev-parse", "HEAD"),
+      who: { job: 1, task, epoch: 1, run: runId },
+    });
+    await writer.called({ seq: 1, calls: 1, costUsd: 0.02 });
+    await writeFile(join(dir, file), `${file}\n`);
+    await run(["add", "--", file]);
+    await run(["commit", "--quiet", "--no-verify", "-m", `${file}`]);
+    const code = git(dir, "rev-parse", "HEAD");
+    await writer.ended(
+      {
+        seq: 1,
+        calls: 2,
+        costUsd: 0.04,
+        sends: [{ to: "project-lead@state:execute:1", kind: "reply", text: `${file} written` }],
+        done: true,
+      },
+      code,
+    );
+  } finally {
+    removeDir(dir);
+  }
+}
 
 function taskRuns(answer: (i: TaskRunInputs) => DispatchResult) {
   const dispatched: TaskRunInputs[] = [];
@@ -66,6 +126,52 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
     expect(job.lines.filter((l) => l.event === "NUDGE")).toEqual([]);
     // Each task's branch is published for its run to fetch.
     expect(git(job.repoDir, "branch", "--list", "cfa/1-*")).toContain("cfa/1-hello");
+  });
+
+  it("per-task end to end: each task's run pushes its code and records, the lead's next wake folds both (the workers' replies, their cost), verifies and merges each at its record's head without the records, DONE", async () => {
+    const job = await newJob({
+      recording: recording({
+        "intent-lead@state:intent:1": INTENT_STEPS(),
+        "project-lead@state:plan:1": PLAN_STEPS(),
+        "project-lead@state:execute:1": EXECUTE_STEPS(),
+        "verifier@verify:hello-1": pass(),
+        "verifier@verify:world-1": pass(),
+      }),
+      config: PER_TASK,
+    });
+    const runs = taskRuns((i) => ({
+      kind: "dispatched",
+      runId: i.task === "hello" ? "901" : "902",
+    }));
+    const deps = { ...job.deps, taskRuns: runs.port };
+    // The runs push to the job's repository: its task branches are checked out in the lead's
+    // worktrees, which a push may update (the lead's fold moves them itself).
+    git(job.repoDir, "config", "receive.denyCurrentBranch", "ignore");
+    await openJob(job);
+    await wake(1, deps);
+    await approve(job);
+    await wake(1, deps);
+    await approve(job);
+    let summary = await wake(1, deps);
+    expect(summary.waitingOn).toContain("the tasks' own runs");
+    const costBefore = state(job).costUsd;
+
+    await runTaskAsItsRun(job.repoDir, "hello", "901", "hello.txt");
+    await runTaskAsItsRun(job.repoDir, "world", "902", "world.txt");
+    summary = await wake(1, deps);
+    expect(summary.state).toBe("EXECUTE");
+    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    // Both runs' cost is the job's, once.
+    expect(state(job).costUsd).toBeGreaterThanOrEqual(costBefore + 0.08 - 1e-9);
+    await approve(job);
+    summary = await wake(1, deps);
+    expect(summary.state).toBe("DONE");
+    const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
+    expect(files).toContain("hello.txt");
+    expect(files).toContain("world.txt");
+    expect(files).not.toContain(".cfa/turns");
+    expect(runs.dispatched).toHaveLength(2);
+    expect(asConversationModel(job.model).unplayed()).toEqual({});
   });
 
   it("a 403 on dispatch: the tasks run in the lead's run, the job ends DONE with both merged, said once in the status comment (1 dispatch)", async () => {
