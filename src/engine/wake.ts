@@ -40,6 +40,7 @@ import { TurnScheduler } from "./turn/turn-scheduler.js";
 import { runtimeOf } from "./job/wake-runtime.js";
 import { stopOf, withdrawalPending } from "./job/wake-stop.js";
 import { foldAtWake } from "./fanout/fold-at-wake.js";
+import { watchAtWake } from "./fanout/watch-at-wake.js";
 import { runsElsewhere } from "./fanout/dispatch-task-run.js";
 
 /** How long an aborted wake waits for the journal's last push (SIGTERM leaves 2.5 s). */
@@ -214,6 +215,8 @@ async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopp
   if (!isLiveState(s.job.state)) return undefined;
   // Issue 15 point 6: what the tasks' own runs pushed since the last wake reaches the bus.
   if (await foldAtWake(s)) await persist(s, `cfa #${s.n}: task runs folded`);
+  // A task run that ended without finishing its task: a new run, or the lead's own.
+  if (await watchAtWake(s)) await persist(s, `cfa #${s.n}: task runs watched`);
   // A pause seen while turns run stops the wake as the time margin does (at each turn's next
   // model call, nothing of them applied, their calls journalled and charged once).
   const pause = new AbortController();

@@ -39,6 +39,8 @@ export type RecordChange =
   | { type: "task-status-set"; id: string; status: TaskMeta["status"] }
   /** A task's ledger in its own run (issue 15 point 6): dispatched, folded, re-dispatched. */
   | { type: "task-run-recorded"; id: string; ledger: TaskLedgerRecord }
+  /** A task no longer runs in a run of its own: the lead's run takes it over. */
+  | { type: "task-run-dropped"; id: string }
   /** What a task's own run paid, folded by the lead: the job's cost, not its journal's calls. */
   | { type: "task-run-charged"; costUsd: number }
   /** The job's tasks run in the lead's run from now on, and why (said once). */
@@ -141,6 +143,11 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
           tasks: { ...engine.fanout?.tasks, [change.id]: change.ledger },
         },
       });
+    case "task-run-dropped": {
+      if (engine.fanout === undefined) return records;
+      const { [change.id]: _dropped, ...tasks } = engine.fanout.tasks;
+      return withEngine({ ...engine, fanout: { ...engine.fanout, tasks } });
+    }
     case "task-run-charged":
       return { job: { ...job, costUsd: job.costUsd + change.costUsd }, engine };
     case "task-runs-single":

@@ -15,12 +15,23 @@ import { gitClient } from "../../src/git/git-client.js";
 import { TaskTurnWriter } from "../../src/engine/fanout/task-turn-writer.js";
 import { recording } from "../support/engine/script.js";
 import { removeDir, tempDir } from "../support/git/temp-repo.js";
-import { EXECUTE_STEPS, INTENT_STEPS, PLAN_STEPS, pass } from "../support/engine/recordings.js";
+import {
+  EXECUTE_STEPS,
+  INTENT_STEPS,
+  PLAN_STEPS,
+  happyRecording,
+  pass,
+  worker,
+} from "../support/engine/recordings.js";
 import { wake } from "../../src/engine/index.js";
-import type { TaskRunInputs, TaskRuns, DispatchResult } from "../../src/ports/task-runs.js";
+import type {
+  DispatchResult,
+  TaskRunInputs,
+  TaskRunState,
+  TaskRuns,
+} from "../../src/ports/task-runs.js";
 import { asConversationModel, git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
-import { happyRecording } from "../support/engine/recordings.js";
 import { approve, openJob } from "../support/engine/person.js";
 import { commentsOfKind, fileOnBranch, state } from "../support/engine/inspect.js";
 import { jobPaths } from "../../src/records/job-paths.js";
@@ -80,15 +91,20 @@ async function runTaskAsItsRun(
 
 function taskRuns(answer: (i: TaskRunInputs) => DispatchResult) {
   const dispatched: TaskRunInputs[] = [];
+  const cancelled: string[] = [];
+  /** Runs the test ended, by id; every other run is still going. */
+  const ended = new Map<string, TaskRunState>();
   const port: TaskRuns = {
     dispatch: async (inputs) => {
       dispatched.push(inputs);
       return answer(inputs);
     },
-    state: async () => ({ status: "active" }),
-    cancel: async () => {},
+    state: async (runId) => ended.get(runId) ?? { status: "active" },
+    cancel: async (runId) => {
+      cancelled.push(runId);
+    },
   };
-  return { port, dispatched };
+  return { port, dispatched, cancelled, ended };
 }
 
 describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)", () => {
@@ -171,6 +187,50 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
     expect(files).toContain("world.txt");
     expect(files).not.toContain(".cfa/turns");
     expect(runs.dispatched).toHaveLength(2);
+    expect(asConversationModel(job.model).unplayed()).toEqual({});
+  });
+
+  it("a dead run is cancelled and dispatched again once at epoch 2; when that one dies too the lead's run runs the task; the other task's run is folded meanwhile — DONE", async () => {
+    const job = await newJob({
+      recording: recording({
+        "intent-lead@state:intent:1": INTENT_STEPS(),
+        "project-lead@state:plan:1": PLAN_STEPS(),
+        "project-lead@state:execute:1": EXECUTE_STEPS(true),
+        "worker@dispatch:hello": worker("hello.txt"),
+        "verifier@verify:hello-1": pass(),
+        "verifier@verify:world-1": pass(),
+      }),
+      config: PER_TASK,
+    });
+    let next = 900;
+    const runs = taskRuns(() => ({ kind: "dispatched", runId: String(++next) }));
+    const deps = { ...job.deps, taskRuns: runs.port };
+    git(job.repoDir, "config", "receive.denyCurrentBranch", "ignore");
+    await openJob(job);
+    await wake(1, deps);
+    await approve(job);
+    await wake(1, deps);
+    await approve(job);
+    await wake(1, deps); // hello in run 901, world in run 902
+
+    await runTaskAsItsRun(job.repoDir, "world", "902", "world.txt");
+    runs.ended.set("901", { status: "completed", conclusion: "failure" });
+    let summary = await wake(1, deps);
+    expect(runs.cancelled).toEqual(["901"]);
+    expect(runs.dispatched.at(-1)).toEqual({ job: 1, task: "hello", epoch: 2 });
+    expect(summary.waitingOn).toBe("the tasks' own runs: hello (run 903).");
+
+    runs.ended.set("903", { status: "completed", conclusion: "cancelled" });
+    summary = await wake(1, deps);
+    expect(runs.cancelled).toEqual(["901", "903"]);
+    expect(runs.dispatched).toHaveLength(3);
+    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    await approve(job);
+    summary = await wake(1, deps);
+    expect(summary.state).toBe("DONE");
+    const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
+    expect(files).toContain("hello.txt");
+    expect(files).toContain("world.txt");
     expect(asConversationModel(job.model).unplayed()).toEqual({});
   });
 

@@ -32,7 +32,10 @@ export async function foldAtWake(s: Session): Promise<boolean> {
     }
     // The task is done at the record's head: the lead's workspace takes it, for the
     // verifier and the merge that stay in the lead's run (the lead's `close`).
-    if (fold.doneAt !== null) await adoptDoneHead(s, fold.task, fold.doneAt);
+    // Done, the task's branch is the lead's again: what follows (a close, a message asking
+    // for more) runs in the lead's run, and no new run is dispatched for it.
+    if (fold.doneAt !== null && (await adoptDoneHead(s, fold.task, fold.doneAt)))
+      applyChange(s, { type: "task-run-dropped", id: fold.task });
     await handleEffects(s, fold.effects);
   }
   return delivered;
@@ -44,9 +47,9 @@ export async function foldAtWake(s: Session): Promise<boolean> {
  * run's records leave the tree in one commit, so nothing of `.cfa/turns/` reaches the job
  * branch with the merge. The verifier passes (or fails) exactly that commit.
  */
-async function adoptDoneHead(s: Session, task: string, head: string): Promise<void> {
+async function adoptDoneHead(s: Session, task: string, head: string): Promise<boolean> {
   const meta = s.engine.tasks[task];
-  if (meta === undefined) return;
+  if (meta === undefined) return false;
   const repo = gitClient(s.deps.repoDir);
   const tip = (await repo.raw(["rev-parse", "--verify", `refs/heads/${meta.branch}`])).trim();
   // Exit 0: an ancestor (or the tip itself); 1: not; anything else: not a commit here.
@@ -58,7 +61,7 @@ async function adoptDoneHead(s: Session, task: string, head: string): Promise<vo
       "REFUSED",
       `task ${task}'s run: a done turn's head is not on its branch`,
     );
-    return;
+    return false;
   }
   const ws = await taskWorkspace(s, task);
   const git = gitClient({
@@ -80,4 +83,5 @@ async function adoptDoneHead(s: Session, task: string, head: string): Promise<vo
       `cfa #${s.n}: task ${task} at ${head.slice(0, 12)}, without its run's records`,
     ]);
   }
+  return true;
 }

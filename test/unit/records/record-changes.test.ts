@@ -439,6 +439,7 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
       },
     },
     { type: "task-run-charged", costUsd: 0.5 },
+    { type: "task-run-dropped", id: "a" },
     { type: "task-runs-single", reason: "403" },
   ];
 
@@ -475,6 +476,7 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
       "job-resumed": true,
       "task-run-recorded": true,
       "task-run-charged": true,
+      "task-run-dropped": true,
       "task-runs-single": true,
     };
     const missing = Object.keys(kinds).filter((k) => !every.some((c) => c.type === k));
