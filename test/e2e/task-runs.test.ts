@@ -32,7 +32,7 @@ import type {
 } from "../../src/ports/task-runs.js";
 import { asConversationModel, git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
-import { approve, openJob } from "../support/engine/person.js";
+import { approve, openJob, say } from "../support/engine/person.js";
 import { commentsOfKind, fileOnBranch, state } from "../support/engine/inspect.js";
 import { jobPaths } from "../../src/records/job-paths.js";
 
@@ -232,6 +232,31 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
     expect(files).toContain("hello.txt");
     expect(files).toContain("world.txt");
     expect(asConversationModel(job.model).unplayed()).toEqual({});
+  });
+
+  it("/withdraw while both tasks run in their own runs: both runs cancelled (2), both branches deleted — the one a run moved at what it holds — WITHDRAWN", async () => {
+    const job = await newJob({ recording: happyRecording(), config: PER_TASK });
+    const runs = taskRuns((i) => ({
+      kind: "dispatched",
+      runId: i.task === "hello" ? "901" : "902",
+    }));
+    const deps = { ...job.deps, taskRuns: runs.port };
+    git(job.repoDir, "config", "receive.denyCurrentBranch", "ignore");
+    await openJob(job);
+    await wake(1, deps);
+    await approve(job);
+    await wake(1, deps);
+    await approve(job);
+    await wake(1, deps);
+    // hello's run pushed a turn's record before the withdrawal.
+    await runTaskAsItsRun(job.repoDir, "hello", "901", "hello.txt");
+    runs.ended.set("901", { status: "active" });
+    await say(job, "/withdraw not needed");
+    const summary = await wake(1, deps);
+    expect(summary.state).toBe("WITHDRAWN");
+    expect(runs.cancelled.sort()).toEqual(["901", "902"]);
+    expect(git(job.repoDir, "branch", "--list", "cfa/1-*")).toBe("");
+    expect(fileOnBranch(job, "hello.txt")).toBeNull();
   });
 
   it("a 403 on dispatch: the tasks run in the lead's run, the job ends DONE with both merged, said once in the status comment (1 dispatch)", async () => {
