@@ -8,13 +8,9 @@
 // the fake GitHub (test/unit/adapters/github/task-runs.test.ts). What the task's run pushes is
 // written here as task mode would, without a model: task mode does not run a task yet.
 
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { gitClient } from "../../src/git/git-client.js";
-import { TaskTurnWriter } from "../../src/engine/fanout/task-turn-writer.js";
 import { recording } from "../support/engine/script.js";
-import { removeDir, tempDir } from "../support/git/temp-repo.js";
+import { runTaskAsItsRun } from "../support/engine/task-run-pushes.js";
 import {
   EXECUTE_STEPS,
   INTENT_STEPS,
@@ -37,57 +33,6 @@ import { commentsOfKind, fileOnBranch, state } from "../support/engine/inspect.j
 import { jobPaths } from "../../src/records/job-paths.js";
 
 const PER_TASK = "execute:\n  runners: per-task\n";
-
-/**
- * One task's run as the lead sees its result: a fresh clone of the remote, the worker's code
- * committed on the task branch, its turn's record written after a model call and at the
- * turn's end (TaskTurnWriter, leased pushes). The worker's model calls are not made here:
- * task mode does not run a task's instances yet; this is what such a run pushes.
- */
-async function runTaskAsItsRun(
-  remote: string,
-  task: string,
-  runId: string,
-  file: string,
-): Promise<void> {
-  const dir = tempDir("cfa-task-run-");
-  try {
-    git(dir, "clone", "--quiet", "--branch", `cfa/1-${task}`, remote, ".");
-    const client = gitClient({
-      baseDir: dir,
-      config: ["user.name=worker", "user.email=worker@example.invalid"],
-    });
-    const run = (args: string[]) => client.raw(args);
-    const writer = new TaskTurnWriter({
-      git: run,
-      writeFile: async (path, text) => {
-        await mkdir(dirname(join(dir, path)), { recursive: true });
-        await writeFile(join(dir, path), text);
-      },
-      remote,
-      ref: `refs/heads/cfa/1-${task}`,
-      head: git(dir, "rev-parse", "HEAD"),
-      who: { job: 1, task, epoch: 1, run: runId },
-    });
-    await writer.called({ seq: 1, calls: 1, costUsd: 0.02 });
-    await writeFile(join(dir, file), `${file}\n`);
-    await run(["add", "--", file]);
-    await run(["commit", "--quiet", "--no-verify", "-m", `${file}`]);
-    const code = git(dir, "rev-parse", "HEAD");
-    await writer.ended(
-      {
-        seq: 1,
-        calls: 2,
-        costUsd: 0.04,
-        sends: [{ to: "project-lead@state:execute:1", kind: "reply", text: `${file} written` }],
-        done: true,
-      },
-      code,
-    );
-  } finally {
-    removeDir(dir);
-  }
-}
 
 function taskRuns(answer: (i: TaskRunInputs) => DispatchResult) {
   const dispatched: TaskRunInputs[] = [];
