@@ -225,6 +225,20 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
     expect(asConversationModel(job.model).unplayed()).toEqual({});
   });
 
+  it("auto (the default) with a TaskRuns port: nothing measured says a run of its own pays, so no task is dispatched (0 dispatches) and the job ends DONE in the lead's run", async () => {
+    const job = await newJob({ recording: happyRecording() });
+    const runs = taskRuns(() => ({ kind: "dispatched", runId: "901" }));
+    const deps = { ...job.deps, taskRuns: runs.port };
+    await openJob(job);
+    let summary = await wake(1, deps);
+    for (let i = 0; i < 3; i++) {
+      await approve(job);
+      summary = await wake(1, deps);
+    }
+    expect(summary.state).toBe("DONE");
+    expect(runs.dispatched).toEqual([]);
+  });
+
   it("without a TaskRuns port (the local CLI), per-task runs every task in the lead's run and says nothing of runners", async () => {
     const job = await newJob({ recording: happyRecording(), config: PER_TASK });
     await openJob(job);

@@ -44,7 +44,8 @@ export async function dispatchTaskRun(
   const choice = chooseRunner({
     mode: s.config.execute.runners,
     concurrent: Math.max(1, open),
-    // Not measured by the job yet: `auto` fans out only when the lead's run is short of time.
+    // Neither is measured by the job yet (the command share of its turns, the lead run's
+    // time left from the liveness clock): until they are, `auto` keeps every task here.
     commandShare: 0,
     expectedMinutes: DEFAULT_TASK_MINUTES,
     leadMinutesLeft: Number.POSITIVE_INFINITY,
