@@ -222,20 +222,15 @@ function jobPull(
 }
 
 function readReview(payload: unknown): ReadEvent {
-  const action = actionOf(payload);
-  if (action !== "submitted" && action !== "dismissed") {
-    return { ok: false, reason: `pull_request_review.${action} changes nothing for a job` };
-  }
-  const p = parse(ReviewSchema, "pull_request_review", payload);
-  const owned = jobPull(p.pull_request, p.repository);
-  if ("reason" in owned) return { ok: false, reason: owned.reason };
-  return {
-    ok: true,
-    repo: repoRef(p.repository),
-    event: {
+  return readJobPull(
+    payload,
+    "pull_request_review",
+    ["submitted", "dismissed"],
+    ReviewSchema,
+    (p, job) => ({
       kind: "review",
       action: p.action,
-      job: owned.job,
+      job,
       pull: p.pull_request.number,
       review: {
         id: p.review.id,
@@ -244,29 +239,41 @@ function readReview(payload: unknown): ReadEvent {
         commitId: p.review.commit_id ?? null,
       },
       sender: p.sender,
-    },
-  };
+    }),
+  );
 }
 
 function readPullClosed(payload: unknown): ReadEvent {
+  return readJobPull(payload, "pull_request", ["closed"], PullRequestSchema, (p, job) => ({
+    kind: "pull-closed",
+    job,
+    pull: p.pull_request.number,
+    merged: p.pull_request.merged === true,
+    sender: p.sender,
+  }));
+}
+
+/** An event on a job's own pull request with one of `actions`; any other changes nothing. */
+function readJobPull<
+  S extends z.ZodType<{
+    pull_request: z.infer<typeof PullRequestRefSchema>;
+    repository: z.infer<typeof RepositorySchema>;
+  }>,
+>(
+  payload: unknown,
+  name: string,
+  actions: readonly string[],
+  schema: S,
+  event: (p: z.infer<S>, job: number) => AppEvent,
+): ReadEvent {
   const action = actionOf(payload);
-  if (action !== "closed") {
-    return { ok: false, reason: `pull_request.${action} changes nothing for a job` };
+  if (!actions.includes(action)) {
+    return { ok: false, reason: `${name}.${action} changes nothing for a job` };
   }
-  const p = parse(PullRequestSchema, "pull_request", payload);
+  const p = parse(schema, name, payload);
   const owned = jobPull(p.pull_request, p.repository);
   if ("reason" in owned) return { ok: false, reason: owned.reason };
-  return {
-    ok: true,
-    repo: repoRef(p.repository),
-    event: {
-      kind: "pull-closed",
-      job: owned.job,
-      pull: p.pull_request.number,
-      merged: p.pull_request.merged === true,
-      sender: p.sender,
-    },
-  };
+  return { ok: true, repo: repoRef(p.repository), event: event(p, owned.job) };
 }
 
 function repoRef(repository: z.infer<typeof RepositorySchema>): RepoRef {

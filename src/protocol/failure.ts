@@ -45,15 +45,9 @@ export function recordStateFailure(
   meta: TransitionMeta,
   budget: number = DEFAULT_RETRY_BUDGET,
 ): StateFailure {
-  // A terminal job has no state left to fail in; refuse it whatever the count, rather than
-  // silently bumping the counter until the budget is spent and only then throwing.
-  if (isTerminalState(job.state)) throw new InvalidTransitionError(job.state, "FAILURE", []);
-  const failures = job.failures + 1;
-  if (failures > budget) {
-    const reason = `retry budget spent in ${job.state} (${failures} failures, budget ${budget}): ${meta.reason}`;
-    return { job: transition(job, "FAILURE", { ...meta, reason }), exhausted: true };
-  }
-  return { job: { ...job, failures }, exhausted: false };
+  return countTowards(job, meta, "failures", budget, (failures) => {
+    return `retry budget spent in ${job.state} (${failures} failures, budget ${budget})`;
+  });
 }
 
 /**
@@ -67,13 +61,28 @@ export function recordNudge(
   meta: TransitionMeta,
   limit: number = DEFAULT_NUDGE_LIMIT,
 ): StateFailure {
+  return countTowards(job, meta, "nudges", limit, (nudges) => {
+    return `nudge limit reached in ${job.state} (${nudges} nudges in a row, nudges ${limit})`;
+  });
+}
+
+/** One more on `counter`; past `bound`, FAILURE with the reason `breached` gives, then why. */
+function countTowards(
+  job: JobRecord,
+  meta: TransitionMeta,
+  counter: "failures" | "nudges",
+  bound: number,
+  breached: (count: number) => string,
+): StateFailure {
+  // A terminal job has no state left to fail in; refuse it whatever the count, rather than
+  // silently bumping the counter until the bound is passed and only then throwing.
   if (isTerminalState(job.state)) throw new InvalidTransitionError(job.state, "FAILURE", []);
-  const nudges = job.nudges + 1;
-  if (nudges > limit) {
-    const reason = `nudge limit reached in ${job.state} (${nudges} nudges in a row, nudges ${limit}): ${meta.reason}`;
+  const count = job[counter] + 1;
+  if (count > bound) {
+    const reason = `${breached(count)}: ${meta.reason}`;
     return { job: transition(job, "FAILURE", { ...meta, reason }), exhausted: true };
   }
-  return { job: { ...job, nudges }, exhausted: false };
+  return { job: { ...job, [counter]: count }, exhausted: false };
 }
 
 /**

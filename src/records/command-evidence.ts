@@ -92,28 +92,27 @@ function count(text: string, word: RegExp): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+/** The passed, failed (pytest also counts errors) and skipped counts a summary's text names. */
+function sayCounted(text: string, failed = /failed/): string | null {
+  return say({
+    passed: count(text, /passed/),
+    failed: count(text, failed),
+    skipped: count(text, /skipped/),
+  });
+}
+
 const PARSERS: ((line: string, lines: readonly string[], at: number) => string | null)[] = [
   // vitest: " Tests  1 failed | 31 passed (32)"
   (line) => {
     const m = /^Tests\s{1,8}(.{1,120})\(\d{1,7}\)$/u.exec(line);
     if (!m) return null;
-    const text = m[1]!;
-    return say({
-      passed: count(text, /passed/),
-      failed: count(text, /failed/),
-      skipped: count(text, /skipped/),
-    });
+    return sayCounted(m[1]!);
   },
   // jest: "Tests:       1 failed, 31 passed, 32 total"
   (line) => {
     const m = /^Tests:\s{1,16}(.{1,120}),\s{0,4}\d{1,7} total$/u.exec(line);
     if (!m) return null;
-    const text = m[1]!;
-    return say({
-      passed: count(text, /passed/),
-      failed: count(text, /failed/),
-      skipped: count(text, /skipped/),
-    });
+    return sayCounted(m[1]!);
   },
   // pytest: "===== 3 passed, 1 failed, 2 skipped in 0.12s ====="
   (line) => {
@@ -121,12 +120,7 @@ const PARSERS: ((line: string, lines: readonly string[], at: number) => string |
       line,
     );
     if (!m) return null;
-    const text = m[1]!;
-    return say({
-      passed: count(text, /passed/),
-      failed: count(text, /failed|errors?/),
-      skipped: count(text, /skipped/),
-    });
+    return sayCounted(m[1]!, /failed|errors?/);
   },
   // node --test: "ℹ pass 3" and "ℹ fail 0" (spec reporter), "# pass 3" / "# fail 0" (TAP)
   (line, lines, at) => {
@@ -161,3 +155,11 @@ const PARSERS: ((line: string, lines: readonly string[], at: number) => string |
     return `${failed > 0 ? `${failed} package(s) failed, ` : ""}${ok} package(s) ok`;
   },
 ];
+
+/** A log line's evidence: the last command and its exit, or that none ran. */
+export function evidenceSuffix(evidence: readonly CommandEvidence[]): string {
+  const last = evidence.at(-1);
+  if (last === undefined) return " (no command run: unverified)";
+  const exit = last.timedOut ? "timed out" : `exit ${last.exitCode ?? "?"}`;
+  return ` (${last.command}: ${exit}${last.summary ? `, ${last.summary}` : ""})`;
+}

@@ -9,7 +9,7 @@
 
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { startServer, type StartOptions, type StartedServer } from "../../src/app/start-server.js";
+import type { StartOptions, StartedServer } from "../../src/app/start-server.js";
 import { readHiddenBlock } from "../../src/comments/hidden-block.js";
 import {
   isWrite,
@@ -17,12 +17,8 @@ import {
   type FakeGitHubOptions,
   type FakeGitHubServer,
 } from "../support/github/fake-github-server.js";
-import {
-  createCapturingLogger,
-  examplePayload,
-  testPrivateKey,
-  TestProbotOctokit,
-} from "../support/github/index.js";
+import { examplePayload } from "../support/github/index.js";
+import { startAppServer } from "../support/github/app-server.js";
 import { sendDelivery } from "../support/github/signed-delivery.js";
 import { cases } from "../support/adversarial/count.js";
 
@@ -53,21 +49,8 @@ afterEach(async () => {
   }
 });
 
-async function serverFor(github: FakeGitHubServer, options: StartOptions = {}) {
-  const started = await startServer(
-    {
-      APP_ID: "123456",
-      PRIVATE_KEY: testPrivateKey(),
-      WEBHOOK_SECRET: SECRET,
-      HOST: "127.0.0.1",
-      PORT: "0",
-      GHE_HOST: github.host,
-      GHE_PROTOCOL: "http",
-    },
-    { Octokit: TestProbotOctokit, log: createCapturingLogger().logger, ...options },
-  );
-  return { started, url: `http://127.0.0.1:${started.port}/api/github/webhooks` };
-}
+const serverFor = (github: FakeGitHubServer, options: StartOptions = {}) =>
+  startAppServer(github, SECRET, options);
 
 async function boot(options: StartOptions = {}, fake: FakeGitHubOptions = {}) {
   const github = await startFakeGitHubServer(fake);

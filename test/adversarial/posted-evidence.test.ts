@@ -5,45 +5,16 @@
 // ping anyone or carry a secret. Positive controls show the naive rendering breaking out.
 
 import { describe, expect, it } from "vitest";
-import { newJobRecord } from "../../src/protocol/job-record.js";
-import {
-  initialEngineState,
-  withEngineState,
-  type EngineState,
-  type TaskMeta,
-} from "../../src/records/engine-state.js";
-import { renderStatusComment } from "../../src/comments/status-comment.js";
+import { initialEngineState, type EngineState } from "../../src/records/engine-state.js";
 import { outboundText } from "../../src/comments/outbound-text.js";
 import { codeSpan } from "../../src/comments/untrusted-code.js";
 import { registerSecret } from "../../src/secrets/index.js";
 import { cases } from "../support/adversarial/count.js";
-
-const at = "2026-11-22T10:00:00.000Z";
-
-function task(overrides: Partial<TaskMeta>): TaskMeta {
-  return {
-    thread: "dispatch:x",
-    branch: "cfa/7-x",
-    dir: "task-x",
-    base: "b",
-    brief: "x",
-    status: "merged",
-    verifyFailures: 0,
-    lastVerdict: "pass",
-    ...overrides,
-  };
-}
-
-function render(engine: EngineState, setupWaiting = false): string {
-  const job = withEngineState(newJobRecord({ job: 7, title: "t", at }), engine);
-  return renderStatusComment({
-    job,
-    engine,
-    waitingOn: "the agents: work in progress.",
-    links: { artifacts: [] },
-    setupWaiting,
-  });
-}
+import {
+  STATUS_AT as at,
+  renderStatus as render,
+  taskMeta as task,
+} from "../support/comments/status-fixture.js";
 
 describe(
   cases("agent-controlled text in evidence, setup output and blocked requests", 4, "ways out"),

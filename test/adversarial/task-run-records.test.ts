@@ -116,6 +116,19 @@ describe(cases("a deleted task branch stays deleted", 2, "late pushes"), () => {
       env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
     });
   const run: RunGit = (args) => Promise.resolve(sh(work, ...args));
+  const commitEmpty = (message: string) =>
+    sh(
+      work,
+      "-c",
+      "user.name=a",
+      "-c",
+      "user.email=a@b",
+      "commit",
+      "--quiet",
+      "--allow-empty",
+      "-m",
+      message,
+    );
   const REF = "refs/heads/cfa/7-parser";
   const exists = () => {
     try {
@@ -132,18 +145,7 @@ describe(cases("a deleted task branch stays deleted", 2, "late pushes"), () => {
     work = join(root, "work");
     sh(root, "init", "--quiet", "--bare", bare);
     sh(root, "init", "--quiet", work);
-    sh(
-      work,
-      "-c",
-      "user.name=a",
-      "-c",
-      "user.email=a@b",
-      "commit",
-      "--quiet",
-      "--allow-empty",
-      "-m",
-      "task work",
-    );
+    commitEmpty("task work");
     sh(work, "push", "--quiet", bare, `HEAD:${REF}`);
     // WITHDRAWN: the lead deleted the branch, its lease naming the commit it saw.
     const head = sh(work, "rev-parse", "HEAD").trim();
@@ -158,18 +160,7 @@ describe(cases("a deleted task branch stays deleted", 2, "late pushes"), () => {
 
   it("the stale run's next push, leased on its own last commit, is refused and re-creates nothing", async () => {
     const head = sh(work, "rev-parse", "HEAD").trim();
-    sh(
-      work,
-      "-c",
-      "user.name=a",
-      "-c",
-      "user.email=a@b",
-      "commit",
-      "--quiet",
-      "--allow-empty",
-      "-m",
-      "late turn",
-    );
+    commitEmpty("late turn");
     const late = sh(work, "rev-parse", "HEAD").trim();
     const out = await pushLeased(run, bare, [{ ref: REF, to: late, lease: { sha: head } }]);
     expect(out.kind).toBe("moved");

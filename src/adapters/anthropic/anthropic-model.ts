@@ -12,9 +12,10 @@ import type { Model } from "../../ports/model.js";
 import { createMessagesModel } from "./messages-model.js";
 import { ModelError, redactSecrets } from "./model-error.js";
 import type { PatienceOptions } from "./patience.js";
+import { sdkTransport } from "./sdk-transport.js";
 
-/** Per attempt. Stated so the SDK does not derive one from max_tokens. */
-export const DEFAULT_TIMEOUT_MS = 600_000;
+export { DEFAULT_TIMEOUT_MS } from "./sdk-transport.js";
+
 export const DEFAULT_BASE_URL = "https://api.anthropic.com";
 
 export interface AnthropicModelOptions extends PatienceOptions {
@@ -51,10 +52,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
   const client = new Anthropic({
     // A credential passed in code keeps the SDK from reading any other from the environment.
     ...(apiKey !== "" ? { apiKey } : { authToken }),
-    baseURL: options.baseURL ?? DEFAULT_BASE_URL,
-    maxRetries: 0,
-    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    openTelemetry: false,
+    ...sdkTransport({ ...options, baseURL: options.baseURL ?? DEFAULT_BASE_URL }),
     // Only the message: the SDK's extra arguments can hold response headers and bodies.
     logger: {
       debug: sdkLog("debug"),
@@ -63,7 +61,6 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
       error: sdkLog("error"),
     },
     logLevel: "info",
-    ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
   });
 
   const gateway = options.baseURL !== undefined && options.baseURL !== DEFAULT_BASE_URL;

@@ -15,8 +15,9 @@ import type { Logger } from "../../ports/logger.js";
 import { noopLogger } from "../../ports/logger.js";
 import type { Model } from "../../ports/model.js";
 import { createMessagesModel, type MessagesClient } from "../anthropic/messages-model.js";
-import { ModelError, redactSecrets } from "../anthropic/model-error.js";
+import { redactSecrets } from "../anthropic/model-error.js";
 import type { PatienceOptions } from "../anthropic/patience.js";
+import { mappedModelId, requireRegion, sdkTransport } from "../anthropic/sdk-transport.js";
 
 export interface BedrockModelOptions extends PatienceOptions {
   region: string;
@@ -34,20 +35,11 @@ export interface BedrockModelOptions extends PatienceOptions {
   fetch?: typeof globalThis.fetch;
 }
 
-export function bedrockModelId(
-  model: string,
-  models: Readonly<Record<string, string>> = {},
-): string {
-  return Object.hasOwn(models, model) ? models[model]! : `global.anthropic.${model}`;
-}
-
 export function createBedrockModel(options: BedrockModelOptions): Model {
-  if (options.region.trim() === "") {
-    throw new ModelError(
-      "cfa/bedrock: no AWS region: set bedrock.region in .github/cfa.yml or AWS_REGION",
-      { kind: "client" },
-    );
-  }
+  requireRegion(
+    options.region,
+    "cfa/bedrock: no AWS region: set bedrock.region in .github/cfa.yml or AWS_REGION",
+  );
   const logger = options.logger ?? noopLogger;
   const secrets = [
     options.apiKey,
@@ -60,11 +52,7 @@ export function createBedrockModel(options: BedrockModelOptions): Model {
     awsRegion: options.region,
     // null, not undefined: a key never comes from a variable the caller did not pass on.
     apiKey: options.apiKey ?? null,
-    ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-    maxRetries: 0,
-    timeout: 600_000,
-    openTelemetry: false as const,
-    ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+    ...sdkTransport(options),
   };
   const creds = options.credentials;
   const client =
@@ -82,7 +70,8 @@ export function createBedrockModel(options: BedrockModelOptions): Model {
     provider: "Amazon Bedrock",
     redact,
     reachHint: "the network, the AWS region and the AWS credentials",
-    providerModel: (model) => bedrockModelId(model, options.models),
+    providerModel: (model) =>
+      mappedModelId(model, options.models ?? {}, `global.anthropic.${model}`),
     logger,
   });
 }

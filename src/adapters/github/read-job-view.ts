@@ -68,20 +68,16 @@ export async function readJobView(
     };
     return { issue, comments: [], pullRequest: null, reviews: [], labelEvents: [] };
   }
-  const comments = node.comments.nodes.flatMap((c) => (c === null ? [] : [toGraphqlComment(c)]));
-  let page = node.comments.pageInfo;
-  while (page.hasPreviousPage && page.startCursor !== null) {
+  const commentNodes = await withOlder(node.comments, async (before) => {
     const older = await calls.graphql(
       "graphql.olderComments",
       OlderCommentsSchema,
       OLDER_COMMENTS_QUERY,
-      { ...calls.repo, issue: issueNumber, before: page.startCursor },
+      { ...calls.repo, issue: issueNumber, before },
     );
-    const more = older.repository.issue?.comments;
-    if (more === undefined) break;
-    comments.unshift(...more.nodes.flatMap((c) => (c === null ? [] : [toGraphqlComment(c)])));
-    page = more.pageInfo;
-  }
+    return older.repository.issue?.comments;
+  });
+  const comments = commentNodes.flatMap((c) => (c === null ? [] : [toGraphqlComment(c)]));
   const issue = toGraphqlIssue(node);
   sinks.issue(issueNumber, fingerprintOf(issue, node.comments.totalCount));
   const prs = repository.pullRequests.nodes.filter((pr): pr is PullRequestNode => pr !== null);
@@ -98,21 +94,42 @@ export async function readJobView(
 }
 
 async function allReviews(calls: GitHubCalls, pr: PullRequestNode): Promise<Review[]> {
-  const nodes = [...pr.reviews.nodes];
-  let page = pr.reviews.pageInfo;
-  while (page.hasPreviousPage && page.startCursor !== null) {
+  const nodes = await withOlder(pr.reviews, async (before) => {
     const older = await calls.graphql(
       "graphql.olderReviews",
       OlderReviewsSchema,
       OLDER_REVIEWS_QUERY,
-      { id: pr.id, before: page.startCursor },
+      { id: pr.id, before },
     );
-    if (older.node === null) break;
-    nodes.unshift(...older.node.reviews.nodes);
-    page = older.node.reviews.pageInfo;
-  }
+    return older.node?.reviews;
+  });
   return nodes.flatMap((n) => {
     const review = n === null ? null : toGraphqlReview(n);
     return review === null ? [] : [review];
   });
+}
+
+interface Page<T> {
+  nodes: readonly T[];
+  pageInfo: { hasPreviousPage: boolean; startCursor: string | null };
+}
+
+/**
+ * The job view asks for the newest page of comments and of reviews; the older ones are
+ * fetched page by page, `before` the oldest cursor seen, until GitHub says there are none
+ * (or the object is gone). Oldest first.
+ */
+async function withOlder<T>(
+  newest: Page<T>,
+  olderThan: (before: string) => Promise<Page<T> | undefined>,
+): Promise<T[]> {
+  const nodes = [...newest.nodes];
+  let page = newest.pageInfo;
+  while (page.hasPreviousPage && page.startCursor !== null) {
+    const older = await olderThan(page.startCursor);
+    if (older === undefined) break;
+    nodes.unshift(...older.nodes);
+    page = older.pageInfo;
+  }
+  return nodes;
 }

@@ -15,8 +15,9 @@ import type { Logger } from "../../ports/logger.js";
 import { noopLogger } from "../../ports/logger.js";
 import type { Model } from "../../ports/model.js";
 import { createMessagesModel, type MessagesClient } from "../anthropic/messages-model.js";
-import { ModelError, redactSecrets } from "../anthropic/model-error.js";
+import { redactSecrets } from "../anthropic/model-error.js";
 import type { PatienceOptions } from "../anthropic/patience.js";
+import { mappedModelId, requireRegion, sdkTransport } from "../anthropic/sdk-transport.js";
 
 /** What AnthropicVertex needs of a google-auth-library AuthClient. */
 export interface VertexAuth {
@@ -37,20 +38,11 @@ export interface VertexModelOptions extends PatienceOptions {
   fetch?: typeof globalThis.fetch;
 }
 
-export function vertexModelId(
-  model: string,
-  models: Readonly<Record<string, string>> = {},
-): string {
-  return Object.hasOwn(models, model) ? models[model]! : model;
-}
-
 export function createVertexModel(options: VertexModelOptions): Model {
-  if (options.region.trim() === "") {
-    throw new ModelError(
-      "cfa/vertex: no region: set vertex.region in .github/cfa.yml or CLOUD_ML_REGION",
-      { kind: "client" },
-    );
-  }
+  requireRegion(
+    options.region,
+    "cfa/vertex: no region: set vertex.region in .github/cfa.yml or CLOUD_ML_REGION",
+  );
   const logger = options.logger ?? noopLogger;
   // The OAuth token never appears in what we log: it lives in a header the client sets itself.
   const redact = (text: string): string => redactSecrets(text, []);
@@ -64,11 +56,7 @@ export function createVertexModel(options: VertexModelOptions): Model {
           >["authClient"],
         }
       : {}),
-    ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-    maxRetries: 0,
-    timeout: 600_000,
-    openTelemetry: false,
-    ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+    ...sdkTransport(options),
   });
   return createMessagesModel({
     ...options,
@@ -76,7 +64,7 @@ export function createVertexModel(options: VertexModelOptions): Model {
     provider: "Google Vertex AI",
     redact,
     reachHint: "the network, the Vertex AI region and project, and the Google credentials",
-    providerModel: (model) => vertexModelId(model, options.models),
+    providerModel: (model) => mappedModelId(model, options.models ?? {}, model),
     logger,
   });
 }

@@ -1,8 +1,7 @@
 // answer: the proxy's [respond] (seed 000 §7): the text goes back to the asking agent.
 
 import * as z from "zod";
-import { fromHost } from "./host-result.js";
-import type { Tool } from "./tool.js";
+import { hostTool } from "./host-tool.js";
 import { boundedText, TEXT_LIMITS } from "./text-limits.js";
 
 const input = z.strictObject({
@@ -11,12 +10,11 @@ const input = z.strictObject({
   ),
 });
 
-export const answerTool: Tool<typeof input> = {
+export const answerTool = hostTool({
   name: "answer",
   description:
     "Answer the question for the person you stand for. The answer goes to the agent that asked; then stop. Refused when the escalation policy requires the person to be asked first: use escalate.",
   input,
-  async run({ text }, ctx) {
-    return fromHost(await ctx.host.proxyAnswer(text), { kind: "finished" });
-  },
-};
+  endsTurn: true,
+  call: ({ text }, host) => host.proxyAnswer(text),
+});

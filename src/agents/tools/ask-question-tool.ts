@@ -4,7 +4,7 @@
 
 import * as z from "zod";
 import { QUESTION_KINDS } from "../turn-contract.js";
-import { fromHost } from "./host-result.js";
+import { fromHost } from "./host-tool.js";
 import type { Tool } from "./tool.js";
 import { boundedText, TEXT_LIMITS } from "./text-limits.js";
 

@@ -2,8 +2,7 @@
 // made from the dispatcher's branch; past the fan-out cap it waits (§13 [send-block]).
 
 import * as z from "zod";
-import { fromHost } from "./host-result.js";
-import type { Tool } from "./tool.js";
+import { hostTool } from "./host-tool.js";
 import { boundedList, boundedText, TEXT_LIMITS } from "./text-limits.js";
 import { TaskId } from "./task-id.js";
 
@@ -17,12 +16,10 @@ const input = z.strictObject({
     .describe("Files from your workspace copied into the worker's (root-relative paths)."),
 });
 
-export const dispatchTool: Tool<typeof input> = {
+export const dispatchTool = hostTool({
   name: "dispatch",
   description:
     "Start a new task: a worker gets its own branch, made from yours, and the brief as its first message. The worker replies to you when done; its reply arrives as a later message. When too many of your tasks are open the new one is queued and starts once you close one.",
   input,
-  async run({ id, brief, files }, ctx) {
-    return fromHost(await ctx.host.dispatch({ id, brief, files }));
-  },
-};
+  call: ({ id, brief, files }, host) => host.dispatch({ id, brief, files }),
+});

@@ -1,8 +1,7 @@
 // escalate: the proxy's [escalate] (seed 000 §7): a question for the person themself.
 
 import * as z from "zod";
-import { fromHost } from "./host-result.js";
-import type { Tool } from "./tool.js";
+import { hostTool } from "./host-tool.js";
 import { boundedText, TEXT_LIMITS } from "./text-limits.js";
 
 const input = z.strictObject({
@@ -11,12 +10,11 @@ const input = z.strictObject({
   ),
 });
 
-export const escalateTool: Tool<typeof input> = {
+export const escalateTool = hostTool({
   name: "escalate",
   description:
     "Ask the person you stand for, when you are not sure they would agree with an answer of yours. Then stop: their reply arrives as a later message, and you answer the agent from it.",
   input,
-  async run({ question }, ctx) {
-    return fromHost(await ctx.host.proxyEscalate(question), { kind: "finished" });
-  },
-};
+  endsTurn: true,
+  call: ({ question }, host) => host.proxyEscalate(question),
+});

@@ -3,8 +3,7 @@
 
 import * as z from "zod";
 import { ACTIONS, ORCHESTRATOR_ACTIONS, type Action } from "../../protocol/fsm.js";
-import { fromHost } from "./host-result.js";
-import type { Tool } from "./tool.js";
+import { hostTool } from "./host-tool.js";
 import { boundedText, TEXT_LIMITS } from "./text-limits.js";
 
 const SKILL_OUTCOMES = ACTIONS.filter(
@@ -20,12 +19,11 @@ const input = z.strictObject({
   ),
 });
 
-export const finishTool: Tool<typeof input> = {
+export const finishTool = hostTool({
   name: "finish",
   description:
     "End your phase with an outcome and a reason. Call it alone, as the only tool call in your response, and only when the phase is really over: your turn ends and the job moves on. An outcome your phase does not permit is refused.",
   input,
-  async run({ outcome, reason }, ctx) {
-    return fromHost(await ctx.host.finish({ outcome, reason }), { kind: "finished" });
-  },
-};
+  endsTurn: true,
+  call: ({ outcome, reason }, host) => host.finish({ outcome, reason }),
+});

@@ -1,6 +1,6 @@
 export { describeIssues } from "./describe-issues.js";
 export { formatCommandResult } from "./format-command-result.js";
-export { fromHost } from "./host-result.js";
+export { fromHost, hostTool } from "./host-tool.js";
 export { runToolCall } from "./run-tool-call.js";
 export { fail, ok } from "./tool.js";
 export type { Tool, ToolContext, ToolEnd, ToolResult } from "./tool.js";

@@ -1,8 +1,7 @@
 // reply: a task's message to whoever dispatched it (send to "parent").
 
 import * as z from "zod";
-import { fromHost } from "./host-result.js";
-import type { Tool } from "./tool.js";
+import { hostTool } from "./host-tool.js";
 import { boundedText, TEXT_LIMITS } from "./text-limits.js";
 
 const input = z.strictObject({
@@ -11,12 +10,10 @@ const input = z.strictObject({
   ),
 });
 
-export const replyTool: Tool<typeof input> = {
+export const replyTool = hostTool({
   name: "reply",
   description:
     "Send a message to whoever dispatched your task (your lead, or the task above yours): report the work done (or what blocks you). It is delivered after your turn ends; their answer, if any, arrives as a later message.",
   input,
-  async run({ text }, ctx) {
-    return fromHost(await ctx.host.send({ parent: true }, text));
-  },
-};
+  call: ({ text }, host) => host.send({ parent: true }, text),
+});

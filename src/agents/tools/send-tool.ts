@@ -2,9 +2,8 @@
 // the tasks it dispatched, or its parent). The host checks the visibility.
 
 import * as z from "zod";
-import { fromHost } from "./host-result.js";
+import { hostTool } from "./host-tool.js";
 import { TaskId } from "./task-id.js";
-import type { Tool } from "./tool.js";
 import { boundedText, TEXT_LIMITS } from "./text-limits.js";
 
 const input = z.strictObject({
@@ -17,13 +16,10 @@ const input = z.strictObject({
   text: boundedText(TEXT_LIMITS.message, "a message").describe("The message."),
 });
 
-export const sendTool: Tool<typeof input> = {
+export const sendTool = hostTool({
   name: "send",
   description:
     'Send a message to a task you dispatched (by its id) or to "parent". It is delivered after your turn ends; any reply arrives as a later message.',
   input,
-  async run({ to, text }, ctx) {
-    const recipient = to === "parent" ? { parent: true as const } : { task: to };
-    return fromHost(await ctx.host.send(recipient, text));
-  },
-};
+  call: ({ to, text }, host) => host.send(to === "parent" ? { parent: true } : { task: to }, text),
+});

@@ -2,8 +2,7 @@
 // issues to the worker on fail.
 
 import * as z from "zod";
-import { fromHost } from "./host-result.js";
-import type { Tool } from "./tool.js";
+import { hostTool } from "./host-tool.js";
 import { boundedList, boundedText, TEXT_LIMITS } from "./text-limits.js";
 
 const input = z
@@ -25,12 +24,11 @@ const input = z
     message: "a fail verdict needs at least one issue",
   });
 
-export const verdictTool: Tool<typeof input> = {
+export const verdictTool = hostTool({
   name: "verdict",
   description:
     "Give your verdict on the task: pass, or fail with each issue. Give it once, after checking; then stop. On pass the task's branch is merged; on fail the issues go to the worker.",
   input,
-  async run({ verdict, issues, notes }, ctx) {
-    return fromHost(await ctx.host.verdict({ verdict, issues, notes }), { kind: "finished" });
-  },
-};
+  endsTurn: true,
+  call: ({ verdict, issues, notes }, host) => host.verdict({ verdict, issues, notes }),
+});

@@ -2,8 +2,7 @@
 // then writes its own withdraw outcome.
 
 import * as z from "zod";
-import { fromHost } from "./host-result.js";
-import type { Tool } from "./tool.js";
+import { hostTool } from "./host-tool.js";
 import { boundedText, TEXT_LIMITS } from "./text-limits.js";
 
 const input = z.strictObject({
@@ -12,12 +11,11 @@ const input = z.strictObject({
   ),
 });
 
-export const withdrawTool: Tool<typeof input> = {
+export const withdrawTool = hostTool({
   name: "withdraw",
   description:
     "Answer that the person abandons the job, with their reason. Use it only when the person has made that clear. The asking agent then ends the job; then stop.",
   input,
-  async run({ reason }, ctx) {
-    return fromHost(await ctx.host.proxyWithdraw(reason), { kind: "finished" });
-  },
-};
+  endsTurn: true,
+  call: ({ reason }, host) => host.proxyWithdraw(reason),
+});

@@ -41,12 +41,7 @@ function applyEvent(s: Store, e: BusEvent, r: Replay): void {
       if (s.threads.has(e.to.thread)) r.fail(`thread ${e.to.thread} exists`);
       if (e.parent !== e.from.thread) r.fail(`parent ${e.parent} is not the sender's thread`);
       r.popSend(e.from, { deliverTo: e.to });
-      s.openInstanceThread(e.to.thread, e.parent);
-      s.addParent({ kind: "Parent", child: e.to.thread, parent: e.parent });
-      s.addMailbox({ kind: "Mailbox", a: e.to, queue: [e.content] });
-      s.addState({ kind: "Idle", a: e.to });
-      s.see(addressKey(e.from), addressKey(e.to));
-      s.see(addressKey(e.to), addressKey(e.from));
+      s.startInstance(e.from, e.to, e.content);
       return;
     }
     case "deliver": {
@@ -73,12 +68,7 @@ function applyEvent(s: Store, e: BusEvent, r: Replay): void {
       }
       if (!s.unblockable(head)) r.fail(`${e.parent} has no free slot`);
       s.removeBlocked(head);
-      s.openInstanceThread(e.to.thread, e.parent);
-      s.addParent({ kind: "Parent", child: e.to.thread, parent: e.parent });
-      s.addMailbox({ kind: "Mailbox", a: e.to, queue: [e.content] });
-      s.addState({ kind: "Idle", a: e.to });
-      s.see(addressKey(e.from), addressKey(e.to));
-      s.see(addressKey(e.to), addressKey(e.from));
+      s.startInstance(e.from, e.to, e.content);
       return;
     }
     case "term-blocked": {

@@ -216,6 +216,20 @@ export class Store {
     this.liveChildren.set(parent, (this.liveChildren.get(parent) ?? 0) + 1);
   }
 
+  /**
+   * [spark] and [unblock] (and their replay): the instance `to` starts on its own thread
+   * under `from`'s, `first` in its mailbox; seed 000 §6: B's visibility gains (A, t') and
+   * A's is initialised with (B, t).
+   */
+  startInstance(from: Address, to: Address, first: Content): void {
+    this.openInstanceThread(to.thread, from.thread);
+    this.addParent({ kind: "Parent", child: to.thread, parent: from.thread });
+    this.addMailbox({ kind: "Mailbox", a: to, queue: [first] });
+    this.addState({ kind: "Idle", a: to });
+    this.see(addressKey(from), addressKey(to));
+    this.see(addressKey(to), addressKey(from));
+  }
+
   /** Reserves `escalation:<id>` at [ask-step]; [ask] links it to the caller's thread. */
   openEscalationThread(thread: string, id: string): void {
     this.threads.set(thread, "escalation");

@@ -12,7 +12,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Model } from "../../../src/ports/model.js";
 import { call, recording, tools } from "../../support/engine/script.js";
 import { useGitHubMocks } from "../../support/github/index.js";
-import { createGitHubJob, git, type GitHubJob } from "../../support/github/github-job.js";
+import {
+  FIRST_WAKE_ROUTES,
+  createGitHubJob,
+  git,
+  routesWith,
+  type GitHubJob,
+} from "../../support/github/github-job.js";
+import type { Route } from "../../support/github/fake-github.js";
 
 const ART = ".cfa/jobs/1";
 const LEAD = "intent-lead@state:intent:1";
@@ -36,13 +43,6 @@ interface Charged {
 }
 const record = (job: GitHubJob): Charged =>
   JSON.parse(git(job.github.bare, "show", `cfa/1:${ART}/state.json`)) as Charged;
-
-/** The routes a job's runs call, every one of them (the fake checks none is left unused). */
-function setUp(job: GitHubJob, routes: Parameters<GitHubJob["github"]["install"]>[0]): void {
-  job.github.install(routes);
-  job.github.permissions.set("ana", "write");
-  job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
-}
 
 /** Counts the calls the model answered (a replayed call never reaches it). */
 function counting(onCall: (n: number, request: { instance: string }) => Promise<void> | void) {
@@ -68,18 +68,11 @@ describe("liveness on GitHub (issue 15)", () => {
       // The deadline passes while the lead's second call is in flight.
       if (n === 2) fire?.();
     });
-    job = await createGitHubJob({ recording: script(), model: model.wrap });
-    setUp(job, [
-      "graphql",
-      "permission",
-      "issue",
-      "create-pull",
-      "request-reviewers",
-      "create-comment",
-      "update-comment",
-      "create-check",
-      "dispatch",
-    ]);
+    job = await createGitHubJob({
+      recording: script(),
+      model: model.wrap,
+      routes: routesWith(FIRST_WAKE_ROUTES, { plus: ["update-comment", "dispatch"] }),
+    });
     const first = await job.runWorker(1, undefined, {
       deadlineTimer: (_ms, f) => {
         fire = f;
@@ -113,7 +106,7 @@ describe("liveness on GitHub (issue 15)", () => {
   });
 
   /** A run cancelled (SIGINT) while the lead's second call is in flight; `before` runs first. */
-  async function cancelled(before: () => void, routes: Parameters<typeof setUp>[1]) {
+  async function cancelled(before: () => void, routes: readonly Route[]) {
     const stop = new AbortController();
     const model = counting(async (n) => {
       if (n !== 2) return;
@@ -122,8 +115,8 @@ describe("liveness on GitHub (issue 15)", () => {
       // The call is cut while in flight.
       await new Promise((r) => setTimeout(r, 50));
     });
-    job = await createGitHubJob({ recording: script(), model: model.wrap });
-    setUp(job, routes);
+    // The routes a job's runs call, every one of them (the fake checks none is left unused).
+    job = await createGitHubJob({ recording: script(), model: model.wrap, routes });
     expect(await job.runWorker(1, undefined, { stop: stop.signal }), job.lines.join("\n")).toBe(0);
     return job;
   }
@@ -157,16 +150,11 @@ describe("liveness on GitHub (issue 15)", () => {
       kill.abort(new Error("killed"));
       throw new Error("killed");
     });
-    job = await createGitHubJob({ recording: script(), model: model.wrap });
-    setUp(job, [
-      "graphql",
-      "permission",
-      "issue",
-      "create-pull",
-      "request-reviewers",
-      "create-comment",
-      "create-check",
-    ]);
+    job = await createGitHubJob({
+      recording: script(),
+      model: model.wrap,
+      routes: FIRST_WAKE_ROUTES,
+    });
     expect(await job.runWorker(1, kill.signal)).toBe(1);
     // Nothing of the turn is on the job branch; its two answered calls are on the journal's.
     expect(record(job).engine.calls ?? 0).toBe(0);

@@ -13,7 +13,13 @@ import type { Model } from "../../../src/ports/model.js";
 import { call, recording, tools } from "../../support/engine/script.js";
 import { examplePayload, useGitHubMocks } from "../../support/github/index.js";
 import { OWNER, REPO } from "../../support/github/fake-github.js";
-import { createGitHubJob, git, type GitHubJob } from "../../support/github/github-job.js";
+import {
+  FIRST_WAKE_ROUTES,
+  createGitHubJob,
+  git,
+  routesWith,
+  type GitHubJob,
+} from "../../support/github/github-job.js";
 
 const ART = ".cfa/jobs/1";
 const LEAD = "intent-lead@state:intent:1";
@@ -60,20 +66,9 @@ describe("/pause and /resume on GitHub (issue 17)", () => {
           return response;
         },
       }),
+      routes: routesWith(FIRST_WAKE_ROUTES, { plus: ["update-comment"] }),
     });
     const { github } = job;
-    github.install([
-      "graphql",
-      "permission",
-      "issue",
-      "create-pull",
-      "request-reviewers",
-      "create-comment",
-      "update-comment",
-      "create-check",
-    ]);
-    github.permissions.set("ana", "write");
-    github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
 
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
     expect(answered).toBe(2);
@@ -121,21 +116,9 @@ describe("/pause and /resume on GitHub (issue 17)", () => {
           tools(call("ask_question", { kind: "gate", text: "Plan?", artifact: `${ART}/PLAN.md` })),
         ],
       }),
+      routes: routesWith(FIRST_WAKE_ROUTES, { plus: ["update-comment", "update-pull"] }),
     });
     const { github } = job;
-    github.install([
-      "graphql",
-      "permission",
-      "issue",
-      "create-pull",
-      "request-reviewers",
-      "create-comment",
-      "update-comment",
-      "create-check",
-      "update-pull",
-    ]);
-    github.permissions.set("ana", "write");
-    github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
 
     github.comment(1, "ana", "/pause until Monday");

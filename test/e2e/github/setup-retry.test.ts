@@ -8,7 +8,13 @@ import { call, recording, tools } from "../../support/engine/script.js";
 import { examplePayload, useGitHubMocks } from "../../support/github/index.js";
 import { installedBwrap } from "../../support/sandbox/sandbox-fixtures.js";
 import { OWNER, REPO } from "../../support/github/fake-github.js";
-import { createGitHubJob, git, type GitHubJob } from "../../support/github/github-job.js";
+import {
+  FIRST_WAKE_ROUTES,
+  createGitHubJob,
+  git,
+  routesWith,
+  type GitHubJob,
+} from "../../support/github/github-job.js";
 
 const ART = ".cfa/jobs/1";
 const LEAD = "intent-lead@state:intent:1";
@@ -29,25 +35,12 @@ describe.skipIf(installedBwrap() === null)("/retry on GitHub after a failed setu
         ],
       }),
       config: "setup: [\"echo 'E404 left-pad' >&2; exit 7\"]\n",
+      routes: routesWith(FIRST_WAKE_ROUTES, {
+        plus: ["dispatch", "content", "list-comments", "comment-reaction", "update-comment"],
+      }),
     });
     const { github, probot } = job;
-    github.install([
-      "graphql",
-      "permission",
-      "issue",
-      "dispatch",
-      "content",
-      "list-comments",
-      "comment-reaction",
-      "create-pull",
-      "request-reviewers",
-      "create-comment",
-      "update-comment",
-      "create-check",
-    ]);
-    github.permissions.set("ana", "write");
     github.permissions.set("mallory", "read");
-    github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
     const status = () => github.comments.find((c) => c.body.includes("cfa job #1:"))?.body ?? "";
     expect(status()).toContain("Setup failed in `job`:");

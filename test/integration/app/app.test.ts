@@ -20,6 +20,10 @@ import {
 } from "../../support/github/github-app-mocks.js";
 
 const TOKEN_CALL = "apps/create-installation-access-token";
+/** mockConfig(null): Probot's loader reads the repository's .github/cfa.yml, then the org's. */
+const NO_CONFIG = ["repos/get-content", "repos/get-content"];
+/** What the app does first with a command or a label: the config, then who is asking. */
+const SCREENED = [...NO_CONFIG, "repos/get-collaborator-permission-level"];
 /** Every operation the tests above saw the app call. */
 const CALLED = new Set<string>();
 
@@ -67,9 +71,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     await probot.receive("issues", labelled("wes"));
 
     expect(operations()).toEqual([
-      "repos/get-content",
-      "repos/get-content",
-      "repos/get-collaborator-permission-level",
+      ...SCREENED,
       "actions/create-workflow-dispatch",
       "reactions/create-for-issue",
     ]);
@@ -91,13 +93,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
 
       await probot.receive("issues", labelled("tri"));
 
-      expect(operations()).toEqual([
-        "repos/get-content",
-        "repos/get-content",
-        "repos/get-collaborator-permission-level",
-        "issues/list-comments",
-        "issues/create-comment",
-      ]);
+      expect(operations()).toEqual([...SCREENED, "issues/list-comments", "issues/create-comment"]);
     },
   );
 
@@ -154,9 +150,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     await probot.receive("issue_comment", commented("/withdraw wrong repo", "max"));
 
     expect(operations()).toEqual([
-      "repos/get-content",
-      "repos/get-content",
-      "repos/get-collaborator-permission-level",
+      ...SCREENED,
       "actions/list-workflow-runs",
       ...Array.from({ length: 6 }, () => "actions/cancel-workflow-run"),
       "actions/create-workflow-dispatch",
@@ -176,13 +170,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
 
     await probot.receive("issue_comment", commented("/withdraw", "rea"));
 
-    expect(operations()).toEqual([
-      "repos/get-content",
-      "repos/get-content",
-      "repos/get-collaborator-permission-level",
-      "issues/list-comments",
-      "issues/create-comment",
-    ]);
+    expect(operations()).toEqual([...SCREENED, "issues/list-comments", "issues/create-comment"]);
   });
 
   it("an approval on the job's pull request by someone with write access is cued after a permission call", async () => {
@@ -193,12 +181,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
 
     await probot.receive("pull_request_review", reviewed("approved", "wes"));
 
-    expect(operations()).toEqual([
-      "repos/get-content",
-      "repos/get-content",
-      "repos/get-collaborator-permission-level",
-      "actions/create-workflow-dispatch",
-    ]);
+    expect(operations()).toEqual([...SCREENED, "actions/create-workflow-dispatch"]);
   });
 
   it("the same review in two deliveries cues the worker once", async () => {
@@ -238,12 +221,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
       }),
     );
 
-    expect(operations()).toEqual([
-      "repos/get-content",
-      "repos/get-content",
-      "repos/get-content",
-      "repos/get-content",
-    ]);
+    expect(operations()).toEqual([...NO_CONFIG, ...NO_CONFIG]);
   });
 
   it("the configured workflow and label are used", async () => {

@@ -6,19 +6,15 @@
 // order comes from the server's own queue. `npm run bench -- server` measures the pace.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { startServer, type StartedServer } from "../../../src/app/start-server.js";
+import type { StartedServer } from "../../../src/app/start-server.js";
 import {
   isWrite,
   startFakeGitHubServer,
   type FakeGitHubServer,
 } from "../../support/github/fake-github-server.js";
-import {
-  createCapturingLogger,
-  examplePayload,
-  testPrivateKey,
-  TestProbotOctokit,
-} from "../../support/github/index.js";
+import { examplePayload } from "../../support/github/index.js";
 import { request } from "node:http";
+import { startAppServer } from "../../support/github/app-server.js";
 import { sendDelivery, signDelivery } from "../../support/github/signed-delivery.js";
 
 const SECRET = "cfa-server-test-secret";
@@ -35,19 +31,9 @@ afterEach(async () => {
 
 async function boot(): Promise<{ url: string; github: FakeGitHubServer; started: StartedServer }> {
   github = await startFakeGitHubServer();
-  started = await startServer(
-    {
-      APP_ID: "123456",
-      PRIVATE_KEY: testPrivateKey(),
-      WEBHOOK_SECRET: SECRET,
-      HOST: "127.0.0.1",
-      PORT: "0",
-      GHE_HOST: github.host,
-      GHE_PROTOCOL: "http",
-    },
-    { Octokit: TestProbotOctokit, log: createCapturingLogger().logger },
-  );
-  return { url: `http://127.0.0.1:${started.port}/api/github/webhooks`, github, started };
+  const app = await startAppServer(github, SECRET);
+  started = app.started;
+  return { url: app.url, github, started };
 }
 
 const command = (job: number, comment: number, body: string) => ({

@@ -303,6 +303,29 @@ export function contentFile(path: string, text: string) {
   };
 }
 
+/** Job 1's draft pull request, as the engine asks the forge for it. */
+export const JOB_PULL = {
+  head: "cfa/1",
+  base: "main",
+  title: "cfa: #1",
+  body: "Job #1",
+  draft: true,
+} as const;
+
+/** GitHub's 422 for a second pull request from the job's branch. */
+export function pullAlreadyExists() {
+  return {
+    message: "Validation Failed",
+    errors: [
+      {
+        resource: "PullRequest",
+        code: "custom",
+        message: "A pull request already exists for octo-org:cfa/1.",
+      },
+    ],
+  };
+}
+
 export function notFound(documentation = "https://docs.github.com/rest") {
   return { message: "Not Found", documentation_url: documentation, status: "404" };
 }

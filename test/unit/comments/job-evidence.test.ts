@@ -9,38 +9,14 @@ import {
   initialEngineState,
   withEngineState,
   type EngineState,
-  type TaskMeta,
 } from "../../../src/records/engine-state.js";
-import { renderStatusComment } from "../../../src/comments/status-comment.js";
 import { jobEvidence } from "../../../src/comments/job-evidence.js";
 import { jobChecks } from "../../../src/engine/publish/checks.js";
-
-const at = "2026-11-22T10:00:00.000Z";
-
-function task(overrides: Partial<TaskMeta>): TaskMeta {
-  return {
-    thread: "dispatch:x",
-    branch: "cfa/7-x",
-    dir: "task-x",
-    base: "b",
-    brief: "x",
-    status: "merged",
-    verifyFailures: 0,
-    lastVerdict: "pass",
-    ...overrides,
-  };
-}
-
-function render(engine: EngineState, setupWaiting = false): string {
-  const job = withEngineState(newJobRecord({ job: 7, title: "t", at }), engine);
-  return renderStatusComment({
-    job,
-    engine,
-    waitingOn: "the agents: work in progress.",
-    links: { artifacts: [] },
-    setupWaiting,
-  });
-}
+import {
+  STATUS_AT as at,
+  renderStatus as render,
+  taskMeta as task,
+} from "../../support/comments/status-fixture.js";
 
 describe("verdicts with evidence", () => {
   const engine: EngineState = {

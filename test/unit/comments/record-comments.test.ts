@@ -1,23 +1,13 @@
 // Record comments are pure functions of the records: tested without mocks.
 
 import { describe, expect, it } from "vitest";
-import { gateComment, questionComment } from "../../../src/comments/record-comments.js";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { outboundText } from "../../../src/comments/outbound-text.js";
+import { gateOf, questionOf } from "../../support/comments/record-fixture.js";
 
 describe("record comments", () => {
   it("a gate names the reviewer, the commit and how to answer, with the artifact inline and inert", () => {
-    const body = gateComment({
-      job: 3,
-      seq: 2,
-      id: "q2",
-      artifact: "PLAN.md",
-      sha: "0123456789abcdef0123456789abcdef01234567",
-      state: "PLAN",
-      reviewers: ["ana"],
-      prUrl: "https://github.com/o/r/pull/4",
-      content: "# Plan\nping @bob",
-    });
+    const body = gateOf({ content: "# Plan\nping @bob" });
     expect(body).toContain("@ana (gate `q2`, PLAN)");
     expect(body).not.toContain("WARNING");
     expect(body).toContain("at commit `0123456`");
@@ -26,13 +16,7 @@ describe("record comments", () => {
   });
 
   it("a gate names every reviewer and says which review requests GitHub refused, and why", () => {
-    const body = gateComment({
-      job: 3,
-      seq: 2,
-      id: "q2",
-      artifact: "PLAN.md",
-      sha: "0123456789abcdef0123456789abcdef01234567",
-      state: "PLAN",
+    const body = gateOf({
       reviewers: ["ana", "bob"],
       unrequested: [
         {
@@ -40,8 +24,6 @@ describe("record comments", () => {
           reason: "Reviews may only be requested from collaborators. Ask @carol.",
         },
       ],
-      prUrl: "https://github.com/o/r/pull/4",
-      content: "# Plan",
     });
     // As posted: the Forge boundary takes the template's marks off its own mentions.
     const posted = outboundText(body);
@@ -52,14 +34,7 @@ describe("record comments", () => {
   });
 
   it("a question quotes the agent's text and says how to answer", () => {
-    const body = questionComment({
-      job: 3,
-      seq: 1,
-      id: "q1",
-      from: "intent-lead",
-      text: "Which DB?\nPostgres?",
-      asked: "ana",
-    });
+    const body = questionOf({ text: "Which DB?\nPostgres?" });
     expect(body).toContain("> Which DB?\n> Postgres?");
     expect(body).toContain("`/answer q1 <your answer>`");
     expect(readHiddenBlock(body)).toMatchObject({ kind: "question", seq: 1, id: "q1" });

@@ -29,6 +29,17 @@ function effects(event: AppEvent, permission: Permission | null, approvers: stri
 
 const kinds = (actions: AppAction[]) => actions.map((a) => a.kind);
 
+/** Wes edits comment 901 on job 7's issue from `from` to `body`. */
+const edited = (body: string, from: string) =>
+  read(
+    "issue_comment",
+    examplePayload("issue_comment", "edited", {
+      issue: { number: 7, labels: [{ name: "cfa" }], state: "open" },
+      comment: { id: 901, body, user: { login: "wes", type: "User" } },
+      changes: { body: { from } },
+    }),
+  );
+
 describe("the permission matrix (issue 5 §2): who may start, approve, withdraw, intervene, answer", () => {
   const acting: Permission[] = ["admin", "maintain", "write"];
   const cases = PERMISSIONS.map((p) => [p, acting.includes(p)] as const);
@@ -129,38 +140,17 @@ describe("what the app ignores before it reads anything from GitHub", () => {
   });
 
   it("an edit that keeps the same command takes no second effect", () => {
-    const event = read(
-      "issue_comment",
-      examplePayload("issue_comment", "edited", {
-        issue: { number: 7, labels: [{ name: "cfa" }] },
-        comment: { id: 901, body: "/intervene use SQLite!" },
-        changes: { body: { from: "/intervene use SQLite!" } },
-      }),
-    );
+    const event = edited("/intervene use SQLite!", "/intervene use SQLite!");
     expect(screenEvent(event)).toMatchObject({ pass: false });
   });
 
   it("an edit that turns a comment into a command is one", () => {
-    const event = read(
-      "issue_comment",
-      examplePayload("issue_comment", "edited", {
-        issue: { number: 7, labels: [{ name: "cfa" }] },
-        comment: { id: 901, body: "/withdraw" },
-        changes: { body: { from: "hmm" } },
-      }),
-    );
+    const event = edited("/withdraw", "hmm");
     expect(screenEvent(event)).toEqual({ pass: true });
   });
 
   it("an edited command is a cue only: no 👀 and no cancelled run, since only the worker knows whether it has read the comment", () => {
-    const event = read(
-      "issue_comment",
-      examplePayload("issue_comment", "edited", {
-        issue: { number: 7, labels: [{ name: "cfa" }], state: "open" },
-        comment: { id: 901, body: "/withdraw", user: { login: "wes", type: "User" } },
-        changes: { body: { from: "hmm" } },
-      }),
-    );
+    const event = edited("/withdraw", "hmm");
     expect(effects(event, "admin")).toMatchObject({
       actions: [{ kind: "dispatch", job: 7 }],
       keys: ["comment:901"],

@@ -4,32 +4,25 @@
 
 import { ESCALATION_POLICIES, escalationThread } from "../molecules.js";
 import { BusUsageError } from "../errors.js";
-import { part, requireInput, type Rule } from "./rule.js";
+import { requireInput } from "./rule.js";
+import { loneRule } from "./skeletons.js";
 
-export const askStepRule: Rule<"ask-step"> = {
-  name: "ask-step",
-  anchor: "Run",
-  match(_store, run) {
-    return run.kind === "Run" ? [{ rule: "ask-step", molecules: [run] }] : [];
-  },
-  fire(store, redex, input, out) {
-    const run = part(redex, 0, "Run");
-    const { id, question, policy } = requireInput("ask-step", input, "{ id, question, policy }");
-    const thread = escalationThread(id);
-    if (id === "" || store.threads.has(thread)) {
-      throw new BusUsageError(`[ask-step] escalation id "${id}" is taken; use a fresh id`);
-    }
-    if (!(ESCALATION_POLICIES as readonly string[]).includes(policy)) {
-      throw new BusUsageError(`[ask-step] unknown policy "${String(policy)}"`);
-    }
-    store.openEscalationThread(thread, id);
-    store.replaceState(run, { kind: "AskQuestion", a: run.a, id, question, policy });
-    out.events.push({
-      type: "turn-end",
-      a: run.a,
-      rule: "ask-step",
-      consumed: run.via,
-      ask: { id, question, policy },
-    });
-  },
-};
+export const askStepRule = loneRule("ask-step", "Run", "Run", (store, run, input, out) => {
+  const { id, question, policy } = requireInput("ask-step", input, "{ id, question, policy }");
+  const thread = escalationThread(id);
+  if (id === "" || store.threads.has(thread)) {
+    throw new BusUsageError(`[ask-step] escalation id "${id}" is taken; use a fresh id`);
+  }
+  if (!(ESCALATION_POLICIES as readonly string[]).includes(policy)) {
+    throw new BusUsageError(`[ask-step] unknown policy "${String(policy)}"`);
+  }
+  store.openEscalationThread(thread, id);
+  store.replaceState(run, { kind: "AskQuestion", a: run.a, id, question, policy });
+  out.events.push({
+    type: "turn-end",
+    a: run.a,
+    rule: "ask-step",
+    consumed: run.via,
+    ask: { id, question, policy },
+  });
+});

@@ -3,16 +3,13 @@
 // withdraw cascade from t reaches the pending escalation (§9).
 
 import { escalationThread } from "../molecules.js";
-import { part, type Rule } from "./rule.js";
+import { loneRule } from "./skeletons.js";
 
-export const askRule: Rule<"ask"> = {
-  name: "ask",
-  anchor: "AskQuestion",
-  match(_store, asked) {
-    return asked.kind === "AskQuestion" ? [{ rule: "ask", molecules: [asked] }] : [];
-  },
-  fire(store, redex, _input, out) {
-    const asked = part(redex, 0, "AskQuestion");
+export const askRule = loneRule(
+  "ask",
+  "AskQuestion",
+  "AskQuestion",
+  (store, asked, _input, out) => {
     const { id, question, policy } = asked;
     const thread = escalationThread(id);
     store.replaceState(asked, { kind: "Idle", a: asked.a });
@@ -22,4 +19,4 @@ export const askRule: Rule<"ask"> = {
     out.events.push({ type: "ask", id, caller: asked.a, question, policy });
     out.effects.push({ kind: "proxy-turn", id, caller: asked.a, question, policy, h: "fresh" });
   },
-};
+);

@@ -1,16 +1,14 @@
 // seed 000 §7 [human-reply]  AskHuman(t, y, π) → Proxy(t, x', π, post-human)
 // x' is what the proxy works on next: the human's reply.
 
-import { part, requireInput, type Rule } from "./rule.js";
+import { requireInput } from "./rule.js";
+import { loneRule } from "./skeletons.js";
 
-export const humanReplyRule: Rule<"human-reply"> = {
-  name: "human-reply",
-  anchor: "Escalation",
-  match(_store, waiting) {
-    return waiting.kind === "AskHuman" ? [{ rule: "human-reply", molecules: [waiting] }] : [];
-  },
-  fire(store, redex, input, out) {
-    const waiting = part(redex, 0, "AskHuman");
+export const humanReplyRule = loneRule(
+  "human-reply",
+  "Escalation",
+  "AskHuman",
+  (store, waiting, input, out) => {
     const reply = requireInput("human-reply", input, "the human's reply");
     const { id, caller, policy } = waiting;
     store.replaceEscalation(waiting, {
@@ -24,4 +22,4 @@ export const humanReplyRule: Rule<"human-reply"> = {
     out.events.push({ type: "human-reply", id, reply });
     out.effects.push({ kind: "proxy-turn", id, caller, question: reply, policy, h: "post-human" });
   },
-};
+);

@@ -2,35 +2,27 @@
 // The agent's logic picks xs (the only non-determinism of §5); it arrives as the input.
 
 import { BusUsageError } from "../errors.js";
-import { part, requireInput, type Rule } from "./rule.js";
+import { requireInput } from "./rule.js";
+import { loneRule } from "./skeletons.js";
 
-export const sendStepRule: Rule<"send-step"> = {
-  name: "send-step",
-  anchor: "Run",
-  match(_store, run) {
-    return run.kind === "Run" ? [{ rule: "send-step", molecules: [run] }] : [];
-  },
-  fire(store, redex, input, out) {
-    const run = part(redex, 0, "Run");
-    const xs = requireInput("send-step", input, "the payloads xs");
-    if (!Array.isArray(xs))
-      throw new BusUsageError("[send-step] input must be an array of payloads");
-    const msgs = xs.map((p) =>
-      p.kind === "deliver"
-        ? {
-            kind: "deliver" as const,
-            to: { agent: p.to.agent, thread: p.to.thread },
-            content: p.content,
-          }
-        : { kind: "terminate" as const, thread: p.thread },
-    );
-    store.replaceState(run, { kind: "Send", a: run.a, msgs });
-    out.events.push({
-      type: "turn-end",
-      a: run.a,
-      rule: "send-step",
-      consumed: run.via,
-      payloads: msgs,
-    });
-  },
-};
+export const sendStepRule = loneRule("send-step", "Run", "Run", (store, run, input, out) => {
+  const xs = requireInput("send-step", input, "the payloads xs");
+  if (!Array.isArray(xs)) throw new BusUsageError("[send-step] input must be an array of payloads");
+  const msgs = xs.map((p) =>
+    p.kind === "deliver"
+      ? {
+          kind: "deliver" as const,
+          to: { agent: p.to.agent, thread: p.to.thread },
+          content: p.content,
+        }
+      : { kind: "terminate" as const, thread: p.thread },
+  );
+  store.replaceState(run, { kind: "Send", a: run.a, msgs });
+  out.events.push({
+    type: "turn-end",
+    a: run.a,
+    rule: "send-step",
+    consumed: run.via,
+    payloads: msgs,
+  });
+});

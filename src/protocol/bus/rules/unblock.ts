@@ -4,29 +4,17 @@
 // children. Its right-hand side is [spark]'s (§5), with §6's visibility: B sees (A, t'), A
 // is initialised with (B, t); the runtime installs the instance as at any spark.
 
-import { addressKey } from "../../address.js";
-import { part, stamp, type Rule } from "./rule.js";
+import { loneRule, startInstance } from "./skeletons.js";
 
-export const unblockRule: Rule<"unblock"> = {
-  name: "unblock",
-  anchor: "Blocked",
-  match(store, blocked) {
-    if (blocked.kind !== "Blocked") return [];
-    return store.unblockable(blocked) ? [{ rule: "unblock", molecules: [blocked] }] : [];
-  },
-  fire(store, redex, _input, out) {
-    const blocked = part(redex, 0, "Blocked");
+export const unblockRule = loneRule(
+  "unblock",
+  "Blocked",
+  "Blocked",
+  (store, blocked, _input, out) => {
     const { to } = blocked;
-    const parent = blocked.a.thread;
-    const content = stamp(blocked.content, blocked.a);
     store.removeBlocked(blocked);
-    store.openInstanceThread(to.thread, parent);
-    store.addParent({ kind: "Parent", child: to.thread, parent });
-    store.addMailbox({ kind: "Mailbox", a: to, queue: [content] });
-    store.addState({ kind: "Idle", a: to });
-    store.see(addressKey(blocked.a), addressKey(to));
-    store.see(addressKey(to), addressKey(blocked.a));
-    out.events.push({ type: "unblock", from: blocked.a, to, parent, content });
-    out.effects.push({ kind: "spark", a: to, parent, from: blocked.a, first: content });
+    const content = startInstance(store, blocked.a, to, blocked.content, out);
+    out.events.push({ type: "unblock", from: blocked.a, to, parent: blocked.a.thread, content });
   },
-};
+  (store, blocked) => store.unblockable(blocked),
+);

@@ -26,6 +26,21 @@ let registry: NpmRegistry;
 let sandbox: Sandbox;
 useEgressWorld(bwrapPath, "cfa-egress-", (world) => ({ ws, registry, sandbox } = world));
 
+/**
+ * curl of `url` with NO_PROXY (which keeps the sandbox's own loopback direct) unset, so that
+ * it asks the proxy.
+ */
+const curlThroughProxy = (url: string) => [
+  "env",
+  "-u",
+  "NO_PROXY",
+  "-u",
+  "no_proxy",
+  "curl",
+  "-sS",
+  url,
+];
+
 describe(title, () => {
   bit(
     "network: [node] reaches the registry over plain HTTP, by the absolute URI's host",
@@ -138,17 +153,7 @@ s.send("x", 53, "192.0.2.1", (e) => {
         nodeScript(tcpScript("127.0.0.1", registry.port)),
       );
       expect(direct.stdout.trim()).toBe("failed ECONNREFUSED");
-      // Without NO_PROXY (which keeps the sandbox's own loopback direct) curl asks the proxy.
-      const argv = [
-        "env",
-        "-u",
-        "NO_PROXY",
-        "-u",
-        "no_proxy",
-        "curl",
-        "-sS",
-        `http://127.0.0.1:${registry.port}/left-pad`,
-      ];
+      const argv = curlThroughProxy(`http://127.0.0.1:${registry.port}/left-pad`);
       const viaProxy = await runIn(sandbox, ws, ["node"], argv);
       expect(viaProxy.stdout, viaProxy.stderr).not.toContain("left-pad");
       expect(viaProxy.blocked).toEqual([
@@ -168,16 +173,7 @@ s.send("x", 53, "192.0.2.1", (e) => {
     "a listed name that resolves to loopback is refused by address, with the real resolver",
     async () => {
       const real = egressSandbox(bwrapPath!);
-      const argv = [
-        "env",
-        "-u",
-        "NO_PROXY",
-        "-u",
-        "no_proxy",
-        "curl",
-        "-sS",
-        `http://localhost:${registry.port}/left-pad`,
-      ];
+      const argv = curlThroughProxy(`http://localhost:${registry.port}/left-pad`);
       // Set at the port (the config refuses localhost outright): the proxy's own check holds.
       const result = await real.run({
         argv,

@@ -13,6 +13,20 @@ import { git, makeTempRepo, removeDir } from "../../../support/git/temp-repo.js"
 const REVOKED = "ghs_revokedBeforeItsHour000000000000";
 const FRESH = "ghs_mintedAfterTheRefusal00000000000";
 
+/** The forge of octo-org/hello-world whose git side is the clone in `work`. */
+const forgeIn = (
+  work: string,
+  options: Pick<Parameters<typeof createGitHubForge>[0], "token" | "forgetToken" | "logger">,
+) =>
+  createGitHubForge({
+    octokit: new Octokit(),
+    owner: "octo-org",
+    repo: "hello-world",
+    botLogin: "cfa-bot[bot]",
+    repoDir: work,
+    ...options,
+  });
+
 describe("a push GitHub refuses for its token", () => {
   let root: string;
   let server: GitHttpServer | undefined;
@@ -41,12 +55,7 @@ describe("a push GitHub refuses for its token", () => {
     const { work, sha, server } = await world();
     let current = REVOKED;
     const logged: string[] = [];
-    const forge = createGitHubForge({
-      octokit: new Octokit(),
-      owner: "octo-org",
-      repo: "hello-world",
-      botLogin: "cfa-bot[bot]",
-      repoDir: work,
+    const forge = forgeIn(work, {
       token: async () => current,
       forgetToken: () => {
         current = FRESH;
@@ -76,14 +85,7 @@ describe("a push GitHub refuses for its token", () => {
 
   it("stands when the token cannot be replaced (the workflow's own)", async () => {
     const { work, sha } = await world();
-    const forge = createGitHubForge({
-      octokit: new Octokit(),
-      owner: "octo-org",
-      repo: "hello-world",
-      botLogin: "cfa-bot[bot]",
-      repoDir: work,
-      token: REVOKED,
-    });
+    const forge = forgeIn(work, { token: REVOKED });
 
     const error = await forge
       .pushBranch("cfa/1", { sha, expectedOld: null })

@@ -15,6 +15,7 @@ import {
   useApiMocks,
   markerPaths,
 } from "../../../support/anthropic/api-fixtures.js";
+import { rejectionOf } from "../../../support/rejection-of.js";
 
 useApiMocks();
 afterEach(() => vi.restoreAllMocks());
@@ -47,24 +48,6 @@ const model = (
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
   });
 };
-
-async function failureOf(promise: Promise<unknown>): Promise<ModelError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ModelError);
-  return error as ModelError;
-}
-
-async function unavailableOf(promise: Promise<unknown>): Promise<ModelUnavailableError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ModelUnavailableError);
-  return error as ModelUnavailableError;
-}
 
 function expectNoKey(error: Error): void {
   const cause = error.cause as Error | undefined;
@@ -348,7 +331,10 @@ describe("the Anthropic model adapter", () => {
     const time = fakeTime();
     const started = new Date(time.now()).toISOString();
     // 2 + 4 + 8 + 16 + 32 = 62 s of waiting fit in 100 s; the next 60 s would not.
-    const error = await unavailableOf(model({ time, patienceMs: 100_000 }).complete(baseRequest()));
+    const error = await rejectionOf(
+      model({ time, patienceMs: 100_000 }).complete(baseRequest()),
+      ModelUnavailableError,
+    );
     expect(bodies).toHaveLength(6);
     expect(error.name).toBe("ModelUnavailableError");
     expect(error.fields).toEqual({ since: started, attempts: 6, last: "529 overloaded_error" });
@@ -362,7 +348,10 @@ describe("the Anthropic model adapter", () => {
     const { scope, bodies } = apiScope();
     scope.post("/v1/messages").reply(429, overloaded, { "retry-after": "3600" });
     const time = fakeTime();
-    await unavailableOf(model({ time, patienceMs: 600_000 }).complete(baseRequest()));
+    await rejectionOf(
+      model({ time, patienceMs: 600_000 }).complete(baseRequest()),
+      ModelUnavailableError,
+    );
     expect(bodies).toHaveLength(1);
     expect(time.waits).toEqual([]);
   });
@@ -386,7 +375,7 @@ describe("the Anthropic model adapter", () => {
           "x-should-retry": "false",
         },
       );
-    const error = await failureOf(model().complete(baseRequest()));
+    const error = await rejectionOf(model().complete(baseRequest()), ModelError);
     expect(bodies).toHaveLength(2);
     expect(error.status).toBe(503);
   });
@@ -406,7 +395,7 @@ describe("the Anthropic model adapter", () => {
       { "request-id": "req_011ABC" },
     );
 
-    const error = await failureOf(model().complete(baseRequest()));
+    const error = await rejectionOf(model().complete(baseRequest()), ModelError);
     expect(bodies).toHaveLength(1);
     expect(error.name).toBe("ModelError");
     expect(error.kind).toBe("api");
@@ -428,7 +417,7 @@ describe("the Anthropic model adapter", () => {
       error: { type: "authentication_error", message: "invalid x-api-key" },
     });
     // Credentials are configuration, not failure (issue 19 §2): at once, no retry, a live stop.
-    const error = await unavailableOf(model().complete(baseRequest()));
+    const error = await rejectionOf(model().complete(baseRequest()), ModelUnavailableError);
     expect(bodies).toHaveLength(1);
     expect(error.fields.reason).toBe("credentials");
     expect(error.fields.attempts).toBe(1);
@@ -439,7 +428,10 @@ describe("the Anthropic model adapter", () => {
   it("keeps the key out of a connection failure that outlasts its patience", async () => {
     const { scope } = apiScope();
     scope.post("/v1/messages").times(2).replyWithError(`socket hang up near ${API_KEY}`);
-    const error = await unavailableOf(model({ patienceMs: 3_000 }).complete(baseRequest()));
+    const error = await rejectionOf(
+      model({ patienceMs: 3_000 }).complete(baseRequest()),
+      ModelUnavailableError,
+    );
     expect(error.fields.attempts).toBe(2);
     expect(error.fields.last).toContain("Connection error");
     expectNoKey(error);
@@ -448,7 +440,10 @@ describe("the Anthropic model adapter", () => {
   it("reports the caller's abort as kind aborted, before any request", async () => {
     const controller = new AbortController();
     controller.abort();
-    const error = await failureOf(model().complete(baseRequest(), { signal: controller.signal }));
+    const error = await rejectionOf(
+      model().complete(baseRequest(), { signal: controller.signal }),
+      ModelError,
+    );
     expect(error.kind).toBe("aborted");
   });
 
@@ -547,7 +542,7 @@ describe("the Anthropic model adapter", () => {
     scope
       .post("/v1/messages")
       .reply(200, apiMessage([{ type: "text", text: "partial" }], "model_context_window_exceeded"));
-    const error = await failureOf(model().complete(baseRequest()));
+    const error = await rejectionOf(model().complete(baseRequest()), ModelError);
     expect(error.kind).toBe("response");
     expect(error.message).toContain("shorten the transcript");
   });

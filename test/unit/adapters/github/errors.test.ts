@@ -6,16 +6,16 @@ import {
   nockGitHub,
   useGitHubMocks,
 } from "../../../support/github/index.js";
-import { R, TOKEN, issue, notFound, testForge } from "../../../support/github/github-shapes.js";
-
-async function failureOf(promise: Promise<unknown>): Promise<GitHubForgeError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(GitHubForgeError);
-  return error as GitHubForgeError;
-}
+import {
+  JOB_PULL,
+  R,
+  TOKEN,
+  issue,
+  notFound,
+  pullAlreadyExists,
+  testForge,
+} from "../../../support/github/github-shapes.js";
+import { rejectionOf } from "../../../support/rejection-of.js";
 
 describe("GitHub forge: errors", () => {
   useGitHubMocks();
@@ -25,7 +25,7 @@ describe("GitHub forge: errors", () => {
       .get(`${R}/issues/404`)
       .reply(404, notFound(), { "x-github-request-id": "CAFE:1234:5678:9ABC:DEF0" });
 
-    const error = await failureOf(testForge().getIssue(404));
+    const error = await rejectionOf(testForge().getIssue(404), GitHubForgeError);
 
     expect(error).toMatchObject({
       name: "GitHubForgeError",
@@ -41,28 +41,9 @@ describe("GitHub forge: errors", () => {
   });
 
   it("includes GitHub's validation details for a 422", async () => {
-    nockGitHub()
-      .post(`${R}/pulls`)
-      .reply(422, {
-        message: "Validation Failed",
-        errors: [
-          {
-            resource: "PullRequest",
-            code: "custom",
-            message: "A pull request already exists for octo-org:cfa/1.",
-          },
-        ],
-      });
+    nockGitHub().post(`${R}/pulls`).reply(422, pullAlreadyExists());
 
-    const error = await failureOf(
-      testForge().createPullRequest({
-        head: "cfa/1",
-        base: "main",
-        title: "t",
-        body: "b",
-        draft: true,
-      }),
-    );
+    const error = await rejectionOf(testForge().createPullRequest(JOB_PULL), GitHubForgeError);
 
     expect(error.message).toMatch(/A pull request already exists for octo-org:cfa\/1/);
   });
@@ -71,7 +52,7 @@ describe("GitHub forge: errors", () => {
     const echoed = `Bad credentials for token ${TOKEN} (Authorization: token ${TOKEN})`;
     nockGitHub().get(`${R}/issues/1`).reply(401, { message: echoed });
 
-    const error = await failureOf(testForge({ token: TOKEN }).getIssue(1));
+    const error = await rejectionOf(testForge({ token: TOKEN }).getIssue(1), GitHubForgeError);
 
     const everything = [
       error.message,
@@ -91,7 +72,7 @@ describe("GitHub forge: errors", () => {
   it("reports a failed connection with no status", async () => {
     nockGitHub().get(R).replyWithError({ code: "ECONNRESET", message: "socket hang up" });
 
-    const error = await failureOf(testForge().defaultBranch());
+    const error = await rejectionOf(testForge().defaultBranch(), GitHubForgeError);
 
     expect(error.status).toBeUndefined();
     expect(error.operation).toBe("repos.get");
@@ -101,7 +82,7 @@ describe("GitHub forge: errors", () => {
   it("refuses a response it cannot read instead of passing garbage on", async () => {
     nockGitHub().get(`${R}/issues/1`).reply(200, { number: "one" });
 
-    const error = await failureOf(testForge().getIssue(1));
+    const error = await rejectionOf(testForge().getIssue(1), GitHubForgeError);
 
     expect(error.operation).toBe("issues.get");
     expect(error.message).toMatch(/returned a response this adapter cannot read/);
@@ -111,7 +92,7 @@ describe("GitHub forge: errors", () => {
     nockGitHub().get(`${R}/issues/1`).reply(500, { message: "oops" });
     const forge = testForge();
 
-    await failureOf(forge.getIssue(1));
+    await rejectionOf(forge.getIssue(1), GitHubForgeError);
 
     expect(forge.apiCalls()).toBe(1);
   });

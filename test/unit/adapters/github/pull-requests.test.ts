@@ -6,6 +6,8 @@ import {
   pullRequest,
   recordingLogger,
   testForge,
+  pullAlreadyExists,
+  JOB_PULL,
 } from "../../../support/github/github-shapes.js";
 
 describe("GitHub forge: pull requests", () => {
@@ -46,20 +48,9 @@ describe("GitHub forge: pull requests", () => {
   });
 
   it("opens a draft pull request", async () => {
-    nockGitHub()
-      .post(
-        `${R}/pulls`,
-        expectBody({ head: "cfa/1", base: "main", title: "cfa: #1", body: "Job #1", draft: true }),
-      )
-      .reply(201, pullRequest(12));
+    nockGitHub().post(`${R}/pulls`, expectBody(JOB_PULL)).reply(201, pullRequest(12));
 
-    const pr = await testForge().createPullRequest({
-      head: "cfa/1",
-      base: "main",
-      title: "cfa: #1",
-      body: "Job #1",
-      draft: true,
-    });
+    const pr = await testForge().createPullRequest(JOB_PULL);
 
     expect(pr).toMatchObject({ number: 12, draft: true, head: "cfa/1", base: "main" });
   });
@@ -76,13 +67,7 @@ describe("GitHub forge: pull requests", () => {
     const { logger, lines } = recordingLogger();
     const forge = testForge({ logger });
 
-    const pr = await forge.createPullRequest({
-      head: "cfa/1",
-      base: "main",
-      title: "cfa: #1",
-      body: "Job #1",
-      draft: true,
-    });
+    const pr = await forge.createPullRequest(JOB_PULL);
     await forge.markReadyForReview(12);
 
     expect(pr).toMatchObject({ number: 12, draft: false });
@@ -113,39 +98,17 @@ describe("GitHub forge: pull requests", () => {
       .post(`${R}/pulls`, expectBody({ draft: false }))
       .reply(201, pullRequest(12, { draft: false }));
 
-    const pr = await testForge().createPullRequest({
-      head: "cfa/1",
-      base: "main",
-      title: "cfa: #1",
-      body: "Job #1",
-      draft: true,
-    });
+    const pr = await testForge().createPullRequest(JOB_PULL);
     expect(pr).toMatchObject({ number: 12, draft: false });
   });
 
   it("any other 422 on create is GitHub's refusal, not a reason to drop the draft", async () => {
-    nockGitHub()
-      .post(`${R}/pulls`)
-      .reply(422, {
-        message: "Validation Failed",
-        errors: [
-          {
-            resource: "PullRequest",
-            code: "custom",
-            message: "A pull request already exists for octo-org:cfa/1.",
-          },
-        ],
-      });
+    nockGitHub().post(`${R}/pulls`).reply(422, pullAlreadyExists());
 
-    await expect(
-      testForge().createPullRequest({
-        head: "cfa/1",
-        base: "main",
-        title: "t",
-        body: "b",
-        draft: true,
-      }),
-    ).rejects.toMatchObject({ name: "GitHubForgeError", status: 422 });
+    await expect(testForge().createPullRequest(JOB_PULL)).rejects.toMatchObject({
+      name: "GitHubForgeError",
+      status: 422,
+    });
   });
 
   it("marks a draft it created ready with one mutation, by the node id it already has", async () => {
@@ -159,13 +122,7 @@ describe("GitHub forge: pull requests", () => {
       )
       .reply(200, { data: { markPullRequestReadyForReview: { pullRequest: { isDraft: false } } } });
     const forge = testForge();
-    await forge.createPullRequest({
-      head: "cfa/1",
-      base: "main",
-      title: "t",
-      body: "b",
-      draft: true,
-    });
+    await forge.createPullRequest(JOB_PULL);
 
     await forge.markReadyForReview(12);
     await forge.markReadyForReview(12);

@@ -136,23 +136,25 @@ describe.each(providers)("$name refusing the credentials", (provider) => {
 });
 
 describe("no credentials at all", () => {
-  it("Vertex: google-auth-library finds none — the SDK's wrapper is credentials, not an outage", async () => {
-    const p = patience();
-    const model = createVertexModel({
+  /** Vertex over the test server, its Google auth client failing to get a token with `message`. */
+  const vertexWhoseTokenFails = (
+    message: string,
+    options: ReturnType<typeof patience>["options"] & { patienceMs?: number },
+  ) =>
+    createVertexModel({
       region: "us-east5",
       project: "my-project-123",
       baseURL: `${server.url}/v1`,
-      auth: {
-        projectId: null,
-        getRequestHeaders: () =>
-          Promise.reject(
-            new Error(
-              "Could not load the default credentials. Browse to the authentication guide for more information.",
-            ),
-          ),
-      },
-      ...p.options,
+      auth: { projectId: null, getRequestHeaders: () => Promise.reject(new Error(message)) },
+      ...options,
     });
+
+  it("Vertex: google-auth-library finds none — the SDK's wrapper is credentials, not an outage", async () => {
+    const p = patience();
+    const model = vertexWhoseTokenFails(
+      "Could not load the default credentials. Browse to the authentication guide for more information.",
+      p.options,
+    );
     const error = await refusal(model);
     expect(error.fields?.reason).toBe("credentials");
     expect(error.message).toContain("Google Vertex AI has no usable credentials");
@@ -162,15 +164,9 @@ describe("no credentials at all", () => {
 
   it("Vertex: the token endpoint unreachable stays an outage (positive control)", async () => {
     const p = patience();
-    const model = createVertexModel({
-      region: "us-east5",
-      project: "my-project-123",
-      baseURL: `${server.url}/v1`,
-      auth: {
-        projectId: null,
-        getRequestHeaders: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:1")),
-      },
-      ...{ ...p.options, patienceMs: 30_000 },
+    const model = vertexWhoseTokenFails("connect ECONNREFUSED 127.0.0.1:1", {
+      ...p.options,
+      patienceMs: 30_000,
     });
     const error = await refusal(model);
     expect(error.fields?.reason).toBeUndefined();

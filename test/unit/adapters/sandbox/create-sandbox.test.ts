@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, isSandboxMode } from "../../../../src/adapters/sandbox/create-sandbox.js";
 import { SandboxUnavailableError } from "../../../../src/adapters/sandbox/errors.js";
+import { rejectionOf } from "../../../support/rejection-of.js";
 
 let dir: string;
 
@@ -22,18 +23,12 @@ async function fakeBwrap(name: string, body: string): Promise<string> {
   return file;
 }
 
-async function caught(promise: Promise<unknown>): Promise<SandboxUnavailableError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(SandboxUnavailableError);
-  return error as SandboxUnavailableError;
-}
-
 describe("createSandbox: require means bubblewrap or an error, never a silent fallback", () => {
   it("throws SandboxUnavailableError when bwrap is missing", async () => {
-    const error = await caught(createSandbox("require", { which: () => Promise.resolve(null) }));
+    const error = await rejectionOf(
+      createSandbox("require", { which: () => Promise.resolve(null) }),
+      SandboxUnavailableError,
+    );
     expect(error.name).toBe("SandboxUnavailableError");
     expect(error.reason).toBe("missing");
     expect(error.message).toBe(
@@ -42,12 +37,18 @@ describe("createSandbox: require means bubblewrap or an error, never a silent fa
   });
 
   it("treats require as the default mode", async () => {
-    const error = await caught(createSandbox(undefined, { which: () => Promise.resolve(null) }));
+    const error = await rejectionOf(
+      createSandbox(undefined, { which: () => Promise.resolve(null) }),
+      SandboxUnavailableError,
+    );
     expect(error.reason).toBe("missing");
   });
 
   it("finds no bwrap on an empty PATH", async () => {
-    const error = await caught(createSandbox("require", { searchPath: dir }));
+    const error = await rejectionOf(
+      createSandbox("require", { searchPath: dir }),
+      SandboxUnavailableError,
+    );
     expect(error.reason).toBe("missing");
   });
 
@@ -56,7 +57,10 @@ describe("createSandbox: require means bubblewrap or an error, never a silent fa
       "bwrap-restricted",
       'if [ "$1" = --version ]; then echo "bubblewrap 0.9.0"; exit 0; fi\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1',
     );
-    const error = await caught(createSandbox("require", { which: () => Promise.resolve(bwrap) }));
+    const error = await rejectionOf(
+      createSandbox("require", { which: () => Promise.resolve(bwrap) }),
+      SandboxUnavailableError,
+    );
     expect(error.reason).toBe("unusable");
     expect(error.bwrapPath).toBe(bwrap);
     expect(error.detail).toContain("setting up uid map: Permission denied");
@@ -68,8 +72,9 @@ describe("createSandbox: require means bubblewrap or an error, never a silent fa
 
   it("refuses to run commands without prlimit, which applies the per-command limits", async () => {
     const bwrap = await fakeBwrap("bwrap-fine", 'echo "bubblewrap 0.8.0"');
-    const error = await caught(
+    const error = await rejectionOf(
       createSandbox("require", { which: () => Promise.resolve(bwrap), systemBin: dir }),
+      SandboxUnavailableError,
     );
     expect(error.reason).toBe("no-prlimit");
     expect(error.message).toContain("util-linux's prlimit is required");
@@ -78,7 +83,10 @@ describe("createSandbox: require means bubblewrap or an error, never a silent fa
 
   it("reports a bwrap whose --version fails", async () => {
     const bwrap = await fakeBwrap("bwrap-broken", 'echo "bwrap: broken" >&2\nexit 2');
-    const error = await caught(createSandbox("require", { which: () => Promise.resolve(bwrap) }));
+    const error = await rejectionOf(
+      createSandbox("require", { which: () => Promise.resolve(bwrap) }),
+      SandboxUnavailableError,
+    );
     expect(error.reason).toBe("unusable");
     expect(error.detail).toMatch(/--version failed with exit 2: bwrap: broken/);
   });

@@ -5,6 +5,7 @@ import { ScriptMismatchError } from "../../../../src/adapters/scripted/script-mi
 import { createScriptedModel } from "../../../../src/adapters/scripted/scripted-model.js";
 import { call, respond, say as scriptSay } from "../../../support/engine/script.js";
 import type { Message, Model, ModelRequest } from "../../../../src/ports/model.js";
+import { rejectionOf } from "../../../support/rejection-of.js";
 
 const usage = (n: number) => ({
   inputTokens: n,
@@ -29,15 +30,6 @@ const request = (
   maxTokens: 1000,
 });
 const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
-
-async function mismatchOf(promise: Promise<unknown>): Promise<ScriptMismatchError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ScriptMismatchError);
-  return error as ScriptMismatchError;
-}
 
 describe("the scripted model", () => {
   it("plays each instance's steps in order, whatever the interleaving", async () => {
@@ -95,8 +87,9 @@ describe("the scripted model", () => {
       },
     });
     await model.complete(request("lead@job", [user("go")]));
-    const error = await mismatchOf(
+    const error = await rejectionOf(
       model.complete(request("lead@job", [user("The reviewer asked for\nchanges to section 2.")])),
+      ScriptMismatchError,
     );
     expect(error.name).toBe("ScriptMismatchError");
     expect(error.instance).toBe("lead@job");
@@ -126,7 +119,10 @@ describe("the scripted model", () => {
       { role: "assistant", content: first.content },
       { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "A" }] },
     ];
-    const error = await mismatchOf(model.complete(request("lead@job", messages)));
+    const error = await rejectionOf(
+      model.complete(request("lead@job", messages)),
+      ScriptMismatchError,
+    );
     expect(error.differences).toEqual(["expected a tool result for write_file, got read_file"]);
     expect(error.lastUser).toBe("A");
   });
@@ -134,12 +130,18 @@ describe("the scripted model", () => {
   it("names the instance and the step when an instance has no steps left", async () => {
     const model = createScriptedModel({ version: 1, instances: { "lead@job": [say("only")] } });
     await model.complete(request("lead@job", [user("go")]));
-    const exhausted = await mismatchOf(model.complete(request("lead@job", [user("again")])));
+    const exhausted = await rejectionOf(
+      model.complete(request("lead@job", [user("again")])),
+      ScriptMismatchError,
+    );
     expect(exhausted.instance).toBe("lead@job");
     expect(exhausted.step).toBe(1);
     expect(exhausted.message).toContain("no steps left (the recording has 1 for this instance)");
 
-    const unknown = await mismatchOf(model.complete(request("proxy@escalation:1", [user("?")])));
+    const unknown = await rejectionOf(
+      model.complete(request("proxy@escalation:1", [user("?")])),
+      ScriptMismatchError,
+    );
     expect(unknown.instance).toBe("proxy@escalation:1");
     expect(unknown.step).toBe(0);
     expect(unknown.message).toContain("the recording has no steps for this instance");
@@ -161,10 +163,11 @@ describe("the scripted model", () => {
 
     const strict = createScriptedModel(script, { strict: true });
     await strict.complete(request("lead@job", [user("go")]));
-    const error = await mismatchOf(
+    const error = await rejectionOf(
       strict.complete(
         request("lead@job", afterCall([{ type: "tool_result", tool_use_id: "t9", content: "" }])),
       ),
+      ScriptMismatchError,
     );
     expect(error.differences).toEqual([
       "no tool result for t1",
