@@ -9,11 +9,12 @@
 
 import { execFileSync, spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import { MAX_TREE_DEPTH } from "../../src/agents/boundary/tree-limits.js";
 import { MIB } from "../../src/git/file-size-limit.js";
-import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
+import { git } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { approve, openJob } from "../support/engine/person.js";
 import { fileOnBranch, state, transcript, userTexts } from "../support/engine/inspect.js";
 import {
@@ -61,11 +62,10 @@ function abuseRecording() {
 }
 
 describe("an agent's abuse end to end (issue 18 §7)", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("a worker's 2,000-deep tree and 101 MiB file: the job reaches its gate, and the branch pushes then and after", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       recording: abuseRecording(),
       config: "escalation:\n  INTENT: never\n  PLAN: never\n",
     });
