@@ -22,6 +22,19 @@ export function worker(file: string): ScriptStep[] {
   ];
 }
 
+/**
+ * EXECUTE's lead dispatching task x, whose worker takes three calls (a.txt, b.txt, its
+ * reply): a turn long enough for a person to act while it runs.
+ */
+export const dispatchX = () =>
+  tools(call("dispatch", { id: "x", brief: "Create a.txt and b.txt", files: [] }));
+export const busyWorker = (): ScriptStep[] => [
+  tools(call("write_file", { path: "a.txt", content: "a\n" })),
+  tools(call("write_file", { path: "b.txt", content: "b\n" })),
+  tools(call("reply", { text: "x done" })),
+  say("done"),
+];
+
 export const INTENT_STEPS = (): ScriptStep[] => [
   writeArtifact("INTENT.md", "# Intent\n\nObjective: greet.\n"),
   gate("INTENT.md", "Is this your intent?"),
