@@ -2,21 +2,7 @@
 // ones: `newJob` makes one (createGitHubJob's options) and it is removed after the test
 // that made it.
 
-import { afterEach } from "vitest";
+import { useCleanedUp } from "../use-cleaned-up.js";
 import { createGitHubJob } from "./github-job.js";
 
-type GitHubJob = Awaited<ReturnType<typeof createGitHubJob>>;
-
-export function useGitHubJobs(): (
-  options: Parameters<typeof createGitHubJob>[0],
-) => Promise<GitHubJob> {
-  const made: GitHubJob[] = [];
-  afterEach(async () => {
-    for (const job of made.splice(0)) await job.cleanup();
-  });
-  return async (options) => {
-    const job = await createGitHubJob(options);
-    made.push(job);
-    return job;
-  };
-}
+export const useGitHubJobs = () => useCleanedUp(createGitHubJob);
