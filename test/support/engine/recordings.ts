@@ -74,6 +74,16 @@ export const EXECUTE_STEPS = (anyOrder = false): ScriptStep[] => [
   finish("APPROVED_WORK", "approved"),
 ];
 
+/** EXECUTE with one task, hello: dispatched, closed (verified, merged), summed up and gated. */
+export const ONE_TASK_EXECUTE_STEPS = (): ScriptStep[] => [
+  tools(call("dispatch", { id: "hello", brief: "Create hello.txt containing hello", files: [] })),
+  say("Dispatched."),
+  tools(call("close", { task: "hello" })),
+  writeArtifact("WORK_SUMMARY.md", "# Summary\n\nhello.txt exists.\n"),
+  gate("WORK_SUMMARY.md", "Work done"),
+  finish("APPROVED_WORK", "approved"),
+];
+
 /**
  * INTENT and PLAN each written and gated, the proxy approving both (q1, q2): the first
  * instances of a recording whose config lets the proxy answer, up to EXECUTE.
@@ -110,16 +120,7 @@ export function compactRecording() {
     "intent-lead@state:intent:1": INTENT_STEPS(),
     "project-lead@state:plan:1": PLAN_STEPS(),
     "proxy@escalation:q2": approveGate(),
-    "project-lead@state:execute:1": [
-      tools(
-        call("dispatch", { id: "hello", brief: "Create hello.txt containing hello", files: [] }),
-      ),
-      say("Dispatched."),
-      tools(call("close", { task: "hello" })),
-      writeArtifact("WORK_SUMMARY.md", "# Summary\n\nhello.txt exists.\n"),
-      gate("WORK_SUMMARY.md", "Work done"),
-      finish("APPROVED_WORK", "approved"),
-    ],
+    "project-lead@state:execute:1": ONE_TASK_EXECUTE_STEPS(),
     "worker@dispatch:hello": worker("hello.txt"),
     "verifier@verify:hello-1": pass(),
     "proxy@escalation:q3": approveGate(),
