@@ -3,6 +3,7 @@
 // Normal mode shows the job-level events; --verbose adds the per-task lines. Pure: the
 // callers write the strings.
 
+import { oneLine as cutLine } from "../comments/one-line.js";
 import type { ProgressLine } from "../engine/index.js";
 
 export interface LiveLogOptions {
@@ -69,9 +70,9 @@ function clockFormat(timeZone: string | undefined): Intl.DateTimeFormat {
   return format;
 }
 
+/** One line, at most `max` characters, a cut ending in "…". */
 export function oneLine(text: string, max = DETAIL_MAX): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+  return cutLine(text, max);
 }
 
 function splitOnce(text: string, sep: string): [string, string] {

@@ -2,14 +2,17 @@
 // the live log going to stdout as the engine works and a heartbeat during long model calls.
 
 import type { LocalForge } from "../adapters/local/local-forge.js";
-import type { CfaConfig } from "../config/index.js";
+import { CONFIG_PATH, type CfaConfig } from "../config/index.js";
 import type { EngineDeps } from "../engine/index.js";
 import type { Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
 import type { Model } from "../ports/model.js";
 import type { CliIo } from "./cli-io.js";
 import { withHeartbeat } from "./heartbeat.js";
+import { gitTry } from "./git-text.js";
 import { createLiveLog } from "./live-log.js";
+import { createRecordsLog, isRunNote } from "./live-records-log.js";
+import { WATCH_EVENTS } from "./watch-render.js";
 import { wireLocal } from "./wiring.js";
 import { claimWorkRoot, defaultWorkRoot } from "./work-root.js";
 
@@ -70,6 +73,11 @@ export async function openLocalSession(
       `cfa: ${workRoot} held job areas of an earlier repository at ${options.repoDir}, none of them this one's: replaced them.\n`,
     );
   }
+  // `.github/cfa.yml` as `cfa watch` reads it: the default branch's (job-records.ts).
+  const records = createRecordsLog(
+    log,
+    await gitTry(options.repoDir, ["show", `HEAD:${CONFIG_PATH}`]),
+  );
   const { deps, forge } = await wireLocal({
     repoDir: options.repoDir,
     workRoot,
@@ -77,10 +85,13 @@ export async function openLocalSession(
     person: options.person,
     logger: stderrLogger(io),
     env: options.env,
+    // The log is what the records say, as `cfa watch` renders them (issue 19 §6); a progress
+    // line the records do not hold (a refused key, a full disk) is a note of this run.
     progress: (line) => {
-      write(log.push(line));
+      if (isRunNote(line, WATCH_EVENTS)) write(log.push(line));
       beat?.touch();
     },
+    recorded: (job, worktree, when) => write(records.recorded(job, worktree, when)),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.configure ? { configure: options.configure } : {}),
   });
@@ -93,6 +104,7 @@ export async function openLocalSession(
     deps,
     forge,
     finish() {
+      write(records.end());
       write(log.end());
       beat?.stop();
     },

@@ -19,6 +19,7 @@ import { replayCommand } from "./commands/replay.js";
 import { pauseCommand } from "./commands/pause.js";
 import { resumeCommand } from "./commands/resume.js";
 import { runCommand } from "./commands/run.js";
+import { showCommand } from "./commands/show.js";
 import { watchCommand } from "./commands/watch.js";
 import { withdrawCommand } from "./commands/withdraw.js";
 import { processRedactor, registerEnvSecrets } from "../secrets/index.js";
@@ -36,6 +37,7 @@ export const COMMANDS: readonly Command[] = [
   resumeCommand,
   watchCommand,
   inspectCommand,
+  showCommand,
   replayCommand,
   demoCommand,
 ];

@@ -4,17 +4,36 @@
 // say (artifact names, verdicts, tool-call counts).
 
 import type { ProgressLine } from "../engine/index.js";
-import { addressKey, type Address } from "../protocol/address.js";
+import { addressKey, threads, type Address } from "../protocol/address.js";
 import type { BusLine, Content } from "../protocol/bus/index.js";
 import { isLiveState, type State } from "../protocol/fsm.js";
 import { PHASES } from "../skills/phases.js";
 import type { JobView } from "./job-view.js";
 import { oneLine } from "./live-log.js";
 import { countOf } from "./count-of.js";
+import { evidenceSuffix } from "../records/command-evidence.js";
+import { ACTIONS } from "../protocol/fsm.js";
+
+/**
+ * Every event a watch line can have: the live log of a running command prints a progress
+ * line with one of these only as the records say it (live-records-log.ts), and any other
+ * as a note of the run.
+ */
+export const WATCH_EVENTS: ReadonlySet<string> = new Set([
+  ...ACTIONS,
+  ...["START", "DISPATCH", "SPARK", "QUEUED", "DROP", "REPLY", "VERDICT", "TURN", "ASSERT"],
+  ...["ASK", "APPROVAL", "QUESTION", "APPROVED", "CHANGES", "ANSWER", "WITHDRAW", "INTERVENE"],
+  ...["RETRY", "CONFLICT", "MERGING", "MERGED", "OUTCOME", "REFUSED", "PAUSED", "RESUMED"],
+]);
 
 /** A log line and the bus line it came from (`watch --follow` prints each seq once). */
 export interface WatchLine extends ProgressLine {
   seq: number;
+  /**
+   * True when the line will read differently once later records land (a gate not yet
+   * pinned to its commit, a task not yet merged): the live log holds it until then.
+   */
+  unsettled?: boolean;
 }
 
 export function renderWatch(view: JobView): WatchLine[] {
@@ -126,7 +145,13 @@ export function renderWatch(view: JobView): WatchLine[] {
             ? PHASES[meta.state].artifact
             : (meta?.artifact?.split("/").pop() ?? "the artifact");
           const at = meta?.gateSha ? ` at ${meta.gateSha.slice(0, 7)}` : "";
-          push(line, "GATE", "APPROVAL", `⏸ ${artifact} waits for @${requester}'s review${at}`);
+          const entry = push(
+            line,
+            "GATE",
+            "APPROVAL",
+            `⏸ ${artifact} waits for @${requester}'s review${at}`,
+          );
+          if (!meta?.gateSha && meta?.answeredAt === undefined) entry.unsettled = true;
         } else {
           push(
             line,
@@ -163,7 +188,14 @@ export function renderWatch(view: JobView): WatchLine[] {
       case "interrupt":
         if (line.content.kind === "intervention") {
           const by = stringData(line.content, "by") ?? "someone";
-          push(line, "HUMAN", "INTERVENE", `@${by}: ${line.content.text}`);
+          // What the orchestrator observed (the person's words) on its own thread, then the
+          // interrupt it placed on the lead's: say the words once, then where they went.
+          if (line.thread === threads.job()) {
+            push(line, "HUMAN", "INTERVENE", `@${by}: ${line.content.text}`);
+          } else {
+            const to = view.instances.find((i) => i.thread === line.thread)?.key ?? line.thread;
+            push(line, "HUMAN", "INTERVENE", `@${by} → ${to}`);
+          }
         } else if (line.content.kind === "recovery") {
           push(line, state, "RETRY", `${line.thread}: ${line.content.text}`);
         }
@@ -179,7 +211,7 @@ export function renderWatch(view: JobView): WatchLine[] {
           if (task?.status === "conflict")
             push(line, state, "CONFLICT", `task ${id} did not merge into ${branch}`);
           else if (task?.status === "open")
-            push(line, state, "MERGING", `task ${id} into ${branch}`);
+            push(line, state, "MERGING", `task ${id} into ${branch}`).unsettled = true;
           else push(line, state, "MERGED", `task ${id} into ${branch}`);
         } else if (line.mode === "drop") {
           push(line, state, "DROP", `task ${id} dropped, branch deleted`, true);
@@ -207,9 +239,11 @@ export function renderWatch(view: JobView): WatchLine[] {
           line,
           "VERIFY",
           "VERDICT",
-          line.verdict === "pass"
+          (line.verdict === "pass"
             ? `${line.task} ✓ pass`
-            : `${line.task} ✗ fail — ${countOf(line.issues.length, "issue")}`,
+            : `${line.task} ✗ fail — ${countOf(line.issues.length, "issue")}`) +
+            // Logs written before evidence existed say nothing of it (not "unverified").
+            (line.evidence === undefined ? "" : evidenceSuffix(line.evidence)),
         );
         break;
       case "paused":

@@ -8,6 +8,8 @@ export function whereToLook(o: {
   view: JobView | null;
   cli: string;
   seconds: number;
+  /** The job's page (`cfa show`), when it was written. */
+  page?: string | undefined;
 }): string[] {
   const repo = o.run.repoDir;
   const n = o.run.job;
@@ -23,6 +25,7 @@ export function whereToLook(o: {
       i === 0 ? "the artifacts" : "",
       `${g} show cfa/${n}:${f}`,
     ]),
+    ...(o.page === undefined ? [] : [["the job's page", o.page] as [string, string]]),
     ["the tree, tokens, cost", `${o.cli} inspect ${n} --repo ${repo}`],
     ["the log with task lines", `${o.cli} watch ${n} --verbose --repo ${repo}`],
     ["every record", `${g} ls-tree -r --name-only cfa/${n} .cfa/jobs/${n}`],

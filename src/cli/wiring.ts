@@ -33,6 +33,8 @@ export interface LocalWiring {
   logger?: Logger;
   person?: string;
   progress?: (line: ProgressLine) => void;
+  /** After each commit of a job's records (the live log reads them: live-records-log.ts). */
+  recorded?: (job: number, worktree: string, when: "opened" | "committed") => void;
   env?: Record<string, string | undefined>;
   /** Points the model at the configured provider once a wake has read the configuration. */
   configure?: (config: CfaConfig) => void;
@@ -74,6 +76,7 @@ export async function wireLocal(
     // No sweep here: a person carries a stopped job on (issue 19 §2).
     carryOn: (job) => `\`${cliName(options.env ?? process.env)} resume ${job}\``,
     ...(options.progress ? { progress: options.progress } : {}),
+    ...(options.recorded ? { recorded: options.recorded } : {}),
     configure: (config) => {
       // The repository's read-only paths reach the sandbox made after this (issue 20).
       sandboxes.configure(config);

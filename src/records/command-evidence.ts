@@ -155,3 +155,11 @@ const PARSERS: ((line: string, lines: readonly string[], at: number) => string |
     return `${failed > 0 ? `${failed} package(s) failed, ` : ""}${ok} package(s) ok`;
   },
 ];
+
+/** A log line's evidence: the last command and its exit, or that none ran. */
+export function evidenceSuffix(evidence: readonly CommandEvidence[]): string {
+  const last = evidence.at(-1);
+  if (last === undefined) return " (no command run: unverified)";
+  const exit = last.timedOut ? "timed out" : `exit ${last.exitCode ?? "?"}`;
+  return ` (${last.command}: ${exit}${last.summary ? `, ${last.summary}` : ""})`;
+}

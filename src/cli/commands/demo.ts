@@ -12,6 +12,7 @@ import { parseReplayFile } from "../replay-file.js";
 import { reportReplay } from "../report-replay.js";
 import { runReplay } from "../run-replay.js";
 import { whereToLook } from "../where-to-look.js";
+import { writeJobPage } from "../page/write-job-page.js";
 
 const OPTIONS = {
   ...HELP_OPTION,
@@ -54,8 +55,13 @@ Options:
     });
     const cli = cliName(io.env);
     const { code, view } = await reportReplay(io, run, cli);
+    // The job's page (issue 19 "A job page"): the demo ends by pointing to it.
+    const page =
+      view === null ? null : await writeJobPage(run.repoDir, run.job, { cli, now: new Date() });
     const seconds = (performance.now() - started) / 1000;
-    io.stdout.write(`\n${whereToLook({ run, view, cli, seconds }).join("\n")}\n`);
+    io.stdout.write(
+      `\n${whereToLook({ run, view, cli, seconds, page: page === null ? undefined : page.drawn ? page.path : `${page.path} (diagrams as source: the optional package mermaid is not installed)` }).join("\n")}\n`,
+    );
     return code;
   },
 };

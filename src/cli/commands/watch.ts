@@ -96,13 +96,17 @@ async function watch(
       throw new CliError(`there is no job #${o.n} in ${o.repoDir} (no branch cfa/${o.n}).`);
     seenHead = texts.head;
     const view = readJobView(texts);
-    for (const line of renderWatch(view)) {
-      if (line.seq <= printedSeq) continue;
+    const done = view.job !== null && isTerminalState(view.job.state);
+    const fresh = renderWatch(view).filter((line) => line.seq > printedSeq);
+    // Following a live job, a line later records will change waits for them, with all after
+    // it (as in the live log: live-records-log.ts), so each line is printed once, as final.
+    const stop = o.follow && !done ? fresh.findIndex((line) => line.unsettled === true) : -1;
+    for (const line of stop < 0 ? fresh : fresh.slice(0, stop)) {
       print(log.push(line));
+      printedSeq = line.seq;
     }
     print(log.end());
-    printedSeq = view.lines.at(-1)?.seq ?? printedSeq;
-    const done = view.job !== null && isTerminalState(view.job.state);
+    if (stop < 0) printedSeq = view.lines.at(-1)?.seq ?? printedSeq;
     if (!o.follow || done) {
       for (const p of view.problems) io.stderr.write(`cfa: ${p}\n`);
       io.stdout.write(

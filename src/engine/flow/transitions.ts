@@ -2,6 +2,7 @@
 // to the log and committed before any of its effects (closing the state's thread, merging or
 // dropping tasks, the next lead's spark, comments).
 
+import { oneLine } from "../../comments/one-line.js";
 import { isTerminalState, type Action, type State } from "../../protocol/fsm.js";
 import { threads } from "../../protocol/address.js";
 import type { Content, Effect } from "../../protocol/bus/index.js";
@@ -36,12 +37,7 @@ export async function applyTransition(
   queueComment(s, "transition", (seq) =>
     transitionComment({ job: s.n, seq, from, action, to: entry.to, by, reason }),
   );
-  progress(
-    s,
-    entry.to,
-    action,
-    `${from} → ${entry.to}: ${reason.replace(/\s+/g, " ").slice(0, 160)}`,
-  );
+  progress(s, entry.to, action, `${from} → ${entry.to}: ${oneLine(reason, 160)}`);
   return { from, fromEntry, action };
 }
 

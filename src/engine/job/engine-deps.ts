@@ -59,6 +59,13 @@ export interface EngineDeps {
   carryOn?: (job: number) => string;
   /** The live, human-readable log (seed 002): one call per notable event. */
   progress?: (line: ProgressLine) => void;
+  /**
+   * Called with the job worktree's root when a wake opens job `job` ("opened": its records
+   * are what the branch holds) and after each commit of them ("committed"): the CLI's live
+   * log renders what the records say, as `cfa watch` does (issue 19 §6), not the
+   * moment-by-moment progress lines, whose order and clock are the engine code's.
+   */
+  recorded?: (job: number, worktree: string, when: "opened" | "committed") => void;
 }
 
 export interface ProgressLine {

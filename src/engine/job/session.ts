@@ -106,6 +106,7 @@ export async function openSession(
   // A wake that died mid-turn left the files of a turn that never landed; and whatever is
   // in the tree, the records are read only once they are what HEAD holds (issue 8 §2).
   await repo.resetToHead();
+  deps.recorded?.(n, jobWs.root, "opened");
 
   const stateText = await readText(jobWs.root, paths.state);
   let job: JobRecord;
@@ -271,6 +272,7 @@ export async function commitAndPush(
     ? await s.repo.commit(message, [RECORDS_DIR], { artifacts: false })
     : await s.repo.commit(message, paths);
   if (sha === null) return null;
+  s.deps.recorded?.(s.n, s.jobWs.root, "committed");
   const publisher: Publisher = {
     n: s.n,
     branch: s.paths.branch,

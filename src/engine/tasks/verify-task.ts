@@ -11,15 +11,7 @@ import { systemPrompt } from "../turn/prompts.js";
 import { runtimeOf } from "../job/wake-runtime.js";
 import { taskWorkspace } from "./task-workspace.js";
 import { ensureSetUp } from "../setup/ensure-setup.js";
-import { keepEvidence, type CommandEvidence } from "../../records/command-evidence.js";
-
-/** The log line's evidence: the last command and its exit, or that none ran. */
-function evidenceSuffix(evidence: readonly CommandEvidence[]): string {
-  const last = evidence.at(-1);
-  if (last === undefined) return " (no command run: unverified)";
-  const exit = last.timedOut ? "timed out" : `exit ${last.exitCode ?? "?"}`;
-  return ` (${last.command}: ${exit}${last.summary ? `, ${last.summary}` : ""})`;
-}
+import { evidenceSuffix, keepEvidence } from "../../records/command-evidence.js";
 
 /**
  * Seed 002's verifier: a read-only agent checks the task's branch against its brief and

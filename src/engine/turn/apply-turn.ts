@@ -3,6 +3,7 @@
 // transcript is written, the turn is judged (a success, a refused outcome, a broken turn) and
 // committed (commit-turn.ts), then the effects its Send and transition call for are run.
 
+import { oneLine } from "../../comments/one-line.js";
 import { addressKey, threads, type Address } from "../../protocol/address.js";
 import type { BusEvent, Effect, TurnResult as SoupTurnResult } from "../../protocol/bus/index.js";
 import { isLiveState, type State } from "../../protocol/fsm.js";
@@ -184,12 +185,7 @@ function turnResultOf(s: Session, run: AgentRun, key: string): SoupTurnResult {
       ...(toolUseId ? { toolUseId } : {}),
     },
   });
-  progress(
-    s,
-    key,
-    q.kind === "gate" ? "ASSERT" : "ASK",
-    `${id}: ${q.text.replace(/\s+/g, " ").slice(0, 120)}`,
-  );
+  progress(s, key, q.kind === "gate" ? "ASSERT" : "ASK", `${id}: ${oneLine(q.text, 200)}`);
   return {
     rule: "ask-step",
     id,

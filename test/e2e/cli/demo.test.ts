@@ -1,6 +1,7 @@
 // `cfa demo`: the shipped recording replays a whole job to DONE — a plan with one requested
 // change, three parallel tasks verified and merged — and prints the log and where to look.
 
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
@@ -58,7 +59,7 @@ describe("cfa demo", () => {
     }
     expect(out).not.toContain("worker:"); // per-task lines only with --verbose
     // A count and its noun agree (issue 19 "Also").
-    expect(out).toContain("turn 2: APPROVED_INTENT (1 tool call)");
+    expect(out).toContain("turn 2 (1 tool call): APPROVED_INTENT");
     expect(out).not.toContain("(1 tool calls)");
   });
 
@@ -87,6 +88,12 @@ describe("cfa demo", () => {
     expect(out).toContain(`the repository           ${repo}`);
     expect(out).toContain(`git -C ${repo} log --oneline --graph cfa/1`);
     expect(out).toContain(`cfa inspect 1 --repo ${repo}`);
+    // It ends by pointing to the job's page (cfa show), written and whole.
+    const page = /^ {2}the job's page {11}(\S+)$/m.exec(out)?.[1];
+    expect(page).toBe(join(repo, ".git", "cfa-local", "job-1.html"));
+    expect(readFileSync(page!, "utf8")).toMatch(
+      /<h1>cfa job #1: Add three string helpers[\s\S]*<\/html>\n$/,
+    );
     expect(out).toContain(`merge it: \`git -C ${repo} merge --no-ff cfa/1\`.`);
     for (const artifact of ["INTENT.md", "PLAN.md", "WORK_SUMMARY.md"]) {
       expect(out).toContain(`git -C ${repo} show cfa/1:.cfa/jobs/1/${artifact}`);
@@ -138,5 +145,28 @@ describe("cfa demo", () => {
     expect(await main(["watch", "1", "--verbose", "--repo", repo], watch)).toBe(0);
     expect(watch.out()).toContain("worker:truncate REPLY");
     expect(watch.out()).toContain("DONE — the work is approved.");
+  });
+
+  it("prints the live log cfa watch prints afterwards: same lines, same order, same times (issue 19 §6)", async () => {
+    const watch = captureIo({ cwd: root });
+    expect(await main(["watch", "1", "--repo", repo], watch)).toBe(0);
+    const logLines = (text: string) => text.split("\n").filter((l) => l.startsWith("[#1] "));
+    const live = logLines(io.out());
+    expect(live.length).toBeGreaterThan(30);
+    expect(live).toEqual(logLines(watch.out()));
+    // From the records, in their order: the job's first line, a turn before what it asked,
+    // each task merged before the lead's last question, the gates pinned to their commits.
+    expect(live[0]).toMatch(/JOB {11}START {5}"Add three string helpers/);
+    const at = (part: string) => live.findIndex((l) => l.includes(part));
+    expect(at("MERGED    task truncate")).toBeLessThan(at("ASSERT    q4"));
+    expect(at("turn 4 (5 tool calls)")).toBeLessThan(at("ASSERT    q4"));
+    expect(live.filter((l) => / APPROVAL .* at [0-9a-f]{7}$/.test(l))).toHaveLength(4);
+    expect(live.filter((l) => l.includes("MERGING"))).toEqual([]);
+    // A long text is cut with "…" at a width, never silently: the person's request for
+    // changes is longer than the line; the lead's question is whole.
+    const changes = live.find((l) => l.includes("HUMAN         CHANGES   q2"))!;
+    expect(changes).toMatch(/…$/);
+    expect(live.find((l) => l.includes("ASSERT    q3"))).toMatch(/n = 0 and n = 1\. Approve\?$/);
+    for (const line of live) expect(line.length, line).toBeLessThanOrEqual(260);
   });
 });

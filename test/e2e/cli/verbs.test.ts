@@ -132,7 +132,11 @@ describe("the verbs on a local job, in order", () => {
   it("intervene wakes the lead on it ([wake-int]); the gate stays open", async () => {
     const { code, io } = await cfa("intervene", "1", "Keep it to one file", "--record", rec());
     expect(code).toBe(0);
+    expect(io.out()).toContain("HUMAN         INTERVENE @ana: Keep it to one file");
     expect(io.out()).toContain("HUMAN         INTERVENE @ana → project-lead");
+    // The live log prints what this command's wake recorded, not the job's earlier lines.
+    expect(io.out()).not.toContain("JOB           START");
+    expect(io.out()).not.toContain("ASSERT    q4");
     expect(io.out()).toContain("PLAN — waiting on you to review PLAN.md:");
   });
 

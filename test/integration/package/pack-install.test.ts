@@ -226,6 +226,10 @@ describe(`npm install ${MANIFEST.name} in an empty folder`, () => {
     expect(stdout).toContain("EXECUTE       MERGED    task truncate into cfa/1");
     expect(stdout).toContain("DONE — the work is approved.");
     expect(stdout).toContain("with no model and no network. Where to look:");
+    // The job's page, its diagrams drawn by the installed optional mermaid (no "as source").
+    const page = /^ {2}the job's page {11}(.+)$/m.exec(stdout)?.[1] ?? "";
+    expect(page).toMatch(/job-1\.html$/);
+    expect(readFileSync(page, "utf8")).toContain("mermaid.initialize(");
     expect(execFileSync("git", ["for-each-ref"], { cwd: other, encoding: "utf8" })).toBe(before);
   }, 180_000);
 

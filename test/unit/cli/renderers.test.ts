@@ -56,7 +56,7 @@ describe("renderWatch", () => {
       "worker@dispatch:greet REPLY hello.txt written",
       "VERIFY VERDICT greet ✗ fail — hello.txt has no final newline",
       "worker@dispatch:greet REPLY added the final newline",
-      "VERIFY VERDICT greet ✓ pass",
+      "VERIFY VERDICT greet ✓ pass (cat hello.txt: exit 0)",
       "EXECUTE MERGED task greet into cfa/1",
       "HUMAN APPROVED q4 by @ana",
       "DONE APPROVED_WORK EXECUTE → DONE: approved",

@@ -1,0 +1,106 @@
+// The live log of a command that runs a job, rendered from the job's records as they are
+// committed (issue 19 §6): the same renderer as `cfa watch` (watch-render.ts) over the same
+// bus and state, so both say the same lines, in record order, each with its record's own
+// time. The records are read from the job worktree's files right after the engine commits
+// them (what the commit holds), not through git: one read per commit, no child process.
+
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ProgressLine } from "../engine/index.js";
+import { jobPaths } from "../records/job-paths.js";
+import type { JobRecordTexts } from "./job-records.js";
+import { readJobView } from "./job-view.js";
+import type { LiveLog } from "./live-log.js";
+import { renderWatch, type WatchLine } from "./watch-render.js";
+
+export interface RecordsLog {
+  /** EngineDeps.recorded: lines to print for the records now in `worktree`. */
+  recorded(job: number, worktree: string, when: "opened" | "committed"): string[];
+  /** At the command's end: the lines held back as unsettled, as the records last said them. */
+  end(): string[];
+}
+
+/**
+ * `config` is `.github/cfa.yml` as `cfa watch` reads it (the default branch's), or null.
+ * On "opened" the records already on the branch are taken as said (an earlier command
+ * printed them; `cfa watch` shows them); each commit then prints the lines past them, up to
+ * the first unsettled one (watch-render.ts), which waits, with all after it, for a commit
+ * that settles it — so a line reads as `cfa watch` will read it, in the same order.
+ */
+export function createRecordsLog(log: LiveLog, config: string | null): RecordsLog {
+  const said = new Map<number, number>();
+  const held = new Map<number, WatchLine[]>();
+  return {
+    recorded(job, worktree, when) {
+      const view = readJobView(readRecordsDir(job, worktree, config));
+      const from = said.get(job) ?? -1;
+      if (when === "opened") {
+        said.set(job, Math.max(from, view.lines.at(-1)?.seq ?? -1));
+        held.delete(job);
+        return [];
+      }
+      const fresh = renderWatch(view).filter((line) => line.seq > from);
+      const stop = fresh.findIndex((line) => line.unsettled === true);
+      const now = stop < 0 ? fresh : fresh.slice(0, stop);
+      held.set(job, stop < 0 ? [] : fresh.slice(stop));
+      if (now.length > 0) said.set(job, now.at(-1)!.seq);
+      return now.flatMap((line) => log.push(line));
+    },
+    end() {
+      const lines = [...held.values()].flat().flatMap((line) => log.push(line));
+      for (const [job, rest] of held) {
+        if (rest.length > 0) said.set(job, rest.at(-1)!.seq);
+      }
+      held.clear();
+      return lines;
+    },
+  };
+}
+
+/** A job's records as files in its worktree, in the shape readJobRecords gives from git. */
+export function readRecordsDir(
+  job: number,
+  worktree: string,
+  config: string | null,
+): JobRecordTexts {
+  const paths = jobPaths(job);
+  const read = (path: string): string | null => {
+    try {
+      return readFileSync(join(worktree, path), "utf8");
+    } catch {
+      return null; // not written yet
+    }
+  };
+  const transcripts: Record<string, string> = {};
+  const files: string[] = [];
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(worktree, paths.instancesDir));
+  } catch {
+    names = [];
+  }
+  for (const name of names) {
+    if (!name.endsWith(".jsonl")) continue;
+    files.push(`${paths.instancesDir}/${name}`);
+    transcripts[name.slice(0, -".jsonl".length)] = read(`${paths.instancesDir}/${name}`) ?? "";
+  }
+  return {
+    job,
+    ref: paths.branch,
+    head: "",
+    state: read(paths.state),
+    bus: read(paths.bus) ?? "",
+    transcripts,
+    files,
+    config,
+  };
+}
+
+/**
+ * The progress lines the records do not hold (a refused credential, a full disk, a push
+ * note): news of this run only, printed as they come. Every other progress line is said by
+ * the records, once committed.
+ */
+export function isRunNote(line: ProgressLine, recordedEvents: ReadonlySet<string>): boolean {
+  return !recordedEvents.has(line.event);
+}

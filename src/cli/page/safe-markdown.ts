@@ -1,0 +1,60 @@
+// Markdown as a job page shows it (issue 19 "A job page"): GitHub-flavoured, rendered by
+// marked, with everything an agent or a person could have written made inert. marked
+// passes raw HTML through and keeps any link's scheme (its README, markedjs/marked: "Marked
+// does not sanitize the output HTML"), so this renderer replaces those parts:
+// - raw HTML: comments dropped (the bot's hidden block); only a few tags GitHub's own comments use (<details>, <summary>, <br>, <b>,
+//   <i>, <sub>, <sup>, <code>, <kbd>), exactly and with no attribute but `open`, stay tags;
+//   every other character of it is shown as text;
+// - links: a link to a place on the page (`#…`) stays a link; any other (http, javascript:,
+//   data:, a relative path) is shown as its text and its address in a code span, so the page
+//   never sends a request nor runs a URL;
+// - images: their alt text and address, never an <img>;
+// - ```mermaid blocks: a <pre class="mermaid"> of the escaped source, which the page's
+//   inlined mermaid reads as text and draws with securityLevel "strict" (mermaid's config
+//   schema, mermaid.js.org: "HTML tags in the text are encoded and click functionality is
+//   disabled").
+
+import { Marked, type Tokens } from "marked";
+import { escapeHtml } from "./escape-html.js";
+
+const KEPT_TAG = /^<(\/?)(details|summary|br|b|i|sub|sup|code|kbd)(\s+open)?\s*\/?>$/i;
+
+/** Raw HTML with the kept tags as tags, every other character as text. */
+function inertHtml(raw: string): string {
+  return raw
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, "") // a comment shows nothing, on GitHub as here
+    .split(/(<[^<>]*>)/)
+    .map((part) => {
+      const tag = KEPT_TAG.exec(part);
+      if (tag === null) return escapeHtml(part);
+      const [, close = "", name = "", open] = tag;
+      return `<${close}${name.toLowerCase()}${open && !close ? " open" : ""}>`;
+    })
+    .join("");
+}
+
+const markdown = new Marked({
+  gfm: true,
+  renderer: {
+    html({ text }: Tokens.HTML | Tokens.Tag): string {
+      return inertHtml(text);
+    },
+    link({ href, tokens }: Tokens.Link): string {
+      const text = this.parser.parseInline(tokens);
+      if (/^#[\w.:-]+$/.test(href)) return `<a href="${escapeHtml(href)}">${text}</a>`;
+      return `${text} <code class="address">${escapeHtml(href)}</code>`;
+    },
+    image({ href, text }: Tokens.Image): string {
+      return `[image: ${escapeHtml(text)}] <code class="address">${escapeHtml(href)}</code>`;
+    },
+    code({ text, lang }: Tokens.Code): string {
+      if (lang?.trim() === "mermaid") return `<pre class="mermaid">${escapeHtml(text)}</pre>\n`;
+      return `<pre><code>${escapeHtml(text)}</code></pre>\n`;
+    },
+  },
+});
+
+/** `source` (Markdown, hostile) as HTML that runs nothing and loads nothing. */
+export function safeMarkdown(source: string): string {
+  return markdown.parse(source, { async: false });
+}

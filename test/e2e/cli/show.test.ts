@@ -1,0 +1,157 @@
+// `cfa show N` (issue 19 "A job page"): one self-contained HTML page of a real job's records
+// — the status comment with its pictures, the history, the tasks with their verdicts and the
+// commands they rest on, the job's tree, the artifacts — loaded in jsdom: every diagram
+// parses with the mermaid package, and nothing on it loads from anywhere.
+
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../../src/cli/main.js";
+import { runScriptedJob, type ScriptedJob } from "../../support/cli/scripted-job.js";
+import { captureIo } from "../../support/cli/capture-io.js";
+import {
+  allowedScriptHashes,
+  diagramsOf,
+  mermaidParse,
+  pageDom,
+  riskyAttributes,
+  sha256,
+} from "../../support/page/load-page.js";
+
+/** Debian's chromium when installed (`apt-get install chromium`), else null: the test skips. */
+const CHROMIUM =
+  ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p)) ?? null;
+
+let scripted: ScriptedJob;
+let out: string;
+let printed: string;
+let html: string;
+let doc: Document;
+beforeAll(async () => {
+  scripted = await runScriptedJob();
+  out = join(scripted.job.repoDir, "..", "page", "job-1.html");
+  const io = captureIo({ cwd: scripted.job.repoDir });
+  expect(await main(["show", "1", "--out", out], io)).toBe(0);
+  expect(io.err()).toBe("");
+  printed = io.out();
+  html = readFileSync(out, "utf8");
+  doc = pageDom(html);
+}, 120_000);
+afterAll(async () => scripted?.job.cleanup());
+
+const text = (selector: string) => doc.querySelector(selector)?.textContent ?? "";
+
+describe("cfa show", () => {
+  it("prints the page's path, and the default path is in the repository's git dir", async () => {
+    expect(printed).toBe(`${out}\n`);
+    const io = captureIo({ cwd: scripted.job.repoDir });
+    expect(await main(["show", "1"], io)).toBe(0);
+    expect(io.out().trim()).toMatch(/\/\.git\/cfa-local\/job-1\.html$/);
+    expect(readFileSync(io.out().trim(), "utf8")).toContain("<h1>cfa job #1: Greet the world</h1>");
+  });
+
+  it("shows the status comment, rendered: the state, the next move, the task table", () => {
+    const status = text("#status");
+    expect(status).toContain("cfa job #1: DONE");
+    expect(status).toContain("Next move:");
+    expect(doc.querySelector("#status table")).not.toBeNull();
+    expect(status).toContain("greet");
+    // Its artifact links point into the page.
+    const links = [...doc.querySelectorAll("#status a")].map((a) => a.getAttribute("href"));
+    expect(links).toEqual([
+      "#artifact-INTENT.md",
+      "#artifact-PLAN.md",
+      "#artifact-WORK_SUMMARY.md",
+    ]);
+  });
+
+  it("draws the status comment's pictures: every diagram parses with the mermaid package", async () => {
+    const diagrams = diagramsOf(doc);
+    expect(diagrams.length).toBeGreaterThanOrEqual(2);
+    for (const d of diagrams) await expect(mermaidParse(d), d).resolves.toBeTruthy();
+    // A control: the parser does reject a broken diagram.
+    await expect(mermaidParse("flowchart TD\n  A -->")).rejects.toThrow();
+    // The bundle is inlined and only the page's own scripts may run (by hash).
+    const scripts = [...doc.querySelectorAll("script")].map((s) => s.textContent ?? "");
+    expect(scripts).toHaveLength(2);
+    expect(scripts[0]!.length).toBeGreaterThan(1_000_000);
+    expect(allowedScriptHashes(doc).sort()).toEqual(scripts.map(sha256).sort());
+  });
+
+  it("tells the history as cfa watch --verbose does", async () => {
+    const io = captureIo({ cwd: scripted.job.repoDir });
+    expect(await main(["watch", "1", "--verbose"], io)).toBe(0);
+    const watched = io
+      .out()
+      .split("\n")
+      .filter((l) => l.startsWith("[#1] "));
+    expect(text("#history pre").split("\n")).toEqual(watched);
+  });
+
+  it("shows each task up close with its verdicts and the commands they rest on", () => {
+    const task = text("#task-greet pre");
+    expect(text("#task-greet summary")).toBe("task greet — merged");
+    expect(task).toContain("Task greet of job #1 — merged");
+    expect(task).toContain("Write hello.txt saying hello");
+    expect(task).toContain("hello.txt has no final newline");
+    expect(task).toContain("$ cat hello.txt → exit 0");
+    expect(text("#tree pre")).toContain("task greet");
+  });
+
+  it("holds each artifact, with the git command that shows it", () => {
+    for (const [name, words] of [
+      ["INTENT.md", "Greet in English."],
+      ["PLAN.md", "One task: greet."],
+      ["WORK_SUMMARY.md", "hello.txt."],
+    ] as const) {
+      const article = doc.getElementById(`artifact-${name}`)!;
+      expect(article.textContent, name).toContain(words);
+      expect(article.textContent).toContain(`show cfa/1:.cfa/jobs/1/${name}`);
+    }
+  });
+
+  it("makes no request: no src, no href but the page's own anchors, a policy of none", () => {
+    expect(riskyAttributes(doc)).toEqual([]);
+    const csp = doc.querySelector('meta[http-equiv="Content-Security-Policy"]')!;
+    expect(csp.getAttribute("content")).toMatch(/^default-src 'none'; script-src 'sha256-/);
+    expect(html).not.toMatch(/(?:src|href)\s*=\s*["']?https?:/i);
+  });
+
+  // A real browser where one is installed (Debian's chromium; never downloaded): the page's
+  // policy allows no eval and no load, so this is where a drawing that needs either would
+  // fail. --dump-dom prints the DOM after the page's scripts ran (virtual time lets them end).
+  it.skipIf(CHROMIUM === null)(
+    "is drawn by a real browser: every diagram becomes an svg",
+    async () => {
+      const { stdout } = await promisify(execFile)(
+        CHROMIUM!,
+        [
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--virtual-time-budget=15000",
+          "--dump-dom",
+          `file://${out}`,
+        ],
+        { maxBuffer: 64 * 1024 * 1024, timeout: 120_000 },
+      );
+      const drawn = pageDom(stdout);
+      const pres = [...drawn.querySelectorAll("pre.mermaid")];
+      expect(pres.length).toBe(diagramsOf(doc).length);
+      for (const pre of pres) {
+        expect(pre.getAttribute("data-processed")).toBe("true");
+        expect(pre.querySelector("svg")).not.toBeNull();
+        expect(pre.textContent).not.toMatch(/Syntax error/i);
+      }
+    },
+    150_000,
+  );
+
+  it("says one clear line for a job that does not exist", async () => {
+    const io = captureIo({ cwd: scripted.job.repoDir });
+    expect(await main(["show", "7"], io)).not.toBe(0);
+    expect(io.err()).toMatch(/there is no job #7 in .* \(no branch cfa\/7\)\./);
+  });
+});
