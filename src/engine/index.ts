@@ -4,3 +4,5 @@
 export { wake } from "./wake.js";
 export type { WakeOptions, WakeSummary } from "./wake.js";
 export type { EngineDeps, ProgressLine } from "./job/engine-deps.js";
+export { readTaskRunStanding } from "./fanout/read-task-run-standing.js";
+export type { TaskRunStanding } from "./fanout/task-run-standing.js";

@@ -39,6 +39,9 @@ import { applyEnded, unavailableIn } from "./turn/apply-ended.js";
 import { TurnScheduler } from "./turn/turn-scheduler.js";
 import { runtimeOf } from "./job/wake-runtime.js";
 import { stopOf, withdrawalPending } from "./job/wake-stop.js";
+import { foldAtWake } from "./fanout/fold-at-wake.js";
+import { watchAtWake } from "./fanout/watch-at-wake.js";
+import { runsElsewhere } from "./fanout/dispatch-task-run.js";
 
 /** How long an aborted wake waits for the journal's last push (SIGTERM leaves 2.5 s). */
 const ABORT_FLUSH_MS = 1500;
@@ -210,6 +213,10 @@ async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopp
   // A gate nobody answered: its one reminder, or the job withdrawn when it expired.
   await remindGates(s);
   if (!isLiveState(s.job.state)) return undefined;
+  // Issue 15 point 6: what the tasks' own runs pushed since the last wake reaches the bus.
+  if (await foldAtWake(s)) await persist(s, `cfa #${s.n}: task runs folded`);
+  // A task run that ended without finishing its task: a new run, or the lead's own.
+  if (await watchAtWake(s)) await persist(s, `cfa #${s.n}: task runs watched`);
   // A pause seen while turns run stops the wake as the time margin does (at each turn's next
   // model call, nothing of them applied, their calls journalled and charged once).
   const pause = new AbortController();
@@ -318,6 +325,8 @@ async function runTurns(s: Session, turns: TurnScheduler, options: WakeOptions):
     if (turns.size === 0) {
       if (proxies.kind === "ran" || asked) continue;
       if (waitingOnPerson(s)) break;
+      // The lead waits on tasks in their own runs: each run wakes it when it ends.
+      if (waitingOnTaskRuns(s)) break;
       if (!(await nudgeIdleLead(s))) break;
       continue;
     }
@@ -378,6 +387,13 @@ async function giveUpTurns(
 ): Promise<void> {
   await turns.stopAll("the Anthropic API is unavailable");
   await waitForApi(s, error);
+}
+
+function waitingOnTaskRuns(s: Session): boolean {
+  return Object.keys(s.engine.fanout?.tasks ?? {}).some((id) => {
+    const meta = s.engine.tasks[id];
+    return meta !== undefined && runsElsewhere(s, meta.thread);
+  });
 }
 
 function waitingOnPerson(s: Session): boolean {

@@ -72,6 +72,27 @@ export const TaskMetaSchema = z.object({
 });
 export type TaskMeta = z.infer<typeof TaskMetaSchema>;
 
+/**
+ * What the lead holds of a task that runs in its own workflow run (issue 15 point 6): the
+ * fold's ledger (src/engine/fanout/fold-task-records.ts) and the run the lead dispatched for
+ * its epoch. A task run reads it from the job branch to know it is still the one the lead
+ * trusts (src/engine/fanout/task-run-standing.ts); only the lead's run writes it.
+ */
+export const TaskLedgerSchema = z.object({
+  epoch: z.number().int().min(1).max(1000),
+  folded: z.number().int().nonnegative(),
+  charged: z.record(z.string(), z.number().nonnegative()),
+  allowanceUsd: z.number().nonnegative(),
+  callUsd: z.number().nonnegative(),
+  /** The Actions run dispatched for this epoch (null: GitHub did not say yet). */
+  runId: z.string().nullable(),
+  /** Deaths of this task's runs (watch-task-run.ts). */
+  deaths: z.number().int().nonnegative(),
+  /** Record keys refused so far: each refusal is said once. */
+  refused: z.array(z.string()),
+});
+export type TaskLedgerRecord = z.infer<typeof TaskLedgerSchema>;
+
 export const EngineStateSchema = z.object({
   /** Last comment and review ids processed: ids only grow, so each is handled once. */
   cursor: z.object({ comment: z.number().int(), review: z.number().int() }),
@@ -197,6 +218,17 @@ export const EngineStateSchema = z.object({
    * Issue 20: requests the egress proxy refused, from agents' commands and from setup:
    * deduplicated (same host, port, protocol, reason and command: counted), bounded.
    */
+  /**
+   * Tasks in their own runs (issue 15 point 6), by task id; `single`: why the job's tasks run
+   * in the lead's run from now on (no `task` job, or no permission to dispatch), said once.
+   * Absent: no task has had a run of its own.
+   */
+  fanout: z
+    .object({
+      single: z.string().optional(),
+      tasks: z.record(z.string(), TaskLedgerSchema),
+    })
+    .optional(),
   blocked: z
     .object({
       entries: z.array(
@@ -219,6 +251,7 @@ export const EngineStateSchema = z.object({
     .optional(),
 });
 export type EngineState = z.infer<typeof EngineStateSchema>;
+export type FanoutRecord = NonNullable<EngineState["fanout"]>;
 export type SetupRecord = NonNullable<EngineState["setup"]>;
 export type SetupRun = SetupRecord["runs"][number];
 export type SetupFailure = NonNullable<SetupRecord["failed"]>;

@@ -12,6 +12,7 @@ import type {
   EscalationMeta,
   SetupFailure,
   SetupRun,
+  TaskLedgerRecord,
   TaskMeta,
 } from "./engine-state.js";
 import { keepEvidence, type CommandEvidence } from "./command-evidence.js";
@@ -36,6 +37,14 @@ export type RecordChange =
   | { type: "task-recorded"; id: string; meta: TaskMeta }
   /** A task's status moved on: merged, dropped, in conflict. */
   | { type: "task-status-set"; id: string; status: TaskMeta["status"] }
+  /** A task's ledger in its own run (issue 15 point 6): dispatched, folded, re-dispatched. */
+  | { type: "task-run-recorded"; id: string; ledger: TaskLedgerRecord }
+  /** A task no longer runs in a run of its own: the lead's run takes it over. */
+  | { type: "task-run-dropped"; id: string }
+  /** What a task's own run paid, folded by the lead: the job's cost, not its journal's calls. */
+  | { type: "task-run-charged"; costUsd: number }
+  /** The job's tasks run in the lead's run from now on, and why (said once). */
+  | { type: "task-runs-single"; reason: string }
   /** The verifier's verdict on a task at `head`, its run number `run` (seed 002). */
   | {
       type: "task-verified";
@@ -126,6 +135,26 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
   switch (change.type) {
     case "task-recorded":
       return withEngine({ ...engine, tasks: { ...engine.tasks, [change.id]: change.meta } });
+    case "task-run-recorded":
+      return withEngine({
+        ...engine,
+        fanout: {
+          ...engine.fanout,
+          tasks: { ...engine.fanout?.tasks, [change.id]: change.ledger },
+        },
+      });
+    case "task-run-dropped": {
+      if (engine.fanout === undefined) return records;
+      const { [change.id]: _dropped, ...tasks } = engine.fanout.tasks;
+      return withEngine({ ...engine, fanout: { ...engine.fanout, tasks } });
+    }
+    case "task-run-charged":
+      return { job: { ...job, costUsd: job.costUsd + change.costUsd }, engine };
+    case "task-runs-single":
+      return withEngine({
+        ...engine,
+        fanout: { tasks: engine.fanout?.tasks ?? {}, single: change.reason },
+      });
     case "task-status-set": {
       const meta = taskOf(engine, change.id);
       return withEngine({

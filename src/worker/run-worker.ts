@@ -24,6 +24,8 @@ import {
 } from "./github-client.js";
 import { routeEvent } from "./route-event.js";
 import { runJob } from "./run-job.js";
+import { runTask } from "./run-task.js";
+import { wakeLead } from "./wake-lead.js";
 import { stepSummary } from "./step-summary.js";
 import { sweep } from "./sweep.js";
 import type { WorkerContext } from "./worker-context.js";
@@ -78,6 +80,9 @@ export async function runWorker(
       eventName: env.GITHUB_EVENT_NAME,
       eventPath: env.GITHUB_EVENT_PATH,
       job: env.CFA_JOB,
+      task: env.CFA_TASK,
+      epoch: env.CFA_EPOCH,
+      wakeLead: env.CFA_WAKE_LEAD,
     });
     const github: WorkerGitHub =
       options.github === undefined
@@ -117,6 +122,10 @@ export async function runWorker(
     switch (mode.kind) {
       case "job":
         return (await runJob(mode.job, w)).exitCode;
+      case "task":
+        return (await runTask(mode, w)).exitCode;
+      case "wake-lead":
+        return await wakeLead(w, mode.job);
       case "sweep":
         return (await sweep(w, { dryRun: mode.dryRun })).exitCode;
       case "route":

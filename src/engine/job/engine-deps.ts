@@ -6,6 +6,7 @@ import type { Clock } from "../../ports/clock.js";
 import type { Forge } from "../../ports/forge.js";
 import type { Logger } from "../../ports/logger.js";
 import type { Model, ModelUsage } from "../../ports/model.js";
+import type { TaskRuns } from "../../ports/task-runs.js";
 import type { Sandbox } from "../../ports/sandbox.js";
 import type { WorkspaceOptions, Workspaces } from "../../ports/workspaces.js";
 
@@ -34,6 +35,11 @@ export interface EngineDeps {
   workRoot: string;
   clock: Clock;
   logger: Logger;
+  /**
+   * Issue 15 point 6: starting a task in a workflow run of its own, and watching it. Absent:
+   * every task runs in the lead's run (`execute.runners: single`), whatever the config says.
+   */
+  taskRuns?: TaskRuns;
   /** The environment commands start from, before the allowlist reduces it. */
   env: Record<string, string | undefined>;
   /**

@@ -14,6 +14,7 @@ import { clip } from "../../secrets/index.js";
 import { diskFullAdvice } from "../job/disk-pause.js";
 import { setupBlocksJob } from "../setup/ensure-setup.js";
 import { carryOnHint } from "../turn/api-wait.js";
+import { runsElsewhere, singleNotice } from "../fanout/dispatch-task-run.js";
 
 export function waitingOn(s: Session): string {
   if (isTerminalState(s.job.state)) {
@@ -69,6 +70,15 @@ export function waitingOn(s: Session): string {
   if (asks.length > 0) {
     return `${ownMention(s.engine.requester)} to answer ${asks.map((m) => `\`${m.id}\``).join(", ")} (\`/answer <id> <text>\`).`;
   }
+  const elsewhere = Object.entries(s.engine.fanout?.tasks ?? {}).filter(([id]) => {
+    const meta = s.engine.tasks[id];
+    return meta !== undefined && runsElsewhere(s, meta.thread);
+  });
+  if (elsewhere.length > 0) {
+    // Issue 15 point 6: each task's own run wakes the lead when it ends.
+    const runs = elsewhere.map(([id, l]) => `${id} (run ${l.runId ?? "not known yet"})`);
+    return `the tasks' own runs: ${runs.join(", ")}.`;
+  }
   return "the agents: work in progress.";
 }
 
@@ -91,6 +101,8 @@ export async function publishStatus(s: Session): Promise<void> {
       : undefined;
   const notices: string[] = [];
   if (s.engine.prNotDraft && isLiveState(s.job.state)) notices.push(notDraftNotice(s.engine.pr));
+  const single = singleNotice(s);
+  if (single !== null) notices.push(single);
   if ((s.engine.workflowsHeldBack ?? []).length > 0) {
     notices.push(heldBackNotice(s.engine.workflowsHeldBack ?? []));
   }

@@ -32,6 +32,9 @@ export async function mergeOrDropTask(
   for (const [child, m] of Object.entries(s.engine.tasks)) {
     if (m.parent === id && m.status === "open") await mergeOrDropTask(s, child, mode);
   }
+  // Issue 15 point 6: a run of its own still working on the task stops (a withdrawal, the
+  // phase's end, a close before its run said done); its branch is deleted below with a lease.
+  await stopTaskRun(s, id);
   const meta = s.engine.tasks[id]!;
   const parent = meta.parent === undefined ? null : s.engine.tasks[meta.parent];
   if (mode === "merge" && parent !== null && parent?.status !== "open") {
@@ -84,6 +87,19 @@ export async function mergeOrDropTask(
   s.taskWs.delete(id);
   applyChange(s, { type: "task-status-set", id, status });
   return { conflict };
+}
+
+async function stopTaskRun(s: Session, id: string): Promise<void> {
+  const ledger = s.engine.fanout?.tasks[id];
+  if (ledger === undefined) return;
+  if (ledger.runId !== null) {
+    await s.deps.taskRuns?.cancel(ledger.runId).catch((error: unknown) => {
+      s.deps.logger.warn(
+        `cfa #${s.n}: task ${id}'s run ${ledger.runId} could not be cancelled: ${(error as Error).message}`,
+      );
+    });
+  }
+  applyChange(s, { type: "task-run-dropped", id });
 }
 
 /**

@@ -12,6 +12,7 @@ import { JobRepo } from "../tree/job-repo.js";
 import { applyChange, progress, type Session } from "../job/session.js";
 import type { TaskMeta } from "../../records/engine-state.js";
 import { parentWorkspace } from "./task-workspace.js";
+import { dispatchTaskRun } from "../fanout/dispatch-task-run.js";
 
 export interface NewTask {
   id: string;
@@ -54,6 +55,8 @@ export async function provisionTask(s: Session, task: NewTask): Promise<Workspac
   s.taskWs.set(task.id, ws);
   const under = task.parent === undefined ? "" : ` under task ${task.parent}`;
   progress(s, "EXECUTE", "DISPATCH", `task ${task.id}${under} on ${branch}`, true);
+  // Issue 15 point 6: a run of its own, when the config and `chooseRunner` say so.
+  await dispatchTaskRun(s, task);
   return ws;
 }
 

@@ -19,6 +19,7 @@ import { addressKey, type Address } from "../../protocol/address.js";
 import { isLiveState } from "../../protocol/fsm.js";
 import { ORCHESTRATOR, progress, type Session } from "../job/session.js";
 import { fairOrder, noteRunnable } from "./fair-order.js";
+import { runsElsewhere } from "../fanout/dispatch-task-run.js";
 import { runInstanceTurn, type InstanceTurn } from "./run-instance-turn.js";
 
 export type ApplyOrder = "finished" | "started";
@@ -92,10 +93,14 @@ export class TurnScheduler {
   /** The instances that may run now and are not running, the orchestrator aside. */
   runnable(): string[] {
     const orchestrator = addressKey(ORCHESTRATOR);
-    return this.s.soup
-      .runnable()
-      .map(addressKey)
-      .filter((k) => k !== orchestrator && !this.flights.has(k));
+    return (
+      this.s.soup
+        .runnable()
+        // Issue 15 point 6: a task in a run of its own is that run's to work on.
+        .filter((a) => !runsElsewhere(this.s, a.thread))
+        .map(addressKey)
+        .filter((k) => k !== orchestrator && !this.flights.has(k))
+    );
   }
 
   /**
@@ -124,6 +129,7 @@ export class TurnScheduler {
     const key = addressKey(a);
     if (this.flights.has(key)) return;
     if (!this.s.soup.runnable().some((r) => addressKey(r) === key)) return;
+    if (runsElsewhere(this.s, a.thread)) return;
     this.queuedSince.delete(key);
     this.lastStarted.set(key, this.decisions);
     const controller = new AbortController();

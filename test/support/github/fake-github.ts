@@ -84,6 +84,16 @@ export class FakeGitHub {
   readonly reviews: ReviewState[] = [];
   readonly checks: CheckState[] = [];
   readonly dispatches: { workflow: string; ref: string; job: string }[] = [];
+  /**
+   * Every dispatch's inputs whole (issue 15 point 6: a task run's job, task and epoch), in
+   * order; with `return_run_details` GitHub answers the new run's id, kept in `runs`.
+   */
+  readonly dispatchInputs: Record<string, string>[] = [];
+  /** Runs started by a dispatch that asked for their details, by id; a test moves them on. */
+  readonly runs = new Map<
+    number,
+    { inputs: Record<string, string>; status: string; conclusion: string | null }
+  >();
   readonly reactions: { target: string; content: string }[] = [];
   readonly permissions = new Map<string, string>();
   config: string | null = null;
@@ -514,7 +524,44 @@ export class FakeGitHub {
           ref: String(body["ref"]),
           job: inputs["job"] ?? "",
         });
-        return [204, ""];
+        this.dispatchInputs.push({ ...inputs });
+        if (body["return_run_details"] !== true) return [204, ""];
+        // https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event:
+        // 200 with the run's id and addresses when the details are asked for.
+        const id = this.nextId++;
+        this.runs.set(id, { inputs: { ...inputs }, status: "queued", conclusion: null });
+        return [
+          200,
+          {
+            workflow_run_id: id,
+            run_url: `https://api.github.com/repos/${FULL}/actions/runs/${id}`,
+            html_url: `https://github.com/${FULL}/actions/runs/${id}`,
+          },
+        ];
+      }
+      case "get-run": {
+        const id = Number(parts[6]);
+        const run = this.runs.get(id);
+        if (run === undefined) return [404, { message: "Not Found" }];
+        return [
+          200,
+          {
+            id,
+            status: run.status,
+            conclusion: run.conclusion,
+            display_title: `cfa job #${run.inputs["job"] ?? ""}`,
+          },
+        ];
+      }
+      case "cancel-run": {
+        const id = Number(parts[6]);
+        const run = this.runs.get(id);
+        if (run === undefined) return [404, { message: "Not Found" }];
+        if (run.status === "completed")
+          return [409, { message: "Cannot cancel a workflow run that is completed." }];
+        run.status = "completed";
+        run.conclusion = "cancelled";
+        return [202, {}];
       }
       default: {
         const never: never = route;
@@ -869,6 +916,8 @@ const ROUTE_PATHS = {
   "update-check": ["PATCH", /^\/repos\/octo-org\/hello-world\/check-runs\/\d+$/],
   "delete-ref": ["DELETE", /^\/repos\/octo-org\/hello-world\/git\/refs\//],
   dispatch: ["POST", /^\/repos\/octo-org\/hello-world\/actions\/workflows\/[^/]+\/dispatches$/],
+  "get-run": ["GET", /^\/repos\/octo-org\/hello-world\/actions\/runs\/\d+$/],
+  "cancel-run": ["POST", /^\/repos\/octo-org\/hello-world\/actions\/runs\/\d+\/cancel$/],
   installation: ["GET", `${R}/installation`],
   "access-tokens": ["POST", /^\/app\/installations\/\d+\/access_tokens$/],
 } as const satisfies Record<

@@ -102,6 +102,10 @@ export interface RunOptions {
   stop?: AbortSignal;
   /** Replaces the run's deadline timer: the test fires it when it chooses. */
   deadlineTimer?: (ms: number, fire: () => void) => () => void;
+  /** The worker's arguments instead of `--job <N>` (a task run: `--task`, `--epoch`). */
+  args?: string[];
+  /** More of this run's environment (e.g. GITHUB_WORKFLOW_REF). */
+  env?: Record<string, string>;
 }
 
 export interface GitHubJob {
@@ -244,14 +248,15 @@ export async function createGitHubJob(options: {
     clock,
     gitRequests: gitServer?.requests ?? [],
     // Every run on a fresh runner: a new clone (as actions/checkout makes) and RUNNER_TEMP.
-    runWorker: (job: number, signal?: AbortSignal, more: RunOptions = {}) => {
+    runWorker: (job: number, signal?: AbortSignal, options_: RunOptions = {}) => {
+      const { args, env: runEnv, ...more } = options_;
       runs += 1;
       const clone = remote.clone(`run-${runs}`);
       if (gitServer !== undefined) {
         git(clone, "remote", "set-url", "origin", `${gitServer.url}/github.git`);
       }
       return runWorker(
-        ["--job", String(job)],
+        args ?? ["--job", String(job)],
         {
           PATH: process.env.PATH ?? "/usr/bin:/bin",
           HOME: root,
@@ -263,6 +268,7 @@ export async function createGitHubJob(options: {
           GITHUB_RUN_ATTEMPT: "1",
           ANTHROPIC_API_KEY: "sk-ant-e2e-unused",
           ...options.env,
+          ...runEnv,
         },
         {
           model,

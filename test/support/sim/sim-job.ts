@@ -11,14 +11,14 @@ import {
   totalCharged,
   type TaskLedger,
 } from "../../../src/engine/fanout/fold-task-records.js";
-import { pushLeased, type RefUpdate } from "../../../src/engine/fanout/leased-refs.js";
+import { pushLeased, type RefUpdate, type RunGit } from "../../../src/engine/fanout/leased-refs.js";
+import { readTaskTurnRecords } from "../../../src/engine/fanout/task-turn-files.js";
+import { StaleTaskRunError, TaskTurnWriter } from "../../../src/engine/fanout/task-turn-writer.js";
 import { chooseRunner } from "../../../src/engine/fanout/choose-runner.js";
 import type { RunnerMode } from "../../../src/config/index.js";
 import { fansOut, watchTaskRun } from "../../../src/engine/fanout/watch-task-run.js";
 import {
-  parseTaskTurnRecord,
   taskTurnKey,
-  taskTurnPath,
   TASK_TURNS_DIR,
   type TaskTurnRecord,
 } from "../../../src/records/task-turn-record.js";
@@ -143,18 +143,9 @@ async function fetchRefs(c: Clone): Promise<Record<string, string>> {
   return refs;
 }
 
+/** The lead's reader of a task branch's records (src/engine/fanout/task-turn-files.ts). */
 async function readRecords(c: Clone, sha: string): Promise<TaskTurnRecord[]> {
-  const names = (
-    await c.run(["ls-tree", "--name-only", `${sha}:${TASK_TURNS_DIR}`]).catch(() => "")
-  )
-    .split("\n")
-    .filter((n) => n.endsWith(".json"));
-  const records: TaskTurnRecord[] = [];
-  for (const n of names) {
-    const parsed = parseTaskTurnRecord((await readAt(c, sha, `${TASK_TURNS_DIR}/${n}`)) ?? "");
-    if (parsed.ok) records.push(parsed.record);
-  }
-  return records;
+  return (await readTaskTurnRecords(c.run, sha)).records;
 }
 
 /** Commits `files` in the worktree `dir` on its current HEAD; returns the commit. */
@@ -200,7 +191,7 @@ async function taskTurns(
   const ts = state.tasks[task]!;
   const ref = taskRef(task);
   const refs = await fetchRefs(c);
-  let head = refs[ref];
+  const head = refs[ref];
   if (head === undefined) throw new Stale();
   const dir = join(c.dir + "-wt", task);
   await git(c.dir, ["worktree", "add", "--quiet", "--detach", dir, head]);
@@ -209,12 +200,29 @@ async function taskTurns(
   let spent = totalCharged(seen.ledger);
   const mine = records.filter((r) => r.epoch === epoch && r.ended).map((r) => r.seq);
   let seq = Math.max(ts.ledger.folded, ...mine) + 1;
-  const publish = async (sha: string) => {
-    const out = await pushLeased(c.run, "origin", [{ ref, to: sha, lease: { sha: head! } }], {
-      pushOptions: pushOpts(writer, epoch),
-    });
-    if (out.kind === "moved") throw new Stale();
-    head = sha;
+  // The task run's real record writer, over git in the run's worktree (pushes through the
+  // run's own transport: its token, its faults).
+  const inTree: RunGit = (args, options) =>
+    args[0] === "push" || args[0] === "ls-remote" ? c.run(args, options) : git(dir, args);
+  const records_ = new TaskTurnWriter({
+    git: inTree,
+    writeFile: async (path, text) => {
+      await mkdir(join(dir, path, ".."), { recursive: true });
+      await writeFile(join(dir, path), text);
+    },
+    remote: "origin",
+    ref,
+    head,
+    who: { job: JOB, task, epoch, run: ctx.runId },
+    pushOptions: pushOpts(writer, epoch),
+  });
+  const stale = async <T>(write: () => Promise<T>): Promise<T> => {
+    try {
+      return await write();
+    } catch (error) {
+      if (error instanceof StaleTaskRunError) throw new Stale();
+      throw error;
+    }
   };
   const timeShort = () =>
     ctx.interrupted() || w.scenario.stopMarginMs + ctx.clock.now - ctx.startedAt >= ctx.timeLimitMs;
@@ -222,20 +230,6 @@ async function taskTurns(
     if (timeShort()) return "stopped";
     const turn = { run: ctx.runId, task, seq, epoch, ended: false };
     let calls = 0;
-    const record = (ended: boolean, codeHead: string | null): TaskTurnRecord => ({
-      v: 1,
-      job: JOB,
-      task,
-      epoch,
-      seq,
-      run: ctx.runId,
-      calls,
-      costUsd: calls * w.scenario.callUsd,
-      ended,
-      sends: ended ? [{ to: LEAD, kind: "report", text: `turn ${seq} of ${task}` }] : [],
-      done: ended && seq === script.turns,
-      head: codeHead,
-    });
     for (let i = 0; i < script.callsPerTurn; i++) {
       // A model-call boundary: a stop is taken here, never in the middle of a call.
       if (calls > 0 && ctx.interrupted()) return "stopped";
@@ -245,15 +239,7 @@ async function taskTurns(
       spent += w.scenario.callUsd;
       await ctx.sleep(script.callMs);
       calls += 1;
-      const path = taskTurnPath(seq, epoch);
-      await publish(
-        await commitFiles(
-          c,
-          dir,
-          { [path]: JSON.stringify(record(false, null)) },
-          `${task} ${seq}: call ${calls}`,
-        ),
-      );
+      await stale(() => records_.called({ seq, calls, costUsd: calls * w.scenario.callUsd }));
     }
     // Commands: a runner's two cores are shared by the commands running on it at once.
     const running = (w.commandsRunning.get(runner) ?? 0) + 1;
@@ -269,12 +255,16 @@ async function taskTurns(
       { [`work/${task}/${seq}.txt`]: `task ${task} turn ${seq}\n` },
       `${task}: turn ${seq}`,
     );
-    await publish(
-      await commitFiles(
-        c,
-        dir,
-        { [taskTurnPath(seq, epoch)]: JSON.stringify(record(true, code)) },
-        `${task} ${seq}: ended`,
+    await stale(() =>
+      records_.ended(
+        {
+          seq,
+          calls,
+          costUsd: calls * w.scenario.callUsd,
+          sends: [{ to: LEAD, kind: "report", text: `turn ${seq} of ${task}` }],
+          done: seq === script.turns,
+        },
+        code,
       ),
     );
     turn.ended = true;

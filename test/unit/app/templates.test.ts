@@ -77,6 +77,68 @@ describe.each(TEMPLATES)("%s", (path) => {
   });
 });
 
+describe.each(TEMPLATES)("%s: the task job (issue 15 point 6)", (path) => {
+  const w = workflow(path);
+  const task = w.jobs["task"]!;
+  const inputs = (w.on["workflow_dispatch"] as { inputs: Record<string, Record<string, unknown>> })
+    .inputs;
+
+  it("takes job, task and epoch as string inputs, the two new ones optional, within GitHub's 25", () => {
+    expect(Object.keys(inputs).sort()).toEqual(["epoch", "job", "task"]);
+    expect(Object.keys(inputs).length).toBeLessThanOrEqual(25);
+    for (const name of ["task", "epoch"])
+      expect(inputs[name]).toMatchObject({ required: false, default: "", type: "string" });
+  });
+
+  it("runs for a dispatch naming a task, and the lead's work job only for one that does not", () => {
+    expect(task.if).toBe("github.event_name == 'workflow_dispatch' && inputs.task != ''");
+    expect(w.jobs["work"]?.if).toBe(
+      "github.event_name == 'workflow_dispatch' && inputs.task == ''",
+    );
+  });
+
+  it("is in a concurrency group per (job, task), never the lead's, and cancels nothing", () => {
+    expect(task.concurrency).toEqual({
+      group: "cfa-${{ inputs.job }}-task-${{ inputs.task }}",
+      "cancel-in-progress": false,
+    });
+    expect(task.concurrency?.group).not.toBe(w.jobs["work"]?.concurrency?.group);
+  });
+
+  it("titles its runs as the lead's, so /withdraw's cancel (runs found by title) reaches them", () => {
+    // run-name is the workflow's, whatever job runs; it must not tell a task's run apart.
+    expect(w["run-name"]).not.toContain("inputs.task");
+    expect(w["run-name"]).toContain(
+      "github.event_name == 'workflow_dispatch' && format('cfa job #{0}', inputs.job)",
+    );
+  });
+
+  it("may write contents (its branch) and dispatch (the lead's wake), nothing else", () => {
+    expect(task.permissions).toEqual({ contents: "write", actions: "write" });
+  });
+
+  it("runs the worker on the task and, whatever happened, wakes the lead last", () => {
+    const steps = task.steps as { uses?: string; if?: string; with?: Record<string, string> }[];
+    expect(steps[0]).toMatchObject({
+      uses: "actions/checkout@v7",
+      with: { "fetch-depth": 0, "persist-credentials": false },
+    });
+    expect(steps.at(-2)).toMatchObject({
+      with: {
+        job: "${{ inputs.job }}",
+        task: "${{ inputs.task }}",
+        epoch: "${{ inputs.epoch }}",
+        "anthropic-api-key": "${{ secrets.ANTHROPIC_API_KEY }}",
+      },
+    });
+    const last = steps.at(-1)!;
+    expect(last.if).toBe("always()");
+    expect(last.uses).toBe(steps.at(-2)!.uses);
+    // No model key for a step that only dispatches.
+    expect(last.with).toEqual({ job: "${{ inputs.job }}", "wake-lead": "true" });
+  });
+});
+
 describe("the Actions-only template", () => {
   const w = workflow("templates/workflows/cfa-actions-only.yml");
 
@@ -134,7 +196,10 @@ describe("action.yml", () => {
       "ANTHROPIC_API_KEY",
       "APP_ID",
       "CFA_BOT_LOGIN",
+      "CFA_EPOCH",
       "CFA_JOB",
+      "CFA_TASK",
+      "CFA_WAKE_LEAD",
       "GITHUB_TOKEN",
       "PRIVATE_KEY",
     ]);

@@ -424,6 +424,23 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
     { type: "requests-blocked", by: "worker@dispatch:a", at: "t", blocked: [BLOCK] },
     { type: "job-paused", by: "alice", since: "t", reason: "the weekend" },
     { type: "job-resumed" },
+    {
+      type: "task-run-recorded",
+      id: "a",
+      ledger: {
+        epoch: 1,
+        folded: 0,
+        charged: {},
+        allowanceUsd: 5,
+        callUsd: 1,
+        runId: "9",
+        deaths: 0,
+        refused: [],
+      },
+    },
+    { type: "task-run-charged", costUsd: 0.5 },
+    { type: "task-run-dropped", id: "a" },
+    { type: "task-runs-single", reason: "403" },
   ];
 
   it("covers every kind of change (the compiler holds this list to the union)", () => {
@@ -457,6 +474,10 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
       "requests-blocked": true,
       "job-paused": true,
       "job-resumed": true,
+      "task-run-recorded": true,
+      "task-run-charged": true,
+      "task-run-dropped": true,
+      "task-runs-single": true,
     };
     const missing = Object.keys(kinds).filter((k) => !every.some((c) => c.type === k));
     expect(missing).toEqual([]);

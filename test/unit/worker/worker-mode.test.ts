@@ -5,6 +5,7 @@ import { resolveWorkerMode, WorkerUsageError } from "../../../src/worker/worker-
 const files: Record<string, string> = {
   "/dispatch.json": JSON.stringify({ inputs: { job: "12" } }),
   "/dispatch-empty.json": JSON.stringify({ inputs: {} }),
+  "/dispatch-task.json": JSON.stringify({ inputs: { job: "7", task: "api", epoch: "2" } }),
   "/comment.json": JSON.stringify({ action: "created", comment: { body: "/withdraw" } }),
   "/broken.json": "{",
 };
@@ -36,8 +37,73 @@ describe("what a worker run does", () => {
     });
   });
 
+  it("runs one task of a job (issue 15 point 6) from flags, the action's inputs or the dispatch event", () => {
+    const task = { kind: "task", job: 7, task: "api", epoch: 2 };
+    expect(mode(["--job", "7", "--task", "api", "--epoch", "2"])).toEqual(task);
+    expect(
+      resolveWorkerMode({
+        argv: [],
+        eventName: "workflow_dispatch",
+        eventPath: "/x",
+        job: "7",
+        task: "api",
+        epoch: "2",
+      }),
+    ).toEqual(task);
+    expect(mode([], "workflow_dispatch", "/dispatch-task.json")).toEqual(task);
+    // The inputs' defaults are empty strings: the lead's run, as before.
+    expect(
+      resolveWorkerMode({
+        argv: [],
+        eventName: "workflow_dispatch",
+        eventPath: undefined,
+        job: "7",
+        task: "",
+        epoch: "",
+        wakeLead: "",
+      }),
+    ).toEqual({ kind: "job", job: 7 });
+  });
+
+  it("only wakes the job's lead for the task job's last step", () => {
+    expect(mode(["--job", "7", "--wake-lead"])).toEqual({ kind: "wake-lead", job: 7 });
+    expect(
+      resolveWorkerMode({
+        argv: [],
+        eventName: "workflow_dispatch",
+        eventPath: undefined,
+        job: "7",
+        task: "api",
+        epoch: "2",
+        wakeLead: "true",
+      }),
+    ).toEqual({ kind: "wake-lead", job: 7 });
+  });
+
+  it.each([
+    [{ task: "API/../x", epoch: "1" }, /the task must be a task id/],
+    [{ task: "api", epoch: "" }, /task api needs its epoch/],
+    [{ task: "api", epoch: "0" }, /task api needs its epoch/],
+    [{ task: "api", epoch: "1001" }, /task api needs its epoch/],
+    [{ task: "api", epoch: "1e3" }, /task api needs its epoch/],
+    [{ task: "", epoch: "3" }, /an epoch without a task/],
+    [{ wakeLead: "yes" }, /wake-lead is "true" or empty/],
+  ])("refuses the task inputs %j with one line saying what was wrong", (inputs, message) => {
+    const run = () =>
+      resolveWorkerMode({
+        argv: [],
+        eventName: "workflow_dispatch",
+        eventPath: undefined,
+        job: "7",
+        ...inputs,
+      });
+    expect(run).toThrow(WorkerUsageError);
+    expect(run).toThrow(message);
+  });
+
   it.each([
     [["--job", "x"], undefined, undefined, /the job must be an issue number, not "x"/],
+    [["--task", "api", "--epoch", "1"], undefined, undefined, /need --job/],
     [["--job"], undefined, undefined, /the job must be an issue number/],
     [["--sweep", "--job", "1"], undefined, undefined, /exclude each other/],
     [["--fast"], undefined, undefined, /unknown option --fast/],

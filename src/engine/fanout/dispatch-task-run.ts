@@ -1,0 +1,101 @@
+// The lead's side of a task in its own run (issue 15 point 6), at dispatch: once the task's
+// branch and workspace exist (provision-task.ts), `chooseRunner` says where it runs; for
+// `own-run` the branch is published (leased, as every task push), the task's ledger recorded
+// at epoch 1 and the workflow's `task` job dispatched. A repository that cannot run it (no
+// `task` job: 404/422; no permission: 403; no run id) runs the job's tasks in the lead's run
+// from then on, said once in the status comment (`fanout.single`).
+// Sub-tasks stay in their parent's run; only the project lead's dispatches fan out.
+
+import { chooseRunner } from "./choose-runner.js";
+import { taskOfThread } from "../flow/instances.js";
+import { applyChange, progress, type Session } from "../job/session.js";
+import type { TaskLedgerRecord } from "../../records/engine-state.js";
+
+/**
+ * What one model call may cost at most, in USD: the slack the fold allows a run past its
+ * allowance (a call in flight when it was reached).
+ */
+const CALL_USD = 1;
+/** Minutes a task is expected to take until the job measured one (auto's input). */
+const DEFAULT_TASK_MINUTES = 10;
+
+export function ownRunLedger(s: Session, epoch: number): TaskLedgerRecord {
+  return {
+    epoch,
+    folded: 0,
+    charged: {},
+    allowanceUsd: Math.max(0, s.config.caps.costUsd - s.job.costUsd),
+    callUsd: CALL_USD,
+    runId: null,
+    deaths: 0,
+    refused: [],
+  };
+}
+
+/** Called for a task just provisioned; "own-run" when the task now runs in its own run. */
+export async function dispatchTaskRun(
+  s: Session,
+  task: { id: string; parent: string | undefined },
+): Promise<"lead" | "own-run"> {
+  const runs = s.deps.taskRuns;
+  if (runs === undefined || task.parent !== undefined) return "lead";
+  if (s.job.state !== "EXECUTE" || s.engine.fanout?.single !== undefined) return "lead";
+  const open = Object.values(s.engine.tasks).filter((t) => t.status === "open").length;
+  const choice = chooseRunner({
+    mode: s.config.execute.runners,
+    concurrent: Math.max(1, open),
+    // Neither is measured by the job yet (the command share of its turns, the lead run's
+    // time left from the liveness clock): until they are, `auto` keeps every task here.
+    commandShare: 0,
+    expectedMinutes: DEFAULT_TASK_MINUTES,
+    leadMinutesLeft: Number.POSITIVE_INFINITY,
+  });
+  if (choice === "lead") return "lead";
+  const meta = s.engine.tasks[task.id];
+  if (meta === undefined) return "lead";
+  // The task run fetches its branch: it must exist on the forge before the run starts.
+  try {
+    await s.deps.forge.pushBranch(meta.branch, { sha: meta.base, expectedOld: null });
+  } catch (error) {
+    // Already there (a wake that died after publishing it): the task runs here, as before.
+    s.deps.logger.warn(
+      `cfa #${s.n}: task ${task.id} runs in the lead's run: its branch could not be published (${(error as Error).message})`,
+    );
+    return "lead";
+  }
+  const ledger = ownRunLedger(s, 1);
+  const answer = await runs.dispatch({ job: s.n, task: task.id, epoch: ledger.epoch });
+  if (answer.kind === "unavailable") {
+    applyChange(s, { type: "task-runs-single", reason: answer.reason });
+    progress(s, "EXECUTE", "RUNNERS", `tasks run in this run: ${answer.reason}`);
+    return "lead";
+  }
+  applyChange(s, {
+    type: "task-run-recorded",
+    id: task.id,
+    ledger: { ...ledger, runId: answer.runId },
+  });
+  progress(s, "EXECUTE", "TASK RUN", `task ${task.id} runs in run ${answer.runId}`, true);
+  return "own-run";
+}
+
+/** The task an instance's turns belong to when they run elsewhere, or null (the lead's run). */
+export function runsElsewhere(s: Session, thread: string): boolean {
+  const fanout = s.engine.fanout;
+  if (fanout === undefined || fanout.single !== undefined) return false;
+  let id = taskOfThread(thread);
+  // A sub-task runs where its root task runs.
+  for (let depth = 0; id !== null && depth < 64; depth++) {
+    const meta = s.engine.tasks[id];
+    if (meta === undefined) return false;
+    if (meta.parent === undefined) return fanout.tasks[id] !== undefined && meta.status === "open";
+    id = meta.parent;
+  }
+  return false;
+}
+
+/** The status comment's line when the job's tasks run in the lead's run after all. */
+export function singleNotice(s: Session): string | null {
+  const reason = s.engine.fanout?.single;
+  return reason === undefined ? null : `tasks run in this run: ${reason}`;
+}

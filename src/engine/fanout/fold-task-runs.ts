@@ -1,0 +1,96 @@
+// The lead's fold of every task in a run of its own, at a wake (issue 15 point 6): for each
+// open task the job's state holds a ledger for, the task branch as this run fetched it is read
+// (task-turn-files.ts), folded against the ledger (fold-task-branch.ts), and each folded turn
+// delivered to the bus as the worker's own (deliver-folded-turn.ts), in order. The caller
+// appends the events, charges `chargedUsd`, keeps the ledgers and says the refusals, all in
+// the lead's run: the only writer of the job branch and the bus.
+
+import { addressKey, type Address } from "../../protocol/address.js";
+import type { BusEvent, Effect, Soup } from "../../protocol/bus/index.js";
+import type { EngineState, TaskLedgerRecord } from "../../records/engine-state.js";
+import { taskTurnKey, type TaskTurnRecord } from "../../records/task-turn-record.js";
+import { deliverFoldedTurn } from "./deliver-folded-turn.js";
+import { foldTaskBranch } from "./fold-task-branch.js";
+import type { RunGit } from "./leased-refs.js";
+import { readTaskTurnRecords } from "./task-turn-files.js";
+
+export interface TaskRunFold {
+  task: string;
+  ledger: TaskLedgerRecord;
+  events: BusEvent[];
+  effects: Effect[];
+  chargedUsd: number;
+  /** Refusals to say now (each once across wakes). */
+  say: { what: string; why: string }[];
+  /** The commit the last folded turn ended on, when it said the task is done. */
+  doneAt: string | null;
+}
+
+export async function foldTaskRuns(
+  git: RunGit,
+  job: number,
+  engine: EngineState,
+  soup: Soup,
+): Promise<TaskRunFold[]> {
+  const out: TaskRunFold[] = [];
+  for (const [task, prior] of Object.entries(engine.fanout?.tasks ?? {})) {
+    const meta = engine.tasks[task];
+    if (meta?.status !== "open") continue;
+    const head = await branchHead(git, meta.branch);
+    if (head === null) continue;
+    const worker: Address = { agent: "worker", thread: meta.thread };
+    const parent = parentOf(soup, worker);
+    const files = await readTaskTurnRecords(git, head);
+    const fold = foldTaskBranch(prior, files, {
+      job,
+      task,
+      visible: new Set(parent === null ? [] : [addressKey(parent)]),
+    });
+    const result: TaskRunFold = {
+      task,
+      ledger: fold.ledger,
+      events: [],
+      effects: [],
+      chargedUsd: fold.chargedUsd,
+      say: fold.say,
+      doneAt: null,
+    };
+    for (const turn of fold.folded) {
+      const delivered = deliver(soup, worker, turn, result);
+      if (delivered && turn.done) result.doneAt = turn.head;
+    }
+    out.push(result);
+  }
+  return out;
+}
+
+function deliver(soup: Soup, worker: Address, turn: TaskTurnRecord, result: TaskRunFold): boolean {
+  const d = deliverFoldedTurn(soup, worker, turn);
+  // Folded but not deliverable: its place in the sequence is taken all the same (the run went
+  // on after it), and the lead hears why once.
+  if (!d.ok) {
+    result.say.push({ what: taskTurnKey(turn), why: d.why });
+    return false;
+  }
+  result.events.push(...d.events);
+  result.effects.push(...d.effects);
+  return true;
+}
+
+/** The instance on the thread that dispatched the worker's: the one it may send to. */
+function parentOf(soup: Soup, worker: Address): Address | null {
+  const thread = soup.parentOf(worker.thread);
+  if (thread === null) return null;
+  return soup.instances().find((a) => a.thread === thread) ?? null;
+}
+
+async function branchHead(git: RunGit, branch: string): Promise<string | null> {
+  try {
+    const sha = (
+      await git(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}^{commit}`])
+    ).trim();
+    return /^[0-9a-f]{40}$/.test(sha) ? sha : null;
+  } catch {
+    return null;
+  }
+}

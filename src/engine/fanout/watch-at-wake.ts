@@ -1,0 +1,58 @@
+// The lead's look at its tasks' runs at a wake, after the fold (issue 15 point 6): for each
+// task still in a run of its own, the Actions API's word on that run (watch-task-run.ts). A
+// run still going is waited for; one that ended cleanly at its time margin without finishing
+// the task is followed by a new run (epoch + 1, not a death); a dead run is cancelled (should
+// any part of it still go) and the task dispatched once more at epoch + 1; after that, or
+// when dispatching fails, the task runs in the lead's run. A newer epoch makes every older
+// run stale: its pushes are refused by lease and its records by the fold.
+
+import { applyChange, progress, type Session } from "../job/session.js";
+import { runsElsewhere } from "./dispatch-task-run.js";
+import { watchTaskRun } from "./watch-task-run.js";
+
+/** True when any task's runner changed (the caller persists). */
+export async function watchAtWake(s: Session): Promise<boolean> {
+  const runs = s.deps.taskRuns;
+  if (runs === undefined) return false;
+  let changed = false;
+  for (const [id, ledger] of Object.entries(s.engine.fanout?.tasks ?? {})) {
+    const meta = s.engine.tasks[id];
+    if (meta === undefined || !runsElsewhere(s, meta.thread) || ledger.runId === null) continue;
+    const step = watchTaskRun(
+      { deaths: ledger.deaths, done: false },
+      await runs.state(ledger.runId),
+    );
+    if (step === "wait" || step === "fold-only") continue;
+    changed = true;
+    if (step === "run-here") {
+      await runs.cancel(ledger.runId).catch(() => undefined);
+      applyChange(s, { type: "task-run-dropped", id });
+      progress(s, "EXECUTE", "TASK RUN", `task ${id} runs in this run: its runs died twice`);
+      continue;
+    }
+    const death = step === "redispatch";
+    // Cancelled first: two runs of one task never write at once (the old one would only be
+    // refused, but it would spend the task's allowance meanwhile).
+    if (death) await runs.cancel(ledger.runId).catch(() => undefined);
+    const next = {
+      ...ledger,
+      epoch: ledger.epoch + 1,
+      deaths: ledger.deaths + (death ? 1 : 0),
+      runId: null,
+    };
+    const answer = await runs.dispatch({ job: s.n, task: id, epoch: next.epoch });
+    if (answer.kind === "unavailable") {
+      applyChange(s, { type: "task-runs-single", reason: answer.reason });
+      progress(s, "EXECUTE", "RUNNERS", `tasks run in this run: ${answer.reason}`);
+      continue;
+    }
+    applyChange(s, { type: "task-run-recorded", id, ledger: { ...next, runId: answer.runId } });
+    progress(
+      s,
+      "EXECUTE",
+      "TASK RUN",
+      `task ${id} ${death ? "run died" : "run ended at its margin"}: epoch ${next.epoch} in run ${answer.runId}`,
+    );
+  }
+  return changed;
+}

@@ -1,0 +1,254 @@
+// Issue 15 point 6, the lead's side: with `execute.runners: per-task` and a TaskRuns port, the
+// project lead's dispatch starts each task in a run of its own (ledger at epoch 1, the `task`
+// job's inputs) and the lead's run works on neither task nor nudges its lead while it waits on
+// them; a repository that cannot run them (403 on dispatch) runs its tasks in the lead's run,
+// said once in the status comment; what a task's run pushes (its code, its turn records) is
+// folded at the lead's next wake, verified and merged at the record's head. The port here is
+// the engine's own interface, answered in the test; the GitHub client behind it is tested over
+// the fake GitHub (test/unit/adapters/github/task-runs.test.ts). What the task's run pushes is
+// written here as task mode would, without a model: task mode does not run a task yet.
+
+import { describe, expect, it } from "vitest";
+import { recording } from "../support/engine/script.js";
+import { runTaskAsItsRun } from "../support/engine/task-run-pushes.js";
+import {
+  EXECUTE_STEPS,
+  INTENT_STEPS,
+  PLAN_STEPS,
+  happyRecording,
+  pass,
+  worker,
+} from "../support/engine/recordings.js";
+import { wake } from "../../src/engine/index.js";
+import type {
+  DispatchResult,
+  TaskRunInputs,
+  TaskRunState,
+  TaskRuns,
+} from "../../src/ports/task-runs.js";
+import { asConversationModel, git } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
+import { approve, openJob, say } from "../support/engine/person.js";
+import { commentsOfKind, fileOnBranch, state } from "../support/engine/inspect.js";
+import { jobPaths } from "../../src/records/job-paths.js";
+
+const PER_TASK = "execute:\n  runners: per-task\n";
+
+function taskRuns(answer: (i: TaskRunInputs) => DispatchResult) {
+  const dispatched: TaskRunInputs[] = [];
+  const cancelled: string[] = [];
+  /** Runs the test ended, by id; every other run is still going. */
+  const ended = new Map<string, TaskRunState>();
+  const port: TaskRuns = {
+    dispatch: async (inputs) => {
+      dispatched.push(inputs);
+      return answer(inputs);
+    },
+    state: async (runId) => ended.get(runId) ?? { status: "active" },
+    cancel: async (runId) => {
+      cancelled.push(runId);
+    },
+  };
+  return { port, dispatched, cancelled, ended };
+}
+
+describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)", () => {
+  const newJob = useLocalJobs();
+
+  it("per-task: two tasks → two dispatches (job, task, epoch 1), each ledger with its run id; the lead's run runs neither worker and does not nudge its lead", async () => {
+    const job = await newJob({ recording: happyRecording(), config: PER_TASK });
+    const runs = taskRuns((i) => ({
+      kind: "dispatched",
+      runId: i.task === "hello" ? "901" : "902",
+    }));
+    const deps = { ...job.deps, taskRuns: runs.port };
+    await openJob(job);
+    await wake(1, deps);
+    await approve(job);
+    await wake(1, deps);
+    await approve(job);
+    const summary = await wake(1, deps);
+
+    expect(summary.state).toBe("EXECUTE");
+    expect(runs.dispatched).toEqual([
+      { job: 1, task: "hello", epoch: 1 },
+      { job: 1, task: "world", epoch: 1 },
+    ]);
+    expect(summary.waitingOn).toBe("the tasks' own runs: hello (run 901), world (run 902).");
+    const engine = JSON.parse(fileOnBranch(job, jobPaths(1).state)!).engine as {
+      fanout: { tasks: Record<string, { epoch: number; runId: string }> };
+    };
+    expect(engine.fanout.tasks.hello).toMatchObject({ epoch: 1, runId: "901" });
+    expect(engine.fanout.tasks.world).toMatchObject({ epoch: 1, runId: "902" });
+    // Neither worker took a turn here, and the lead was not nudged past its second turn.
+    const unplayed = asConversationModel(job.model).unplayed();
+    expect(unplayed["worker@dispatch:hello"]).toBe(3);
+    expect(unplayed["worker@dispatch:world"]).toBe(3);
+    expect(job.lines.filter((l) => l.event === "NUDGE")).toEqual([]);
+    // Each task's branch is published for its run to fetch.
+    expect(git(job.repoDir, "branch", "--list", "cfa/1-*")).toContain("cfa/1-hello");
+  });
+
+  it("per-task end to end: each task's run pushes its code and records, the lead's next wake folds both (the workers' replies, their cost), verifies and merges each at its record's head without the records, DONE", async () => {
+    const job = await newJob({
+      recording: recording({
+        "intent-lead@state:intent:1": INTENT_STEPS(),
+        "project-lead@state:plan:1": PLAN_STEPS(),
+        "project-lead@state:execute:1": EXECUTE_STEPS(),
+        "verifier@verify:hello-1": pass(),
+        "verifier@verify:world-1": pass(),
+      }),
+      config: PER_TASK,
+    });
+    const runs = taskRuns((i) => ({
+      kind: "dispatched",
+      runId: i.task === "hello" ? "901" : "902",
+    }));
+    const deps = { ...job.deps, taskRuns: runs.port };
+    // The runs push to the job's repository: its task branches are checked out in the lead's
+    // worktrees, which a push may update (the lead's fold moves them itself).
+    git(job.repoDir, "config", "receive.denyCurrentBranch", "ignore");
+    await openJob(job);
+    await wake(1, deps);
+    await approve(job);
+    await wake(1, deps);
+    await approve(job);
+    let summary = await wake(1, deps);
+    expect(summary.waitingOn).toContain("the tasks' own runs");
+    const costBefore = state(job).costUsd;
+
+    await runTaskAsItsRun(job.repoDir, "hello", "901", "hello.txt");
+    await runTaskAsItsRun(job.repoDir, "world", "902", "world.txt");
+    summary = await wake(1, deps);
+    expect(summary.state).toBe("EXECUTE");
+    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    // Both runs' cost is the job's, once.
+    expect(state(job).costUsd).toBeGreaterThanOrEqual(costBefore + 0.08 - 1e-9);
+    await approve(job);
+    summary = await wake(1, deps);
+    expect(summary.state).toBe("DONE");
+    const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
+    expect(files).toContain("hello.txt");
+    expect(files).toContain("world.txt");
+    expect(files).not.toContain(".cfa/turns");
+    expect(runs.dispatched).toHaveLength(2);
+    expect(asConversationModel(job.model).unplayed()).toEqual({});
+  });
+
+  it("a dead run is cancelled and dispatched again once at epoch 2; when that one dies too the lead's run runs the task; the other task's run is folded meanwhile — DONE", async () => {
+    const job = await newJob({
+      recording: recording({
+        "intent-lead@state:intent:1": INTENT_STEPS(),
+        "project-lead@state:plan:1": PLAN_STEPS(),
+        "project-lead@state:execute:1": EXECUTE_STEPS(true),
+        "worker@dispatch:hello": worker("hello.txt"),
+        "verifier@verify:hello-1": pass(),
+        "verifier@verify:world-1": pass(),
+      }),
+      config: PER_TASK,
+    });
+    let next = 900;
+    const runs = taskRuns(() => ({ kind: "dispatched", runId: String(++next) }));
+    const deps = { ...job.deps, taskRuns: runs.port };
+    git(job.repoDir, "config", "receive.denyCurrentBranch", "ignore");
+    await openJob(job);
+    await wake(1, deps);
+    await approve(job);
+    await wake(1, deps);
+    await approve(job);
+    await wake(1, deps); // hello in run 901, world in run 902
+
+    await runTaskAsItsRun(job.repoDir, "world", "902", "world.txt");
+    runs.ended.set("901", { status: "completed", conclusion: "failure" });
+    let summary = await wake(1, deps);
+    expect(runs.cancelled).toEqual(["901"]);
+    expect(runs.dispatched.at(-1)).toEqual({ job: 1, task: "hello", epoch: 2 });
+    expect(summary.waitingOn).toBe("the tasks' own runs: hello (run 903).");
+
+    runs.ended.set("903", { status: "completed", conclusion: "cancelled" });
+    summary = await wake(1, deps);
+    expect(runs.cancelled).toEqual(["901", "903"]);
+    expect(runs.dispatched).toHaveLength(3);
+    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    await approve(job);
+    summary = await wake(1, deps);
+    expect(summary.state).toBe("DONE");
+    const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
+    expect(files).toContain("hello.txt");
+    expect(files).toContain("world.txt");
+    expect(asConversationModel(job.model).unplayed()).toEqual({});
+  });
+
+  it("/withdraw while both tasks run in their own runs: both runs cancelled (2), both branches deleted — the one a run moved at what it holds — WITHDRAWN", async () => {
+    const job = await newJob({ recording: happyRecording(), config: PER_TASK });
+    const runs = taskRuns((i) => ({
+      kind: "dispatched",
+      runId: i.task === "hello" ? "901" : "902",
+    }));
+    const deps = { ...job.deps, taskRuns: runs.port };
+    git(job.repoDir, "config", "receive.denyCurrentBranch", "ignore");
+    await openJob(job);
+    await wake(1, deps);
+    await approve(job);
+    await wake(1, deps);
+    await approve(job);
+    await wake(1, deps);
+    // hello's run pushed a turn's record before the withdrawal.
+    await runTaskAsItsRun(job.repoDir, "hello", "901", "hello.txt");
+    runs.ended.set("901", { status: "active" });
+    await say(job, "/withdraw not needed");
+    const summary = await wake(1, deps);
+    expect(summary.state).toBe("WITHDRAWN");
+    expect(runs.cancelled.sort()).toEqual(["901", "902"]);
+    expect(git(job.repoDir, "branch", "--list", "cfa/1-*")).toBe("");
+    expect(fileOnBranch(job, "hello.txt")).toBeNull();
+  });
+
+  it("a 403 on dispatch: the tasks run in the lead's run, the job ends DONE with both merged, said once in the status comment (1 dispatch)", async () => {
+    const job = await newJob({ recording: happyRecording(), config: PER_TASK });
+    const reason = "403: Resource not accessible by integration (the token lacks actions: write)";
+    const runs = taskRuns(() => ({ kind: "unavailable", reason }));
+    const deps = { ...job.deps, taskRuns: runs.port };
+    await openJob(job);
+    let summary = await wake(1, deps);
+    for (let i = 0; i < 3; i++) {
+      await approve(job);
+      summary = await wake(1, deps);
+    }
+    expect(summary.state).toBe("DONE");
+    expect(runs.dispatched).toEqual([{ job: 1, task: "hello", epoch: 1 }]);
+    const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
+    expect(files).toContain("hello.txt");
+    expect(files).toContain("world.txt");
+    const [status] = await commentsOfKind(job, "status");
+    expect(status!.body.split(`tasks run in this run: ${reason}`)).toHaveLength(2);
+    expect(asConversationModel(job.model).unplayed()).toEqual({});
+  });
+
+  it("auto (the default) with a TaskRuns port: nothing measured says a run of its own pays, so no task is dispatched (0 dispatches) and the job ends DONE in the lead's run", async () => {
+    const job = await newJob({ recording: happyRecording() });
+    const runs = taskRuns(() => ({ kind: "dispatched", runId: "901" }));
+    const deps = { ...job.deps, taskRuns: runs.port };
+    await openJob(job);
+    let summary = await wake(1, deps);
+    for (let i = 0; i < 3; i++) {
+      await approve(job);
+      summary = await wake(1, deps);
+    }
+    expect(summary.state).toBe("DONE");
+    expect(runs.dispatched).toEqual([]);
+  });
+
+  it("without a TaskRuns port (the local CLI), per-task runs every task in the lead's run and says nothing of runners", async () => {
+    const job = await newJob({ recording: happyRecording(), config: PER_TASK });
+    await openJob(job);
+    let summary = await wake(1, job.deps);
+    for (let i = 0; i < 3; i++) {
+      await approve(job);
+      summary = await wake(1, job.deps);
+    }
+    expect(summary.state).toBe("DONE");
+    const [status] = await commentsOfKind(job, "status");
+    expect(status!.body).not.toContain("tasks run in this run");
+  });
+});

@@ -1,0 +1,73 @@
+// A folded task turn on the lead's bus (issue 15 point 6), over the real soup: the worker's Run
+// takes the message its task run took and ends with the record's sends, so its parent finds the
+// reply in its mailbox as if the worker had run in the lead's run; a turn with nothing waiting,
+// a send the bus would refuse, or a question changes nothing at all.
+
+import { describe, expect, it } from "vitest";
+import { deliverFoldedTurn } from "../../../../src/engine/fanout/deliver-folded-turn.js";
+import { addressKey } from "../../../../src/protocol/address.js";
+import { Soup } from "../../../../src/protocol/bus/index.js";
+import { ORCH, msg } from "../../../support/protocol/bus-world.js";
+
+const WORKER = { agent: "worker", thread: "dispatch:api" };
+const SIBLING = { agent: "worker", thread: "dispatch:db" };
+
+/** The parent dispatched api and db and is Idle; api's worker has its task waiting. */
+function dispatched(): Soup {
+  const soup = new Soup();
+  soup.root(ORCH, msg("start"));
+  soup.wake(ORCH);
+  soup.endTurn(ORCH, {
+    rule: "send-step",
+    payloads: [
+      { kind: "deliver", to: WORKER, content: { kind: "task", text: "Build the API" } },
+      { kind: "deliver", to: SIBLING, content: { kind: "task", text: "Build the DB" } },
+    ],
+  });
+  return soup;
+}
+
+describe("a folded task turn on the lead's bus", () => {
+  it("runs the worker on its waiting task and delivers its reply to its parent, once", () => {
+    const soup = dispatched();
+    const done = deliverFoldedTurn(soup, WORKER, {
+      sends: [{ to: addressKey(ORCH), kind: "reply", text: "API built" }],
+    });
+    expect(done.ok).toBe(true);
+    expect(done.ok && done.events.length).toBeGreaterThan(0);
+    expect(soup.mailbox(ORCH)).toEqual([
+      expect.objectContaining({ kind: "reply", text: "API built", from: WORKER }),
+    ]);
+    expect(soup.stateOf(WORKER)).toBe("Idle");
+    expect(soup.mailbox(WORKER)).toEqual([]);
+    // The same record again: nothing is waiting for it any more.
+    expect(deliverFoldedTurn(soup, WORKER, { sends: [] })).toEqual({
+      ok: false,
+      why: "its worker has no message waiting in the lead's bus",
+    });
+  });
+
+  it.each([
+    [
+      "a reply to a sibling task",
+      [{ to: addressKey(SIBLING), kind: "reply" as const, text: "x" }],
+      /refuses \(not-visible\)/,
+    ],
+    ["a question", [{ to: addressKey(ORCH), kind: "ask" as const, text: "?" }], /question/],
+    ["a send to no address", [{ to: "nobody", kind: "reply" as const, text: "x" }], /no address/],
+  ])("%s changes nothing", (_name, sends, why) => {
+    const soup = dispatched();
+    const before = soup.snapshot();
+    const out = deliverFoldedTurn(soup, WORKER, { sends });
+    expect(out.ok).toBe(false);
+    expect(out.ok ? "" : out.why).toMatch(why);
+    expect(soup.snapshot()).toEqual(before);
+  });
+
+  it("a turn that sent nothing still takes its message (the task run's turn consumed it)", () => {
+    const soup = dispatched();
+    expect(deliverFoldedTurn(soup, WORKER, { sends: [] }).ok).toBe(true);
+    expect(soup.mailbox(WORKER)).toEqual([]);
+    expect(soup.mailbox(ORCH)).toEqual([]);
+  });
+});
