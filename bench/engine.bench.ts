@@ -67,12 +67,26 @@ function bareCommitMs(runs: number): number {
   }
 }
 
+/** Git processes started, by subcommand (the first argument after the `-c` pairs). */
+const bySubcommand = new Map<string, number>();
+
+function subcommand(args: unknown): string {
+  const list = Array.isArray(args) ? (args as string[]) : [];
+  let i = 0;
+  while (list[i] === "-c" || list[i] === "-C") i += 2;
+  return list[i] ?? "?";
+}
+
 /** Counts the git processes started while `work` runs (every spawn of `git`). */
 async function countingGit<T>(work: () => Promise<T>): Promise<{ value: T; gits: number }> {
   const original = childProcess.spawn;
   let gits = 0;
   const counting = ((command: string, ...rest: unknown[]) => {
-    if (command === "git") gits += 1;
+    if (command === "git") {
+      gits += 1;
+      const name = subcommand(rest[0]);
+      bySubcommand.set(name, (bySubcommand.get(name) ?? 0) + 1);
+    }
     return (original as (...a: unknown[]) => unknown)(command, ...rest);
   }) as typeof childProcess.spawn;
   // The engine imports `spawn` by name: the builtin's ESM bindings follow the patch only
@@ -112,6 +126,13 @@ export async function run(): Promise<BenchResult[]> {
     }
   }
   const floor = median(floors);
+  // Where the processes go (all runs together, per turn): the first thing to look at when the
+  // per-turn figure grows.
+  const top = [...bySubcommand]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([name, n]) => `${name}=${(n / (RUNS * turns)).toFixed(1)}`)
+    .join(" ");
   return [
     {
       name: "orchestration overhead per turn (model time excluded)",
@@ -126,6 +147,13 @@ export async function run(): Promise<BenchResult[]> {
       median: median(perTurn) / floor,
       runs: RUNS,
       extra: { floor_ms: floor, git_processes_per_turn: gitsPerTurn },
+    },
+    {
+      name: "git processes per turn, by subcommand (top 8)",
+      unit: "processes",
+      median: gitsPerTurn,
+      runs: RUNS,
+      extra: { top },
     },
     {
       name: "whole job, scripted model (INTENT → DONE, 2 tasks)",

@@ -6,6 +6,7 @@ import type { NetworkSetting } from "../../config/network-setting.js";
 import type { CommandLimits, CommandResult, Sandbox, SharedCache } from "../../ports/sandbox.js";
 import { checkCommand } from "./check-command.js";
 import { reduceEnv, type EnvLike } from "./reduce-env.js";
+import { withToolDefaults } from "./tool-defaults.js";
 
 export interface CommandRole {
   /** Bare program names, e.g. ["git", "node", "npm", "npx", "ls", "cat", "grep"]. */
@@ -40,7 +41,9 @@ export async function runCommand(input: RunCommandInput): Promise<CommandResult>
     {
       argv: [...input.argv],
       cwd: input.workspaceRoot,
-      env: reduceEnv(input.env, input.role.extraEnv ?? [], { home: input.workspaceRoot }),
+      env: withToolDefaults(
+        reduceEnv(input.env, input.role.extraEnv ?? [], { home: input.workspaceRoot }),
+      ),
       timeoutMs: input.timeoutMs,
       maxOutputBytes: input.maxOutputBytes,
       network: egressFor(input.role.network),

@@ -54,7 +54,15 @@ function mayHaveMoved(error: unknown): boolean {
 export async function publishJobBranch(s: Publisher, sha: string): Promise<void> {
   const branch = s.branch;
   // Published already (a later commit went out first): pushing it would rewind the branch.
-  if (s.pushedHead !== null && (await s.repo.isAncestor(sha, s.pushedHead))) return;
+  // Not when the commit was made on the head we pushed (the usual case: no other commit came
+  // between), which git need not be asked: a commit is never an ancestor of its parent.
+  if (
+    s.pushedHead !== null &&
+    s.repo.parentOf(sha) !== s.pushedHead &&
+    (await s.repo.isAncestor(sha, s.pushedHead))
+  ) {
+    return;
+  }
   let head = sha;
   for (let attempt = 1; ; attempt++) {
     try {

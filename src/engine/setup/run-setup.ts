@@ -7,7 +7,7 @@
 
 import { egressFor } from "../../config/index.js";
 import { setupCommandText } from "../../config/index.js";
-import { reduceEnv } from "../../agents/commands/index.js";
+import { reduceEnv, withToolDefaults } from "../../agents/commands/index.js";
 import type { BlockedRequest, CommandResult } from "../../ports/sandbox.js";
 import type { Workspace } from "../../ports/workspaces.js";
 import { evidenceOf, type CommandEvidence } from "../../records/command-evidence.js";
@@ -46,7 +46,7 @@ export async function runSetup(s: Session, ws: Workspace, label: string): Promis
       result = await sandbox.run({
         argv,
         cwd: ws.root,
-        env: reduceEnv(s.deps.env, [], { home: ws.root }),
+        env: withToolDefaults(reduceEnv(s.deps.env, [], { home: ws.root })),
         timeoutMs: s.config.setup.timeoutSeconds * 1000,
         maxOutputBytes: Math.max(s.config.limits.commandOutputBytes, SETUP_OUTPUT_BYTES),
         network,

@@ -7,6 +7,7 @@
 // an agent wrote, and never with a record the engine did not write.
 
 import { lstatSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { join } from "node:path";
 import {
   commitDateEnv,
@@ -19,6 +20,7 @@ import { sweepTree } from "../../git/nested-repos.js";
 import { shortPath } from "../../agents/boundary/tree-limits.js";
 import { settleIndex, stageTree, type StageResult } from "../../git/stage-tree.js";
 import { treeStatus } from "../../git/tree-status.js";
+import { commonDirOf, headFromFiles, looseBranchId } from "../../git/head-from-files.js";
 import { GITHUB_FILE_LIMIT_BYTES } from "../../git/file-size-limit.js";
 import { oversizedFiles, type OversizedFile } from "../../git/oversized-files.js";
 import { dependencyCleanExcludes } from "../../git/dependency-folders.js";
@@ -61,6 +63,10 @@ export class JobRepo {
   /** Whether the index holds HEAD plus records alone: set by a finished commit or reset. */
   private indexSettled = false;
   private hasher: GitLineProcess | undefined;
+  /** The worktree's admin dir when known without asking git (its reflog is read there). */
+  private readonly adminDir: string | null;
+  /** The parent of each commit this repo made, as git's reflog recorded it (parentOf). */
+  private readonly parents = new Map<string, string>();
 
   constructor(
     readonly root: string,
@@ -74,6 +80,7 @@ export class JobRepo {
     options: JobRepoOptions = {},
   ) {
     const at = { baseDir: root, gitDir: gitDir ?? ownGitDir(root) };
+    this.adminDir = at.gitDir === "verified" ? null : at.gitDir;
     // The bot commits as itself whatever the machine's git config says.
     this.git = gitClient({
       ...at,
@@ -88,8 +95,10 @@ export class JobRepo {
     );
   }
 
+  /** The commit HEAD is at: from the git dir's files when they say (head-from-files.ts). */
   async head(): Promise<string> {
-    return (await this.git.raw(["rev-parse", "HEAD"])).trim();
+    const known = this.adminDir === null ? null : await headFromFiles(this.adminDir);
+    return known ?? (await this.git.raw(["rev-parse", "HEAD"])).trim();
   }
 
   /**
@@ -153,6 +162,8 @@ export class JobRepo {
       ]);
       const sha = COMMIT_SUMMARY.exec(out)?.[1] ?? (await this.head());
       this.indexSettled = true;
+      const parent = await this.reflogParent(sha);
+      if (parent !== null) this.parents.set(sha, parent);
       return sha;
     });
   }
@@ -257,6 +268,45 @@ export class JobRepo {
     return (await this.branchHead(branch)) !== null;
   }
 
+  /**
+   * The commit `sha` was made on, when this repo made it and git's reflog said so; undefined
+   * otherwise. Lets a publish skip asking git whether a new commit is already published
+   * (publish-job-branch.ts): a commit is never an ancestor of its own parent.
+   */
+  parentOf(sha: string): string | undefined {
+    return this.parents.get(sha);
+  }
+
+  /**
+   * The old id of the worktree's last HEAD update, when that update made `sha`: `git commit`
+   * appends `<old> <new> <who> <when>\tcommit: <subject>` to `<git dir>/logs/HEAD`
+   * (https://git-scm.com/docs/git-reflog; core.logAllRefUpdates is on in a repository with a
+   * work tree: https://git-scm.com/docs/git-config#Documentation/git-config.txt-corelogAllRefUpdates).
+   * Only the tail is read, no git process started; null when it is not there or names
+   * another commit (HEAD moved again since), so the caller asks git instead. The admin dir
+   * lies outside every worktree: no agent writes it.
+   */
+  private async reflogParent(sha: string): Promise<string | null> {
+    if (this.adminDir === null) return null;
+    try {
+      const file = await open(join(this.adminDir, "logs", "HEAD"), "r");
+      try {
+        const { size } = await file.stat();
+        const length = Math.min(size, 4096);
+        const tail = Buffer.alloc(length);
+        await file.read(tail, 0, length, size - length);
+        const last = tail.toString("utf8").trimEnd().split("\n").at(-1) ?? "";
+        const match = /^([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{40}|[0-9a-f]{64}) /u.exec(last);
+        if (match?.[2] !== sha || /^0+$/u.test(match[1]!)) return null;
+        return match[1]!;
+      } finally {
+        await file.close();
+      }
+    } catch {
+      return null;
+    }
+  }
+
   /** Whether `ancestor` is `descendant` or one of its ancestors. */
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
     const result = await this.git.run(["merge-base", "--is-ancestor", ancestor, descendant]);
@@ -330,8 +380,13 @@ export class JobRepo {
     });
   }
 
-  /** The commit a local branch is at, or null. */
+  /** The commit a local branch is at, or null. A loose ref is read without git. */
   async branchHead(branch: string): Promise<string | null> {
+    const loose =
+      this.adminDir === null
+        ? null
+        : await looseBranchId(await commonDirOf(this.adminDir), `refs/heads/${branch}`);
+    if (loose !== null) return loose;
     try {
       const out = await this.git.raw(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]);
       return out.trim() || null;

@@ -21,7 +21,7 @@
 // Layout: one blob per entry (`<seq>.json`, the entry's JSON line), so a push sends only the
 // new response, a tree and a commit.
 
-import { commitDateEnv, gitClient, type GitClient } from "../../git/git-client.js";
+import { gitClient, type GitClient } from "../../git/git-client.js";
 import type { Forge } from "../../ports/forge.js";
 import type { Logger } from "../../ports/logger.js";
 import { BOT_IDENTITY } from "../tree/job-repo.js";
@@ -48,8 +48,6 @@ export class JournalBranch {
     readonly branch: string,
     private readonly logger: Logger,
     head: string | null,
-    /** Sets the date the next commit carries. */
-    private readonly date: (at: Date) => void,
   ) {
     this.pushed = head;
     this.head = head;
@@ -65,18 +63,10 @@ export class JournalBranch {
     job: number,
     logger: Logger,
   ): Promise<{ branch: JournalBranch; lines: string[] }> {
-    // The bot commits as itself (whatever the runner's git config says). Each commit is dated
-    // by its newest entry, never by reading the job's clock: how many journal commits a run
-    // makes depends on timing (pushes are coalesced), and a replay's records must not.
-    let dated = EMPTY_DATE;
-    const git = gitClient({
-      baseDir: repoDir,
-      config: [`user.name=${BOT_IDENTITY.name}`, `user.email=${BOT_IDENTITY.email}`],
-      env: () => commitDateEnv(dated),
-    });
+    const git = gitClient(repoDir);
     const name = journalBranch(job);
     const head = await revParse(git, `refs/heads/${name}`);
-    const branch = new JournalBranch(git, forge, name, logger, head, (at) => (dated = at));
+    const branch = new JournalBranch(git, forge, name, logger, head);
     if (head === null) return { branch, lines: [] };
     const listed = await git.raw(["ls-tree", head]);
     const lines: string[] = [];
@@ -130,32 +120,7 @@ export class JournalBranch {
   }
 
   private async commitAndPush(lines: readonly string[]): Promise<void> {
-    const rows: string[] = [];
-    for (const line of lines) {
-      let oid = this.blobs.get(line);
-      if (oid === undefined) {
-        oid = (await this.git.raw(["hash-object", "-w", "--stdin"], { input: `${line}\n` })).trim();
-        this.blobs.set(line, oid);
-      }
-      const seq = (JSON.parse(line) as { seq: number }).seq;
-      rows.push(`100644 blob ${oid}\t${String(seq).padStart(8, "0")}.json`);
-    }
-    const tree = (
-      await this.git.raw(["mktree"], { input: rows.length ? `${rows.join("\n")}\n` : "" })
-    ).trim();
-    const parents = this.head === null ? [] : ["-p", this.head];
-    const newest = lines.reduce((at, l) => {
-      const t = Date.parse((JSON.parse(l) as { at?: string }).at ?? "");
-      return Number.isNaN(t) ? at : Math.max(at, t);
-    }, 0);
-    this.date(newest > 0 ? new Date(newest) : EMPTY_DATE);
-    const commit = (
-      await this.git.raw(
-        ["commit-tree", tree, ...parents, "-m", `cfa: response journal (${lines.length})`],
-        {},
-      )
-    ).trim();
-    await this.git.raw(["update-ref", `refs/heads/${this.branch}`, commit, this.head ?? ""]);
+    const commit = await this.commitLines(lines);
     this.head = commit;
     try {
       await this.forge.pushBranch(this.branch, { sha: commit, expectedOld: this.pushed });
@@ -170,6 +135,80 @@ export class JournalBranch {
     this.pushed = commit;
     this.pushes += 1;
   }
+
+  /**
+   * Writes the journal's new commit and moves the local branch to it in one git process
+   * (issue 19 §3: it was one `hash-object` per new entry, `mktree`, `commit-tree` and
+   * `update-ref`, four or more processes a model response). `git fast-import`
+   * (https://git-scm.com/docs/git-fast-import) takes the new entries as inline blobs, the
+   * kept ones by id, the commit with its parent (`from`) and its dates, and updates the
+   * branch only when the new commit contains what the branch holds ("--force: Force updating
+   * modified existing branches, even if doing so would cause commits to be lost" — not
+   * given); `get-mark` prints the ids it made. The objects it writes are loose when few
+   * (fastimport.unpackLimit), as those of the commands it replaces were. The commit is the
+   * very one `commit-tree` made: same tree, parent, identity, dates and message.
+   */
+  private async commitLines(lines: readonly string[]): Promise<string> {
+    const script: string[] = [];
+    const fresh: { line: string; mark: number }[] = [];
+    const rows: string[] = [];
+    for (const line of lines) {
+      const seq = (JSON.parse(line) as { seq: number }).seq;
+      const path = `${String(seq).padStart(8, "0")}.json`;
+      let ref = this.blobs.get(line);
+      if (ref === undefined) {
+        const mark = fresh.length + 1;
+        fresh.push({ line, mark });
+        script.push("blob", `mark :${mark}`, data(`${line}\n`));
+        ref = `:${mark}`;
+      }
+      rows.push(`M 100644 ${ref} ${path}`);
+    }
+    const newest = lines.reduce((at, l) => {
+      const t = Date.parse((JSON.parse(l) as { at?: string }).at ?? "");
+      return Number.isNaN(t) ? at : Math.max(at, t);
+    }, 0);
+    const when = `${Math.floor((newest > 0 ? newest : EMPTY_DATE.getTime()) / 1000)} +0000`;
+    // The bot commits as itself (whatever the runner's git config says), each commit dated by
+    // its newest entry, never by the job's clock: how many journal commits a run makes
+    // depends on timing (pushes are coalesced), and a replay's records must not.
+    const who = `${BOT_IDENTITY.name} <${BOT_IDENTITY.email}>`;
+    const commitMark = fresh.length + 1;
+    script.push(
+      `commit refs/heads/${this.branch}`,
+      `mark :${commitMark}`,
+      `author ${who} ${when}`,
+      `committer ${who} ${when}`,
+      // commit-tree -m ends the message with a newline; so does this.
+      data(`cfa: response journal (${lines.length})\n`),
+      // Without `from` the first commit of a branch fast-import has not seen has no parent.
+      ...(this.head === null ? [] : [`from ${this.head}`]),
+      // The tree is exactly these entries, whatever the parent's held (forgotten ones go).
+      "deleteall",
+      ...rows,
+      "",
+      ...fresh.map(({ mark }) => `get-mark :${mark}`),
+      `get-mark :${commitMark}`,
+      "done",
+      "",
+    );
+    const out = await this.git.raw(["fast-import", "--quiet", "--done"], {
+      input: script.join("\n"),
+    });
+    const ids = out.split("\n").filter((l) => /^[0-9a-f]{40,64}$/u.test(l));
+    if (ids.length !== fresh.length + 1) {
+      throw new Error(
+        `cfa/engine: git fast-import answered ${ids.length} ids, not ${fresh.length + 1}`,
+      );
+    }
+    fresh.forEach(({ line }, i) => this.blobs.set(line, ids[i]!));
+    return ids[fresh.length]!;
+  }
+}
+
+/** A fast-import `data` command with its exact byte count. */
+function data(text: string): string {
+  return `data ${Buffer.byteLength(text, "utf8")}\n${text}`;
 }
 
 async function revParse(git: GitClient, ref: string): Promise<string | null> {

@@ -121,6 +121,9 @@ export async function memorySession(
     // One line of history: commit k's ancestors are the commits before it.
     isAncestor: async (ancestor: string, descendant: string) =>
       Number(ancestor) <= Number(descendant),
+    // Commit k was made on commit k − 1 (as JobRepo reads it from git's reflog).
+    parentOf: (commit: string) =>
+      Number(commit) > 1 ? String(Number(commit) - 1).padStart(40, "0") : undefined,
     moveTo: async () => true,
   } as unknown as JobRepo;
 

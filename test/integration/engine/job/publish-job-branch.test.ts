@@ -122,6 +122,22 @@ describe("publishing the job branch (issue 15 point 3)", () => {
     expect(p.notes.join("\n")).toContain("counted done");
   });
 
+  it("a commit published after a later one went out is not pushed (no rewind), though made on the head pushed before", async () => {
+    const base = remoteHead();
+    const p = publisher(forgeFor(), base);
+    await write(work, "one.txt", "1\n");
+    const older = (await p.repo.commit("turn 1"))!;
+    await write(work, "two.txt", "2\n");
+    const newer = (await p.repo.commit("turn 2"))!;
+    // The usual case first: made on the head pushed, published without asking git.
+    expect(p.repo.parentOf(older)).toBe(base);
+    await publishJobBranch(p, newer);
+    expect(remoteHead()).toBe(newer);
+    await publishJobBranch(p, older);
+    expect(remoteHead()).toBe(newer);
+    expect(p.pushedHead).toBe(newer);
+  });
+
   it("a push racing a person's commit takes theirs in (the records stay the engine's) and pushes again with a lease naming their head", async () => {
     const base = remoteHead();
     // The person pushes a file and, hostile, an edit to the engine's record.

@@ -64,12 +64,32 @@ describe("runCommand: policy first, then the sandbox", () => {
       {
         argv: ["git", "status"],
         cwd: "/ws",
-        env: { PATH: "/usr/bin:/bin", HOME: "/ws", NODE_OPTIONS: "--trace-warnings" },
+        env: {
+          PATH: "/usr/bin:/bin",
+          HOME: "/ws",
+          NODE_OPTIONS: "--trace-warnings",
+          // issue 19 §3: npm's registry check for its own update, useless in the sandbox.
+          npm_config_update_notifier: "false",
+        },
         timeoutMs: 1234,
         maxOutputBytes: 99,
         network: false,
       },
     ]);
+  });
+
+  it("leaves npm's update check as the role's environment sets it, when it does", async () => {
+    const sandbox = recordingSandbox();
+    await runCommand({
+      sandbox,
+      argv: ["npm", "test"],
+      workspaceRoot: "/ws",
+      role: { allowedCommands: ["npm"], extraEnv: ["npm_config_update_notifier"] },
+      env: { ...parentEnv, npm_config_update_notifier: "true" },
+      timeoutMs: 1234,
+      maxOutputBytes: 99,
+    });
+    expect(sandbox.requests[0]?.env.npm_config_update_notifier).toBe("true");
   });
 
   it("asks for the network only when the role allows it", async () => {

@@ -1,5 +1,7 @@
 // A commit message leaves with the branch: the job repository redacts it before git sees it.
 
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { JobRepo } from "../../../../src/engine/tree/job-repo.js";
 import { REDACTED, registerSecret } from "../../../../src/secrets/index.js";
@@ -22,5 +24,33 @@ describe("JobRepo.commit: commit messages pass the process's redactor", () => {
     expect(temp.git("log", "-1", "--format=%B")).toBe(
       `turn 1: worker said ${REDACTED} and ${REDACTED}`,
     );
+  });
+});
+
+describe("JobRepo.parentOf: a commit's parent from git's reflog, no git process (issue 19 §3)", () => {
+  it("names the parent of each of 2 commits it made, and nothing for a commit it did not make", async () => {
+    temp = makeTempRepo({ prefix: "cfa-commit-parent-", at: "" });
+    const base = temp.git("rev-parse", "HEAD");
+    const repo = new JobRepo(temp.repo);
+    temp.write("a.txt", "a\n");
+    const first = await repo.commit("first");
+    temp.write("b.txt", "b\n");
+    const second = await repo.commit("second");
+    expect(repo.parentOf(first!)).toBe(base);
+    expect(repo.parentOf(second!)).toBe(temp.git("rev-parse", `${second}^`));
+    expect(repo.parentOf(second!)).toBe(first);
+    expect(repo.parentOf(base)).toBeUndefined();
+  });
+
+  it("says nothing when the reflog does not record the commit (core.logAllRefUpdates off): git is asked instead", async () => {
+    temp = makeTempRepo({ prefix: "cfa-commit-parent-", at: "" });
+    // git appends to a reflog that exists whatever the setting says: none must exist.
+    temp.git("config", "core.logAllRefUpdates", "false");
+    rmSync(join(temp.repo, ".git", "logs"), { recursive: true, force: true });
+    const repo = new JobRepo(temp.repo);
+    temp.write("a.txt", "a\n");
+    const made = await repo.commit("first");
+    expect(made).not.toBeNull();
+    expect(repo.parentOf(made!)).toBeUndefined();
   });
 });

@@ -1,0 +1,45 @@
+// A worktree's HEAD commit read from its git dir's files, without starting git (issue 19
+// §3: `rev-parse HEAD` after commits, checks and merges was one process each). Only the
+// plain case is answered: HEAD names a branch (`ref: refs/heads/<name>`) whose loose ref
+// file in the common dir holds a commit id, or HEAD holds the id itself (detached). A loose
+// ref outranks a packed one (https://git-scm.com/docs/git-pack-refs: "a loose ref … takes
+// precedence"), and git replaces it by renaming a lock file over it, so a read sees the old
+// id or the new one. Anything else — a packed ref, an unborn branch, the reftable backend,
+// a name with `..` — is null, and the caller asks git. The git dir and the common dir lie
+// outside every worktree (issue 8 §1): no agent's command writes them.
+
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+
+const ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/u;
+const BRANCH_REF = /^ref: (refs\/heads\/[^\s\\]+)$/u;
+
+/** The commit `refs/heads/<branch>` holds as a loose ref of `commonDir`, or null. */
+export async function looseBranchId(commonDir: string, ref: string): Promise<string | null> {
+  if (
+    !ref.startsWith("refs/heads/") ||
+    ref.split("/").some((p) => p === "" || p === "." || p === "..")
+  ) {
+    return null;
+  }
+  const text = await readFile(path.join(commonDir, ...ref.split("/")), "utf8").catch(() => null);
+  const id = text?.endsWith("\n") ? text.slice(0, -1) : null;
+  return id !== null && ID.test(id) ? id : null;
+}
+
+/** The common dir of the repository `gitDir` belongs to (a linked worktree's `commondir`). */
+export async function commonDirOf(gitDir: string): Promise<string> {
+  const pointer = await readFile(path.join(gitDir, "commondir"), "utf8").catch(() => null);
+  return pointer === null ? gitDir : path.resolve(gitDir, pointer.trim());
+}
+
+/** The commit HEAD of `gitDir` is at, from files alone; null when git must be asked. */
+export async function headFromFiles(gitDir: string): Promise<string | null> {
+  const text = await readFile(path.join(gitDir, "HEAD"), "utf8").catch(() => null);
+  if (text === null) return null;
+  const head = text.trim();
+  if (ID.test(head)) return head;
+  const ref = BRANCH_REF.exec(head)?.[1];
+  if (ref === undefined) return null;
+  return looseBranchId(await commonDirOf(gitDir), ref);
+}

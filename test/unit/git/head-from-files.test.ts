@@ -1,0 +1,42 @@
+// A worktree's HEAD read from files (src/git/head-from-files.ts) is what `git rev-parse HEAD`
+// says whenever it answers, and null (git is asked) where it cannot be sure.
+
+import { afterEach, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { headFromFiles } from "../../../src/git/head-from-files.js";
+import { JobRepo } from "../../../src/engine/tree/job-repo.js";
+import { makeTempRepo, type TempRepo } from "../../support/git/temp-repo.js";
+
+let temp: TempRepo | undefined;
+afterEach(() => temp?.cleanup());
+
+describe("headFromFiles: HEAD without a git process (issue 19 §3)", () => {
+  it("agrees with git on a branch, in a linked worktree and detached (3 places)", async () => {
+    temp = makeTempRepo({ prefix: "cfa-head-files-" });
+    const gitDir = join(temp.repo, ".git");
+    expect(await headFromFiles(gitDir)).toBe(temp.git("rev-parse", "HEAD"));
+
+    const tree = join(temp.root, "wt");
+    temp.git("worktree", "add", "--quiet", "-b", "side", tree);
+    temp.write("f.txt", "x\n");
+    temp.commitAll("on main");
+    const admin = temp.git("rev-parse", "--path-format=absolute", "--git-path", "worktrees/wt");
+    expect(await headFromFiles(admin)).toBe(temp.git("rev-parse", "side"));
+
+    temp.git("checkout", "--quiet", "--detach", "HEAD~1");
+    expect(await headFromFiles(gitDir)).toBe(temp.git("rev-parse", "HEAD"));
+  });
+
+  it("is null for a packed ref and an unborn branch, where git is asked (2 cases)", async () => {
+    temp = makeTempRepo({ prefix: "cfa-head-files-" });
+    const gitDir = join(temp.repo, ".git");
+    // Positive control: the loose ref answers.
+    expect(await headFromFiles(gitDir)).not.toBeNull();
+    temp.git("pack-refs", "--all");
+    expect(await headFromFiles(gitDir)).toBeNull();
+    // JobRepo falls back to git and still names the commit.
+    expect(await new JobRepo(temp.repo).head()).toBe(temp.git("rev-parse", "HEAD"));
+    temp.git("checkout", "--quiet", "--orphan", "fresh");
+    expect(await headFromFiles(gitDir)).toBeNull();
+  });
+});
