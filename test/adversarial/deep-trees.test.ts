@@ -13,7 +13,6 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createGitWorkspaces } from "../../src/adapters/git/index.js";
 import {
   MAX_TREE_DEPTH,
   MAX_TREE_PATH_BYTES,
@@ -23,9 +22,8 @@ import { listFiles, searchFiles } from "../../src/agents/fs/index.js";
 import { writeFileTool } from "../../src/agents/tools/write-file-tool.js";
 import type { ToolContext } from "../../src/agents/tools/tool.js";
 import { containWorkspace } from "../../src/engine/tree/contain-workspace.js";
-import { JobRepo } from "../../src/engine/tree/job-repo.js";
-import type { Workspace, Workspaces } from "../../src/ports/workspaces.js";
 import { makeGitFixture, type GitFixture } from "../support/git/git-fixture.js";
+import { jobWorkspace, type JobWorkspace } from "../support/git/job-workspace.js";
 import { cases } from "../support/adversarial/count.js";
 import {
   outOfBounds,
@@ -35,12 +33,9 @@ import {
 } from "../support/adversarial/deep-tree.js";
 import { snapshot } from "../support/adversarial/outside-snapshot.js";
 
-interface Ctx {
+interface Ctx extends JobWorkspace {
   fx: GitFixture;
   outside: string;
-  workspaces: Workspaces;
-  job: Workspace;
-  repo: JobRepo;
 }
 
 let ctx: Ctx | undefined;
@@ -50,10 +45,7 @@ async function makeCtx(): Promise<Ctx> {
   const outside = path.join(fx.base, "outside");
   mkdirSync(path.join(outside, "keep"), { recursive: true });
   writeFileSync(path.join(outside, "keep", "precious.txt"), "not the agent's\n");
-  const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area });
-  const job = await workspaces.create({ name: "job", branch: "cfa/1", from: "main" });
-  const repo = new JobRepo(job.root, undefined, job.gitDir);
-  ctx = { fx, outside, workspaces, job, repo };
+  ctx = { fx, outside, ...(await jobWorkspace(fx)) };
   return ctx;
 }
 

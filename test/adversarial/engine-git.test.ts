@@ -22,12 +22,12 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGitWorkspaces } from "../../src/adapters/git/index.js";
 import { containWorkspace } from "../../src/engine/tree/contain-workspace.js";
 import { appendText, readText, writeText } from "../../src/engine/tree/files.js";
-import { JobRepo } from "../../src/engine/tree/job-repo.js";
+import type { JobRepo } from "../../src/engine/tree/job-repo.js";
 import type { Workspace, Workspaces } from "../../src/ports/workspaces.js";
 import { makeGitFixture, type GitFixture } from "../support/git/git-fixture.js";
+import { jobWorkspace } from "../support/git/job-workspace.js";
 import { git, writeAt } from "../support/git/temp-repo.js";
 import { cases } from "../support/adversarial/count.js";
 
@@ -79,9 +79,7 @@ async function makeCtx(): Promise<Ctx> {
     chmodSync(file, 0o755);
     return file;
   };
-  const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area });
-  const job = await workspaces.create({ name: "job", branch: "cfa/1", from: "main" });
-  const repo = new JobRepo(job.root, undefined, job.gitDir);
+  const { workspaces, job, repo } = await jobWorkspace(fx);
   const ran = () => readdirSync(markers).filter((name) => name !== "bin" && !name.endsWith(".env"));
   return { fx, markers, workspaces, job, repo, payload, script, ran };
 }

@@ -19,13 +19,13 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGitWorkspaces } from "../../src/adapters/git/index.js";
 import { containWorkspace } from "../../src/engine/tree/contain-workspace.js";
 import { appendText, readText, removeFile, writeText } from "../../src/engine/tree/files.js";
-import { JobRepo } from "../../src/engine/tree/job-repo.js";
+import type { JobRepo } from "../../src/engine/tree/job-repo.js";
 import { RecordTamperedError } from "../../src/engine/tree/record-tampered-error.js";
 import type { Workspace } from "../../src/ports/workspaces.js";
 import { makeGitFixture, type GitFixture } from "../support/git/git-fixture.js";
+import { jobWorkspace } from "../support/git/job-workspace.js";
 import { git } from "../support/git/temp-repo.js";
 import { cases } from "../support/adversarial/count.js";
 import { snapshot } from "../support/adversarial/outside-snapshot.js";
@@ -81,9 +81,7 @@ beforeAll(async () => {
     path.join(outside, "decoy/instances/intent-lead@state~intent~1.jsonl"),
     `${OUTSIDE_SECRET}\n`,
   );
-  const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area });
-  job = await workspaces.create({ name: "job", branch: "cfa/1", from: "main" });
-  repo = new JobRepo(job.root, undefined, job.gitDir);
+  ({ job, repo } = await jobWorkspace(fx));
   // The job as the engine left it: its records written through its own helpers, committed.
   for (const target of PATHS) {
     const text = `${target.file}: the engine's ${target.kind}\n`;

@@ -20,13 +20,12 @@ import { mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createGitWorkspaces } from "../../src/adapters/git/index.js";
 import { wake } from "../../src/engine/index.js";
 import { containWorkspace } from "../../src/engine/tree/contain-workspace.js";
-import { JobRepo } from "../../src/engine/tree/job-repo.js";
 import { GitCommandError } from "../../src/git/git-client.js";
 import { isDiskFull } from "../../src/ports/disk-full.js";
 import { makeGitFixture } from "../support/git/git-fixture.js";
+import { jobWorkspace } from "../support/git/job-workspace.js";
 import { DISK_PAUSES_BEFORE_FAILURE } from "../../src/engine/job/disk-pause.js";
 import { jobNeedsWake } from "../../src/worker/job-needs-wake.js";
 import type { EngineState } from "../../src/records/engine-state.js";
@@ -264,9 +263,7 @@ describe(cases("file names that print a full disk's words in git's errors", NAME
   it.each(NAMES)("$title: left out of the commit, which goes on", async ({ folder }) => {
     const fx = makeGitFixture();
     try {
-      const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area });
-      const job = await workspaces.create({ name: "job", branch: "cfa/1", from: "main" });
-      const repo = new JobRepo(job.root, undefined, job.gitDir);
+      const { job, repo } = await jobWorkspace(fx);
       mkdirSync(join(job.root, folder), { recursive: true });
       writeFileSync(join(job.root, folder, "a\\.git\\b"), "payload\n");
       writeFileSync(join(job.root, "kept.txt"), "kept\n");

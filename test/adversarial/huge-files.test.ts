@@ -14,24 +14,19 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createGitWorkspaces } from "../../src/adapters/git/index.js";
 import { MIB } from "../../src/git/file-size-limit.js";
 import { containWorkspace } from "../../src/engine/tree/contain-workspace.js";
-import { JobRepo } from "../../src/engine/tree/job-repo.js";
-import type { Workspace, Workspaces } from "../../src/ports/workspaces.js";
 import { makeGitFixture, type GitFixture } from "../support/git/git-fixture.js";
+import { jobWorkspace, type JobWorkspace } from "../support/git/job-workspace.js";
 import { cases } from "../support/adversarial/count.js";
 import { refuseLargeFiles } from "../support/adversarial/github-file-limit.js";
 
 /** limits.fileMiB's default (src/config/config-schema.ts). */
 const LIMIT = 10 * MIB;
 
-interface Ctx {
+interface Ctx extends JobWorkspace {
   fx: GitFixture;
   remote: string;
-  workspaces: Workspaces;
-  job: Workspace;
-  repo: JobRepo;
 }
 
 let ctx: Ctx | undefined;
@@ -41,10 +36,7 @@ async function makeCtx(): Promise<Ctx> {
   const remote = path.join(fx.base, "github.git");
   execFileSync("git", ["clone", "--quiet", "--bare", fx.repo, remote]);
   refuseLargeFiles(remote);
-  const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area, maxFileBytes: LIMIT });
-  const job = await workspaces.create({ name: "job", branch: "cfa/1", from: "main" });
-  const repo = new JobRepo(job.root, undefined, job.gitDir, { maxFileBytes: LIMIT });
-  ctx = { fx, remote, workspaces, job, repo };
+  ctx = { fx, remote, ...(await jobWorkspace(fx, { maxFileBytes: LIMIT })) };
   return ctx;
 }
 

@@ -9,20 +9,15 @@
 
 import { execFileSync, spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import { MAX_TREE_DEPTH } from "../../src/agents/boundary/tree-limits.js";
 import { MIB } from "../../src/git/file-size-limit.js";
-import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
+import { git } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { approve, openJob } from "../support/engine/person.js";
 import { fileOnBranch, state, transcript, userTexts } from "../support/engine/inspect.js";
-import {
-  INTENT_STEPS,
-  PLAN_STEPS,
-  gate,
-  pass,
-  writeArtifact,
-} from "../support/engine/recordings.js";
+import { ONE_TASK_EXECUTE_STEPS, pass, proxiedToExecute } from "../support/engine/recordings.js";
 import { call, recording, say, tools } from "../support/engine/script.js";
 import { refuseLargeFiles } from "../support/adversarial/github-file-limit.js";
 
@@ -34,22 +29,9 @@ const ABUSE = [
 ].join(" && ");
 
 function abuseRecording() {
-  const approveGate = () => [tools(call("answer", { text: "approved" }))];
   return recording({
-    "intent-lead@state:intent:1": INTENT_STEPS(),
-    "proxy@escalation:q1": approveGate(),
-    "project-lead@state:plan:1": PLAN_STEPS(),
-    "proxy@escalation:q2": approveGate(),
-    "project-lead@state:execute:1": [
-      tools(
-        call("dispatch", { id: "hello", brief: "Create hello.txt containing hello", files: [] }),
-      ),
-      say("Dispatched."),
-      tools(call("close", { task: "hello" })),
-      writeArtifact("WORK_SUMMARY.md", "# Summary\n\nhello.txt exists.\n"),
-      gate("WORK_SUMMARY.md", "Work done"),
-      tools(call("finish", { outcome: "APPROVED_WORK", reason: "approved" })),
-    ],
+    ...proxiedToExecute(),
+    "project-lead@state:execute:1": ONE_TASK_EXECUTE_STEPS(),
     [WORKER]: [
       tools(call("run_command", { argv: ["sh", "-c", ABUSE] })),
       tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
@@ -61,11 +43,10 @@ function abuseRecording() {
 }
 
 describe("an agent's abuse end to end (issue 18 §7)", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("a worker's 2,000-deep tree and 101 MiB file: the job reaches its gate, and the branch pushes then and after", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       recording: abuseRecording(),
       config: "escalation:\n  INTENT: never\n  PLAN: never\n",
     });

@@ -2,9 +2,10 @@
 // recorded with the decision in state.json, shown in the status comment's history and by
 // `cfa inspect`, and the lead hears it with the decision, as data like any person's text.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
-import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
+import { type LocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { ANA, openJob } from "../support/engine/person.js";
 import { git } from "../support/engine/local-job.js";
 import { botComments, state } from "../support/engine/inspect.js";
@@ -27,8 +28,7 @@ async function review(job: LocalJob, state: "APPROVED" | "CHANGES_REQUESTED", bo
 }
 
 describe("notes on decisions", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("a request for changes and an approval keep their notes in the records and the history; the lead hears the approval's note as data", async () => {
     const inner = createConversationModel(
@@ -42,7 +42,7 @@ describe("notes on decisions", () => {
         "project-lead@state:plan:1": [writeArtifact("PLAN.md", "# Plan\n"), gate("PLAN.md")],
       }),
     );
-    job = await createLocalJob({ model: inner });
+    const job = await newJob({ model: inner });
     await openJob(job);
     await wake(1, job.deps);
     await review(job, "CHANGES_REQUESTED", "In French, please.");

@@ -2,10 +2,11 @@
 // the gate's reviewers, once, whatever number of wakes follow; `gates.expireAfterDays`
 // withdraws the job with a reason naming it. A paused job is neither reminded nor expired.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import { steppingClock } from "../../src/ports/clock.js";
-import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
+import { type LocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { openJob, say } from "../support/engine/person.js";
 import { commentsOfKind, state } from "../support/engine/inspect.js";
 import { recording } from "../support/engine/script.js";
@@ -20,11 +21,10 @@ const at = (job: LocalJob, hours: number) => ({
 });
 
 describe("gate reminders", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("one reminder after remindAfterHours, mentioning every reviewer, never a second; expiry withdraws the job saying why", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       recording: recording({ "intent-lead@state:intent:1": INTENT_STEPS().slice(0, 2) }),
       config: CONFIG,
     });
@@ -58,7 +58,7 @@ describe("gate reminders", () => {
   });
 
   it("a paused gate is neither reminded nor expired; resumed, its wait counts again from the resume", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       recording: recording({ "intent-lead@state:intent:1": INTENT_STEPS().slice(0, 2) }),
       config: CONFIG,
     });
@@ -80,7 +80,7 @@ describe("gate reminders", () => {
   });
 
   it("without gates in the config a gate waits for ever, with no reminder", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       recording: recording({ "intent-lead@state:intent:1": INTENT_STEPS().slice(0, 2) }),
     });
     await openJob(job);

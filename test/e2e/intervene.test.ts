@@ -4,11 +4,12 @@
 // carries it, with the turn's context. An idle lead is woken directly on it ([wake-int]),
 // ahead of its mail — in the middle of a round it joins the round at once.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import type { Model, ModelRequest } from "../../src/ports/model.js";
 import { createConversationModel } from "../support/engine/conversation-model.js";
-import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
+import { type LocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { ANA, approve, openJob, say as comment } from "../support/engine/person.js";
 import { commentsOfKind, fileOnBranch, foldedBus, state } from "../support/engine/inspect.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
@@ -19,6 +20,8 @@ import {
   writeArtifact,
   approveGate,
   proxiedToExecute,
+  busyWorker,
+  dispatchX,
 } from "../support/engine/recordings.js";
 
 const LEAD = "intent-lead@state:intent:1";
@@ -26,8 +29,7 @@ const TEXT = "Greet in French too.";
 const carries = (r: { request: ModelRequest }) => JSON.stringify(r.request.messages).includes(TEXT);
 
 describe("intervene", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("[interrupt]: posted while the lead's turn runs, it is in the lead's very next request — one model call, same turn", async () => {
     const script = createConversationModel(
@@ -51,7 +53,7 @@ describe("intervene", () => {
         return response;
       },
     };
-    job = await createLocalJob({ model });
+    const job = await newJob({ model });
     await openJob(job);
     const summary = await wake(1, job.deps);
     expect(summary.waitingOn).toContain("review INTENT.md");
@@ -110,7 +112,7 @@ describe("intervene", () => {
         return response;
       },
     };
-    job = await createLocalJob({ model });
+    const job = await newJob({ model });
     await openJob(job);
     // The forge fails the look right after the comment (GitHub down past its retries).
     const forge = job.deps.forge;
@@ -143,7 +145,7 @@ describe("intervene", () => {
   });
 
   it("[wake-int]: while the lead waits at a gate it revises and asks again, the old gate is retracted, and approving the new one moves on", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       recording: recording({
         [LEAD]: [
           writeArtifact("INTENT.md", "# Intent\n\nGreet.\n"),
@@ -182,7 +184,7 @@ describe("intervene", () => {
         recording({
           ...proxiedToExecute(),
           [EXEC]: [
-            tools(call("dispatch", { id: "x", brief: "Create a.txt and b.txt", files: [] })),
+            dispatchX(),
             say("Dispatched."),
             expecting(say("Noted: French too."), TEXT),
             tools(call("close", { task: "x" })),
@@ -190,38 +192,37 @@ describe("intervene", () => {
             gate("WORK_SUMMARY.md"),
             finish("APPROVED_WORK", "approved"),
           ],
-          [WORKER]: [
-            tools(call("write_file", { path: "a.txt", content: "a\n" })),
-            tools(call("write_file", { path: "b.txt", content: "b\n" })),
-            tools(call("reply", { text: "x done" })),
-            say("done"),
-          ],
+          [WORKER]: busyWorker(),
           "verifier@verify:x-1": pass(),
           "proxy@escalation:q3": approveGate(),
         }),
       );
     const CONFIG = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
 
-    /** Worker calls take 100 ms; the person intervenes during the worker's first call. */
-    function slowWorker(inner: ReturnType<typeof script>): Model {
+    /** A job whose worker calls take 100 ms; the person intervenes during the worker's first. */
+    async function slowWorkerJob(inner: ReturnType<typeof script>): Promise<LocalJob> {
       let posted = false;
-      return {
-        async complete(request, options) {
-          if (request.instance === WORKER) {
-            if (!posted) {
-              posted = true;
-              await job.forge.commentAs(ANA, 1, `/intervene ${TEXT}`);
+      const job: LocalJob = await newJob({
+        model: {
+          async complete(request, options) {
+            if (request.instance === WORKER) {
+              if (!posted) {
+                posted = true;
+                await job.forge.commentAs(ANA, 1, `/intervene ${TEXT}`);
+              }
+              await new Promise((r) => setTimeout(r, 100));
             }
-            await new Promise((r) => setTimeout(r, 100));
-          }
-          return inner.complete(request, options);
+            return inner.complete(request, options);
+          },
         },
-      };
+        config: CONFIG,
+      });
+      return job;
     }
 
     it("[wake-int] mid-round: the lead joins the round in flight and answers before the worker's turn ends", async () => {
       const inner = script();
-      job = await createLocalJob({ model: slowWorker(inner), config: CONFIG });
+      const job = await slowWorkerJob(inner);
       await openJob(job);
       const summary = await wake(1, job.deps);
       expect(summary.state).toBe("DONE");
@@ -236,7 +237,7 @@ describe("intervene", () => {
 
     it("[wake-int] at a round's end: the lead runs on the intervention ahead of the reply already in its mailbox", async () => {
       const inner = script();
-      job = await createLocalJob({ model: slowWorker(inner), config: CONFIG });
+      const job = await slowWorkerJob(inner);
       await openJob(job);
       // No looking mid-round: the intervention is read when the worker's round ends, by which
       // time the worker's reply waits in the lead's mailbox.
@@ -271,7 +272,7 @@ describe("intervene", () => {
         return script.complete(request, options);
       },
     };
-    job = await createLocalJob({ model });
+    const job = await newJob({ model });
     await openJob(job);
     const running = wake(1, job.deps);
     while (calls === 0) await new Promise((r) => setTimeout(r, 10));
@@ -293,12 +294,6 @@ describe("intervene", () => {
     const upToExecute = () => ({
       ...proxiedToExecute(),
     });
-    const busyWorker = () => [
-      tools(call("write_file", { path: "a.txt", content: "a\n" })),
-      tools(call("write_file", { path: "b.txt", content: "b\n" })),
-      tools(call("reply", { text: "x done" })),
-      say("done"),
-    ];
 
     it("an intervention the lead never reached before its phase ended goes to the next lead", async () => {
       const FIRST = "Re-plan: the API changed.";
@@ -307,7 +302,7 @@ describe("intervene", () => {
         recording({
           ...upToExecute(),
           [EXEC]: [
-            tools(call("dispatch", { id: "x", brief: "Create a.txt and b.txt", files: [] })),
+            dispatchX(),
             say("Dispatched."),
             expecting(finish("REPLAN", "the person asked to re-plan"), FIRST),
           ],
@@ -335,7 +330,7 @@ describe("intervene", () => {
           return inner.complete(request, options);
         },
       };
-      job = await createLocalJob({ model, config: CONFIG });
+      const job = await newJob({ model, config: CONFIG });
       await openJob(job);
       // Seven rounds reach the first turn of PLAN's second entry.
       const summary = await wake(1, job.deps, { maxTurns: 7 });
@@ -350,10 +345,7 @@ describe("intervene", () => {
       const inner = createConversationModel(
         recording({
           ...upToExecute(),
-          [EXEC]: [
-            tools(call("dispatch", { id: "x", brief: "Create a.txt and b.txt", files: [] })),
-            say("Dispatched."),
-          ],
+          [EXEC]: [dispatchX(), say("Dispatched.")],
           [WORKER]: busyWorker(),
         }),
       );
@@ -367,7 +359,7 @@ describe("intervene", () => {
           return inner.complete(request, options);
         },
       };
-      job = await createLocalJob({ model, config: CONFIG });
+      const job = await newJob({ model, config: CONFIG });
       await openJob(job);
       const summary = await wake(1, job.deps);
       expect(summary.state).toBe("WITHDRAWN");

@@ -6,11 +6,11 @@
 // control shows it, applying turns in the order they started (what a replay does), which holds
 // the fast reply behind the slow turn started before it.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import type { Model } from "../../src/ports/model.js";
 import { createStrictConversationModel } from "../support/engine/conversation-model.js";
-import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { openJob } from "../support/engine/person.js";
 import { fileOnBranch, state } from "../support/engine/inspect.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
@@ -32,8 +32,7 @@ const SLOW = "worker@dispatch:a-slow";
 const FAST = "worker@dispatch:b-fast";
 
 describe("no round barrier", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   async function runJob(applyOrder: "finished" | "started") {
     const inner = createStrictConversationModel(
@@ -102,15 +101,15 @@ describe("no round barrier", () => {
         return inner.complete(request, options);
       },
     };
-    job = await createLocalJob({ config: CONFIG, model, applyOrder });
+    const job = await newJob({ config: CONFIG, model, applyOrder });
     await openJob(job);
     const summary = await wake(1, { ...job.deps, applyOrder });
     clearTimeout(timer);
-    return { inner, summary, leadHeardFastWhileSlowRan };
+    return { job, inner, summary, leadHeardFastWhileSlowRan };
   }
 
   it("a worker's early reply starts its lead's next turn while a sibling's turn still runs", async () => {
-    const { inner, summary, leadHeardFastWhileSlowRan } = await runJob("finished");
+    const { job, inner, summary, leadHeardFastWhileSlowRan } = await runJob("finished");
     expect(inner.errors).toEqual([]);
     expect(summary.state).toBe("DONE");
     expect(leadHeardFastWhileSlowRan).toBe(true);

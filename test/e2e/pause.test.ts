@@ -3,7 +3,7 @@
 // calls answered from the response journal (charged once); while paused nothing runs, what
 // people say is recorded and acts on resume, and `/withdraw` still ends the job.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import { readJobRecords } from "../../src/cli/job-records.js";
 import { readJobView } from "../../src/cli/job-view.js";
@@ -12,7 +12,8 @@ import { renderInspect } from "../../src/cli/inspect-render.js";
 import { priceOf, resolveModel } from "../../src/wiring/index.js";
 import type { Model } from "../../src/ports/model.js";
 import { createConversationModel } from "../support/engine/conversation-model.js";
-import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
+import { type LocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { ANA, approve, openJob, say as comment } from "../support/engine/person.js";
 import {
   botComments,
@@ -29,6 +30,8 @@ import {
   gate,
   pass,
   writeArtifact,
+  busyWorker,
+  dispatchX,
 } from "../support/engine/recordings.js";
 
 const LEAD = "intent-lead@state:intent:1";
@@ -45,19 +48,14 @@ function wholeJob() {
       "project-lead@state:plan:1": PLAN_STEPS(),
       "proxy@escalation:q2": approveGate(),
       [EXEC]: [
-        tools(call("dispatch", { id: "x", brief: "Create a.txt and b.txt", files: [] })),
+        dispatchX(),
         say("Dispatched."),
         tools(call("close", { task: "x" })),
         writeArtifact("WORK_SUMMARY.md", "# Summary\n"),
         gate("WORK_SUMMARY.md"),
         finish("APPROVED_WORK", "approved"),
       ],
-      [WORKER]: [
-        tools(call("write_file", { path: "a.txt", content: "a\n" })),
-        tools(call("write_file", { path: "b.txt", content: "b\n" })),
-        tools(call("reply", { text: "x done" })),
-        say("done"),
-      ],
+      [WORKER]: busyWorker(),
       "verifier@verify:x-1": pass(),
       "proxy@escalation:q3": approveGate(),
     }),
@@ -73,8 +71,7 @@ const busTypes = (j: LocalJob) =>
     .map((l) => (JSON.parse(l) as { type: string }).type);
 
 describe("pause and resume", () => {
-  let job: LocalJob;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("/pause while a worker's turn is in flight: the turn stops at its next call, nothing of it applied; /resume redoes it from the journal, every call charged once", async () => {
     const inner = wholeJob();
@@ -93,7 +90,7 @@ describe("pause and resume", () => {
       },
     };
     let seenWorker = 0;
-    job = await createLocalJob({ model, config: CONFIG });
+    const job = await newJob({ model, config: CONFIG });
     await openJob(job);
     const paused = await wake(1, job.deps);
     expect(paused.state).toBe("EXECUTE");
@@ -156,7 +153,7 @@ describe("pause and resume", () => {
         "project-lead@state:plan:1": [writeArtifact("PLAN.md", "# Plan\n"), gate("PLAN.md")],
       }),
     );
-    job = await createLocalJob({ model: inner });
+    const job = await newJob({ model: inner });
     await openJob(job);
     expect((await wake(1, job.deps)).waitingOn).toContain("review INTENT.md");
     await comment(job, "/pause");
@@ -185,7 +182,7 @@ describe("pause and resume", () => {
 
   it("/withdraw while paused ends the job WITHDRAWN; /resume on a job that is not paused is refused with one reply", async () => {
     const inner = createConversationModel(recording({ [LEAD]: INTENT_STEPS().slice(0, 2) }));
-    job = await createLocalJob({ model: inner });
+    const job = await newJob({ model: inner });
     await openJob(job);
     await comment(job, "/resume");
     expect((await wake(1, job.deps)).waitingOn).toContain("review INTENT.md");
@@ -203,7 +200,7 @@ describe("pause and resume", () => {
 
   it("an outsider's /pause is refused with one reply and changes nothing", async () => {
     const inner = createConversationModel(recording({ [LEAD]: INTENT_STEPS().slice(0, 2) }));
-    job = await createLocalJob({ model: inner });
+    const job = await newJob({ model: inner });
     await openJob(job);
     await comment(job, "/pause", { by: { login: "mallory", type: "User" } });
     const summary = await wake(1, job.deps);

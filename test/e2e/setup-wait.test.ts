@@ -8,7 +8,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import { applyPersonAction } from "../../src/cli/person-action.js";
 import { jobNeedsWake } from "../../src/worker/job-needs-wake.js";
@@ -16,7 +16,8 @@ import { engineState } from "../../src/records/engine-state.js";
 import { parseConfig } from "../../src/config/index.js";
 import { parseJobRecord } from "../../src/protocol/job-record.js";
 import { fixtureRoot, installedBwrap } from "../support/sandbox/sandbox-fixtures.js";
-import { createLocalJob, git, type LocalJob } from "../support/engine/local-job.js";
+import { git, type LocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { ANA, approve, openJob, say } from "../support/engine/person.js";
 import { botComments, fileOnBranch, state } from "../support/engine/inspect.js";
 import { call, recording, say as sayStep, tools } from "../support/engine/script.js";
@@ -49,14 +50,13 @@ async function commitConfig(job: LocalJob, text: string): Promise<void> {
   git(job.repoDir, "commit", "--quiet", "-m", "fix setup");
 }
 
-let job: LocalJob;
-afterEach(async () => job?.cleanup());
+const newJob = useLocalJobs();
 
 describe.skipIf(skip)("a failing setup (issue 20)", () => {
   it("waits with the command and its last lines; /retry and cfa resume try again; a fixed config carries on, no retry spent", async () => {
     const broken =
       "setup: [\"echo installing; echo 'npm ERR! 404 left-pad is not in this registry' >&2; exit 3\"]\n";
-    job = await createLocalJob({
+    const job = await newJob({
       root: await fixtureRoot("cfa-e2e-setup-wait-"),
       config: broken,
       recording: recording({ "intent-lead@state:intent:1": INTENT_STEPS() }),
@@ -119,7 +119,7 @@ describe.skipIf(skip)("a failing setup (issue 20)", () => {
   }, 120_000);
 
   it("/retry with nothing waiting is refused with one line, and changes nothing", async () => {
-    job = await createLocalJob({
+    const job = await newJob({
       root: await fixtureRoot("cfa-e2e-setup-retry-"),
       config: 'setup: ["true"]\n',
       recording: recording({ "intent-lead@state:intent:1": INTENT_STEPS() }),
@@ -139,7 +139,7 @@ describe.skipIf(skip)("setup comes from the default branch only (issue 20)", () 
     const planted =
       'escalation: { INTENT: never, PLAN: never }\nsetup: ["echo planted > PWNED", "echo default-setup"]\n';
     const approveGate = () => [tools(call("answer", { text: "approved" }))];
-    job = await createLocalJob({
+    const job = await newJob({
       root: await fixtureRoot("cfa-e2e-setup-branch-"),
       config,
       recording: recording({

@@ -4,26 +4,21 @@
 // GitHub's OpenAPI description) and for git (real git over HTTP to `git http-backend`,
 // which takes only a token GitHub still accepts). Here one agent turn lasts two hours.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { testPrivateKey, useGitHubMocks } from "../../support/github/index.js";
-import {
-  createGitHubJob,
-  FIRST_WAKE_ROUTES,
-  routesWith,
-  type GitHubJob,
-} from "../../support/github/github-job.js";
+import { FIRST_WAKE_ROUTES, routesWith } from "../../support/github/github-job.js";
+import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 import { happyRecording } from "../../support/engine/recordings.js";
 
 const HOURS = 60 * 60_000;
 
 describe("the worker acting as the app", () => {
   useGitHubMocks();
-  let job: GitHubJob | undefined;
-  afterEach(async () => job?.cleanup());
+  const newJob = useGitHubJobs();
 
   it("a token that expires in the middle of a wake is replaced before GitHub refuses it: the API calls and pushes after a two-hour turn carry the next one", async () => {
-    job = await createGitHubJob({
+    const job = await newJob({
       routes: routesWith(FIRST_WAKE_ROUTES, { plus: ["installation", "access-tokens"] }),
       recording: happyRecording({ anyOrder: true }),
       asApp: true,

@@ -3,18 +3,13 @@
 // reply, from the worker alone (the app only cues). Changes requested carry the review's
 // body and inline comments to the lead.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { expecting, recording } from "../../support/engine/script.js";
 import { finish, gate, writeArtifact } from "../../support/engine/recordings.js";
-import {
-  createGitHubJob,
-  git,
-  routesWith,
-  WHOLE_JOB_ROUTES,
-  type GitHubJob,
-} from "../../support/github/github-job.js";
+import { git, routesWith, WHOLE_JOB_ROUTES } from "../../support/github/github-job.js";
+import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 
 const BODY = "Name the files you will create.";
 const INLINE = "Which greeting: hello or hi?";
@@ -34,11 +29,10 @@ function revising() {
 
 describe("approval integrity on GitHub", () => {
   useGitHubMocks();
-  let job: GitHubJob | undefined;
-  afterEach(async () => job?.cleanup());
+  const newJob = useGitHubJobs();
 
   it("an approval without write access or of a stale commit gets one reply and changes nothing; changes requested reach the lead", async () => {
-    job = await createGitHubJob({
+    const job = await newJob({
       recording: revising(),
       // The job stops before its tasks: no branch to delete; the refusals read the comments.
       routes: routesWith(WHOLE_JOB_ROUTES, { plus: ["list-comments"] }),
@@ -62,8 +56,8 @@ describe("approval integrity on GitHub", () => {
       commitId: string,
       extra = {},
     ) => {
-      await job!.submitReview(login, state, { commitId, ...extra });
-      expect(await job!.runWorker(1), job!.lines.join("\n")).toBe(0);
+      await job.submitReview(login, state, { commitId, ...extra });
+      expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
     };
 
     await probot.receive("issues", job.labelled(1, "ana"));

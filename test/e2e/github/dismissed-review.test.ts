@@ -3,19 +3,18 @@
 // job pushes its next phase. The reviewer gets one line saying what that means; a
 // redelivery posts nothing more, and no worker is cued.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { recording } from "../../support/engine/script.js";
-import { createGitHubJob, type GitHubJob } from "../../support/github/github-job.js";
+import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 
 describe("a dismissed review", () => {
   useGitHubMocks();
-  let job: GitHubJob | undefined;
-  afterEach(async () => job?.cleanup());
+  const newJob = useGitHubJobs();
 
   it("gets its author one line, once, and cues no worker", async () => {
-    job = await createGitHubJob({ recording: recording({}) });
+    const job = await newJob({ recording: recording({}) });
     const { github, probot } = job;
     github.install(["content", "org-content", "list-comments", "create-comment"]);
     github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });

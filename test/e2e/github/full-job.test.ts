@@ -1,12 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { happyRecording } from "../../support/engine/recordings.js";
-import {
-  createGitHubJob,
-  git,
-  WHOLE_JOB_ROUTES,
-  type GitHubJob,
-} from "../../support/github/github-job.js";
+import { git, WHOLE_JOB_ROUTES, type GitHubJob } from "../../support/github/github-job.js";
+import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 
 const ART = ".cfa/jobs/1";
 const TOKEN_CALL = "apps/create-installation-access-token";
@@ -17,13 +13,12 @@ function stateOf(job: GitHubJob): { state: string } {
 
 describe("a whole job on GitHub (nock), from the labelled issue to DONE, app and worker", () => {
   const mocks = useGitHubMocks();
-  let job: GitHubJob | undefined;
-  afterEach(async () => job?.cleanup());
+  const newJob = useGitHubJobs();
 
   it("runs INTENT → PLAN → EXECUTE → DONE with every GitHub call mocked, validated and counted", async () => {
     // Exactly the endpoints a whole job uses; each must be called (no pending mocks). The
     // wake's reads are one GraphQL query; the issue is polled with conditional requests.
-    job = await createGitHubJob({
+    const job = await newJob({
       recording: happyRecording({ anyOrder: true }),
       routes: WHOLE_JOB_ROUTES,
       issue: { title: "Greet the world", body: "Two files please" },
@@ -44,7 +39,7 @@ describe("a whole job on GitHub (nock), from the labelled issue to DONE, app and
     };
 
     // The person labels the issue: the app acknowledges and cues the worker.
-    await measure("app: label", () => job!.probot.receive("issues", job!.labelled(1, "ana")));
+    await measure("app: label", () => job.probot.receive("issues", job.labelled(1, "ana")));
     expect(github.dispatches).toEqual([{ workflow: "cfa.yml", ref: "main", job: "1" }]);
     expect(github.reactions).toEqual([
       { target: "/repos/octo-org/hello-world/issues/1/reactions", content: "eyes" },
@@ -53,18 +48,18 @@ describe("a whole job on GitHub (nock), from the labelled issue to DONE, app and
     const gates = ["worker: INTENT", "worker: PLAN", "worker: EXECUTE"];
     for (const [i, gate] of gates.entries()) {
       let code = -1;
-      await measure(gate, async () => (code = await job!.runWorker(1)));
+      await measure(gate, async () => (code = await job.runWorker(1)));
       expect(code, job.lines.join("\n")).toBe(0);
       const pull = github.pulls[0]!;
       expect(pull.draft).toBe(true);
       // Issue 19 §7: the body says the state the job is in at each gate.
       expect(pull.body).toContain(`State: **${["INTENT", "PLAN", "EXECUTE"][i]}**`);
       // The person approves the gate's commit on GitHub; the app cues the worker.
-      await measure(`app: review ${i + 1}`, () => job!.submitReview("ana"));
+      await measure(`app: review ${i + 1}`, () => job.submitReview("ana"));
       expect(github.dispatches).toHaveLength(i + 2);
       expect(stateOf(job).state).toBe(["INTENT", "PLAN", "EXECUTE"][i]);
     }
-    await measure("worker: DONE", async () => expect(await job!.runWorker(1)).toBe(0));
+    await measure("worker: DONE", async () => expect(await job.runWorker(1)).toBe(0));
 
     expect(stateOf(job).state).toBe("DONE");
     const files = git(github.bare, "ls-tree", "-r", "--name-only", "cfa/1");

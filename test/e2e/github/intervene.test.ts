@@ -15,13 +15,12 @@ import { gate, writeArtifact } from "../../support/engine/recordings.js";
 import { examplePayload, useGitHubMocks } from "../../support/github/index.js";
 import { OWNER, REPO } from "../../support/github/fake-github.js";
 import {
-  createGitHubJob,
   FIRST_WAKE_ROUTES,
   git,
   routesWith,
   WHOLE_JOB_ROUTES,
-  type GitHubJob,
 } from "../../support/github/github-job.js";
+import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 
 const ART = ".cfa/jobs/1";
 const LEAD = "intent-lead@state:intent:1";
@@ -40,19 +39,16 @@ const leadRecording = () =>
 
 describe("/intervene on GitHub reaches the current lead at its next model call", () => {
   useGitHubMocks();
-  let job: GitHubJob | undefined;
+  const newJob = useGitHubJobs();
   // Only performance.now is faked: the wake's monotonic clock, which a call advances.
   beforeEach(() => vi.useFakeTimers({ toFake: ["performance"] }));
-  afterEach(async () => {
-    vi.useRealTimers();
-    await job?.cleanup();
-  });
+  afterEach(() => vi.useRealTimers());
 
   it("posted during the lead's turn: polls before it cost nothing (304), the next request carries it, same turn", async () => {
     const requests: { instance: string; carries: boolean }[] = [];
     let posted = -1;
     let issueReadsAtPost = 0;
-    job = await createGitHubJob({
+    const job = await newJob({
       routes: FIRST_WAKE_ROUTES,
       recording: leadRecording(),
       config: "escalation:\n  INTENT: always\n",
@@ -68,8 +64,8 @@ describe("/intervene on GitHub reaches the current lead at its next model call",
           if (request.instance === LEAD && leadCalls === BEFORE && posted < 0) {
             // The person comments while the lead's third call is in flight.
             posted = requests.length - 1;
-            issueReadsAtPost = job!.github.answered.filter((a) => a.route === "issue").length;
-            job!.github.comment(1, "ana", `/intervene ${TEXT}`);
+            issueReadsAtPost = job.github.answered.filter((a) => a.route === "issue").length;
+            job.github.comment(1, "ana", `/intervene ${TEXT}`);
           }
           return response;
         },
@@ -111,7 +107,7 @@ describe("/intervene on GitHub reaches the current lead at its next model call",
 
   it("[wake-int] an idle lead waiting at its gate: the app dispatches a run, whose lead's first request carries it", async () => {
     const requests: { instance: string; carries: boolean }[] = [];
-    job = await createGitHubJob({
+    const job = await newJob({
       routes: routesWith(WHOLE_JOB_ROUTES, {
         minus: ["issue-reaction", "update-pull"],
         plus: ["comment-reaction"],

@@ -8,17 +8,17 @@
 // - a run that dies mid-turn (nothing of it ends cleanly): the next run finds the journal on
 //   its branch, charges the lost calls once and replays them.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Model } from "../../../src/ports/model.js";
 import { call, recording, tools } from "../../support/engine/script.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import {
   FIRST_WAKE_ROUTES,
-  createGitHubJob,
   git,
   routesWith,
   type GitHubJob,
 } from "../../support/github/github-job.js";
+import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 import type { Route } from "../../support/github/fake-github.js";
 
 const ART = ".cfa/jobs/1";
@@ -59,8 +59,7 @@ function counting(onCall: (n: number, request: { instance: string }) => Promise<
 
 describe("liveness on GitHub (issue 15)", () => {
   useGitHubMocks();
-  let job: GitHubJob | undefined;
-  afterEach(async () => job?.cleanup());
+  const newJob = useGitHubJobs();
 
   it("the time margin reached mid-turn: the turn stops at its next call, the run pushes and dispatches the next, which finishes the turn charging each call once", async () => {
     let fire: (() => void) | null = null;
@@ -68,7 +67,7 @@ describe("liveness on GitHub (issue 15)", () => {
       // The deadline passes while the lead's second call is in flight.
       if (n === 2) fire?.();
     });
-    job = await createGitHubJob({
+    const job = await newJob({
       recording: script(),
       model: model.wrap,
       routes: routesWith(FIRST_WAKE_ROUTES, { plus: ["update-comment", "dispatch"] }),
@@ -106,17 +105,17 @@ describe("liveness on GitHub (issue 15)", () => {
   });
 
   /** A run cancelled (SIGINT) while the lead's second call is in flight; `before` runs first. */
-  async function cancelled(before: () => void, routes: readonly Route[]) {
+  async function cancelled(before: (job: GitHubJob) => void, routes: readonly Route[]) {
     const stop = new AbortController();
     const model = counting(async (n) => {
       if (n !== 2) return;
-      before();
+      before(job);
       stop.abort({ reason: "the run was cancelled (SIGINT)", now: true });
       // The call is cut while in flight.
       await new Promise((r) => setTimeout(r, 50));
     });
     // The routes a job's runs call, every one of them (the fake checks none is left unused).
-    job = await createGitHubJob({ recording: script(), model: model.wrap, routes });
+    const job = await newJob({ recording: script(), model: model.wrap, routes });
     expect(await job.runWorker(1, undefined, { stop: stop.signal }), job.lines.join("\n")).toBe(0);
     return job;
   }
@@ -134,7 +133,7 @@ describe("liveness on GitHub (issue 15)", () => {
 
   it("a cancellation caused by /withdraw dispatches no next run", async () => {
     const j = await cancelled(
-      () => job!.github.comment(1, "ana", "/withdraw not needed"),
+      (job) => job.github.comment(1, "ana", "/withdraw not needed"),
       ["graphql", "permission", "issue", "create-comment", "create-check"],
     );
     expect(j.github.dispatches).toEqual([]);
@@ -150,7 +149,7 @@ describe("liveness on GitHub (issue 15)", () => {
       kill.abort(new Error("killed"));
       throw new Error("killed");
     });
-    job = await createGitHubJob({
+    const job = await newJob({
       recording: script(),
       model: model.wrap,
       routes: FIRST_WAKE_ROUTES,

@@ -15,11 +15,11 @@ import { examplePayload, useGitHubMocks } from "../../support/github/index.js";
 import { OWNER, REPO } from "../../support/github/fake-github.js";
 import {
   FIRST_WAKE_ROUTES,
-  createGitHubJob,
   git,
   routesWith,
   type GitHubJob,
 } from "../../support/github/github-job.js";
+import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 
 const ART = ".cfa/jobs/1";
 const LEAD = "intent-lead@state:intent:1";
@@ -44,17 +44,14 @@ const record = (job: GitHubJob): Record =>
 
 describe("/pause and /resume on GitHub (issue 17)", () => {
   useGitHubMocks();
-  let job: GitHubJob | undefined;
+  const newJob = useGitHubJobs();
   // Only performance.now is faked: the wake's monotonic clock, which a call advances.
   beforeEach(() => vi.useFakeTimers({ toFake: ["performance"] }));
-  afterEach(async () => {
-    vi.useRealTimers();
-    await job?.cleanup();
-  });
+  afterEach(() => vi.useRealTimers());
 
   it("posted while the lead's turn runs: the turn stops at its next call, the run ends with no next run; /resume's run redoes it from the journal, each call charged once", async () => {
     let answered = 0;
-    job = await createGitHubJob({
+    const job = await newJob({
       recording: script(),
       model: (scripted): Model => ({
         async complete(request, options) {
@@ -62,7 +59,7 @@ describe("/pause and /resume on GitHub (issue 17)", () => {
           vi.advanceTimersByTime(DEFAULT_COMMAND_POLL_MS);
           const response = await scripted.complete(request, options);
           // The person pauses while the lead's second call is in flight.
-          if (answered === 2) job!.github.comment(1, "ana", "/pause waiting on legal");
+          if (answered === 2) job.github.comment(1, "ana", "/pause waiting on legal");
           return response;
         },
       }),
@@ -102,7 +99,7 @@ describe("/pause and /resume on GitHub (issue 17)", () => {
   });
 
   it("paused at a gate: the check says PAUSED, an approval while paused is recorded and acts on /resume; /withdraw while paused ends the job", async () => {
-    job = await createGitHubJob({
+    const job = await newJob({
       recording: recording({
         [LEAD]: [
           tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n" })),
@@ -153,7 +150,7 @@ describe("/pause and /resume on GitHub (issue 17)", () => {
   });
 
   it("an outsider's /pause is refused by the app with one reply, and no run starts", async () => {
-    job = await createGitHubJob({ recording: recording({}) });
+    const job = await newJob({ recording: recording({}) });
     const { github, probot } = job;
     github.install(["permission", "content", "org-content", "list-comments", "create-comment"]);
     github.permissions.set("mallory", "read");

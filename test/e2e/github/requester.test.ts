@@ -3,25 +3,19 @@
 // login GitHub will not request a review from, and the gate says so; the repository cannot
 // have draft pull requests, so the PR opens ready, the status says so, and DONE marks nothing.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
-import {
-  createGitHubJob,
-  git,
-  routesWith,
-  WHOLE_JOB_ROUTES,
-  type GitHubJob,
-} from "../../support/github/github-job.js";
+import { git, routesWith, WHOLE_JOB_ROUTES } from "../../support/github/github-job.js";
+import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 import { happyRecording } from "../../support/engine/recordings.js";
 
 describe("the requester and a repository without drafts", () => {
   const mocks = useGitHubMocks();
-  let job: GitHubJob | undefined;
-  afterEach(async () => job?.cleanup());
+  const newJob = useGitHubJobs();
 
   it("an outsider's issue labelled by a maintainer: the maintainer's job, reviews asked of them, a refused reviewer named, a ready PR said so", async () => {
-    job = await createGitHubJob({
+    const job = await newJob({
       recording: happyRecording({ anyOrder: true }),
       config: "reviewers: [bob]\n",
       // The repository's own config answers: the organisation's is never read.

@@ -3,29 +3,23 @@
 // any command (an outsider's is refused with no run), and the run it dispatches sets the
 // workspace up with the fixed configuration — read from the default branch — and carries on.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, recording, tools } from "../../support/engine/script.js";
 import { examplePayload, useGitHubMocks } from "../../support/github/index.js";
 import { installedBwrap } from "../../support/sandbox/sandbox-fixtures.js";
 import { OWNER, REPO } from "../../support/github/fake-github.js";
-import {
-  FIRST_WAKE_ROUTES,
-  createGitHubJob,
-  git,
-  routesWith,
-  type GitHubJob,
-} from "../../support/github/github-job.js";
+import { FIRST_WAKE_ROUTES, git, routesWith } from "../../support/github/github-job.js";
+import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 
 const ART = ".cfa/jobs/1";
 const LEAD = "intent-lead@state:intent:1";
 
 describe.skipIf(installedBwrap() === null)("/retry on GitHub after a failed setup", () => {
   useGitHubMocks();
-  let job: GitHubJob | undefined;
-  afterEach(async () => job?.cleanup());
+  const newJob = useGitHubJobs();
 
   it("waits with the failure in the status comment; an outsider's /retry runs nothing; the person's runs the fixed setup and the lead", async () => {
-    job = await createGitHubJob({
+    const job = await newJob({
       recording: recording({
         [LEAD]: [
           tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n" })),

@@ -2,7 +2,7 @@
 // issue, redacted, and the run exits non-zero; a bad config gets the one comment the app
 // would post and no job starts; a start nobody allowed creates nothing.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { configErrorComment } from "../../../src/comments/config-error-comment.js";
 import { parseConfig } from "../../../src/config/index.js";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
@@ -10,21 +10,20 @@ import { useGitHubMocks } from "../../support/github/index.js";
 import { recording } from "../../support/engine/script.js";
 import { type Route } from "../../support/github/fake-github.js";
 import {
-  createGitHubJob,
   FIRST_WAKE_ROUTES,
   WORKER_TOKEN,
   type GitHubJob,
 } from "../../support/github/github-job.js";
+import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 import { happyRecording } from "../../support/engine/recordings.js";
 
 describe("the worker on GitHub", () => {
   const mocks = useGitHubMocks();
-  let job: GitHubJob | undefined;
-  afterEach(async () => job?.cleanup());
+  const newJob = useGitHubJobs();
   const operations = () => mocks.operations();
 
   const failingStart = async (routes: Route[]) => {
-    job = await createGitHubJob({ recording: recording({}) });
+    const job = await newJob({ recording: recording({}) });
     job.github.install(routes);
     job.github.permissions.set("ana", "write");
     job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
@@ -57,7 +56,7 @@ describe("the worker on GitHub", () => {
 
   it("a 5xx and a secondary rate limit are waited out: the wake reaches its gate and nothing is posted about them", async () => {
     // The routes the INTENT wake uses, up to its gate.
-    job = await createGitHubJob({
+    const job = await newJob({
       routes: FIRST_WAKE_ROUTES,
       recording: happyRecording({ anyOrder: true }),
     });
@@ -97,7 +96,7 @@ describe("the worker on GitHub", () => {
   });
 
   it("on GitHub Enterprise Server the status comment links to the instance (GITHUB_SERVER_URL), never to github.com", async () => {
-    job = await createGitHubJob({
+    const job = await newJob({
       routes: FIRST_WAKE_ROUTES,
       recording: happyRecording({ anyOrder: true }),
       env: { GITHUB_SERVER_URL: "https://ghe.example.com" },
@@ -146,7 +145,7 @@ describe("the worker on GitHub", () => {
   });
 
   it("a cancelled run (SIGINT on /withdraw) stops like a crash: the started job is kept, nothing is posted, exit 1", async () => {
-    job = await createGitHubJob({ recording: recording({}) });
+    const job = await newJob({ recording: recording({}) });
     job.github.install(["graphql", "permission"]);
     job.github.permissions.set("ana", "write");
     job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
@@ -164,7 +163,7 @@ describe("the worker on GitHub", () => {
 
   it("a bad .github/cfa.yml: one comment naming the field (the app's own), no branch, exit 0", async () => {
     const bad = "caps:\n  turns: many\n";
-    job = await createGitHubJob({ recording: recording({}), config: bad });
+    const job = await newJob({ recording: recording({}), config: bad });
     job.github.install(["graphql", "list-comments", "create-comment"]);
     job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "ana", label: "cfa" });
 
@@ -181,7 +180,7 @@ describe("the worker on GitHub", () => {
   });
 
   it("an issue labelled by someone with triage access does not start: no branch, no comment", async () => {
-    job = await createGitHubJob({ recording: recording({}) });
+    const job = await newJob({ recording: recording({}) });
     job.github.install(["graphql", "permission"]);
     job.github.permissions.set("tri", "triage");
     job.github.openIssue({ number: 1, title: "Greet", body: "x", author: "tri", label: "cfa" });

@@ -3,15 +3,11 @@
 // would refuse any push carrying it — the worker hears why and carries on, the person reads
 // it in the status comment, and the job reaches its gate with every push accepted.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { call, expecting, recording, say, tools } from "../../support/engine/script.js";
-import {
-  createGitHubJob,
-  git,
-  WHOLE_JOB_ROUTES,
-  type GitHubJob,
-} from "../../support/github/github-job.js";
+import { git, WHOLE_JOB_ROUTES } from "../../support/github/github-job.js";
+import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 import { happyRecording } from "../../support/engine/recordings.js";
 
 function sneakyRecording() {
@@ -36,11 +32,10 @@ function sneakyRecording() {
 
 describe("workflow files on GitHub", () => {
   useGitHubMocks();
-  let job: GitHubJob | undefined;
-  afterEach(async () => job?.cleanup());
+  const newJob = useGitHubJobs();
 
   it("a task's change under .github/workflows/ is held back, the agent and the person are told, every push goes through", async () => {
-    job = await createGitHubJob({ recording: sneakyRecording(), routes: WHOLE_JOB_ROUTES });
+    const job = await newJob({ recording: sneakyRecording(), routes: WHOLE_JOB_ROUTES });
     const { github, probot } = job;
     await probot.receive("issues", job.labelled(1, "ana"));
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);

@@ -22,6 +22,19 @@ export function worker(file: string): ScriptStep[] {
   ];
 }
 
+/**
+ * EXECUTE's lead dispatching task x, whose worker takes three calls (a.txt, b.txt, its
+ * reply): a turn long enough for a person to act while it runs.
+ */
+export const dispatchX = () =>
+  tools(call("dispatch", { id: "x", brief: "Create a.txt and b.txt", files: [] }));
+export const busyWorker = (): ScriptStep[] => [
+  tools(call("write_file", { path: "a.txt", content: "a\n" })),
+  tools(call("write_file", { path: "b.txt", content: "b\n" })),
+  tools(call("reply", { text: "x done" })),
+  say("done"),
+];
+
 export const INTENT_STEPS = (): ScriptStep[] => [
   writeArtifact("INTENT.md", "# Intent\n\nObjective: greet.\n"),
   gate("INTENT.md", "Is this your intent?"),
@@ -57,6 +70,16 @@ export const EXECUTE_STEPS = (anyOrder = false): ScriptStep[] => [
         tools(call("close", { task: "world" })),
       ]),
   writeArtifact("WORK_SUMMARY.md", "# Summary\n\nBoth files exist.\n"),
+  gate("WORK_SUMMARY.md", "Work done"),
+  finish("APPROVED_WORK", "approved"),
+];
+
+/** EXECUTE with one task, hello: dispatched, closed (verified, merged), summed up and gated. */
+export const ONE_TASK_EXECUTE_STEPS = (): ScriptStep[] => [
+  tools(call("dispatch", { id: "hello", brief: "Create hello.txt containing hello", files: [] })),
+  say("Dispatched."),
+  tools(call("close", { task: "hello" })),
+  writeArtifact("WORK_SUMMARY.md", "# Summary\n\nhello.txt exists.\n"),
   gate("WORK_SUMMARY.md", "Work done"),
   finish("APPROVED_WORK", "approved"),
 ];
@@ -97,16 +120,7 @@ export function compactRecording() {
     "intent-lead@state:intent:1": INTENT_STEPS(),
     "project-lead@state:plan:1": PLAN_STEPS(),
     "proxy@escalation:q2": approveGate(),
-    "project-lead@state:execute:1": [
-      tools(
-        call("dispatch", { id: "hello", brief: "Create hello.txt containing hello", files: [] }),
-      ),
-      say("Dispatched."),
-      tools(call("close", { task: "hello" })),
-      writeArtifact("WORK_SUMMARY.md", "# Summary\n\nhello.txt exists.\n"),
-      gate("WORK_SUMMARY.md", "Work done"),
-      finish("APPROVED_WORK", "approved"),
-    ],
+    "project-lead@state:execute:1": ONE_TASK_EXECUTE_STEPS(),
     "worker@dispatch:hello": worker("hello.txt"),
     "verifier@verify:hello-1": pass(),
     "proxy@escalation:q3": approveGate(),

@@ -28,6 +28,27 @@ export const ORCH: Address = { agent: "orch", thread: "job" };
 export const AT = "2026-01-01T00:00:00.000Z";
 export const msg = (text: string) => ({ kind: "message", text });
 
+/** What a step commits when `by` approves INTENT: its outcome record and the move to PLAN. */
+export function intentApproved(by: Address, reason: string): StepResult {
+  return {
+    events: [
+      { type: "outcome", by, record: { outcome: "APPROVED_INTENT", reason } },
+      {
+        type: "transition",
+        entry: {
+          from: "INTENT",
+          action: "APPROVED_INTENT",
+          to: "PLAN",
+          at: AT,
+          by: by.agent,
+          reason,
+        },
+      },
+    ],
+    effects: [],
+  };
+}
+
 export interface BehaviourOptions {
   /** Policy of every question, or "random". */
   policy?: Policy | "random";

@@ -1,7 +1,7 @@
 // The app's and the worker's config-error comment is the engine's own, so whoever posts it
 // first, the others find it and there is one comment (issue 5 §5).
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   configErrorComment,
   isSameConfigError,
@@ -9,16 +9,15 @@ import {
 import { configFromText } from "../../../src/github-events/config-from-text.js";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { wake } from "../../../src/engine/index.js";
-import { createLocalJob, type LocalJob } from "../../support/engine/local-job.js";
+import { useLocalJobs } from "../../support/engine/use-local-jobs.js";
 
 const BAD = "label: cfa\nfanOut: 0\nmodels:\n  wroker: capable\n";
 
 describe("the config-error comment", () => {
-  let job: LocalJob | undefined;
-  afterEach(async () => job?.cleanup());
+  const newJob = useLocalJobs();
 
   it("is byte for byte the comment the engine posts for the same file", async () => {
-    job = await createLocalJob({ recording: { version: 1, instances: {} }, config: BAD });
+    const job = await newJob({ recording: { version: 1, instances: {} }, config: BAD });
     const n = await job.forge.openIssue({ title: "t", body: "b", labels: ["cfa"] });
     const summary = await wake(n, job.deps);
     expect(summary.state).toBeNull();

@@ -15,6 +15,7 @@ import {
   useApiMocks,
   markerPaths,
 } from "../../../support/anthropic/api-fixtures.js";
+import { sseOf } from "../../../support/fake-messages-api/server.js";
 import { rejectionOf } from "../../../support/rejection-of.js";
 
 useApiMocks();
@@ -581,91 +582,17 @@ describe("the Anthropic model adapter", () => {
   });
 
   it("streams when the output budget is above what the SDK sends in one JSON answer, and gathers the final message", async () => {
-    const events = [
-      [
-        "message_start",
-        {
-          type: "message_start",
-          message: {
-            id: "msg_s",
-            type: "message",
-            role: "assistant",
-            model: "claude-sonnet-5-5",
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            usage: {
-              input_tokens: 12,
-              output_tokens: 1,
-              cache_read_input_tokens: 0,
-              cache_creation_input_tokens: 0,
-            },
-          },
-        },
-      ],
-      [
-        "content_block_start",
-        {
-          type: "content_block_start",
-          index: 0,
-          content_block: { type: "thinking", thinking: "", signature: "" },
-        },
-      ],
-      [
-        "content_block_delta",
-        {
-          type: "content_block_delta",
-          index: 0,
-          delta: { type: "thinking_delta", thinking: "Plan." },
-        },
-      ],
-      [
-        "content_block_delta",
-        {
-          type: "content_block_delta",
-          index: 0,
-          delta: { type: "signature_delta", signature: "sig==" },
-        },
-      ],
-      ["content_block_stop", { type: "content_block_stop", index: 0 }],
-      [
-        "content_block_start",
-        {
-          type: "content_block_start",
-          index: 1,
-          content_block: { type: "tool_use", id: "t1", name: "write_file", input: {} },
-        },
-      ],
-      [
-        "content_block_delta",
-        {
-          type: "content_block_delta",
-          index: 1,
-          delta: { type: "input_json_delta", partial_json: '{"path":"a","con' },
-        },
-      ],
-      [
-        "content_block_delta",
-        {
-          type: "content_block_delta",
-          index: 1,
-          delta: { type: "input_json_delta", partial_json: 'tent":"x"}' },
-        },
-      ],
-      ["content_block_stop", { type: "content_block_stop", index: 1 }],
-      [
-        "message_delta",
-        {
-          type: "message_delta",
-          delta: { stop_reason: "tool_use", stop_sequence: null },
-          usage: { output_tokens: 40 },
-        },
-      ],
-      ["message_stop", { type: "message_stop" }],
-    ] as const;
-    const sse = events
-      .map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
-      .join("");
+    // The events as the API streams them, from the same encoder the fake Messages API uses.
+    const sse = sseOf(
+      apiMessage(
+        [
+          { type: "thinking", thinking: "Plan.", signature: "sig==" },
+          { type: "tool_use", id: "t1", name: "write_file", input: { path: "a", content: "x" } },
+        ],
+        "tool_use",
+        { input_tokens: 12, output_tokens: 40 },
+      ),
+    );
     const { scope, bodies } = apiScope();
     scope.post("/v1/messages").reply(200, sse, { "content-type": "text/event-stream" });
     const response = await model().complete(

@@ -19,10 +19,10 @@ import {
   type StepResult,
 } from "../../../../src/protocol/bus/index.js";
 import {
-  AT,
   ORCH,
   World,
   drive,
+  intentApproved,
   randomBehaviour,
   type Boundary,
 } from "../../../support/protocol/bus-world.js";
@@ -497,7 +497,8 @@ describe("Persistence and recovery (seed 000 §12)", () => {
           steps: 120,
           externals: true,
           after: (w, _step, fired) => {
-            if (fired !== null && fired.step % 17 === 0) w.commit(auditBatch(fired.step));
+            if (fired !== null && fired.step % 17 === 0)
+              w.commit(intentApproved(ORCH, `turn ${fired.step}`));
           },
         });
         const logs = world.boundaries.map((b) => b.log);
@@ -515,7 +516,7 @@ describe("Persistence and recovery (seed 000 §12)", () => {
         const resumed = new World(folded.soup);
         resumed.log = kept;
         resumed.cursor = { seq: folded.seq, batch: folded.batch };
-        resumed.commit(auditBatch(999));
+        resumed.commit(intentApproved(ORCH, "turn 999"));
         expect(resumed.log.startsWith(kept)).toBe(true);
         expect(fold(resumed.log).audit.slice(0, folded.audit.length)).toEqual(folded.audit);
       }),
@@ -523,23 +524,3 @@ describe("Persistence and recovery (seed 000 §12)", () => {
     );
   });
 });
-
-function auditBatch(n: number): StepResult {
-  return {
-    events: [
-      { type: "outcome", by: ORCH, record: { outcome: "APPROVED_INTENT", reason: `turn ${n}` } },
-      {
-        type: "transition",
-        entry: {
-          from: "INTENT",
-          action: "APPROVED_INTENT",
-          to: "PLAN",
-          at: AT,
-          by: "orch",
-          reason: `turn ${n}`,
-        },
-      },
-    ],
-    effects: [],
-  };
-}

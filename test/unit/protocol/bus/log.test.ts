@@ -10,7 +10,7 @@ import {
   nextCursor,
   type BusEvent,
 } from "../../../../src/protocol/bus/index.js";
-import { AT, ORCH, World, msg } from "../../../support/protocol/bus-world.js";
+import { AT, ORCH, World, intentApproved, msg } from "../../../support/protocol/bus-world.js";
 
 const lead = { agent: "lead", thread: "state:intent:1" };
 
@@ -26,23 +26,7 @@ function job(): World {
       payloads: [{ kind: "deliver", to: lead, content: msg("draft") }],
     }),
   );
-  world.commit({
-    events: [
-      { type: "outcome", by: lead, record: { outcome: "APPROVED_INTENT", reason: "ok" } },
-      {
-        type: "transition",
-        entry: {
-          from: "INTENT",
-          action: "APPROVED_INTENT",
-          to: "PLAN",
-          at: AT,
-          by: "lead",
-          reason: "ok",
-        },
-      },
-    ],
-    effects: [],
-  });
+  world.commit(intentApproved(lead, "ok"));
   world.commit(soup.interrupt(lead.thread, msg("stop")));
   return world;
 }
