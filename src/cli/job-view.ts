@@ -13,7 +13,7 @@ import {
   type BusLine,
 } from "../protocol/bus/index.js";
 import { parseJobRecord, type JobRecord } from "../protocol/job-record.js";
-import { TranscriptEntrySchema } from "../agents/transcript/index.js";
+import { TranscriptEntrySchema, type TranscriptEntry } from "../agents/transcript/index.js";
 import type { ModelUsage } from "../ports/model.js";
 import type { JobRecordTexts } from "./job-records.js";
 
@@ -143,6 +143,29 @@ export function parseBusLines(text: string, problems: string[] = []): BusLine[] 
 }
 
 function instanceView(name: string, text: string, problems: string[]): InstanceView | null {
+  return instanceOfEntries(name, transcriptEntries(text), problems);
+}
+
+/** The entries of a transcript's text; a torn line is skipped (loadTranscript has the strict reading). */
+export function transcriptEntries(text: string): TranscriptEntry[] {
+  const out: TranscriptEntry[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      out.push(TranscriptEntrySchema.parse(JSON.parse(line)));
+    } catch {
+      continue; // a torn line
+    }
+  }
+  return out;
+}
+
+/** An instance's turns from its transcript's entries, named by the file's `agent@thread~…` name. */
+export function instanceOfEntries(
+  name: string,
+  entries: readonly TranscriptEntry[],
+  problems: string[],
+): InstanceView | null {
   const key = name.replace(/~/g, ":");
   let address;
   try {
@@ -157,14 +180,7 @@ function instanceView(name: string, text: string, problems: string[]): InstanceV
     if (!t) turns.set(n, (t = { turn: n, usage: null, toolUses: [] }));
     return t;
   };
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
-    let entry;
-    try {
-      entry = TranscriptEntrySchema.parse(JSON.parse(line));
-    } catch {
-      continue; // a torn line; loadTranscript has the strict reading
-    }
+  for (const entry of entries) {
     const turn = turnOf(entry.turn);
     if (entry.type === "turn-end") {
       turn.usage = entry.usage;

@@ -2,14 +2,15 @@
 // committed (issue 19 §6): the same renderer as `cfa watch` (watch-render.ts) over the same
 // bus and state, so both say the same lines, in record order, each with its record's own
 // time. The records are read from the job worktree's files right after the engine commits
-// them (what the commit holds), not through git: one read per commit, no child process.
+// them (what the commit holds), not through git: one read per commit, no child process,
+// and only the lines the commit appended are parsed (live-job-view.ts).
 
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ProgressLine } from "../engine/index.js";
 import { jobPaths } from "../records/job-paths.js";
 import type { JobRecordTexts } from "./job-records.js";
-import { readJobView } from "./job-view.js";
+import { createLiveJobView } from "./live-job-view.js";
 import type { LiveLog } from "./live-log.js";
 import { renderWatch, type WatchLine } from "./watch-render.js";
 
@@ -30,9 +31,11 @@ export interface RecordsLog {
 export function createRecordsLog(log: LiveLog, config: string | null): RecordsLog {
   const said = new Map<number, number>();
   const held = new Map<number, WatchLine[]>();
+  // Only what each commit appended is parsed (live-job-view.ts), not the whole job again.
+  const views = createLiveJobView(config);
   return {
     recorded(job, worktree, when) {
-      const view = readJobView(readRecordsDir(job, worktree, config));
+      const view = views.read(job, worktree);
       const from = said.get(job) ?? -1;
       if (when === "opened") {
         said.set(job, Math.max(from, view.lines.at(-1)?.seq ?? -1));

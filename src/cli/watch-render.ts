@@ -36,7 +36,10 @@ export interface WatchLine extends ProgressLine {
   unsettled?: boolean;
 }
 
-export function renderWatch(view: JobView): WatchLine[] {
+/** What the rendering reads of a job's view (the live log builds only this: live-records-log.ts). */
+export type WatchView = Pick<JobView, "n" | "job" | "engine" | "lines" | "instances" | "config">;
+
+export function renderWatch(view: WatchView): WatchLine[] {
   const out: WatchLine[] = [];
   const n = view.n;
   const instances = new Map(view.instances.map((i) => [i.key, i]));
