@@ -5,6 +5,7 @@
 
 import { CONFIG_PATH } from "../config/index.js";
 import { jobPaths } from "../records/job-paths.js";
+import { looseBranchIdAt } from "../git/head-from-files.js";
 import { gitBlobs, gitText, gitTry } from "./git-text.js";
 
 export interface JobRecordTexts {
@@ -28,15 +29,22 @@ export interface JobRecordTexts {
 export async function jobRef(repoDir: string, n: number): Promise<string | null> {
   const branch = jobPaths(n).branch;
   for (const ref of [`refs/heads/${branch}`, `refs/remotes/origin/${branch}`]) {
-    if ((await gitTry(repoDir, ["rev-parse", "--verify", "--quiet", ref])) !== null) return ref;
+    if ((await refId(repoDir, ref)) !== null) return ref;
   }
   return null;
+}
+
+/** The commit `ref` is at: a loose branch ref read without git (head-from-files.ts). */
+async function refId(repoDir: string, ref: string): Promise<string | null> {
+  const loose = await looseBranchIdAt(repoDir, ref);
+  if (loose !== null) return loose;
+  return (await gitTry(repoDir, ["rev-parse", "--verify", "--quiet", ref]))?.trim() || null;
 }
 
 export async function readJobRecords(repoDir: string, n: number): Promise<JobRecordTexts | null> {
   const ref = await jobRef(repoDir, n);
   if (ref === null) return null;
-  const head = (await gitText(repoDir, ["rev-parse", ref])).trim();
+  const head = (await refId(repoDir, ref)) ?? (await gitText(repoDir, ["rev-parse", ref])).trim();
   const paths = jobPaths(n);
   // "<mode> blob <object>\t<path>" per file under the job's folder.
   const listing = await gitText(repoDir, ["ls-tree", "-r", "-z", head, "--", `${paths.dir}/`]);

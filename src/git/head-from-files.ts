@@ -8,7 +8,7 @@
 // a name with `..` — is null, and the caller asks git. The git dir and the common dir lie
 // outside every worktree (issue 8 §1): no agent's command writes them.
 
-import { readFile } from "node:fs/promises";
+import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
 
 const ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/u;
@@ -25,6 +25,19 @@ export async function looseBranchId(commonDir: string, ref: string): Promise<str
   const text = await readFile(path.join(commonDir, ...ref.split("/")), "utf8").catch(() => null);
   const id = text?.endsWith("\n") ? text.slice(0, -1) : null;
   return id !== null && ID.test(id) ? id : null;
+}
+
+/**
+ * The commit `refs/heads/<branch>` holds as a loose ref of the repository whose main work
+ * tree is `repoDir` (its `.git` a directory, not a linked worktree's `.git` file), or null:
+ * the per-wake branch look-ups of the engine and the CLI (issue 19 §3), git asked only when
+ * this says null. `repoDir` is the person's checkout, not a workspace an agent writes.
+ */
+export async function looseBranchIdAt(repoDir: string, ref: string): Promise<string | null> {
+  const gitDir = path.join(repoDir, ".git");
+  const stats = await lstat(gitDir).catch(() => null);
+  if (stats === null || !stats.isDirectory()) return null;
+  return looseBranchId(await commonDirOf(gitDir), ref);
 }
 
 /** The common dir of the repository `gitDir` belongs to (a linked worktree's `commondir`). */

@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { gitClient, type GitClient } from "../../git/git-client.js";
+import { looseBranchIdAt } from "../../git/head-from-files.js";
 import type { CfaConfig } from "../../config/index.js";
 import type { Address } from "../../protocol/address.js";
 import { threads } from "../../protocol/address.js";
@@ -197,8 +198,8 @@ export async function jobStarted(n: number, deps: EngineDeps): Promise<boolean> 
   if (existsSync(join(deps.workRoot, String(n), "job"))) return true;
   const git = gitClient(deps.repoDir);
   return (
-    (await revParse(git, `refs/heads/${branch}`)) !== null ||
-    (await revParse(git, `refs/remotes/origin/${branch}`)) !== null
+    (await revParse(deps.repoDir, git, `refs/heads/${branch}`)) !== null ||
+    (await revParse(deps.repoDir, git, `refs/remotes/origin/${branch}`)) !== null
   );
 }
 
@@ -210,7 +211,7 @@ async function openJobWorktree(
 ): Promise<{ ws: Workspace; pushedHead: string | null }> {
   const git = gitClient(deps.repoDir);
   const dir = join(area, "job");
-  const local = await revParse(git, `refs/heads/${branch}`);
+  const local = await revParse(deps.repoDir, git, `refs/heads/${branch}`);
   if (existsSync(dir)) {
     return { ws: await workspaces.open("job", branch), pushedHead: local };
   }
@@ -221,15 +222,18 @@ async function openJobWorktree(
   }
   const base = await deps.forge.defaultBranch();
   const from =
-    (await revParse(git, `refs/heads/${base}`)) ??
-    (await revParse(git, `refs/remotes/origin/${base}`)) ??
-    (await revParse(git, "HEAD"));
+    (await revParse(deps.repoDir, git, `refs/heads/${base}`)) ??
+    (await revParse(deps.repoDir, git, `refs/remotes/origin/${base}`)) ??
+    (await revParse(deps.repoDir, git, "HEAD"));
   if (from === null)
     throw new Error(`cfa/engine: cannot find the default branch ${base} in ${deps.repoDir}`);
   return { ws: await workspaces.create({ name: "job", branch, from }), pushedHead: null };
 }
 
-async function revParse(git: GitClient, ref: string): Promise<string | null> {
+/** A branch's loose ref is read without git (head-from-files.ts); anything else asks git. */
+async function revParse(repoDir: string, git: GitClient, ref: string): Promise<string | null> {
+  const loose = await looseBranchIdAt(repoDir, ref);
+  if (loose !== null) return loose;
   try {
     const out = (await git.raw(["rev-parse", "--verify", "--quiet", ref])).trim();
     return out || null;

@@ -22,6 +22,7 @@
 // new response, a tree and a commit.
 
 import { gitClient, type GitClient } from "../../git/git-client.js";
+import { looseBranchIdAt } from "../../git/head-from-files.js";
 import type { Forge } from "../../ports/forge.js";
 import type { Logger } from "../../ports/logger.js";
 import { BOT_IDENTITY } from "../tree/job-repo.js";
@@ -65,7 +66,10 @@ export class JournalBranch {
   ): Promise<{ branch: JournalBranch; lines: string[] }> {
     const git = gitClient(repoDir);
     const name = journalBranch(job);
-    const head = await revParse(git, `refs/heads/${name}`);
+    // A loose ref is read without git (head-from-files.ts); else git is asked.
+    const head =
+      (await looseBranchIdAt(repoDir, `refs/heads/${name}`)) ??
+      (await revParse(git, `refs/heads/${name}`));
     const branch = new JournalBranch(git, forge, name, logger, head);
     if (head === null) return { branch, lines: [] };
     const listed = await git.raw(["ls-tree", head]);

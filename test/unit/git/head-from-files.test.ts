@@ -3,7 +3,7 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { headFromFiles } from "../../../src/git/head-from-files.js";
+import { headFromFiles, looseBranchIdAt } from "../../../src/git/head-from-files.js";
 import { JobRepo } from "../../../src/engine/tree/job-repo.js";
 import { makeTempRepo, type TempRepo } from "../../support/git/temp-repo.js";
 
@@ -38,5 +38,39 @@ describe("headFromFiles: HEAD without a git process (issue 19 §3)", () => {
     expect(await new JobRepo(temp.repo).head()).toBe(temp.git("rev-parse", "HEAD"));
     temp.git("checkout", "--quiet", "--orphan", "fresh");
     expect(await headFromFiles(gitDir)).toBeNull();
+  });
+});
+
+describe("looseBranchIdAt: a branch of a checkout without a git process (issue 19 §3)", () => {
+  it("agrees with git on 2 branches, and is null for a tag, HEAD and a missing branch (3 cases)", async () => {
+    temp = makeTempRepo({ prefix: "cfa-head-files-" });
+    temp.git("branch", "side");
+    temp.write("f.txt", "x\n");
+    temp.commitAll("on main");
+    const main = temp.git("symbolic-ref", "--short", "HEAD");
+    expect(await looseBranchIdAt(temp.repo, `refs/heads/${main}`)).toBe(
+      temp.git("rev-parse", main),
+    );
+    expect(await looseBranchIdAt(temp.repo, "refs/heads/side")).toBe(temp.git("rev-parse", "side"));
+    expect(await looseBranchIdAt(temp.repo, "refs/heads/side")).not.toBe(
+      temp.git("rev-parse", main),
+    );
+    temp.git("tag", "v1");
+    expect(await looseBranchIdAt(temp.repo, "refs/tags/v1")).toBeNull();
+    expect(await looseBranchIdAt(temp.repo, "HEAD")).toBeNull();
+    expect(await looseBranchIdAt(temp.repo, "refs/heads/none")).toBeNull();
+  });
+
+  it("is null for a packed ref, a linked worktree's checkout and a ref path that climbs (3 cases)", async () => {
+    temp = makeTempRepo({ prefix: "cfa-head-files-" });
+    temp.git("branch", "side");
+    // Positive control: the loose ref answers before it is packed.
+    expect(await looseBranchIdAt(temp.repo, "refs/heads/side")).not.toBeNull();
+    const tree = join(temp.root, "wt");
+    temp.git("worktree", "add", "--quiet", "-b", "other", tree);
+    expect(await looseBranchIdAt(tree, "refs/heads/side")).toBeNull();
+    expect(await looseBranchIdAt(temp.repo, "refs/heads/../../HEAD")).toBeNull();
+    temp.git("pack-refs", "--all");
+    expect(await looseBranchIdAt(temp.repo, "refs/heads/side")).toBeNull();
   });
 });
