@@ -175,7 +175,7 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
     );
     if (!present) {
       // A fresh runner has the branch (fetched) but not the directory: check it out again.
-      if (!(await branchExists(repo, branch))) {
+      if (!(await branchExists(repo, branch, ctx.commonDir))) {
         throw new WorkspaceError("open", `no workspace at ${root} and no branch ${branch}`);
       }
       await gitOutput(repo, ["worktree", "prune"]);
@@ -236,7 +236,7 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
         return result;
       }
       await removeWorktree(repo, childRoot, { commonDir: ctx.commonDir, logger });
-      await deleteBranch(repo, child.branch);
+      await deleteBranch(repo, child.branch, ctx.commonDir);
       logger.info("cfa/workspaces: closed", { child: childRoot, into: intoRoot, ...result });
       return result;
     } catch (error) {
@@ -250,7 +250,7 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
     const root = rootInArea(ctx, "drop", child.root);
     try {
       await removeWorktree(repo, root, { commonDir: ctx.commonDir, logger });
-      await deleteBranch(repo, child.branch);
+      await deleteBranch(repo, child.branch, ctx.commonDir);
     } catch (error) {
       throw wrapGit("drop", `dropping ${root} failed`, error);
     }

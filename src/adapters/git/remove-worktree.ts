@@ -7,6 +7,7 @@ import path from "node:path";
 import type { GitClient } from "../../git/git-client.js";
 import type { Logger } from "../../ports/logger.js";
 import { gitOutput } from "../../git/git-at.js";
+import { looseBranchId } from "../../git/head-from-files.js";
 
 export async function removeWorktree(
   repo: GitClient,
@@ -46,13 +47,32 @@ async function forgetRegistration(commonDir: string, root: string): Promise<void
   }
 }
 
-export async function branchExists(repo: GitClient, branch: string): Promise<boolean> {
+/**
+ * Whether the local branch exists. With the repository's common dir, a loose ref answers
+ * without a git process (head-from-files.ts, issue 19 §3); its absence does not (the branch
+ * may be packed), and git is asked.
+ */
+export async function branchExists(
+  repo: GitClient,
+  branch: string,
+  commonDir?: string,
+): Promise<boolean> {
+  if (
+    commonDir !== undefined &&
+    (await looseBranchId(commonDir, `refs/heads/${branch}`)) !== null
+  ) {
+    return true;
+  }
   const sha = await gitOutput(repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]);
   return sha !== "";
 }
 
-export async function deleteBranch(repo: GitClient, branch: string): Promise<void> {
-  if (await branchExists(repo, branch)) {
+export async function deleteBranch(
+  repo: GitClient,
+  branch: string,
+  commonDir?: string,
+): Promise<void> {
+  if (await branchExists(repo, branch, commonDir)) {
     await gitOutput(repo, ["branch", "--delete", "--force", branch]);
   }
 }
