@@ -4,6 +4,7 @@
 // back at the next wake (an event is a cue to re-read).
 
 import type { LocalForge } from "../adapters/local/local-forge.js";
+import { looseBranchIdAt } from "../git/head-from-files.js";
 import { jobPaths } from "../records/job-paths.js";
 import type { Actor } from "../ports/forge.js";
 import { isLiveState } from "../protocol/fsm.js";
@@ -33,7 +34,10 @@ export async function applyPersonAction(
       if (pr === null) {
         throw new CliError(`job #${n} has no pull request yet, so there is nothing to review.`);
       }
-      const head = (await gitText(repoDir, ["rev-parse", `refs/heads/${branch}`])).trim();
+      // The branch's loose ref is read without git (head-from-files.ts); else git is asked.
+      const head =
+        (await looseBranchIdAt(repoDir, `refs/heads/${branch}`)) ??
+        (await gitText(repoDir, ["rev-parse", `refs/heads/${branch}`])).trim();
       await forge.submitReview({
         pr: pr.number,
         author: person,
