@@ -244,12 +244,33 @@ async function revParse(repoDir: string, git: GitClient, ref: string): Promise<s
 
 // ---- writing records back ----
 
-/** Appends one batch to the bus log in one write (seed 000 §11: a batch is all or nothing). */
-export async function append(s: Session, events: readonly BusEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  const text = encodeBatch(events, { ...s.log, at: now(s) });
-  await appendText(s.jobWs.root, s.paths.bus, text);
-  s.log = nextCursor(s.log, events);
+/** The session's bus write in flight, if any: the next append waits for it. */
+const appending = new WeakMap<Session, Promise<void>>();
+
+/**
+ * Appends one batch to the bus log in one write (seed 000 §11: a batch is all or nothing).
+ * One at a time per session, in call order: without a round barrier a turn ends and appends
+ * while another batch is still being written, and a batch encoded from the cursor before that
+ * write ended would repeat its seqs (the bus log then no longer folds). The cursor moves only
+ * once the write is done, so a failed write (a full disk) leaves no gap for the next.
+ */
+export function append(s: Session, events: readonly BusEvent[]): Promise<void> {
+  if (events.length === 0) return Promise.resolve();
+  const before = appending.get(s) ?? Promise.resolve();
+  const written = before
+    .catch(() => {}) // its own caller was told; this batch still goes in
+    .then(async () => {
+      const text = encodeBatch(events, { ...s.log, at: now(s) });
+      await appendText(s.jobWs.root, s.paths.bus, text);
+      s.log = nextCursor(s.log, events);
+    });
+  appending.set(s, written);
+  return written;
+}
+
+/** Waits until no bus write is in flight (before the log is read back from the worktree). */
+export async function appendsSettled(s: Session): Promise<void> {
+  await (appending.get(s) ?? Promise.resolve()).catch(() => {});
 }
 
 export async function saveState(s: Session): Promise<void> {

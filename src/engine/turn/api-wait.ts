@@ -20,6 +20,7 @@ import { engineState } from "../../records/engine-state.js";
 import { readText } from "../tree/files.js";
 import {
   applyChange,
+  appendsSettled,
   now,
   persist,
   progress,
@@ -75,6 +76,7 @@ export function carryOnHint(s: Session): string {
 
 /** The job record and the soup as last committed (after `resetToHead`). */
 export async function reloadRecords(s: Session): Promise<void> {
+  await appendsSettled(s);
   const stateText = await readText(s.jobWs.root, s.paths.state);
   if (stateText === null) throw new Error(`cfa/engine: ${s.paths.state} is missing at HEAD`);
   s.job = parseJobRecord(stateText, s.paths.state);
