@@ -7,7 +7,6 @@ import * as z from "zod";
 import { configFromText } from "../github-events/config-from-text.js";
 import { createGitHubCues } from "../github-events/github-cues.js";
 import { runTitle } from "../github-events/run-title.js";
-import { createGitHubForge } from "../adapters/github/index.js";
 import type { CfaConfig } from "../config/index.js";
 import { engineState } from "../records/engine-state.js";
 import { jobPaths } from "../records/job-paths.js";
@@ -20,6 +19,7 @@ import { readHiddenBlock } from "../comments/hidden-block.js";
 import { guardJobStart, readStartFacts } from "./job-start-guard.js";
 import { jobNeedsWake } from "./job-needs-wake.js";
 import { ownWorkflow } from "./own-workflow.js";
+import { workerForge } from "./worker-forge.js";
 import type { WorkerContext } from "./worker-context.js";
 import { systemClock } from "../ports/clock.js";
 
@@ -53,15 +53,7 @@ const RunsSchema = z.object({
 export async function sweep(w: WorkerContext, options: { dryRun: boolean }): Promise<SweepResult> {
   const { env, github, logger } = w;
   const repo = { owner: env.owner, repo: env.repo };
-  const forge = createGitHubForge({
-    octokit: github,
-    ...repo,
-    botLogin: env.CFA_BOT_LOGIN,
-    repoDir: env.GITHUB_WORKSPACE,
-    token: github.token,
-    forgetToken: github.forgetToken,
-    logger,
-  });
+  const forge = workerForge(w);
   const loaded = configFromText(await forge.readConfig());
   if (!loaded.ok) {
     const errors = loaded.errors.map((e) => e.message);

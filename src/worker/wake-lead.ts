@@ -5,24 +5,16 @@
 // the new run waits in the job's concurrency group (`cfa-<N>`) behind a lead already running.
 // It reads nothing of the job and writes nothing but the dispatch.
 
-import { createGitHubForge } from "../adapters/github/index.js";
 import { configFromText } from "../github-events/config-from-text.js";
 import { createGitHubCues } from "../github-events/github-cues.js";
 import { ownWorkflow } from "./own-workflow.js";
+import { workerForge } from "./worker-forge.js";
 import type { WorkerContext } from "./worker-context.js";
 
 export async function wakeLead(w: WorkerContext, job: number): Promise<number> {
   const { env, github, logger } = w;
   const repo = { owner: env.owner, repo: env.repo };
-  const forge = createGitHubForge({
-    octokit: github,
-    ...repo,
-    botLogin: env.CFA_BOT_LOGIN,
-    repoDir: env.GITHUB_WORKSPACE,
-    token: github.token,
-    forgetToken: github.forgetToken,
-    logger,
-  });
+  const forge = workerForge(w);
   try {
     // In Actions the run's own workflow file; elsewhere the one .github/cfa.yml names.
     let workflow = ownWorkflow(env.GITHUB_WORKFLOW_REF);

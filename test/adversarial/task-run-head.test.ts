@@ -11,11 +11,12 @@ import { wake } from "../../src/engine/index.js";
 import type { TaskRuns } from "../../src/ports/task-runs.js";
 import { git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
-import { EXECUTE_STEPS, INTENT_STEPS, PLAN_STEPS, pass } from "../support/engine/recordings.js";
-import { approve, openJob } from "../support/engine/person.js";
 import { fileOnBranch } from "../support/engine/inspect.js";
-import { recording } from "../support/engine/script.js";
-import { runTaskAsItsRun } from "../support/engine/task-run-pushes.js";
+import {
+  leadUpToDispatch,
+  runTaskAsItsRun,
+  tasksInOwnRunsRecording,
+} from "../support/engine/task-run-pushes.js";
 
 const PER_TASK = "execute:\n  runners: per-task\n";
 
@@ -24,13 +25,7 @@ describe("a task run's done head off its branch (2 plants)", () => {
 
   async function toExecute() {
     const job = await newJob({
-      recording: recording({
-        "intent-lead@state:intent:1": INTENT_STEPS(),
-        "project-lead@state:plan:1": PLAN_STEPS(),
-        "project-lead@state:execute:1": EXECUTE_STEPS(),
-        "verifier@verify:hello-1": pass(),
-        "verifier@verify:world-1": pass(),
-      }),
+      recording: tasksInOwnRunsRecording(),
       config: PER_TASK,
     });
     const port: TaskRuns = {
@@ -38,13 +33,7 @@ describe("a task run's done head off its branch (2 plants)", () => {
       state: async () => ({ status: "active" }),
       cancel: async () => {},
     };
-    const deps = { ...job.deps, taskRuns: port };
-    git(job.repoDir, "config", "receive.denyCurrentBranch", "ignore");
-    await openJob(job);
-    await wake(1, deps);
-    await approve(job);
-    await wake(1, deps);
-    await approve(job);
+    const deps = await leadUpToDispatch(job, port);
     await wake(1, deps);
     return { job, deps };
   }

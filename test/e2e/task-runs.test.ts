@@ -9,30 +9,38 @@
 // written here as task mode would, without a model: task mode does not run a task yet.
 
 import { describe, expect, it } from "vitest";
-import { recording } from "../support/engine/script.js";
-import { runTaskAsItsRun } from "../support/engine/task-run-pushes.js";
 import {
-  EXECUTE_STEPS,
-  INTENT_STEPS,
-  PLAN_STEPS,
-  happyRecording,
-  pass,
-  worker,
-} from "../support/engine/recordings.js";
-import { wake } from "../../src/engine/index.js";
+  expectBothMerged,
+  leadUpToDispatch,
+  runTaskAsItsRun,
+  tasksInOwnRunsRecording,
+} from "../support/engine/task-run-pushes.js";
+import { EXECUTE_STEPS, happyRecording, worker } from "../support/engine/recordings.js";
+import { wake, type EngineDeps } from "../../src/engine/index.js";
 import type {
   DispatchResult,
   TaskRunInputs,
   TaskRunState,
   TaskRuns,
 } from "../../src/ports/task-runs.js";
-import { asConversationModel, git } from "../support/engine/local-job.js";
+import { asConversationModel, git, type LocalJob } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { approve, openJob, say } from "../support/engine/person.js";
 import { commentsOfKind, fileOnBranch, state } from "../support/engine/inspect.js";
 import { jobPaths } from "../../src/records/job-paths.js";
 
 const PER_TASK = "execute:\n  runners: per-task\n";
+
+/** The job opened and woken, then each of its three gates approved and the job woken again. */
+async function approvedThroughEveryGate(job: LocalJob, deps: EngineDeps) {
+  await openJob(job);
+  let summary = await wake(1, deps);
+  for (let i = 0; i < 3; i++) {
+    await approve(job);
+    summary = await wake(1, deps);
+  }
+  return summary;
+}
 
 function taskRuns(answer: (i: TaskRunInputs) => DispatchResult) {
   const dispatched: TaskRunInputs[] = [];
@@ -91,28 +99,14 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
 
   it("per-task end to end: each task's run pushes its code and records, the lead's next wake folds both (the workers' replies, their cost), verifies and merges each at its record's head without the records, DONE", async () => {
     const job = await newJob({
-      recording: recording({
-        "intent-lead@state:intent:1": INTENT_STEPS(),
-        "project-lead@state:plan:1": PLAN_STEPS(),
-        "project-lead@state:execute:1": EXECUTE_STEPS(),
-        "verifier@verify:hello-1": pass(),
-        "verifier@verify:world-1": pass(),
-      }),
+      recording: tasksInOwnRunsRecording(),
       config: PER_TASK,
     });
     const runs = taskRuns((i) => ({
       kind: "dispatched",
       runId: i.task === "hello" ? "901" : "902",
     }));
-    const deps = { ...job.deps, taskRuns: runs.port };
-    // The runs push to the job's repository: its task branches are checked out in the lead's
-    // worktrees, which a push may update (the lead's fold moves them itself).
-    git(job.repoDir, "config", "receive.denyCurrentBranch", "ignore");
-    await openJob(job);
-    await wake(1, deps);
-    await approve(job);
-    await wake(1, deps);
-    await approve(job);
+    const deps = await leadUpToDispatch(job, runs.port);
     let summary = await wake(1, deps);
     expect(summary.waitingOn).toContain("the tasks' own runs");
     const costBefore = state(job).costUsd;
@@ -137,25 +131,15 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
 
   it("a dead run is cancelled and dispatched again once at epoch 2; when that one dies too the lead's run runs the task; the other task's run is folded meanwhile — DONE", async () => {
     const job = await newJob({
-      recording: recording({
-        "intent-lead@state:intent:1": INTENT_STEPS(),
-        "project-lead@state:plan:1": PLAN_STEPS(),
+      recording: tasksInOwnRunsRecording({
         "project-lead@state:execute:1": EXECUTE_STEPS(true),
         "worker@dispatch:hello": worker("hello.txt"),
-        "verifier@verify:hello-1": pass(),
-        "verifier@verify:world-1": pass(),
       }),
       config: PER_TASK,
     });
     let next = 900;
     const runs = taskRuns(() => ({ kind: "dispatched", runId: String(++next) }));
-    const deps = { ...job.deps, taskRuns: runs.port };
-    git(job.repoDir, "config", "receive.denyCurrentBranch", "ignore");
-    await openJob(job);
-    await wake(1, deps);
-    await approve(job);
-    await wake(1, deps);
-    await approve(job);
+    const deps = await leadUpToDispatch(job, runs.port);
     await wake(1, deps); // hello in run 901, world in run 902
 
     await runTaskAsItsRun(job.repoDir, "world", "902", "world.txt");
@@ -173,10 +157,7 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
     await approve(job);
     summary = await wake(1, deps);
     expect(summary.state).toBe("DONE");
-    const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
-    expect(files).toContain("hello.txt");
-    expect(files).toContain("world.txt");
-    expect(asConversationModel(job.model).unplayed()).toEqual({});
+    expectBothMerged(job);
   });
 
   it("/withdraw while both tasks run in their own runs: both runs cancelled (2), both branches deleted — the one a run moved at what it holds — WITHDRAWN", async () => {
@@ -185,13 +166,7 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
       kind: "dispatched",
       runId: i.task === "hello" ? "901" : "902",
     }));
-    const deps = { ...job.deps, taskRuns: runs.port };
-    git(job.repoDir, "config", "receive.denyCurrentBranch", "ignore");
-    await openJob(job);
-    await wake(1, deps);
-    await approve(job);
-    await wake(1, deps);
-    await approve(job);
+    const deps = await leadUpToDispatch(job, runs.port);
     await wake(1, deps);
     // hello's run pushed a turn's record before the withdrawal.
     await runTaskAsItsRun(job.repoDir, "hello", "901", "hello.txt");
@@ -209,12 +184,7 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
     const reason = "403: Resource not accessible by integration (the token lacks actions: write)";
     const runs = taskRuns(() => ({ kind: "unavailable", reason }));
     const deps = { ...job.deps, taskRuns: runs.port };
-    await openJob(job);
-    let summary = await wake(1, deps);
-    for (let i = 0; i < 3; i++) {
-      await approve(job);
-      summary = await wake(1, deps);
-    }
+    const summary = await approvedThroughEveryGate(job, deps);
     expect(summary.state).toBe("DONE");
     expect(runs.dispatched).toEqual([{ job: 1, task: "hello", epoch: 1 }]);
     const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
@@ -229,24 +199,14 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
     const job = await newJob({ recording: happyRecording() });
     const runs = taskRuns(() => ({ kind: "dispatched", runId: "901" }));
     const deps = { ...job.deps, taskRuns: runs.port };
-    await openJob(job);
-    let summary = await wake(1, deps);
-    for (let i = 0; i < 3; i++) {
-      await approve(job);
-      summary = await wake(1, deps);
-    }
+    const summary = await approvedThroughEveryGate(job, deps);
     expect(summary.state).toBe("DONE");
     expect(runs.dispatched).toEqual([]);
   });
 
   it("without a TaskRuns port (the local CLI), per-task runs every task in the lead's run and says nothing of runners", async () => {
     const job = await newJob({ recording: happyRecording(), config: PER_TASK });
-    await openJob(job);
-    let summary = await wake(1, job.deps);
-    for (let i = 0; i < 3; i++) {
-      await approve(job);
-      summary = await wake(1, job.deps);
-    }
+    const summary = await approvedThroughEveryGate(job, job.deps);
     expect(summary.state).toBe("DONE");
     const [status] = await commentsOfKind(job, "status");
     expect(status!.body).not.toContain("tasks run in this run");

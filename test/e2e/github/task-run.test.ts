@@ -17,6 +17,7 @@ import {
 } from "../../../src/records/engine-state.js";
 import { jobPaths } from "../../../src/records/job-paths.js";
 import { recording } from "../../support/engine/script.js";
+import { dispatchedLedger } from "../../support/engine/task-ledger.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { createGitHubJob, git, type GitHubJob } from "../../support/github/github-job.js";
 import { removeDir, tempDir } from "../../support/git/temp-repo.js";
@@ -44,16 +45,7 @@ function leadDispatched(
     },
     fanout: {
       tasks: {
-        api: {
-          epoch: more.epoch ?? 2,
-          folded: 0,
-          charged: {},
-          allowanceUsd: 2,
-          callUsd: 0.1,
-          runId: "77",
-          deaths: 0,
-          refused: [],
-        },
+        api: dispatchedLedger(more.epoch ?? 2),
       },
     },
   };

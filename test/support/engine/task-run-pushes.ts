@@ -2,10 +2,17 @@
 // task mode does not run a task's instances yet, so the tests write it as such a run would.
 
 import { mkdir, writeFile } from "node:fs/promises";
+import { expect } from "vitest";
 import { dirname, join } from "node:path";
 import { gitClient } from "../../../src/git/git-client.js";
 import { TaskTurnWriter } from "../../../src/engine/fanout/task-turn-writer.js";
+import { wake } from "../../../src/engine/index.js";
+import type { TaskRuns } from "../../../src/ports/task-runs.js";
 import { git, removeDir, tempDir } from "../git/temp-repo.js";
+import { asConversationModel, type LocalJob } from "./local-job.js";
+import { EXECUTE_STEPS, INTENT_STEPS, PLAN_STEPS, pass } from "./recordings.js";
+import { recording } from "./script.js";
+import { approve, openJob } from "./person.js";
 
 /**
  * One task's run as the lead sees its result: a fresh clone of the remote, the worker's code
@@ -58,4 +65,48 @@ export async function runTaskAsItsRun(
   } finally {
     removeDir(dir);
   }
+}
+
+/**
+ * The lead's side of a per-task job up to its dispatch: the job opened with `taskRuns` in its
+ * deps, INTENT and PLAN approved, and the wake in which the project lead dispatches its tasks
+ * still to come (tests read that wake's summary). The runs push into the job's repository,
+ * whose task branches are checked out in the lead's worktrees (the lead's fold moves them).
+ */
+export async function leadUpToDispatch(
+  job: LocalJob,
+  taskRuns: TaskRuns,
+): Promise<LocalJob["deps"] & { taskRuns: TaskRuns }> {
+  const deps = { ...job.deps, taskRuns };
+  git(job.repoDir, "config", "receive.denyCurrentBranch", "ignore");
+  await openJob(job);
+  await wake(1, deps);
+  await approve(job);
+  await wake(1, deps);
+  await approve(job);
+  return deps;
+}
+
+/**
+ * A two-task job (hello, world) whose workers run in runs of their own: the leads' turns and
+ * both verifiers recorded, no worker in the lead's run; `extra` adds turns (a worker the lead
+ * ends up running itself).
+ */
+export function tasksInOwnRunsRecording(extra: Parameters<typeof recording>[0] = {}) {
+  return recording({
+    "intent-lead@state:intent:1": INTENT_STEPS(),
+    "project-lead@state:plan:1": PLAN_STEPS(),
+    "project-lead@state:execute:1": EXECUTE_STEPS(),
+    "verifier@verify:hello-1": pass(),
+    "verifier@verify:world-1": pass(),
+    ...extra,
+  });
+}
+
+/** Each task's file on the job branch after the job is DONE, and every recorded turn played. */
+export function expectBothMerged(job: LocalJob): void {
+  const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
+  expect(files).toContain("hello.txt");
+  expect(files).toContain("world.txt");
+  expect(asConversationModel(job.model).unplayed()).toEqual({});
 }

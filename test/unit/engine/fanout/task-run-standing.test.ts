@@ -6,10 +6,10 @@ import { taskRunStanding } from "../../../../src/engine/fanout/task-run-standing
 import {
   initialEngineState,
   type EngineState,
-  type TaskLedgerRecord,
   type TaskMeta,
 } from "../../../../src/records/engine-state.js";
 import type { State } from "../../../../src/protocol/fsm.js";
+import { dispatchedLedger } from "../../../support/engine/task-ledger.js";
 
 const meta = (status: TaskMeta["status"]): TaskMeta => ({
   thread: "dispatch:api",
@@ -20,16 +20,7 @@ const meta = (status: TaskMeta["status"]): TaskMeta => ({
   status,
   verifyFailures: 0,
 });
-const ledger = (epoch: number): TaskLedgerRecord => ({
-  epoch,
-  folded: 0,
-  charged: {},
-  allowanceUsd: 2,
-  callUsd: 0.1,
-  runId: "77",
-  deaths: 0,
-  refused: [],
-});
+const ledger = dispatchedLedger;
 const engine = (more: Partial<EngineState> = {}): EngineState => ({
   ...initialEngineState("ana"),
   tasks: { api: meta("open") },
