@@ -35,6 +35,16 @@ export const busyWorker = (): ScriptStep[] => [
   say("done"),
 ];
 
+/**
+ * The intent lead's one turn, long enough for a person to act while it runs: `looks` calls
+ * to list_files, then INTENT.md written and its gate asked.
+ */
+export const slowIntentTurn = (looks: number, question = "Intent?"): ScriptStep[] => [
+  ...Array.from({ length: looks }, () => tools(call("list_files", {}))),
+  writeArtifact("INTENT.md", "# Intent\n\nGreet.\n"),
+  gate("INTENT.md", question),
+];
+
 export const INTENT_STEPS = (): ScriptStep[] => [
   writeArtifact("INTENT.md", "# Intent\n\nObjective: greet.\n"),
   gate("INTENT.md", "Is this your intent?"),
