@@ -21,14 +21,7 @@ import {
   userTexts,
 } from "../support/engine/inspect.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
-import {
-  finish,
-  gate,
-  pass,
-  writeArtifact,
-  approveGate,
-  proxiedToExecute,
-} from "../support/engine/recordings.js";
+import { pass, approveGate, proxiedToExecute, summedUp } from "../support/engine/recordings.js";
 import { readJobView } from "../../src/cli/job-view.js";
 import { renderInspect } from "../../src/cli/inspect-render.js";
 import { renderWatch } from "../../src/cli/watch-render.js";
@@ -47,9 +40,7 @@ function threeLevels() {
       tools(dispatch("site", "Build the site: site.txt, and its pages through a sub-task")),
       say("Dispatched the site."),
       expecting(tools(call("close", { task: "site" })), "site done"),
-      writeArtifact("WORK_SUMMARY.md", "# Summary\n\nsite, pages and home exist.\n"),
-      gate("WORK_SUMMARY.md", "Work done"),
-      finish("APPROVED_WORK", "approved"),
+      ...summedUp("site, pages and home exist."),
     ],
     "proxy@escalation:q3": approveGate(),
     // Level 1: the squad lead of seed 002.
@@ -205,9 +196,7 @@ describe("nested dispatch", () => {
           tools(dispatch("site", "Build the site")),
           say("Dispatched the site."),
           expecting(tools(call("close", { task: "site" })), "site done"),
-          writeArtifact("WORK_SUMMARY.md", "# Summary\n\nsite and pages exist.\n"),
-          gate("WORK_SUMMARY.md", "Work done"),
-          finish("APPROVED_WORK", "approved"),
+          ...summedUp("site and pages exist."),
         ],
         "proxy@escalation:q3": approveGate(),
         "worker@dispatch:site": [
