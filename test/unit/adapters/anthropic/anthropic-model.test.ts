@@ -6,7 +6,12 @@ import { ModelError } from "../../../../src/adapters/anthropic/model-error.js";
 import { costOf } from "../../../../src/adapters/anthropic/prices.js";
 import { sumUsage } from "../../../../src/agents/transcript/sum-usage.js";
 import type { Logger } from "../../../../src/ports/logger.js";
-import { ModelUnavailableError, type Message } from "../../../../src/ports/model.js";
+import {
+  ModelUnavailableError,
+  type Message,
+  type ModelResponse,
+  type UserBlock,
+} from "../../../../src/ports/model.js";
 import {
   API_KEY,
   apiError,
@@ -66,6 +71,22 @@ function expectNoKey(error: Error): void {
     expect(text).not.toContain(API_KEY);
     expect(text).not.toContain("sk-ant-");
   }
+}
+
+/**
+ * The model answers with `reply`; then a new model instance (a later run, rebuilt from the
+ * transcript) sends the next round with `answer`. The first response and that round's body.
+ */
+async function answeredThenResent(
+  reply: Record<string, unknown>,
+  answer: UserBlock,
+): Promise<{ first: ModelResponse; resent: string }> {
+  const { bodies } = apiReplies(reply, apiMessage([{ type: "text", text: "ok" }], "end_turn"));
+  const first = await model().complete(baseRequest());
+  await model().complete(
+    baseRequest({ messages: nextRound(baseRequest().messages, first, answer) }),
+  );
+  return { first, resent: bodies[1]! };
 }
 
 const overloaded = apiError("overloaded_error", "Overloaded");
@@ -403,21 +424,17 @@ describe("the Anthropic model adapter", () => {
       name: "ask_question",
       input: { kind: "question" },
     };
-    const { bodies } = apiReplies(
-      apiMessage([thinking, toolUse], "tool_use"),
-      apiMessage([{ type: "text", text: "thanks" }], "end_turn"),
-    );
-
-    const first = await model().complete(baseRequest());
-    expect(first.content).toEqual([thinking, toolUse]);
     // The answer arrives in a later worker run: a new model instance, built from the
     // transcript, continues the tool-use cycle and must send the thinking back in place.
-    const cycle = nextRound(baseRequest().messages, first, toolResult("t1", "yes"));
-    await model().complete(baseRequest({ messages: cycle }));
+    const { first, resent } = await answeredThenResent(
+      apiMessage([thinking, toolUse], "tool_use"),
+      toolResult("t1", "yes"),
+    );
+    expect(first.content).toEqual([thinking, toolUse]);
 
     const assistantOf = (body: string) =>
       (JSON.parse(body) as { messages: { role: string; content: unknown[] }[] }).messages[1];
-    expect(assistantOf(bodies[1]!)).toEqual({ role: "assistant", content: [thinking, toolUse] });
+    expect(assistantOf(resent)).toEqual({ role: "assistant", content: [thinking, toolUse] });
   });
 
   it("keeps a block of a type the port does not model, and sends it back exactly as it came", async () => {
@@ -427,21 +444,15 @@ describe("the Anthropic model adapter", () => {
       name: "web_search",
       input: { query: "x" },
     };
-    const { bodies } = apiReplies(
+    const { first, resent } = await answeredThenResent(
       apiMessage([server, { type: "text", text: "found it" }], "end_turn"),
-      apiMessage([{ type: "text", text: "ok" }], "end_turn"),
+      { type: "text", text: "go on" },
     );
-    const first = await model().complete(baseRequest());
     expect(first.content).toEqual([
       { type: "opaque", block: server },
       { type: "text", text: "found it" },
     ]);
-    await model().complete(
-      baseRequest({
-        messages: nextRound(baseRequest().messages, first, { type: "text", text: "go on" }),
-      }),
-    );
-    expect(bodies[1]).toContain(
+    expect(resent).toContain(
       `{"role":"assistant","content":[${JSON.stringify(server)},{"type":"text","text":"found it"}]}`,
     );
   });
