@@ -10,6 +10,7 @@ import type {
   BlockedEntry,
   EngineState,
   EscalationMeta,
+  MeasuredRecord,
   SetupFailure,
   SetupRun,
   TaskLedgerRecord,
@@ -35,8 +36,13 @@ export const PAUSE_REASON_KEPT = 500;
 export type RecordChange =
   /** A task dispatched: started (its worktree made) or queued behind the fan-out cap. */
   | { type: "task-recorded"; id: string; meta: TaskMeta }
-  /** A task's status moved on: merged, dropped, in conflict. */
-  | { type: "task-status-set"; id: string; status: TaskMeta["status"] }
+  /**
+   * A task's status moved on: merged, dropped, in conflict. `at` (the engine's clock) when an
+   * open task ends: its wall time is measured for `execute.runners: auto`.
+   */
+  | { type: "task-status-set"; id: string; status: TaskMeta["status"]; at?: string }
+  /** A task instance's turn was applied: its wall time and its commands' (monotonic ms). */
+  | { type: "task-turn-timed"; turnMs: number; commandMs: number }
   /** A task's ledger in its own run (issue 15 point 6): dispatched, folded, re-dispatched. */
   | { type: "task-run-recorded"; id: string; ledger: TaskLedgerRecord }
   /** A task no longer runs in a run of its own: the lead's run takes it over. */
@@ -157,9 +163,22 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
       });
     case "task-status-set": {
       const meta = taskOf(engine, change.id);
+      const ended = change.at === undefined ? null : taskEndMs(meta, change.status, change.at);
       return withEngine({
         ...engine,
         tasks: { ...engine.tasks, [change.id]: { ...meta, status: change.status } },
+        ...(ended === null
+          ? {}
+          : { measured: measure(engine.measured, { tasks: 1, taskMs: ended }) }),
+      });
+    }
+    case "task-turn-timed": {
+      const turnMs = Math.max(0, change.turnMs);
+      // A command's time is inside its turn's: never more than the whole turn.
+      const commandMs = Math.min(turnMs, Math.max(0, change.commandMs));
+      return withEngine({
+        ...engine,
+        measured: measure(engine.measured, { turns: 1, turnMs, commandMs }),
       });
     }
     case "task-verified": {
@@ -366,6 +385,32 @@ function addBlocked(
     }
   }
   return { entries, dropped };
+}
+
+const NOTHING_MEASURED: MeasuredRecord = { turns: 0, turnMs: 0, commandMs: 0, tasks: 0, taskMs: 0 };
+
+/** The job's measures with `add` counted in. */
+function measure(current: MeasuredRecord | undefined, add: Partial<MeasuredRecord>) {
+  const m = current ?? NOTHING_MEASURED;
+  return {
+    turns: m.turns + (add.turns ?? 0),
+    turnMs: m.turnMs + (add.turnMs ?? 0),
+    commandMs: m.commandMs + (add.commandMs ?? 0),
+    tasks: m.tasks + (add.tasks ?? 0),
+    taskMs: m.taskMs + (add.taskMs ?? 0),
+  };
+}
+
+/**
+ * How long a task took, start to end, when this change ends it: an open task with a known
+ * start moving to merged, conflict or dropped. Null otherwise (a queued task dropped never
+ * started; records older than `startedAt` have no start; a clock read backwards counts 0).
+ */
+function taskEndMs(meta: TaskMeta, status: TaskMeta["status"], at: string): number | null {
+  if (meta.status !== "open" || status === "open" || status === "queued") return null;
+  if (meta.startedAt === undefined) return null;
+  const ms = Date.parse(at) - Date.parse(meta.startedAt);
+  return Number.isFinite(ms) ? Math.max(0, ms) : null;
 }
 
 /** The id the next `escalation-opened` takes. */

@@ -7,6 +7,8 @@
 // Sub-tasks stay in their parent's run; only the project lead's dispatches fan out.
 
 import { chooseRunner } from "./choose-runner.js";
+import { commandShare, expectedTaskMinutes, leadMinutesLeft } from "./runner-measures.js";
+import { runtimeOf } from "../job/wake-runtime.js";
 import { taskOfThread } from "../flow/instances.js";
 import { applyChange, progress, type Session } from "../job/session.js";
 import type { TaskLedgerRecord } from "../../records/engine-state.js";
@@ -16,8 +18,6 @@ import type { TaskLedgerRecord } from "../../records/engine-state.js";
  * allowance (a call in flight when it was reached).
  */
 const CALL_USD = 1;
-/** Minutes a task is expected to take until the job measured one (auto's input). */
-const DEFAULT_TASK_MINUTES = 10;
 
 export function ownRunLedger(s: Session, epoch: number): TaskLedgerRecord {
   return {
@@ -41,14 +41,13 @@ export async function dispatchTaskRun(
   if (runs === undefined || task.parent !== undefined) return "lead";
   if (s.job.state !== "EXECUTE" || s.engine.fanout?.single !== undefined) return "lead";
   const open = Object.values(s.engine.tasks).filter((t) => t.status === "open").length;
+  // `auto` decides on what the job measured (runner-measures.ts), never on a model's words.
   const choice = chooseRunner({
     mode: s.config.execute.runners,
     concurrent: Math.max(1, open),
-    // Neither is measured by the job yet (the command share of its turns, the lead run's
-    // time left from the liveness clock): until they are, `auto` keeps every task here.
-    commandShare: 0,
-    expectedMinutes: DEFAULT_TASK_MINUTES,
-    leadMinutesLeft: Number.POSITIVE_INFINITY,
+    commandShare: commandShare(s.engine),
+    expectedMinutes: expectedTaskMinutes(s.engine),
+    leadMinutesLeft: leadMinutesLeft(runtimeOf(s).stopAtMs, s.deps.clock.now().getTime()),
   });
   if (choice === "lead") return "lead";
   const meta = s.engine.tasks[task.id];

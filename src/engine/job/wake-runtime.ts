@@ -35,6 +35,12 @@ export interface WakeRuntime {
    * null outside the loop.
    */
   pause: ((by: string) => void) | null;
+  /**
+   * When the run stops cleanly (`WakeOptions.stopAt`, the engine's clock in ms), or null (a
+   * local run has no time limit): `execute.runners: auto` sends a task expected to outlast it
+   * to a run of its own (issue 15 point 6).
+   */
+  stopAtMs: number | null;
 }
 
 const runtimes = new WeakMap<Session, WakeRuntime>();
@@ -53,6 +59,7 @@ export function runtimeOf(s: Session): WakeRuntime {
       appliedOn: null,
       stopping: null,
       pause: null,
+      stopAtMs: null,
     };
     runtimes.set(s, rt);
   }

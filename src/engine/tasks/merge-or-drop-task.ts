@@ -8,7 +8,7 @@ import { isDiskFull } from "../../ports/disk-full.js";
 import { noticeComment } from "../../comments/record-comments.js";
 import type { TaskMeta } from "../../records/engine-state.js";
 import { JobRepo } from "../tree/job-repo.js";
-import { applyChange, progress, type Session } from "../job/session.js";
+import { applyChange, now, progress, type Session } from "../job/session.js";
 import { queueComment } from "../publish/outbox.js";
 import { parentWorkspace, pushTask, taskWorkspace } from "./task-workspace.js";
 import { verifyTask } from "./verify-task.js";
@@ -48,7 +48,7 @@ export async function mergeOrDropTask(
     await deleteTaskBranch(s, meta.branch, null);
     s.taskWs.delete(id);
     const status = mode === "merge" ? "merged" : "dropped";
-    applyChange(s, { type: "task-status-set", id, status });
+    applyChange(s, { type: "task-status-set", id, status, at: now(s) });
     return { conflict: null };
   }
   const ws = await taskWorkspace(s, id);
@@ -85,7 +85,7 @@ export async function mergeOrDropTask(
     }
   }
   s.taskWs.delete(id);
-  applyChange(s, { type: "task-status-set", id, status });
+  applyChange(s, { type: "task-status-set", id, status, at: now(s) });
   return { conflict };
 }
 

@@ -73,6 +73,14 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
   ) {
     applyChange(s, { type: "task-worked", id: turn.task, evidence: run.decisions.commands });
   }
+  // Issue 15 point 6: how much of a task's turn its commands took, for `execute.runners: auto`.
+  if (turn.task !== null && s.engine.tasks[turn.task] !== undefined) {
+    applyChange(s, {
+      type: "task-turn-timed",
+      turnMs: run.wallMs,
+      commandMs: run.decisions.commandMs,
+    });
+  }
   await commitTaskTurn(
     s,
     turn.task,

@@ -47,6 +47,11 @@ export interface TurnDecisions {
   tampered: string[];
   /** Every command the turn ran, as the sandbox reported it (issue 20: a verdict's evidence). */
   commands: CommandEvidence[];
+  /**
+   * The wall time the turn spent in its commands, by the engine's monotonic clock (every
+   * command, not only the evidence kept): `execute.runners: auto` weighs it (issue 15).
+   */
+  commandMs: number;
 }
 
 /** A verifier's verdict on a task (seed 002). */
@@ -70,6 +75,7 @@ export const emptyDecisions = (): TurnDecisions => ({
   proxy: null,
   tampered: [],
   commands: [],
+  commandMs: 0,
 });
 
 const ok = (text: string): HostResult => ({ ok: true, text });
@@ -325,6 +331,8 @@ export function createHost(
         maxFileBytes: s.repo.maxFileBytes,
       });
       await prepareWorkspace(repo);
+      const monotonic = s.deps.monotonic ?? (() => performance.now());
+      const began = monotonic();
       const result = await runCommand({
         sandbox: await s.deps.sandbox(s.config.sandbox),
         argv,
@@ -339,6 +347,7 @@ export function createHost(
         maxOutputBytes: s.config.limits.commandOutputBytes,
         ...(options.signal ? { signal: options.signal } : {}),
       });
+      decisions.commandMs += Math.max(0, monotonic() - began);
       // Issue 20: what ran is recorded from the result, not from what the model says of it.
       decisions.commands.push(evidenceOf(commandLine(argv), result));
       if (result.blocked !== undefined && result.blocked.length > 0) {
