@@ -1,0 +1,184 @@
+// Issue 15 point 6, `execute.runners: auto` (the default) on what the job measured: the engine
+// times each task turn and the commands in it (its monotonic clock, around the real bwrap
+// sandbox), each task start to end, and knows when the lead's run stops; `chooseRunner` then
+// sends a task to a run of its own only where that pays (choose-runner.ts, `npm run bench --
+// runners`). Time here is virtual: each model call takes a minute and each command as long as
+// the scenario says, so a 12-minute task is measured in a second. The TaskRuns port is the
+// engine's own interface answered in the test, as in task-runs.test.ts.
+
+import { describe, expect, it } from "vitest";
+import { wake, type EngineDeps } from "../../src/engine/index.js";
+import type { TaskRuns, TaskRunInputs } from "../../src/ports/task-runs.js";
+import type { Model } from "../../src/ports/model.js";
+import type { LocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
+import { leadUpToDispatch } from "../support/engine/task-run-pushes.js";
+import {
+  INTENT_STEPS,
+  PLAN_STEPS,
+  finish,
+  gate,
+  pass,
+  worker,
+  writeArtifact,
+} from "../support/engine/recordings.js";
+import { call, recording, say, tools } from "../support/engine/script.js";
+import { fileOnBranch } from "../support/engine/inspect.js";
+import { jobPaths } from "../../src/records/job-paths.js";
+
+const MINUTE = 60_000;
+
+/**
+ * EXECUTE: hello dispatched alone; once its worker replied (hello still open), world. Hello's
+ * worker writes its file and runs one command; the rest is the model's. With world in the
+ * lead's run the job goes on to its last gate.
+ */
+function helloThenWorld() {
+  return recording({
+    "intent-lead@state:intent:1": INTENT_STEPS(),
+    "project-lead@state:plan:1": PLAN_STEPS(),
+    "project-lead@state:execute:1": [
+      tools(call("dispatch", { id: "hello", brief: "Create hello.txt and test it", files: [] })),
+      say("Dispatched hello."),
+      tools(call("dispatch", { id: "world", brief: "Create world.txt", files: [] })),
+      say("Dispatched world."),
+      tools(call("close", { task: "hello" })),
+      tools(call("close", { task: "world" })),
+      writeArtifact("WORK_SUMMARY.md", "# Summary\n\nBoth files exist.\n"),
+      gate("WORK_SUMMARY.md", "Work done"),
+      finish("APPROVED_WORK", "approved"),
+    ],
+    "worker@dispatch:hello": [
+      tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
+      tools(call("run_command", { argv: ["cat", "hello.txt"] })),
+      tools(call("reply", { text: "hello.txt written and checked" })),
+      say("done"),
+    ],
+    "worker@dispatch:world": worker("world.txt"),
+    "verifier@verify:hello-1": pass(),
+    "verifier@verify:world-1": pass(),
+  });
+}
+
+/**
+ * The job's deps on a virtual clock: every model call takes a minute and every command
+ * `commandMinutes`, on the monotonic clock the engine times turns and commands by. The
+ * command itself runs in the real sandbox.
+ */
+function onVirtualTime(deps: EngineDeps, commandMinutes: number): void {
+  let t = 0;
+  const model = deps.model;
+  const timed: Model = {
+    complete: async (request, options) => {
+      const response = await model.complete(request, options);
+      t += MINUTE;
+      return response;
+    },
+    ...(model.limits ? { limits: (name: string) => model.limits!(name) } : {}),
+  };
+  const sandbox = deps.sandbox;
+  deps.model = timed;
+  deps.monotonic = () => t;
+  deps.sandbox = async (mode) => {
+    const real = await sandbox(mode);
+    return {
+      kind: real.kind,
+      run: async (request, options) => {
+        const result = await real.run(request, options);
+        t += commandMinutes * MINUTE;
+        return result;
+      },
+    };
+  };
+}
+
+function taskRuns() {
+  const dispatched: TaskRunInputs[] = [];
+  const port: TaskRuns = {
+    dispatch: async (inputs) => {
+      dispatched.push(inputs);
+      return { kind: "dispatched", runId: String(900 + dispatched.length) };
+    },
+    state: async () => ({ status: "active" }),
+    cancel: async () => {},
+  };
+  return { port, dispatched };
+}
+
+interface Measured {
+  turns: number;
+  turnMs: number;
+  commandMs: number;
+  tasks: number;
+  taskMs: number;
+}
+
+function measured(job: LocalJob): Measured | undefined {
+  const state = JSON.parse(fileOnBranch(job, jobPaths(1).state)!) as {
+    engine: { measured?: Measured };
+  };
+  return state.engine.measured;
+}
+
+/** INTENT and PLAN approved with the TaskRuns port; the EXECUTE wake is the test's. */
+async function upToExecute(job: LocalJob, commandMinutes: number) {
+  onVirtualTime(job.deps, commandMinutes);
+  const runs = taskRuns();
+  const deps: EngineDeps = await leadUpToDispatch(job, runs.port);
+  return { runs, deps };
+}
+
+describe("execute.runners: auto on what the job measured (issue 15 point 6)", () => {
+  const newJob = useLocalJobs();
+
+  it("command-heavy: hello's turn spent 8 of 12 minutes in its command, so world (2 tasks open, 10 minutes expected) goes to a run of its own (1 dispatch: world), decided by the next process from what state.json kept", async () => {
+    const job = await newJob({ recording: helloThenWorld() });
+    const { runs, deps } = await upToExecute(job, 8);
+    // PLAN's last turn, the lead's dispatch and hello's turn; then the process ends.
+    await wake(1, deps, { maxTurns: 3 });
+    expect(runs.dispatched).toEqual([]);
+    // What the engine measured, in state.json: hello's one turn, four model calls and one
+    // command (8 minutes) — a share of 8/12, times 10 minutes: past the 4.75-minute break-even.
+    const m = measured(job)!;
+    expect(m).toEqual({
+      turns: 1,
+      turnMs: 12 * MINUTE,
+      commandMs: 8 * MINUTE,
+      tasks: 0,
+      taskMs: 0,
+    });
+
+    const next = { ...(await job.reopen()), taskRuns: runs.port };
+    onVirtualTime(next, 8);
+    const summary = await wake(1, next);
+    expect(runs.dispatched).toEqual([{ job: 1, task: "world", epoch: 1 }]);
+    expect(summary.waitingOn).toContain("the tasks' own runs: world (run 901)");
+  });
+
+  it("model-bound: the same job with a command of 6 seconds keeps world in the lead's run (0 dispatches), which goes on to merge both and ask for review", async () => {
+    const job = await newJob({ recording: helloThenWorld() });
+    const { runs, deps } = await upToExecute(job, 0.1);
+    // Plenty of time left in the lead's run: that alone does not fan out.
+    const summary = await wake(1, deps, { stopAt: deps.clock.now().getTime() + 300 * MINUTE });
+
+    expect(runs.dispatched).toEqual([]);
+    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    const m = measured(job)!;
+    expect(m.commandMs / m.turnMs).toBeLessThan(0.05);
+    // Both tasks ended, each measured start to end.
+    expect(m.tasks).toBe(2);
+    expect(fileOnBranch(job, "hello.txt")?.trim()).toBe("hello");
+    expect(fileOnBranch(job, "world.txt")?.trim()).toBe("world.txt");
+  });
+
+  it("the lead's run short of time: 5 minutes left against a task expected to take 10, so even a model-bound job's first task goes to a run of its own (1 dispatch: hello)", async () => {
+    const job = await newJob({ recording: helloThenWorld() });
+    const { runs, deps } = await upToExecute(job, 0.1);
+    const summary = await wake(1, deps, { stopAt: deps.clock.now().getTime() + 5 * MINUTE });
+
+    expect(runs.dispatched).toEqual([{ job: 1, task: "hello", epoch: 1 }]);
+    expect(summary.waitingOn).toContain("the tasks' own runs: hello (run 901)");
+    // Nothing of hello ran here, so nothing was measured.
+    expect(measured(job)).toBeUndefined();
+  });
+});
