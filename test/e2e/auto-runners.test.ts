@@ -153,6 +153,10 @@ describe("execute.runners: auto on what the job measured (issue 15 point 6)", ()
     const summary = await wake(1, next);
     expect(runs.dispatched).toEqual([{ job: 1, task: "world", epoch: 1 }]);
     expect(summary.waitingOn).toContain("the tasks' own runs: world (run 901)");
+    // The live log says why, from the measures.
+    expect(job.lines.filter((l) => l.event === "TASK RUN").map((l) => l.detail)).toEqual([
+      "task world runs in run 901 (auto: 67% of task turns in commands, 10 min expected, 2 tasks at once)",
+    ]);
   });
 
   it("model-bound: the same job with a command of 6 seconds keeps world in the lead's run (0 dispatches), which goes on to merge both and ask for review", async () => {
@@ -178,6 +182,9 @@ describe("execute.runners: auto on what the job measured (issue 15 point 6)", ()
 
     expect(runs.dispatched).toEqual([{ job: 1, task: "hello", epoch: 1 }]);
     expect(summary.waitingOn).toContain("the tasks' own runs: hello (run 901)");
+    expect(job.lines.find((l) => l.event === "TASK RUN")?.detail).toMatch(
+      /^task hello runs in run 901 \(auto: 10 min expected, [0-5](\.\d)? min left in this run\)$/,
+    );
     // Nothing of hello ran here, so nothing was measured.
     expect(measured(job)).toBeUndefined();
   });

@@ -6,7 +6,7 @@
 // from then on, said once in the status comment (`fanout.single`).
 // Sub-tasks stay in their parent's run; only the project lead's dispatches fan out.
 
-import { chooseRunner } from "./choose-runner.js";
+import { chooseRunner, type RunnerChoiceInput } from "./choose-runner.js";
 import { commandShare, expectedTaskMinutes, leadMinutesLeft } from "./runner-measures.js";
 import { runtimeOf } from "../job/wake-runtime.js";
 import { taskOfThread } from "../flow/instances.js";
@@ -42,13 +42,14 @@ export async function dispatchTaskRun(
   if (s.job.state !== "EXECUTE" || s.engine.fanout?.single !== undefined) return "lead";
   const open = Object.values(s.engine.tasks).filter((t) => t.status === "open").length;
   // `auto` decides on what the job measured (runner-measures.ts), never on a model's words.
-  const choice = chooseRunner({
+  const input: RunnerChoiceInput = {
     mode: s.config.execute.runners,
     concurrent: Math.max(1, open),
     commandShare: commandShare(s.engine),
     expectedMinutes: expectedTaskMinutes(s.engine),
     leadMinutesLeft: leadMinutesLeft(runtimeOf(s).stopAtMs, s.deps.clock.now().getTime()),
-  });
+  };
+  const choice = chooseRunner(input);
   if (choice === "lead") return "lead";
   const meta = s.engine.tasks[task.id];
   if (meta === undefined) return "lead";
@@ -74,9 +75,31 @@ export async function dispatchTaskRun(
     id: task.id,
     ledger: { ...ledger, runId: answer.runId },
   });
-  progress(s, "EXECUTE", "TASK RUN", `task ${task.id} runs in run ${answer.runId}`, true);
+  progress(
+    s,
+    "EXECUTE",
+    "TASK RUN",
+    `task ${task.id} runs in run ${answer.runId}${autoReason(input)}`,
+    true,
+  );
   return "own-run";
 }
+
+/**
+ * Why `auto` chose a run of its own, from the measures it weighed: " (auto: …)", or "" for
+ * another mode. The lead run's time left when that decided it, else the contention.
+ */
+export function autoReason(input: RunnerChoiceInput): string {
+  if (input.mode !== "auto") return "";
+  const expected = `${round(input.expectedMinutes)} min expected`;
+  if (input.expectedMinutes > input.leadMinutesLeft) {
+    return ` (auto: ${expected}, ${round(input.leadMinutesLeft)} min left in this run)`;
+  }
+  const share = Math.round(input.commandShare * 100);
+  return ` (auto: ${share}% of task turns in commands, ${expected}, ${input.concurrent} tasks at once)`;
+}
+
+const round = (minutes: number) => Math.round(minutes * 10) / 10;
 
 /** The task an instance's turns belong to when they run elsewhere, or null (the lead's run). */
 export function runsElsewhere(s: Session, thread: string): boolean {
