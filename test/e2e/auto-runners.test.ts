@@ -61,17 +61,22 @@ function helloThenWorld() {
 }
 
 /**
- * The job's deps on a virtual clock: every model call takes a minute and every command
- * `commandMinutes`, on the monotonic clock the engine times turns and commands by. The
+ * The job's deps on a virtual clock: every model call takes `callMinutes` (1) and every
+ * command `commandMinutes`, on the monotonic clock the engine times turns and commands by —
+ * and, with `engineClock`, on the clock its records read too (a task's start and end). The
  * command itself runs in the real sandbox.
  */
-function onVirtualTime(deps: EngineDeps, commandMinutes: number): void {
+function onVirtualTime(
+  deps: EngineDeps,
+  commandMinutes: number,
+  options: { callMinutes?: number; engineClock?: boolean } = {},
+): void {
   let t = 0;
   const model = deps.model;
   const timed: Model = {
-    complete: async (request, options) => {
-      const response = await model.complete(request, options);
-      t += MINUTE;
+    complete: async (request, o) => {
+      const response = await model.complete(request, o);
+      t += (options.callMinutes ?? 1) * MINUTE;
       return response;
     },
     ...(model.limits ? { limits: (name: string) => model.limits!(name) } : {}),
@@ -79,6 +84,12 @@ function onVirtualTime(deps: EngineDeps, commandMinutes: number): void {
   const sandbox = deps.sandbox;
   deps.model = timed;
   deps.monotonic = () => t;
+  if (options.engineClock === true) {
+    // A millisecond per reading keeps the records' times apart, as the stepping clock does.
+    const start = deps.clock.now().getTime();
+    let reads = 0;
+    deps.clock = { now: () => new Date(start + t + reads++) };
+  }
   deps.sandbox = async (mode) => {
     const real = await sandbox(mode);
     return {
@@ -121,11 +132,49 @@ function measured(job: LocalJob): Measured | undefined {
 }
 
 /** INTENT and PLAN approved with the TaskRuns port; the EXECUTE wake is the test's. */
-async function upToExecute(job: LocalJob, commandMinutes: number) {
-  onVirtualTime(job.deps, commandMinutes);
+async function upToExecute(
+  job: LocalJob,
+  commandMinutes: number,
+  options?: Parameters<typeof onVirtualTime>[2],
+) {
+  onVirtualTime(job.deps, commandMinutes, options);
   const runs = taskRuns();
   const deps: EngineDeps = await leadUpToDispatch(job, runs.port);
   return { runs, deps };
+}
+
+/**
+ * EXECUTE: hello dispatched alone and closed once it replied; then world and again at once
+ * (again is the second task open: 2 at once). The lead waits for both replies, whichever
+ * order they come in (a nudge carries it on when both came in one turn).
+ */
+function helloClosedThenTwo() {
+  return recording({
+    "intent-lead@state:intent:1": INTENT_STEPS(),
+    "project-lead@state:plan:1": PLAN_STEPS(),
+    "project-lead@state:execute:1": [
+      tools(call("dispatch", { id: "hello", brief: "Create hello.txt and test it", files: [] })),
+      say("Dispatched hello."),
+      tools(call("close", { task: "hello" })),
+      tools(
+        call("dispatch", { id: "world", brief: "Create world.txt", files: [] }),
+        call("dispatch", { id: "again", brief: "Create again.txt", files: [] }),
+      ),
+      say("Dispatched world and again."),
+      say("Waiting for the other task."),
+      tools(call("close", { task: "world" })),
+      tools(call("close", { task: "again" })),
+      writeArtifact("WORK_SUMMARY.md", "# Summary\n\nAll three files exist.\n"),
+      gate("WORK_SUMMARY.md", "Work done"),
+      finish("APPROVED_WORK", "approved"),
+    ],
+    "worker@dispatch:hello": helloThenWorld().instances["worker@dispatch:hello"]!,
+    "worker@dispatch:world": worker("world.txt"),
+    "worker@dispatch:again": worker("again.txt"),
+    "verifier@verify:hello-1": pass(),
+    "verifier@verify:world-1": pass(),
+    "verifier@verify:again-1": pass(),
+  });
 }
 
 describe("execute.runners: auto on what the job measured (issue 15 point 6)", () => {
@@ -173,6 +222,34 @@ describe("execute.runners: auto on what the job measured (issue 15 point 6)", ()
     expect(m.tasks).toBe(2);
     expect(fileOnBranch(job, "hello.txt")?.trim()).toBe("hello");
     expect(fileOnBranch(job, "world.txt")?.trim()).toBe("world.txt");
+  });
+
+  it("a command-heavy task that took 2 minutes start to merge: the next two tasks at once stay in the lead's run (0 dispatches), where the default 10 minutes would have sent the second to its own", async () => {
+    const job = await newJob({ recording: helloClosedThenTwo() });
+    // Model calls of 6 seconds, hello's command 90 seconds: 1.9 minutes of turn, 79% commands.
+    const { runs, deps } = await upToExecute(job, 1.5, { callMinutes: 0.1, engineClock: true });
+    const summary = await wake(1, deps);
+
+    expect(runs.dispatched).toEqual([]);
+    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    const m = measured(job)!;
+    const share = m.commandMs / m.turnMs;
+    expect(share).toBeGreaterThan(0.5);
+    // All three ended and were measured; hello ended first — its worker's turn, the lead's
+    // close and the verifier's call — before world and again started: its start-to-merge
+    // time, the only one measured when again was dispatched, is within the gap between starts.
+    expect(m.tasks).toBe(3);
+    const state = JSON.parse(fileOnBranch(job, jobPaths(1).state)!) as {
+      engine: { tasks: Record<string, { startedAt: string }> };
+    };
+    const helloStart = Date.parse(state.engine.tasks.hello!.startedAt);
+    const worldStart = Date.parse(state.engine.tasks.world!.startedAt);
+    expect(worldStart - helloStart).toBeGreaterThan(1.9 * MINUTE);
+    expect(worldStart - helloStart).toBeLessThan(4.75 * MINUTE);
+    // The control: with nothing ended, even the job's final share (below the one weighed then:
+    // world's and again's turns ran no command) over the default 10 minutes passes the
+    // 4.75-minute break-even for the second of two tasks at once.
+    expect(share * 10).toBeGreaterThan(4.75);
   });
 
   it("the lead's run short of time: 5 minutes left against a task expected to take 10, so even a model-bound job's first task goes to a run of its own (1 dispatch: hello)", async () => {
