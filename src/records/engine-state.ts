@@ -74,6 +74,11 @@ export const TaskMetaSchema = z.object({
    * or drop, is what `execute.runners: auto` expects of the next (issue 15 point 6).
    */
   startedAt: z.string().optional(),
+  /**
+   * What its turns' commands lost sharing the runner with other commands (monotonic ms):
+   * taken off its time when it ends, so the time measured is the task's alone.
+   */
+  contendedMs: z.number().nonnegative().optional(),
 });
 export type TaskMeta = z.infer<typeof TaskMetaSchema>;
 
@@ -237,9 +242,9 @@ export const EngineStateSchema = z.object({
   /**
    * What `execute.runners: auto` decides on (issue 15 point 6), as the engine measured it:
    * the task instances' applied turns — how many, their wall time and the time their commands
-   * took (the engine's monotonic clock, ms) — and the tasks that ended (merged, in conflict or
-   * dropped after they started), with their wall time from start to end (the engine's
-   * clock). Counters only, so they stay small however long the job; absent: nothing measured.
+   * took, each as alone on the runner (the engine's monotonic clock, ms) — and the tasks that
+   * ended (merged, in conflict or dropped after they started), with their time from start to
+   * end (the engine's clock), less what their commands lost to others'. Counters only, so they stay small however long the job; absent: nothing measured.
    */
   measured: z
     .object({

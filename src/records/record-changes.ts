@@ -41,8 +41,18 @@ export type RecordChange =
    * open task ends: its wall time is measured for `execute.runners: auto`.
    */
   | { type: "task-status-set"; id: string; status: TaskMeta["status"]; at?: string }
-  /** A task instance's turn was applied: its wall time and its commands' (monotonic ms). */
-  | { type: "task-turn-timed"; turnMs: number; commandMs: number }
+  /**
+   * A task instance's turn was applied (monotonic ms): its time and its commands', each as
+   * alone on the runner, and what sharing the runner with other commands added (`contendedMs`,
+   * taken off the task's own time when it ends).
+   */
+  | {
+      type: "task-turn-timed";
+      id: string;
+      turnMs: number;
+      commandMs: number;
+      contendedMs: number;
+    }
   /** A task's ledger in its own run (issue 15 point 6): dispatched, folded, re-dispatched. */
   | { type: "task-run-recorded"; id: string; ledger: TaskLedgerRecord }
   /** A task no longer runs in a run of its own: the lead's run takes it over. */
@@ -176,8 +186,18 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
       const turnMs = Math.max(0, change.turnMs);
       // A command's time is inside its turn's: never more than the whole turn.
       const commandMs = Math.min(turnMs, Math.max(0, change.commandMs));
+      const contendedMs = Math.max(0, change.contendedMs);
+      const meta = engine.tasks[change.id];
       return withEngine({
         ...engine,
+        ...(meta === undefined || contendedMs === 0
+          ? {}
+          : {
+              tasks: {
+                ...engine.tasks,
+                [change.id]: { ...meta, contendedMs: (meta.contendedMs ?? 0) + contendedMs },
+              },
+            }),
         measured: measure(engine.measured, { turns: 1, turnMs, commandMs }),
       });
     }
@@ -403,13 +423,15 @@ function measure(current: MeasuredRecord | undefined, add: Partial<MeasuredRecor
 
 /**
  * How long a task took, start to end, when this change ends it: an open task with a known
- * start moving to merged, conflict or dropped. Null otherwise (a queued task dropped never
+ * start moving to merged, conflict or dropped, less the time its commands lost sharing the
+ * runner. Null otherwise (a queued task dropped never
  * started; records older than `startedAt` have no start; a clock read backwards counts 0).
  */
 function taskEndMs(meta: TaskMeta, status: TaskMeta["status"], at: string): number | null {
   if (meta.status !== "open" || status === "open" || status === "queued") return null;
   if (meta.startedAt === undefined) return null;
-  const ms = Date.parse(at) - Date.parse(meta.startedAt);
+  // As alone on the runner: what its commands lost to others' is taken off.
+  const ms = Date.parse(at) - Date.parse(meta.startedAt) - (meta.contendedMs ?? 0);
   return Number.isFinite(ms) ? Math.max(0, ms) : null;
 }
 

@@ -6,6 +6,7 @@
 
 import type { Address } from "../../protocol/address.js";
 import { CostGate } from "../turn/cost-gate.js";
+import type { CommandClock } from "../fanout/command-clock.js";
 import type { ResponseJournal } from "../turn/response-journal.js";
 import type { JournalBranch } from "../turn/journal-branch.js";
 import type { Session } from "./session.js";
@@ -41,6 +42,8 @@ export interface WakeRuntime {
    * to a run of its own (issue 15 point 6).
    */
   stopAtMs: number | null;
+  /** The commands running in this run, for each one's time alone (made at the first). */
+  commandClock: CommandClock | null;
 }
 
 const runtimes = new WeakMap<Session, WakeRuntime>();
@@ -60,6 +63,7 @@ export function runtimeOf(s: Session): WakeRuntime {
       stopping: null,
       pause: null,
       stopAtMs: null,
+      commandClock: null,
     };
     runtimes.set(s, rt);
   }

@@ -80,6 +80,7 @@ export async function runInstanceTurn(
         tampered: run.decisions.tampered,
         // The time its commands took was spent all the same (runner-measures.ts).
         commandMs: run.decisions.commandMs,
+        contendedMs: run.decisions.contendedMs,
       };
       run.failure = `a command changed the engine's records (${records}); they were put back, and nothing this turn decided (a question, a gate, a dispatch, an outcome) was applied: ask or finish again. Never write under .cfa/ with a command`;
     }

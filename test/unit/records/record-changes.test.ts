@@ -172,18 +172,58 @@ describe("evolveRecords: tasks", () => {
     expect(again.engine.measured?.tasks).toBe(3);
   });
 
-  it("task turns add up their wall time and their commands' (a command never counts more than its turn)", () => {
-    const r = given(
-      { type: "task-turn-timed", turnMs: 100_000, commandMs: 80_000 },
-      { type: "task-turn-timed", turnMs: 50_000, commandMs: 0 },
-      { type: "task-turn-timed", turnMs: 10_000, commandMs: 30_000 },
-    );
+  it("task turns add up their time and their commands' (a command never counts more than its turn)", () => {
+    const timed = (turnMs: number, commandMs: number): RecordChange => ({
+      type: "task-turn-timed",
+      id: "a",
+      turnMs,
+      commandMs,
+      contendedMs: 0,
+    });
+    const r = given(opened(), timed(100_000, 80_000), timed(50_000, 0), timed(10_000, 30_000));
     expect(r.engine.measured).toEqual({
       turns: 3,
       turnMs: 160_000,
       commandMs: 90_000,
       tasks: 0,
       taskMs: 0,
+    });
+    expect(r.engine.tasks.a).not.toHaveProperty("contendedMs");
+  });
+
+  it("what a task's commands lost sharing the runner is kept on the task and taken off its time when it ends (20 minutes, 6 of them contended: 14 measured)", () => {
+    const r = given(
+      {
+        type: "task-recorded",
+        id: "a",
+        meta: task({ startedAt: "2026-01-01T10:00:00.000Z" }),
+      },
+      {
+        type: "task-turn-timed",
+        id: "a",
+        turnMs: 600_000,
+        commandMs: 500_000,
+        contendedMs: 240_000,
+      },
+      {
+        type: "task-turn-timed",
+        id: "a",
+        turnMs: 300_000,
+        commandMs: 200_000,
+        contendedMs: 120_000,
+      },
+      // A turn of a task no longer recorded still counts in the job's share.
+      { type: "task-turn-timed", id: "gone", turnMs: 100, commandMs: 0, contendedMs: 50 },
+      { type: "task-status-set", id: "a", status: "merged", at: "2026-01-01T10:20:00.000Z" },
+    );
+    expect(r.engine.tasks.a?.contendedMs).toBe(360_000);
+    expect(r.engine.tasks).not.toHaveProperty("gone");
+    expect(r.engine.measured).toEqual({
+      turns: 3,
+      turnMs: 900_100,
+      commandMs: 700_000,
+      tasks: 1,
+      taskMs: 14 * 60_000,
     });
   });
 
@@ -495,7 +535,7 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
     { type: "task-run-charged", costUsd: 0.5 },
     { type: "task-run-dropped", id: "a" },
     { type: "task-runs-single", reason: "403" },
-    { type: "task-turn-timed", turnMs: 60_000, commandMs: 45_000 },
+    { type: "task-turn-timed", id: "a", turnMs: 60_000, commandMs: 45_000, contendedMs: 5_000 },
     { type: "task-recorded", id: "c", meta: task({ thread: "dispatch:c", startedAt: "t0" }) },
     { type: "task-status-set", id: "c", status: "merged", at: "t1" },
   ];
