@@ -40,7 +40,14 @@ export type RecordChange =
    * A task's status moved on: merged, dropped, in conflict. `at` (the engine's clock) when an
    * open task ends: its wall time is measured for `execute.runners: auto`.
    */
-  | { type: "task-status-set"; id: string; status: TaskMeta["status"]; at?: string }
+  | {
+      type: "task-status-set";
+      id: string;
+      status: TaskMeta["status"];
+      at?: string;
+      /** Time its run of its own added, taken off the time measured (ms). */
+      overheadMs?: number;
+    }
   /**
    * A task instance's turn was applied (monotonic ms): its time and its commands', each as
    * alone on the runner, and what sharing the runner with other commands added (`contendedMs`,
@@ -173,7 +180,10 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
       });
     case "task-status-set": {
       const meta = taskOf(engine, change.id);
-      const ended = change.at === undefined ? null : taskEndMs(meta, change.status, change.at);
+      const ended =
+        change.at === undefined
+          ? null
+          : taskEndMs(meta, change.status, change.at, change.overheadMs ?? 0);
       return withEngine({
         ...engine,
         tasks: { ...engine.tasks, [change.id]: { ...meta, status: change.status } },
@@ -424,14 +434,19 @@ function measure(current: MeasuredRecord | undefined, add: Partial<MeasuredRecor
 /**
  * How long a task took, start to end, when this change ends it: an open task with a known
  * start moving to merged, conflict or dropped, less the time its commands lost sharing the
- * runner. Null otherwise (a queued task dropped never
+ * runner and what a run of its own added. Null otherwise (a queued task dropped never
  * started; records older than `startedAt` have no start; a clock read backwards counts 0).
  */
-function taskEndMs(meta: TaskMeta, status: TaskMeta["status"], at: string): number | null {
+function taskEndMs(
+  meta: TaskMeta,
+  status: TaskMeta["status"],
+  at: string,
+  overheadMs: number,
+): number | null {
   if (meta.status !== "open" || status === "open" || status === "queued") return null;
   if (meta.startedAt === undefined) return null;
   // As alone on the runner: what its commands lost to others' is taken off.
-  const ms = Date.parse(at) - Date.parse(meta.startedAt) - (meta.contendedMs ?? 0);
+  const ms = Date.parse(at) - Date.parse(meta.startedAt) - (meta.contendedMs ?? 0) - overheadMs;
   return Number.isFinite(ms) ? Math.max(0, ms) : null;
 }
 

@@ -228,17 +228,23 @@ describe("execute.runners: auto on what the job measured (issue 15 point 6)", ()
     const job = await newJob({ recording: helloClosedThenTwo() });
     // Model calls of 6 seconds, hello's command 90 seconds: 1.9 minutes of turn, 79% commands.
     const { runs, deps } = await upToExecute(job, 1.5, { callMinutes: 0.1, engineClock: true });
-    const summary = await wake(1, deps);
+    // PLAN's last turn, the lead's dispatch and hello's turn: what the decision will weigh.
+    await wake(1, deps, { maxTurns: 3 });
+    const before = measured(job)!;
+    expect(before).toMatchObject({ turns: 1, tasks: 0 });
+    const share = before.commandMs / before.turnMs;
+    expect(share).toBeCloseTo(1.5 / 1.9, 5);
+    // The control: over the default 10 minutes this share passes the 4.75-minute break-even
+    // for the second of two tasks at once.
+    expect(share * 10).toBeGreaterThan(4.75);
 
+    const summary = await wake(1, deps);
     expect(runs.dispatched).toEqual([]);
     expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-    const m = measured(job)!;
-    const share = m.commandMs / m.turnMs;
-    expect(share).toBeGreaterThan(0.5);
     // All three ended and were measured; hello ended first — its worker's turn, the lead's
     // close and the verifier's call — before world and again started: its start-to-merge
     // time, the only one measured when again was dispatched, is within the gap between starts.
-    expect(m.tasks).toBe(3);
+    expect(measured(job)!.tasks).toBe(3);
     const state = JSON.parse(fileOnBranch(job, jobPaths(1).state)!) as {
       engine: { tasks: Record<string, { startedAt: string }> };
     };
@@ -246,10 +252,6 @@ describe("execute.runners: auto on what the job measured (issue 15 point 6)", ()
     const worldStart = Date.parse(state.engine.tasks.world!.startedAt);
     expect(worldStart - helloStart).toBeGreaterThan(1.9 * MINUTE);
     expect(worldStart - helloStart).toBeLessThan(4.75 * MINUTE);
-    // The control: with nothing ended, even the job's final share (below the one weighed then:
-    // world's and again's turns ran no command) over the default 10 minutes passes the
-    // 4.75-minute break-even for the second of two tasks at once.
-    expect(share * 10).toBeGreaterThan(4.75);
   });
 
   it("the lead's run short of time: 5 minutes left against a task expected to take 10, so even a model-bound job's first task goes to a run of its own (1 dispatch: hello)", async () => {

@@ -227,6 +227,34 @@ describe("evolveRecords: tasks", () => {
     });
   });
 
+  it("a task that ended in a run of its own is measured less what that run added (12 minutes, 4.75 added: 7.25), never below 0", () => {
+    const started = (id: string): RecordChange => ({
+      type: "task-recorded",
+      id,
+      meta: task({ thread: `dispatch:${id}`, startedAt: "2026-01-01T10:00:00.000Z" }),
+    });
+    const r = given(
+      started("a"),
+      started("b"),
+      {
+        type: "task-status-set",
+        id: "a",
+        status: "merged",
+        at: "2026-01-01T10:12:00.000Z",
+        overheadMs: 4.75 * 60_000,
+      },
+      {
+        type: "task-status-set",
+        id: "b",
+        status: "merged",
+        at: "2026-01-01T10:01:00.000Z",
+        overheadMs: 4.75 * 60_000,
+      },
+    );
+    expect(r.engine.measured?.tasks).toBe(2);
+    expect(r.engine.measured?.taskMs).toBe(7.25 * 60_000);
+  });
+
   it("a status set or a verdict for a task never recorded is refused, naming it", () => {
     expect(() => given({ type: "task-status-set", id: "x", status: "dropped" })).toThrow(
       /no task x/,
