@@ -5,7 +5,6 @@
 
 import type { Permission } from "../ports/forge.js";
 
-
 export type AppAction =
   /** 👀 on the comment or issue: GitHub keeps one reaction per user and content. */
   | { kind: "react"; target: { comment: number } | { issue: number } }

@@ -7,7 +7,6 @@ import type { Content, Payload, Policy, ProxyHistory, TerminateMode } from "./mo
 import type { Rejection } from "./rejection.js";
 import type { WithdrawAnswer } from "./withdraw-answer.js";
 
-
 export type Effect =
   /**
    * Seed 000 §6 "spark installs the protocol surface": provision the new (A, t') instance
