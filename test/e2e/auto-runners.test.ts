@@ -13,15 +13,7 @@ import type { Model } from "../../src/ports/model.js";
 import type { LocalJob } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { leadUpToDispatch } from "../support/engine/task-run-pushes.js";
-import {
-  INTENT_STEPS,
-  PLAN_STEPS,
-  finish,
-  gate,
-  pass,
-  worker,
-  writeArtifact,
-} from "../support/engine/recordings.js";
+import { INTENT_STEPS, PLAN_STEPS, pass, worker, summedUp } from "../support/engine/recordings.js";
 import { call, recording, say, tools } from "../support/engine/script.js";
 import { fileOnBranch } from "../support/engine/inspect.js";
 import { jobPaths } from "../../src/records/job-paths.js";
@@ -44,9 +36,7 @@ function helloThenWorld() {
       say("Dispatched world."),
       tools(call("close", { task: "hello" })),
       tools(call("close", { task: "world" })),
-      writeArtifact("WORK_SUMMARY.md", "# Summary\n\nBoth files exist.\n"),
-      gate("WORK_SUMMARY.md", "Work done"),
-      finish("APPROVED_WORK", "approved"),
+      ...summedUp("Both files exist."),
     ],
     "worker@dispatch:hello": [
       tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
@@ -164,9 +154,7 @@ function helloClosedThenTwo() {
       say("Waiting for the other task."),
       tools(call("close", { task: "world" })),
       tools(call("close", { task: "again" })),
-      writeArtifact("WORK_SUMMARY.md", "# Summary\n\nAll three files exist.\n"),
-      gate("WORK_SUMMARY.md", "Work done"),
-      finish("APPROVED_WORK", "approved"),
+      ...summedUp("All three files exist."),
     ],
     "worker@dispatch:hello": helloThenWorld().instances["worker@dispatch:hello"]!,
     "worker@dispatch:world": worker("world.txt"),

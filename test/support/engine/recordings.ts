@@ -45,10 +45,13 @@ export const slowIntentTurn = (looks: number, question = "Intent?"): ScriptStep[
   gate("INTENT.md", question),
 ];
 
-/** EXECUTE's lead ending its work: WORK_SUMMARY.md saying `summary`, its gate, approved. */
-export const summedUp = (summary: string): ScriptStep[] => [
+/**
+ * EXECUTE's lead ending its work: WORK_SUMMARY.md saying `summary`, its gate asking `question`,
+ * approved.
+ */
+export const summedUp = (summary: string, question = "Work done"): ScriptStep[] => [
   writeArtifact("WORK_SUMMARY.md", `# Summary\n\n${summary}\n`),
-  gate("WORK_SUMMARY.md", "Work done"),
+  gate("WORK_SUMMARY.md", question),
   finish("APPROVED_WORK", "approved"),
 ];
 
