@@ -16,6 +16,28 @@ import {
   gate,
   writeArtifact,
 } from "../support/engine/recordings.js";
+import type { LocalJob } from "../support/engine/local-job.js";
+
+/** The re-entered lead's turn: it is told its artifact exists, rewrites it and asks again. */
+const realigned = (artifact: string, content: string, question: string) => [
+  expecting(writeArtifact(artifact, content), "it exists: ALIGN it"),
+  gate(artifact, question),
+];
+
+/**
+ * Opens job 1 and approves `gates` gates; the job then waits at `to`'s gate on its second
+ * entry, one backtrack counted. Returns its record and the re-entered lead's first message.
+ */
+async function reenteredAt(job: LocalJob, gates: number, to: "INTENT" | "PLAN", lead: string) {
+  await openJob(job);
+  const summary = await approveGates(job, gates, wake);
+  expect(summary.state).toBe(to);
+  expect(summary.waitingOn).toContain(`review ${to}.md`);
+  const record = state(job);
+  expect(record.backtracks).toBe(1);
+  expect(record.entry).toBe(2);
+  return { record, begin: userTexts(transcript(job, lead))[0]! };
+}
 
 describe("backtracks", () => {
   const newJob = useLocalJobs();
@@ -28,23 +50,14 @@ describe("backtracks", () => {
         "project-lead@state:execute:1": [
           finish("REPLAN", "the plan forgot that world.txt must be lowercase"),
         ],
-        "project-lead@state:plan:2": [
-          expecting(
-            writeArtifact("PLAN.md", "# Plan\n\nTasks: hello, world (lowercase).\n"),
-            "it exists: ALIGN it",
-          ),
-          gate("PLAN.md", "Re-planned"),
-        ],
+        "project-lead@state:plan:2": realigned(
+          "PLAN.md",
+          "# Plan\n\nTasks: hello, world (lowercase).\n",
+          "Re-planned",
+        ),
       }),
     });
-    await openJob(job);
-    const summary = await approveGates(job, 2, wake);
-    expect(summary.state).toBe("PLAN");
-    expect(summary.waitingOn).toContain("review PLAN.md");
-
-    const record = state(job);
-    expect(record.backtracks).toBe(1);
-    expect(record.entry).toBe(2);
+    const { record, begin } = await reenteredAt(job, 2, "PLAN", "project-lead@state:plan:2");
     expect(record.history.at(-1)).toMatchObject({
       from: "EXECUTE",
       action: "REPLAN",
@@ -52,7 +65,6 @@ describe("backtracks", () => {
       by: "project-lead@state:execute:1",
       reason: "the plan forgot that world.txt must be lowercase",
     });
-    const begin = userTexts(transcript(job, "project-lead@state:plan:2"))[0]!;
     expect(begin).toContain("You lead the PLAN phase of job #1 (entry 2)");
     expect(begin).toContain("`.cfa/jobs/1/PLAN.md` — it exists: ALIGN it");
     expect(begin).toContain("You re-enter PLAN because EXECUTE backtracked (REPLAN)");
@@ -74,28 +86,18 @@ describe("backtracks", () => {
       recording: recording({
         "intent-lead@state:intent:1": INTENT_STEPS(),
         "project-lead@state:plan:1": [finish("REALIGN", "who is the greeting for?")],
-        "intent-lead@state:intent:2": [
-          expecting(
-            writeArtifact("INTENT.md", "# Intent\n\nObjective: greet the world, in English.\n"),
-            "it exists: ALIGN it",
-          ),
-          gate("INTENT.md", "Realigned"),
-        ],
+        "intent-lead@state:intent:2": realigned(
+          "INTENT.md",
+          "# Intent\n\nObjective: greet the world, in English.\n",
+          "Realigned",
+        ),
       }),
     });
-    await openJob(job);
-    const summary = await approveGates(job, 1, wake);
-    expect(summary.state).toBe("INTENT");
-    expect(summary.waitingOn).toContain("review INTENT.md");
-
-    const record = state(job);
-    expect(record.backtracks).toBe(1);
-    expect(record.entry).toBe(2);
+    const { record, begin } = await reenteredAt(job, 1, "INTENT", "intent-lead@state:intent:2");
     expect(record.history.map((h) => `${h.from} ${h.action} ${h.to}`)).toEqual([
       "INTENT APPROVED_INTENT PLAN",
       "PLAN REALIGN INTENT",
     ]);
-    const begin = userTexts(transcript(job, "intent-lead@state:intent:2"))[0]!;
     expect(begin).toContain("(entry 2)");
     expect(begin).toContain("You re-enter INTENT because PLAN backtracked (REALIGN)");
   });
