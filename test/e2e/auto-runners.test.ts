@@ -14,29 +14,26 @@ import type { LocalJob } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { leadUpToDispatch } from "../support/engine/task-run-pushes.js";
 import { INTENT_STEPS, PLAN_STEPS, pass, worker, summedUp } from "../support/engine/recordings.js";
-import { call, recording, say, tools } from "../support/engine/script.js";
+import { call, recording, say, tools, type ScriptStep } from "../support/engine/script.js";
 import { fileOnBranch } from "../support/engine/inspect.js";
 import { jobPaths } from "../../src/records/job-paths.js";
 
 const MINUTE = 60_000;
 
 /**
- * EXECUTE: hello dispatched alone; once its worker replied (hello still open), world. Hello's
- * worker writes its file and runs one command; the rest is the model's. With world in the
- * lead's run the job goes on to its last gate.
+ * INTENT and PLAN approved; EXECUTE's lead first dispatches hello alone, whose worker writes
+ * its file and runs one command (the rest is the model's), then goes on with `then`. Every
+ * other task in `others` has a worker writing `<id>.txt`; every task passes its verifier.
  */
-function helloThenWorld() {
+function helloFirst(then: ScriptStep[], others: string[]) {
+  const each = (id: string, steps: ScriptStep[]) => [id, steps] as const;
   return recording({
     "intent-lead@state:intent:1": INTENT_STEPS(),
     "project-lead@state:plan:1": PLAN_STEPS(),
     "project-lead@state:execute:1": [
       tools(call("dispatch", { id: "hello", brief: "Create hello.txt and test it", files: [] })),
       say("Dispatched hello."),
-      tools(call("dispatch", { id: "world", brief: "Create world.txt", files: [] })),
-      say("Dispatched world."),
-      tools(call("close", { task: "hello" })),
-      tools(call("close", { task: "world" })),
-      ...summedUp("Both files exist."),
+      ...then,
     ],
     "worker@dispatch:hello": [
       tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
@@ -44,11 +41,28 @@ function helloThenWorld() {
       tools(call("reply", { text: "hello.txt written and checked" })),
       say("done"),
     ],
-    "worker@dispatch:world": worker("world.txt"),
-    "verifier@verify:hello-1": pass(),
-    "verifier@verify:world-1": pass(),
+    ...Object.fromEntries(others.map((id) => each(`worker@dispatch:${id}`, worker(`${id}.txt`)))),
+    ...Object.fromEntries(
+      ["hello", ...others].map((id) => each(`verifier@verify:${id}-1`, pass())),
+    ),
   });
 }
+
+/**
+ * EXECUTE: hello dispatched alone; once its worker replied (hello still open), world. With
+ * world in the lead's run the job goes on to its last gate.
+ */
+const helloThenWorld = () =>
+  helloFirst(
+    [
+      tools(call("dispatch", { id: "world", brief: "Create world.txt", files: [] })),
+      say("Dispatched world."),
+      tools(call("close", { task: "hello" })),
+      tools(call("close", { task: "world" })),
+      ...summedUp("Both files exist."),
+    ],
+    ["world"],
+  );
 
 /**
  * The job's deps on a virtual clock: every model call takes `callMinutes` (1) and every
@@ -138,13 +152,9 @@ async function upToExecute(
  * (again is the second task open: 2 at once). The lead waits for both replies, whichever
  * order they come in (a nudge carries it on when both came in one turn).
  */
-function helloClosedThenTwo() {
-  return recording({
-    "intent-lead@state:intent:1": INTENT_STEPS(),
-    "project-lead@state:plan:1": PLAN_STEPS(),
-    "project-lead@state:execute:1": [
-      tools(call("dispatch", { id: "hello", brief: "Create hello.txt and test it", files: [] })),
-      say("Dispatched hello."),
+const helloClosedThenTwo = () =>
+  helloFirst(
+    [
       tools(call("close", { task: "hello" })),
       tools(
         call("dispatch", { id: "world", brief: "Create world.txt", files: [] }),
@@ -156,14 +166,8 @@ function helloClosedThenTwo() {
       tools(call("close", { task: "again" })),
       ...summedUp("All three files exist."),
     ],
-    "worker@dispatch:hello": helloThenWorld().instances["worker@dispatch:hello"]!,
-    "worker@dispatch:world": worker("world.txt"),
-    "worker@dispatch:again": worker("again.txt"),
-    "verifier@verify:hello-1": pass(),
-    "verifier@verify:world-1": pass(),
-    "verifier@verify:again-1": pass(),
-  });
-}
+    ["world", "again"],
+  );
 
 describe("execute.runners: auto on what the job measured (issue 15 point 6)", () => {
   const newJob = useLocalJobs();
