@@ -16,6 +16,15 @@ const readFile = (path: string) => {
 };
 const mode = (argv: string[], eventName?: string, eventPath?: string, job?: string) =>
   resolveWorkerMode({ argv, eventName, eventPath, job, readFile });
+/** A workflow_dispatch run of job 7 with no event file and the action's `inputs`. */
+const dispatched = (inputs: Partial<Parameters<typeof resolveWorkerMode>[0]>) =>
+  resolveWorkerMode({
+    argv: [],
+    eventName: "workflow_dispatch",
+    eventPath: undefined,
+    job: "7",
+    ...inputs,
+  });
 
 describe("what a worker run does", () => {
   it("wakes the job named by --job, by the action's input, or by the dispatch event", () => {
@@ -40,44 +49,18 @@ describe("what a worker run does", () => {
   it("runs one task of a job (issue 15 point 6) from flags, the action's inputs or the dispatch event", () => {
     const task = { kind: "task", job: 7, task: "api", epoch: 2 };
     expect(mode(["--job", "7", "--task", "api", "--epoch", "2"])).toEqual(task);
-    expect(
-      resolveWorkerMode({
-        argv: [],
-        eventName: "workflow_dispatch",
-        eventPath: "/x",
-        job: "7",
-        task: "api",
-        epoch: "2",
-      }),
-    ).toEqual(task);
+    expect(dispatched({ eventPath: "/x", task: "api", epoch: "2" })).toEqual(task);
     expect(mode([], "workflow_dispatch", "/dispatch-task.json")).toEqual(task);
     // The inputs' defaults are empty strings: the lead's run, as before.
-    expect(
-      resolveWorkerMode({
-        argv: [],
-        eventName: "workflow_dispatch",
-        eventPath: undefined,
-        job: "7",
-        task: "",
-        epoch: "",
-        wakeLead: "",
-      }),
-    ).toEqual({ kind: "job", job: 7 });
+    expect(dispatched({ task: "", epoch: "", wakeLead: "" })).toEqual({ kind: "job", job: 7 });
   });
 
   it("only wakes the job's lead for the task job's last step", () => {
     expect(mode(["--job", "7", "--wake-lead"])).toEqual({ kind: "wake-lead", job: 7 });
-    expect(
-      resolveWorkerMode({
-        argv: [],
-        eventName: "workflow_dispatch",
-        eventPath: undefined,
-        job: "7",
-        task: "api",
-        epoch: "2",
-        wakeLead: "true",
-      }),
-    ).toEqual({ kind: "wake-lead", job: 7 });
+    expect(dispatched({ task: "api", epoch: "2", wakeLead: "true" })).toEqual({
+      kind: "wake-lead",
+      job: 7,
+    });
   });
 
   it.each([
@@ -89,14 +72,7 @@ describe("what a worker run does", () => {
     [{ task: "", epoch: "3" }, /an epoch without a task/],
     [{ wakeLead: "yes" }, /wake-lead is "true" or empty/],
   ])("refuses the task inputs %j with one line saying what was wrong", (inputs, message) => {
-    const run = () =>
-      resolveWorkerMode({
-        argv: [],
-        eventName: "workflow_dispatch",
-        eventPath: undefined,
-        job: "7",
-        ...inputs,
-      });
+    const run = () => dispatched(inputs);
     expect(run).toThrow(WorkerUsageError);
     expect(run).toThrow(message);
   });
