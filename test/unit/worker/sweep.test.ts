@@ -44,6 +44,33 @@ function stateJson(job: number, state: State, cursor: number, pr: number | null,
   };
 }
 
+/**
+ * What every sweep reads first: no .github/cfa.yml (or `config`, base64), a cfa/N branch and
+ * an open cfa-labelled issue for each of `jobs`, and no run of the workflow in progress or
+ * queued. Returns the scope for the test's own calls.
+ */
+function listing(jobs: number[], config?: string) {
+  const scope = nockGitHub();
+  const cfaYml = scope.get(`${R}/contents/.github%2Fcfa.yml`);
+  if (config === undefined) cfaYml.reply(404, { message: "Not Found" });
+  else cfaYml.reply(200, { type: "file", encoding: "base64", content: config });
+  scope.get(`${R}/git/matching-refs/heads%2Fcfa%2F`).reply(
+    200,
+    jobs.map((n) => ({ ref: `refs/heads/cfa/${n}` })),
+  );
+  scope
+    .get(`${R}/issues`)
+    .query({ labels: "cfa", state: "open", per_page: "100" })
+    .reply(200, jobs.map(issue));
+  for (const status of ["in_progress", "queued"]) {
+    scope
+      .get(`${R}/actions/workflows/cfa.yml/runs`)
+      .query({ status, per_page: "100" })
+      .reply(200, { total_count: 0, workflow_runs: [] });
+  }
+  return scope;
+}
+
 describe("the sweep (schedule)", () => {
   const github = useGitHubMocks();
 
@@ -134,20 +161,7 @@ describe("the sweep (schedule)", () => {
     [true, "an outsider's command the app already answered wakes nothing (issue 18 §6)"],
     [false, "positive control: the same command unanswered wakes the job"],
   ] as const)("answered=%s: %s", async (answered, _what) => {
-    const scope = nockGitHub();
-    scope.get(`${R}/contents/.github%2Fcfa.yml`).reply(404, { message: "Not Found" });
-    scope.get(`${R}/git/matching-refs/heads%2Fcfa%2F`).reply(200, [{ ref: "refs/heads/cfa/1" }]);
-    scope
-      .get(`${R}/issues`)
-      .query({ labels: "cfa", state: "open", per_page: "100" })
-      .reply(200, [issue(1)]);
-    scope
-      .get(`${R}/actions/workflows/cfa.yml/runs`)
-      .query({ status: "in_progress", per_page: "100" })
-      .reply(200, { total_count: 0, workflow_runs: [] })
-      .get(`${R}/actions/workflows/cfa.yml/runs`)
-      .query({ status: "queued", per_page: "100" })
-      .reply(200, { total_count: 0, workflow_runs: [] });
+    const scope = listing([1]);
     const reply = commandRefusalComment({
       job: 1,
       comment: 70,
@@ -191,18 +205,7 @@ describe("the sweep (schedule)", () => {
   });
 
   it("wakes a job whose pull request was closed meanwhile, so its wake withdraws it", async () => {
-    const scope = nockGitHub();
-    scope.get(`${R}/contents/.github%2Fcfa.yml`).reply(404, { message: "Not Found" });
-    scope.get(`${R}/git/matching-refs/heads%2Fcfa%2F`).reply(200, [{ ref: "refs/heads/cfa/8" }]);
-    scope
-      .get(`${R}/issues`)
-      .query(true)
-      .reply(200, [issue(8)]);
-    scope
-      .get(`${R}/actions/workflows/cfa.yml/runs`)
-      .query(true)
-      .times(2)
-      .reply(200, { total_count: 0, workflow_runs: [] });
+    const scope = listing([8]);
     // Waiting on its gate, nothing unread: only the closed pull request says it needs a run.
     scope
       .get(`${R}/contents/.cfa%2Fjobs%2F8%2Fstate.json`)
@@ -260,20 +263,7 @@ describe("the sweep (schedule)", () => {
       };
     };
     const sweepOnce = async (remindedAt: string | undefined, dispatch: boolean) => {
-      const scope = nockGitHub();
-      scope
-        .get(`${R}/contents/.github%2Fcfa.yml`)
-        .reply(200, { type: "file", encoding: "base64", content: config });
-      scope.get(`${R}/git/matching-refs/heads%2Fcfa%2F`).reply(200, [{ ref: "refs/heads/cfa/8" }]);
-      scope
-        .get(`${R}/issues`)
-        .query(true)
-        .reply(200, [issue(8)]);
-      scope
-        .get(`${R}/actions/workflows/cfa.yml/runs`)
-        .query(true)
-        .times(2)
-        .reply(200, { total_count: 0, workflow_runs: [] });
+      const scope = listing([8], config);
       scope
         .get(`${R}/contents/.cfa%2Fjobs%2F8%2Fstate.json`)
         .query({ ref: "cfa/8" })
@@ -314,18 +304,7 @@ describe("the sweep (schedule)", () => {
   });
 
   it("a dry run says what it would wake and dispatches nothing", async () => {
-    const scope = nockGitHub();
-    scope.get(`${R}/contents/.github%2Fcfa.yml`).reply(404, { message: "Not Found" });
-    scope.get(`${R}/git/matching-refs/heads%2Fcfa%2F`).reply(200, [{ ref: "refs/heads/cfa/2" }]);
-    scope
-      .get(`${R}/issues`)
-      .query(true)
-      .reply(200, [issue(2)]);
-    scope
-      .get(`${R}/actions/workflows/cfa.yml/runs`)
-      .query(true)
-      .times(2)
-      .reply(200, { total_count: 0, workflow_runs: [] });
+    const scope = listing([2]);
     scope
       .get(`${R}/contents/.cfa%2Fjobs%2F2%2Fstate.json`)
       .query({ ref: "cfa/2" })
@@ -349,20 +328,7 @@ describe("the sweep (schedule)", () => {
   });
 
   it("one unreadable job fails the run but not the others", async () => {
-    const scope = nockGitHub();
-    scope.get(`${R}/contents/.github%2Fcfa.yml`).reply(404, { message: "Not Found" });
-    scope
-      .get(`${R}/git/matching-refs/heads%2Fcfa%2F`)
-      .reply(200, [{ ref: "refs/heads/cfa/1" }, { ref: "refs/heads/cfa/2" }]);
-    scope
-      .get(`${R}/issues`)
-      .query(true)
-      .reply(200, [issue(1), issue(2)]);
-    scope
-      .get(`${R}/actions/workflows/cfa.yml/runs`)
-      .query(true)
-      .times(2)
-      .reply(200, { total_count: 0, workflow_runs: [] });
+    const scope = listing([1, 2]);
     scope
       .get(`${R}/contents/.cfa%2Fjobs%2F1%2Fstate.json`)
       .query({ ref: "cfa/1" })
