@@ -71,6 +71,27 @@ function listing(jobs: number[], config?: string) {
   return scope;
 }
 
+/** The default branch, and a dispatch of the workflow on it for each of `jobs`. */
+function dispatches(scope: ReturnType<typeof nockGitHub>, jobs: number[]) {
+  scope.get(R).reply(200, { default_branch: "main" });
+  for (const job of jobs) {
+    scope
+      .post(
+        `${R}/actions/workflows/cfa.yml/dispatches`,
+        expectBody({ ref: "main", inputs: { job: String(job) } }),
+      )
+      .reply(204);
+  }
+}
+
+/** Runs the worker with `argv` in the schedule's environment: its exit code and its lines. */
+async function sweep(argv: string[], options: Partial<Parameters<typeof runWorker>[2]> = {}) {
+  const lines: string[] = [];
+  const print = (l: string) => void lines.push(l);
+  const code = await runWorker(argv, ENV, { print, githubPacing: TEST_PACING, ...options });
+  return { code, lines };
+}
+
 describe("the sweep (schedule)", () => {
   const github = useGitHubMocks();
 
@@ -135,20 +156,10 @@ describe("the sweep (schedule)", () => {
         .get(`${R}/collaborators/${login}/permission`)
         .reply(200, { permission, role_name: permission, user: person(login) });
     }
-    scope.get(R).reply(200, { default_branch: "main" });
-    for (const job of ["2", "4"]) {
-      scope
-        .post(
-          `${R}/actions/workflows/cfa.yml/dispatches`,
-          expectBody({ ref: "main", inputs: { job } }),
-        )
-        .reply(204);
-    }
-    const lines: string[] = [];
+    dispatches(scope, [2, 4]);
 
-    expect(
-      await runWorker([], ENV, { print: (l) => lines.push(l), githubPacing: TEST_PACING }),
-    ).toBe(0);
+    const { code, lines } = await sweep([]);
+    expect(code).toBe(0);
 
     expect(lines.filter((l) => l.startsWith("cfa/worker: woke"))).toEqual([
       "cfa/worker: woke job #2: a comment it has not read",
@@ -180,24 +191,13 @@ describe("the sweep (schedule)", () => {
         { id: 70, user: person("mallory"), body: "/withdraw" },
         ...(answered ? [{ id: 71, user: person("cfa-bot[bot]", "Bot"), body: reply }] : []),
       ]);
-    scope.get(R).reply(200, { default_branch: "main" });
+    dispatches(scope, answered ? [] : [1]);
     if (answered) {
       scope
         .get(`${R}/collaborators/mallory/permission`)
         .reply(200, { permission: "read", role_name: "read", user: person("mallory") });
-    } else {
-      scope
-        .post(
-          `${R}/actions/workflows/cfa.yml/dispatches`,
-          expectBody({ ref: "main", inputs: { job: "1" } }),
-        )
-        .reply(204);
     }
-    const lines: string[] = [];
-    const code = await runWorker([], ENV, {
-      print: (l) => lines.push(l),
-      githubPacing: TEST_PACING,
-    });
+    const { code, lines } = await sweep([]);
     expect(code).toBe(0);
     expect(lines.filter((l) => l.startsWith("cfa/worker: woke"))).toEqual(
       answered ? [] : ["cfa/worker: woke job #1: a comment it has not read"],
@@ -219,15 +219,10 @@ describe("the sweep (schedule)", () => {
       .get(`${R}/pulls/21/reviews`)
       .query(true)
       .reply(200, []);
-    scope.get(R).reply(200, { default_branch: "main" });
-    scope
-      .post(`${R}/actions/workflows/cfa.yml/dispatches`, expectBody({ inputs: { job: "8" } }))
-      .reply(204);
-    const lines: string[] = [];
+    dispatches(scope, [8]);
 
-    expect(
-      await runWorker(["--sweep"], ENV, { print: (l) => lines.push(l), githubPacing: TEST_PACING }),
-    ).toBe(0);
+    const { code, lines } = await sweep(["--sweep"]);
+    expect(code).toBe(0);
     expect(lines).toContain("cfa/worker: woke job #8: its pull request #21 was closed");
   });
 
@@ -276,22 +271,10 @@ describe("the sweep (schedule)", () => {
         .get(`${R}/pulls/21/reviews`)
         .query(true)
         .reply(200, []);
-      scope.get(R).reply(200, { default_branch: "main" });
-      if (dispatch) {
-        scope
-          .post(`${R}/actions/workflows/cfa.yml/dispatches`, expectBody({ inputs: { job: "8" } }))
-          .reply(204);
-      }
-      const lines: string[] = [];
+      dispatches(scope, dispatch ? [8] : []);
       const clock = { now: () => new Date("2026-11-23T11:00:00.000Z") };
-      expect(
-        await runWorker(["--sweep"], ENV, {
-          print: (l) => lines.push(l),
-          githubPacing: TEST_PACING,
-          clock,
-        }),
-        lines.join("\n"),
-      ).toBe(0);
+      const { code, lines } = await sweep(["--sweep"], { clock });
+      expect(code, lines.join("\n")).toBe(0);
       expect(scope.pendingMocks()).toEqual([]);
       return lines;
     };
@@ -312,15 +295,10 @@ describe("the sweep (schedule)", () => {
       .get(`${R}/issues/2/comments`)
       .query(true)
       .reply(200, []);
-    scope.get(R).reply(200, { default_branch: "main" });
-    const lines: string[] = [];
+    dispatches(scope, []);
 
-    expect(
-      await runWorker(["--sweep", "--dry-run"], ENV, {
-        print: (l) => lines.push(l),
-        githubPacing: TEST_PACING,
-      }),
-    ).toBe(0);
+    const { code, lines } = await sweep(["--sweep", "--dry-run"]);
+    expect(code).toBe(0);
 
     expect(lines).toContain(
       "cfa/worker: would wake job #2: not waiting on anyone, and no run is working on it",
@@ -344,15 +322,10 @@ describe("the sweep (schedule)", () => {
       .get(`${R}/issues/2/comments`)
       .query(true)
       .reply(200, []);
-    scope.get(R).reply(200, { default_branch: "main" });
-    scope
-      .post(`${R}/actions/workflows/cfa.yml/dispatches`, expectBody({ inputs: { job: "2" } }))
-      .reply(204);
-    const lines: string[] = [];
+    dispatches(scope, [2]);
 
-    expect(
-      await runWorker(["--sweep"], ENV, { print: (l) => lines.push(l), githubPacing: TEST_PACING }),
-    ).toBe(1);
+    const { code, lines } = await sweep(["--sweep"]);
+    expect(code).toBe(1);
 
     expect(lines.some((l) => l.startsWith("::error::cfa/worker: sweep: job #1:"))).toBe(true);
     expect(lines).toContain(
