@@ -71,6 +71,33 @@ function listing(jobs: number[], config?: string) {
   return scope;
 }
 
+/**
+ * What the sweep reads of job `job`: its state.json on cfa/N (`stateFile`), its comments,
+ * and its pull request and the reviews on it when `pull` is given.
+ */
+function jobReads(
+  scope: ReturnType<typeof nockGitHub>,
+  job: number,
+  stateFile: object,
+  comments: object[],
+  pull?: { number: number; state: "open" | "closed" },
+) {
+  scope
+    .get(`${R}/contents/.cfa%2Fjobs%2F${job}%2Fstate.json`)
+    .query({ ref: `cfa/${job}` })
+    .reply(200, stateFile)
+    .get(`${R}/issues/${job}/comments`)
+    .query({ per_page: "100" })
+    .reply(200, comments);
+  if (pull === undefined) return;
+  scope
+    .get(`${R}/pulls/${pull.number}`)
+    .reply(200, pull)
+    .get(`${R}/pulls/${pull.number}/reviews`)
+    .query({ per_page: "100" })
+    .reply(200, []);
+}
+
 /** The default branch, and a dispatch of the workflow on it for each of `jobs`. */
 function dispatches(scope: ReturnType<typeof nockGitHub>, jobs: number[]) {
   scope.get(R).reply(200, { default_branch: "main" });
@@ -114,29 +141,15 @@ describe("the sweep (schedule)", () => {
       .query({ status: "queued", per_page: "100" })
       .reply(200, { total_count: 0, workflow_runs: [] });
     // Job 1 waits on its gate; the newest comment after its cursor is the bot's own.
-    scope
-      .get(`${R}/contents/.cfa%2Fjobs%2F1%2Fstate.json`)
-      .query({ ref: "cfa/1" })
-      .reply(200, stateJson(1, "INTENT", 50, null, true))
-      .get(`${R}/issues/1/comments`)
-      .query({ per_page: "100" })
-      .reply(200, [
-        { id: 50, user: person("ana") },
-        { id: 60, user: person("github-actions[bot]", "Bot") },
-      ]);
+    jobReads(scope, 1, stateJson(1, "INTENT", 50, null, true), [
+      { id: 50, user: person("ana") },
+      { id: 60, user: person("github-actions[bot]", "Bot") },
+    ]);
     // Job 2 waits too, but a person commented since.
-    scope
-      .get(`${R}/contents/.cfa%2Fjobs%2F2%2Fstate.json`)
-      .query({ ref: "cfa/2" })
-      .reply(200, stateJson(2, "PLAN", 50, 9, true))
-      .get(`${R}/issues/2/comments`)
-      .query({ per_page: "100" })
-      .reply(200, [{ id: 55, user: person("ana") }])
-      .get(`${R}/pulls/9`)
-      .reply(200, { number: 9, state: "open" })
-      .get(`${R}/pulls/9/reviews`)
-      .query({ per_page: "100" })
-      .reply(200, []);
+    jobReads(scope, 2, stateJson(2, "PLAN", 50, 9, true), [{ id: 55, user: person("ana") }], {
+      number: 9,
+      state: "open",
+    });
     // Job 3 is DONE: nothing more is read about it.
     scope
       .get(`${R}/contents/.cfa%2Fjobs%2F3%2Fstate.json`)
@@ -180,17 +193,11 @@ describe("the sweep (schedule)", () => {
       permission: "read",
       command: "withdraw",
     });
-    scope
-      .get(`${R}/contents/.cfa%2Fjobs%2F1%2Fstate.json`)
-      .query({ ref: "cfa/1" })
-      .reply(200, stateJson(1, "INTENT", 50, null, true))
-      .get(`${R}/issues/1/comments`)
-      .query({ per_page: "100" })
-      .reply(200, [
-        { id: 50, user: person("ana"), body: "hi" },
-        { id: 70, user: person("mallory"), body: "/withdraw" },
-        ...(answered ? [{ id: 71, user: person("cfa-bot[bot]", "Bot"), body: reply }] : []),
-      ]);
+    jobReads(scope, 1, stateJson(1, "INTENT", 50, null, true), [
+      { id: 50, user: person("ana"), body: "hi" },
+      { id: 70, user: person("mallory"), body: "/withdraw" },
+      ...(answered ? [{ id: 71, user: person("cfa-bot[bot]", "Bot"), body: reply }] : []),
+    ]);
     dispatches(scope, answered ? [] : [1]);
     if (answered) {
       scope
@@ -207,18 +214,10 @@ describe("the sweep (schedule)", () => {
   it("wakes a job whose pull request was closed meanwhile, so its wake withdraws it", async () => {
     const scope = listing([8]);
     // Waiting on its gate, nothing unread: only the closed pull request says it needs a run.
-    scope
-      .get(`${R}/contents/.cfa%2Fjobs%2F8%2Fstate.json`)
-      .query({ ref: "cfa/8" })
-      .reply(200, stateJson(8, "PLAN", 50, 21, true))
-      .get(`${R}/issues/8/comments`)
-      .query(true)
-      .reply(200, [{ id: 50, user: person("ana") }])
-      .get(`${R}/pulls/21`)
-      .reply(200, { number: 21, state: "closed" })
-      .get(`${R}/pulls/21/reviews`)
-      .query(true)
-      .reply(200, []);
+    jobReads(scope, 8, stateJson(8, "PLAN", 50, 21, true), [{ id: 50, user: person("ana") }], {
+      number: 21,
+      state: "closed",
+    });
     dispatches(scope, [8]);
 
     const { code, lines } = await sweep(["--sweep"]);
@@ -259,18 +258,10 @@ describe("the sweep (schedule)", () => {
     };
     const sweepOnce = async (remindedAt: string | undefined, dispatch: boolean) => {
       const scope = listing([8], config);
-      scope
-        .get(`${R}/contents/.cfa%2Fjobs%2F8%2Fstate.json`)
-        .query({ ref: "cfa/8" })
-        .reply(200, gateState(remindedAt))
-        .get(`${R}/issues/8/comments`)
-        .query(true)
-        .reply(200, [{ id: 50, user: person("ana") }])
-        .get(`${R}/pulls/21`)
-        .reply(200, { number: 21, state: "open" })
-        .get(`${R}/pulls/21/reviews`)
-        .query(true)
-        .reply(200, []);
+      jobReads(scope, 8, gateState(remindedAt), [{ id: 50, user: person("ana") }], {
+        number: 21,
+        state: "open",
+      });
       dispatches(scope, dispatch ? [8] : []);
       const clock = { now: () => new Date("2026-11-23T11:00:00.000Z") };
       const { code, lines } = await sweep(["--sweep"], { clock });
@@ -288,13 +279,7 @@ describe("the sweep (schedule)", () => {
 
   it("a dry run says what it would wake and dispatches nothing", async () => {
     const scope = listing([2]);
-    scope
-      .get(`${R}/contents/.cfa%2Fjobs%2F2%2Fstate.json`)
-      .query({ ref: "cfa/2" })
-      .reply(200, stateJson(2, "EXECUTE", 0, null, false))
-      .get(`${R}/issues/2/comments`)
-      .query(true)
-      .reply(200, []);
+    jobReads(scope, 2, stateJson(2, "EXECUTE", 0, null, false), []);
     dispatches(scope, []);
 
     const { code, lines } = await sweep(["--sweep", "--dry-run"]);
@@ -315,13 +300,7 @@ describe("the sweep (schedule)", () => {
         encoding: "base64",
         content: Buffer.from("{oops").toString("base64"),
       });
-    scope
-      .get(`${R}/contents/.cfa%2Fjobs%2F2%2Fstate.json`)
-      .query({ ref: "cfa/2" })
-      .reply(200, stateJson(2, "EXECUTE", 0, null, false))
-      .get(`${R}/issues/2/comments`)
-      .query(true)
-      .reply(200, []);
+    jobReads(scope, 2, stateJson(2, "EXECUTE", 0, null, false), []);
     dispatches(scope, [2]);
 
     const { code, lines } = await sweep(["--sweep"]);
