@@ -51,6 +51,36 @@ const installationToken = (token: string, expiresAt: string) => ({
   repository_selection: "selected",
 });
 
+/** The worker's client acting as the app on octo/hello; it finds its installation unless given. */
+function asApp(
+  clock: Clock,
+  options: { installationId?: number; logger?: typeof noopLogger } = {},
+) {
+  const { installationId, logger = noopLogger } = options;
+  return createWorkerGitHub({
+    credentials: {
+      kind: "app",
+      appId: APP_ID,
+      privateKey: testPrivateKey(),
+      ...(installationId === undefined ? {} : { installationId }),
+      owner: "octo",
+      repo: "hello",
+    },
+    baseUrl: "https://api.github.com",
+    logger,
+    clock,
+    pacing: TEST_PACING,
+  });
+}
+
+/** GET issue 1 of octo/hello through `github`. */
+const issueOne = (github: ReturnType<typeof createWorkerGitHub>) =>
+  github.request("GET /repos/{owner}/{repo}/issues/{issue_number}", {
+    owner: "octo",
+    repo: "hello",
+    issue_number: 1,
+  });
+
 describe("the worker acting as the app", () => {
   useGitHubMocks();
 
@@ -72,24 +102,8 @@ describe("the worker acting as the app", () => {
       .reply(200, { number: 1 });
 
     const clock = manualClock("2026-11-22T10:00:00Z");
-    const github = createWorkerGitHub({
-      credentials: {
-        kind: "app",
-        appId: APP_ID,
-        privateKey: testPrivateKey(),
-        owner: "octo",
-        repo: "hello",
-      },
-      baseUrl: "https://api.github.com",
-      logger: noopLogger,
-      clock,
-      pacing: TEST_PACING,
-    });
-    await github.request("GET /repos/{owner}/{repo}/issues/{issue_number}", {
-      owner: "octo",
-      repo: "hello",
-      issue_number: 1,
-    });
+    const github = asApp(clock);
+    await issueOne(github);
     expect(await github.token()).toBe("ghs_first000000000000000");
     expect(github.secrets()).toEqual([testPrivateKey(), "ghs_first000000000000000"]);
   });
@@ -109,26 +123,8 @@ describe("the worker acting as the app", () => {
       .reply(200, { number: 1 });
 
     const clock = manualClock("2026-11-22T10:00:00Z");
-    const github = createWorkerGitHub({
-      credentials: {
-        kind: "app",
-        appId: APP_ID,
-        privateKey: testPrivateKey(),
-        installationId: 42,
-        owner: "octo",
-        repo: "hello",
-      },
-      baseUrl: "https://api.github.com",
-      logger: noopLogger,
-      clock,
-      pacing: TEST_PACING,
-    });
-    const get = () =>
-      github.request("GET /repos/{owner}/{repo}/issues/{issue_number}", {
-        owner: "octo",
-        repo: "hello",
-        issue_number: 1,
-      });
+    const github = asApp(clock, { installationId: 42 });
+    const get = () => issueOne(github);
     await get();
     clock.advance(50 * 60_000);
     // Still ten minutes to go: the same token for git.
@@ -160,26 +156,11 @@ describe("the worker acting as the app", () => {
       .matchHeader("authorization", "token ghs_renewed0000000000000")
       .reply(200, { number: 1, title: "again" });
 
-    const github = createWorkerGitHub({
-      credentials: {
-        kind: "app",
-        appId: APP_ID,
-        privateKey: testPrivateKey(),
-        installationId: 42,
-        owner: "octo",
-        repo: "hello",
-      },
-      baseUrl: "https://api.github.com",
+    const github = asApp(clock, {
+      installationId: 42,
       logger: { ...noopLogger, info: (m) => logs.push(m) },
-      clock,
-      pacing: TEST_PACING,
     });
-    const get = () =>
-      github.request("GET /repos/{owner}/{repo}/issues/{issue_number}", {
-        owner: "octo",
-        repo: "hello",
-        issue_number: 1,
-      });
+    const get = () => issueOne(github);
     await get();
     clock.advance(20 * 60_000);
     const { data } = await get();
@@ -205,13 +186,7 @@ describe("the worker acting as the app", () => {
       logger: noopLogger,
       pacing: TEST_PACING,
     });
-    await expect(
-      github.request("GET /repos/{owner}/{repo}/issues/{issue_number}", {
-        owner: "octo",
-        repo: "hello",
-        issue_number: 1,
-      }),
-    ).rejects.toMatchObject({ status: 401 });
+    await expect(issueOne(github)).rejects.toMatchObject({ status: 401 });
     expect(await github.token()).toBe("ghs_workflow00000000000");
   });
 });
