@@ -81,6 +81,14 @@ const issueOne = (github: ReturnType<typeof createWorkerGitHub>) =>
     issue_number: 1,
   });
 
+type Scope = ReturnType<typeof nockGitHub>;
+/** GitHub minting installation 42 `token`, good until `expiresAt`. */
+const mints = (scope: Scope, token: string, expiresAt: string) =>
+  scope.post("/app/installations/42/access_tokens").reply(201, installationToken(token, expiresAt));
+/** Issue 1 asked for with `token`, answered `status` with `body`. */
+const issueWith = (scope: Scope, token: string, status = 200, body: object = { number: 1 }) =>
+  scope.get(`${R}/issues/1`).matchHeader("authorization", `token ${token}`).reply(status, body);
+
 describe("the worker acting as the app", () => {
   useGitHubMocks();
 
@@ -110,29 +118,21 @@ describe("the worker acting as the app", () => {
 
   it("an hour later (by the worker's clock) the next call and the next push get a new token", async () => {
     const scope = nockGitHub();
-    scope
-      .post("/app/installations/42/access_tokens")
-      .reply(201, installationToken("ghs_hour1000000000000000", "2026-11-22T11:00:00Z"))
-      .get(`${R}/issues/1`)
-      .matchHeader("authorization", "token ghs_hour1000000000000000")
-      .reply(200, { number: 1 })
-      .post("/app/installations/42/access_tokens")
-      .reply(201, installationToken("ghs_hour2000000000000000", "2026-11-22T12:00:00Z"))
-      .get(`${R}/issues/1`)
-      .matchHeader("authorization", "token ghs_hour2000000000000000")
-      .reply(200, { number: 1 });
+    mints(scope, "ghs_hour1000000000000000", "2026-11-22T11:00:00Z");
+    issueWith(scope, "ghs_hour1000000000000000");
+    mints(scope, "ghs_hour2000000000000000", "2026-11-22T12:00:00Z");
+    issueWith(scope, "ghs_hour2000000000000000");
 
     const clock = manualClock("2026-11-22T10:00:00Z");
     const github = asApp(clock, { installationId: 42 });
-    const get = () => issueOne(github);
-    await get();
+    await issueOne(github);
     clock.advance(50 * 60_000);
     // Still ten minutes to go: the same token for git.
     expect(await github.token()).toBe("ghs_hour1000000000000000");
     clock.advance(6 * 60_000);
     // Four minutes left is too close: a push now would race the expiry.
     expect(await github.token()).toBe("ghs_hour2000000000000000");
-    await get();
+    await issueOne(github);
   });
 
   it("a token GitHub refuses early (401) is replaced and the request sent once more", async () => {
@@ -141,29 +141,19 @@ describe("the worker acting as the app", () => {
     const clock = manualClock("2026-11-22T10:00:00Z");
     const logs: string[] = [];
     const scope = nockGitHub();
-    scope
-      .post("/app/installations/42/access_tokens")
-      .reply(201, installationToken("ghs_revoked0000000000000", "2026-11-22T11:00:00Z"))
-      .get(`${R}/issues/1`)
-      .matchHeader("authorization", "token ghs_revoked0000000000000")
-      .reply(200, { number: 1 })
-      .get(`${R}/issues/1`)
-      .matchHeader("authorization", "token ghs_revoked0000000000000")
-      .reply(401, { message: "Bad credentials" })
-      .post("/app/installations/42/access_tokens")
-      .reply(201, installationToken("ghs_renewed0000000000000", "2026-11-22T11:30:00Z"))
-      .get(`${R}/issues/1`)
-      .matchHeader("authorization", "token ghs_renewed0000000000000")
-      .reply(200, { number: 1, title: "again" });
+    mints(scope, "ghs_revoked0000000000000", "2026-11-22T11:00:00Z");
+    issueWith(scope, "ghs_revoked0000000000000");
+    issueWith(scope, "ghs_revoked0000000000000", 401, { message: "Bad credentials" });
+    mints(scope, "ghs_renewed0000000000000", "2026-11-22T11:30:00Z");
+    issueWith(scope, "ghs_renewed0000000000000", 200, { number: 1, title: "again" });
 
     const github = asApp(clock, {
       installationId: 42,
       logger: { ...noopLogger, info: (m) => logs.push(m) },
     });
-    const get = () => issueOne(github);
-    await get();
+    await issueOne(github);
     clock.advance(20 * 60_000);
-    const { data } = await get();
+    const { data } = await issueOne(github);
     expect(data).toEqual({ number: 1, title: "again" });
     expect(logs).toContain(
       "cfa/github: GitHub refused the installation token (401); minting a new one",
