@@ -30,6 +30,7 @@ import {
   type CommandEvidence,
 } from "../../records/command-evidence.js";
 import { applyChange, now } from "../job/session.js";
+import { runtimeOf } from "../job/wake-runtime.js";
 
 /** What one turn decided, beyond its messages: read by applyTurn. */
 export interface TurnDecisions {
@@ -118,6 +119,8 @@ export function createHost(
 
   return {
     async dispatch({ id, brief, files }) {
+      const inTaskRun = runtimeOf(s).taskRun;
+      if (inTaskRun !== null) return refuse(inTaskRun.refuses.dispatch);
       // A task id becomes a pushed branch name (issue 18 §3): never one that holds a secret,
       // and the refusal does not repeat it.
       if (holdsSecret(id)) {
@@ -238,6 +241,8 @@ export function createHost(
     },
 
     async ask(question) {
+      const inTaskRun = runtimeOf(s).taskRun;
+      if (inTaskRun !== null) return refuse(inTaskRun.refuses.ask);
       if (question.kind === "gate") {
         const state = s.job.state;
         if (!isLiveState(state) || roleOf(a) !== PHASES[state].lead) {
