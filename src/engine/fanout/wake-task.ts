@@ -141,6 +141,8 @@ async function runWorker(
   if (carried !== null) await writeText(s.jobWs.root, transcriptFile, carried);
 
   const rt = runtimeOf(s);
+  // Comments are the lead's run's to read and act on; this run never looks mid-turn.
+  rt.lastPoll = Number.POSITIVE_INFINITY;
   const before = totalCharged(ledger);
   let spent = 0;
   let turn: Pick<TaskTurnRecord, "seq" | "calls" | "costUsd"> = {
