@@ -6,7 +6,7 @@
 // folded at the lead's next wake, verified and merged at the record's head. The port here is
 // the engine's own interface, answered in the test; the GitHub client behind it is tested over
 // the fake GitHub (test/unit/adapters/github/task-runs.test.ts). What the task's run pushes is
-// written here as task mode would, without a model: task mode does not run a task yet.
+// written here as task mode would, without a model, or by task mode itself (runTaskInItsRun).
 
 import { describe, expect, it } from "vitest";
 import {

@@ -1,5 +1,6 @@
-// What a task's own run pushes (issue 15 point 6), for the lead's side to fold: the engine's
-// task mode does not run a task's instances yet, so the tests write it as such a run would.
+// What a task's own run pushes (issue 15 point 6), for the lead's side to fold: written as
+// such a run would without a model (runTaskAsItsRun: exact records, planted heads), or by
+// task mode itself (runTaskInItsRun: the worker's turns on the job's scripted model).
 
 import { mkdir, writeFile } from "node:fs/promises";
 import { expect } from "vitest";
@@ -25,7 +26,7 @@ import { approve, openJob } from "./person.js";
  * One task's run as the lead sees its result: a fresh clone of the remote, the worker's code
  * committed on the task branch, its turn's record written after a model call and at the
  * turn's end (TaskTurnWriter, leased pushes). The worker's model calls are not made here:
- * task mode does not run a task's instances yet; this is what such a run pushes.
+ * this is what such a run pushes, with a record a test may bend (`claim`).
  */
 export async function runTaskAsItsRun(
   remote: string,
