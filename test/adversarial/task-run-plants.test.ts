@@ -8,7 +8,11 @@
 // The lead's fold refuses each — said once, by key and reason only, nothing of the plant's
 // text — and nothing of them reaches `cfa/1`, the bus or a comment; the job goes on to DONE.
 // Positive controls: every plant is a well-formed record on the branch the lead reads, and a
-// fold without the checks (or without the run check) takes its message.
+// fold without the run check takes the third's message.
+// And 2 plants through the agent's own command in the task run (a record claiming another
+// task under `.cfa/turns/`, a line added to the job's bus): put back before the turn's
+// commit, the agent told, neither pushed. Positive control: the planted record, committed,
+// is one the lead's reader takes.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,6 +25,7 @@ import type { TaskRuns } from "../../src/ports/task-runs.js";
 import type { TaskTurnRecord } from "../../src/records/task-turn-record.js";
 import { jobPaths } from "../../src/records/job-paths.js";
 import { worker } from "../support/engine/recordings.js";
+import { call, say, tools } from "../support/engine/script.js";
 import { git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { approve } from "../support/engine/person.js";
@@ -164,5 +169,72 @@ describe(cases("a taken-over task run's planted records", PLANTS.length, "plants
     expect(checked.folded).toEqual([]);
     expect(checked.refused).toEqual([{ key: "e1/2", why: "other run" }]);
     expect(checked.chargedUsd).toBe(0);
+  });
+});
+
+describe(cases("a task run's agent plants records with a command", 2, "plants"), () => {
+  const newJob = useLocalJobs();
+  const claim = JSON.stringify(plant({ task: "world" }));
+  const command = [
+    "sh",
+    "-c",
+    `mkdir -p .cfa/turns .cfa/jobs/1 && printf '%s' '${claim}' > .cfa/turns/000002-e1.json && printf '%s' PLANTED >> .cfa/jobs/1/bus.jsonl`,
+  ];
+
+  it("the run puts both back (the agent is told) and pushes neither; its record holds only its reply to its lead", async () => {
+    const job = await newJob({
+      recording: tasksInOwnRunsRecording({
+        "worker@dispatch:hello": [
+          tools(call("run_command", { argv: command })),
+          tools(call("reply", { text: "PLANTED reply" })),
+          say("done"),
+        ],
+      }),
+      config: PER_TASK,
+    });
+    const port: TaskRuns = {
+      dispatch: async (i) => ({ kind: "dispatched", runId: i.task === "hello" ? "901" : "902" }),
+      state: async () => ({ status: "active" }),
+      cancel: async () => {},
+    };
+    const deps = await leadUpToDispatch(job, port);
+    await wake(1, deps);
+    const jobHead = git(job.repoDir, "rev-parse", "cfa/1");
+
+    expect(await runTaskInItsRun(job, "hello", "901")).toMatchObject({ turns: 1 });
+
+    const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1-hello");
+    expect(files).not.toContain(".cfa/turns/000002-e1.json");
+    // The task branch carries the job's records as they were when it was made: not the plant.
+    expect(git(job.repoDir, "show", "cfa/1-hello:.cfa/jobs/1/bus.jsonl")).not.toContain("PLANTED");
+    const record = JSON.parse(
+      git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
+    ) as TaskTurnRecord;
+    expect(record.sends).toEqual([{ to: LEAD, kind: "reply", text: "PLANTED reply" }]);
+    expect(git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/transcript.jsonl")).toContain(
+      "under .cfa/, which only the engine writes; put back",
+    );
+    expect(git(job.repoDir, "rev-parse", "cfa/1")).toBe(jobHead);
+  });
+
+  it("positive control: the planted file, had it been committed, is a record the lead reads", async () => {
+    const dir = tempDir("cfa-plant-control-");
+    try {
+      git(dir, "init", "--quiet", ".");
+      git(dir, "config", "user.name", "x");
+      git(dir, "config", "user.email", "x@example.invalid");
+      mkdirSync(join(dir, ".cfa/turns"), { recursive: true });
+      writeFileSync(join(dir, ".cfa/turns/000002-e1.json"), claim);
+      git(dir, "add", "--force", ".");
+      git(dir, "commit", "--quiet", "-m", "plant");
+      const repo = gitClient(dir);
+      const read = await readTaskTurnRecords(
+        (args) => repo.raw(args),
+        git(dir, "rev-parse", "HEAD"),
+      );
+      expect(read.records.map((r) => r.sends[0]?.text)).toEqual([HOSTILE]);
+    } finally {
+      removeDir(dir);
+    }
   });
 });
