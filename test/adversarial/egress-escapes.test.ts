@@ -16,15 +16,15 @@ import {
   runIn,
   tcpScript,
 } from "../support/egress/egress-sandbox.js";
-import { bwrapSuite } from "../support/sandbox/sandbox-fixtures.js";
 import { cases } from "../support/adversarial/count.js";
-
-const { bwrapPath, bit, skipped } = bwrapSuite();
 
 let ws: string;
 let registry: NpmRegistry;
 let sandbox: Sandbox;
-useEgressWorld(bwrapPath, "cfa-egress-adv-", (world) => ({ ws, registry, sandbox } = world));
+const { bit, skipped } = useEgressWorld(
+  "cfa-egress-adv-",
+  (world) => ({ ws, registry, sandbox } = world),
+);
 
 const SOCKET = "/run/cfa-egress/proxy.sock";
 /** A node script sending raw bytes to a Unix socket or TCP port and printing the first line back. */
