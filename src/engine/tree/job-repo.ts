@@ -19,7 +19,7 @@ import { redact } from "../../secrets/index.js";
 import { sweepTree } from "../../git/nested-repos.js";
 import { shortPath } from "../../agents/boundary/tree-limits.js";
 import { settleIndex, stageTree, type StageResult } from "../../git/stage-tree.js";
-import { treeStatus } from "../../git/tree-status.js";
+import { treeStatus, type TreeStatus } from "../../git/tree-status.js";
 import { commonDirOf, headFromFiles, looseBranchId } from "../../git/head-from-files.js";
 import { GITHUB_FILE_LIMIT_BYTES } from "../../git/file-size-limit.js";
 import { oversizedFiles, type OversizedFile } from "../../git/oversized-files.js";
@@ -67,6 +67,12 @@ export class JobRepo {
   private readonly adminDir: string | null;
   /** The parent of each commit this repo made, as git's reflog recorded it (parentOf). */
   private readonly parents = new Map<string, string>();
+  /**
+   * The tree as `lookAtTree` saw it, for the very next commit alone: any call that commits,
+   * resets or moves this repo drops it first, so a commit never reads a look older than the
+   * last change the repo itself made.
+   */
+  private look: TreeStatus | null = null;
 
   constructor(
     readonly root: string,
@@ -116,6 +122,8 @@ export class JobRepo {
     return this.lock.run(async () => {
       const settled = this.indexSettled;
       this.indexSettled = false;
+      const look = this.look;
+      this.look = null;
       const recordScopes =
         paths === undefined ? [RECORDS_DIR] : paths.filter((p) => isUnderRecords(trim(p)));
       const others = paths?.filter((p) => !isUnderRecords(trim(p)));
@@ -126,7 +134,7 @@ export class JobRepo {
       // A file over the size limit stays out, untracked (issue 18 §7).
       const staged =
         others === undefined
-          ? await this.stageWholeTree(settled)
+          ? await this.stageWholeTree(settled, look, recordsStaged)
           : others.length > 0
             ? await this.stagePaths(others)
             : settled
@@ -174,10 +182,19 @@ export class JobRepo {
    * sweep runs at every commit. `git add` runs only when the one `git status` says something
    * outside the records changed; when this repo's last commit (or reset) left the index
    * settled, nothing else can have staged a gitlink since (issue 19 §3: most of a job's
-   * commits hold records alone).
+   * commits hold records alone). A look taken just before (lookAtTree: the workflow-file
+   * check's) stands for that status: only `.cfa/` was staged since, from the engine's bytes.
    */
-  private async stageWholeTree(settled: boolean): Promise<StageResult> {
-    const look = settled ? await treeStatus(this.git, RECORDS_DIR) : null;
+  private async stageWholeTree(
+    settled: boolean,
+    earlier: TreeStatus | null,
+    recordsStaged: boolean,
+  ): Promise<StageResult> {
+    const look = !settled
+      ? null
+      : earlier !== null
+        ? { ...earlier, stagedInside: earlier.stagedInside || recordsStaged }
+        : await treeStatus(this.git, RECORDS_DIR);
     await this.removeNested(look?.ignoredFolders);
     if (look !== null && !look.changedOutside) {
       return { refused: [], gitlinks: [], tooLarge: [], staged: look.stagedInside };
@@ -191,6 +208,24 @@ export class JobRepo {
   }
 
   /**
+   * One `git status` of the tree (tree-status.ts), kept for the next commit when nothing
+   * changes the tree meanwhile: the workflow-file check before a turn's commit reads it,
+   * and the commit does not look again (issue 19 §3: one whole-tree status per commit).
+   * Whoever changes the tree after looking calls `dropLook`. Null when git cannot say.
+   */
+  lookAtTree(): Promise<TreeStatus | null> {
+    return this.lock.run(async () => {
+      this.look = this.indexSettled ? await treeStatus(this.git, RECORDS_DIR) : null;
+      return this.look ?? (await treeStatus(this.git, RECORDS_DIR));
+    });
+  }
+
+  /** The tree changed since `lookAtTree`: the next commit looks for itself. */
+  dropLook(): void {
+    this.look = null;
+  }
+
+  /**
    * Puts the worktree back to its last commit, dropping whatever a turn a crash cut short
    * left uncommitted (ignored files stay, but not under `.cfa/`). A turn is durable once
    * committed, and only then (seed 000 §11 bounded crash-loss): the next wake must not read
@@ -200,6 +235,7 @@ export class JobRepo {
    */
   resetToHead(): Promise<void> {
     return this.lock.run(async () => {
+      this.look = null;
       await this.removeNested();
       // Untracked files first: `clean` only removes, so on a full disk (issue 18 §7) it frees
       // what the turn wrote before `reset` needs room for a new index. What setup installed
@@ -322,6 +358,7 @@ export class JobRepo {
     return this.lock.run(async () => {
       // The index follows the new HEAD: the next commit looks at the tree again.
       this.indexSettled = false;
+      this.look = null;
       const result = await this.git.run(["reset", "--keep", "--quiet", commit]);
       return result.code === 0;
     });
