@@ -56,3 +56,17 @@ export async function headFromFiles(gitDir: string): Promise<string | null> {
   if (ref === undefined) return null;
   return looseBranchId(await commonDirOf(gitDir), ref);
 }
+
+/**
+ * The branch HEAD of `gitDir` names (`main` for `ref: refs/heads/main`), from its HEAD file
+ * alone, as `git symbolic-ref --short HEAD` says it; null when HEAD is detached or says
+ * anything else, and the caller asks git.
+ */
+export async function headBranchFromFiles(gitDir: string): Promise<string | null> {
+  const text = await readFile(path.join(gitDir, "HEAD"), "utf8").catch(() => null);
+  const ref = text === null ? undefined : BRANCH_REF.exec(text.trim())?.[1];
+  if (ref === undefined || ref.split("/").some((p) => p === "" || p === "." || p === "..")) {
+    return null;
+  }
+  return ref.slice("refs/heads/".length);
+}
