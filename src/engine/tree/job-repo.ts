@@ -7,7 +7,7 @@
 // an agent wrote, and never with a record the engine did not write.
 
 import { lstatSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { lstat, open } from "node:fs/promises";
 import { join } from "node:path";
 import {
   commitDateEnv,
@@ -236,13 +236,21 @@ export class JobRepo {
   resetToHead(): Promise<void> {
     return this.lock.run(async () => {
       this.look = null;
-      await this.removeNested();
-      // Untracked files first: `clean` only removes, so on a full disk (issue 18 §7) it frees
-      // what the turn wrote before `reset` needs room for a new index. What setup installed
-      // stays (issue 20): dependency folders are never committed (stage-tree.ts), so without
-      // the excludes a repository that does not ignore them loses them.
-      await this.git.raw(["clean", "-d", "--force", "--quiet", ...dependencyCleanExcludes()]);
-      await this.git.raw(["reset", "--hard", "--quiet", "HEAD"]);
+      // One look first (issue 19 §3: every wake starts with this reset, and a wake after a
+      // clean end finds nothing to put back): a tree whose status lists nothing, with no
+      // merge or cherry-pick left in progress, is what `clean` and `reset --hard` would
+      // leave, so neither runs. Its ignored folders serve the nested sweep as at a commit.
+      const look = await cleanLook(this.git, this.adminDir);
+      const swept = await this.removeNested(look?.ignoredFolders);
+      if (look === null || !look.clean || swept > 0) {
+        // Untracked files first: `clean` only removes, so on a full disk (issue 18 §7) it
+        // frees what the turn wrote before `reset` needs room for a new index. What setup
+        // installed stays (issue 20): dependency folders are never committed
+        // (stage-tree.ts), so without the excludes a repository that does not ignore them
+        // loses them.
+        await this.git.raw(["clean", "-d", "--force", "--quiet", ...dependencyCleanExcludes()]);
+        await this.git.raw(["reset", "--hard", "--quiet", "HEAD"]);
+      }
       await this.records.exclusive(async () => {
         await this.records.reseed();
         await this.settleRecords({ scopes: [RECORDS_DIR], quiet: true });
@@ -436,12 +444,14 @@ export class JobRepo {
     return this.lock.run(work);
   }
 
-  private async removeNested(ignored?: ReadonlySet<string>): Promise<void> {
+  /** Sweeps the tree (nested-repos.ts); returns how many entries it removed. */
+  private async removeNested(ignored?: ReadonlySet<string>): Promise<number> {
     const swept = await sweepTree(this.root, this.git, ignored);
     for (const removed of swept.repos) this.warn("removed a nested repository", removed);
     for (const { path, why } of swept.outOfBounds) {
       this.warn(`removed what lies past the tree's ${why} bound`, shortPath(path));
     }
+    return swept.repos.length + swept.outOfBounds.length;
   }
 
   private warn(what: string, path: string): void {
@@ -564,6 +574,61 @@ function ownGitDir(root: string): string {
     // no .git at all: the verified lookup says so
   }
   return "verified";
+}
+
+/**
+ * Files `git reset --hard` removes from the git dir (an operation left in progress: a merge,
+ * a cherry-pick, a revert): while one is there the reset runs, whatever the status says.
+ */
+const IN_PROGRESS = [
+  "MERGE_HEAD",
+  "MERGE_MSG",
+  "MERGE_MODE",
+  "MERGE_RR",
+  "AUTO_MERGE",
+  "SQUASH_MSG",
+  "CHERRY_PICK_HEAD",
+  "REVERT_HEAD",
+];
+
+/**
+ * One `git status` of the whole tree for `resetToHead`: every path git tracks or could add,
+ * dependency folders included (a tracked file a turn changed there is put back too), untracked
+ * folders collapsed to one entry (`--untracked-files=normal`, so a setup's unignored
+ * node_modules is one line that makes the reset run). `clean` is true when git lists nothing
+ * but ignored entries and no operation is in progress; null when git cannot say, or the git
+ * dir is not known (the reset runs). What a reset would still change and a status cannot
+ * show: an empty untracked folder, which `clean -d` removes and no commit ever takes.
+ */
+async function cleanLook(
+  git: GitClient,
+  adminDir: string | null,
+): Promise<{ clean: boolean; ignoredFolders: Set<string> } | null> {
+  if (adminDir === null) return null;
+  const result = await git.run([
+    "status",
+    "--porcelain=v1",
+    "-z",
+    "--untracked-files=normal",
+    "--ignored=matching",
+    "--no-renames",
+  ]);
+  if (result.code !== 0) return null;
+  const ignoredFolders = new Set<string>();
+  let clean = true;
+  for (const entry of result.stdout.toString("utf8").split("\0")) {
+    if (entry.length < 4) continue;
+    if (entry.startsWith("!! ")) {
+      if (entry.endsWith("/")) ignoredFolders.add(entry.slice(3));
+    } else {
+      clean = false;
+    }
+  }
+  for (const name of IN_PROGRESS) {
+    if (!clean) break;
+    clean = (await lstat(join(adminDir, name)).catch(() => null)) === null;
+  }
+  return { clean, ignoredFolders };
 }
 
 /** git commit's summary line: `[<branch> <full id>] <subject>` (or `[detached HEAD <id>]`). */

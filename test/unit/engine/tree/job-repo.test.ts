@@ -1,6 +1,6 @@
 // A commit message leaves with the branch: the job repository redacts it before git sees it.
 
-import { rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { JobRepo } from "../../../../src/engine/tree/job-repo.js";
@@ -52,5 +52,49 @@ describe("JobRepo.parentOf: a commit's parent from git's reflog, no git process 
     const made = await repo.commit("first");
     expect(made).not.toBeNull();
     expect(repo.parentOf(made!)).toBeUndefined();
+  });
+});
+
+describe("JobRepo.resetToHead: one status when nothing is left to put back (issue 19 §3)", () => {
+  const setUp = () => {
+    temp = makeTempRepo({
+      prefix: "cfa-reset-look-",
+      at: "",
+      files: { "src/a.txt": "a\n", "node_modules/kept/index.js": "tracked\n" },
+    });
+    mkdirSync(join(temp.repo, "empty-dir"));
+    return new JobRepo(temp.repo);
+  };
+
+  it("a clean tree is left as it is: the empty folder only `clean -d` would remove stays", async () => {
+    const repo = setUp();
+    await repo.resetToHead();
+    expect(existsSync(join(temp!.repo, "empty-dir"))).toBe(true);
+    // Positive control: a stray file makes the reset run, and `clean -d` takes the folder too.
+    temp!.write("empty-dir/stray.txt", "x\n");
+    await repo.resetToHead();
+    expect(existsSync(join(temp!.repo, "empty-dir"))).toBe(false);
+  });
+
+  it("puts back 4 leftovers: a changed file, an untracked one, a staged one, and a tracked file changed in a dependency folder", async () => {
+    const repo = setUp();
+    temp!.write("src/a.txt", "changed\n");
+    temp!.write("src/new.txt", "new\n");
+    temp!.write("src/staged.txt", "staged\n");
+    temp!.git("add", "src/staged.txt");
+    temp!.write("node_modules/kept/index.js", "changed by a turn\n");
+    await repo.resetToHead();
+    expect(readFileSync(join(temp!.repo, "src/a.txt"), "utf8")).toBe("a\n");
+    expect(existsSync(join(temp!.repo, "src/new.txt"))).toBe(false);
+    expect(existsSync(join(temp!.repo, "src/staged.txt"))).toBe(false);
+    expect(readFileSync(join(temp!.repo, "node_modules/kept/index.js"), "utf8")).toBe("tracked\n");
+    expect(temp!.git("status", "--porcelain")).toBe("");
+  });
+
+  it("a merge left in progress on a clean tree is ended all the same (MERGE_HEAD goes)", async () => {
+    const repo = setUp();
+    writeFileSync(join(temp!.repo, ".git", "MERGE_HEAD"), `${temp!.git("rev-parse", "HEAD")}\n`);
+    await repo.resetToHead();
+    expect(existsSync(join(temp!.repo, ".git", "MERGE_HEAD"))).toBe(false);
   });
 });
