@@ -229,6 +229,8 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
         message: closeOptions.message,
         onConflict: closeOptions.onConflict,
         intoRoot,
+        commonDir: ctx.commonDir,
+        ...(intoTree.gitDir === undefined ? {} : { gitDir: intoTree.gitDir }),
       });
       if (result.kind === "conflict") {
         // The child stays: the parent resolves (or aborted) and closes or drops it later.
