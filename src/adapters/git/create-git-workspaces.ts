@@ -118,7 +118,7 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
         `${root} already exists; open() re-attaches an existing workspace`,
       );
     }
-    if (await branchExists(repo, request.branch)) {
+    if (await branchExists(repo, request.branch, ctx.commonDir)) {
       throw new WorkspaceError(
         "create",
         `branch ${request.branch} already exists; open() re-attaches, drop() discards it`,
