@@ -1,6 +1,8 @@
 // A commit message leaves with the branch: the job repository redacts it before git sees it.
 
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { JobRepo } from "../../../../src/engine/tree/job-repo.js";
@@ -96,5 +98,36 @@ describe("JobRepo.resetToHead: one status when nothing is left to put back (issu
     writeFileSync(join(temp!.repo, ".git", "MERGE_HEAD"), `${temp!.git("rev-parse", "HEAD")}\n`);
     await repo.resetToHead();
     expect(existsSync(join(temp!.repo, ".git", "MERGE_HEAD"))).toBe(false);
+  });
+});
+
+describe("the records' object format from HEAD's own ids (issue 19 §3)", () => {
+  it("SHA-256 and SHA-1 repositories holding records, and one SHA-256 without any (asked): 3 cases", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cfa-object-format-"));
+    const make = (name: string, format: string, withRecord: boolean): string => {
+      const root = join(dir, name);
+      mkdirSync(root);
+      const git = (...args: string[]) =>
+        execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: root });
+      git("init", "--quiet", `--object-format=${format}`);
+      mkdirSync(join(root, withRecord ? ".cfa" : "src"));
+      writeFileSync(join(root, withRecord ? ".cfa/state.json" : "src/a.txt"), "{}\n");
+      git("add", ".");
+      git("commit", "--quiet", "-m", "0");
+      return root;
+    };
+    try {
+      for (const [name, format, withRecord, length] of [
+        ["a", "sha256", true, 64],
+        ["b", "sha1", true, 40],
+        ["c", "sha256", false, 64],
+      ] as const) {
+        const repo = new JobRepo(make(name, format, withRecord));
+        await repo.prepare();
+        expect(repo.records.oidOf(Buffer.from("x")).length, name).toBe(length);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
