@@ -34,9 +34,16 @@ export type JobVerbArgs<O extends OptionsConfig> = ParsedArgs<typeof JOB_VERB_OP
 export interface JobVerb<O extends OptionsConfig> {
   name: string;
   summary: string;
+  /** The usage line and what the verb does; jobVerb adds the options and the key it needs. */
   usage: string;
   /** The verb's own options, besides --repo, --verbose, --record and --help. */
   options?: O;
+  /** Their help: the option as typed, what it does (a "\n" continues on the next line). */
+  optionHelp?: readonly (readonly [string, string])[];
+  /** What --record appends; "this action and the model's responses" unless the verb says. */
+  records?: string;
+  /** The help's last line; "Needs ANTHROPIC_API_KEY." unless the verb runs no agent. */
+  needs?: string;
   /** The positionals after <N> (its text, a reason), for the messages. */
   after?: Omit<PositionalSpec, "required"> & { required?: readonly string[] };
   /** The action on job `n`, and what the job must be for it; throws a UsageError for bad text. */
@@ -50,7 +57,7 @@ export function jobVerb<const O extends OptionsConfig = Record<never, never>>(
   const command: Command = {
     name: verb.name,
     summary: verb.summary,
-    usage: verb.usage,
+    usage: jobVerbUsage(verb),
     async run(argv, io) {
       const parsed = parseCommandArgs(verb.name, argv, options, {
         required: ["<N>", ...(verb.after?.required ?? [])],
@@ -69,6 +76,26 @@ export function jobVerb<const O extends OptionsConfig = Record<never, never>>(
     },
   };
   return command;
+}
+
+/** The usage with the options every job verb takes after the verb's own, aligned as one table. */
+function jobVerbUsage(verb: JobVerb<OptionsConfig>): string {
+  const rows = [
+    ...(verb.optionHelp ?? []),
+    ["--repo DIR", "the repository (default: the current folder)"],
+    ["--verbose, -v", "per-task lines in the log"],
+    [
+      "--record FILE",
+      `append ${verb.records ?? "this action and the model's responses"} to a replay file`,
+    ],
+    ["--help, -h", "this help"],
+  ];
+  const width = Math.max(16, ...rows.map(([option]) => option.length + 2));
+  const lines = rows.map(
+    ([option, text]) =>
+      `  ${option.padEnd(width)}${text.replaceAll("\n", `\n  ${" ".repeat(width)}`)}`,
+  );
+  return `${verb.usage}\n\nOptions:\n${lines.join("\n")}\n\n${verb.needs ?? "Needs ANTHROPIC_API_KEY."}`;
 }
 
 /** The verb's text argument (after <N>), trimmed; a UsageError saying what to write if empty. */

@@ -72,6 +72,12 @@ export interface WakeOptions {
    * them is applied, and the wake ends with its records committed and pushed.
    */
   stop?: AbortSignal;
+  /**
+   * When `stop` fires for the run's time (limits.runMinutes less limits.stopMarginMinutes from
+   * the run's start), in ms of the engine's clock: `execute.runners: auto` weighs the time
+   * left (fanout/runner-measures.ts). Absent: no limit (a local run).
+   */
+  stopAt?: number;
   /** Stop after this many applied turns (tests). */
   maxTurns?: number;
   /** The repository's configuration, when the caller has already read and validated it. */
@@ -202,6 +208,7 @@ async function finishWake(s: Session): Promise<void> {
  */
 async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopped"]> {
   options.signal?.throwIfAborted();
+  runtimeOf(s).stopAtMs = options.stopAt ?? null;
   // Calls a dead or outaged wake paid for are accounted before anything else runs.
   await openJournal(s);
   await resumeUnfinished(s);

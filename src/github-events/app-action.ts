@@ -5,17 +5,6 @@
 
 import type { Permission } from "../ports/forge.js";
 
-export const APP_ACTION_KINDS = [
-  "react",
-  "cancel-runs",
-  "dispatch",
-  "refuse-start",
-  "refuse-command",
-  "refuse-review",
-  "reply-dismissed",
-] as const;
-export type AppActionKind = (typeof APP_ACTION_KINDS)[number];
-
 export type AppAction =
   /** 👀 on the comment or issue: GitHub keeps one reaction per user and content. */
   | { kind: "react"; target: { comment: number } | { issue: number } }

@@ -69,6 +69,16 @@ export const TaskMetaSchema = z.object({
   verifierEvidence: z.array(CommandEvidenceSchema).optional(),
   /** The commands the worker's latest turn ran, as the engine saw them (issue 20). */
   workerEvidence: z.array(CommandEvidenceSchema).optional(),
+  /**
+   * When its workspace was made (the engine's clock): how long a task takes, start to merge
+   * or drop, is what `execute.runners: auto` expects of the next (issue 15 point 6).
+   */
+  startedAt: z.string().optional(),
+  /**
+   * What its turns' commands lost sharing the runner with other commands (monotonic ms):
+   * taken off its time when it ends, so the time measured is the task's alone.
+   */
+  contendedMs: z.number().nonnegative().optional(),
 });
 export type TaskMeta = z.infer<typeof TaskMetaSchema>;
 
@@ -229,6 +239,22 @@ export const EngineStateSchema = z.object({
       tasks: z.record(z.string(), TaskLedgerSchema),
     })
     .optional(),
+  /**
+   * What `execute.runners: auto` decides on (issue 15 point 6), as the engine measured it:
+   * the task instances' applied turns — how many, their wall time and the time their commands
+   * took, each as alone on the runner (the engine's monotonic clock, ms) — and the tasks that
+   * ended (merged, in conflict or dropped after they started), with their time from start to
+   * end (the engine's clock), less what their commands lost to others'. Counters only, so they stay small however long the job; absent: nothing measured.
+   */
+  measured: z
+    .object({
+      turns: z.number().int().nonnegative(),
+      turnMs: z.number().nonnegative(),
+      commandMs: z.number().nonnegative(),
+      tasks: z.number().int().nonnegative(),
+      taskMs: z.number().nonnegative(),
+    })
+    .optional(),
   blocked: z
     .object({
       entries: z.array(
@@ -255,6 +281,7 @@ export type FanoutRecord = NonNullable<EngineState["fanout"]>;
 export type SetupRecord = NonNullable<EngineState["setup"]>;
 export type SetupRun = SetupRecord["runs"][number];
 export type SetupFailure = NonNullable<SetupRecord["failed"]>;
+export type MeasuredRecord = NonNullable<EngineState["measured"]>;
 export type BlockedEntry = NonNullable<EngineState["blocked"]>["entries"][number];
 
 export function initialEngineState(requester: string): EngineState {

@@ -10,6 +10,7 @@ import type {
   BlockedEntry,
   EngineState,
   EscalationMeta,
+  MeasuredRecord,
   SetupFailure,
   SetupRun,
   TaskLedgerRecord,
@@ -35,8 +36,30 @@ export const PAUSE_REASON_KEPT = 500;
 export type RecordChange =
   /** A task dispatched: started (its worktree made) or queued behind the fan-out cap. */
   | { type: "task-recorded"; id: string; meta: TaskMeta }
-  /** A task's status moved on: merged, dropped, in conflict. */
-  | { type: "task-status-set"; id: string; status: TaskMeta["status"] }
+  /**
+   * A task's status moved on: merged, dropped, in conflict. `at` (the engine's clock) when an
+   * open task ends: its wall time is measured for `execute.runners: auto`.
+   */
+  | {
+      type: "task-status-set";
+      id: string;
+      status: TaskMeta["status"];
+      at?: string;
+      /** Time its run of its own added, taken off the time measured (ms). */
+      overheadMs?: number;
+    }
+  /**
+   * A task instance's turn was applied (monotonic ms): its time and its commands', each as
+   * alone on the runner, and what sharing the runner with other commands added (`contendedMs`,
+   * taken off the task's own time when it ends).
+   */
+  | {
+      type: "task-turn-timed";
+      id: string;
+      turnMs: number;
+      commandMs: number;
+      contendedMs: number;
+    }
   /** A task's ledger in its own run (issue 15 point 6): dispatched, folded, re-dispatched. */
   | { type: "task-run-recorded"; id: string; ledger: TaskLedgerRecord }
   /** A task no longer runs in a run of its own: the lead's run takes it over. */
@@ -157,9 +180,35 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
       });
     case "task-status-set": {
       const meta = taskOf(engine, change.id);
+      const ended =
+        change.at === undefined
+          ? null
+          : taskEndMs(meta, change.status, change.at, change.overheadMs ?? 0);
       return withEngine({
         ...engine,
         tasks: { ...engine.tasks, [change.id]: { ...meta, status: change.status } },
+        ...(ended === null
+          ? {}
+          : { measured: measure(engine.measured, { tasks: 1, taskMs: ended }) }),
+      });
+    }
+    case "task-turn-timed": {
+      const turnMs = Math.max(0, change.turnMs);
+      // A command's time is inside its turn's: never more than the whole turn.
+      const commandMs = Math.min(turnMs, Math.max(0, change.commandMs));
+      const contendedMs = Math.max(0, change.contendedMs);
+      const meta = engine.tasks[change.id];
+      return withEngine({
+        ...engine,
+        ...(meta === undefined || contendedMs === 0
+          ? {}
+          : {
+              tasks: {
+                ...engine.tasks,
+                [change.id]: { ...meta, contendedMs: (meta.contendedMs ?? 0) + contendedMs },
+              },
+            }),
+        measured: measure(engine.measured, { turns: 1, turnMs, commandMs }),
       });
     }
     case "task-verified": {
@@ -366,6 +415,39 @@ function addBlocked(
     }
   }
   return { entries, dropped };
+}
+
+const NOTHING_MEASURED: MeasuredRecord = { turns: 0, turnMs: 0, commandMs: 0, tasks: 0, taskMs: 0 };
+
+/** The job's measures with `add` counted in. */
+function measure(current: MeasuredRecord | undefined, add: Partial<MeasuredRecord>) {
+  const m = current ?? NOTHING_MEASURED;
+  return {
+    turns: m.turns + (add.turns ?? 0),
+    turnMs: m.turnMs + (add.turnMs ?? 0),
+    commandMs: m.commandMs + (add.commandMs ?? 0),
+    tasks: m.tasks + (add.tasks ?? 0),
+    taskMs: m.taskMs + (add.taskMs ?? 0),
+  };
+}
+
+/**
+ * How long a task took, start to end, when this change ends it: an open task with a known
+ * start moving to merged, conflict or dropped, less the time its commands lost sharing the
+ * runner and what a run of its own added. Null otherwise (a queued task dropped never
+ * started; records older than `startedAt` have no start; a clock read backwards counts 0).
+ */
+function taskEndMs(
+  meta: TaskMeta,
+  status: TaskMeta["status"],
+  at: string,
+  overheadMs: number,
+): number | null {
+  if (meta.status !== "open" || status === "open" || status === "queued") return null;
+  if (meta.startedAt === undefined) return null;
+  // As alone on the runner: what its commands lost to others' is taken off.
+  const ms = Date.parse(at) - Date.parse(meta.startedAt) - (meta.contendedMs ?? 0) - overheadMs;
+  return Number.isFinite(ms) ? Math.max(0, ms) : null;
 }
 
 /** The id the next `escalation-opened` takes. */

@@ -107,6 +107,7 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
         ...(requester === undefined ? {} : { requester }),
         ...(w.signal === undefined ? {} : { signal: w.signal }),
         stop: stop.signal,
+        stopAt: stop.stopAt,
       });
     } finally {
       stop.dispose();

@@ -8,6 +8,7 @@
 import { createGitHubCues } from "../github-events/github-cues.js";
 import type { WakeSummary } from "../engine/index.js";
 import { ownWorkflow } from "./own-workflow.js";
+import { systemClock } from "../ports/clock.js";
 import type { WorkerContext } from "./worker-context.js";
 
 export async function wakeAgain(
@@ -42,9 +43,11 @@ export async function wakeAgain(
 export function runStop(
   w: WorkerContext,
   limits: { runMinutes: number; stopMarginMinutes: number },
-): { signal: AbortSignal; dispose: () => void } {
+): { signal: AbortSignal; stopAt: number; dispose: () => void } {
   const own = new AbortController();
   const minutes = Math.max(1, limits.runMinutes - limits.stopMarginMinutes);
+  // When it fires, by the clock the engine reads (`execute.runners: auto` weighs the time left).
+  const stopAt = (w.clock ?? systemClock).now().getTime() + minutes * 60_000;
   const timer =
     w.deadlineTimer ??
     ((ms: number, fire: () => void) => {
@@ -59,5 +62,5 @@ export function runStop(
     }),
   );
   const signal = w.stop ? AbortSignal.any([w.stop, own.signal]) : own.signal;
-  return { signal, dispose: cancel };
+  return { signal, stopAt, dispose: cancel };
 }

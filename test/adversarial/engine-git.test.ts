@@ -30,13 +30,9 @@ import { makeGitFixture, type GitFixture } from "../support/git/git-fixture.js";
 import { jobWorkspace } from "../support/git/job-workspace.js";
 import { git, writeAt } from "../support/git/temp-repo.js";
 import { cases } from "../support/adversarial/count.js";
+import { plantSecrets } from "../support/adversarial/plant-secrets.js";
 
-/** Secret values in this process's environment: a payload that ran would find them. */
-const PLANTED = {
-  GITHUB_TOKEN: "ghs_plantedEngineGitToken0123456789",
-  ANTHROPIC_API_KEY: "sk-ant-planted-engine-git",
-};
-Object.assign(process.env, PLANTED);
+const PLANTED = plantSecrets("EngineGit");
 
 const HOOKS = [
   "pre-commit",

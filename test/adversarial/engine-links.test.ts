@@ -29,12 +29,9 @@ import { jobWorkspace } from "../support/git/job-workspace.js";
 import { git } from "../support/git/temp-repo.js";
 import { cases } from "../support/adversarial/count.js";
 import { snapshot } from "../support/adversarial/outside-snapshot.js";
+import { plantSecrets } from "../support/adversarial/plant-secrets.js";
 
-const PLANTED = {
-  GITHUB_TOKEN: "ghs_plantedEngineLinksToken0123456789",
-  ANTHROPIC_API_KEY: "sk-ant-planted-engine-links",
-};
-Object.assign(process.env, PLANTED);
+const PLANTED = plantSecrets("EngineLinks");
 const OUTSIDE_SECRET = "OUTSIDE-SECRET-do-not-read";
 const SECRETS = [...Object.values(PLANTED), OUTSIDE_SECRET];
 

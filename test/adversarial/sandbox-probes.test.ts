@@ -24,8 +24,8 @@ import {
   type Sandbox,
 } from "../../src/ports/sandbox.js";
 import {
+  bwrapSuite,
   fixtureRoot,
-  installedBwrap,
   commandRequest,
   everyCodeFailed,
   SYSTEM_PATH,
@@ -34,9 +34,7 @@ import { makeTempRepo } from "../support/git/temp-repo.js";
 import { cases } from "../support/adversarial/count.js";
 import { SANDBOX_NODE } from "../support/sandbox/sandbox-node.js";
 
-const bwrapPath = installedBwrap();
-const bit = it.skipIf(bwrapPath === null);
-const skipped = bwrapPath === null ? " [skipped: bubblewrap (bwrap) is not installed]" : "";
+const { bwrapPath, bit, skipped } = bwrapSuite();
 const isRoot = process.getuid?.() === 0;
 const TOKEN = "ghs_16C7e42F292c6912E7710c838347Ae178B4a";
 const run = promisify(execFile);

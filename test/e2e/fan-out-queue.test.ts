@@ -5,21 +5,13 @@
 // branch as it is then, so it sees the first task's merged work.
 
 import { describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/index.js";
 import { createStrictConversationModel } from "../support/engine/conversation-model.js";
 import { git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
-import { openJob } from "../support/engine/person.js";
+import { wakeToDone } from "../support/engine/drive.js";
 import { fileOnBranch, foldedBus, state, taskBranches } from "../support/engine/inspect.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
-import {
-  finish,
-  gate,
-  pass,
-  writeArtifact,
-  approveGate,
-  proxiedToExecute,
-} from "../support/engine/recordings.js";
+import { pass, approveGate, proxiedToExecute, summedUp } from "../support/engine/recordings.js";
 
 const CONFIG = "fanOut: 1\nescalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
 const dispatch = (id: string) => call("dispatch", { id, brief: `Write ${id}.txt`, files: [] });
@@ -41,9 +33,7 @@ describe("fan-out cap", () => {
           expecting(tools(call("close", { task: "first" })), "first done"),
           say("Closed first; second starts now."),
           expecting(tools(call("close", { task: "second" })), "second done"),
-          writeArtifact("WORK_SUMMARY.md", "# Summary\n\nfirst and second.\n"),
-          gate("WORK_SUMMARY.md", "Work done"),
-          finish("APPROVED_WORK", "approved"),
+          ...summedUp("first and second."),
         ],
         "worker@dispatch:first": [
           tools(call("write_file", { path: "first.txt", content: "one\n" })),
@@ -62,11 +52,7 @@ describe("fan-out cap", () => {
       }),
     );
     const job = await newJob({ config: CONFIG, model });
-    await openJob(job);
-    const summary = await wake(1, job.deps);
-    expect(summary.state).toBe("DONE");
-    expect(model.errors).toEqual([]);
-    expect(model.unplayed()).toEqual({});
+    await wakeToDone(job, model);
 
     expect(fileOnBranch(job, "first.txt")).toBe("one");
     expect(fileOnBranch(job, "second.txt")).toBe("two");

@@ -10,6 +10,7 @@ import { wake } from "../../src/engine/index.js";
 import { createStrictConversationModel } from "../support/engine/conversation-model.js";
 import { git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
+import { wakeToDone } from "../support/engine/drive.js";
 import { openJob, say as comment } from "../support/engine/person.js";
 import {
   commentsOfKind,
@@ -21,14 +22,7 @@ import {
   userTexts,
 } from "../support/engine/inspect.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
-import {
-  finish,
-  gate,
-  pass,
-  writeArtifact,
-  approveGate,
-  proxiedToExecute,
-} from "../support/engine/recordings.js";
+import { pass, approveGate, proxiedToExecute, summedUp } from "../support/engine/recordings.js";
 import { readJobView } from "../../src/cli/job-view.js";
 import { renderInspect } from "../../src/cli/inspect-render.js";
 import { renderWatch } from "../../src/cli/watch-render.js";
@@ -38,18 +32,23 @@ const NEVER = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
 const ISSUE = "home.txt says hullo, not hello";
 const dispatch = (id: string, brief: string) => call("dispatch", { id, brief, files: [] });
 const reply = (text: string) => tools(call("reply", { text }));
+/** EXECUTE's lead: dispatches site, closes it once it says it is done, and sums up. */
+const leadOfSite = (brief: string, summary: string) => [
+  tools(dispatch("site", brief)),
+  say("Dispatched the site."),
+  expecting(tools(call("close", { task: "site" })), "site done"),
+  ...summedUp(summary),
+];
 
 /** The recording of a job whose EXECUTE works through site → pages → home. */
 function threeLevels() {
   return recording({
     ...proxiedToExecute(),
     "project-lead@state:execute:1": [
-      tools(dispatch("site", "Build the site: site.txt, and its pages through a sub-task")),
-      say("Dispatched the site."),
-      expecting(tools(call("close", { task: "site" })), "site done"),
-      writeArtifact("WORK_SUMMARY.md", "# Summary\n\nsite, pages and home exist.\n"),
-      gate("WORK_SUMMARY.md", "Work done"),
-      finish("APPROVED_WORK", "approved"),
+      ...leadOfSite(
+        "Build the site: site.txt, and its pages through a sub-task",
+        "site, pages and home exist.",
+      ),
     ],
     "proxy@escalation:q3": approveGate(),
     // Level 1: the squad lead of seed 002.
@@ -99,12 +98,7 @@ describe("nested dispatch", () => {
   it("a three-level tree: each sub-task branches from its parent's branch, is verified, merges into its parent; a failed sub-task is retried", async () => {
     const model = createStrictConversationModel(threeLevels());
     const job = await newJob({ config: NEVER, model });
-    await openJob(job);
-    const summary = await wake(1, job.deps);
-    expect(summary.state).toBe("DONE");
-    // Every step was played as scripted: no expectation missed, none left over.
-    expect(model.errors).toEqual([]);
-    expect(model.unplayed()).toEqual({});
+    await wakeToDone(job, model);
 
     // Everything arrived on the job branch, through the tree.
     expect(fileOnBranch(job, "site.txt")).toBe("site");
@@ -201,14 +195,7 @@ describe("nested dispatch", () => {
     const model = createStrictConversationModel(
       recording({
         ...proxiedToExecute(),
-        "project-lead@state:execute:1": [
-          tools(dispatch("site", "Build the site")),
-          say("Dispatched the site."),
-          expecting(tools(call("close", { task: "site" })), "site done"),
-          writeArtifact("WORK_SUMMARY.md", "# Summary\n\nsite and pages exist.\n"),
-          gate("WORK_SUMMARY.md", "Work done"),
-          finish("APPROVED_WORK", "approved"),
-        ],
+        "project-lead@state:execute:1": [...leadOfSite("Build the site", "site and pages exist.")],
         "proxy@escalation:q3": approveGate(),
         "worker@dispatch:site": [
           tools(call("write_file", { path: "site.txt", content: "site\n" })),
@@ -230,11 +217,7 @@ describe("nested dispatch", () => {
       }),
     );
     const job = await newJob({ config: NEVER, model });
-    await openJob(job);
-    const summary = await wake(1, job.deps);
-    expect(summary.state).toBe("DONE");
-    expect(model.errors).toEqual([]);
-    expect(model.unplayed()).toEqual({});
+    await wakeToDone(job, model);
     expect(fileOnBranch(job, "site.txt")).toBe("site");
     expect(fileOnBranch(job, "pages.txt")).toBe("pages");
     const tasks = state(job).engine.tasks as Tasks;

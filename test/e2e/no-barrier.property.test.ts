@@ -16,12 +16,12 @@ import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import { addressKey } from "../../src/protocol/address.js";
 import { fold, type BusEvent } from "../../src/protocol/bus/index.js";
-import type { Model, ModelRequest, ModelResponse } from "../../src/ports/model.js";
+import type { AssistantBlock, Model, ModelRequest } from "../../src/ports/model.js";
 import { loadTranscript } from "../../src/agents/transcript/index.js";
 import { createLocalJob, git } from "../support/engine/local-job.js";
 import { openJob, say as comment } from "../support/engine/person.js";
 import { firstParentSubjects, state, taskBranches } from "../support/engine/inspect.js";
-import { call } from "../support/engine/script.js";
+import { answer, call, respond as step, say as sayStep } from "../support/engine/script.js";
 
 const RUNS = Number(process.env.CFA_NO_BARRIER_RUNS ?? 3);
 const CONFIG = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\nfanOut: 2\n";
@@ -41,18 +41,9 @@ function reactiveModel(trial: Trial, onCall: (n: number) => Promise<void>) {
   let calls = 0;
   const closed = new Map<string, Set<string>>();
   const summaryStage = new Map<string, "write" | "ask" | "asked">();
-  const respond = (request: ModelRequest, blocks: ReturnType<typeof call>[]): ModelResponse => ({
-    content: blocks,
-    stopReason: "tool_use",
-    usage,
-    model: request.model,
-  });
-  const say = (request: ModelRequest, text: string): ModelResponse => ({
-    content: [{ type: "text", text }],
-    stopReason: "end_turn",
-    usage,
-    model: request.model,
-  });
+  const respond = (request: ModelRequest, calls: AssistantBlock[]) =>
+    answer(request, step(calls, usage));
+  const say = (request: ModelRequest, text: string) => answer(request, sayStep(text, usage));
   const ids = Array.from({ length: trial.tasks }, (_, i) => `t${i + 1}`);
   const model: Model = {
     async complete(request, options) {

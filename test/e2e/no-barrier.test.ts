@@ -15,16 +15,14 @@ import { openJob } from "../support/engine/person.js";
 import { fileOnBranch, state } from "../support/engine/inspect.js";
 import { call, expecting, recording, say, tools } from "../support/engine/script.js";
 import {
+  approveGate,
   INTENT_STEPS,
   PLAN_STEPS,
-  finish,
-  gate,
   pass,
-  writeArtifact,
+  summedUp,
 } from "../support/engine/recordings.js";
 
 const CONFIG = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\n";
-const approveGate = () => [tools(call("answer", { text: "approved" }))];
 const dispatch = (id: string) => call("dispatch", { id, brief: `Write ${id}.txt`, files: [] });
 const LEAD = "project-lead@state:execute:1";
 // Named so the slow task sorts (and so starts) first: name order must not decide.
@@ -48,9 +46,7 @@ describe("no round barrier", () => {
           expecting(tools(call("close", { task: "b-fast" })), "fast done"),
           say("Waiting for slow."),
           expecting(tools(call("close", { task: "a-slow" })), "slow done"),
-          writeArtifact("WORK_SUMMARY.md", "# Summary\n\nslow and fast.\n"),
-          gate("WORK_SUMMARY.md", "Work done"),
-          finish("APPROVED_WORK", "approved"),
+          ...summedUp("slow and fast."),
         ],
         [FAST]: [
           tools(call("write_file", { path: "fast.txt", content: "quick\n" })),

@@ -8,8 +8,7 @@
 // folder reaches a commit although the repository does not ignore node_modules.
 
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect } from "vitest";
 import { wake, type EngineDeps } from "../../src/engine/index.js";
 import { createBwrapSandbox } from "../../src/adapters/sandbox/bwrap-sandbox.js";
 import type { CommandEvidence } from "../../src/records/command-evidence.js";
@@ -17,33 +16,18 @@ import {
   projectFiles,
   startNpmRegistry,
   type NpmRegistry,
-  type PackageSpec,
+  TINY_PACKAGES,
 } from "../support/npm-registry/npm-registry.js";
 import { mapRegistry, REGISTRY_HOST, SYSTEM_PATH } from "../support/egress/egress-sandbox.js";
-import { fixtureRoot, installedBwrap } from "../support/sandbox/sandbox-fixtures.js";
+import { bwrapSuite, bwrapWithNpm, fixtureRoot } from "../support/sandbox/sandbox-fixtures.js";
 import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
 import { openJob } from "../support/engine/person.js";
 import { botComments, foldedBus, state } from "../support/engine/inspect.js";
 import { call, recording, say, tools } from "../support/engine/script.js";
 import { INTENT_STEPS, PLAN_STEPS, gate, writeArtifact } from "../support/engine/recordings.js";
 
-const bwrapPath = installedBwrap();
-const npmPath = ["/usr/bin/npm", "/usr/local/bin/npm"].find((p) => existsSync(p));
-const skip = bwrapPath === null || npmPath === undefined;
-const bit = it.skipIf(skip);
-
-const PACKAGES: PackageSpec[] = [
-  {
-    name: "tiny-add",
-    version: "1.0.0",
-    files: { "index.js": "module.exports = (a, b) => a + b;\n" },
-  },
-  {
-    name: "tiny-mul",
-    version: "2.1.0",
-    files: { "index.js": "module.exports = (a, b) => a * b;\n" },
-  },
-];
+const { bwrapPath, bit } = bwrapSuite(bwrapWithNpm());
+const skip = bwrapPath === null;
 
 const TEST_FILE = `const test = require("node:test");
 const assert = require("node:assert");
@@ -57,7 +41,7 @@ let registry: NpmRegistry;
 let job: LocalJob;
 
 beforeAll(async () => {
-  if (!skip) registry = await startNpmRegistry(PACKAGES, { host: REGISTRY_HOST });
+  if (!skip) registry = await startNpmRegistry(TINY_PACKAGES, { host: REGISTRY_HOST });
 });
 afterAll(async () => {
   if (!skip) await registry.close();
@@ -66,7 +50,7 @@ afterEach(async () => job?.cleanup());
 
 /** The project: package.json with `npm test` = `node --test`, its lockfile, a test file. */
 function projectOf(config: string): Record<string, string> {
-  const files = projectFiles(registry, REGISTRY_HOST, PACKAGES);
+  const files = projectFiles(registry, REGISTRY_HOST, TINY_PACKAGES);
   const pkg = JSON.parse(files["package.json"]!) as Record<string, unknown>;
   pkg.scripts = { test: "node --test" };
   return {

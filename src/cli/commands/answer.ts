@@ -14,16 +14,8 @@ export const answerCommand = jobVerb({
 Usage: cfa answer <N> [--id qK] "<text>" [--repo DIR] [--verbose] [--record FILE]
 
 Answers a question job N's agents asked you (a \`/answer\` comment on its issue), then wakes
-the job.
-
-Options:
-  --id qK         which question (needed when several are open)
-  --repo DIR      the repository (default: the current folder)
-  --verbose, -v   per-task lines in the log
-  --record FILE   append this action and the model's responses to a replay file
-  --help, -h      this help
-
-Needs ANTHROPIC_API_KEY.`,
+the job.`,
+  optionHelp: [["--id qK", "which question (needed when several are open)"]],
   options: { id: { type: "string" } },
   after: { required: ["<text>"] },
   act(n, { values, positionals }) {

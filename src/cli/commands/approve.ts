@@ -12,17 +12,13 @@ Usage: cfa approve <N> [--note TEXT] [--repo DIR] [--verbose] [--record FILE]
 
 Approves job N's artifact under review — a review of the job's pull request at the latest
 commit of cfa/<N>, as you would approve it on GitHub — then wakes the job: it moves to the
-next phase and runs until it waits on you again.
-
-Options:
-  --note TEXT     a note with the approval, kept with it in the job's records
-                  (--comment is the same)
-  --repo DIR      the repository (default: the current folder)
-  --verbose, -v   per-task lines in the log
-  --record FILE   append this action and the model's responses to a replay file
-  --help, -h      this help
-
-Needs ANTHROPIC_API_KEY.`,
+next phase and runs until it waits on you again.`,
+  optionHelp: [
+    [
+      "--note TEXT",
+      "a note with the approval, kept with it in the job's records\n(--comment is the same)",
+    ],
+  ],
   options: { comment: { type: "string" }, note: { type: "string" } },
   act(n, { values }) {
     const comment = (values.note ?? values.comment)?.trim();

@@ -14,15 +14,7 @@ Delivers <text> to job N's current lead (an \`/intervene\` comment on its issue)
 the job: a lead at work sees it in its next model call, an idle one is woken on it, ahead of
 its other messages. If a wake of the job is already running (\`cfa run\` in another
 terminal), that wake picks the comment up. Intervening redirects; it does not stop anything
-(that is \`cfa withdraw\`).
-
-Options:
-  --repo DIR      the repository (default: the current folder)
-  --verbose, -v   per-task lines in the log
-  --record FILE   append this action and the model's responses to a replay file
-  --help, -h      this help
-
-Needs ANTHROPIC_API_KEY.`,
+(that is \`cfa withdraw\`).`,
   after: { required: ["<text>"] },
   act(n, { positionals }) {
     const text = requiredText("intervene", positionals[1], "say what the lead should know");

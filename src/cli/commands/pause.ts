@@ -15,15 +15,9 @@ Usage: cfa pause <N> ["<reason>"] [--repo DIR] [--verbose] [--record FILE]
 Pauses job N (a \`/pause\` comment on its issue): a command running the job stops at its
 agents' next model calls — the turns in flight are kept and redone on resume, their paid
 calls not paid again — and nothing runs until \`cfa resume <N>\`. Answers, reviews and
-interventions given meanwhile are recorded and act on resume; \`cfa withdraw\` still works.
-
-Options:
-  --repo DIR      the repository (default: the current folder)
-  --verbose, -v   per-task lines in the log
-  --record FILE   append this action to a replay file
-  --help, -h      this help
-
-Needs no key: pausing a job runs no agent.`,
+interventions given meanwhile are recorded and act on resume; \`cfa withdraw\` still works.`,
+  records: "this action",
+  needs: "Needs no key: pausing a job runs no agent.",
   after: { optional: ["<reason>"] },
   act(n, { positionals }) {
     const reason = positionals[1]?.trim();

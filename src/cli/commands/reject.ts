@@ -13,16 +13,8 @@ Usage: cfa reject <N> --comment "what to change" [--repo DIR] [--verbose] [--rec
 
 Requests changes to job N's artifact under review (a CHANGES_REQUESTED review of its pull
 request with your comment), then wakes the job: the lead revises the artifact and asks you
-to review it again.
-
-Options:
-  --comment, -m TEXT  what must change (required)
-  --repo DIR          the repository (default: the current folder)
-  --verbose, -v       per-task lines in the log
-  --record FILE       append this action and the model's responses to a replay file
-  --help, -h          this help
-
-Needs ANTHROPIC_API_KEY.`,
+to review it again.`,
+  optionHelp: [["--comment, -m TEXT", "what must change (required)"]],
   options: { comment: { type: "string", short: "m" } },
   act(n, { values }) {
     const comment = values.comment?.trim();

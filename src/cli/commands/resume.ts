@@ -14,14 +14,7 @@ Usage: cfa resume <N> [--repo DIR] [--verbose] [--record FILE]
 
 Releases job N if it is paused (a \`/resume\` comment on its issue), then wakes it and runs
 it until it waits on you again or ends. On a job that is not paused it changes nothing
-first: for a job whose last command was stopped (Ctrl-C) or crashed while agents had work.
-
-Options:
-  --repo DIR      the repository (default: the current folder)
-  --verbose, -v   per-task lines in the log
-  --record FILE   append this wake and the model's responses to a replay file
-  --help, -h      this help
-
-Needs ANTHROPIC_API_KEY.`,
+first: for a job whose last command was stopped (Ctrl-C) or crashed while agents had work.`,
+  records: "this wake and the model's responses",
   act: (n) => ({ action: { action: "resume", job: n }, check: requireLive }),
 });

@@ -12,15 +12,9 @@ Usage: cfa withdraw <N> ["<reason>"] [--repo DIR] [--verbose] [--record FILE]
 
 Withdraws job N (a \`/withdraw\` comment on its issue): the job stops at once, every task
 is stopped and its branch deleted without merging, and the job ends WITHDRAWN. Its record
-stays on cfa/<N>.
-
-Options:
-  --repo DIR      the repository (default: the current folder)
-  --verbose, -v   per-task lines in the log
-  --record FILE   append this action to a replay file
-  --help, -h      this help
-
-Needs no key: stopping a job runs no agent.`,
+stays on cfa/<N>.`,
+  records: "this action",
+  needs: "Needs no key: stopping a job runs no agent.",
   after: { optional: ["<reason>"] },
   act(n, { positionals }) {
     const reason = positionals[1]?.trim();

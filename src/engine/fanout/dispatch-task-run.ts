@@ -6,7 +6,9 @@
 // from then on, said once in the status comment (`fanout.single`).
 // Sub-tasks stay in their parent's run; only the project lead's dispatches fan out.
 
-import { chooseRunner } from "./choose-runner.js";
+import { chooseRunner, type RunnerChoiceInput } from "./choose-runner.js";
+import { commandShare, expectedTaskMinutes, leadMinutesLeft } from "./runner-measures.js";
+import { runtimeOf } from "../job/wake-runtime.js";
 import { taskOfThread } from "../flow/instances.js";
 import { applyChange, progress, type Session } from "../job/session.js";
 import type { TaskLedgerRecord } from "../../records/engine-state.js";
@@ -16,8 +18,6 @@ import type { TaskLedgerRecord } from "../../records/engine-state.js";
  * allowance (a call in flight when it was reached).
  */
 const CALL_USD = 1;
-/** Minutes a task is expected to take until the job measured one (auto's input). */
-const DEFAULT_TASK_MINUTES = 10;
 
 export function ownRunLedger(s: Session, epoch: number): TaskLedgerRecord {
   return {
@@ -41,15 +41,15 @@ export async function dispatchTaskRun(
   if (runs === undefined || task.parent !== undefined) return "lead";
   if (s.job.state !== "EXECUTE" || s.engine.fanout?.single !== undefined) return "lead";
   const open = Object.values(s.engine.tasks).filter((t) => t.status === "open").length;
-  const choice = chooseRunner({
+  // `auto` decides on what the job measured (runner-measures.ts), never on a model's words.
+  const input: RunnerChoiceInput = {
     mode: s.config.execute.runners,
     concurrent: Math.max(1, open),
-    // Neither is measured by the job yet (the command share of its turns, the lead run's
-    // time left from the liveness clock): until they are, `auto` keeps every task here.
-    commandShare: 0,
-    expectedMinutes: DEFAULT_TASK_MINUTES,
-    leadMinutesLeft: Number.POSITIVE_INFINITY,
-  });
+    commandShare: commandShare(s.engine),
+    expectedMinutes: expectedTaskMinutes(s.engine),
+    leadMinutesLeft: leadMinutesLeft(runtimeOf(s).stopAtMs, s.deps.clock.now().getTime()),
+  };
+  const choice = chooseRunner(input);
   if (choice === "lead") return "lead";
   const meta = s.engine.tasks[task.id];
   if (meta === undefined) return "lead";
@@ -75,9 +75,31 @@ export async function dispatchTaskRun(
     id: task.id,
     ledger: { ...ledger, runId: answer.runId },
   });
-  progress(s, "EXECUTE", "TASK RUN", `task ${task.id} runs in run ${answer.runId}`, true);
+  progress(
+    s,
+    "EXECUTE",
+    "TASK RUN",
+    `task ${task.id} runs in run ${answer.runId}${autoReason(input)}`,
+    true,
+  );
   return "own-run";
 }
+
+/**
+ * Why `auto` chose a run of its own, from the measures it weighed: " (auto: …)", or "" for
+ * another mode. The lead run's time left when that decided it, else the contention.
+ */
+export function autoReason(input: RunnerChoiceInput): string {
+  if (input.mode !== "auto") return "";
+  const expected = `${round(input.expectedMinutes)} min expected`;
+  if (input.expectedMinutes > input.leadMinutesLeft) {
+    return ` (auto: ${expected}, ${round(input.leadMinutesLeft)} min left in this run)`;
+  }
+  const share = Math.round(input.commandShare * 100);
+  return ` (auto: ${share}% of task turns in commands, ${expected}, ${input.concurrent} tasks at once)`;
+}
+
+const round = (minutes: number) => Math.round(minutes * 10) / 10;
 
 /** The task an instance's turns belong to when they run elsewhere, or null (the lead's run). */
 export function runsElsewhere(s: Session, thread: string): boolean {

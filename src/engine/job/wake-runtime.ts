@@ -6,6 +6,7 @@
 
 import type { Address } from "../../protocol/address.js";
 import { CostGate } from "../turn/cost-gate.js";
+import type { CommandClock } from "../fanout/command-clock.js";
 import type { ResponseJournal } from "../turn/response-journal.js";
 import type { JournalBranch } from "../turn/journal-branch.js";
 import type { Session } from "./session.js";
@@ -35,6 +36,14 @@ export interface WakeRuntime {
    * null outside the loop.
    */
   pause: ((by: string) => void) | null;
+  /**
+   * When the run stops cleanly (`WakeOptions.stopAt`, the engine's clock in ms), or null (a
+   * local run has no time limit): `execute.runners: auto` sends a task expected to outlast it
+   * to a run of its own (issue 15 point 6).
+   */
+  stopAtMs: number | null;
+  /** The commands running in this run, for each one's time alone (made at the first). */
+  commandClock: CommandClock | null;
 }
 
 const runtimes = new WeakMap<Session, WakeRuntime>();
@@ -53,6 +62,8 @@ export function runtimeOf(s: Session): WakeRuntime {
       appliedOn: null,
       stopping: null,
       pause: null,
+      stopAtMs: null,
+      commandClock: null,
     };
     runtimes.set(s, rt);
   }

@@ -8,10 +8,11 @@ import { isDiskFull } from "../../ports/disk-full.js";
 import { noticeComment } from "../../comments/record-comments.js";
 import type { TaskMeta } from "../../records/engine-state.js";
 import { JobRepo } from "../tree/job-repo.js";
-import { applyChange, progress, type Session } from "../job/session.js";
+import { applyChange, now, progress, type Session } from "../job/session.js";
 import { queueComment } from "../publish/outbox.js";
 import { parentWorkspace, pushTask, taskWorkspace } from "./task-workspace.js";
 import { verifyTask } from "./verify-task.js";
+import { AUTO } from "../fanout/choose-runner.js";
 
 /**
  * Seed 000 §10: a released task instance's workspace is merged into its parent's (a close,
@@ -34,6 +35,10 @@ export async function mergeOrDropTask(
   }
   // Issue 15 point 6: a run of its own still working on the task stops (a withdrawal, the
   // phase's end, a close before its run said done); its branch is deleted below with a lease.
+  // Its time is measured as the lead's run would have taken it: less what a run of its own
+  // adds (two start-ups and the fold, `npm run bench -- runners`), or `auto` would expect every
+  // later task to take that much longer and fan out for it.
+  const overheadMs = s.engine.fanout?.tasks[id] === undefined ? 0 : AUTO.breakEvenMinutes * 60_000;
   await stopTaskRun(s, id);
   const meta = s.engine.tasks[id]!;
   const parent = meta.parent === undefined ? null : s.engine.tasks[meta.parent];
@@ -48,7 +53,7 @@ export async function mergeOrDropTask(
     await deleteTaskBranch(s, meta.branch, null);
     s.taskWs.delete(id);
     const status = mode === "merge" ? "merged" : "dropped";
-    applyChange(s, { type: "task-status-set", id, status });
+    applyChange(s, { type: "task-status-set", id, status, at: now(s), overheadMs });
     return { conflict: null };
   }
   const ws = await taskWorkspace(s, id);
@@ -85,7 +90,7 @@ export async function mergeOrDropTask(
     }
   }
   s.taskWs.delete(id);
-  applyChange(s, { type: "task-status-set", id, status });
+  applyChange(s, { type: "task-status-set", id, status, at: now(s), overheadMs });
   return { conflict };
 }
 

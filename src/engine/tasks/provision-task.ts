@@ -9,7 +9,7 @@ import { threads } from "../../protocol/address.js";
 import type { Content } from "../../protocol/bus/index.js";
 import type { Workspace } from "../../ports/workspaces.js";
 import { JobRepo } from "../tree/job-repo.js";
-import { applyChange, progress, type Session } from "../job/session.js";
+import { applyChange, now, progress, type Session } from "../job/session.js";
 import type { TaskMeta } from "../../records/engine-state.js";
 import { parentWorkspace } from "./task-workspace.js";
 import { dispatchTaskRun } from "../fanout/dispatch-task-run.js";
@@ -50,6 +50,8 @@ export async function provisionTask(s: Session, task: NewTask): Promise<Workspac
   const meta: TaskMeta = {
     ...taskMeta(s, task, "open"),
     base,
+    // Its wall time, start to merge or drop, is what `execute.runners: auto` expects next.
+    startedAt: now(s),
   };
   applyChange(s, { type: "task-recorded", id: task.id, meta });
   s.taskWs.set(task.id, ws);

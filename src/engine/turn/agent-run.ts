@@ -44,6 +44,8 @@ export interface AgentRun {
   failure: string | null;
   /** Model calls answered from the response journal: a redone turn's, paid before. */
   replayed: number;
+  /** The turn's wall time, start to end, by the engine's monotonic clock (ms). */
+  wallMs: number;
   /** Appends the turn to the instance's transcript in the job worktree (once). */
   record(): Promise<void>;
 }
@@ -163,6 +165,7 @@ async function runRegistered(
   } finally {
     clearTimeout(timer);
   }
+  const wallMs = Math.max(0, monotonic() - startedAt);
   if (result.end.kind === "halted" && result.end.cause === "timeout") failure = result.end.reason;
 
   let recorded = false;
@@ -190,7 +193,7 @@ async function runRegistered(
     toolCalls: result.toolCalls,
     modelMs: Math.round(result.modelMs),
   });
-  return { result, decisions, turn, failure, replayed: ledger.replayed, record };
+  return { result, decisions, turn, failure, replayed: ledger.replayed, wallMs, record };
 }
 
 /**

@@ -73,6 +73,17 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
   ) {
     applyChange(s, { type: "task-worked", id: turn.task, evidence: run.decisions.commands });
   }
+  // Issue 15 point 6: how much of a task's turn its commands took, for `execute.runners: auto`,
+  // as it would have alone on the runner (what commands run at the same time added, apart).
+  if (turn.task !== null && s.engine.tasks[turn.task] !== undefined) {
+    applyChange(s, {
+      type: "task-turn-timed",
+      id: turn.task,
+      turnMs: run.wallMs - run.decisions.contendedMs,
+      commandMs: run.decisions.commandMs,
+      contendedMs: run.decisions.contendedMs,
+    });
+  }
   await commitTaskTurn(
     s,
     turn.task,

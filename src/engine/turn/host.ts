@@ -30,6 +30,8 @@ import {
   type CommandEvidence,
 } from "../../records/command-evidence.js";
 import { applyChange, now } from "../job/session.js";
+import { runtimeOf } from "../job/wake-runtime.js";
+import { CommandClock } from "../fanout/command-clock.js";
 
 /** What one turn decided, beyond its messages: read by applyTurn. */
 export interface TurnDecisions {
@@ -47,6 +49,14 @@ export interface TurnDecisions {
   tampered: string[];
   /** Every command the turn ran, as the sandbox reported it (issue 20: a verdict's evidence). */
   commands: CommandEvidence[];
+  /**
+   * The time the turn's commands would have taken alone on this runner (every command, not
+   * only the evidence kept; fanout/command-clock.ts), by the engine's monotonic clock:
+   * `execute.runners: auto` weighs it (issue 15).
+   */
+  commandMs: number;
+  /** What the turn's commands took beyond that, sharing the runner with others (ms). */
+  contendedMs: number;
 }
 
 /** A verifier's verdict on a task (seed 002). */
@@ -70,6 +80,8 @@ export const emptyDecisions = (): TurnDecisions => ({
   proxy: null,
   tampered: [],
   commands: [],
+  commandMs: 0,
+  contendedMs: 0,
 });
 
 const ok = (text: string): HostResult => ({ ok: true, text });
@@ -325,6 +337,12 @@ export function createHost(
         maxFileBytes: s.repo.maxFileBytes,
       });
       await prepareWorkspace(repo);
+      const monotonic = s.deps.monotonic ?? (() => performance.now());
+      const rt = runtimeOf(s);
+      const clock = (rt.commandClock ??= new CommandClock(monotonic));
+      const began = monotonic();
+      const ticket = clock.start();
+      let alone = 0;
       const result = await runCommand({
         sandbox: await s.deps.sandbox(s.config.sandbox),
         argv,
@@ -338,7 +356,12 @@ export function createHost(
         timeoutMs: s.config.limits.commandTimeoutSeconds * 1000,
         maxOutputBytes: s.config.limits.commandOutputBytes,
         ...(options.signal ? { signal: options.signal } : {}),
+      }).finally(() => {
+        alone = clock.end(ticket);
       });
+      const wall = Math.max(0, monotonic() - began);
+      decisions.commandMs += Math.min(wall, alone);
+      decisions.contendedMs += Math.max(0, wall - alone);
       // Issue 20: what ran is recorded from the result, not from what the model says of it.
       decisions.commands.push(evidenceOf(commandLine(argv), result));
       if (result.blocked !== undefined && result.blocked.length > 0) {

@@ -75,7 +75,13 @@ export async function runInstanceTurn(
       // even an outcome it recorded.
       await removeFile(ws.root, OUTCOME_PATH);
       const records = run.decisions.tampered.join(", ");
-      run.decisions = { ...emptyDecisions(), tampered: run.decisions.tampered };
+      run.decisions = {
+        ...emptyDecisions(),
+        tampered: run.decisions.tampered,
+        // The time its commands took was spent all the same (runner-measures.ts).
+        commandMs: run.decisions.commandMs,
+        contendedMs: run.decisions.contendedMs,
+      };
       run.failure = `a command changed the engine's records (${records}); they were put back, and nothing this turn decided (a question, a gate, a dispatch, an outcome) was applied: ask or finish again. Never write under .cfa/ with a command`;
     }
     return { a, woke, preempted, ws, run, error: null };

@@ -7,19 +7,6 @@ import type { Content, Payload, Policy, ProxyHistory, TerminateMode } from "./mo
 import type { Rejection } from "./rejection.js";
 import type { WithdrawAnswer } from "./withdraw-answer.js";
 
-export const EFFECT_KINDS = [
-  "spark",
-  "release",
-  "proxy-turn",
-  "ask-human",
-  "answered",
-  "cancelled",
-  "refused",
-  "blocked",
-  "blocked-dropped",
-] as const;
-export type EffectKind = (typeof EFFECT_KINDS)[number];
-
 export type Effect =
   /**
    * Seed 000 §6 "spark installs the protocol surface": provision the new (A, t') instance

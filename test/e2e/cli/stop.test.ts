@@ -1,25 +1,15 @@
 // Ctrl-C (the io's signal) stops a wake at its next safe point: the command says so and
 // exits 130, and the job keeps every complete turn, ready for the next command.
 
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createScriptedModel } from "../../../src/adapters/scripted/index.js";
 import { main } from "../../../src/cli/main.js";
 import type { Model } from "../../../src/ports/model.js";
 import { call, recording, tools } from "../../support/engine/script.js";
 import { captureIo } from "../../support/cli/capture-io.js";
-import { makeTempRepo, type TempRepo } from "../../support/git/temp-repo.js";
+import { useGreetRepo } from "../../support/cli/use-greet-repo.js";
 
-let local: TempRepo;
-/** Where `cfa` keeps the job areas: beside the repository, never inside it. */
-const workRoot = () => join(local.root, "work");
-beforeAll(async () => {
-  local = makeTempRepo({
-    prefix: "cfa-cli-test-",
-    files: { "README.md": "# greet\n\nA greeting.\n" },
-  });
-});
-afterAll(async () => local?.cleanup());
+const { local, workRoot } = useGreetRepo();
 
 describe("stopping a command", () => {
   it("stops between turns, exits 130 and leaves a job the next command continues", async () => {
@@ -40,20 +30,20 @@ describe("stopping a command", () => {
         return response;
       },
     };
-    const io = captureIo({ cwd: local.repo, model, workRoot: workRoot(), signal: stop.signal });
+    const io = captureIo({ cwd: local().repo, model, workRoot: workRoot(), signal: stop.signal });
     expect(await main(["run", "Greet"], io)).toBe(130);
     expect(io.err()).toContain(
       "cfa: stopped. Job #1 keeps every complete turn; cfa watch 1 shows where it is.",
     );
 
     // The records say where it stopped and how to go on.
-    const watch = captureIo({ cwd: local.repo });
+    const watch = captureIo({ cwd: local().repo });
     expect(await main(["watch", "1"], watch)).toBe(0);
     expect(watch.out()).toContain(
       "INTENT — work is waiting for intent-lead@state:intent:1: continue with `cfa resume 1`.",
     );
 
-    const resume = captureIo({ cwd: local.repo, model: scripted, workRoot: workRoot() });
+    const resume = captureIo({ cwd: local().repo, model: scripted, workRoot: workRoot() });
     expect(await main(["resume", "1"], resume)).toBe(0);
     expect(resume.out()).toContain("▶ @ana resumes job #1");
     expect(resume.out()).toContain("INTENT — waiting on your answer to q1:");

@@ -4,14 +4,14 @@
 
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createScriptedModel, type ScriptedModel } from "../../../src/adapters/scripted/index.js";
 import { main } from "../../../src/cli/main.js";
 import { steppingClock } from "../../../src/ports/clock.js";
 import { call, expecting, recording, say, tools } from "../../support/engine/script.js";
 import { finish, gate, writeArtifact } from "../../support/engine/recordings.js";
 import { captureIo, type CapturedIo } from "../../support/cli/capture-io.js";
-import { makeTempRepo, type TempRepo } from "../../support/git/temp-repo.js";
+import { useGreetRepo } from "../../support/cli/use-greet-repo.js";
 
 const ART = ".cfa/jobs/1";
 
@@ -35,37 +35,30 @@ function script() {
   });
 }
 
-let local: TempRepo;
-/** Where `cfa` keeps the job areas: beside the repository, never inside it. */
-const workRoot = () => join(local.root, "work");
+const { local, workRoot } = useGreetRepo();
 let model: ScriptedModel;
 const clock = steppingClock("2026-05-04T08:00:00.000Z");
-const rec = () => join(local.root, "session.json");
+const rec = () => join(local().root, "session.json");
 
 async function cfa(...argv: string[]): Promise<{ code: number; io: CapturedIo }> {
-  const io = captureIo({ cwd: local.repo, model, clock, workRoot: workRoot() });
+  const io = captureIo({ cwd: local().repo, model, clock, workRoot: workRoot() });
   const code = await main(argv, io);
   return { code, io };
 }
 
-beforeAll(async () => {
-  local = makeTempRepo({
-    prefix: "cfa-cli-test-",
-    files: { "README.md": "# greet\n\nA greeting.\n" },
-  });
+beforeAll(() => {
   model = createScriptedModel(script(), { source: "verbs test" });
 });
-afterAll(async () => local?.cleanup());
 
 describe("the verbs on a local job, in order", () => {
   it("run refuses a --record file it could not write, before it changes anything", async () => {
-    const missing = await cfa("run", "Greet", "--record", join(local.root, "nope", "x.json"));
+    const missing = await cfa("run", "Greet", "--record", join(local().root, "nope", "x.json"));
     expect(missing.code).toBe(1);
     expect(missing.io.err()).toContain("/nope does not exist.");
-    const existing = await cfa("run", "Greet", "--record", join(local.repo, "README.md"));
+    const existing = await cfa("run", "Greet", "--record", join(local().repo, "README.md"));
     expect(existing.code).toBe(1);
     expect(existing.io.err()).toContain("README.md already exists");
-    expect(local.git("branch", "--list", "cfa/*")).toBe("");
+    expect(local().git("branch", "--list", "cfa/*")).toBe("");
   });
 
   it("run opens job #1, shows the log and ends on the question", async () => {
@@ -73,7 +66,7 @@ describe("the verbs on a local job, in order", () => {
     expect(io.err()).toBe("");
     expect(code).toBe(0);
     const out = io.out();
-    expect(out).toContain(`Opened job #1 in ${local.repo}: "Add a greeting"`);
+    expect(out).toContain(`Opened job #1 in ${local().repo}: "Add a greeting"`);
     expect(out).toMatch(
       /\[#1\] \d\d:\d\d:\d\d INTENT {8}START {5}intent-lead sparked on state:intent:1/,
     );
@@ -81,17 +74,17 @@ describe("the verbs on a local job, in order", () => {
     expect(out).toContain("INTENT — waiting on your answer to q1:");
     expect(out).toContain('answer: `cfa answer 1 --id q1 "…"`');
     // The person who ran it opened the issue: git's user.name made into a login.
-    expect(local.git("branch", "--list", "cfa/1")).toContain("cfa/1");
+    expect(local().git("branch", "--list", "cfa/1")).toContain("cfa/1");
   });
 
   it("approve is refused while the job waits on a question, and changes nothing", async () => {
-    const head = local.git("rev-parse", "cfa/1");
+    const head = local().git("rev-parse", "cfa/1");
     const { code, io } = await cfa("approve", "1");
     expect(code).toBe(1);
     expect(io.err()).toContain(
       "cfa: job #1 is not waiting on a review: it waits on your answer to q1",
     );
-    expect(local.git("rev-parse", "cfa/1")).toBe(head);
+    expect(local().git("rev-parse", "cfa/1")).toBe(head);
   });
 
   it("answer with a wrong id is refused, naming the open ones", async () => {
@@ -109,7 +102,7 @@ describe("the verbs on a local job, in order", () => {
       'INTENT — waiting on you to review INTENT.md: `cfa approve 1` or `cfa reject 1 --comment "…"`',
     );
     expect(io.out()).toContain("read it: git show cfa/1:.cfa/jobs/1/INTENT.md");
-    expect(local.git("show", `cfa/1:${ART}/INTENT.md`)).toContain("Greet in English.");
+    expect(local().git("show", `cfa/1:${ART}/INTENT.md`)).toContain("Greet in English.");
   });
 
   it("approve moves the job to PLAN, where the lead asks for review of PLAN.md", async () => {
@@ -126,7 +119,7 @@ describe("the verbs on a local job, in order", () => {
     expect(io.out()).toContain('▶ @ana requests changes to PLAN.md of job #1: "Add a test."');
     expect(io.out()).toContain("HUMAN         CHANGES   q3 by @ana");
     expect(io.out()).toContain("project-lead  ASSERT    q4: PLAN.md revised");
-    expect(local.git("show", `cfa/1:${ART}/PLAN.md`)).toContain("One file, one test.");
+    expect(local().git("show", `cfa/1:${ART}/PLAN.md`)).toContain("One file, one test.");
   });
 
   it("intervene wakes the lead on it ([wake-int]); the gate stays open", async () => {
@@ -189,8 +182,8 @@ describe("the verbs on a local job, in order", () => {
     expect(file.recording.instances["intent-lead@state:intent:1"]).toHaveLength(6);
     expect(file.recording.instances["project-lead@state:plan:1"]).toHaveLength(5);
 
-    const io = captureIo({ cwd: local.root });
-    const code = await main(["replay", rec(), "--dir", join(local.root, "replayed")], io);
+    const io = captureIo({ cwd: local().root });
+    const code = await main(["replay", rec(), "--dir", join(local().root, "replayed")], io);
     expect(io.err()).toBe("");
     expect(code).toBe(0);
     expect(io.out()).toContain("WITHDRAWN — Changed my mind.");
@@ -199,12 +192,12 @@ describe("the verbs on a local job, in order", () => {
         "git",
         ["show", `cfa/1:${ART}/state.json`],
         {
-          cwd: join(local.root, "replayed", "repo"),
+          cwd: join(local().root, "replayed", "repo"),
           encoding: "utf8",
         },
       ),
     ) as { state: string; history: { action: string; reason: string }[] };
-    const original = JSON.parse(local.git("show", `cfa/1:${ART}/state.json`)) as typeof replayed;
+    const original = JSON.parse(local().git("show", `cfa/1:${ART}/state.json`)) as typeof replayed;
     expect(replayed.state).toBe("WITHDRAWN");
     expect(replayed.history.map((h) => [h.action, h.reason])).toEqual(
       original.history.map((h) => [h.action, h.reason]),

@@ -1,25 +1,15 @@
 // `cfa watch --follow` in one "terminal" while `cfa answer` runs the job in another: the
 // follower prints each new line once, as the job branch moves, until it is stopped.
 
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createScriptedModel } from "../../../src/adapters/scripted/index.js";
 import { main } from "../../../src/cli/main.js";
 import { call, recording, tools } from "../../support/engine/script.js";
 import { gate, writeArtifact } from "../../support/engine/recordings.js";
 import { captureIo } from "../../support/cli/capture-io.js";
-import { makeTempRepo, type TempRepo } from "../../support/git/temp-repo.js";
+import { useGreetRepo } from "../../support/cli/use-greet-repo.js";
 
-let local: TempRepo;
-/** Where `cfa` keeps the job areas: beside the repository, never inside it. */
-const workRoot = () => join(local.root, "work");
-beforeAll(async () => {
-  local = makeTempRepo({
-    prefix: "cfa-cli-test-",
-    files: { "README.md": "# greet\n\nA greeting.\n" },
-  });
-});
-afterAll(async () => local?.cleanup());
+const { local, workRoot } = useGreetRepo();
 
 async function until(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 600; i++) {
@@ -40,11 +30,11 @@ describe("cfa watch --follow", () => {
         ],
       }),
     );
-    const seam = { cwd: local.repo, model, workRoot: workRoot() };
+    const seam = { cwd: local().repo, model, workRoot: workRoot() };
     expect(await main(["run", "Greet"], captureIo(seam))).toBe(0);
 
     const stop = new AbortController();
-    const watcher = captureIo({ cwd: local.repo, signal: stop.signal });
+    const watcher = captureIo({ cwd: local().repo, signal: stop.signal });
     const following = main(["watch", "1", "--follow", "--interval", "0.05"], watcher);
     await until(() => watcher.out().includes("q1 waits for @ana's answer"), "the first lines");
     expect(watcher.out()).not.toContain("HUMAN");

@@ -8,7 +8,7 @@ import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { expecting, recording } from "../../support/engine/script.js";
 import { finish, gate, writeArtifact } from "../../support/engine/recordings.js";
-import { git, routesWith, WHOLE_JOB_ROUTES } from "../../support/github/github-job.js";
+import { git, jobRecord, routesWith, WHOLE_JOB_ROUTES } from "../../support/github/github-job.js";
 import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 
 const BODY = "Name the files you will create.";
@@ -40,9 +40,7 @@ describe("approval integrity on GitHub", () => {
     });
     const { github, probot } = job;
     github.permissions.set("rea", "read");
-    const state = () =>
-      (JSON.parse(git(github.bare, "show", "cfa/1:.cfa/jobs/1/state.json")) as { state: string })
-        .state;
+    const state = () => jobRecord(job).state;
     const replies = () =>
       github
         .botComments(1)

@@ -1,15 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { happyRecording } from "../../support/engine/recordings.js";
-import { git, WHOLE_JOB_ROUTES, type GitHubJob } from "../../support/github/github-job.js";
+import { git, jobRecord, WHOLE_JOB_ROUTES } from "../../support/github/github-job.js";
 import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 
-const ART = ".cfa/jobs/1";
 const TOKEN_CALL = "apps/create-installation-access-token";
-
-function stateOf(job: GitHubJob): { state: string } {
-  return JSON.parse(git(job.github.bare, "show", `cfa/1:${ART}/state.json`)) as { state: string };
-}
 
 describe("a whole job on GitHub (nock), from the labelled issue to DONE, app and worker", () => {
   const mocks = useGitHubMocks();
@@ -57,11 +52,11 @@ describe("a whole job on GitHub (nock), from the labelled issue to DONE, app and
       // The person approves the gate's commit on GitHub; the app cues the worker.
       await measure(`app: review ${i + 1}`, () => job.submitReview("ana"));
       expect(github.dispatches).toHaveLength(i + 2);
-      expect(stateOf(job).state).toBe(["INTENT", "PLAN", "EXECUTE"][i]);
+      expect(jobRecord(job).state).toBe(["INTENT", "PLAN", "EXECUTE"][i]);
     }
     await measure("worker: DONE", async () => expect(await job.runWorker(1)).toBe(0));
 
-    expect(stateOf(job).state).toBe("DONE");
+    expect(jobRecord(job).state).toBe("DONE");
     const files = git(github.bare, "ls-tree", "-r", "--name-only", "cfa/1");
     expect(files).toContain("hello.txt");
     expect(files).toContain("world.txt");

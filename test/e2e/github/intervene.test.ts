@@ -10,8 +10,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_COMMAND_POLL_MS } from "../../../src/engine/flow/poll-interventions.js";
 import type { Model } from "../../../src/ports/model.js";
-import { call, recording, tools } from "../../support/engine/script.js";
-import { gate, writeArtifact } from "../../support/engine/recordings.js";
+import { recording } from "../../support/engine/script.js";
+import { gate, slowIntentTurn, writeArtifact } from "../../support/engine/recordings.js";
 import { examplePayload, useGitHubMocks } from "../../support/github/index.js";
 import { OWNER, REPO } from "../../support/github/fake-github.js";
 import {
@@ -28,14 +28,7 @@ const TEXT = "Greet in French too.";
 /** The lead's calls before the person comments (after the last of them returns). */
 const BEFORE = 3;
 
-const leadRecording = () =>
-  recording({
-    [LEAD]: [
-      ...Array.from({ length: BEFORE + 1 }, () => tools(call("list_files", {}))),
-      writeArtifact("INTENT.md", "# Intent\n\nGreet.\n"),
-      gate("INTENT.md", "Intent?"),
-    ],
-  });
+const leadRecording = () => recording({ [LEAD]: slowIntentTurn(BEFORE + 1) });
 
 describe("/intervene on GitHub reaches the current lead at its next model call", () => {
   useGitHubMocks();

@@ -10,39 +10,24 @@
 
 import { describe, expect, it } from "vitest";
 import type { Model } from "../../../src/ports/model.js";
-import { call, recording, tools } from "../../support/engine/script.js";
+import { recording } from "../../support/engine/script.js";
+import { ART, slowIntentTurn } from "../../support/engine/recordings.js";
 import { useGitHubMocks } from "../../support/github/index.js";
-import {
-  FIRST_WAKE_ROUTES,
-  git,
-  routesWith,
-  type GitHubJob,
-} from "../../support/github/github-job.js";
+import { FIRST_WAKE_ROUTES, git, jobRecord, routesWith } from "../../support/github/github-job.js";
 import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 import type { Route } from "../../support/github/fake-github.js";
+import type { GitHubJob } from "../../support/github/github-job.js";
 
-const ART = ".cfa/jobs/1";
 const LEAD = "intent-lead@state:intent:1";
 
 /** The intent lead's one turn: three model calls, then its gate. */
-const script = () =>
-  recording({
-    [LEAD]: [
-      tools(call("list_files", {})),
-      tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n\nGreet.\n" })),
-      tools(
-        call("ask_question", { kind: "gate", text: "Is this it?", artifact: `${ART}/INTENT.md` }),
-      ),
-    ],
-  });
+const script = () => recording({ [LEAD]: slowIntentTurn(1, "Is this it?") });
 
 interface Charged {
   state: string;
   turns: number;
   engine: { calls?: number };
 }
-const record = (job: GitHubJob): Charged =>
-  JSON.parse(git(job.github.bare, "show", `cfa/1:${ART}/state.json`)) as Charged;
 
 /** Counts the calls the model answered (a replayed call never reaches it). */
 function counting(onCall: (n: number, request: { instance: string }) => Promise<void> | void) {
@@ -81,7 +66,7 @@ describe("liveness on GitHub (issue 15)", () => {
     expect(first, job.lines.join("\n")).toBe(0);
     // Two calls answered, the third never asked: the turn stopped at its boundary.
     expect(model.calls()).toBe(2);
-    const stopped = record(job);
+    const stopped = jobRecord<Charged>(job);
     expect(stopped.state).toBe("INTENT");
     // The stopped turn is not applied: it counts once, when it is redone.
     expect(stopped.turns).toBe(0);
@@ -97,7 +82,7 @@ describe("liveness on GitHub (issue 15)", () => {
     const second = await job.runWorker(1);
     expect(second, job.lines.join("\n")).toBe(0);
     expect(model.calls()).toBe(3);
-    const done = record(job);
+    const done = jobRecord<Charged>(job);
     expect(done.engine.calls).toBe(3);
     expect(git(job.github.bare, "show", `cfa/1:${ART}/INTENT.md`)).toContain("Greet.");
     expect(job.lines.join("\n")).toMatch(/2 model calls replayed from the journal/);
@@ -126,8 +111,8 @@ describe("liveness on GitHub (issue 15)", () => {
       ["graphql", "permission", "issue", "create-comment", "create-check", "dispatch"],
     );
     expect(j.github.dispatches).toEqual([{ workflow: "cfa.yml", ref: "main", job: "1" }]);
-    expect(record(j).state).toBe("INTENT");
-    expect(record(j).engine.calls).toBe(1);
+    expect(jobRecord<Charged>(j).state).toBe("INTENT");
+    expect(jobRecord<Charged>(j).engine.calls).toBe(1);
     expect(j.lines.join("\n")).toContain("stopped early: the run was cancelled (SIGINT)");
   });
 
@@ -137,7 +122,7 @@ describe("liveness on GitHub (issue 15)", () => {
       ["graphql", "permission", "issue", "create-comment", "create-check"],
     );
     expect(j.github.dispatches).toEqual([]);
-    expect(record(j).state).toBe("INTENT");
+    expect(jobRecord<Charged>(j).state).toBe("INTENT");
   });
 
   it("a run that dies mid-turn: the next run charges what the lost turn paid once and replays it", async () => {
@@ -156,7 +141,7 @@ describe("liveness on GitHub (issue 15)", () => {
     });
     expect(await job.runWorker(1, kill.signal)).toBe(1);
     // Nothing of the turn is on the job branch; its two answered calls are on the journal's.
-    expect(record(job).engine.calls ?? 0).toBe(0);
+    expect(jobRecord<Charged>(job).engine.calls ?? 0).toBe(0);
     expect(
       git(job.github.bare, "ls-tree", "--name-only", "cfa-journal/1").split("\n"),
     ).toHaveLength(2);
@@ -165,6 +150,6 @@ describe("liveness on GitHub (issue 15)", () => {
     // The model was asked the third call again (the first answer was lost with the run) and
     // nothing more; the record charges the two journalled calls once, and the new one.
     expect(model.calls()).toBe(4);
-    expect(record(job).engine.calls).toBe(3);
+    expect(jobRecord<Charged>(job).engine.calls).toBe(3);
   });
 });

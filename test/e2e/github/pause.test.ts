@@ -10,37 +10,29 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_COMMAND_POLL_MS } from "../../../src/engine/flow/poll-interventions.js";
 import type { Model } from "../../../src/ports/model.js";
-import { call, recording, tools } from "../../support/engine/script.js";
+import { recording } from "../../support/engine/script.js";
+import {
+  ART,
+  finish,
+  gate,
+  slowIntentTurn,
+  writeArtifact,
+} from "../../support/engine/recordings.js";
 import { examplePayload, useGitHubMocks } from "../../support/github/index.js";
 import { OWNER, REPO } from "../../support/github/fake-github.js";
-import {
-  FIRST_WAKE_ROUTES,
-  git,
-  routesWith,
-  type GitHubJob,
-} from "../../support/github/github-job.js";
+import { FIRST_WAKE_ROUTES, git, jobRecord, routesWith } from "../../support/github/github-job.js";
 import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 
-const ART = ".cfa/jobs/1";
 const LEAD = "intent-lead@state:intent:1";
 
-const script = () =>
-  recording({
-    [LEAD]: [
-      tools(call("list_files", {})),
-      tools(call("list_files", {})),
-      tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n\nGreet.\n" })),
-      tools(call("ask_question", { kind: "gate", text: "Intent?", artifact: `${ART}/INTENT.md` })),
-    ],
-  });
+/** The intent lead's one turn: four model calls, then its gate. */
+const script = () => recording({ [LEAD]: slowIntentTurn(2) });
 
 interface Record {
   state: string;
   turns: number;
   engine: { calls?: number; paused?: { by: string; reason: string } };
 }
-const record = (job: GitHubJob): Record =>
-  JSON.parse(git(job.github.bare, "show", `cfa/1:${ART}/state.json`)) as Record;
 
 describe("/pause and /resume on GitHub (issue 17)", () => {
   useGitHubMocks();
@@ -69,7 +61,7 @@ describe("/pause and /resume on GitHub (issue 17)", () => {
 
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
     expect(answered).toBe(2);
-    const paused = record(job);
+    const paused = jobRecord<Record>(job);
     expect(paused.state).toBe("INTENT");
     expect(paused.turns).toBe(0);
     expect(paused.engine.calls).toBe(2);
@@ -89,7 +81,7 @@ describe("/pause and /resume on GitHub (issue 17)", () => {
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
     // The two paid calls replayed, the other two asked: four answers, four charges.
     expect(answered).toBe(4);
-    const resumed = record(job);
+    const resumed = jobRecord<Record>(job);
     expect(resumed.engine.calls).toBe(4);
     expect(resumed.engine.paused).toBeUndefined();
     expect(resumed.turns).toBe(1);
@@ -102,15 +94,13 @@ describe("/pause and /resume on GitHub (issue 17)", () => {
     const job = await newJob({
       recording: recording({
         [LEAD]: [
-          tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n" })),
-          tools(
-            call("ask_question", { kind: "gate", text: "Intent?", artifact: `${ART}/INTENT.md` }),
-          ),
-          tools(call("finish", { outcome: "APPROVED_INTENT", reason: "approved" })),
+          writeArtifact("INTENT.md", "# Intent\n"),
+          gate("INTENT.md", "Intent?"),
+          finish("APPROVED_INTENT", "approved"),
         ],
         "project-lead@state:plan:1": [
-          tools(call("write_file", { path: `${ART}/PLAN.md`, content: "# Plan\n" })),
-          tools(call("ask_question", { kind: "gate", text: "Plan?", artifact: `${ART}/PLAN.md` })),
+          writeArtifact("PLAN.md", "# Plan\n"),
+          gate("PLAN.md", "Plan?"),
         ],
       }),
       routes: routesWith(FIRST_WAKE_ROUTES, { plus: ["update-comment", "update-pull"] }),
@@ -120,7 +110,10 @@ describe("/pause and /resume on GitHub (issue 17)", () => {
 
     github.comment(1, "ana", "/pause until Monday");
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
-    expect(record(job).engine.paused).toMatchObject({ by: "ana", reason: "until Monday" });
+    expect(jobRecord<Record>(job).engine.paused).toMatchObject({
+      by: "ana",
+      reason: "until Monday",
+    });
     const intent = github.checks.filter((c) => c.name === "cfa/intent").at(-1);
     // The outbound filter keeps the login from pinging anyone (a word joiner after the @).
     expect(intent?.title).toBe("cfa/intent: PAUSED by @\u2060ana");
@@ -134,19 +127,19 @@ describe("/pause and /resume on GitHub (issue 17)", () => {
     });
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
     // Recorded (the lead's reply waits), but nothing moved while paused.
-    expect(record(job).state).toBe("INTENT");
+    expect(jobRecord<Record>(job).state).toBe("INTENT");
     expect(git(github.bare, "show", `cfa/1:${ART}/bus.jsonl`)).toContain("approved by @ana");
 
     github.comment(1, "ana", "/resume");
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
-    expect(record(job).state).toBe("PLAN");
-    expect(record(job).engine.paused).toBeUndefined();
+    expect(jobRecord<Record>(job).state).toBe("PLAN");
+    expect(jobRecord<Record>(job).engine.paused).toBeUndefined();
 
     github.comment(1, "ana", "/pause");
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
     github.comment(1, "ana", "/withdraw not needed");
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
-    expect(record(job).state).toBe("WITHDRAWN");
+    expect(jobRecord<Record>(job).state).toBe("WITHDRAWN");
   });
 
   it("an outsider's /pause is refused by the app with one reply, and no run starts", async () => {

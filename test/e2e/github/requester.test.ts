@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";
 import { useGitHubMocks } from "../../support/github/index.js";
-import { git, routesWith, WHOLE_JOB_ROUTES } from "../../support/github/github-job.js";
+import { jobRecord, routesWith, WHOLE_JOB_ROUTES } from "../../support/github/github-job.js";
 import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 import { happyRecording } from "../../support/engine/recordings.js";
 
@@ -32,9 +32,7 @@ describe("the requester and a repository without drafts", () => {
     await probot.receive("issues", job.labelled(1, "ana"));
 
     expect(await job.runWorker(1)).toBe(0);
-    const state = JSON.parse(git(github.bare, "show", "cfa/1:.cfa/jobs/1/state.json")) as {
-      engine: { requester: string; prNotDraft?: boolean };
-    };
+    const state = jobRecord<{ engine: { requester: string; prNotDraft?: boolean } }>(job);
     expect(state.engine.requester).toBe("ana");
     const pull = github.pulls[0]!;
     expect(pull.draft).toBe(false);
@@ -58,10 +56,7 @@ describe("the requester and a repository without drafts", () => {
       await job.submitReview("ana");
       expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
     }
-    const done = JSON.parse(git(github.bare, "show", "cfa/1:.cfa/jobs/1/state.json")) as {
-      state: string;
-    };
-    expect(done.state).toBe("DONE");
+    expect(jobRecord(job).state).toBe("DONE");
     // Never a draft, so nothing to mark ready: no mutation was sent.
     const graphqlBodies = mocks.recorder().bodies("graphql") as { query: string }[];
     expect(graphqlBodies.some((b) => b.query.includes("markPullRequestReadyForReview"))).toBe(

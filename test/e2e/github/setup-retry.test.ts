@@ -4,14 +4,14 @@
 // workspace up with the fixed configuration — read from the default branch — and carries on.
 
 import { describe, expect, it } from "vitest";
-import { call, recording, tools } from "../../support/engine/script.js";
+import { recording } from "../../support/engine/script.js";
+import { ART, gate, writeArtifact } from "../../support/engine/recordings.js";
 import { examplePayload, useGitHubMocks } from "../../support/github/index.js";
 import { installedBwrap } from "../../support/sandbox/sandbox-fixtures.js";
 import { OWNER, REPO } from "../../support/github/fake-github.js";
-import { FIRST_WAKE_ROUTES, git, routesWith } from "../../support/github/github-job.js";
+import { FIRST_WAKE_ROUTES, git, jobRecord, routesWith } from "../../support/github/github-job.js";
 import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 
-const ART = ".cfa/jobs/1";
 const LEAD = "intent-lead@state:intent:1";
 
 describe.skipIf(installedBwrap() === null)("/retry on GitHub after a failed setup", () => {
@@ -21,12 +21,7 @@ describe.skipIf(installedBwrap() === null)("/retry on GitHub after a failed setu
   it("waits with the failure in the status comment; an outsider's /retry runs nothing; the person's runs the fixed setup and the lead", async () => {
     const job = await newJob({
       recording: recording({
-        [LEAD]: [
-          tools(call("write_file", { path: `${ART}/INTENT.md`, content: "# Intent\n" })),
-          tools(
-            call("ask_question", { kind: "gate", text: "Intent?", artifact: `${ART}/INTENT.md` }),
-          ),
-        ],
+        [LEAD]: [writeArtifact("INTENT.md", "# Intent\n"), gate("INTENT.md", "Intent?")],
       }),
       config: "setup: [\"echo 'E404 left-pad' >&2; exit 7\"]\n",
       routes: routesWith(FIRST_WAKE_ROUTES, {
@@ -70,10 +65,10 @@ describe.skipIf(installedBwrap() === null)("/retry on GitHub after a failed setu
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
     expect(status()).not.toContain("Setup failed");
     expect(git(github.bare, "show", `cfa/1:${ART}/INTENT.md`)).toContain("Intent");
-    const record = JSON.parse(git(github.bare, "show", `cfa/1:${ART}/state.json`)) as {
+    const record = jobRecord<{
       failures: number;
       engine: { setup: { runs: { ok: boolean }[]; failed?: unknown } };
-    };
+    }>(job);
     expect(record.failures).toBe(0);
     expect(record.engine.setup.runs.map((r) => r.ok)).toEqual([false, true]);
     expect(record.engine.setup.failed).toBeUndefined();

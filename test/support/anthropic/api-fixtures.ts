@@ -3,7 +3,7 @@
 
 import nock from "nock";
 import { afterEach, beforeAll, expect } from "vitest";
-import type { ModelRequest } from "../../../src/ports/model.js";
+import type { Message, ModelRequest, ModelResponse, UserBlock } from "../../../src/ports/model.js";
 
 export const API = "https://api.anthropic.com";
 export const API_KEY = "sk-ant-api03-test-KEY-0123456789abcdef";
@@ -39,12 +39,45 @@ export function apiMessage(
   };
 }
 
+/** An error body as the API sends it with a non-2xx status. */
+export function apiError(type: string, message: string): Record<string, unknown> {
+  return { type: "error", error: { type, message } };
+}
+
 /** A nock scope on the API whose `bodies` collects each request body as sent, in order. */
 export function apiScope(): { scope: nock.Scope; bodies: string[] } {
   const bodies: string[] = [];
   const scope = nock(API);
   scope.on("request", (_req: unknown, _interceptor: unknown, body: string) => bodies.push(body));
   return { scope, bodies };
+}
+
+/** apiScope() answering its requests in turn with these messages, each a 200. */
+export function apiReplies(...messages: Record<string, unknown>[]): {
+  scope: nock.Scope;
+  bodies: string[];
+} {
+  const { scope, bodies } = apiScope();
+  for (const message of messages) scope.post("/v1/messages").reply(200, message);
+  return { scope, bodies };
+}
+
+/** The messages of the next round of a conversation: those sent, the model's reply, the user's answer. */
+export function nextRound(
+  sent: Message[],
+  reply: ModelResponse,
+  ...answer: UserBlock[]
+): Message[] {
+  return [
+    ...sent,
+    { role: "assistant", content: reply.content },
+    { role: "user", content: answer },
+  ];
+}
+
+/** The user's answer to a tool call. */
+export function toolResult(id: string, content: string): UserBlock {
+  return { type: "tool_result", tool_use_id: id, content };
 }
 
 export function baseRequest(overrides: Partial<ModelRequest> = {}): ModelRequest {

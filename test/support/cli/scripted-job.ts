@@ -6,7 +6,7 @@ import { readJobRecords, type JobRecordTexts } from "../../../src/cli/job-record
 import { wake } from "../../../src/engine/index.js";
 import { createLocalJob, git, type LocalJob } from "../engine/local-job.js";
 import { call, recording, say, tools } from "../engine/script.js";
-import { finish, gate, writeArtifact } from "../engine/recordings.js";
+import { finish, gate, writeArtifact, summedUp } from "../engine/recordings.js";
 
 export function scriptedJobRecording() {
   return recording({
@@ -28,9 +28,7 @@ export function scriptedJobRecording() {
       tools(call("close", { task: "greet" })),
       say("The verifier sent it back."),
       tools(call("close", { task: "greet" })),
-      writeArtifact("WORK_SUMMARY.md", "# Summary\n\nhello.txt.\n"),
-      gate("WORK_SUMMARY.md", "Work done"),
-      finish("APPROVED_WORK", "approved"),
+      ...summedUp("hello.txt."),
     ],
     "worker@dispatch:greet": [
       tools(call("write_file", { path: "hello.txt", content: "hello" })),

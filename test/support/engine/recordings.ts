@@ -35,6 +35,23 @@ export const busyWorker = (): ScriptStep[] => [
   say("done"),
 ];
 
+/**
+ * The intent lead's one turn, long enough for a person to act while it runs: `looks` calls
+ * to list_files, then INTENT.md written and its gate asked.
+ */
+export const slowIntentTurn = (looks: number, question = "Intent?"): ScriptStep[] => [
+  ...Array.from({ length: looks }, () => tools(call("list_files", {}))),
+  writeArtifact("INTENT.md", "# Intent\n\nGreet.\n"),
+  gate("INTENT.md", question),
+];
+
+/** EXECUTE's lead ending its work: WORK_SUMMARY.md saying `summary`, its gate, approved. */
+export const summedUp = (summary: string): ScriptStep[] => [
+  writeArtifact("WORK_SUMMARY.md", `# Summary\n\n${summary}\n`),
+  gate("WORK_SUMMARY.md", "Work done"),
+  finish("APPROVED_WORK", "approved"),
+];
+
 export const INTENT_STEPS = (): ScriptStep[] => [
   writeArtifact("INTENT.md", "# Intent\n\nObjective: greet.\n"),
   gate("INTENT.md", "Is this your intent?"),
@@ -69,9 +86,7 @@ export const EXECUTE_STEPS = (anyOrder = false): ScriptStep[] => [
         say("Closed hello."),
         tools(call("close", { task: "world" })),
       ]),
-  writeArtifact("WORK_SUMMARY.md", "# Summary\n\nBoth files exist.\n"),
-  gate("WORK_SUMMARY.md", "Work done"),
-  finish("APPROVED_WORK", "approved"),
+  ...summedUp("Both files exist."),
 ];
 
 /** EXECUTE with one task, hello: dispatched, closed (verified, merged), summed up and gated. */
@@ -79,9 +94,7 @@ export const ONE_TASK_EXECUTE_STEPS = (): ScriptStep[] => [
   tools(call("dispatch", { id: "hello", brief: "Create hello.txt containing hello", files: [] })),
   say("Dispatched."),
   tools(call("close", { task: "hello" })),
-  writeArtifact("WORK_SUMMARY.md", "# Summary\n\nhello.txt exists.\n"),
-  gate("WORK_SUMMARY.md", "Work done"),
-  finish("APPROVED_WORK", "approved"),
+  ...summedUp("hello.txt exists."),
 ];
 
 /**

@@ -3,7 +3,13 @@
 // what the request it answers must carry. Whole-job recordings built from these steps are in
 // recordings.ts.
 
-import type { AssistantBlock, ModelUsage, StopReason } from "../../../src/ports/model.js";
+import type {
+  AssistantBlock,
+  ModelRequest,
+  ModelResponse,
+  ModelUsage,
+  StopReason,
+} from "../../../src/ports/model.js";
 
 /** One response of the recording format (src/adapters/scripted/recording.ts's Step). */
 export interface ScriptStep {
@@ -46,6 +52,11 @@ export function tools(...calls: AssistantBlock[]): ScriptStep {
 /** A response that ends the turn with text. */
 export function say(text: string, usage: ModelUsage = STEP_USAGE): ScriptStep {
   return respond([{ type: "text", text }], usage);
+}
+
+/** `step` as a model that decides as it goes (no recording) answers `request` with it. */
+export function answer(request: ModelRequest, step: ScriptStep): ModelResponse {
+  return { ...step.response, model: request.model };
 }
 
 /**

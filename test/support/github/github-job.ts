@@ -142,6 +142,11 @@ export interface GitHubJob {
   cleanup(): Promise<void>;
 }
 
+/** Job 1's state.json as the worker last pushed it to cfa/1 on the fake's bare repository. */
+export function jobRecord<T = { state: string }>(job: Pick<GitHubJob, "github">): T {
+  return JSON.parse(git(job.github.bare, "show", "cfa/1:.cfa/jobs/1/state.json")) as T;
+}
+
 export async function createGitHubJob(options: {
   recording: unknown;
   config?: string;

@@ -3,8 +3,11 @@
 // forge wired to an Octokit that nock intercepts.
 
 import { Octokit } from "@octokit/rest";
-import { createGitHubForge, type GitHubForge } from "../../../src/adapters/github/index.js";
-import type { GitHubOctokit } from "../../../src/adapters/github/index.js";
+import {
+  createGitHubForge,
+  type GitHubForge,
+  type GitHubForgeOptions,
+} from "../../../src/adapters/github/index.js";
 import type { Logger } from "../../../src/ports/logger.js";
 
 export const OWNER = "octo-org";
@@ -41,17 +44,15 @@ export function recordingLogger(): { logger: Logger; lines: LogLine[] } {
   };
 }
 
-export function testForge(
-  options: { octokit?: GitHubOctokit; logger?: Logger; token?: string } = {},
-): GitHubForge {
+/** The forge of octo-org/hello-world through testOctokit(), with no clone unless `repoDir` names one. */
+export function testForge(options: Partial<GitHubForgeOptions> = {}): GitHubForge {
   return createGitHubForge({
-    octokit: options.octokit ?? testOctokit(),
+    octokit: testOctokit(),
     owner: OWNER,
     repo: REPO,
     botLogin: BOT,
     repoDir: "/nonexistent",
-    ...(options.token === undefined ? {} : { token: options.token }),
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...options,
   });
 }
 

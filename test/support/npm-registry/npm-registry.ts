@@ -18,6 +18,20 @@ export interface PackageSpec {
   dependencies?: Record<string, string>;
 }
 
+/** Two one-file packages: the dependencies of the project the `npm ci` tests install. */
+export const TINY_PACKAGES: readonly PackageSpec[] = [
+  {
+    name: "tiny-add",
+    version: "1.0.0",
+    files: { "index.js": "module.exports = (a, b) => a + b;\n" },
+  },
+  {
+    name: "tiny-mul",
+    version: "2.1.0",
+    files: { "index.js": "module.exports = (a, b) => a * b;\n" },
+  },
+];
+
 export interface NpmRegistry {
   /** What npm should be told: http://<host>/ (the host the proxy maps, or 127.0.0.1:port). */
   readonly port: number;

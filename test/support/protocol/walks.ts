@@ -15,6 +15,7 @@ import {
   oracleIsLive,
   oracleStart,
   oracleStep,
+  type OracleJob,
 } from "./diagram-1.js";
 
 /**
@@ -114,3 +115,17 @@ export const attemptsArb = (maxLength = 30): fc.Arbitrary<Action[]> =>
       }
       return out;
     });
+
+/**
+ * The history of a job that took `actions` from INTENT, each edge's target read off Diagram 1:
+ * a test writes what was done, not where each step led; an action with no edge throws.
+ */
+export function historyOf(...actions: Action[]): OracleJob["path"] {
+  let job = oracleStart();
+  for (const action of actions) {
+    const next = oracleStep(job, action);
+    if (next === null) throw new Error(`historyOf: Diagram 1 has no ${action} out of ${job.state}`);
+    job = next;
+  }
+  return job.path;
+}

@@ -1,9 +1,10 @@
 // Shared fixtures for the sandbox integration tests.
 
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, realpath } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { it } from "vitest";
 import type { CommandRequest } from "../../../src/ports/sandbox.js";
 
 /** The installed bwrap, or null: the bwrap tests are skipped (visibly) only then. */
@@ -18,6 +19,39 @@ export function installedBwrap(): string | null {
     }
   }
   return null;
+}
+
+/**
+ * The installed bwrap where a system npm (in /usr/bin or /usr/local/bin) is installed too, or
+ * null: the tests that run npm in the sandbox need both and are skipped (visibly) otherwise.
+ */
+export function bwrapWithNpm(): string | null {
+  const npm = ["/usr/bin/npm", "/usr/local/bin/npm"].find((file) => existsSync(file));
+  return npm === undefined ? null : installedBwrap();
+}
+
+export interface BwrapSuite {
+  /** The bwrap to run, or null: the suite's tests are skipped. */
+  bwrapPath: string | null;
+  /** `it`, skipped where there is no bwrap to run. */
+  bit: ReturnType<typeof it.skipIf>;
+  /** For the suite's title: " [skipped: why]" where it is skipped, so that the report shows it; else "". */
+  skipped: string;
+}
+
+/**
+ * What a suite that runs the real sandbox starts with: its tests are skipped, visibly, only
+ * where `bwrapPath` is null (by default: bubblewrap is not installed); they never pass vacuously.
+ */
+export function bwrapSuite(
+  bwrapPath = installedBwrap(),
+  why = "bubblewrap (bwrap) is not installed",
+): BwrapSuite {
+  return {
+    bwrapPath,
+    bit: it.skipIf(bwrapPath === null),
+    skipped: bwrapPath === null ? ` [skipped: ${why}]` : "",
+  };
 }
 
 /**

@@ -279,18 +279,15 @@ function tokenOf(w: World, runId: string, writer: string): string | null {
   return w.remote.issue(writer, () => w.actions.state(runId).status !== "completed");
 }
 
+/** The run's own clone of the remote, on a fresh runner: killed with it, faults as injected. */
+const runClone = (w: World, ctx: RunContext, token: string | null) =>
+  cloneFor(w.root, w.remote, `run-${ctx.runId}`, ctx.killSignal, w.pushFaults(ctx.runId), token);
+
 export function taskStep(w: World) {
   return async (ctx: RunContext): Promise<Conclusion> => {
     const task = ctx.inputs.task!;
     const epoch = Number(ctx.inputs.epoch);
-    const c = await cloneFor(
-      w.root,
-      w.remote,
-      `run-${ctx.runId}`,
-      ctx.killSignal,
-      w.pushFaults(ctx.runId),
-      tokenOf(w, ctx.runId, ctx.runId),
-    );
+    const c = await runClone(w, ctx, tokenOf(w, ctx.runId, ctx.runId));
     await ctx.sleep(5_000);
     const refs = await fetchRefs(c);
     const jobHead = refs[JOB_REF];
@@ -319,14 +316,7 @@ export function leadStep(w: World) {
   return async (ctx: RunContext): Promise<Conclusion> => {
     const writer = `lead:${ctx.runId}`;
     const token = tokenOf(w, ctx.runId, writer);
-    const c = await cloneFor(
-      w.root,
-      w.remote,
-      `run-${ctx.runId}`,
-      ctx.killSignal,
-      w.pushFaults(ctx.runId),
-      token,
-    );
+    const c = await runClone(w, ctx, token);
     await ctx.sleep(5_000);
     let refs = await fetchRefs(c);
     const jobDir = c.dir + "-job";
@@ -380,6 +370,13 @@ export function leadStep(w: World) {
       head = sha;
     };
 
+    /** Every task's records, as the refs hold them now, folded into the state. */
+    const foldAll = async () => {
+      refs = await fetchRefs(c);
+      for (const t of w.scenario.tasks)
+        await foldTask(w, ctx, c, state, t.id, refs, jobDir, extraUpdates, (l) => (bus += l));
+    };
+
     try {
       if (w.withdrawn) {
         withdraw(w, state, refs, extraUpdates);
@@ -388,20 +385,8 @@ export function leadStep(w: World) {
         return "success";
       }
       for (;;) {
-        refs = await fetchRefs(c);
         // Fold every task's records first: what a dead run pushed counts before it is replaced.
-        for (const t of w.scenario.tasks)
-          await foldTask(
-            w,
-            ctx,
-            c,
-            state,
-            t.id,
-            refs,
-            jobDir,
-            extraUpdates,
-            (line) => (bus += line),
-          );
+        await foldAll();
         if (Object.values(state.tasks).every((t) => t.merged !== null)) {
           state.state = "DONE";
           await save("cfa #1: DONE");
@@ -487,19 +472,7 @@ export function leadStep(w: World) {
           ),
         );
         if (ended.some((e) => e === "stopped") || ctx.interrupted()) {
-          refs = await fetchRefs(c);
-          for (const t of w.scenario.tasks)
-            await foldTask(
-              w,
-              ctx,
-              c,
-              state,
-              t.id,
-              refs,
-              jobDir,
-              extraUpdates,
-              (line) => (bus += line),
-            );
+          await foldAll();
           for (const id of here) state.tasks[id]!.runner = null;
           await save("cfa #1: stopped early");
           if (!w.withdrawn) w.dispatchWake();

@@ -14,6 +14,7 @@ import {
   type DiagramTransition,
 } from "../../../src/comments/job-diagram.js";
 import { mermaidLabel } from "../../../src/comments/mermaid-text.js";
+import { historyOf } from "../../support/protocol/walks.js";
 
 // Seed 000 §3, Diagram 1, verbatim.
 const DIAGRAM_1 = `INTENT --> PLAN : APPROVED_INTENT
@@ -29,6 +30,7 @@ INTENT --> FAILURE : FAILURE
 PLAN --> FAILURE : FAILURE
 EXECUTE --> FAILURE : FAILURE`.split("\n");
 
+/** A transition off Diagram 1 where a test needs one; histories on it are historyOf's. */
 const t = (from: string, action: string, to: string) => ({ from, action, to }) as DiagramTransition;
 
 function body(markdown: string): string[] {
@@ -83,12 +85,7 @@ describe("stateDiagram: seed 000 Diagram 1 with this job's path on it", () => {
   });
 
   it("draws the path taken strongly and the rest faint, marks the states and counts each edge", () => {
-    const history = [
-      t("INTENT", "APPROVED_INTENT", "PLAN"),
-      t("PLAN", "APPROVED_PLAN", "EXECUTE"),
-      t("EXECUTE", "REPLAN", "PLAN"),
-      t("PLAN", "APPROVED_PLAN", "EXECUTE"),
-    ];
+    const history = historyOf("APPROVED_INTENT", "APPROVED_PLAN", "REPLAN", "APPROVED_PLAN");
     const lines = body(stateDiagram({ state: "EXECUTE", history }));
     const drawn = edges(lines);
     const find = (edge: string) => drawn.find((e) => e.edge === edge);
@@ -113,17 +110,17 @@ describe("stateDiagram: seed 000 Diagram 1 with this job's path on it", () => {
   });
 
   it("two realigns from EXECUTE and one from PLAN are counted on their own edges", () => {
-    const history = [
-      t("INTENT", "APPROVED_INTENT", "PLAN"),
-      t("PLAN", "REALIGN", "INTENT"),
-      t("INTENT", "APPROVED_INTENT", "PLAN"),
-      t("PLAN", "APPROVED_PLAN", "EXECUTE"),
-      t("EXECUTE", "REALIGN", "INTENT"),
-      t("INTENT", "APPROVED_INTENT", "PLAN"),
-      t("PLAN", "APPROVED_PLAN", "EXECUTE"),
-      t("EXECUTE", "REALIGN", "INTENT"),
-      t("INTENT", "WITHDRAW", "WITHDRAWN"),
-    ];
+    const history = historyOf(
+      "APPROVED_INTENT",
+      "REALIGN",
+      "APPROVED_INTENT",
+      "APPROVED_PLAN",
+      "REALIGN",
+      "APPROVED_INTENT",
+      "APPROVED_PLAN",
+      "REALIGN",
+      "WITHDRAW",
+    );
     const shown = edges(body(stateDiagram({ state: "WITHDRAWN", history }))).map((e) => e.edge);
     expect(shown).toContain("PLAN --> INTENT : REALIGN (backtrack taken)");
     expect(shown).toContain("EXECUTE --> INTENT : REALIGN (backtrack taken 2x)");

@@ -14,12 +14,12 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { Action, LiveState } from "../../../src/protocol/fsm.js";
-import type { Model, ModelRequest, ModelResponse } from "../../../src/ports/model.js";
+import type { AssistantBlock, Model, ModelRequest } from "../../../src/ports/model.js";
 import { wake } from "../../../src/engine/index.js";
 import { createLocalJob } from "../../support/engine/local-job.js";
 import { openJob } from "../../support/engine/person.js";
 import { state as recordOf } from "../../support/engine/inspect.js";
-import { call } from "../../support/engine/script.js";
+import { answer, call, respond as step, say as sayStep } from "../../support/engine/script.js";
 import { oracleIsBacktrack, oracleIsLive, oracleTarget } from "../../support/protocol/diagram-1.js";
 
 /** What a lead does at a decision point (the start of a turn, or after a refused call). */
@@ -84,18 +84,9 @@ function scriptedLeads(script: readonly Move[], choices: readonly number[]) {
     return move;
   };
   const pickOne = <T>(xs: readonly T[]): T => xs[choices[choice++ % choices.length]! % xs.length]!;
-  const respond = (request: ModelRequest, calls: ReturnType<typeof call>[]): ModelResponse => ({
-    content: calls,
-    stopReason: "tool_use",
-    usage,
-    model: request.model,
-  });
-  const say = (request: ModelRequest, text: string): ModelResponse => ({
-    content: [{ type: "text", text }],
-    stopReason: "end_turn",
-    usage,
-    model: request.model,
-  });
+  const respond = (request: ModelRequest, calls: AssistantBlock[]) =>
+    answer(request, step(calls, usage));
+  const say = (request: ModelRequest, text: string) => answer(request, sayStep(text, usage));
 
   const model: Model = {
     async complete(request) {

@@ -1,6 +1,7 @@
 // Seed 000 §3, Diagram 1: every edge moves the job exactly as drawn, and every other
-// (state, action) pair is refused. The expected edges are written out by hand here, not
-// derived from src/protocol/fsm.ts, so a wrong table fails these tests.
+// (state, action) pair is refused. The expected edges are the test oracle's, written out by
+// hand in test/support/protocol/diagram-1.ts, not derived from src/protocol/fsm.ts, so a
+// wrong table fails these tests.
 
 import { describe, expect, it } from "vitest";
 import {
@@ -17,29 +18,10 @@ import {
 import { InvalidTransitionError } from "../../../src/protocol/errors.js";
 import { transition } from "../../../src/protocol/transition.js";
 import { givenJob, meta } from "../../support/protocol/given.js";
+import { DIAGRAM_1, type OracleEdge } from "../../support/protocol/diagram-1.js";
 
-interface Edge {
-  from: State;
-  action: Action;
-  to: State;
-  backtrack: boolean;
-}
-
-/** Diagram 1, copied edge by edge. */
-const DIAGRAM_1: readonly Edge[] = [
-  { from: "INTENT", action: "APPROVED_INTENT", to: "PLAN", backtrack: false },
-  { from: "PLAN", action: "APPROVED_PLAN", to: "EXECUTE", backtrack: false },
-  { from: "EXECUTE", action: "APPROVED_WORK", to: "DONE", backtrack: false },
-  { from: "PLAN", action: "REALIGN", to: "INTENT", backtrack: true },
-  { from: "EXECUTE", action: "REALIGN", to: "INTENT", backtrack: true },
-  { from: "EXECUTE", action: "REPLAN", to: "PLAN", backtrack: true },
-  { from: "INTENT", action: "WITHDRAW", to: "WITHDRAWN", backtrack: false },
-  { from: "PLAN", action: "WITHDRAW", to: "WITHDRAWN", backtrack: false },
-  { from: "EXECUTE", action: "WITHDRAW", to: "WITHDRAWN", backtrack: false },
-  { from: "INTENT", action: "FAILURE", to: "FAILURE", backtrack: false },
-  { from: "PLAN", action: "FAILURE", to: "FAILURE", backtrack: false },
-  { from: "EXECUTE", action: "FAILURE", to: "FAILURE", backtrack: false },
-];
+/** REALIGN and REPLAN are Diagram 1's backtracks (§3): a job goes back to an earlier state. */
+const isBacktrackEdge = (e: OracleEdge) => e.action === "REALIGN" || e.action === "REPLAN";
 
 const key = (from: State, action: Action) => `${from} --${action}-->`;
 const ALL_PAIRS = STATES.flatMap((from) => ACTIONS.map((action) => ({ from, action })));
@@ -72,7 +54,7 @@ describe("Diagram 1: the transition tables", () => {
 
   it("counts as backtracks exactly the REALIGN and REPLAN edges", () => {
     for (const e of DIAGRAM_1)
-      expect(isBacktrack(e.from, e.to), key(e.from, e.action)).toBe(e.backtrack);
+      expect(isBacktrack(e.from, e.to), key(e.from, e.action)).toBe(isBacktrackEdge(e));
   });
 
   it("agrees with isEdge on every pair", () => {
@@ -84,66 +66,65 @@ describe("Diagram 1: the transition tables", () => {
 });
 
 describe("transition(): every edge of Diagram 1", () => {
-  describe.each(DIAGRAM_1)(
-    "given a job in $from, when $action",
-    ({ from, action, to, backtrack }) => {
-      const given = givenJob(from, { backtracks: 1 });
-      const when = () => transition(given, action, meta(`why ${action}`));
+  describe.each(DIAGRAM_1)("given a job in $from, when $action", (edge) => {
+    const { from, action, to } = edge;
+    const backtrack = isBacktrackEdge(edge);
+    const given = givenJob(from, { backtracks: 1 });
+    const when = () => transition(given, action, meta(`why ${action}`));
 
-      it(`then the job is in ${to}`, () => {
-        expect(when().state).toBe(to);
-      });
+    it(`then the job is in ${to}`, () => {
+      expect(when().state).toBe(to);
+    });
 
-      it("then one history entry {from, action, to, at, by, reason} is appended", () => {
-        const then = when();
-        expect(then.history).toEqual([
-          ...given.history,
-          {
-            from,
-            action,
-            to,
-            at: "2026-01-02T03:04:05.000Z",
-            by: "orchestrator",
-            reason: `why ${action}`,
-          },
-        ]);
-        expect(Object.keys(then.history.at(-1) ?? {}).sort()).toEqual([
-          "action",
-          "at",
-          "by",
-          "from",
-          "reason",
-          "to",
-        ]);
-      });
+    it("then one history entry {from, action, to, at, by, reason} is appended", () => {
+      const then = when();
+      expect(then.history).toEqual([
+        ...given.history,
+        {
+          from,
+          action,
+          to,
+          at: "2026-01-02T03:04:05.000Z",
+          by: "orchestrator",
+          reason: `why ${action}`,
+        },
+      ]);
+      expect(Object.keys(then.history.at(-1) ?? {}).sort()).toEqual([
+        "action",
+        "at",
+        "by",
+        "from",
+        "reason",
+        "to",
+      ]);
+    });
 
-      it(`then the backtrack count ${backtrack ? "goes up by one" : "is unchanged"}`, () => {
-        expect(when().backtracks).toBe(given.backtracks + (backtrack ? 1 : 0));
-      });
+    it(`then the backtrack count ${backtrack ? "goes up by one" : "is unchanged"}`, () => {
+      expect(when().backtracks).toBe(given.backtracks + (backtrack ? 1 : 0));
+    });
 
-      it("then the consecutive-failure count is reset", () => {
-        expect(given.failures).toBeGreaterThan(0);
-        expect(when().failures).toBe(0);
-      });
+    it("then the consecutive-failure count is reset", () => {
+      expect(given.failures).toBeGreaterThan(0);
+      expect(when().failures).toBe(0);
+    });
 
-      it("then everything else carries over and the input record is not mutated", () => {
-        const before = JSON.stringify(given);
-        const then = when();
-        expect(JSON.stringify(given)).toBe(before);
-        expect(then).not.toBe(given);
-        const { state: _s, history: _h, backtracks: _b, failures: _f, entry: _e, ...rest } = then;
-        const {
-          state: _s2,
-          history: _h2,
-          backtracks: _b2,
-          failures: _f2,
-          entry: _e2,
-          ...was
-        } = given;
-        expect(rest).toEqual(was);
-      });
-    },
-  );
+    it("then everything else carries over and the input record is not mutated", () => {
+      const before = JSON.stringify(given);
+      const then = when();
+      expect(JSON.stringify(given)).toBe(before);
+      expect(then).not.toBe(given);
+      const { state: _s, history: _h, backtracks: _b, failures: _f, entry: _e, ...rest } = then;
+      const {
+        state: _s2,
+        history: _h2,
+        backtracks: _b2,
+        failures: _f2,
+        entry: _e2,
+        ...was
+      } = given;
+      expect(rest).toEqual(was);
+    });
+  });
 });
 
 describe("transition(): every refused pair", () => {

@@ -133,6 +133,128 @@ describe("evolveRecords: tasks", () => {
     expect(r.engine.tasks.a).toEqual({ ...task(), status: "merged" });
   });
 
+  it("an open task that ends with a time is measured start to end (merged, conflict, dropped: 3 counted); a queued one dropped, one without a start or without `at`, is not (3 not)", () => {
+    const started = (id: string, at: string): RecordChange => ({
+      type: "task-recorded",
+      id,
+      meta: task({ thread: `dispatch:${id}`, startedAt: at }),
+    });
+    const r = given(
+      started("a", "2026-01-01T10:00:00.000Z"),
+      started("b", "2026-01-01T10:00:00.000Z"),
+      started("c", "2026-01-01T10:30:00.000Z"),
+      { type: "task-status-set", id: "a", status: "merged", at: "2026-01-01T10:12:00.000Z" },
+      { type: "task-status-set", id: "b", status: "conflict", at: "2026-01-01T10:06:00.000Z" },
+      { type: "task-status-set", id: "c", status: "dropped", at: "2026-01-01T10:33:00.000Z" },
+      // Not measured: never started, no start recorded (older records), no time given.
+      { type: "task-recorded", id: "q", meta: task({ thread: "dispatch:q", status: "queued" }) },
+      { type: "task-status-set", id: "q", status: "dropped", at: "2026-01-01T11:00:00.000Z" },
+      { type: "task-recorded", id: "o", meta: task({ thread: "dispatch:o" }) },
+      { type: "task-status-set", id: "o", status: "merged", at: "2026-01-01T11:00:00.000Z" },
+      started("n", "2026-01-01T10:00:00.000Z"),
+      { type: "task-status-set", id: "n", status: "merged" },
+    );
+    expect(r.engine.measured).toEqual({
+      turns: 0,
+      turnMs: 0,
+      commandMs: 0,
+      tasks: 3,
+      taskMs: (12 + 6 + 3) * 60_000,
+    });
+    expect(r.engine.tasks.a?.status).toBe("merged");
+    // A merged task set merged again (a resumed wake) is not counted twice.
+    const again = evolveRecords(r, {
+      type: "task-status-set",
+      id: "a",
+      status: "merged",
+      at: "2026-01-01T12:00:00.000Z",
+    });
+    expect(again.engine.measured?.tasks).toBe(3);
+  });
+
+  it("task turns add up their time and their commands' (a command never counts more than its turn)", () => {
+    const timed = (turnMs: number, commandMs: number): RecordChange => ({
+      type: "task-turn-timed",
+      id: "a",
+      turnMs,
+      commandMs,
+      contendedMs: 0,
+    });
+    const r = given(opened(), timed(100_000, 80_000), timed(50_000, 0), timed(10_000, 30_000));
+    expect(r.engine.measured).toEqual({
+      turns: 3,
+      turnMs: 160_000,
+      commandMs: 90_000,
+      tasks: 0,
+      taskMs: 0,
+    });
+    expect(r.engine.tasks.a).not.toHaveProperty("contendedMs");
+  });
+
+  it("what a task's commands lost sharing the runner is kept on the task and taken off its time when it ends (20 minutes, 6 of them contended: 14 measured)", () => {
+    const r = given(
+      {
+        type: "task-recorded",
+        id: "a",
+        meta: task({ startedAt: "2026-01-01T10:00:00.000Z" }),
+      },
+      {
+        type: "task-turn-timed",
+        id: "a",
+        turnMs: 600_000,
+        commandMs: 500_000,
+        contendedMs: 240_000,
+      },
+      {
+        type: "task-turn-timed",
+        id: "a",
+        turnMs: 300_000,
+        commandMs: 200_000,
+        contendedMs: 120_000,
+      },
+      // A turn of a task no longer recorded still counts in the job's share.
+      { type: "task-turn-timed", id: "gone", turnMs: 100, commandMs: 0, contendedMs: 50 },
+      { type: "task-status-set", id: "a", status: "merged", at: "2026-01-01T10:20:00.000Z" },
+    );
+    expect(r.engine.tasks.a?.contendedMs).toBe(360_000);
+    expect(r.engine.tasks).not.toHaveProperty("gone");
+    expect(r.engine.measured).toEqual({
+      turns: 3,
+      turnMs: 900_100,
+      commandMs: 700_000,
+      tasks: 1,
+      taskMs: 14 * 60_000,
+    });
+  });
+
+  it("a task that ended in a run of its own is measured less what that run added (12 minutes, 4.75 added: 7.25), never below 0", () => {
+    const started = (id: string): RecordChange => ({
+      type: "task-recorded",
+      id,
+      meta: task({ thread: `dispatch:${id}`, startedAt: "2026-01-01T10:00:00.000Z" }),
+    });
+    const r = given(
+      started("a"),
+      started("b"),
+      {
+        type: "task-status-set",
+        id: "a",
+        status: "merged",
+        at: "2026-01-01T10:12:00.000Z",
+        overheadMs: 4.75 * 60_000,
+      },
+      {
+        type: "task-status-set",
+        id: "b",
+        status: "merged",
+        at: "2026-01-01T10:01:00.000Z",
+        overheadMs: 4.75 * 60_000,
+      },
+    );
+    expect(r.engine.measured?.tasks).toBe(2);
+    expect(r.engine.measured?.taskMs).toBe(7.25 * 60_000);
+  });
+
   it("a status set or a verdict for a task never recorded is refused, naming it", () => {
     expect(() => given({ type: "task-status-set", id: "x", status: "dropped" })).toThrow(
       /no task x/,
@@ -441,6 +563,9 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
     { type: "task-run-charged", costUsd: 0.5 },
     { type: "task-run-dropped", id: "a" },
     { type: "task-runs-single", reason: "403" },
+    { type: "task-turn-timed", id: "a", turnMs: 60_000, commandMs: 45_000, contendedMs: 5_000 },
+    { type: "task-recorded", id: "c", meta: task({ thread: "dispatch:c", startedAt: "t0" }) },
+    { type: "task-status-set", id: "c", status: "merged", at: "t1" },
   ];
 
   it("covers every kind of change (the compiler holds this list to the union)", () => {
@@ -478,6 +603,7 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
       "task-run-charged": true,
       "task-run-dropped": true,
       "task-runs-single": true,
+      "task-turn-timed": true,
     };
     const missing = Object.keys(kinds).filter((k) => !every.some((c) => c.type === k));
     expect(missing).toEqual([]);

@@ -4,10 +4,10 @@
 // a loopback service of the host — with each refusal that reached the proxy in the result's
 // `blocked` list, naming the command. With `network: false`, nothing.
 
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { Sandbox } from "../../../../src/ports/sandbox.js";
 import type { NpmRegistry } from "../../../support/npm-registry/npm-registry.js";
-import { installedBwrap } from "../../../support/sandbox/sandbox-fixtures.js";
+import { bwrapSuite } from "../../../support/sandbox/sandbox-fixtures.js";
 import {
   egressSandbox,
   useEgressWorld,
@@ -17,9 +17,7 @@ import {
   tcpScript,
 } from "../../../support/egress/egress-sandbox.js";
 
-const bwrapPath = installedBwrap();
-const bit = it.skipIf(bwrapPath === null);
-const title = bwrapPath === null ? "egress [skipped: bubblewrap is not installed]" : "egress";
+const { bwrapPath, bit, skipped } = bwrapSuite();
 
 let ws: string;
 let registry: NpmRegistry;
@@ -41,7 +39,7 @@ const curlThroughProxy = (url: string) => [
   url,
 ];
 
-describe(title, () => {
+describe(`egress${skipped}`, () => {
   bit(
     "network: [node] reaches the registry over plain HTTP, by the absolute URI's host",
     async () => {

@@ -6,15 +6,19 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import type { Sandbox } from "../../../../src/ports/sandbox.js";
 import {
   projectFiles,
   startNpmRegistry,
   type NpmRegistry,
-  type PackageSpec,
+  TINY_PACKAGES,
 } from "../../../support/npm-registry/npm-registry.js";
-import { fixtureRoot, installedBwrap } from "../../../support/sandbox/sandbox-fixtures.js";
+import {
+  bwrapSuite,
+  bwrapWithNpm,
+  fixtureRoot,
+} from "../../../support/sandbox/sandbox-fixtures.js";
 import {
   egressSandbox,
   mapRegistry,
@@ -23,26 +27,8 @@ import {
   workspace,
 } from "../../../support/egress/egress-sandbox.js";
 
-const bwrapPath = installedBwrap();
-const npmPath = ["/usr/bin/npm", "/usr/local/bin/npm"].find((p) => existsSync(p));
-const skip = bwrapPath === null || npmPath === undefined;
-const bit = it.skipIf(skip);
-const title = skip
-  ? "npm ci in the sandbox [skipped: needs bwrap and a system npm]"
-  : "npm ci in the sandbox";
-
-const PACKAGES: PackageSpec[] = [
-  {
-    name: "tiny-add",
-    version: "1.0.0",
-    files: { "index.js": "module.exports = (a, b) => a + b;\n" },
-  },
-  {
-    name: "tiny-mul",
-    version: "2.1.0",
-    files: { "index.js": "module.exports = (a, b) => a * b;\n" },
-  },
-];
+const { bwrapPath, bit, skipped } = bwrapSuite(bwrapWithNpm(), "needs bwrap and a system npm");
+const skip = bwrapPath === null;
 
 let root: string;
 let cache: string;
@@ -51,7 +37,7 @@ let sandbox: Sandbox;
 
 async function project(name: string): Promise<string> {
   const dir = await workspace(root, name);
-  for (const [file, text] of Object.entries(projectFiles(registry, REGISTRY_HOST, PACKAGES))) {
+  for (const [file, text] of Object.entries(projectFiles(registry, REGISTRY_HOST, TINY_PACKAGES))) {
     await writeFile(path.join(dir, file), text);
   }
   await writeFile(
@@ -85,7 +71,7 @@ beforeAll(async () => {
   root = await fixtureRoot("cfa-npm-ci-");
   cache = path.join(root, "shared-cache", "npm");
   await mkdir(cache, { recursive: true });
-  registry = await startNpmRegistry(PACKAGES, { host: REGISTRY_HOST });
+  registry = await startNpmRegistry(TINY_PACKAGES, { host: REGISTRY_HOST });
   sandbox = egressSandbox(bwrapPath!, mapRegistry(registry.port));
 });
 afterAll(async () => {
@@ -94,7 +80,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-describe(title, () => {
+describe(`npm ci in the sandbox${skipped}`, () => {
   bit(
     "installs through the proxy into the workspace, and a fresh workspace's install is served from the shared cache",
     async () => {
@@ -103,7 +89,7 @@ describe(title, () => {
       expect(cold.exitCode, cold.stderr).toBe(0);
       expect(cold.blocked).toBeUndefined();
       const coldRequests = registry.requests.length;
-      expect(coldRequests).toBe(PACKAGES.length);
+      expect(coldRequests).toBe(TINY_PACKAGES.length);
       // The cache is outside the workspace: nothing of npm's own lands in the worktree.
       expect(existsSync(path.join(first, ".npm"))).toBe(false);
       expect(

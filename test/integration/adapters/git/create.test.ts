@@ -21,9 +21,18 @@ beforeEach(() => {
 });
 afterEach(() => fx.cleanup());
 
+/** The fixture's workspaces, in its area; `afterAdd` runs where an attacker could act, right after `git worktree add`. */
+function fixtureWorkspaces(afterAdd?: (root: string) => void) {
+  return createGitWorkspaces({
+    repoDir: fx.repo,
+    area: fx.area,
+    ...(afterAdd === undefined ? {} : { seam: { afterAdd } }),
+  });
+}
+
 describe("create", () => {
   it("adds a worktree on a new branch in the area", async () => {
-    const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area });
+    const workspaces = fixtureWorkspaces();
     const ws = await workspaces.create({ name: "12-t1", branch: "cfa/12-t1", from: "main" });
     expect(ws).toEqual({
       root: path.join(fx.area, "12-t1"),
@@ -39,7 +48,7 @@ describe("create", () => {
   });
 
   it("copies the named files from the parent and commits them when they differ", async () => {
-    const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area });
+    const workspaces = fixtureWorkspaces();
     fx.write(fx.repo, "notes/PLAN.md", "the plan\n"); // uncommitted in the parent
     const ws = await workspaces.create({
       name: "t1",
@@ -55,7 +64,7 @@ describe("create", () => {
   });
 
   it("commits copied files in folders git 2.39's `**/.tox` exclude pathspec mistakes, leaves dependency folders out", async () => {
-    const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area });
+    const workspaces = fixtureWorkspaces();
     const files = ["assets/brief.md", "src/components/Button.tsx", "node_modules/x/index.js"];
     // The positive control: plain git with the dependency excludes leaves the file out.
     fx.write(fx.repo, files[0]!, `${files[0]!}\n`);
@@ -75,7 +84,7 @@ describe("create", () => {
   });
 
   it("makes no commit when the copied files are already identical", async () => {
-    const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area });
+    const workspaces = fixtureWorkspaces();
     const ws = await workspaces.create({
       name: "t1",
       branch: "cfa/12-t1",
@@ -86,7 +95,7 @@ describe("create", () => {
   });
 
   it("names a missing file to copy, and leaves no worktree or branch", async () => {
-    const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area });
+    const workspaces = fixtureWorkspaces();
     const creating = workspaces.create({
       name: "t1",
       branch: "cfa/12-t1",
@@ -100,7 +109,7 @@ describe("create", () => {
   });
 
   it("refuses to copy from the parent's .git", async () => {
-    const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area });
+    const workspaces = fixtureWorkspaces();
     await expect(
       workspaces.create({
         name: "t1",
@@ -122,7 +131,7 @@ describe("create", () => {
     ["ok", "cfa/12 t1"],
     ["ok", "@{-1}"],
   ])("refuses name %j / branch %j with a clear error", async (name, branch) => {
-    const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area });
+    const workspaces = fixtureWorkspaces();
     await expect(workspaces.create({ name, branch, from: "main" })).rejects.toThrow(
       /^cfa\/workspaces: create: invalid (workspace|branch) name/u,
     );
@@ -131,7 +140,7 @@ describe("create", () => {
 
   it("refuses an existing branch and an unknown start point", async () => {
     fx.git(fx.repo, "branch", "cfa/12-t1");
-    const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area });
+    const workspaces = fixtureWorkspaces();
     await expect(
       workspaces.create({ name: "t1", branch: "cfa/12-t1", from: "main" }),
     ).rejects.toThrow(/branch cfa\/12-t1 already exists/u);
@@ -159,7 +168,7 @@ describe("create: boundary verification fails", () => {
     mkdirSync(outside);
     mkdirSync(path.dirname(fx.area), { recursive: true });
     symlinkSync(outside, fx.area);
-    const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area });
+    const workspaces = fixtureWorkspaces();
     const creating = workspaces.create({ name: "t1", branch: "cfa/12-t1", from: "main" });
     await expect(creating).rejects.toBeInstanceOf(WorkspaceBoundaryError);
     await expect(creating).rejects.toThrow(/workspace area is a symbolic link/u);
@@ -169,7 +178,7 @@ describe("create: boundary verification fails", () => {
   });
 
   it("refuses an area swapped for a link after first use", async () => {
-    const workspaces = createGitWorkspaces({ repoDir: fx.repo, area: fx.area });
+    const workspaces = fixtureWorkspaces();
     await workspaces.create({ name: "t1", branch: "cfa/12-t1", from: "main" });
     const outside = path.join(fx.base, "outside");
     mkdirSync(outside);
@@ -186,15 +195,9 @@ describe("create: boundary verification fails", () => {
     const outside = path.join(fx.base, "outside");
     mkdirSync(outside);
     fx.write(outside, "keep.txt", "not ours\n");
-    const workspaces = createGitWorkspaces({
-      repoDir: fx.repo,
-      area: fx.area,
-      seam: {
-        afterAdd: (root) => {
-          renameSync(root, path.join(fx.base, "stolen"));
-          symlinkSync(outside, root);
-        },
-      },
+    const workspaces = fixtureWorkspaces((root) => {
+      renameSync(root, path.join(fx.base, "stolen"));
+      symlinkSync(outside, root);
     });
     const creating = workspaces.create({ name: "t1", branch: "cfa/12-t1", from: "main" });
     await expect(creating).rejects.toMatchObject({
@@ -211,15 +214,9 @@ describe("create: boundary verification fails", () => {
   it("never follows a .git file that names another repository: the registration wins", async () => {
     const other = makeGitFixture();
     try {
-      const workspaces = createGitWorkspaces({
-        repoDir: fx.repo,
-        area: fx.area,
-        seam: {
-          afterAdd: (root) => {
-            renameSync(root, path.join(fx.base, "stolen"));
-            other.git(other.repo, "worktree", "add", "--quiet", "-b", "foreign", root);
-          },
-        },
+      const workspaces = fixtureWorkspaces((root) => {
+        renameSync(root, path.join(fx.base, "stolen"));
+        other.git(other.repo, "worktree", "add", "--quiet", "-b", "foreign", root);
       });
       const ws = await workspaces.create({ name: "t1", branch: "cfa/12-t1", from: "main" });
       // The tree's pointer is this repository's again, and git there is this repository's.

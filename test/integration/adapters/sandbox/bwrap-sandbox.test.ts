@@ -11,8 +11,8 @@ import type { CommandRequest, Sandbox } from "../../../../src/ports/sandbox.js";
 import { SANDBOX_NODE } from "../../../support/sandbox/sandbox-node.js";
 import {
   connectScript,
+  bwrapSuite,
   fixtureRoot,
-  installedBwrap,
   isUnderTmp,
   markerSeconds,
   waitUntilGone,
@@ -22,13 +22,8 @@ import {
 } from "../../../support/sandbox/sandbox-fixtures.js";
 import { git, makeTempRepo } from "../../../support/git/temp-repo.js";
 
-const bwrapPath = installedBwrap();
+const { bwrapPath, bit, skipped } = bwrapSuite();
 const skip = bwrapPath === null;
-// Visible in the report when skipped; the tests themselves never pass vacuously.
-const title = skip
-  ? "bwrap sandbox [skipped: bubblewrap (bwrap) is not installed]"
-  : "bwrap sandbox";
-const bit = it.skipIf(skip);
 
 const TOKEN = "ghs_16C7e42F292c6912E7710c838347Ae178B4a";
 
@@ -68,7 +63,7 @@ const request = (argv: string[], more: Partial<CommandRequest> = {}) =>
 const sh = (script: string, more: Partial<CommandRequest> = {}) =>
   sandbox.run(request(["sh", "-c", script], more));
 
-describe(title, () => {
+describe(`bwrap sandbox${skipped}`, () => {
   describe("the workspace is the only writable folder", () => {
     bit("a command can write inside the workspace", async () => {
       const result = await sh("echo hi > inside.txt && mkdir -p sub && echo there > sub/f");

@@ -6,14 +6,23 @@ import { ModelError } from "../../../../src/adapters/anthropic/model-error.js";
 import { costOf } from "../../../../src/adapters/anthropic/prices.js";
 import { sumUsage } from "../../../../src/agents/transcript/sum-usage.js";
 import type { Logger } from "../../../../src/ports/logger.js";
-import { ModelUnavailableError, type Message } from "../../../../src/ports/model.js";
+import {
+  ModelUnavailableError,
+  type Message,
+  type ModelResponse,
+  type UserBlock,
+} from "../../../../src/ports/model.js";
 import {
   API_KEY,
+  apiError,
   apiMessage,
+  apiReplies,
   apiScope,
   baseRequest,
   useApiMocks,
   markerPaths,
+  nextRound,
+  toolResult,
 } from "../../../support/anthropic/api-fixtures.js";
 import { sseOf } from "../../../support/fake-messages-api/server.js";
 import { rejectionOf } from "../../../support/rejection-of.js";
@@ -64,25 +73,36 @@ function expectNoKey(error: Error): void {
   }
 }
 
-const overloaded = { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
+/**
+ * The model answers with `reply`; then a new model instance (a later run, rebuilt from the
+ * transcript) sends the next round with `answer`. The first response and that round's body.
+ */
+async function answeredThenResent(
+  reply: Record<string, unknown>,
+  answer: UserBlock,
+): Promise<{ first: ModelResponse; resent: string }> {
+  const { bodies } = apiReplies(reply, apiMessage([{ type: "text", text: "ok" }], "end_turn"));
+  const first = await model().complete(baseRequest());
+  await model().complete(
+    baseRequest({ messages: nextRound(baseRequest().messages, first, answer) }),
+  );
+  return { first, resent: bodies[1]! };
+}
+
+const overloaded = apiError("overloaded_error", "Overloaded");
 
 describe("the Anthropic model adapter", () => {
   it("maps a tool-use round trip one-to-one: tool_use out, tool_result back, final text", async () => {
-    const { scope, bodies } = apiScope();
-    scope
-      .post("/v1/messages")
-      .reply(
-        200,
-        apiMessage(
-          [
-            { type: "text", text: "Reading the issue first." },
-            { type: "tool_use", id: "toolu_1", name: "read_file", input: { path: "ISSUE.md" } },
-          ],
-          "tool_use",
-        ),
-      )
-      .post("/v1/messages")
-      .reply(200, apiMessage([{ type: "text", text: "INTENT.md drafted." }], "end_turn"));
+    const { bodies } = apiReplies(
+      apiMessage(
+        [
+          { type: "text", text: "Reading the issue first." },
+          { type: "tool_use", id: "toolu_1", name: "read_file", input: { path: "ISSUE.md" } },
+        ],
+        "tool_use",
+      ),
+      apiMessage([{ type: "text", text: "INTENT.md drafted." }], "end_turn"),
+    );
 
     const m = model();
     const request = baseRequest();
@@ -98,21 +118,12 @@ describe("the Anthropic model adapter", () => {
       id: expect.stringMatching(/^msg_/),
     });
 
-    const messages: Message[] = [
-      ...request.messages,
-      { role: "assistant", content: first.content },
-      {
-        role: "user",
-        content: [
-          {
-            type: "tool_result",
-            tool_use_id: "toolu_1",
-            content: "# Add dark mode",
-            is_error: false,
-          },
-        ],
-      },
-    ];
+    const messages = nextRound(request.messages, first, {
+      type: "tool_result",
+      tool_use_id: "toolu_1",
+      content: "# Add dark mode",
+      is_error: false,
+    });
     const second = await m.complete({ ...request, messages });
     expect(second.content).toEqual([{ type: "text", text: "INTENT.md drafted." }]);
     expect(second.stopReason).toBe("end_turn");
@@ -176,16 +187,13 @@ describe("the Anthropic model adapter", () => {
   });
 
   it("puts cache_control on the last tool, the system block, the last message and the message before the previous reply, and nowhere else", async () => {
-    const { scope, bodies } = apiScope();
     const toolUse = (id: string) =>
       apiMessage([{ type: "tool_use", id, name: "read_file", input: { path: id } }], "tool_use");
-    scope
-      .post("/v1/messages")
-      .reply(200, toolUse("t1"))
-      .post("/v1/messages")
-      .reply(200, toolUse("t2"))
-      .post("/v1/messages")
-      .reply(200, apiMessage([{ type: "text", text: "done" }], "end_turn"));
+    const { bodies } = apiReplies(
+      toolUse("t1"),
+      toolUse("t2"),
+      apiMessage([{ type: "text", text: "done" }], "end_turn"),
+    );
 
     const m = model();
     const messages: Message[] = [...baseRequest().messages];
@@ -208,42 +216,30 @@ describe("the Anthropic model adapter", () => {
   });
 
   it("maps usage, null cache counts as 0, and a turn's usage sums over its responses", async () => {
-    const { scope } = apiScope();
-    scope
-      .post("/v1/messages")
-      .reply(
-        200,
-        apiMessage(
-          [{ type: "tool_use", id: "t1", name: "read_file", input: { path: "a" } }],
-          "tool_use",
-          {
-            input_tokens: 1200,
-            output_tokens: 80,
-            cache_creation_input_tokens: 3000,
-            cache_read_input_tokens: null,
-          },
-        ),
-      )
-      .post("/v1/messages")
-      .reply(
-        200,
-        apiMessage([{ type: "text", text: "ok" }], "end_turn", {
-          input_tokens: 40,
-          output_tokens: 20,
-          cache_creation_input_tokens: 150,
-          cache_read_input_tokens: 4200,
-        }),
-      );
+    apiReplies(
+      apiMessage(
+        [{ type: "tool_use", id: "t1", name: "read_file", input: { path: "a" } }],
+        "tool_use",
+        {
+          input_tokens: 1200,
+          output_tokens: 80,
+          cache_creation_input_tokens: 3000,
+          cache_read_input_tokens: null,
+        },
+      ),
+      apiMessage([{ type: "text", text: "ok" }], "end_turn", {
+        input_tokens: 40,
+        output_tokens: 20,
+        cache_creation_input_tokens: 150,
+        cache_read_input_tokens: 4200,
+      }),
+    );
 
     const m = model();
     const first = await m.complete(baseRequest());
     const second = await m.complete(
       baseRequest({
-        messages: [
-          ...baseRequest().messages,
-          { role: "assistant", content: first.content },
-          { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "a" }] },
-        ],
+        messages: nextRound(baseRequest().messages, first, toolResult("t1", "a")),
       }),
     );
     expect(first.usage).toEqual({
@@ -274,19 +270,9 @@ describe("the Anthropic model adapter", () => {
     const { scope, bodies } = apiScope();
     scope
       .post("/v1/messages")
-      .reply(
-        429,
-        { type: "error", error: { type: "rate_limit_error", message: "slow down" } },
-        { "retry-after": "30" },
-      )
+      .reply(429, apiError("rate_limit_error", "slow down"), { "retry-after": "30" })
       .post("/v1/messages")
-      .reply(
-        429,
-        { type: "error", error: { type: "rate_limit_error", message: "slow" } },
-        {
-          "retry-after-ms": "1500",
-        },
-      )
+      .reply(429, apiError("rate_limit_error", "slow"), { "retry-after-ms": "1500" })
       .post("/v1/messages")
       .reply(200, apiMessage([{ type: "text", text: "ok" }], "end_turn"));
 
@@ -305,11 +291,11 @@ describe("the Anthropic model adapter", () => {
       .times(3)
       .reply(529, overloaded)
       .post("/v1/messages")
-      .reply(500, { type: "error", error: { type: "api_error", message: "oops" } })
+      .reply(500, apiError("api_error", "oops"))
       .post("/v1/messages")
-      .reply(408, { type: "error", error: { type: "timeout_error", message: "late" } })
+      .reply(408, apiError("timeout_error", "late"))
       .post("/v1/messages")
-      .reply(409, { type: "error", error: { type: "api_error", message: "conflict" } })
+      .reply(409, apiError("api_error", "conflict"))
       .post("/v1/messages")
       .replyWithError("socket hang up")
       .post("/v1/messages")
@@ -361,21 +347,9 @@ describe("the Anthropic model adapter", () => {
     const { scope, bodies } = apiScope();
     scope
       .post("/v1/messages")
-      .reply(
-        400,
-        { type: "error", error: { type: "api_error", message: "flaky" } },
-        {
-          "x-should-retry": "true",
-        },
-      )
+      .reply(400, apiError("api_error", "flaky"), { "x-should-retry": "true" })
       .post("/v1/messages")
-      .reply(
-        503,
-        { type: "error", error: { type: "api_error", message: "no" } },
-        {
-          "x-should-retry": "false",
-        },
-      );
+      .reply(503, apiError("api_error", "no"), { "x-should-retry": "false" });
     const error = await rejectionOf(model().complete(baseRequest()), ModelError);
     expect(bodies).toHaveLength(2);
     expect(error.status).toBe(503);
@@ -385,14 +359,11 @@ describe("the Anthropic model adapter", () => {
     const { scope, bodies } = apiScope();
     scope.post("/v1/messages").reply(
       400,
-      {
-        type: "error",
-        error: {
-          type: "invalid_request_error",
-          // An upstream that echoes the credential must not leak it through us.
-          message: `messages.0: text content blocks must be non-empty (key ${API_KEY})`,
-        },
-      },
+      apiError(
+        "invalid_request_error",
+        // An upstream that echoes the credential must not leak it through us.
+        `messages.0: text content blocks must be non-empty (key ${API_KEY})`,
+      ),
       { "request-id": "req_011ABC" },
     );
 
@@ -413,10 +384,7 @@ describe("the Anthropic model adapter", () => {
 
   it("says what to do about a 401 and never shows the key", async () => {
     const { scope, bodies } = apiScope();
-    scope.post("/v1/messages").reply(401, {
-      type: "error",
-      error: { type: "authentication_error", message: "invalid x-api-key" },
-    });
+    scope.post("/v1/messages").reply(401, apiError("authentication_error", "invalid x-api-key"));
     // Credentials are configuration, not failure (issue 19 §2): at once, no retry, a live stop.
     const error = await rejectionOf(model().complete(baseRequest()), ModelUnavailableError);
     expect(bodies).toHaveLength(1);
@@ -449,7 +417,6 @@ describe("the Anthropic model adapter", () => {
   });
 
   it("keeps thinking blocks in the response and sends them back verbatim, even from a new process", async () => {
-    const { scope, bodies } = apiScope();
     const thinking = { type: "thinking", thinking: "", signature: "sig-abc==" };
     const toolUse = {
       type: "tool_use",
@@ -457,56 +424,35 @@ describe("the Anthropic model adapter", () => {
       name: "ask_question",
       input: { kind: "question" },
     };
-    scope
-      .post("/v1/messages")
-      .reply(200, apiMessage([thinking, toolUse], "tool_use"))
-      .post("/v1/messages")
-      .reply(200, apiMessage([{ type: "text", text: "thanks" }], "end_turn"));
-
-    const first = await model().complete(baseRequest());
-    expect(first.content).toEqual([thinking, toolUse]);
     // The answer arrives in a later worker run: a new model instance, built from the
     // transcript, continues the tool-use cycle and must send the thinking back in place.
-    const cycle: Message[] = [
-      ...baseRequest().messages,
-      { role: "assistant", content: first.content },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "yes" }] },
-    ];
-    await model().complete(baseRequest({ messages: cycle }));
+    const { first, resent } = await answeredThenResent(
+      apiMessage([thinking, toolUse], "tool_use"),
+      toolResult("t1", "yes"),
+    );
+    expect(first.content).toEqual([thinking, toolUse]);
 
     const assistantOf = (body: string) =>
       (JSON.parse(body) as { messages: { role: string; content: unknown[] }[] }).messages[1];
-    expect(assistantOf(bodies[1]!)).toEqual({ role: "assistant", content: [thinking, toolUse] });
+    expect(assistantOf(resent)).toEqual({ role: "assistant", content: [thinking, toolUse] });
   });
 
   it("keeps a block of a type the port does not model, and sends it back exactly as it came", async () => {
-    const { scope, bodies } = apiScope();
     const server = {
       type: "server_tool_use",
       id: "srv_1",
       name: "web_search",
       input: { query: "x" },
     };
-    scope
-      .post("/v1/messages")
-      .reply(200, apiMessage([server, { type: "text", text: "found it" }], "end_turn"))
-      .post("/v1/messages")
-      .reply(200, apiMessage([{ type: "text", text: "ok" }], "end_turn"));
-    const first = await model().complete(baseRequest());
+    const { first, resent } = await answeredThenResent(
+      apiMessage([server, { type: "text", text: "found it" }], "end_turn"),
+      { type: "text", text: "go on" },
+    );
     expect(first.content).toEqual([
       { type: "opaque", block: server },
       { type: "text", text: "found it" },
     ]);
-    await model().complete(
-      baseRequest({
-        messages: [
-          ...baseRequest().messages,
-          { role: "assistant", content: first.content },
-          { role: "user", content: [{ type: "text", text: "go on" }] },
-        ],
-      }),
-    );
-    expect(bodies[1]).toContain(
+    expect(resent).toContain(
       `{"role":"assistant","content":[${JSON.stringify(server)},{"type":"text","text":"found it"}]}`,
     );
   });
@@ -527,11 +473,7 @@ describe("the Anthropic model adapter", () => {
     const first = await model().complete(baseRequest());
     await model().complete(
       baseRequest({
-        messages: [
-          ...baseRequest().messages,
-          { role: "assistant", content: first.content },
-          { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "done" }] },
-        ],
+        messages: nextRound(baseRequest().messages, first, toolResult("t1", "done")),
       }),
     );
     const sent = JSON.stringify((JSON.parse(rawReply) as { content: unknown }).content);
@@ -539,10 +481,7 @@ describe("the Anthropic model adapter", () => {
   });
 
   it("turns model_context_window_exceeded into a ModelError that says what to do", async () => {
-    const { scope } = apiScope();
-    scope
-      .post("/v1/messages")
-      .reply(200, apiMessage([{ type: "text", text: "partial" }], "model_context_window_exceeded"));
+    apiReplies(apiMessage([{ type: "text", text: "partial" }], "model_context_window_exceeded"));
     const error = await rejectionOf(model().complete(baseRequest()), ModelError);
     expect(error.kind).toBe("response");
     expect(error.message).toContain("shorten the transcript");
@@ -608,8 +547,7 @@ describe("the Anthropic model adapter", () => {
   });
 
   it("does not stream at or below that budget", async () => {
-    const { scope, bodies } = apiScope();
-    scope.post("/v1/messages").reply(200, apiMessage([{ type: "text", text: "ok" }], "end_turn"));
+    const { bodies } = apiReplies(apiMessage([{ type: "text", text: "ok" }], "end_turn"));
     await model().complete(baseRequest({ maxTokens: MAX_NONSTREAMING_TOKENS }));
     expect(JSON.parse(bodies[0]!)).not.toHaveProperty("stream", true);
   });

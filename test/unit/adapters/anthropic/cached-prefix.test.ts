@@ -12,7 +12,7 @@ import type { Message, ModelResponse } from "../../../../src/ports/model.js";
 import {
   API_KEY,
   apiMessage,
-  apiScope,
+  apiReplies,
   baseRequest,
   useApiMocks,
 } from "../../../support/anthropic/api-fixtures.js";
@@ -30,39 +30,31 @@ function upToLastMarker(body: string): string {
 
 describe("a resumed instance reads the previous request's prefix from cache", () => {
   it("turn 2, built from the transcript after a restart, repeats turn 1's bytes up to its last breakpoint", async () => {
-    const { scope, bodies } = apiScope();
-    scope
+    const revised = apiMessage([{ type: "text", text: "Revised." }], "end_turn");
+    const { bodies } = apiReplies(
       // Turn 1: one tool call, then the answer. The tool input comes back with its keys out
       // of canonical order, as the API may send them.
-      .post("/v1/messages")
-      .reply(
-        200,
-        apiMessage(
-          [
-            {
-              type: "tool_use",
-              id: "toolu_1",
-              name: "read_file",
-              input: { path: "ISSUE.md", encoding: "utf8" },
-            },
-          ],
-          "tool_use",
-          { input_tokens: 900, output_tokens: 40, cache_creation_input_tokens: 2000 },
-        ),
-      )
-      .post("/v1/messages")
-      .reply(
-        200,
-        apiMessage([{ type: "text", text: "INTENT.md drafted; asking for review." }], "end_turn", {
-          input_tokens: 30,
-          output_tokens: 60,
-          cache_read_input_tokens: 2900,
-        }),
-      )
+      apiMessage(
+        [
+          {
+            type: "tool_use",
+            id: "toolu_1",
+            name: "read_file",
+            input: { path: "ISSUE.md", encoding: "utf8" },
+          },
+        ],
+        "tool_use",
+        { input_tokens: 900, output_tokens: 40, cache_creation_input_tokens: 2000 },
+      ),
+      apiMessage([{ type: "text", text: "INTENT.md drafted; asking for review." }], "end_turn", {
+        input_tokens: 30,
+        output_tokens: 60,
+        cache_read_input_tokens: 2900,
+      }),
       // Turn 2, first request: sent twice, by the live process and by a restarted one.
-      .post("/v1/messages")
-      .times(2)
-      .reply(200, apiMessage([{ type: "text", text: "Revised." }], "end_turn"));
+      revised,
+      revised,
+    );
 
     const live = createAnthropicModel({ apiKey: API_KEY });
     const request = baseRequest();
@@ -129,12 +121,10 @@ describe("a resumed instance reads the previous request's prefix from cache", ()
   });
 
   it("a turn of one request is repeated byte for byte, marker included, by the next turn", async () => {
-    const { scope, bodies } = apiScope();
-    scope
-      .post("/v1/messages")
-      .reply(200, apiMessage([{ type: "text", text: "Drafted." }], "end_turn"))
-      .post("/v1/messages")
-      .reply(200, apiMessage([{ type: "text", text: "Revised." }], "end_turn"));
+    const { bodies } = apiReplies(
+      apiMessage([{ type: "text", text: "Drafted." }], "end_turn"),
+      apiMessage([{ type: "text", text: "Revised." }], "end_turn"),
+    );
 
     const request = baseRequest();
     const first = await createAnthropicModel({ apiKey: API_KEY }).complete(request);

@@ -1,22 +1,14 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  CHECK_SUMMARY_LIMIT,
-  checkRunFields,
-  createGitHubForge,
-} from "../../../../src/adapters/github/index.js";
+import { CHECK_SUMMARY_LIMIT, checkRunFields } from "../../../../src/adapters/github/index.js";
 import { git, makeTempRepo } from "../../../support/git/temp-repo.js";
 import { expectBody, nockGitHub, useGitHubMocks } from "../../../support/github/index.js";
 import {
-  BOT,
   HEAD_SHA,
   OTHER_SHA,
-  OWNER,
   R,
-  REPO,
   checkRun,
   testForge,
-  testOctokit,
 } from "../../../support/github/github-shapes.js";
 
 describe("GitHub forge: setCheck", () => {
@@ -115,13 +107,7 @@ describe("GitHub forge: setCheck", () => {
       nockGitHub()
         .post(`${R}/check-runs`, expectBody({ name: "cfa/intent", head_sha: sha }))
         .reply(201, checkRun(5, { name: "cfa/intent", head_sha: sha }));
-      const forge = createGitHubForge({
-        octokit: testOctokit(),
-        owner: OWNER,
-        repo: REPO,
-        botLogin: BOT,
-        repoDir: work,
-      });
+      const forge = testForge({ repoDir: work });
 
       await forge.pushBranch("cfa/1", { sha, expectedOld: null });
       await forge.setCheck({ name: "cfa/intent", sha, status: "in_progress", summary: "x" });

@@ -128,14 +128,18 @@ describe("Google Vertex AI (@anthropic-ai/vertex-sdk)", () => {
     getRequestHeaders: () =>
       Promise.resolve(new Headers({ authorization: "Bearer ya29.fake-token" })),
   };
-
-  it("POSTs the Messages body to …/publishers/anthropic/models/{model}:rawPredict with an OAuth bearer token", async () => {
-    const model = createVertexModel({
-      region: "us-east5",
+  /** A Vertex model of project my-project-123 whose requests reach the local server. */
+  const vertexAt = (region: string, models?: Record<string, string>) =>
+    createVertexModel({
+      region,
       project: "my-project-123",
       baseURL: `${server.url}/v1`,
       auth,
+      ...(models === undefined ? {} : { models }),
     });
+
+  it("POSTs the Messages body to …/publishers/anthropic/models/{model}:rawPredict with an OAuth bearer token", async () => {
+    const model = vertexAt("us-east5");
     await model.complete(request());
     const sent = only();
     expect(sent.path).toBe(
@@ -148,13 +152,7 @@ describe("Google Vertex AI (@anthropic-ai/vertex-sdk)", () => {
   });
 
   it("streams through :streamRawPredict when the output budget needs it", async () => {
-    const model = createVertexModel({
-      region: "global",
-      project: "my-project-123",
-      baseURL: `${server.url}/v1`,
-      auth,
-      models: { "claude-opus-5-5": "claude-opus-5-5@20260928" },
-    });
+    const model = vertexAt("global", { "claude-opus-5-5": "claude-opus-5-5@20260928" });
     const response = await model.complete(request({ model: "claude-opus-5-5", maxTokens: 32_000 }));
     expect(response.content).toEqual([{ type: "text", text: "ok" }]);
     expect(only().path).toBe(

@@ -5,34 +5,41 @@ import {
 } from "../../../../src/adapters/sandbox/capped-output.js";
 
 describe("CappedOutput: one stream up to a byte cap", () => {
-  it("keeps everything under the cap", () => {
-    const out = new CappedOutput(10);
-    out.push(Buffer.from("abc"));
-    out.push(Buffer.from("def"));
-    expect(out.text()).toBe("abcdef");
-    expect(out.truncated).toBe(false);
-  });
-
-  it("keeps exactly the cap and marks the rest truncated", () => {
-    const out = new CappedOutput(5);
-    out.push(Buffer.from("abc"));
-    out.push(Buffer.from("defgh"));
-    out.push(Buffer.from("ijk"));
-    expect(out.text()).toBe("abcde");
-    expect(out.truncated).toBe(true);
-  });
-
-  it("does not end in half a character when the cap splits one", () => {
-    const out = new CappedOutput(4);
-    out.push(Buffer.from("ab€")); // € is 3 bytes: the cap falls inside it
-    expect(out.text()).toBe("ab");
-  });
-
-  it("treats a zero cap as 'keep nothing'", () => {
-    const out = new CappedOutput(0);
-    out.push(Buffer.from("x"));
-    expect(out.text()).toBe("");
-    expect(out.truncated).toBe(true);
+  it.each([
+    {
+      title: "keeps everything under the cap",
+      cap: 10,
+      chunks: ["abc", "def"],
+      text: "abcdef",
+      truncated: false,
+    },
+    {
+      title: "keeps exactly the cap and marks the rest truncated",
+      cap: 5,
+      chunks: ["abc", "defgh", "ijk"],
+      text: "abcde",
+      truncated: true,
+    },
+    // € is 3 bytes: the cap falls inside it.
+    {
+      title: "does not end in half a character when the cap splits one",
+      cap: 4,
+      chunks: ["ab€"],
+      text: "ab",
+      truncated: true,
+    },
+    {
+      title: "treats a zero cap as 'keep nothing'",
+      cap: 0,
+      chunks: ["x"],
+      text: "",
+      truncated: true,
+    },
+  ])("$title", ({ cap, chunks, text, truncated }) => {
+    const out = new CappedOutput(cap);
+    for (const chunk of chunks) out.push(Buffer.from(chunk));
+    expect(out.text()).toBe(text);
+    expect(out.truncated).toBe(truncated);
   });
 });
 

@@ -23,12 +23,16 @@ async function fakeBwrap(name: string, body: string): Promise<string> {
   return file;
 }
 
+/** Why createSandbox refuses to start with these options. */
+const refusal = (...args: Parameters<typeof createSandbox>) =>
+  rejectionOf(createSandbox(...args), SandboxUnavailableError);
+
+/** A PATH look-up that finds bwrap at this path, or nowhere. */
+const finding = (bwrap: string | null) => () => Promise.resolve(bwrap);
+
 describe("createSandbox: require means bubblewrap or an error, never a silent fallback", () => {
   it("throws SandboxUnavailableError when bwrap is missing", async () => {
-    const error = await rejectionOf(
-      createSandbox("require", { which: () => Promise.resolve(null) }),
-      SandboxUnavailableError,
-    );
+    const error = await refusal("require", { which: finding(null) });
     expect(error.name).toBe("SandboxUnavailableError");
     expect(error.reason).toBe("missing");
     expect(error.message).toBe(
@@ -37,18 +41,12 @@ describe("createSandbox: require means bubblewrap or an error, never a silent fa
   });
 
   it("treats require as the default mode", async () => {
-    const error = await rejectionOf(
-      createSandbox(undefined, { which: () => Promise.resolve(null) }),
-      SandboxUnavailableError,
-    );
+    const error = await refusal(undefined, { which: finding(null) });
     expect(error.reason).toBe("missing");
   });
 
   it("finds no bwrap on an empty PATH", async () => {
-    const error = await rejectionOf(
-      createSandbox("require", { searchPath: dir }),
-      SandboxUnavailableError,
-    );
+    const error = await refusal("require", { searchPath: dir });
     expect(error.reason).toBe("missing");
   });
 
@@ -57,10 +55,7 @@ describe("createSandbox: require means bubblewrap or an error, never a silent fa
       "bwrap-restricted",
       'if [ "$1" = --version ]; then echo "bubblewrap 0.9.0"; exit 0; fi\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1',
     );
-    const error = await rejectionOf(
-      createSandbox("require", { which: () => Promise.resolve(bwrap) }),
-      SandboxUnavailableError,
-    );
+    const error = await refusal("require", { which: finding(bwrap) });
     expect(error.reason).toBe("unusable");
     expect(error.bwrapPath).toBe(bwrap);
     expect(error.detail).toContain("setting up uid map: Permission denied");
@@ -72,10 +67,7 @@ describe("createSandbox: require means bubblewrap or an error, never a silent fa
 
   it("refuses to run commands without prlimit, which applies the per-command limits", async () => {
     const bwrap = await fakeBwrap("bwrap-fine", 'echo "bubblewrap 0.8.0"');
-    const error = await rejectionOf(
-      createSandbox("require", { which: () => Promise.resolve(bwrap), systemBin: dir }),
-      SandboxUnavailableError,
-    );
+    const error = await refusal("require", { which: finding(bwrap), systemBin: dir });
     expect(error.reason).toBe("no-prlimit");
     expect(error.message).toContain("util-linux's prlimit is required");
     expect(error.message).toContain("`sandbox: off`");
@@ -83,10 +75,7 @@ describe("createSandbox: require means bubblewrap or an error, never a silent fa
 
   it("reports a bwrap whose --version fails", async () => {
     const bwrap = await fakeBwrap("bwrap-broken", 'echo "bwrap: broken" >&2\nexit 2');
-    const error = await rejectionOf(
-      createSandbox("require", { which: () => Promise.resolve(bwrap) }),
-      SandboxUnavailableError,
-    );
+    const error = await refusal("require", { which: finding(bwrap) });
     expect(error.reason).toBe("unusable");
     expect(error.detail).toMatch(/--version failed with exit 2: bwrap: broken/);
   });

@@ -31,6 +31,10 @@ const request = (
 });
 const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
 
+/** The ScriptMismatchError the model answers this request with. */
+const mismatch = (model: Model, sent: ModelRequest) =>
+  rejectionOf(model.complete(sent), ScriptMismatchError);
+
 describe("the scripted model", () => {
   it("plays each instance's steps in order, whatever the interleaving", async () => {
     const recording = {
@@ -87,9 +91,9 @@ describe("the scripted model", () => {
       },
     });
     await model.complete(request("lead@job", [user("go")]));
-    const error = await rejectionOf(
-      model.complete(request("lead@job", [user("The reviewer asked for\nchanges to section 2.")])),
-      ScriptMismatchError,
+    const error = await mismatch(
+      model,
+      request("lead@job", [user("The reviewer asked for\nchanges to section 2.")]),
     );
     expect(error.name).toBe("ScriptMismatchError");
     expect(error.instance).toBe("lead@job");
@@ -119,10 +123,7 @@ describe("the scripted model", () => {
       { role: "assistant", content: first.content },
       { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "A" }] },
     ];
-    const error = await rejectionOf(
-      model.complete(request("lead@job", messages)),
-      ScriptMismatchError,
-    );
+    const error = await mismatch(model, request("lead@job", messages));
     expect(error.differences).toEqual(["expected a tool result for write_file, got read_file"]);
     expect(error.lastUser).toBe("A");
   });
@@ -130,18 +131,12 @@ describe("the scripted model", () => {
   it("names the instance and the step when an instance has no steps left", async () => {
     const model = createScriptedModel({ version: 1, instances: { "lead@job": [say("only")] } });
     await model.complete(request("lead@job", [user("go")]));
-    const exhausted = await rejectionOf(
-      model.complete(request("lead@job", [user("again")])),
-      ScriptMismatchError,
-    );
+    const exhausted = await mismatch(model, request("lead@job", [user("again")]));
     expect(exhausted.instance).toBe("lead@job");
     expect(exhausted.step).toBe(1);
     expect(exhausted.message).toContain("no steps left (the recording has 1 for this instance)");
 
-    const unknown = await rejectionOf(
-      model.complete(request("proxy@escalation:1", [user("?")])),
-      ScriptMismatchError,
-    );
+    const unknown = await mismatch(model, request("proxy@escalation:1", [user("?")]));
     expect(unknown.instance).toBe("proxy@escalation:1");
     expect(unknown.step).toBe(0);
     expect(unknown.message).toContain("the recording has no steps for this instance");
@@ -163,11 +158,9 @@ describe("the scripted model", () => {
 
     const strict = createScriptedModel(script, { strict: true });
     await strict.complete(request("lead@job", [user("go")]));
-    const error = await rejectionOf(
-      strict.complete(
-        request("lead@job", afterCall([{ type: "tool_result", tool_use_id: "t9", content: "" }])),
-      ),
-      ScriptMismatchError,
+    const error = await mismatch(
+      strict,
+      request("lead@job", afterCall([{ type: "tool_result", tool_use_id: "t9", content: "" }])),
     );
     expect(error.differences).toEqual([
       "no tool result for t1",

@@ -200,77 +200,74 @@ function guarded(layout: Layout) {
   );
 }
 
+/**
+ * Checks `check` on each of up to 12 requests in a random layout, over `numRuns` layouts; a
+ * run's requests are all for reading or all for writing.
+ */
+function everyRequest(
+  numRuns: number,
+  check: (layout: Layout, request: string, forWrite: boolean) => void,
+): void {
+  fc.assert(
+    fc.property(
+      layoutArb,
+      fc.array(requestArb, { minLength: 1, maxLength: 12 }),
+      fc.boolean(),
+      (links, requests, forWrite) => {
+        const layout = makeLayout(links);
+        for (const raw of requests) check(layout, layout.at(raw), forWrite);
+      },
+    ),
+    { numRuns },
+  );
+}
+
 describe("Sandbox integrity (seed 000 §12, §10)", () => {
   it("Sandbox integrity: the boundary check accepts a path only where the kernel lands it inside the root and outside .git", () => {
-    fc.assert(
-      fc.property(
-        layoutArb,
-        fc.array(requestArb, { minLength: 1, maxLength: 12 }),
-        fc.boolean(),
-        (links, requests, forWrite) => {
-          const layout = makeLayout(links);
-          const root = layout.ws;
-          for (const raw of requests) {
-            const request = layout.at(raw);
-            const landed = kernel(root, request);
-            let resolved: string | null = null;
-            try {
-              resolved = resolveInWorkspace(root, request, { forWrite, protect: [".cfa/"] });
-            } catch (error) {
-              expect(error, request).toBeInstanceOf(BoundaryError);
-            }
-            if (landed !== null && (!isInside(root, landed) || hasGit(root, landed))) {
-              expect(resolved, `${request} lands at ${landed}`).toBeNull();
-            }
-            if (resolved === null) continue;
-            expect(isInside(root, resolved), `${request} → ${resolved}`).toBe(true);
-            expect(hasGit(root, resolved), `${request} → ${resolved}`).toBe(false);
-            if (landed !== null) {
-              // Where the path exists, the check resolves it as the kernel does.
-              expect(resolved, request).toBe(landed);
-            } else {
-              // Where it does not, its existing part has no link on it and lies inside.
-              let existing = resolved;
-              while (!exists(existing)) existing = path.dirname(existing);
-              expect(realpathSync(existing), request).toBe(existing);
-              expect(isInside(root, existing), request).toBe(true);
-            }
-            if (forWrite) {
-              expect(
-                path.relative(root, resolved).split(path.sep)[0]?.toLowerCase(),
-                request,
-              ).not.toBe(".cfa");
-            }
-          }
-        },
-      ),
-      { numRuns: 150 },
-    );
+    everyRequest(150, (layout, request, forWrite) => {
+      const root = layout.ws;
+      const landed = kernel(root, request);
+      let resolved: string | null = null;
+      try {
+        resolved = resolveInWorkspace(root, request, { forWrite, protect: [".cfa/"] });
+      } catch (error) {
+        expect(error, request).toBeInstanceOf(BoundaryError);
+      }
+      if (landed !== null && (!isInside(root, landed) || hasGit(root, landed))) {
+        expect(resolved, `${request} lands at ${landed}`).toBeNull();
+      }
+      if (resolved === null) return;
+      expect(isInside(root, resolved), `${request} → ${resolved}`).toBe(true);
+      expect(hasGit(root, resolved), `${request} → ${resolved}`).toBe(false);
+      if (landed !== null) {
+        // Where the path exists, the check resolves it as the kernel does.
+        expect(resolved, request).toBe(landed);
+      } else {
+        // Where it does not, its existing part has no link on it and lies inside.
+        let existing = resolved;
+        while (!exists(existing)) existing = path.dirname(existing);
+        expect(realpathSync(existing), request).toBe(existing);
+        expect(isInside(root, existing), request).toBe(true);
+      }
+      if (forWrite) {
+        expect(path.relative(root, resolved).split(path.sep)[0]?.toLowerCase(), request).not.toBe(
+          ".cfa",
+        );
+      }
+    });
   });
 
   it("Sandbox integrity: in no-links mode (the engine's own records) a path that crosses any symbolic link is refused", () => {
-    fc.assert(
-      fc.property(
-        layoutArb,
-        fc.array(requestArb, { minLength: 1, maxLength: 12 }),
-        fc.boolean(),
-        (links, requests, forWrite) => {
-          const layout = makeLayout(links);
-          for (const raw of requests) {
-            const request = layout.at(raw);
-            let accepted = true;
-            try {
-              resolveInWorkspace(layout.ws, request, { forWrite, noLinks: true });
-            } catch (error) {
-              expect(error, request).toBeInstanceOf(BoundaryError);
-              accepted = false;
-            }
-            if (crossesLink(layout.ws, request)) expect(accepted, request).toBe(false);
-          }
-        },
-      ),
-      { numRuns: 100 },
-    );
+    everyRequest(100, (layout, request, forWrite) => {
+      let accepted = true;
+      try {
+        resolveInWorkspace(layout.ws, request, { forWrite, noLinks: true });
+      } catch (error) {
+        expect(error, request).toBeInstanceOf(BoundaryError);
+        accepted = false;
+      }
+      if (crossesLink(layout.ws, request)) expect(accepted, request).toBe(false);
+    });
   });
 
   it("Sandbox integrity: whatever an agent's file tools are asked, nothing outside its workspace changes and nothing from outside is read", async () => {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BASE_ENV_NAMES, reduceEnv } from "../../../../src/agents/commands/reduce-env.js";
-
-const GH_TOKEN = "ghs_16C7e42F292c6912E7710c838347Ae178B4a";
-const ANTHROPIC_KEY = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789";
+import { API_KEY as ANTHROPIC_KEY } from "../../../support/anthropic/api-fixtures.js";
+import { TOKEN as GH_TOKEN } from "../../../support/github/github-shapes.js";
 
 const parent = {
   PATH: "/usr/local/bin:/usr/bin:/bin",

@@ -36,27 +36,29 @@ describe("listFiles", () => {
     });
   });
 
-  it("lists recursively, skipping nested .git and never descending a link", async () => {
-    const listed = await listFiles(ws.root, "", { recursive: true });
-    expect(listed.entries.map((entry) => entry.path)).toEqual([
-      "README.md",
-      "out",
+  it.each([
+    [
+      "lists recursively, skipping nested .git and never descending a link",
+      "",
+      [
+        "README.md",
+        "out",
+        "src",
+        "src/a.ts",
+        "src/deep",
+        "src/deep/b.ts",
+        "vendor",
+        "vendor/lib.js",
+      ],
+    ],
+    [
+      "lists a subdirectory with root-relative paths",
       "src",
-      "src/a.ts",
-      "src/deep",
-      "src/deep/b.ts",
-      "vendor",
-      "vendor/lib.js",
-    ]);
-  });
-
-  it("lists a subdirectory with root-relative paths", async () => {
-    const listed = await listFiles(ws.root, "src", { recursive: true });
-    expect(listed.entries.map((entry) => entry.path)).toEqual([
-      "src/a.ts",
-      "src/deep",
-      "src/deep/b.ts",
-    ]);
+      ["src/a.ts", "src/deep", "src/deep/b.ts"],
+    ],
+  ])("%s", async (_title, dir, paths) => {
+    const listed = await listFiles(ws.root, dir, { recursive: true });
+    expect(listed.entries.map((entry) => entry.path)).toEqual(paths);
   });
 
   it("stops at the limit and says so", async () => {

@@ -2,7 +2,8 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { NOTES, pendingAsk } from "../../../../src/agents/loop/index.js";
-import { runTurn } from "../../../../src/agents/loop/run-turn.js";
+import { runTurn, type TurnResult } from "../../../../src/agents/loop/run-turn.js";
+import type { IncomingMessage, RoleDefinition } from "../../../../src/agents/turn-contract.js";
 import { loadRole } from "../../../../src/agents/roles/load-role.js";
 import type { Message } from "../../../../src/ports/model.js";
 import { fakeHost } from "../../../support/agents/fake-host.js";
@@ -18,6 +19,26 @@ const FILE_TOOLS = ["read_file", "write_file", "edit_file", "list_files", "searc
 
 let root: string;
 useTempWorkspace((dir) => (root = dir));
+
+/** A turn's opening message: the engine's note as the pending call's result, then what arrived. */
+function resultThenText(toolUseId: string, note: string, arrived: string): Message {
+  return {
+    role: "user",
+    content: [
+      { type: "tool_result", tool_use_id: toolUseId, content: note },
+      { type: "text", text: arrived },
+    ],
+  };
+}
+
+/** The instance's next turn: what it said so far, then `incoming`. */
+function nextTurn(
+  previous: TurnResult,
+  incoming: IncomingMessage,
+  input: Omit<Parameters<typeof turnInput>[0], "transcript" | "incoming">,
+): Promise<TurnResult> {
+  return runTurn(turnInput({ ...input, transcript: previous.messages, incoming }));
+}
 
 describe("runTurn: tool use round trip", () => {
   it("runs real file tools in the workspace and returns their results to the model", async () => {
@@ -201,6 +222,11 @@ describe("runTurn: refusals come back as error results and the loop continues", 
 
 describe("runTurn: ask_question (seed 000 §7 [ask-step])", () => {
   const question = { kind: "question" as const, text: "Which database?" };
+  /** A turn that ends asking the question, by the call with this id. */
+  const askingTurn = (id: string, role: RoleDefinition) =>
+    runTurn(
+      turnInput({ root, model: fakeModel([respond([call("ask_question", question, id)])]), role }),
+    );
 
   it("ends the turn with `asked` when ask_question is called alone", async () => {
     const host = fakeHost();
@@ -218,20 +244,15 @@ describe("runTurn: ask_question (seed 000 §7 [ask-step])", () => {
   });
 
   it("answers the pending ask_question with the answer text on the next turn", async () => {
-    const first = fakeModel([respond([call("ask_question", question, "ask1")])]);
     const role = testRole(["ask_question", "read_file"]);
-    const turn1 = await runTurn(turnInput({ root, model: first, role }));
+    const turn1 = await askingTurn("ask1", role);
     const transcript: Message[] = [...turn1.messages];
 
     const second = fakeModel([respond([text("Postgres it is.")])]);
-    const turn2 = await runTurn(
-      turnInput({
-        root,
-        model: second,
-        role,
-        transcript,
-        incoming: { kind: "answer", text: "Postgres, please.", answers: "ask1" },
-      }),
+    const turn2 = await nextTurn(
+      turn1,
+      { kind: "answer", text: "Postgres, please.", answers: "ask1" },
+      { root, model: second, role },
     );
     expect(turn2.messages[0]).toEqual({
       role: "user",
@@ -244,49 +265,25 @@ describe("runTurn: ask_question (seed 000 §7 [ask-step])", () => {
 
   it("marks the ask still open when something else arrives first, then delivers that text", async () => {
     const role = testRole(["ask_question"]);
-    const turn1 = await runTurn(
-      turnInput({
-        root,
-        model: fakeModel([respond([call("ask_question", question, "ask1")])]),
-        role,
-      }),
-    );
+    const turn1 = await askingTurn("ask1", role);
     const model = fakeModel([respond([text("Noted.")])]);
-    const turn2 = await runTurn(
-      turnInput({
-        root,
-        model,
-        role,
-        transcript: turn1.messages,
-        incoming: { kind: "intervention", text: "Use SQLite for now." },
-      }),
+    const turn2 = await nextTurn(
+      turn1,
+      { kind: "intervention", text: "Use SQLite for now." },
+      { root, model, role },
     );
-    expect(turn2.messages[0]).toEqual({
-      role: "user",
-      content: [
-        { type: "tool_result", tool_use_id: "ask1", content: NOTES.stillOpen },
-        { type: "text", text: "Use SQLite for now." },
-      ],
-    });
+    expect(turn2.messages[0]).toEqual(
+      resultThenText("ask1", NOTES.stillOpen, "Use SQLite for now."),
+    );
   });
 
   it("does not take an answer to another escalation as this call's result", async () => {
     const role = testRole(["ask_question"]);
-    const turn1 = await runTurn(
-      turnInput({
-        root,
-        model: fakeModel([respond([call("ask_question", question, "ask2")])]),
-        role,
-      }),
-    );
-    const turn2 = await runTurn(
-      turnInput({
-        root,
-        model: fakeModel([respond([text("ok")])]),
-        role,
-        transcript: turn1.messages,
-        incoming: { kind: "answer", text: "Answer to an older question.", answers: "ask1" },
-      }),
+    const turn1 = await askingTurn("ask2", role);
+    const turn2 = await nextTurn(
+      turn1,
+      { kind: "answer", text: "Answer to an older question.", answers: "ask1" },
+      { root, model: fakeModel([respond([text("ok")])]), role },
     );
     expect(resultsOf(turn2.messages[0]).get("ask2")?.content).toBe(NOTES.stillOpen);
     expect(turn2.messages[0]?.content.at(-1)).toEqual({
@@ -326,22 +323,12 @@ describe("runTurn: finish (seed 000 §4)", () => {
     expect(turn1.end).toEqual({ kind: "finished" });
     expect(host.calls).toEqual([{ method: "finish", args: [record] }]);
 
-    const turn2 = await runTurn(
-      turnInput({
-        root,
-        role,
-        transcript: turn1.messages,
-        incoming: { kind: "recovery", text: "Are you done?" },
-        model: fakeModel([respond([text("Yes.")])]),
-      }),
+    const turn2 = await nextTurn(
+      turn1,
+      { kind: "recovery", text: "Are you done?" },
+      { root, role, model: fakeModel([respond([text("Yes.")])]) },
     );
-    expect(turn2.messages[0]).toEqual({
-      role: "user",
-      content: [
-        { type: "tool_result", tool_use_id: "f1", content: NOTES.outcomeRecorded },
-        { type: "text", text: "Are you done?" },
-      ],
-    });
+    expect(turn2.messages[0]).toEqual(resultThenText("f1", NOTES.outcomeRecorded, "Are you done?"));
   });
 
   it("returns a refused outcome to the model and continues", async () => {
@@ -389,14 +376,10 @@ describe("runTurn: the tool-call cap", () => {
     await expect(readFile(join(root, "b.txt"), "utf8")).rejects.toThrow();
 
     const next = fakeModel([respond([text("Resuming.")])]);
-    const turn2 = await runTurn(
-      turnInput({
-        root,
-        model: next,
-        role,
-        transcript: out.messages,
-        incoming: { kind: "recovery", text: "Continue." },
-      }),
+    const turn2 = await nextTurn(
+      out,
+      { kind: "recovery", text: "Continue." },
+      { root, model: next, role },
     );
     expect(turn2.messages[0]).toEqual({
       role: "user",
@@ -506,15 +489,7 @@ describe("runTurn: stop reasons and edge cases", () => {
     expect(turn1.end).toEqual({ kind: "stopped" });
 
     const model = fakeModel([respond([text("ok")])]);
-    const turn2 = await runTurn(
-      turnInput({
-        root,
-        role,
-        model,
-        transcript: turn1.messages,
-        incoming: { kind: "reply", text: "More." },
-      }),
-    );
+    const turn2 = await nextTurn(turn1, { kind: "reply", text: "More." }, { root, role, model });
     // Stored apart (the transcript stays append-only), sent merged (roles alternate).
     expect(turn2.messages[0]).toEqual({ role: "user", content: [{ type: "text", text: "More." }] });
     expect(model.requests[0]?.messages).toEqual([

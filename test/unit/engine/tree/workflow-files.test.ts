@@ -90,24 +90,21 @@ describe("restoreWorkflowChanges", () => {
 });
 
 describe("what is a workflow file, and what people and agents are told", () => {
-  it("matches .github/workflows and below, whatever the case, and nothing else", () => {
-    for (const path of [
-      ".github/workflows",
-      ".github/workflows/ci.yml",
-      "./.github/workflows/a/b.yaml",
-      ".GITHUB/WORKFLOWS/x",
-    ]) {
-      expect(isWorkflowPath(path), path).toBe(true);
-    }
-    for (const path of [
-      ".github/dependabot.yml",
-      "docs/.github/workflows/x.yml",
-      ".github",
-      "workflows/x",
-    ]) {
-      expect(isWorkflowPath(path), path).toBe(false);
-    }
-  });
+  it.each([
+    [".github/workflows", true],
+    [".github/workflows/ci.yml", true],
+    ["./.github/workflows/a/b.yaml", true],
+    [".GITHUB/WORKFLOWS/x", true],
+    [".github/dependabot.yml", false],
+    ["docs/.github/workflows/x.yml", false],
+    [".github", false],
+    ["workflows/x", false],
+  ])(
+    "a workflow file is .github/workflows and below, whatever the case, nothing else: %s → %s",
+    (path, is) => {
+      expect(isWorkflowPath(path)).toBe(is);
+    },
+  );
 
   it("the person learns what was held back and what permission would allow it; the agent why", () => {
     const notice = heldBackNotice([".github/workflows/ci.yml"]);

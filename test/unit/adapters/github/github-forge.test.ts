@@ -1,19 +1,25 @@
 import { describe, expect, it } from "vitest";
+import { GitHubForgeError } from "../../../../src/adapters/github/index.js";
 import { COMMENT_LIMIT } from "../../../../src/comments/comment-text.js";
 import { expectBody, nockGitHub, useGitHubMocks } from "../../../support/github/index.js";
 import {
   BOT,
   R,
+  contentFile,
   issue,
   issueComment,
+  notFound,
   reaction,
+  repository,
   testForge,
   user,
 } from "../../../support/github/github-shapes.js";
 
-describe("GitHub forge: issues, comments and reactions", () => {
-  const github = useGitHubMocks();
+// The forge's own calls (src/adapters/github/github-forge.ts): issues, comments, reactions,
+// the default branch and the config file.
+const github = useGitHubMocks();
 
+describe("GitHub forge: issues, comments and reactions", () => {
   it("reads an issue and maps it onto the port", async () => {
     nockGitHub().get(`${R}/issues/7`).reply(200, issue(7));
     const forge = testForge();
@@ -128,5 +134,48 @@ describe("GitHub forge: issues, comments and reactions", () => {
       "reactions/create-for-issue",
     ]);
     expect(forge.apiCalls()).toBe(2);
+  });
+});
+
+describe("GitHub forge: default branch and config", () => {
+  it("reads the default branch once per adapter", async () => {
+    nockGitHub().get(R).reply(200, repository("trunk"));
+    const forge = testForge();
+
+    await expect(forge.defaultBranch()).resolves.toBe("trunk");
+    await expect(forge.defaultBranch()).resolves.toBe("trunk");
+
+    expect(forge.apiCalls()).toBe(1);
+    expect(github.operations()).toEqual(["repos/get"]);
+  });
+
+  it("reads .github/cfa.yml from the default branch, decoding base64", async () => {
+    const yaml = "label: cfa\ncaps:\n  turns: 200\n# ünïcödé survives\n";
+    nockGitHub()
+      .get(`${R}/contents/.github%2Fcfa.yml`)
+      .reply(200, contentFile(".github/cfa.yml", yaml));
+
+    await expect(testForge().readConfig()).resolves.toBe(yaml);
+    // No `ref`: GitHub reads the default branch, saving a repos.get call.
+    expect(github.recorder().requests()[0]?.query).toEqual({});
+  });
+
+  it("returns null when the repository has no config", async () => {
+    nockGitHub().get(`${R}/contents/.github%2Fcfa.yml`).reply(404, notFound());
+
+    await expect(testForge().readConfig()).resolves.toBeNull();
+  });
+
+  it("refuses a directory where the config file should be", async () => {
+    nockGitHub()
+      .get(`${R}/contents/.github%2Fcfa.yml`)
+      .reply(200, [contentFile(".github/cfa.yml/a.yml", "x")]);
+
+    const failure = await testForge()
+      .readConfig()
+      .catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(GitHubForgeError);
+    expect((failure as Error).message).toMatch(/^cfa\/github: \.github\/cfa\.yml is not a file/);
   });
 });
