@@ -56,3 +56,42 @@ export async function headFromFiles(gitDir: string): Promise<string | null> {
   if (ref === undefined) return null;
   return looseBranchId(await commonDirOf(gitDir), ref);
 }
+
+/**
+ * The branch HEAD of `gitDir` names (`main` for `ref: refs/heads/main`), from its HEAD file
+ * alone, as `git symbolic-ref --short HEAD` says it; null when HEAD is detached or says
+ * anything else, and the caller asks git.
+ */
+export async function headBranchFromFiles(gitDir: string): Promise<string | null> {
+  const text = await readFile(path.join(gitDir, "HEAD"), "utf8").catch(() => null);
+  const ref = text === null ? undefined : BRANCH_REF.exec(text.trim())?.[1];
+  if (ref === undefined || ref.split("/").some((p) => p === "" || p === "." || p === "..")) {
+    return null;
+  }
+  return ref.slice("refs/heads/".length);
+}
+
+/**
+ * Whether the files alone say `ref` does not exist in the repository whose common dir is
+ * `commonDir`: no entry at its loose path, no `packed-refs` file and no `reftable` folder
+ * (https://git-scm.com/docs/gitrepository-layout: a ref is a file under `refs/` or a line of
+ * `packed-refs`; the reftable backend keeps them under `reftable/`). Anything else — a
+ * packed-refs file, an entry there that is not a plain id (a symbolic ref), an unreadable
+ * path — is false: git is asked.
+ */
+export async function refAbsentFromFiles(commonDir: string, ref: string): Promise<boolean> {
+  if (!ref.startsWith("refs/") || ref.split("/").some((p) => p === "" || p === "." || p === "..")) {
+    return false;
+  }
+  const absent = async (...parts: string[]) => {
+    try {
+      await lstat(path.join(commonDir, ...parts));
+      return false;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === "ENOENT";
+    }
+  };
+  return (
+    (await absent("packed-refs")) && (await absent("reftable")) && (await absent(...ref.split("/")))
+  );
+}

@@ -25,6 +25,11 @@ export interface TreeStatus {
   changedOutside: boolean;
   /** Anything under `inside` staged against HEAD. */
   stagedInside: boolean;
+  /**
+   * Every entry but the ignored ones: `XY` and the path (`??` untracked). The workflow-file
+   * check reads the same look instead of a status of its own (workflow-files.ts).
+   */
+  entries: { code: string; path: string }[];
 }
 
 export async function treeStatus(git: GitClient, inside: string): Promise<TreeStatus | null> {
@@ -46,6 +51,7 @@ export async function treeStatus(git: GitClient, inside: string): Promise<TreeSt
     ignoredFolders: new Set(),
     changedOutside: false,
     stagedInside: false,
+    entries: [],
   };
   for (const entry of result.stdout.toString("utf8").split("\0")) {
     if (entry.length < 4) continue;
@@ -56,6 +62,7 @@ export async function treeStatus(git: GitClient, inside: string): Promise<TreeSt
       if (file.endsWith("/")) status.ignoredFolders.add(file);
       continue;
     }
+    status.entries.push({ code: `${x}${y}`, path: file });
     const underInside = file === inside || file.startsWith(`${inside}/`);
     if (!underInside) status.changedOutside = true;
     else if (x !== " " && x !== "?") status.stagedInside = true;

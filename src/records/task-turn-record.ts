@@ -12,6 +12,13 @@ import { TASK_ID } from "./job-paths.js";
 /** Where a task branch holds its turn records. */
 export const TASK_TURNS_DIR = ".cfa/turns";
 
+/**
+ * The worker's transcript as its task runs carry it (the next run of the task resumes the
+ * conversation from it). Not a record: the lead's reader passes over it, and the lead's
+ * adoption of a done head takes `.cfa/turns/` out of the tree before any merge.
+ */
+export const TASK_TRANSCRIPT_PATH = `${TASK_TURNS_DIR}/transcript.jsonl`;
+
 /** One record's file: the turn's number in the task and the epoch of the run that wrote it. */
 export function taskTurnPath(seq: number, epoch: number): string {
   return `${TASK_TURNS_DIR}/${String(seq).padStart(6, "0")}-e${epoch}.json`;

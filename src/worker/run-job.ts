@@ -19,6 +19,7 @@ import { skipRefused } from "./skip-refused.js";
 import { runKey, runUrl, type WorkerContext } from "./worker-context.js";
 import { wireGitHub, workRootUnder } from "./wire-github.js";
 import { runStop, wakeAgain } from "./wake-again.js";
+import { ownWorkflow } from "./own-workflow.js";
 
 export interface JobRunResult {
   exitCode: number;
@@ -31,8 +32,15 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
   const { env, logger } = w;
   // Known once the repository's config is read, before the first push.
   let pushWorkflows = false;
+  let workflow = "cfa.yml";
   const { deps, forge } = wireGitHub({
     pushWorkflows: () => pushWorkflows,
+    // Issue 15 point 6: the project lead's tasks in runs of their own, the `task` job of this
+    // run's own workflow (a repository without it answers 422: its tasks run here).
+    taskRuns: {
+      workflow: () => ownWorkflow(env.GITHUB_WORKFLOW_REF) ?? workflow,
+      ref: () => forge.defaultBranch(),
+    },
     github: w.github,
     owner: env.owner,
     repo: env.repo,
@@ -71,6 +79,7 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
       return result(0, null);
     }
     pushWorkflows = loaded.config.pushWorkflows;
+    workflow = loaded.config.workflow;
     // Each run starts from what GitHub holds: a self-hosted runner may keep an earlier
     // run's worktrees, which would pin the branches the fetch must update.
     await rm(join(workRootUnder(env.RUNNER_TEMP), String(job)), { recursive: true, force: true });

@@ -2,12 +2,23 @@
 // inputs job, task and epoch. It fetches the job's branches and reads the job branch's state
 // before anything else: a run that is not the one the lead trusts now (a stale epoch, the task
 // no longer open, the job withdrawn, ended or paused) exits at once with one line, having
-// written nothing. It never writes `cfa/<N>`, the bus, the state, the journal's branch or a
-// comment — it has no route to them: it builds no forge and opens no session.
+// written nothing. Otherwise it runs the task's worker (src/engine/fanout/wake-task.ts) on the
+// task's branch until its mailbox is empty or the run's time margin: it never writes
+// `cfa/<N>`, the bus, the state, the journal's branch or a comment — its session's forge
+// refuses every write, and its one push is the task branch's, leased, with the token the
+// worker's pushes carry (as a header in git's environment, never in argv or .git/config).
 
-import { readTaskRunStanding } from "../engine/index.js";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { pushEnvironment } from "../adapters/github/index.js";
+import { configFromText } from "../github-events/config-from-text.js";
+import { readTaskRunStanding, wakeTask } from "../engine/index.js";
 import { fetchJobBranches } from "./fetch-job-branches.js";
+import { runStop } from "./wake-again.js";
 import type { WorkerContext } from "./worker-context.js";
+import { wireGitHub, workRootUnder } from "./wire-github.js";
+
+const run = promisify(execFile);
 
 export interface TaskRunResult {
   exitCode: number;
@@ -28,10 +39,68 @@ export async function runTask(
     logger.info(`cfa/worker: ${at}: ${standing.reason}; this run exits without writing`);
     return { exitCode: 0, skipped: standing.reason };
   }
-  // The lead never dispatches a run of its own for a task yet (nothing writes a ledger):
-  // running the task's instances here is the part of issue 15 point 6 still to build.
-  logger.error(
-    `cfa/worker: ${at}: this version of cfa-bot cannot run a task in a run of its own yet; the lead's next run takes it (set execute.runners: single meanwhile)`,
-  );
-  return { exitCode: 1, skipped: "task runs are not connected in this version" };
+  const { deps, forge } = wireGitHub({
+    github: w.github,
+    owner: env.owner,
+    repo: env.repo,
+    botLogin: env.CFA_BOT_LOGIN,
+    token: w.github.token,
+    forgetToken: w.github.forgetToken,
+    repoDir: env.GITHUB_WORKSPACE,
+    workRoot: workRootUnder(env.RUNNER_TEMP),
+    logger,
+    ...(w.model === undefined ? {} : { model: w.model }),
+    anthropicApiKey: env.settings.ANTHROPIC_API_KEY,
+    ...(w.clock === undefined ? {} : { clock: w.clock }),
+    ...(w.progress === undefined ? {} : { progress: w.progress }),
+    env: w.processEnv,
+  });
+  const loaded = configFromText(await forge.readConfig());
+  if (!loaded.ok) {
+    // The lead's run says what is wrong with it, once; this run only stops.
+    logger.warn(`cfa/worker: ${at}: .github/cfa.yml is not valid; this run exits`);
+    return { exitCode: 0, skipped: ".github/cfa.yml is not valid" };
+  }
+  const stop = runStop(w, loaded.config.limits);
+  try {
+    const summary = await wakeTask(
+      {
+        job: mode.job,
+        task: mode.task,
+        epoch: mode.epoch,
+        runId: env.GITHUB_RUN_ID ?? "0",
+        pushEnv: () => pushEnv(env.GITHUB_WORKSPACE, w.github.token),
+        stop: stop.signal,
+        config: loaded.config,
+      },
+      deps,
+    );
+    logger.info(
+      `cfa/worker: ${at}: ${summary.turns} turn(s) recorded${summary.done ? ", the task is done" : ""}${summary.stopped === null ? "" : `; stopped: ${summary.stopped}`}`,
+    );
+    await w.summary(
+      `### cfa job #${mode.job}, task ${mode.task} (epoch ${mode.epoch})\n\n- turns: ${summary.turns}\n- done: ${summary.done ? "yes" : "no"}\n${summary.stopped === null ? "" : `- stopped: ${summary.stopped}\n`}`,
+    );
+    return { exitCode: 0, skipped: summary.turns === 0 ? summary.stopped : null };
+  } catch (error) {
+    // The run goes red: the lead's watch cancels it and dispatches the task once more.
+    logger.error(
+      `cfa/worker: ${at} failed: ${w.redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}`,
+    );
+    return { exitCode: 1, skipped: null };
+  } finally {
+    stop.dispose();
+  }
+}
+
+/** git's environment for a push to the clone's remote: the token as a header, nothing else. */
+async function pushEnv(
+  repoDir: string,
+  token: string | (() => Promise<string>),
+): Promise<Record<string, string>> {
+  const url = (await run("git", ["remote", "get-url", "origin"], { cwd: repoDir })).stdout.trim();
+  const value = typeof token === "function" ? await token() : token;
+  const all = pushEnvironment(process.env, { url, token: value });
+  // Only git's own settings: the engine's git keeps its hardened environment otherwise.
+  return Object.fromEntries(Object.entries(all).filter(([k]) => k.startsWith("GIT_")));
 }

@@ -4,7 +4,12 @@
 
 import { join } from "node:path";
 import { createProviderModel, providerSettings } from "../adapters/providers/provider-model.js";
-import { createGitHubForge, type GitHubForge } from "../adapters/github/index.js";
+import {
+  createGitHubForge,
+  createGitHubTaskRuns,
+  type GitHubForge,
+} from "../adapters/github/index.js";
+import type { TaskRuns } from "../ports/task-runs.js";
 import { createGitWorkspaces } from "../adapters/git/index.js";
 import type { EngineDeps, ProgressLine } from "../engine/index.js";
 import { systemClock, type Clock } from "../ports/clock.js";
@@ -38,6 +43,12 @@ export interface GitHubWiring {
   repoUrl?: string;
   /** Whether pushes may change .github/workflows/ (the repository's `pushWorkflows`). */
   pushWorkflows?: () => boolean;
+  /**
+   * Where a task's own run is dispatched (issue 15 point 6): the workflow file (this run's
+   * own, else the repository's `workflow`) and the ref (the default branch). Absent: every
+   * task runs in this run.
+   */
+  taskRuns?: { workflow: () => string; ref: () => Promise<string> };
 }
 
 /** Variables no agent command may ever see, whatever the role's allowlist says. */
@@ -116,10 +127,35 @@ export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: Gi
     logger,
     env,
     ...(options.progress === undefined ? {} : { progress: options.progress }),
+    ...(options.taskRuns === undefined
+      ? {}
+      : { taskRuns: actionsTaskRuns(options.github, options, options.taskRuns) }),
   };
   return { deps, forge };
 }
 
 export function workRootUnder(runnerTemp: string): string {
   return join(runnerTemp, "cfa-work");
+}
+
+/**
+ * The TaskRuns port on the worker's own Octokit (src/adapters/github/task-runs.ts): "Create a
+ * workflow dispatch event" with `return_run_details` for the run's id, "Get a workflow run"
+ * and "Cancel a workflow run" (https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event,
+ * https://docs.github.com/rest/actions/workflow-runs#get-a-workflow-run,
+ * https://docs.github.com/rest/actions/workflow-runs#cancel-a-workflow-run). The workflow is
+ * read when a dispatch is made: the repository's configuration names it once it is loaded.
+ */
+function actionsTaskRuns(
+  github: WorkerGitHub,
+  at: { owner: string; repo: string },
+  where: { workflow: () => string; ref: () => Promise<string> },
+): TaskRuns {
+  const runs = (workflow: string) =>
+    createGitHubTaskRuns(github, { owner: at.owner, repo: at.repo, workflow, ref: where.ref });
+  return {
+    dispatch: (inputs) => runs(where.workflow()).dispatch(inputs),
+    state: (runId) => runs(where.workflow()).state(runId),
+    cancel: (runId) => runs(where.workflow()).cancel(runId),
+  };
 }

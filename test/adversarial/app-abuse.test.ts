@@ -90,6 +90,32 @@ function rawConnection(port: number) {
   return { socket, state, opened };
 }
 
+/**
+ * `count` connections to `port`, each sent `opening(i)` and then dripped a `drip` now and
+ * then, as a slowloris does, for a bounded 2.5 s.
+ */
+async function slowloris(
+  port: number,
+  count: number,
+  opening: (i: number) => string,
+  drip: string,
+): Promise<ReturnType<typeof rawConnection>[]> {
+  const conns = Array.from({ length: count }, () => rawConnection(port));
+  await Promise.all(conns.map((c) => c.opened));
+  conns.forEach((c, i) => c.socket.write(opening(i)));
+  for (let i = 0; i < 5; i += 1) {
+    await sleep(500);
+    for (const c of conns) if (!c.state.closed) c.socket.write(drip);
+  }
+  return conns;
+}
+
+/** Every one of `conns` closed within 3 s, each answered 408 (Request Timeout) first. */
+async function expectAllTimedOut(conns: ReturnType<typeof rawConnection>[]): Promise<void> {
+  expect(await until(() => conns.every((c) => c.state.closed), 3_000)).toBe(true);
+  expect(conns.filter((c) => c.state.answer.startsWith("HTTP/1.1 408"))).toHaveLength(conns.length);
+}
+
 const headerLines = (
   name: string,
   id: string,
@@ -128,26 +154,14 @@ const SLOW_HEADERS = 20;
 describe(
   cases("slow headers: connections that never finish their headers", SLOW_HEADERS, "connections"),
   () => {
-    const attack = async (port: number) => {
-      const conns = Array.from({ length: SLOW_HEADERS }, () => rawConnection(port));
-      await Promise.all(conns.map((c) => c.opened));
-      // One header line, then nothing: the connection holds a parser and a socket.
-      for (const c of conns) c.socket.write("POST /api/github/webhooks HTTP/1.1\r\nHost: x\r\n");
-      // Drip a byte now and then, as a slowloris does, for a bounded 2.5 s.
-      for (let i = 0; i < 5; i += 1) {
-        await sleep(500);
-        for (const c of conns) if (!c.state.closed) c.socket.write("X");
-      }
-      return conns;
-    };
+    // One header line, then a byte now and then: the connection holds a parser and a socket.
+    const attack = (port: number) =>
+      slowloris(port, SLOW_HEADERS, () => "POST /api/github/webhooks HTTP/1.1\r\nHost: x\r\n", "X");
 
     it("every one is answered 408 and closed within headersTimeout", async () => {
       const { started } = await boot({ http: SHORT });
       const conns = await attack(started.port);
-      expect(await until(() => conns.every((c) => c.state.closed), 3_000)).toBe(true);
-      expect(conns.filter((c) => c.state.answer.startsWith("HTTP/1.1 408"))).toHaveLength(
-        SLOW_HEADERS,
-      );
+      await expectAllTimedOut(conns);
     });
 
     it("positive control: with Node's defaults every one is still open", async () => {
@@ -166,26 +180,19 @@ describe(
     "connections",
   ),
   () => {
-    const attack = async (port: number) => {
-      const conns = Array.from({ length: SLOW_BODIES }, () => rawConnection(port));
-      await Promise.all(conns.map((c) => c.opened));
-      conns.forEach((c, i) =>
-        c.socket.write(headerLines("issue_comment", `slow-${i}`, 100_000) + "{"),
+    // Whole headers promising 100 kB, then a space of body now and then.
+    const attack = (port: number) =>
+      slowloris(
+        port,
+        SLOW_BODIES,
+        (i) => headerLines("issue_comment", `slow-${i}`, 100_000) + "{",
+        " ",
       );
-      for (let i = 0; i < 5; i += 1) {
-        await sleep(500);
-        for (const c of conns) if (!c.state.closed) c.socket.write(" ");
-      }
-      return conns;
-    };
 
     it("every one is answered 408 and closed within requestTimeout", async () => {
       const { started } = await boot({ http: SHORT });
       const conns = await attack(started.port);
-      expect(await until(() => conns.every((c) => c.state.closed), 3_000)).toBe(true);
-      expect(conns.filter((c) => c.state.answer.startsWith("HTTP/1.1 408"))).toHaveLength(
-        SLOW_BODIES,
-      );
+      await expectAllTimedOut(conns);
       expect(started.bodies.bodies()).toBe(0);
       expect(started.bodies.heldBytes()).toBe(0);
     });

@@ -12,7 +12,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   MAX_TREE_DEPTH,
   MAX_TREE_PATH_BYTES,
@@ -22,8 +22,7 @@ import { listFiles, searchFiles } from "../../src/agents/fs/index.js";
 import { writeFileTool } from "../../src/agents/tools/write-file-tool.js";
 import type { ToolContext } from "../../src/agents/tools/tool.js";
 import { containWorkspace } from "../../src/engine/tree/contain-workspace.js";
-import { makeGitFixture, type GitFixture } from "../support/git/git-fixture.js";
-import { jobWorkspace, type JobWorkspace } from "../support/git/job-workspace.js";
+import { useJobWorkspace, type FixtureWorkspace } from "../support/git/use-job-workspace.js";
 import { cases } from "../support/adversarial/count.js";
 import {
   outOfBounds,
@@ -33,25 +32,18 @@ import {
 } from "../support/adversarial/deep-tree.js";
 import { snapshot } from "../support/adversarial/outside-snapshot.js";
 
-interface Ctx extends JobWorkspace {
-  fx: GitFixture;
-  outside: string;
-}
+type Ctx = FixtureWorkspace & { outside: string };
 
-let ctx: Ctx | undefined;
-
-async function makeCtx(): Promise<Ctx> {
-  const fx = makeGitFixture();
-  const outside = path.join(fx.base, "outside");
-  mkdirSync(path.join(outside, "keep"), { recursive: true });
-  writeFileSync(path.join(outside, "keep", "precious.txt"), "not the agent's\n");
-  ctx = { fx, outside, ...(await jobWorkspace(fx)) };
-  return ctx;
-}
-
-afterEach(() => {
-  if (ctx) removeDeep(ctx.fx.base);
-  ctx = undefined;
+const makeCtx = useJobWorkspace({
+  // A folder beside the repository that nothing may change.
+  extra: (fx) => {
+    const outside = path.join(fx.base, "outside");
+    mkdirSync(path.join(outside, "keep"), { recursive: true });
+    writeFileSync(path.join(outside, "keep", "precious.txt"), "not the agent's\n");
+    return { outside };
+  },
+  // Past PATH_MAX a plain recursive rm fails.
+  remove: (fx) => removeDeep(fx.base),
 });
 
 // 600 levels: past the bounds many times over and, with 15-byte names, past PATH_MAX (4,096)

@@ -6,7 +6,7 @@
 // direct connection works with the host's network shared (`network: true`), and the same
 // spelling tricks reach the registry when they name it.
 
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { CommandResult, Sandbox } from "../../src/ports/sandbox.js";
 import type { NpmRegistry } from "../support/npm-registry/npm-registry.js";
 import {
@@ -16,16 +16,15 @@ import {
   runIn,
   tcpScript,
 } from "../support/egress/egress-sandbox.js";
-import { installedBwrap } from "../support/sandbox/sandbox-fixtures.js";
 import { cases } from "../support/adversarial/count.js";
-
-const bwrapPath = installedBwrap();
-const skipped = bwrapPath === null ? " [skipped: bubblewrap is not installed]" : "";
 
 let ws: string;
 let registry: NpmRegistry;
 let sandbox: Sandbox;
-useEgressWorld(bwrapPath, "cfa-egress-adv-", (world) => ({ ws, registry, sandbox } = world));
+const { bit, skipped } = useEgressWorld(
+  "cfa-egress-adv-",
+  (world) => ({ ws, registry, sandbox } = world),
+);
 
 const SOCKET = "/run/cfa-egress/proxy.sock";
 /** A node script sending raw bytes to a Unix socket or TCP port and printing the first line back. */
@@ -137,10 +136,9 @@ const reachedOther = (result: CommandResult) =>
   /Example Domain|HTTP\/1\.1 200/.test(result.stdout) && !result.stdout.includes("left-pad");
 
 describe(cases(`egress escapes with network: [node]${skipped}`, ESCAPES.length), () => {
-  it.each(ESCAPES)(
+  bit.each(ESCAPES)(
     "%s: fails, and the registry hears nothing it was not asked by name",
     async (what, template) => {
-      if (bwrapPath === null) return;
       // The loopback probes need the registry's real port, known only now.
       const argv = template.map((arg) => arg.replace("port: 0 }", `port: ${registry.port} }`));
       const before = registry.requests.length;
@@ -162,25 +160,26 @@ describe(cases(`egress escapes with network: [node]${skipped}`, ESCAPES.length),
     },
   );
 
-  it("what reaches the proxy and is refused is recorded, with the command that sent it", async () => {
-    if (bwrapPath === null) return;
-    const argv = raw({ path: SOCKET }, "CONNECT example.com:443 HTTP/1.1\r\n\r\n");
-    const result = await runIn(sandbox, ws, ["node"], argv);
-    expect(result.stdout.trim()).toBe("HTTP/1.1 403 Forbidden");
-    expect(result.blocked).toEqual([
-      {
-        host: "example.com",
-        port: 443,
-        protocol: "https",
-        reason: "not-allowed",
-        command: argv,
-        count: 1,
-      },
-    ]);
-  });
+  bit(
+    "what reaches the proxy and is refused is recorded, with the command that sent it",
+    async () => {
+      const argv = raw({ path: SOCKET }, "CONNECT example.com:443 HTTP/1.1\r\n\r\n");
+      const result = await runIn(sandbox, ws, ["node"], argv);
+      expect(result.stdout.trim()).toBe("HTTP/1.1 403 Forbidden");
+      expect(result.blocked).toEqual([
+        {
+          host: "example.com",
+          port: 443,
+          protocol: "https",
+          reason: "not-allowed",
+          command: argv,
+          count: 1,
+        },
+      ]);
+    },
+  );
 
-  it("the Host a request carries is rewritten to the URI's host the proxy checked", async () => {
-    if (bwrapPath === null) return;
+  bit("the Host a request carries is rewritten to the URI's host the proxy checked", async () => {
     const result = await runIn(
       sandbox,
       ws,
@@ -210,8 +209,7 @@ const CONTROLS: readonly [string, string[]][] = [
 ];
 
 describe(cases(`egress positive controls${skipped}`, CONTROLS.length), () => {
-  it.each(CONTROLS)("%s: gets through", async (what, template) => {
-    if (bwrapPath === null) return;
+  bit.each(CONTROLS)("%s: gets through", async (what, template) => {
     const argv = template.map((arg) => arg.replace("port: 0 }", `port: ${registry.port} }`));
     const shared = what.includes("network shared");
     const result = await runIn(sandbox, ws, shared ? true : ["node"], argv);

@@ -13,36 +13,27 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MIB } from "../../src/git/file-size-limit.js";
 import { containWorkspace } from "../../src/engine/tree/contain-workspace.js";
-import { makeGitFixture, type GitFixture } from "../support/git/git-fixture.js";
-import { jobWorkspace, type JobWorkspace } from "../support/git/job-workspace.js";
+import { useJobWorkspace, type FixtureWorkspace } from "../support/git/use-job-workspace.js";
 import { cases } from "../support/adversarial/count.js";
 import { refuseLargeFiles } from "../support/adversarial/github-file-limit.js";
 
 /** limits.fileMiB's default (src/config/config-schema.ts). */
 const LIMIT = 10 * MIB;
 
-interface Ctx extends JobWorkspace {
-  fx: GitFixture;
-  remote: string;
-}
+type Ctx = FixtureWorkspace & { remote: string };
 
-let ctx: Ctx | undefined;
-
-async function makeCtx(): Promise<Ctx> {
-  const fx = makeGitFixture();
-  const remote = path.join(fx.base, "github.git");
-  execFileSync("git", ["clone", "--quiet", "--bare", fx.repo, remote]);
-  refuseLargeFiles(remote);
-  ctx = { fx, remote, ...(await jobWorkspace(fx, { maxFileBytes: LIMIT })) };
-  return ctx;
-}
-
-afterEach(() => {
-  ctx?.fx.cleanup();
-  ctx = undefined;
+const makeCtx = useJobWorkspace({
+  limits: { maxFileBytes: LIMIT },
+  // A bare clone standing in for GitHub, refusing files over 100 MiB as it does.
+  extra: (fx) => {
+    const remote = path.join(fx.base, "github.git");
+    execFileSync("git", ["clone", "--quiet", "--bare", fx.repo, remote]);
+    refuseLargeFiles(remote);
+    return { remote };
+  },
 });
 
 /** A sparse file of `bytes` at `root/file` (folders made). */

@@ -18,11 +18,10 @@ import {
   type ShownToolchains,
 } from "../../src/adapters/sandbox/toolchain-paths.js";
 import type { Sandbox } from "../../src/ports/sandbox.js";
-import { installedBwrap } from "../support/sandbox/sandbox-fixtures.js";
+import { bwrapSuite } from "../support/sandbox/sandbox-fixtures.js";
 import { cases } from "../support/adversarial/count.js";
 
-const bwrapPath = installedBwrap();
-const skipped = bwrapPath === null ? " [skipped: bubblewrap is not installed]" : "";
+const { bwrapPath, bit, skipped } = bwrapSuite();
 const SECRET = "ghs_RunnerSecret0123456789abcdefABCDEF";
 
 let t: string;
@@ -119,15 +118,17 @@ describe(
 describe(cases(`/opt layouts: what is shown${skipped}`, 3), () => {
   let sandbox: Sandbox;
   let ws: string;
-  const cat = (file: string) =>
-    sandbox.run({
-      argv: ["cat", file],
+  /** `argv` run in `box` (by default the suite's sandbox) from the workspace, offline. */
+  const run = (argv: string[], box = sandbox) =>
+    box.run({
+      argv,
       cwd: ws,
       env: { PATH: "/usr/bin:/bin" },
       timeoutMs: 20_000,
       maxOutputBytes: 65536,
       network: false,
     });
+  const cat = (file: string, box = sandbox) => run(["cat", file], box);
 
   beforeAll(async () => {
     ws = at("ws");
@@ -137,8 +138,7 @@ describe(cases(`/opt layouts: what is shown${skipped}`, 3), () => {
     }
   });
 
-  it("no secret of the layout is readable; the toolchains are, read-only", async () => {
-    if (bwrapPath === null) return;
+  bit("no secret of the layout is readable; the toolchains are, read-only", async () => {
     for (const file of SECRETS) {
       const result = await cat(at(file));
       expect(result.stdout, file).not.toContain(SECRET);
@@ -151,27 +151,12 @@ describe(cases(`/opt layouts: what is shown${skipped}`, 3), () => {
     ]) {
       expect((await cat(at(tool))).stdout, tool).toBe("tool\n");
     }
-    const write = await sandbox.run({
-      argv: ["sh", "-c", `echo x > ${at("opt/hostedtoolcache/planted")}`],
-      cwd: ws,
-      env: { PATH: "/usr/bin:/bin" },
-      timeoutMs: 20_000,
-      maxOutputBytes: 65536,
-      network: false,
-    });
+    const write = await run(["sh", "-c", `echo x > ${at("opt/hostedtoolcache/planted")}`]);
     expect(write.exitCode).not.toBe(0);
   });
 
-  it("the shown toolchains' program folders are on PATH, and rustup finds its home", async () => {
-    if (bwrapPath === null) return;
-    const result = await sandbox.run({
-      argv: ["sh", "-c", 'echo "$PATH"; echo "$RUSTUP_HOME"'],
-      cwd: ws,
-      env: { PATH: "/usr/bin:/bin" },
-      timeoutMs: 20_000,
-      maxOutputBytes: 65536,
-      network: false,
-    });
+  bit("the shown toolchains' program folders are on PATH, and rustup finds its home", async () => {
+    const result = await run(["sh", "-c", 'echo "$PATH"; echo "$RUSTUP_HOME"']);
     const [pathLine, rustup] = result.stdout.split("\n");
     expect(pathLine?.split(":")).toEqual(
       expect.arrayContaining([at("home/runner/.cargo/bin"), at("opt/pipx_bin")]),
@@ -179,25 +164,20 @@ describe(cases(`/opt layouts: what is shown${skipped}`, 3), () => {
     expect(rustup).toBe(at("home/runner/.rustup"));
   });
 
-  it("positive control: the layout's /opt shown whole (as before issue 18) gives every runner secret away", async () => {
-    if (bwrapPath === null) return;
-    const system = await discoverSystemRoot();
-    const whole = createBwrapSandbox({
-      bwrapPath,
-      systemRoot: { ...system, folders: [...system.folders, at("opt")] },
-      toolchains: { folders: [], hiddenFiles: [], binFolders: [], env: {} },
-    });
-    const runnerSecrets = SECRETS.filter((f) => f.startsWith("opt/"));
-    for (const file of runnerSecrets) {
-      const result = await whole.run({
-        argv: ["cat", at(file)],
-        cwd: ws,
-        env: { PATH: "/usr/bin:/bin" },
-        timeoutMs: 20_000,
-        maxOutputBytes: 65536,
-        network: false,
+  bit(
+    "positive control: the layout's /opt shown whole (as before issue 18) gives every runner secret away",
+    async () => {
+      const system = await discoverSystemRoot();
+      const whole = createBwrapSandbox({
+        bwrapPath: bwrapPath!,
+        systemRoot: { ...system, folders: [...system.folders, at("opt")] },
+        toolchains: { folders: [], hiddenFiles: [], binFolders: [], env: {} },
       });
-      expect(result.stdout, file).toContain(SECRET);
-    }
-  });
+      const runnerSecrets = SECRETS.filter((f) => f.startsWith("opt/"));
+      for (const file of runnerSecrets) {
+        const result = await cat(at(file), whole);
+        expect(result.stdout, file).toContain(SECRET);
+      }
+    },
+  );
 });

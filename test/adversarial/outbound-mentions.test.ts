@@ -78,6 +78,21 @@ function job(reason: string) {
   return { record, engine };
 }
 
+type EngineState = ReturnType<typeof initialEngineState>;
+
+/** Job 7's status comment (its approval's reason `reason`), its engine state as `change` leaves it. */
+function status(
+  change: (engine: EngineState) => EngineState,
+  more: Partial<Parameters<typeof renderStatusComment>[0]> = {},
+  reason = "r",
+): string {
+  const { record, engine } = job(reason);
+  return renderStatusComment({
+    ...{ job: record, engine: change(engine), waitingOn: "x", links: { artifacts: [] } },
+    ...more,
+  });
+}
+
 /** Every renderer of a posted text, fed the payload where untrusted text goes. */
 const RENDERERS: readonly [name: string, render: (p: string) => string][] = [
   [
@@ -114,22 +129,10 @@ const RENDERERS: readonly [name: string, render: (p: string) => string][] = [
     (p) => noticeComment({ job: 7, seq: 1, text: `**Task dropped**\n\n- ${p}` }),
   ],
   ["refusal", (p) => refusalComment({ job: 7, seq: 1, login: "mallory", reason: p })],
-  [
-    "status: waiting-on line and history",
-    (p) => {
-      const { record, engine } = job(p);
-      return renderStatusComment({ job: record, engine, waitingOn: p, links: { artifacts: [] } });
-    },
-  ],
+  ["status: waiting-on line and history", (p) => status((engine) => engine, { waitingOn: p }, p)],
   [
     "status: held-back workflow files",
-    (p) => {
-      const { record, engine } = job("r");
-      return renderStatusComment({
-        ...{ job: record, engine, waitingOn: "x", links: { artifacts: [] } },
-        notices: [heldBackNotice([`.github/workflows/${p}`])],
-      });
-    },
+    (p) => status((engine) => engine, { notices: [heldBackNotice([`.github/workflows/${p}`])] }),
   ],
   ["worker failure", (p) => failureComment({ job: 7, reason: p, runUrl: null, runKey: "1.1" })],
   [
@@ -142,22 +145,12 @@ const RENDERERS: readonly [name: string, render: (p: string) => string][] = [
   ["pull request title (the issue's title)", (p) => `cfa #7: ${p}`],
   [
     "status: a pause's reason (issue 17)",
-    (p) => {
-      const { record, engine } = job("r");
-      const paused = { ...engine, paused: { by: "ana", since: at, reason: p } };
-      return renderStatusComment({
-        job: record,
-        engine: paused,
-        waitingOn: "x",
-        links: { artifacts: [] },
-      });
-    },
+    (p) => status((engine) => ({ ...engine, paused: { by: "ana", since: at, reason: p } })),
   ],
   [
     "status: a decision's note in the history (issue 17)",
-    (p) => {
-      const { record, engine } = job("r");
-      const noted = {
+    (p) =>
+      status((engine) => ({
         ...engine,
         escalations: {
           q1: {
@@ -165,14 +158,7 @@ const RENDERERS: readonly [name: string, render: (p: string) => string][] = [
             ...{ answeredBy: "ana", verdict: "approved" as const, answeredAt: at, note: p },
           },
         },
-      };
-      return renderStatusComment({
-        job: record,
-        engine: noted,
-        waitingOn: "x",
-        links: { artifacts: [] },
-      });
-    },
+      })),
   ],
   [
     "gate reminder: the artifact's name (issue 17)",

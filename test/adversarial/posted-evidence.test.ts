@@ -12,6 +12,7 @@ import { registerSecret } from "../../src/secrets/index.js";
 import { cases } from "../support/adversarial/count.js";
 import {
   STATUS_AT as at,
+  blockedRequest,
   renderStatus as render,
   taskMeta as task,
 } from "../support/comments/status-fixture.js";
@@ -36,17 +37,11 @@ describe(
         ...initialEngineState("ana"),
         blocked: {
           entries: [
-            {
+            blockedRequest({
               host: "@ana.example",
-              port: 443,
-              protocol: "https",
-              reason: "not-allowed",
               command: `curl ${hostile}`,
               by: "worker@dispatch:a",
-              count: 1,
-              first: at,
-              last: at,
-            },
+            }),
           ],
           dropped: 0,
         },

@@ -68,6 +68,29 @@ interface Race {
 
 const sub = () => path.join(root, "sub");
 const subReal = () => path.join(root, "sub.real");
+/**
+ * `name` in the subfolder flips at random, step by step, between the file inside and a link
+ * (`link(target, file)`: symbolic or hard) to the file of that name outside.
+ */
+function flipping(what: string, name: string, link: (target: string, file: string) => void): Race {
+  const file = () => path.join(sub(), name);
+  const inside = () => {
+    rmSync(file(), { force: true });
+    writeFileSync(file(), INSIDE);
+  };
+  return {
+    name: what,
+    step() {
+      if (Math.random() < 0.5) {
+        // rm never follows a link: it removes the link, or the file, or nothing.
+        rmSync(file(), { force: true });
+        link(path.join(outside, name), file());
+      } else inside();
+    },
+    restore: inside,
+  };
+}
+
 const RACES: Race[] = [
   {
     name: "the folder flips to a link outside",
@@ -89,36 +112,8 @@ const RACES: Race[] = [
       }
     },
   },
-  {
-    name: "the file flips to a link outside",
-    step() {
-      const file = path.join(sub(), "file.txt");
-      try {
-        unlinkSync(file);
-      } catch {
-        // already gone: the other half of the flip
-      }
-      if (Math.random() < 0.5) symlinkSync(path.join(outside, "file.txt"), file);
-      else writeFileSync(file, INSIDE);
-    },
-    restore() {
-      rmSync(path.join(sub(), "file.txt"), { force: true });
-      writeFileSync(path.join(sub(), "file.txt"), INSIDE);
-    },
-  },
-  {
-    name: "the file flips to a hard link of a file outside",
-    step() {
-      const file = path.join(sub(), "log.txt");
-      rmSync(file, { force: true });
-      if (Math.random() < 0.5) linkSync(path.join(outside, "log.txt"), file);
-      else writeFileSync(file, INSIDE);
-    },
-    restore() {
-      rmSync(path.join(sub(), "log.txt"), { force: true });
-      writeFileSync(path.join(sub(), "log.txt"), INSIDE);
-    },
-  },
+  flipping("the file flips to a link outside", "file.txt", symlinkSync),
+  flipping("the file flips to a hard link of a file outside", "log.txt", linkSync),
   {
     name: "a missing folder appears as a link outside",
     step() {

@@ -39,6 +39,7 @@ function plantShape(root: string, dir: string, shape: string): void {
   };
   switch (shape) {
     case "folders":
+    case "deep in the tree": // the same folders, planted deep (SHAPES says where)
       head();
       dirs();
       writeFileSync(join(at, "config"), config);
@@ -75,11 +76,6 @@ function plantShape(root: string, dir: string, shape: string): void {
     case "HFS+ ignorable characters":
       head("HE\u200cAD");
       dirs("obj\u200dects", "refs");
-      writeFileSync(join(at, "config"), config);
-      break;
-    case "deep in the tree":
-      head();
-      dirs();
       writeFileSync(join(at, "config"), config);
       break;
     case "HEAD and config only":

@@ -6,13 +6,14 @@
 // folded at the lead's next wake, verified and merged at the record's head. The port here is
 // the engine's own interface, answered in the test; the GitHub client behind it is tested over
 // the fake GitHub (test/unit/adapters/github/task-runs.test.ts). What the task's run pushes is
-// written here as task mode would, without a model: task mode does not run a task yet.
+// written here as task mode would, without a model, or by task mode itself (runTaskInItsRun).
 
 import { describe, expect, it } from "vitest";
 import {
   expectBothMerged,
   leadUpToDispatch,
   runTaskAsItsRun,
+  runTaskInItsRun,
   tasksInOwnRunsRecording,
 } from "../support/engine/task-run-pushes.js";
 import { EXECUTE_STEPS, happyRecording, worker } from "../support/engine/recordings.js";
@@ -127,6 +128,57 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
     expect(files).not.toContain(".cfa/turns");
     expect(runs.dispatched).toHaveLength(2);
     expect(asConversationModel(job.model).unplayed()).toEqual({});
+  });
+
+  it("task mode runs each task: its worker's turns in a fresh clone on its branch (code, transcript, a record per call and at the end, leased pushes), nothing else written; the lead's next wake folds both, verifies, merges — DONE", async () => {
+    const job = await newJob({
+      recording: tasksInOwnRunsRecording({
+        "worker@dispatch:hello": worker("hello.txt"),
+        "worker@dispatch:world": worker("world.txt"),
+      }),
+      config: PER_TASK,
+    });
+    const runs = taskRuns((i) => ({
+      kind: "dispatched",
+      runId: i.task === "hello" ? "901" : "902",
+    }));
+    const deps = await leadUpToDispatch(job, runs.port);
+    await wake(1, deps);
+    const jobHead = git(job.repoDir, "rev-parse", "cfa/1");
+    const comments = (await job.forge.listComments(1)).length;
+
+    const hello = await runTaskInItsRun(job, "hello", "901");
+    const world = await runTaskInItsRun(job, "world", "902");
+    expect(hello).toEqual({ stopped: null, turns: 1, done: true });
+    expect(world).toEqual({ stopped: null, turns: 1, done: true });
+    // The runs wrote their branches only: the job branch, the comments are as the lead left them.
+    expect(git(job.repoDir, "rev-parse", "cfa/1")).toBe(jobHead);
+    expect((await job.forge.listComments(1)).length).toBe(comments);
+    const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1-hello");
+    expect(files).toContain("hello.txt");
+    expect(files).toContain(".cfa/turns/000001-e1.json");
+    expect(files).toContain(".cfa/turns/transcript.jsonl");
+    // One commit per model call's record (3 calls), then the code, then the ended record.
+    const log = git(job.repoDir, "log", "--format=%s", "cfa/1-hello").split("\n");
+    expect(log.filter((l) => l.includes("turn 1 call"))).toHaveLength(3);
+    expect(log[0]).toContain("turn 1 ended (epoch 1)");
+    const record = JSON.parse(
+      git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
+    ) as { calls: number; done: boolean; sends: { to: string; text: string }[] };
+    expect(record).toMatchObject({
+      calls: 3,
+      done: true,
+      sends: [{ to: "project-lead@state:execute:1", text: "hello.txt written" }],
+    });
+
+    let summary = await wake(1, deps);
+    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    await approve(job);
+    summary = await wake(1, deps);
+    expect(summary.state).toBe("DONE");
+    expectBothMerged(job);
+    expect(git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1")).not.toContain(".cfa/turns");
+    expect(runs.dispatched).toHaveLength(2);
   });
 
   it("a dead run is cancelled and dispatched again once at epoch 2; when that one dies too the lead's run runs the task; the other task's run is folded meanwhile — DONE", async () => {

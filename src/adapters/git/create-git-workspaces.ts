@@ -118,7 +118,7 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
         `${root} already exists; open() re-attaches an existing workspace`,
       );
     }
-    if (await branchExists(repo, request.branch)) {
+    if (await branchExists(repo, request.branch, ctx.commonDir)) {
       throw new WorkspaceError(
         "create",
         `branch ${request.branch} already exists; open() re-attaches, drop() discards it`,
@@ -229,6 +229,8 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
         message: closeOptions.message,
         onConflict: closeOptions.onConflict,
         intoRoot,
+        commonDir: ctx.commonDir,
+        ...(intoTree.gitDir === undefined ? {} : { gitDir: intoTree.gitDir }),
       });
       if (result.kind === "conflict") {
         // The child stays: the parent resolves (or aborted) and closes or drops it later.

@@ -2,7 +2,10 @@
 // responsible for resolving any conflicts during merge", so a conflict is returned as data,
 // left in progress or aborted as the caller chose, and never resolved here.
 
+import { lstat } from "node:fs/promises";
+import path from "node:path";
 import type { GitClient } from "../../git/git-client.js";
+import { headFromFiles, looseBranchId } from "../../git/head-from-files.js";
 import type { MergeResult } from "../../ports/workspaces.js";
 import { gitOutput } from "../../git/git-at.js";
 import { WorkspaceError } from "./workspace-error.js";
@@ -13,16 +16,37 @@ export type OnConflict = "leave" | "abort";
 export async function mergeBranch(
   into: GitClient,
   branch: string,
-  options: { message: string; onConflict: OnConflict; intoRoot: string },
+  options: {
+    message: string;
+    onConflict: OnConflict;
+    intoRoot: string;
+    /**
+     * The repository's common dir and the target's git dir, when known: the branch's tip,
+     * a merge in progress and the new HEAD are then read from their files (head-from-files.ts,
+     * issue 19 §3), git asked only where a file cannot say.
+     */
+    commonDir?: string;
+    gitDir?: string;
+  },
 ): Promise<MergeResult> {
-  const inProgress = await gitOutput(into, ["rev-parse", "--verify", "--quiet", "MERGE_HEAD"]);
-  if (inProgress !== "") {
+  // MERGE_HEAD is a file of the target's git dir while a merge is in progress
+  // (https://git-scm.com/docs/git-merge: "the MERGE_HEAD ref is set to point to the other
+  // branch head"); one present there, valid or not, is refused.
+  const inProgress =
+    options.gitDir !== undefined
+      ? (await lstat(path.join(options.gitDir, "MERGE_HEAD")).catch(() => null)) !== null
+      : (await gitOutput(into, ["rev-parse", "--verify", "--quiet", "MERGE_HEAD"])) !== "";
+  if (inProgress) {
     throw new WorkspaceError(
       "close",
       `a merge is already in progress in ${options.intoRoot}; resolve and commit it first`,
     );
   }
-  const tip = await gitOutput(into, ["rev-parse", "--verify", `refs/heads/${branch}`]);
+  const tip =
+    (options.commonDir === undefined
+      ? null
+      : await looseBranchId(options.commonDir, `refs/heads/${branch}`)) ??
+    (await gitOutput(into, ["rev-parse", "--verify", `refs/heads/${branch}`]));
   const ahead = await gitOutput(into, ["rev-list", "--count", `HEAD..${tip}`]);
   if (ahead === "0") {
     return { kind: "up-to-date", commit: await gitOutput(into, ["rev-parse", "HEAD"]) };
@@ -80,5 +104,6 @@ export async function mergeBranch(
       `merging ${branch} into ${options.intoRoot} did not produce a merge commit`,
     );
   }
-  return { kind: "merged", commit: await gitOutput(into, ["rev-parse", "HEAD"]) };
+  const head = options.gitDir === undefined ? null : await headFromFiles(options.gitDir);
+  return { kind: "merged", commit: head ?? (await gitOutput(into, ["rev-parse", "HEAD"])) };
 }

@@ -7,7 +7,7 @@ import path from "node:path";
 import type { GitClient } from "../../git/git-client.js";
 import type { Logger } from "../../ports/logger.js";
 import { gitOutput } from "../../git/git-at.js";
-import { looseBranchId } from "../../git/head-from-files.js";
+import { looseBranchId, refAbsentFromFiles } from "../../git/head-from-files.js";
 
 export async function removeWorktree(
   repo: GitClient,
@@ -49,19 +49,19 @@ async function forgetRegistration(commonDir: string, root: string): Promise<void
 
 /**
  * Whether the local branch exists. With the repository's common dir, a loose ref answers
- * without a git process (head-from-files.ts, issue 19 §3); its absence does not (the branch
- * may be packed), and git is asked.
+ * without a git process (head-from-files.ts, issue 19 §3), and so does a branch that is
+ * nowhere a ref could be; otherwise (the branch may be packed) git is asked.
  */
 export async function branchExists(
   repo: GitClient,
   branch: string,
   commonDir?: string,
 ): Promise<boolean> {
-  if (
-    commonDir !== undefined &&
-    (await looseBranchId(commonDir, `refs/heads/${branch}`)) !== null
-  ) {
-    return true;
+  if (commonDir !== undefined) {
+    const ref = `refs/heads/${branch}`;
+    if ((await looseBranchId(commonDir, ref)) !== null) return true;
+    // Nowhere a ref could be (no loose file, nothing packed): a new task's branch.
+    if (await refAbsentFromFiles(commonDir, ref)) return false;
   }
   const sha = await gitOutput(repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]);
   return sha !== "";

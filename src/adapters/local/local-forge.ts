@@ -5,6 +5,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { gitClient, type GitClient } from "../../git/git-client.js";
+import { headBranchFromFiles } from "../../git/head-from-files.js";
 import type {
   Actor,
   CheckUpdate,
@@ -191,7 +192,16 @@ export class LocalForge implements Forge {
   }
 
   async defaultBranch(): Promise<string> {
-    const branch = (await this.git.raw(["symbolic-ref", "--short", "HEAD"])).trim();
+    // The checkout's HEAD file names it when `.git` is a folder (issue 19 §3: a git process
+    // at every wake's config read and every pull request); git is asked otherwise.
+    const dotGit = join(this.options.repoDir, ".git");
+    const isDir = await stat(dotGit).then(
+      (st) => st.isDirectory(),
+      () => false,
+    );
+    const branch =
+      (isDir ? await headBranchFromFiles(dotGit) : null) ??
+      (await this.git.raw(["symbolic-ref", "--short", "HEAD"])).trim();
     if (!branch) throw new LocalForgeError("cfa/local: the repository has no current branch");
     return branch;
   }

@@ -4,6 +4,8 @@
 // records' decisions reach the bus, which are refused and why, and what to charge.
 //
 // Each record is checked exactly once before its decisions count:
+// - who: a record of another job or task, or of the current epoch by a run the lead did not
+//   dispatch for it (another task's run pushing here), is refused, charged nothing;
 // - epoch: only the run the lead dispatched last (the ledger's epoch) decides; a record of an
 //   older epoch (a run the lead gave up on) is charged but never folded; a newer one is forged;
 // - sequence continuity: turn `folded + 1` next, in order; one already folded is skipped (a
@@ -36,10 +38,16 @@ export interface FoldContext {
   task: string;
   /** Address keys the task's runs may send to (its visibility from the bus: the parent). */
   visible: ReadonlySet<string>;
+  /**
+   * The Actions run the lead dispatched for the ledger's epoch, when it knows it: a record of
+   * that epoch written by any other run (another task's run pushing to this branch) is not
+   * this task's, charged nothing and never folded.
+   */
+  run?: string | null;
 }
 
 export type Refusal =
-  "other job or task" | "future epoch" | "stale epoch" | "routing" | "over allowance";
+  "other job or task" | "other run" | "future epoch" | "stale epoch" | "routing" | "over allowance";
 
 export interface FoldResult {
   ledger: TaskLedger;
@@ -79,6 +87,10 @@ export function foldTaskRecords(
     }
     if (r.epoch > ledger.epoch) {
       refuse(key, "future epoch");
+      continue;
+    }
+    if (typeof ctx.run === "string" && r.epoch === ledger.epoch && r.run !== ctx.run) {
+      refuse(key, "other run");
       continue;
     }
     // Paid by a run the lead dispatched: charged once, by its growth.

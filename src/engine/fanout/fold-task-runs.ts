@@ -45,6 +45,7 @@ export async function foldTaskRuns(
       job,
       task,
       visible: new Set(parent === null ? [] : [addressKey(parent)]),
+      run: prior.runId,
     });
     const result: TaskRunFold = {
       task,

@@ -9,6 +9,7 @@
 import {
   parseTaskTurnRecord,
   taskTurnPath,
+  TASK_TRANSCRIPT_PATH,
   TASK_TURNS_DIR,
   type TaskTurnRecord,
 } from "../../records/task-turn-record.js";
@@ -52,6 +53,8 @@ export async function readTaskTurnRecords(git: RunGit, commit: string): Promise<
     const path = entry.slice(tab + 1);
     const name = path.slice(TASK_TURNS_DIR.length + 1);
     const refuse = (why: string) => refused.push({ path: printable(path), why });
+    // The worker's transcript, carried for its next run: not a record, nothing to fold.
+    if (path === TASK_TRANSCRIPT_PATH && type === "blob") continue;
     if (type !== "blob" || (mode !== "100644" && mode !== "100755")) {
       refuse("not a regular file");
       continue;

@@ -37,6 +37,12 @@ export interface WakeRuntime {
    */
   pause: ((by: string) => void) | null;
   /**
+   * Set in a task's own run (issue 15 point 6, fanout/wake-task.ts): its allowance checked
+   * before each model call, each charge written to the turn's record at once, and what a
+   * task run cannot do (sub-tasks, questions) refused at the tool. Null in the lead's run.
+   */
+  taskRun: TaskRunHooks | null;
+  /**
    * When the run stops cleanly (`WakeOptions.stopAt`, the engine's clock in ms), or null (a
    * local run has no time limit): `execute.runners: auto` sends a task expected to outlast it
    * to a run of its own (issue 15 point 6).
@@ -44,6 +50,15 @@ export interface WakeRuntime {
   stopAtMs: number | null;
   /** The commands running in this run, for each one's time alone (made at the first). */
   commandClock: CommandClock | null;
+}
+
+export interface TaskRunHooks {
+  /** Why the next model call may not start (the task's allowance is spent), or null. */
+  beforeCall(): string | null;
+  /** A model call was charged `costUsd`: the turn's record says so before anything else runs. */
+  charged(costUsd: number): Promise<void>;
+  /** Why a tool the lead's run would take is refused in this run, by tool. */
+  refuses: { dispatch: string; ask: string };
 }
 
 const runtimes = new WeakMap<Session, WakeRuntime>();
@@ -62,6 +77,7 @@ export function runtimeOf(s: Session): WakeRuntime {
       appliedOn: null,
       stopping: null,
       pause: null,
+      taskRun: null,
       stopAtMs: null,
       commandClock: null,
     };

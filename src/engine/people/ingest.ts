@@ -37,14 +37,15 @@ export async function ingestHumanEvents(
     allowBots: s.config.allowBots,
     pullRequest: options.checkPullRequest ? { head: s.paths.branch } : undefined,
   });
-  const moved =
-    cursor.comment !== s.engine.cursor.comment || cursor.review !== s.engine.cursor.review;
   applyChange(s, { type: "people-read", cursor });
   for (const event of events) {
     if (!isLiveState(s.job.state)) break;
     await applyHumanEvent(s, event);
   }
-  if (moved || events.length > 0) await persistRecords(s, `cfa #${s.n}: read people's replies`);
+  // A cursor that only moved past comments that ask nothing (the bot's own, mostly) is no
+  // decision: it rides with the next commit, the wake's last at the latest (issue 19 §3: a
+  // commit at most turn boundaries). Re-read after a crash, those comments ask nothing again.
+  if (events.length > 0) await persistRecords(s, `cfa #${s.n}: read people's replies`);
   return events.length > 0;
 }
 

@@ -45,8 +45,14 @@ export async function commitTask(s: Session, id: string, message: string): Promi
 export async function pushTask(s: Session, id: string, before: string, sha: string): Promise<void> {
   const meta = s.engine.tasks[id];
   if (!meta) return;
-  await s.deps.forge.pushBranch(meta.branch, {
-    sha,
-    expectedOld: before === meta.base ? null : before,
-  });
+  const first = before === meta.base;
+  try {
+    await s.deps.forge.pushBranch(meta.branch, { sha, expectedOld: first ? null : before });
+  } catch (error) {
+    if (!first || (error as Error | undefined)?.name !== "PushRejectedError") throw error;
+    // Published already at its base (issue 15 point 6: for a run of its own that GitHub then
+    // refused to dispatch): the lease names that commit, never an empty one.
+    if ((await s.deps.forge.readBranch(meta.branch)) !== meta.base) throw error;
+    await s.deps.forge.pushBranch(meta.branch, { sha, expectedOld: meta.base });
+  }
 }

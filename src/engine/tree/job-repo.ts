@@ -7,7 +7,7 @@
 // an agent wrote, and never with a record the engine did not write.
 
 import { lstatSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { lstat, open } from "node:fs/promises";
 import { join } from "node:path";
 import {
   commitDateEnv,
@@ -19,7 +19,7 @@ import { redact } from "../../secrets/index.js";
 import { sweepTree } from "../../git/nested-repos.js";
 import { shortPath } from "../../agents/boundary/tree-limits.js";
 import { settleIndex, stageTree, type StageResult } from "../../git/stage-tree.js";
-import { treeStatus } from "../../git/tree-status.js";
+import { treeStatus, type TreeStatus } from "../../git/tree-status.js";
 import { commonDirOf, headFromFiles, looseBranchId } from "../../git/head-from-files.js";
 import { GITHUB_FILE_LIMIT_BYTES } from "../../git/file-size-limit.js";
 import { oversizedFiles, type OversizedFile } from "../../git/oversized-files.js";
@@ -67,6 +67,12 @@ export class JobRepo {
   private readonly adminDir: string | null;
   /** The parent of each commit this repo made, as git's reflog recorded it (parentOf). */
   private readonly parents = new Map<string, string>();
+  /**
+   * The tree as `lookAtTree` saw it, for the very next commit alone: any call that commits,
+   * resets or moves this repo drops it first, so a commit never reads a look older than the
+   * last change the repo itself made.
+   */
+  private look: TreeStatus | null = null;
 
   constructor(
     readonly root: string,
@@ -116,6 +122,8 @@ export class JobRepo {
     return this.lock.run(async () => {
       const settled = this.indexSettled;
       this.indexSettled = false;
+      const look = this.look;
+      this.look = null;
       const recordScopes =
         paths === undefined ? [RECORDS_DIR] : paths.filter((p) => isUnderRecords(trim(p)));
       const others = paths?.filter((p) => !isUnderRecords(trim(p)));
@@ -126,7 +134,7 @@ export class JobRepo {
       // A file over the size limit stays out, untracked (issue 18 §7).
       const staged =
         others === undefined
-          ? await this.stageWholeTree(settled)
+          ? await this.stageWholeTree(settled, look, recordsStaged)
           : others.length > 0
             ? await this.stagePaths(others)
             : settled
@@ -174,10 +182,19 @@ export class JobRepo {
    * sweep runs at every commit. `git add` runs only when the one `git status` says something
    * outside the records changed; when this repo's last commit (or reset) left the index
    * settled, nothing else can have staged a gitlink since (issue 19 §3: most of a job's
-   * commits hold records alone).
+   * commits hold records alone). A look taken just before (lookAtTree: the workflow-file
+   * check's) stands for that status: only `.cfa/` was staged since, from the engine's bytes.
    */
-  private async stageWholeTree(settled: boolean): Promise<StageResult> {
-    const look = settled ? await treeStatus(this.git, RECORDS_DIR) : null;
+  private async stageWholeTree(
+    settled: boolean,
+    earlier: TreeStatus | null,
+    recordsStaged: boolean,
+  ): Promise<StageResult> {
+    const look = !settled
+      ? null
+      : earlier !== null
+        ? { ...earlier, stagedInside: earlier.stagedInside || recordsStaged }
+        : await treeStatus(this.git, RECORDS_DIR);
     await this.removeNested(look?.ignoredFolders);
     if (look !== null && !look.changedOutside) {
       return { refused: [], gitlinks: [], tooLarge: [], staged: look.stagedInside };
@@ -191,6 +208,24 @@ export class JobRepo {
   }
 
   /**
+   * One `git status` of the tree (tree-status.ts), kept for the next commit when nothing
+   * changes the tree meanwhile: the workflow-file check before a turn's commit reads it,
+   * and the commit does not look again (issue 19 §3: one whole-tree status per commit).
+   * Whoever changes the tree after looking calls `dropLook`. Null when git cannot say.
+   */
+  lookAtTree(): Promise<TreeStatus | null> {
+    return this.lock.run(async () => {
+      this.look = this.indexSettled ? await treeStatus(this.git, RECORDS_DIR) : null;
+      return this.look ?? (await treeStatus(this.git, RECORDS_DIR));
+    });
+  }
+
+  /** The tree changed since `lookAtTree`: the next commit looks for itself. */
+  dropLook(): void {
+    this.look = null;
+  }
+
+  /**
    * Puts the worktree back to its last commit, dropping whatever a turn a crash cut short
    * left uncommitted (ignored files stay, but not under `.cfa/`). A turn is durable once
    * committed, and only then (seed 000 §11 bounded crash-loss): the next wake must not read
@@ -200,13 +235,22 @@ export class JobRepo {
    */
   resetToHead(): Promise<void> {
     return this.lock.run(async () => {
-      await this.removeNested();
-      // Untracked files first: `clean` only removes, so on a full disk (issue 18 §7) it frees
-      // what the turn wrote before `reset` needs room for a new index. What setup installed
-      // stays (issue 20): dependency folders are never committed (stage-tree.ts), so without
-      // the excludes a repository that does not ignore them loses them.
-      await this.git.raw(["clean", "-d", "--force", "--quiet", ...dependencyCleanExcludes()]);
-      await this.git.raw(["reset", "--hard", "--quiet", "HEAD"]);
+      this.look = null;
+      // One look first (issue 19 §3: every wake starts with this reset, and a wake after a
+      // clean end finds nothing to put back): a tree whose status lists nothing, with no
+      // merge or cherry-pick left in progress, is what `clean` and `reset --hard` would
+      // leave, so neither runs. Its ignored folders serve the nested sweep as at a commit.
+      const look = await cleanLook(this.git, this.adminDir);
+      const swept = await this.removeNested(look?.ignoredFolders);
+      if (look === null || !look.clean || swept > 0) {
+        // Untracked files first: `clean` only removes, so on a full disk (issue 18 §7) it
+        // frees what the turn wrote before `reset` needs room for a new index. What setup
+        // installed stays (issue 20): dependency folders are never committed
+        // (stage-tree.ts), so without the excludes a repository that does not ignore them
+        // loses them.
+        await this.git.raw(["clean", "-d", "--force", "--quiet", ...dependencyCleanExcludes()]);
+        await this.git.raw(["reset", "--hard", "--quiet", "HEAD"]);
+      }
       await this.records.exclusive(async () => {
         await this.records.reseed();
         await this.settleRecords({ scopes: [RECORDS_DIR], quiet: true });
@@ -322,6 +366,7 @@ export class JobRepo {
     return this.lock.run(async () => {
       // The index follows the new HEAD: the next commit looks at the tree again.
       this.indexSettled = false;
+      this.look = null;
       const result = await this.git.run(["reset", "--keep", "--quiet", commit]);
       return result.code === 0;
     });
@@ -399,12 +444,14 @@ export class JobRepo {
     return this.lock.run(work);
   }
 
-  private async removeNested(ignored?: ReadonlySet<string>): Promise<void> {
+  /** Sweeps the tree (nested-repos.ts); returns how many entries it removed. */
+  private async removeNested(ignored?: ReadonlySet<string>): Promise<number> {
     const swept = await sweepTree(this.root, this.git, ignored);
     for (const removed of swept.repos) this.warn("removed a nested repository", removed);
     for (const { path, why } of swept.outOfBounds) {
       this.warn(`removed what lies past the tree's ${why} bound`, shortPath(path));
     }
+    return swept.repos.length + swept.outOfBounds.length;
   }
 
   private warn(what: string, path: string): void {
@@ -527,6 +574,61 @@ function ownGitDir(root: string): string {
     // no .git at all: the verified lookup says so
   }
   return "verified";
+}
+
+/**
+ * Files `git reset --hard` removes from the git dir (an operation left in progress: a merge,
+ * a cherry-pick, a revert): while one is there the reset runs, whatever the status says.
+ */
+const IN_PROGRESS = [
+  "MERGE_HEAD",
+  "MERGE_MSG",
+  "MERGE_MODE",
+  "MERGE_RR",
+  "AUTO_MERGE",
+  "SQUASH_MSG",
+  "CHERRY_PICK_HEAD",
+  "REVERT_HEAD",
+];
+
+/**
+ * One `git status` of the whole tree for `resetToHead`: every path git tracks or could add,
+ * dependency folders included (a tracked file a turn changed there is put back too), untracked
+ * folders collapsed to one entry (`--untracked-files=normal`, so a setup's unignored
+ * node_modules is one line that makes the reset run). `clean` is true when git lists nothing
+ * but ignored entries and no operation is in progress; null when git cannot say, or the git
+ * dir is not known (the reset runs). What a reset would still change and a status cannot
+ * show: an empty untracked folder, which `clean -d` removes and no commit ever takes.
+ */
+async function cleanLook(
+  git: GitClient,
+  adminDir: string | null,
+): Promise<{ clean: boolean; ignoredFolders: Set<string> } | null> {
+  if (adminDir === null) return null;
+  const result = await git.run([
+    "status",
+    "--porcelain=v1",
+    "-z",
+    "--untracked-files=normal",
+    "--ignored=matching",
+    "--no-renames",
+  ]);
+  if (result.code !== 0) return null;
+  const ignoredFolders = new Set<string>();
+  let clean = true;
+  for (const entry of result.stdout.toString("utf8").split("\0")) {
+    if (entry.length < 4) continue;
+    if (entry.startsWith("!! ")) {
+      if (entry.endsWith("/")) ignoredFolders.add(entry.slice(3));
+    } else {
+      clean = false;
+    }
+  }
+  for (const name of IN_PROGRESS) {
+    if (!clean) break;
+    clean = (await lstat(join(adminDir, name)).catch(() => null)) === null;
+  }
+  return { clean, ignoredFolders };
 }
 
 /** git commit's summary line: `[<branch> <full id>] <subject>` (or `[detached HEAD <id>]`). */

@@ -100,16 +100,25 @@ export class RecordLedger {
   }
 
   private async seedFromHead(): Promise<void> {
-    // A repository's object format never changes: asked once per ledger.
+    const head = await this.headBlobs();
+    // A repository's object format never changes: known once per ledger, from the length of
+    // any id HEAD's records have (40 hex digits for SHA-1, 64 for SHA-256: every object id of
+    // a repository has its format's length), else asked (issue 19 §3: a process a wake).
     if (!this.formatKnown) {
-      const format = (await this.git.raw(["rev-parse", "--show-object-format"])).trim();
+      const some = head.values().next().value;
+      const format =
+        some !== undefined
+          ? some.length === 64
+            ? "sha256"
+            : "sha1"
+          : (await this.git.raw(["rev-parse", "--show-object-format"])).trim();
       this.format = format === "sha256" ? "sha256" : "sha1";
       this.formatKnown = true;
     }
     this.entries.clear();
     this.indexed.clear();
     this.checked.clear();
-    for (const [path, oid] of await this.headBlobs()) {
+    for (const [path, oid] of head) {
       this.entries.set(path, { oid });
       this.indexed.set(path, oid);
     }

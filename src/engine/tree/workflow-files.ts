@@ -47,26 +47,20 @@ export function heldBackMessage(paths: readonly string[]): string {
 /**
  * Puts back every change under `.github/workflows/` in the worktree at `root` (new files
  * removed, changed and deleted ones restored from HEAD) and returns their paths. Git only,
- * through the engine's hardened runner.
+ * through the engine's hardened runner. With `repo` (the job worktree's own), its one look
+ * at the tree serves this check and the commit after it (JobRepo.lookAtTree: issue 19 §3);
+ * that look leaves out dependency folders, which no commit takes either (stage-tree.ts).
  */
-export async function restoreWorkflowChanges(root: string): Promise<string[]> {
-  const git = new JobRepo(root).git;
-  const status = await git.raw([
-    "status",
-    "--porcelain=v1",
-    "-z",
-    "--untracked-files=all",
-    "--no-renames",
-  ]);
+export async function restoreWorkflowChanges(root: string, repo?: JobRepo): Promise<string[]> {
+  const git = repo?.git ?? new JobRepo(root).git;
+  const entries = repo !== undefined ? (await repo.lookAtTree())?.entries : undefined;
   const tracked: string[] = [];
   const untracked: string[] = [];
-  for (const entry of status.split("\0")) {
-    if (entry.length < 4) continue;
-    const code = entry.slice(0, 2);
-    const path = entry.slice(3);
+  for (const { code, path } of entries ?? (await ownStatus(git))) {
     if (!isWorkflowPath(path)) continue;
     (code === "??" ? untracked : tracked).push(path);
   }
+  if (tracked.length + untracked.length > 0) repo?.dropLook();
   if (tracked.length > 0) {
     // Unstage and restore from the last commit: a modified or deleted file comes back as it was.
     await git.raw(["reset", "--quiet", "HEAD", "--", ...tracked]);
@@ -76,13 +70,31 @@ export async function restoreWorkflowChanges(root: string): Promise<string[]> {
   return [...tracked, ...untracked].sort();
 }
 
+async function ownStatus(git: JobRepo["git"]): Promise<{ code: string; path: string }[]> {
+  const status = await git.raw([
+    "status",
+    "--porcelain=v1",
+    "-z",
+    "--untracked-files=all",
+    "--no-renames",
+  ]);
+  return status
+    .split("\0")
+    .filter((entry) => entry.length >= 4)
+    .map((entry) => ({ code: entry.slice(0, 2), path: entry.slice(3) }));
+}
+
 /**
  * Before a turn is committed: holds back its workflow changes unless the repository allows
  * pushing them. Returns the paths held back (the caller tells the agent, see tellHeldBack).
  */
 export async function holdBackWorkflowChanges(s: Session, root: string): Promise<string[]> {
   if (s.config.pushWorkflows) return [];
-  const held = await restoreWorkflowChanges(root);
+  // The job worktree's check looks with its repo, for the turn's commit to reuse.
+  const held = await restoreWorkflowChanges(
+    root,
+    root === s.jobWs.root && s.jobTreeTurns.size === 0 ? s.repo : undefined,
+  );
   if (held.length === 0) return [];
   applyChange(s, { type: "workflows-held-back", paths: held });
   progress(s, "ENGINE", "HELD BACK", `workflow files: ${held.join(", ")}`);

@@ -82,10 +82,16 @@ export function createCallBoundary(
     return { kind: "stop", cause: "timeout", reason: timeoutReason(key, ran, options.timeoutMs) };
   };
 
+  // In a task's own run: its share of the job's cap, across all of the task's runs.
+  const allowanceStop = (): BeforeCall | null => {
+    const reason = rt.taskRun?.beforeCall() ?? null;
+    return reason === null ? null : { kind: "stop", cause: "cap", reason };
+  };
+
   const boundary: CallBoundary = {
     async before(call) {
       ledger.added = call.added;
-      const stop = capStop() ?? timeoutStop();
+      const stop = capStop() ?? timeoutStop() ?? allowanceStop();
       if (stop !== null) return stop;
       // People's interventions, read while turns run (poll-interventions.ts).
       await pollInterventions(s);
@@ -120,6 +126,8 @@ export function createCallBoundary(
       ledger.slot = null;
       ledger.paid += 1;
       applyChange(s, { type: "api-answered" });
+      // A task run's record carries the charge before any tool of this response runs.
+      await rt.taskRun?.charged(cost);
       await rt.journal?.record({
         seq,
         instance: key,

@@ -34,7 +34,7 @@ export async function openJournal(s: Session): Promise<void> {
     [...(s.engine.journal ?? []), ...lines],
     (problem) => s.deps.logger.warn(`cfa #${s.n}: response journal: skipped ${problem}`),
   );
-  journal.mirror = (entries) => branch.publish(entries);
+  journal.mirror = (entries, options) => branch.publish(entries, options);
   rt.journalBranch = branch;
   for (const entry of journal.unaccounted(s.engine.calls ?? 0)) {
     charge(s, entry.response.usage, entry.costUsd);

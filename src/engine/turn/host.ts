@@ -130,6 +130,8 @@ export function createHost(
 
   return {
     async dispatch({ id, brief, files }) {
+      const inTaskRun = runtimeOf(s).taskRun;
+      if (inTaskRun !== null) return refuse(inTaskRun.refuses.dispatch);
       // A task id becomes a pushed branch name (issue 18 §3): never one that holds a secret,
       // and the refusal does not repeat it.
       if (holdsSecret(id)) {
@@ -250,6 +252,8 @@ export function createHost(
     },
 
     async ask(question) {
+      const inTaskRun = runtimeOf(s).taskRun;
+      if (inTaskRun !== null) return refuse(inTaskRun.refuses.ask);
       if (question.kind === "gate") {
         const state = s.job.state;
         if (!isLiveState(state) || roleOf(a) !== PHASES[state].lead) {

@@ -84,22 +84,33 @@ export class JournalBranch {
     return { branch, lines };
   }
 
-  /** Publishes the journal as `lines` now hold it (coalesced with any push in flight). */
-  publish(lines: readonly string[]): void {
+  /**
+   * Publishes the journal as `lines` now hold it (coalesced with any push in flight). `later`:
+   * entries only forgotten, which wait for the next push (a new response's, or the wake's
+   * flush) instead of a commit and push of their own (issue 19 §3: one `fast-import` a turn
+   * fewer). A forgotten entry is one a commit already accounts (response-journal.ts): a
+   * branch still holding it after a crash charges it no second time, as when a run died
+   * before the forget's own push landed.
+   */
+  publish(lines: readonly string[], options: { later?: boolean } = {}): void {
     this.pending = [...lines];
+    if (options.later === true && this.loop === null) return;
     this.loop ??= this.drain().finally(() => {
       this.loop = null;
     });
   }
 
-  /** Waits until what was published last is pushed (or has failed, logged). */
+  /** Pushes what was published last, if not yet, and waits until it is (or failed, logged). */
   async flush(): Promise<void> {
+    if (this.pending !== null && this.loop === null) this.publish(this.pending);
     while (this.loop !== null) await this.loop;
   }
 
   /** At the job's end: the branch goes, with a lease (nothing left to replay). */
   async remove(): Promise<void> {
-    await this.flush();
+    // Nothing left to push: the branch is deleted, whatever it would have held.
+    this.pending = null;
+    while (this.loop !== null) await this.loop;
     if (this.head === null) return;
     await this.forge.deleteBranch(this.branch, this.pushed ?? this.head);
     await this.git.run(["update-ref", "-d", `refs/heads/${this.branch}`, this.head]);

@@ -69,7 +69,7 @@ export class ResponseJournal {
   private readonly pool = new Map<string, JournalEntry[]>();
   private readonly lock = createSerialQueue();
   /** Told the whole journal after every change (journal-branch.ts: it outlives the runner). */
-  mirror: ((lines: readonly string[]) => void) | null = null;
+  mirror: ((lines: readonly string[], options?: { later?: boolean }) => void) | null = null;
 
   private constructor(readonly file: string) {}
 
@@ -164,7 +164,8 @@ export class ResponseJournal {
     if (kept.length === this.entries.length) return Promise.resolve();
     this.entries.length = 0;
     this.entries.push(...kept);
-    this.mirror?.(this.carry());
+    // What is forgotten leaves the branch with its next push (journal-branch.ts `later`).
+    this.mirror?.(this.carry(), { later: true });
     for (const [digest, queue] of [...this.pool]) {
       const left = queue.filter((e) => !gone.has(e.instance));
       if (left.length === 0) this.pool.delete(digest);
@@ -180,7 +181,7 @@ export class ResponseJournal {
   clear(): Promise<void> {
     this.entries.length = 0;
     this.pool.clear();
-    this.mirror?.([]);
+    this.mirror?.([], { later: true });
     return this.lock.run(() => rm(this.file, { force: true }));
   }
 

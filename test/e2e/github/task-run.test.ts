@@ -2,6 +2,7 @@
 // as its git side, each run on a fresh runner (a new clone, as actions/checkout leaves it):
 // - a run of a stale epoch, of a task no longer open, or of a withdrawn job exits at once
 //   with one line: no ref on GitHub moves and no API call is made;
+// - the run the lead trusts runs its worker (here with no message waiting: it writes nothing);
 // - the task job's last step (`wake-lead`) dispatches a run of the job's lead, with only
 //   the job as input, on the default branch, as the lead's own wake-again does.
 
@@ -36,7 +37,7 @@ function leadDispatched(
       api: {
         thread: "dispatch:api",
         branch: paths.taskBranch("api"),
-        dir: "tasks/api",
+        dir: "task-api",
         base: git(job.github.bare, "rev-parse", "main"),
         brief: "Build the API",
         status: more.status ?? "open",
@@ -109,16 +110,22 @@ describe("a task's own run on GitHub (issue 15 point 6)", () => {
     },
   );
 
-  it("the run the lead trusts does not yet run the task in this version: it says so and writes nothing", async () => {
-    job = await createGitHubJob({ recording: recording({}) });
+  it("the run the lead trusts, its worker with no message waiting: it reads the issue and the config, records no turn, moves no ref and writes through no API", async () => {
+    job = await createGitHubJob({ recording: recording({}), routes: ["issue", "content"] });
     leadDispatched(job, "EXECUTE");
     const before = refsOf(job);
 
-    expect(await job.runWorker(1, undefined, taskRun(2))).toBe(1);
+    const code = await job.runWorker(1, undefined, taskRun(2));
+    expect(job.lines.filter((l) => l.includes("failed"))).toEqual([]);
+    expect(code).toBe(0);
 
-    expect(job.lines.join("\n")).toContain("cannot run a task in a run of its own yet");
+    expect(job.lines.join("\n")).toContain("job #1 task api (epoch 2): 0 turn(s) recorded");
     expect(refsOf(job)).toBe(before);
-    expect(mocks.operations()).toEqual([]);
+    const routes = job.github.answered.map((a) => a.route);
+    expect(routes).toContain("issue");
+    // Reads only: no comment, reaction, check, pull request, ref or dispatch.
+    expect(routes.filter((r) => !["repo", "issue", "content", "graphql"].includes(r))).toEqual([]);
+    expect(job.github.comments).toEqual([]);
   });
 
   it("the task job's last step wakes the lead: one dispatch of the job's own workflow, with only the job", async () => {

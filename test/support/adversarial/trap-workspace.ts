@@ -125,23 +125,27 @@ export function makeTrapWorkspace(): TrapWorkspace {
   writeFileSync(at(".cfa/state.json"), "{}\n");
   writeFileSync(at(".gitignore"), "node_modules\n");
 
-  symlinkSync(outside, at("out-dir"));
-  symlinkSync("../outside", at("out-rel"));
-  symlinkSync("/", at("to-root"));
-  symlinkSync("/nonexistent-cfa-dir/file", at("dangling-out"));
-  symlinkSync("../outside/new-file", at("dangling-out-rel"));
-  symlinkSync("chain2", at("chain1"));
-  symlinkSync("chain3", at("chain2"));
-  symlinkSync(outside, at("chain3"));
-  symlinkSync("loop-b", at("loop-a"));
-  symlinkSync("loop-a", at("loop-b"));
-  symlinkSync("/dev/null", at("dev-null"));
-  symlinkSync("/proc/self", at("proc-link"));
-  symlinkSync(".git", at("git-link"));
-  symlinkSync("..", at("self-parent"));
-  symlinkSync("sub", at("in-link"));
-  symlinkSync(at("sub"), at("in-abs"));
-  symlinkSync("sub/new-target.txt", at("dangling-in"));
+  // The root's links, as `ls -l` shows them: name -> target.
+  const links: Record<string, string> = {
+    "out-dir": outside,
+    "out-rel": "../outside",
+    "to-root": "/",
+    "dangling-out": "/nonexistent-cfa-dir/file",
+    "dangling-out-rel": "../outside/new-file",
+    chain1: "chain2",
+    chain2: "chain3",
+    chain3: outside,
+    "loop-a": "loop-b",
+    "loop-b": "loop-a",
+    "dev-null": "/dev/null",
+    "proc-link": "/proc/self",
+    "git-link": ".git",
+    "self-parent": "..",
+    "in-link": "sub",
+    "in-abs": at("sub"),
+    "dangling-in": "sub/new-target.txt",
+  };
+  for (const [name, target] of Object.entries(links)) symlinkSync(target, at(name));
   linkSync(path.join(outside, "secret"), at("hard"));
 
   const ws = {

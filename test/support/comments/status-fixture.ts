@@ -5,6 +5,7 @@ import { newJobRecord } from "../../../src/protocol/job-record.js";
 import { renderStatusComment } from "../../../src/comments/status-comment.js";
 import {
   withEngineState,
+  type BlockedEntry,
   type EngineState,
   type TaskMeta,
 } from "../../../src/records/engine-state.js";
@@ -22,6 +23,25 @@ export function taskMeta(overrides: Partial<TaskMeta>): TaskMeta {
     status: "merged",
     verifyFailures: 0,
     lastVerdict: "pass",
+    ...overrides,
+  };
+}
+
+/**
+ * A request the egress proxy refused: `curl https://evil.example` by worker@dispatch:api to
+ * evil.example:443 (https), not allowed, once, at STATUS_AT — unless `overrides` say otherwise.
+ */
+export function blockedRequest(overrides: Partial<BlockedEntry>): BlockedEntry {
+  return {
+    host: "evil.example",
+    port: 443,
+    protocol: "https",
+    reason: "not-allowed",
+    command: "curl https://evil.example",
+    by: "worker@dispatch:api",
+    count: 1,
+    first: STATUS_AT,
+    last: STATUS_AT,
     ...overrides,
   };
 }

@@ -12,7 +12,7 @@ import { egressFor } from "../../../src/config/egress.js";
 import type { NetworkSetting } from "../../../src/config/network-setting.js";
 import type { CommandResult, Sandbox } from "../../../src/ports/sandbox.js";
 import { startNpmRegistry, type NpmRegistry } from "../npm-registry/npm-registry.js";
-import { fixtureRoot } from "../sandbox/sandbox-fixtures.js";
+import { bwrapSuite, fixtureRoot, type BwrapSuite } from "../sandbox/sandbox-fixtures.js";
 import { SANDBOX_NODE } from "../sandbox/sandbox-node.js";
 
 export const REGISTRY_HOST = "registry.npmjs.org";
@@ -83,13 +83,12 @@ export interface EgressWorld {
 /**
  * For the file's tests: before them a fixture root named `prefix…`, its workspace, the
  * stand-in registry and the sandbox, handed to `use`; after them, the registry closed and
- * the root removed. Nothing without bubblewrap (`bwrapPath` null: the tests skip).
+ * the root removed. Returns the file's bwrapSuite: without bubblewrap nothing is made and
+ * its tests (`bit`) skip, visibly.
  */
-export function useEgressWorld(
-  bwrapPath: string | null,
-  prefix: string,
-  use: (world: EgressWorld) => void,
-): void {
+export function useEgressWorld(prefix: string, use: (world: EgressWorld) => void): BwrapSuite {
+  const suite = bwrapSuite();
+  const { bwrapPath } = suite;
   let world: EgressWorld | undefined;
   beforeAll(async () => {
     if (bwrapPath === null) return;
@@ -110,4 +109,5 @@ export function useEgressWorld(
     await world.registry.close();
     await rm(world.root, { recursive: true, force: true });
   });
+  return suite;
 }

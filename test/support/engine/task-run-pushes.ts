@@ -1,12 +1,20 @@
-// What a task's own run pushes (issue 15 point 6), for the lead's side to fold: the engine's
-// task mode does not run a task's instances yet, so the tests write it as such a run would.
+// What a task's own run pushes (issue 15 point 6), for the lead's side to fold: written as
+// such a run would without a model (runTaskAsItsRun: exact records, planted heads), or by
+// task mode itself (runTaskInItsRun: the worker's turns on the job's scripted model).
 
 import { mkdir, writeFile } from "node:fs/promises";
 import { expect } from "vitest";
 import { dirname, join } from "node:path";
 import { gitClient } from "../../../src/git/git-client.js";
 import { TaskTurnWriter } from "../../../src/engine/fanout/task-turn-writer.js";
-import { wake } from "../../../src/engine/index.js";
+import {
+  wake,
+  wakeTask,
+  type EngineDeps,
+  type TaskWakeSummary,
+} from "../../../src/engine/index.js";
+import { createGitWorkspaces } from "../../../src/adapters/git/index.js";
+import { fetchJobBranches } from "../../../src/worker/fetch-job-branches.js";
 import type { TaskRuns } from "../../../src/ports/task-runs.js";
 import { git, removeDir, tempDir } from "../git/temp-repo.js";
 import { asConversationModel, type LocalJob } from "./local-job.js";
@@ -18,7 +26,7 @@ import { approve, openJob } from "./person.js";
  * One task's run as the lead sees its result: a fresh clone of the remote, the worker's code
  * committed on the task branch, its turn's record written after a model call and at the
  * turn's end (TaskTurnWriter, leased pushes). The worker's model calls are not made here:
- * task mode does not run a task's instances yet; this is what such a run pushes.
+ * this is what such a run pushes, with a record a test may bend (`claim`).
  */
 export async function runTaskAsItsRun(
   remote: string,
@@ -109,4 +117,43 @@ export function expectBothMerged(job: LocalJob): void {
   expect(files).toContain("hello.txt");
   expect(files).toContain("world.txt");
   expect(asConversationModel(job.model).unplayed()).toEqual({});
+}
+
+/**
+ * One task's own run as task mode runs it (src/engine/fanout/wake-task.ts): a fresh clone of
+ * the lead's repository with the job's branches fetched as the worker fetches them, its own
+ * work area, the job's (scripted) model for the worker's calls, pushes to the lead's
+ * repository. Returns what the task wake said and the refs the run's clone ended with.
+ */
+export async function runTaskInItsRun(
+  job: LocalJob,
+  task: string,
+  runId: string,
+  options: { epoch?: number; stop?: AbortSignal } = {},
+): Promise<TaskWakeSummary> {
+  const dir = tempDir("cfa-task-run-");
+  try {
+    const clone = join(dir, "repo");
+    git(dir, "clone", "--quiet", job.repoDir, clone);
+    await fetchJobBranches({ repoDir: clone, job: 1 });
+    const deps: EngineDeps = {
+      ...job.deps,
+      repoDir: clone,
+      workRoot: join(dir, "work"),
+      workspaces: (area, o) =>
+        createGitWorkspaces({ repoDir: clone, area, now: () => job.deps.clock.now(), ...o }),
+    };
+    return await wakeTask(
+      {
+        job: 1,
+        task,
+        epoch: options.epoch ?? 1,
+        runId,
+        ...(options.stop ? { stop: options.stop } : {}),
+      },
+      deps,
+    );
+  } finally {
+    removeDir(dir);
+  }
 }

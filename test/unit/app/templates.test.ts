@@ -113,8 +113,8 @@ describe.each(TEMPLATES)("%s: the task job (issue 15 point 6)", (path) => {
     );
   });
 
-  it("may write contents (its branch) and dispatch (the lead's wake), nothing else", () => {
-    expect(task.permissions).toEqual({ contents: "write", actions: "write" });
+  it("may write contents (its branch), dispatch (the lead's wake) and read its issue, nothing else", () => {
+    expect(task.permissions).toEqual({ contents: "write", actions: "write", issues: "read" });
   });
 
   it("runs the worker on the task and, whatever happened, wakes the lead last", () => {

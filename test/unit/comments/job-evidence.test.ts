@@ -14,6 +14,7 @@ import { jobEvidence } from "../../../src/comments/job-evidence.js";
 import { jobChecks } from "../../../src/engine/publish/checks.js";
 import {
   STATUS_AT as at,
+  blockedRequest,
   renderStatus as render,
   taskMeta as task,
 } from "../../support/comments/status-fixture.js";
@@ -78,19 +79,7 @@ describe("setup and blocked requests", () => {
       },
     },
     blocked: {
-      entries: [
-        {
-          host: "evil.example",
-          port: 443,
-          protocol: "https",
-          reason: "not-allowed",
-          command: "curl https://evil.example",
-          by: "worker@dispatch:api",
-          count: 3,
-          first: at,
-          last: at,
-        },
-      ],
+      entries: [blockedRequest({ count: 3 })],
       dropped: 0,
     },
   };

@@ -3,7 +3,11 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { headFromFiles, looseBranchIdAt } from "../../../src/git/head-from-files.js";
+import {
+  headBranchFromFiles,
+  headFromFiles,
+  looseBranchIdAt,
+} from "../../../src/git/head-from-files.js";
 import { JobRepo } from "../../../src/engine/tree/job-repo.js";
 import { makeTempRepo, type TempRepo } from "../../support/git/temp-repo.js";
 
@@ -72,5 +76,19 @@ describe("looseBranchIdAt: a branch of a checkout without a git process (issue 1
     expect(await looseBranchIdAt(temp.repo, "refs/heads/../../HEAD")).toBeNull();
     temp.git("pack-refs", "--all");
     expect(await looseBranchIdAt(temp.repo, "refs/heads/side")).toBeNull();
+  });
+});
+
+describe("headBranchFromFiles: the checked-out branch without a git process (issue 19 §3)", () => {
+  it("agrees with git symbolic-ref --short on 2 branches (one unborn, one with a slash), and is null detached", async () => {
+    temp = makeTempRepo({ prefix: "cfa-head-files-" });
+    const gitDir = join(temp.repo, ".git");
+    expect(await headBranchFromFiles(gitDir)).toBe(temp.git("symbolic-ref", "--short", "HEAD"));
+    temp.git("checkout", "--quiet", "-b", "feature/x");
+    expect(await headBranchFromFiles(gitDir)).toBe("feature/x");
+    temp.git("checkout", "--quiet", "--orphan", "fresh");
+    expect(await headBranchFromFiles(gitDir)).toBe(temp.git("symbolic-ref", "--short", "HEAD"));
+    temp.git("checkout", "--quiet", "--detach", "feature/x");
+    expect(await headBranchFromFiles(gitDir)).toBeNull();
   });
 });

@@ -7,7 +7,6 @@
 import { describe, expect } from "vitest";
 import type { Sandbox } from "../../../../src/ports/sandbox.js";
 import type { NpmRegistry } from "../../../support/npm-registry/npm-registry.js";
-import { bwrapSuite } from "../../../support/sandbox/sandbox-fixtures.js";
 import {
   egressSandbox,
   useEgressWorld,
@@ -17,12 +16,13 @@ import {
   tcpScript,
 } from "../../../support/egress/egress-sandbox.js";
 
-const { bwrapPath, bit, skipped } = bwrapSuite();
-
 let ws: string;
 let registry: NpmRegistry;
 let sandbox: Sandbox;
-useEgressWorld(bwrapPath, "cfa-egress-", (world) => ({ ws, registry, sandbox } = world));
+const { bwrapPath, bit, skipped } = useEgressWorld(
+  "cfa-egress-",
+  (world) => ({ ws, registry, sandbox } = world),
+);
 
 /**
  * curl of `url` with NO_PROXY (which keeps the sandbox's own loopback direct) unset, so that

@@ -69,12 +69,39 @@ describe("close", () => {
       onConflict: "leave",
     });
     expect(result.kind).toBe("merged");
+    // The merge commit named from the worktree's files is git's own HEAD (issue 19 §3).
+    expect(result).toEqual({ kind: "merged", commit: fx.git(parent.root, "rev-parse", "HEAD") });
     expect(parents(parent.root)).toHaveLength(2);
     expect(readFileSync(path.join(parent.root, "a.txt"), "utf8")).toBe("a\n");
     expect(fx.git(fx.repo, "rev-parse", "main")).not.toBe(
       fx.git(fx.repo, "rev-parse", "cfa/12-t1"),
     );
     expect(fx.branches()).toEqual(["cfa/12-t1", "main"]);
+  });
+
+  it("refuses a merge into a task's workspace while one is in progress there, read from its git dir", async () => {
+    const parent = await workspaces.create({ name: "t1", branch: "cfa/12-t1", from: "main" });
+    const child = await workspaces.create({
+      name: "t1-a",
+      branch: "cfa/12-t1-a",
+      from: "cfa/12-t1",
+    });
+    fx.write(child.root, "shared.txt", "child's line\n");
+    fx.commitAll(child.root, "child edits");
+    fx.write(parent.root, "shared.txt", "parent's line\n");
+    fx.commitAll(parent.root, "parent edits");
+    await expect(
+      workspaces.close(child, parent, { message: "m", onConflict: "leave" }),
+    ).resolves.toMatchObject({ kind: "conflict", files: ["shared.txt"] });
+    const second = await workspaces.create({
+      name: "t1-b",
+      branch: "cfa/12-t1-b",
+      from: "cfa/12-t1",
+    });
+    fx.write(second.root, "b.txt", "b\n");
+    await expect(
+      workspaces.close(second, parent, { message: "m2", onConflict: "leave" }),
+    ).rejects.toThrow(/a merge is already in progress/u);
   });
 
   it("runs concurrent closes into one parent one after the other", async () => {

@@ -94,6 +94,20 @@ describe("commands in comments", () => {
     expect(s.job.state).toBe("INTENT");
   });
 
+  it("a cursor moved only past comments that ask nothing is not a commit of its own (issue 19 §3): it rides with the next", async () => {
+    const session = await memorySession();
+    const { s, forge, commits } = session;
+    const last = forge.comment(forge.botLogin, "the status");
+    forge.comment("ana", "thanks, looks good");
+    expect(await ingestHumanEvents(s)).toBe(false);
+    expect(s.engine.cursor.comment).toBeGreaterThan(last.id);
+    expect(commits).toEqual([]);
+    // Positive control: a comment that asks something is committed at once.
+    forge.comment("rea", "/withdraw");
+    await ingestHumanEvents(s);
+    expect(commits).toEqual(["cfa #1: read people's replies"]);
+  });
+
   it("an /answer with no open question is refused and saying so changes nothing", async () => {
     const session = await memorySession();
     const { s, forge } = session;

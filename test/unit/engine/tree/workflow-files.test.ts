@@ -12,6 +12,7 @@ import {
   isWorkflowPath,
   restoreWorkflowChanges,
 } from "../../../../src/engine/tree/workflow-files.js";
+import { JobRepo } from "../../../../src/engine/tree/job-repo.js";
 import { makeTempRepo, type TempRepo } from "../../../support/git/temp-repo.js";
 
 let temp: TempRepo;
@@ -70,6 +71,21 @@ describe("restoreWorkflowChanges", () => {
     expect(await restoreWorkflowChanges(root)).toEqual([".github/workflows/ci.yml"]);
     expect(git("status", "--porcelain")).toBe("");
     expect(await restoreWorkflowChanges(root)).toEqual([]);
+  });
+
+  it("through the job's repo, its one look serves the commit after it (issue 19 §3), and a held-back change is in neither", async () => {
+    const repo = new JobRepo(root);
+    await repo.commit("settle"); // nothing to commit: the index is known to hold HEAD
+    put(".github/workflows/new.yml", "on: push\n");
+    put("src/b.txt", "b\n");
+    expect(await restoreWorkflowChanges(root, repo)).toEqual([".github/workflows/new.yml"]);
+    const sha = await repo.commit("turn");
+    expect(git("show", "--name-only", "--format=", sha!)).toBe("src/b.txt");
+    // Nothing held back: the look stands for the tree, and the work is committed all the same.
+    put("src/c.txt", "c\n");
+    expect(await restoreWorkflowChanges(root, repo)).toEqual([]);
+    const next = await repo.commit("turn 2");
+    expect(git("show", "--name-only", "--format=", next!)).toBe("src/c.txt");
   });
 });
 

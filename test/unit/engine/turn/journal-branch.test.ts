@@ -98,6 +98,27 @@ describe("the journal's branch, one git fast-import a commit", () => {
     expect(warnings).toEqual([]);
   });
 
+  it("a forget waits for the next push (issue 19 §3): 2 pushes for a response, a forget and the next response, not 3; the wake's flush carries a forget alone", async () => {
+    const { branch } = await JournalBranch.open(repo.repo, forge, 1, logger);
+    const a = line(1, "2026-11-22T10:00:01.000Z");
+    const b = line(2, "2026-11-22T10:00:02.000Z");
+    branch.publish([a]);
+    await branch.flush();
+    branch.publish([], { later: true });
+    // No commit, no push yet: the branch still holds the forgotten entry.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(forge.did).toHaveLength(1);
+    branch.publish([b]);
+    await branch.flush();
+    expect(forge.did).toHaveLength(2);
+    expect(repo.git("ls-tree", "--name-only", "cfa-journal/1")).toBe("00000002.json");
+    branch.publish([], { later: true });
+    await branch.flush();
+    expect(forge.did).toHaveLength(3);
+    expect(repo.git("ls-tree", "--name-only", "cfa-journal/1")).toBe("");
+    expect(warnings).toEqual([]);
+  });
+
   it("never moves the branch off a history that does not hold its head (1 foreign commit kept)", async () => {
     const { branch } = await JournalBranch.open(repo.repo, forge, 1, logger);
     branch.publish([line(1, "2026-11-22T10:00:01.000Z")]);
