@@ -50,6 +50,13 @@ const reviewed = (state: "approved" | "commented", login: string, type: "User" |
 
 // receive() resolves once the queued work is done; the app answered GitHub before it.
 const app = () => createQueuedTestApp({ botLogin: "cfa-bot[bot]" });
+/** The app with no .github/cfa.yml anywhere, asked about `login` who has `permission`: SCREENED. */
+const screenedApp = async (login: string, permission: string) => {
+  const probot = await app();
+  mockConfig(null);
+  mockPermission(login, permission);
+  return probot;
+};
 
 describe("the app's handlers, on GitHub's example payloads, every call mocked and validated", () => {
   const github = useGitHubMocks();
@@ -62,9 +69,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
   const operations = () => github.operations().filter((id) => id !== TOKEN_CALL);
 
   it("a person with write access labels an issue: the worker dispatched, then 👀 on the issue", async () => {
-    const probot = await app();
-    mockConfig(null);
-    mockPermission("wes", "write");
+    const probot = await screenedApp("wes", "write");
     mockIssueReaction(7);
     mockDispatch(7);
 
@@ -80,9 +85,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
   it.each(PERMISSIONS.filter((p) => !["admin", "maintain", "write"].includes(p)))(
     "a person with %s access who labels an issue gets one short comment and nothing starts",
     async (permission) => {
-      const probot = await app();
-      mockConfig(null);
-      mockPermission("tri", permission);
+      const probot = await screenedApp("tri", permission);
       mockComments(7, []);
       mockCreateComment(
         7,
@@ -98,9 +101,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
   );
 
   it("the same delivery twice takes one effect", async () => {
-    const probot = await app();
-    mockConfig(null);
-    mockPermission("wes", "write");
+    const probot = await screenedApp("wes", "write");
     mockIssueReaction(7);
     mockDispatch(7);
 
@@ -111,9 +112,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
   });
 
   it("the same comment in two deliveries (created, then a redelivery with another id) takes one effect", async () => {
-    const probot = await app();
-    mockConfig(null);
-    mockPermission("wes", "write");
+    const probot = await screenedApp("wes", "write");
     mockCommentReaction(901);
     mockDispatch(7);
     await probot.receive("issue_comment", commented("/intervene use SQLite", "wes"), { id: "d-1" });
@@ -128,9 +127,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
   });
 
   it("/withdraw by a maintainer cancels only that job's unfinished runs — queued, waiting, pending, requested, in progress (issue 15) — cues the worker, then 👀", async () => {
-    const probot = await app();
-    mockConfig(null);
-    mockPermission("max", "maintain");
+    const probot = await screenedApp("max", "maintain");
     mockCommentReaction(901);
     mockActiveRuns([
       { id: 71, title: "cfa job #7" },
@@ -159,9 +156,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
   });
 
   it("/withdraw by someone with read access: the app replies once and starts no run (issue 18 §6)", async () => {
-    const probot = await app();
-    mockConfig(null);
-    mockPermission("rea", "read");
+    const probot = await screenedApp("rea", "read");
     mockComments(7, []);
     mockCreateComment(
       7,
@@ -174,9 +169,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
   });
 
   it("an approval on the job's pull request by someone with write access is cued after a permission call", async () => {
-    const probot = await app();
-    mockConfig(null);
-    mockPermission("wes", "write");
+    const probot = await screenedApp("wes", "write");
     mockDispatch(7);
 
     await probot.receive("pull_request_review", reviewed("approved", "wes"));
@@ -185,9 +178,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
   });
 
   it("the same review in two deliveries cues the worker once", async () => {
-    const probot = await app();
-    mockConfig(null);
-    mockPermission("wes", "write");
+    const probot = await screenedApp("wes", "write");
     mockDispatch(7);
     await probot.receive("pull_request_review", reviewed("approved", "wes"), { id: "d-1" });
     mockConfig(null);
@@ -293,9 +284,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
   });
 
   it("a failed dispatch is logged, gets no 👀, and is not remembered: a redelivery tries again", async () => {
-    const probot = await app();
-    mockConfig(null);
-    mockPermission("wes", "write");
+    const probot = await screenedApp("wes", "write");
     // The dispatch fails: the workflow file does not exist.
     const { nockGitHub } = await import("../../support/github/index.js");
     nockGitHub()
