@@ -28,20 +28,26 @@ import {
 const LEAD = "intent-lead@state:intent:1";
 const TEXT = "Greet in French too.";
 const carries = (r: { request: ModelRequest }) => JSON.stringify(r.request.messages).includes(TEXT);
+/**
+ * The intent lead looks around `looks` times, then writes INTENT.md saying `intent` — a step
+ * played only once the intervention reached it — and asks its gate.
+ */
+const hearsIntervention = (looks: number, intent: string) =>
+  createConversationModel(
+    recording({
+      [LEAD]: [
+        ...Array.from({ length: looks }, () => tools(call("list_files", {}))),
+        expecting(writeArtifact("INTENT.md", `# Intent\n\n${intent}\n`), TEXT),
+        gate("INTENT.md"),
+      ],
+    }),
+  );
 
 describe("intervene", () => {
   const newJob = useLocalJobs();
 
   it("[interrupt]: posted while the lead's turn runs, it is in the lead's very next request — one model call, same turn", async () => {
-    const script = createConversationModel(
-      recording({
-        [LEAD]: [
-          tools(call("list_files", {})),
-          expecting(writeArtifact("INTENT.md", "# Intent\n\nGreet in English and French.\n"), TEXT),
-          gate("INTENT.md"),
-        ],
-      }),
-    );
+    const script = hearsIntervention(1, "Greet in English and French.");
     let postedDuring = -1;
     // The person comments while the lead's first call is in flight.
     const model: Model = {
@@ -90,16 +96,7 @@ describe("intervene", () => {
   });
 
   it("a look that fails while the turn runs is not the turn's failure: the next call's look delivers it", async () => {
-    const script = createConversationModel(
-      recording({
-        [LEAD]: [
-          tools(call("list_files", {})),
-          tools(call("list_files", {})),
-          expecting(writeArtifact("INTENT.md", "# Intent\n\nGreet in French too.\n"), TEXT),
-          gate("INTENT.md"),
-        ],
-      }),
-    );
+    const script = hearsIntervention(2, "Greet in French too.");
     let posted = -1;
     let failLooks = 0;
     const model: Model = {
@@ -253,15 +250,7 @@ describe("intervene", () => {
   it("a second wake of a job that is running stays out; the running wake delivers the intervention (`cfa intervene` from another terminal)", async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const script = createConversationModel(
-      recording({
-        [LEAD]: [
-          tools(call("list_files", {})),
-          expecting(writeArtifact("INTENT.md", "# Intent\n\nGreet in French too.\n"), TEXT),
-          gate("INTENT.md"),
-        ],
-      }),
-    );
+    const script = hearsIntervention(1, "Greet in French too.");
     let calls = 0;
     const model: Model = {
       async complete(request, options) {
