@@ -18,6 +18,7 @@ import { guardJobStart } from "./job-start-guard.js";
 import { skipRefused } from "./skip-refused.js";
 import { runKey, runUrl, type WorkerContext } from "./worker-context.js";
 import { wireGitHub, workRootUnder } from "./wire-github.js";
+import { workerWiring } from "./worker-wiring.js";
 import { runStop, wakeAgain } from "./wake-again.js";
 import { ownWorkflow } from "./own-workflow.js";
 
@@ -34,6 +35,7 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
   let pushWorkflows = false;
   let workflow = "cfa.yml";
   const { deps, forge } = wireGitHub({
+    ...workerWiring(w),
     pushWorkflows: () => pushWorkflows,
     // Issue 15 point 6: the project lead's tasks in runs of their own, the `task` job of this
     // run's own workflow (a repository without it answers 422: its tasks run here).
@@ -41,24 +43,10 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
       workflow: () => ownWorkflow(env.GITHUB_WORKFLOW_REF) ?? workflow,
       ref: () => forge.defaultBranch(),
     },
-    github: w.github,
-    owner: env.owner,
-    repo: env.repo,
-    botLogin: env.CFA_BOT_LOGIN,
-    token: w.github.token,
-    forgetToken: w.github.forgetToken,
-    repoDir: env.GITHUB_WORKSPACE,
     // Links in comments point where people read the repository: the runner's server, which
     // is GitHub Enterprise Server's own on an instance (Actions sets GITHUB_SERVER_URL,
     // https://docs.github.com/en/actions/reference/workflows-and-actions/variables).
     repoUrl: `${env.GITHUB_SERVER_URL.replace(/\/+$/, "")}/${env.GITHUB_REPOSITORY}`,
-    workRoot: workRootUnder(env.RUNNER_TEMP),
-    logger,
-    ...(w.model === undefined ? {} : { model: w.model }),
-    anthropicApiKey: env.settings.ANTHROPIC_API_KEY,
-    ...(w.clock === undefined ? {} : { clock: w.clock }),
-    ...(w.progress === undefined ? {} : { progress: w.progress }),
-    env: w.processEnv,
   });
   const result = (exitCode: number, summary: WakeSummary | null): JobRunResult => ({
     exitCode,

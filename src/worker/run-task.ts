@@ -16,7 +16,8 @@ import { readTaskRunStanding, wakeTask } from "../engine/index.js";
 import { fetchJobBranches } from "./fetch-job-branches.js";
 import { runStop } from "./wake-again.js";
 import type { WorkerContext } from "./worker-context.js";
-import { wireGitHub, workRootUnder } from "./wire-github.js";
+import { wireGitHub } from "./wire-github.js";
+import { workerWiring } from "./worker-wiring.js";
 
 const run = promisify(execFile);
 
@@ -39,22 +40,7 @@ export async function runTask(
     logger.info(`cfa/worker: ${at}: ${standing.reason}; this run exits without writing`);
     return { exitCode: 0, skipped: standing.reason };
   }
-  const { deps, forge } = wireGitHub({
-    github: w.github,
-    owner: env.owner,
-    repo: env.repo,
-    botLogin: env.CFA_BOT_LOGIN,
-    token: w.github.token,
-    forgetToken: w.github.forgetToken,
-    repoDir: env.GITHUB_WORKSPACE,
-    workRoot: workRootUnder(env.RUNNER_TEMP),
-    logger,
-    ...(w.model === undefined ? {} : { model: w.model }),
-    anthropicApiKey: env.settings.ANTHROPIC_API_KEY,
-    ...(w.clock === undefined ? {} : { clock: w.clock }),
-    ...(w.progress === undefined ? {} : { progress: w.progress }),
-    env: w.processEnv,
-  });
+  const { deps, forge } = wireGitHub(workerWiring(w));
   const loaded = configFromText(await forge.readConfig());
   if (!loaded.ok) {
     // The lead's run says what is wrong with it, once; this run only stops.
