@@ -8,11 +8,11 @@
 import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
-import type { TaskRuns } from "../../src/ports/task-runs.js";
 import { git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { fileOnBranch } from "../support/engine/inspect.js";
 import {
+  activeRuns,
   leadUpToDispatch,
   runTaskAsItsRun,
   tasksInOwnRunsRecording,
@@ -28,12 +28,7 @@ describe("a task run's done head off its branch (2 plants)", () => {
       recording: tasksInOwnRunsRecording(),
       config: PER_TASK,
     });
-    const port: TaskRuns = {
-      dispatch: async (i) => ({ kind: "dispatched", runId: i.task === "hello" ? "901" : "902" }),
-      state: async () => ({ status: "active" }),
-      cancel: async () => {},
-    };
-    const deps = await leadUpToDispatch(job, port);
+    const deps = await leadUpToDispatch(job, activeRuns());
     await wake(1, deps);
     return { job, deps };
   }

@@ -21,7 +21,6 @@ import { wake } from "../../src/engine/index.js";
 import { foldTaskRecords } from "../../src/engine/fanout/fold-task-records.js";
 import { readTaskTurnRecords } from "../../src/engine/fanout/task-turn-files.js";
 import { gitClient } from "../../src/git/git-client.js";
-import type { TaskRuns } from "../../src/ports/task-runs.js";
 import type { TaskTurnRecord } from "../../src/records/task-turn-record.js";
 import { jobPaths } from "../../src/records/job-paths.js";
 import { worker } from "../support/engine/recordings.js";
@@ -33,6 +32,7 @@ import { fileOnBranch } from "../support/engine/inspect.js";
 import { removeDir, tempDir } from "../support/git/temp-repo.js";
 import { cases } from "../support/adversarial/count.js";
 import {
+  activeRuns,
   expectBothMerged,
   leadUpToDispatch,
   runTaskInItsRun,
@@ -118,12 +118,7 @@ describe(cases("a taken-over task run's planted records", PLANTS.length, "plants
       }),
       config: PER_TASK,
     });
-    const port: TaskRuns = {
-      dispatch: async (i) => ({ kind: "dispatched", runId: i.task === "hello" ? "901" : "902" }),
-      state: async () => ({ status: "active" }),
-      cancel: async () => {},
-    };
-    const deps = await leadUpToDispatch(job, port);
+    const deps = await leadUpToDispatch(job, activeRuns());
     await wake(1, deps);
     await runTaskInItsRun(job, "hello", "901");
     await runTaskInItsRun(job, "world", "902");
@@ -192,12 +187,7 @@ describe(cases("a task run's agent plants records with a command", 2, "plants"),
       }),
       config: PER_TASK,
     });
-    const port: TaskRuns = {
-      dispatch: async (i) => ({ kind: "dispatched", runId: i.task === "hello" ? "901" : "902" }),
-      state: async () => ({ status: "active" }),
-      cancel: async () => {},
-    };
-    const deps = await leadUpToDispatch(job, port);
+    const deps = await leadUpToDispatch(job, activeRuns());
     await wake(1, deps);
     const jobHead = git(job.repoDir, "rev-parse", "cfa/1");
 

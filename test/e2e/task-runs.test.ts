@@ -13,6 +13,7 @@ import {
   expectBothMerged,
   leadUpToDispatch,
   runTaskAsItsRun,
+  runOf,
   runTaskInItsRun,
   tasksInOwnRunsRecording,
 } from "../support/engine/task-run-pushes.js";
@@ -66,10 +67,7 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
 
   it("per-task: two tasks → two dispatches (job, task, epoch 1), each ledger with its run id; the lead's run runs neither worker and does not nudge its lead", async () => {
     const job = await newJob({ recording: happyRecording(), config: PER_TASK });
-    const runs = taskRuns((i) => ({
-      kind: "dispatched",
-      runId: i.task === "hello" ? "901" : "902",
-    }));
+    const runs = taskRuns((i) => ({ kind: "dispatched", runId: runOf(i.task) }));
     const deps = { ...job.deps, taskRuns: runs.port };
     await openJob(job);
     await wake(1, deps);
@@ -103,10 +101,7 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
       recording: tasksInOwnRunsRecording(),
       config: PER_TASK,
     });
-    const runs = taskRuns((i) => ({
-      kind: "dispatched",
-      runId: i.task === "hello" ? "901" : "902",
-    }));
+    const runs = taskRuns((i) => ({ kind: "dispatched", runId: runOf(i.task) }));
     const deps = await leadUpToDispatch(job, runs.port);
     let summary = await wake(1, deps);
     expect(summary.waitingOn).toContain("the tasks' own runs");
@@ -138,10 +133,7 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
       }),
       config: PER_TASK,
     });
-    const runs = taskRuns((i) => ({
-      kind: "dispatched",
-      runId: i.task === "hello" ? "901" : "902",
-    }));
+    const runs = taskRuns((i) => ({ kind: "dispatched", runId: runOf(i.task) }));
     const deps = await leadUpToDispatch(job, runs.port);
     await wake(1, deps);
     const jobHead = git(job.repoDir, "rev-parse", "cfa/1");
@@ -214,10 +206,7 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
 
   it("/withdraw while both tasks run in their own runs: both runs cancelled (2), both branches deleted — the one a run moved at what it holds — WITHDRAWN", async () => {
     const job = await newJob({ recording: happyRecording(), config: PER_TASK });
-    const runs = taskRuns((i) => ({
-      kind: "dispatched",
-      runId: i.task === "hello" ? "901" : "902",
-    }));
+    const runs = taskRuns((i) => ({ kind: "dispatched", runId: runOf(i.task) }));
     const deps = await leadUpToDispatch(job, runs.port);
     await wake(1, deps);
     // hello's run pushed a turn's record before the withdrawal.

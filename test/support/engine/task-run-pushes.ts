@@ -75,6 +75,20 @@ export async function runTaskAsItsRun(
   }
 }
 
+/** The run id the two-task jobs' dispatches are answered with: hello's 901, world's 902. */
+export function runOf(task: string): string {
+  return task === "hello" ? "901" : "902";
+}
+
+/** A TaskRuns port whose every dispatch is answered with `runOf(task)` and whose runs stay active. */
+export function activeRuns(): TaskRuns {
+  return {
+    dispatch: async (i) => ({ kind: "dispatched", runId: runOf(i.task) }),
+    state: async () => ({ status: "active" }),
+    cancel: async () => {},
+  };
+}
+
 /**
  * The lead's side of a per-task job up to its dispatch: the job opened with `taskRuns` in its
  * deps, INTENT and PLAN approved, and the wake in which the project lead dispatches its tasks
