@@ -8,6 +8,7 @@ import { lstat, realpath } from "node:fs/promises";
 import { openDirInside, type AnchoredDir } from "../agents/fs/anchored-dir.js";
 import type { GitClient } from "./git-client.js";
 import { MIB } from "./file-size-limit.js";
+import { filesGitWouldAdd } from "./files-git-would-add.js";
 
 export interface OversizedFile {
   /** Root-relative. */
@@ -28,20 +29,10 @@ export async function oversizedFiles(
   const specs = options.paths?.map((file) => `:(literal)${file}`) ?? [];
   if (options.paths !== undefined && specs.length === 0) return [];
   const excluded = (options.exclude ?? []).map((prefix) => `:(exclude,literal)${prefix}`);
-  const listed = await git.run([
-    "ls-files",
-    "-z",
-    "--others",
-    "--modified",
-    "--exclude-standard",
-    "--",
-    ...(specs.length > 0 ? specs : ["."]),
-    ...excluded,
-  ]);
-  if (listed.code !== 0) return [];
+  const listed = await filesGitWouldAdd(git, [...(specs.length > 0 ? specs : ["."]), ...excluded]);
+  if (listed === null) return [];
   const byFolder = new Map<string, Set<string>>();
-  for (const file of listed.stdout.toString("utf8").split("\0")) {
-    if (file === "") continue;
+  for (const file of listed) {
     const slash = file.lastIndexOf("/");
     const folder = slash === -1 ? "" : file.slice(0, slash);
     const names = byFolder.get(folder) ?? new Set<string>();

@@ -21,6 +21,7 @@
 import { dependencyExcludes, inDependencyFolder } from "./dependency-folders.js";
 import { GitCommandError, type GitClient } from "./git-client.js";
 import { GITHUB_FILE_LIMIT_BYTES } from "./file-size-limit.js";
+import { filesGitWouldAdd } from "./files-git-would-add.js";
 import { oversizedFiles, type OversizedFile } from "./oversized-files.js";
 
 export interface StageResult {
@@ -102,20 +103,7 @@ export async function stageTree(
  * then the turn failed), and without those words every wake threw on it (the job wedged).
  */
 async function namesWithControls(git: GitClient, pathspecs: readonly string[]): Promise<string[]> {
-  const listed = await git.run([
-    "ls-files",
-    "-z",
-    "--others",
-    "--modified",
-    "--exclude-standard",
-    "--",
-    ...pathspecs,
-  ]);
-  if (listed.code !== 0) return [];
-  return listed.stdout
-    .toString("utf8")
-    .split("\0")
-    .filter((file) => file !== "" && hasControl(file));
+  return (await filesGitWouldAdd(git, pathspecs))?.filter(hasControl) ?? [];
 }
 
 function hasControl(name: string): boolean {
