@@ -98,6 +98,11 @@ export const TaskLedgerSchema = z.object({
   runId: z.string().nullable(),
   /** Deaths of this task's runs (watch-task-run.ts). */
   deaths: z.number().int().nonnegative(),
+  /**
+   * `folded` when this epoch's run was dispatched: a run that ends cleanly with nothing
+   * folded since made no progress (watch-task-run.ts). Absent in ledgers written before.
+   */
+  foldedAtDispatch: z.number().int().nonnegative().optional(),
   /** Record keys refused so far: each refusal is said once. */
   refused: z.array(z.string()),
 });

@@ -204,6 +204,37 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
     expectBothMerged(job);
   });
 
+  it("a run that ends cleanly with no turn folded counts as a death: dispatched again once at epoch 2, then the lead's run runs the task — 3 dispatches, not one per wake — DONE", async () => {
+    const job = await newJob({
+      recording: tasksInOwnRunsRecording({
+        "project-lead@state:execute:1": EXECUTE_STEPS(true),
+        "worker@dispatch:hello": worker("hello.txt"),
+      }),
+      config: PER_TASK,
+    });
+    let next = 900;
+    const runs = taskRuns(() => ({ kind: "dispatched", runId: String(++next) }));
+    const deps = await leadUpToDispatch(job, runs.port);
+    await wake(1, deps); // hello in run 901, world in run 902
+
+    await runTaskAsItsRun(job.repoDir, "world", "902", "world.txt");
+    // hello's run succeeded and pushed nothing (its worker found no mail, say): without the
+    // count, every such run would be followed by another at each wake.
+    runs.ended.set("901", { status: "completed", conclusion: "success" });
+    let summary = await wake(1, deps);
+    expect(runs.dispatched.at(-1)).toEqual({ job: 1, task: "hello", epoch: 2 });
+    expect(summary.waitingOn).toBe("the tasks' own runs: hello (run 903).");
+
+    runs.ended.set("903", { status: "completed", conclusion: "success" });
+    summary = await wake(1, deps);
+    expect(runs.dispatched).toHaveLength(3);
+    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    await approve(job);
+    summary = await wake(1, deps);
+    expect(summary.state).toBe("DONE");
+    expectBothMerged(job);
+  });
+
   it("/withdraw while both tasks run in their own runs: both runs cancelled (2), both branches deleted — the one a run moved at what it holds — WITHDRAWN", async () => {
     const job = await newJob({ recording: happyRecording(), config: PER_TASK });
     const runs = taskRuns((i) => ({ kind: "dispatched", runId: runOf(i.task) }));

@@ -28,6 +28,7 @@ export function ownRunLedger(s: Session, epoch: number): TaskLedgerRecord {
     callUsd: CALL_USD,
     runId: null,
     deaths: 0,
+    foldedAtDispatch: 0,
     refused: [],
   };
 }

@@ -18,8 +18,10 @@ export async function watchAtWake(s: Session): Promise<boolean> {
   for (const [id, ledger] of Object.entries(s.engine.fanout?.tasks ?? {})) {
     const meta = s.engine.tasks[id];
     if (meta === undefined || !runsElsewhere(s, meta.thread) || ledger.runId === null) continue;
+    const progressed =
+      ledger.foldedAtDispatch === undefined || ledger.folded > ledger.foldedAtDispatch;
     const step = watchTaskRun(
-      { deaths: ledger.deaths, done: false },
+      { deaths: ledger.deaths, done: false, progressed },
       await runs.state(ledger.runId),
     );
     if (step === "wait" || step === "fold-only") continue;
@@ -27,7 +29,12 @@ export async function watchAtWake(s: Session): Promise<boolean> {
     if (step === "run-here") {
       await runs.cancel(ledger.runId).catch(() => undefined);
       applyChange(s, { type: "task-run-dropped", id });
-      progress(s, "EXECUTE", "TASK RUN", `task ${id} runs in this run: its runs died twice`);
+      progress(
+        s,
+        "EXECUTE",
+        "TASK RUN",
+        `task ${id} runs in this run: its runs died or did nothing twice`,
+      );
       continue;
     }
     const death = step === "redispatch";
@@ -38,6 +45,7 @@ export async function watchAtWake(s: Session): Promise<boolean> {
       ...ledger,
       epoch: ledger.epoch + 1,
       deaths: ledger.deaths + (death ? 1 : 0),
+      foldedAtDispatch: ledger.folded,
       runId: null,
     };
     const answer = await runs.dispatch({ job: s.n, task: id, epoch: next.epoch });
@@ -51,7 +59,7 @@ export async function watchAtWake(s: Session): Promise<boolean> {
       s,
       "EXECUTE",
       "TASK RUN",
-      `task ${id} ${death ? "run died" : "run ended at its margin"}: epoch ${next.epoch} in run ${answer.runId}`,
+      `task ${id} ${death ? (progressed ? "run died" : "run ended with no turn folded") : "run ended at its margin"}: epoch ${next.epoch} in run ${answer.runId}`,
     );
   }
   return changed;

@@ -145,6 +145,12 @@ describe("watching a task's run", () => {
     expect(
       watchTaskRun({ deaths: 1, done: true }, { status: "completed", conclusion: "failure" }),
     ).toBe("fold-only");
+    const idle = { deaths: 0, done: false, progressed: false };
+    expect(watchTaskRun(idle, { status: "completed", conclusion: "success" })).toBe("redispatch");
+    expect(
+      watchTaskRun({ ...idle, deaths: 1 }, { status: "completed", conclusion: "success" }),
+    ).toBe("run-here");
+    expect(watchTaskRun(idle, { status: "active" })).toBe("wait");
     expect(fansOut({ deaths: 1, done: false })).toBe(true);
     expect(fansOut({ deaths: 2, done: false })).toBe(false);
   });
