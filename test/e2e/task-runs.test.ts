@@ -173,7 +173,20 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
     expect(runs.dispatched).toHaveLength(2);
   });
 
-  it("a dead run is cancelled and dispatched again once at epoch 2; when that one dies too the lead's run runs the task; the other task's run is folded meanwhile — DONE", async () => {
+  // A run that ends cleanly with no turn folded (its worker found no mail, say) counts as a
+  // death too: without the count, every such run would be followed by another at each wake.
+  it.each([
+    {
+      why: "a dead run is cancelled and dispatched again once at epoch 2; when that one dies too the lead's run runs the task; the other task's run is folded meanwhile — DONE",
+      first: "failure",
+      second: "cancelled",
+    },
+    {
+      why: "a run that ends cleanly with no turn folded counts as a death: dispatched again once at epoch 2, then the lead's run runs the task — 3 dispatches, not one per wake — DONE",
+      first: "success",
+      second: "success",
+    },
+  ] as const)("$why", async ({ first, second }) => {
     const job = await newJob({
       recording: tasksInOwnRunsRecording({
         "project-lead@state:execute:1": EXECUTE_STEPS(true),
@@ -187,46 +200,15 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
     await wake(1, deps); // hello in run 901, world in run 902
 
     await runTaskAsItsRun(job.repoDir, "world", "902", "world.txt");
-    runs.ended.set("901", { status: "completed", conclusion: "failure" });
+    runs.ended.set("901", { status: "completed", conclusion: first });
     let summary = await wake(1, deps);
     expect(runs.cancelled).toEqual(["901"]);
     expect(runs.dispatched.at(-1)).toEqual({ job: 1, task: "hello", epoch: 2 });
     expect(summary.waitingOn).toBe("the tasks' own runs: hello (run 903).");
 
-    runs.ended.set("903", { status: "completed", conclusion: "cancelled" });
+    runs.ended.set("903", { status: "completed", conclusion: second });
     summary = await wake(1, deps);
     expect(runs.cancelled).toEqual(["901", "903"]);
-    expect(runs.dispatched).toHaveLength(3);
-    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-    await approve(job);
-    summary = await wake(1, deps);
-    expect(summary.state).toBe("DONE");
-    expectBothMerged(job);
-  });
-
-  it("a run that ends cleanly with no turn folded counts as a death: dispatched again once at epoch 2, then the lead's run runs the task — 3 dispatches, not one per wake — DONE", async () => {
-    const job = await newJob({
-      recording: tasksInOwnRunsRecording({
-        "project-lead@state:execute:1": EXECUTE_STEPS(true),
-        "worker@dispatch:hello": worker("hello.txt"),
-      }),
-      config: PER_TASK,
-    });
-    let next = 900;
-    const runs = taskRuns(() => ({ kind: "dispatched", runId: String(++next) }));
-    const deps = await leadUpToDispatch(job, runs.port);
-    await wake(1, deps); // hello in run 901, world in run 902
-
-    await runTaskAsItsRun(job.repoDir, "world", "902", "world.txt");
-    // hello's run succeeded and pushed nothing (its worker found no mail, say): without the
-    // count, every such run would be followed by another at each wake.
-    runs.ended.set("901", { status: "completed", conclusion: "success" });
-    let summary = await wake(1, deps);
-    expect(runs.dispatched.at(-1)).toEqual({ job: 1, task: "hello", epoch: 2 });
-    expect(summary.waitingOn).toBe("the tasks' own runs: hello (run 903).");
-
-    runs.ended.set("903", { status: "completed", conclusion: "success" });
-    summary = await wake(1, deps);
     expect(runs.dispatched).toHaveLength(3);
     expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
     await approve(job);
