@@ -10,6 +10,7 @@ import { TASK_TURNS_DIR } from "../../records/task-turn-record.js";
 import { handleEffects } from "../flow/transitions.js";
 import { append, applyChange, progress, type Session } from "../job/session.js";
 import { foldTaskRuns } from "./fold-task-runs.js";
+import { foldedAskIds, openFoldedAsks } from "./folded-asks.js";
 
 /** Folds every task in a run of its own; true when any turn reached the bus. */
 export async function foldAtWake(s: Session): Promise<boolean> {
@@ -17,10 +18,11 @@ export async function foldAtWake(s: Session): Promise<boolean> {
   if (fanout === undefined || Object.keys(fanout.tasks).length === 0) return false;
   const client = gitClient(s.deps.repoDir);
   const git = (args: string[]) => client.raw(args);
-  const folds = await foldTaskRuns(git, s.n, s.engine, s.soup);
+  const folds = await foldTaskRuns(git, s.n, s.engine, s.soup, foldedAskIds(s));
   let delivered = false;
   for (const fold of folds) {
     applyChange(s, { type: "task-run-recorded", id: fold.task, ledger: fold.ledger });
+    openFoldedAsks(s, fold.asked);
     // What the task's run paid reaches the job's cost once (the ledger charges by growth):
     // the caps see it at the lead's next model call.
     if (fold.chargedUsd > 0) applyChange(s, { type: "task-run-charged", costUsd: fold.chargedUsd });

@@ -9,6 +9,7 @@
 import { applyChange, progress, type Session } from "../job/session.js";
 import { runsElsewhere } from "./dispatch-task-run.js";
 import { watchTaskRun } from "./watch-task-run.js";
+import { hasMail } from "./dispatch-on-mail.js";
 
 /** True when any task's runner changed (the caller persists). */
 export async function watchAtWake(s: Session): Promise<boolean> {
@@ -38,6 +39,13 @@ export async function watchAtWake(s: Session): Promise<boolean> {
       continue;
     }
     const death = step === "redispatch";
+    // A run that ended cleanly with its worker waiting (on the answer to its question): the
+    // next run is dispatched once mail is waiting for it (dispatch-on-mail.ts), not now —
+    // a run started now would find nothing to do and count as a death.
+    if (!death && !hasMail(s, meta.thread)) {
+      applyChange(s, { type: "task-run-recorded", id, ledger: { ...ledger, runId: null } });
+      continue;
+    }
     // Cancelled first: two runs of one task never write at once (the old one would only be
     // refused, but it would spend the task's allowance meanwhile).
     if (death) await runs.cancel(ledger.runId).catch(() => undefined);
