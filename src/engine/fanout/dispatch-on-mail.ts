@@ -5,6 +5,7 @@
 // and persists what it dispatched before anything else runs: the ledger names the run it
 // dispatched, and no second one is dispatched for the same mail.
 
+import { addressKey } from "../../protocol/address.js";
 import type { Session } from "../job/session.js";
 import { applyChange, progress } from "../job/session.js";
 import { runsElsewhere } from "./dispatch-task-run.js";
@@ -13,6 +14,18 @@ import { runsElsewhere } from "./dispatch-task-run.js";
 export function hasMail(s: Session, thread: string): boolean {
   const worker = { agent: "worker", thread };
   return s.soup.stateOf(worker) === "Idle" && s.soup.mailbox(worker).length > 0;
+}
+
+/**
+ * Whether the task worker on `thread` waits on the answer to its question: the lead holds its
+ * next run until the answer is mail. Any other worker without mail is not held — a run that
+ * can do nothing counts as a death (watch-task-run.ts), so such a task cannot stall the job.
+ */
+export function waitsOnAnswer(s: Session, thread: string): boolean {
+  const worker = { agent: "worker", thread };
+  if (s.soup.stateOf(worker) === "AskQuestion") return true;
+  const key = addressKey(worker);
+  return s.soup.pendingEscalations().some((m) => addressKey(m.caller) === key);
 }
 
 /** Dispatches the waiting tasks that have mail now; true when any ledger changed. */
