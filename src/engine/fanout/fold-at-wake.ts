@@ -5,7 +5,7 @@
 
 import { commitDateEnv, gitClient } from "../../git/git-client.js";
 import { BOT_IDENTITY } from "../tree/job-repo.js";
-import { taskWorkspace } from "../tasks/task-workspace.js";
+import { pushTask, taskWorkspace } from "../tasks/task-workspace.js";
 import { TASK_TURNS_DIR } from "../../records/task-turn-record.js";
 import { handleEffects } from "../flow/transitions.js";
 import { append, applyChange, progress, type Session } from "../job/session.js";
@@ -84,6 +84,18 @@ async function adoptDoneHead(s: Session, task: string, head: string): Promise<bo
       "-m",
       `cfa #${s.n}: task ${task} at ${head.slice(0, 12)}, without its run's records`,
     ]);
+  }
+  // Published, leased on the run's tip: a later run of the lead opens the task's worktree
+  // from the forge's branch, and its merge must not bring the records into the job branch.
+  // Refused (the branch moved past the done record: not a run the lead trusts), the task is
+  // not adopted, as for a head off its branch.
+  const adopted = (await git.raw(["rev-parse", "--verify", "HEAD"])).trim();
+  try {
+    if (adopted !== tip) await pushTask(s, task, tip, adopted);
+  } catch (error) {
+    if ((error as Error | undefined)?.name !== "PushRejectedError") throw error;
+    progress(s, "EXECUTE", "REFUSED", `task ${task}'s run: its branch moved after its done turn`);
+    return false;
   }
   return true;
 }
