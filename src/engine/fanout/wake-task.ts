@@ -7,18 +7,27 @@
 // - no response journal is opened (the journal's branch is the lead's), no bus event or
 //   state leaves the runner: the soup is the job branch's, advanced here only to know what is
 //   left in the worker's mailbox;
-// - the worker may not dispatch sub-tasks (runtime `taskRun` hooks): the tool says so and the
-//   agent carries on; a question it asks ends its turn, and the record carries it to the lead,
+// - its sub-tasks run here, on this run's own bus (the soup, never persisted): provisioned
+//   from the task's worktree, verified and merged into it at the worker's `close`, their
+//   branches local to the run (never pushed: task-workspace.ts pushTask). The lead folds the
+//   worker's turn on one of its messages and every turn of the subtree it led to as one turn
+//   of the worker's: one record, whose sends are the worker's to its parent, whose cost is the
+//   whole subtree's (sub-tasks' and verifiers' calls through the same charge hook). A run that
+//   stops inside it leaves that record unended: the lead's message stays in the worker's
+//   mailbox for the next run, which starts the subtree again;
+// - a question it asks ends its turn (never from a sub-task, nor with a sub-task open: those
+//   exist in this run alone), and the record carries it to the lead,
 //   whose run poses it as the worker's [ask-step] (deliver-folded-turn.ts): its answer is the
 //   worker's next mail, taken by the task's next run (dispatch-on-mail.ts);
 // - each model call's cost is written to the turn's record at once (TaskTurnWriter, a leased
 //   push), after the allowance the ledger gives the task was checked before the call; at the
 //   turn's end the code is committed on the task branch with the worker's transcript and the
 //   record says what the turn sent its parent and whether the task is done (its mailbox
-//   empty): the lead folds it at its next wake (fold-at-wake.ts).
-// The run stops when the worker has no mail left, at the run's time margin or cancellation
-// (`stop`, job/wake-stop.ts: the turn in flight ends at its next call, its record saying only
-// what it cost), or when its lease is refused (the lead dispatched a newer epoch: stale).
+//   empty, no sub-task open): the lead folds it at its next wake (fold-at-wake.ts).
+// The run stops when the worker has no mail left and its subtree is quiet, at the run's time
+// margin or cancellation (`stop`, job/wake-stop.ts: the turn in flight ends at its next call,
+// its record saying only what it cost), or when its lease is refused (the lead dispatched a
+// newer epoch: stale).
 
 import { addressKey, type Address } from "../../protocol/address.js";
 import type { Payload } from "../../protocol/bus/index.js";
@@ -31,7 +40,9 @@ import { TASK_TRANSCRIPT_PATH, type TaskTurnRecord } from "../../records/task-tu
 import type { EngineDeps } from "../job/engine-deps.js";
 import { loadConfig } from "../job/load-config.js";
 import { openSession, type Session } from "../job/session.js";
-import { runtimeOf } from "../job/wake-runtime.js";
+import { runtimeOf, type TaskRunHooks } from "../job/wake-runtime.js";
+import { handleEffects } from "../flow/transitions.js";
+import { taskOfThread } from "../flow/instances.js";
 import { stopOf } from "../job/wake-stop.js";
 import { takeWakeLock } from "../job/wake-lock.js";
 import { runSetup } from "../setup/run-setup.js";
@@ -72,11 +83,24 @@ export interface TaskWakeSummary {
   done: boolean;
 }
 
-/** Why a worker in a task run cannot use these tools, as the tool answers the agent. */
-const REFUSES = {
-  dispatch:
-    "sub-tasks cannot be dispatched from a task's own run (execute.runners): do this work in your task",
-};
+/**
+ * Why an instance of the run's subtree cannot use a tool here. A question reaches a person
+ * only through the lead's run, and it ends this run's turn: never from a sub-task (its parent
+ * is in this run), nor while the worker's sub-tasks are open (they exist in this run alone).
+ */
+function refusesIn(s: Session, task: string, worker: Address): TaskRunHooks["refuses"] {
+  return (tool, a, pending) => {
+    if (tool !== "ask") return undefined;
+    if (a.thread !== worker.thread)
+      return "a sub-task cannot ask a question in its parent's run: reply to your parent with what you need";
+    if (
+      openSubtasks(s, task).length > 0 ||
+      pending.some((p) => p.kind === "deliver" && p.content.kind === "task")
+    )
+      return "your sub-tasks are open: close them before you ask a question (a question ends this run)";
+    return undefined;
+  };
+}
 
 export async function wakeTask(o: TaskWakeOptions, deps: EngineDeps): Promise<TaskWakeSummary> {
   const standing = await readTaskRunStanding(deps.repoDir, o.job, o.task, o.epoch);
@@ -164,7 +188,7 @@ async function runWorker(
       turn = { ...turn, calls: turn.calls + 1, costUsd: turn.costUsd + costUsd };
       await writer.called(turn);
     },
-    refuses: REFUSES,
+    refuses: refusesIn(s, o.task, worker),
   };
   const hard = new AbortController();
   const onStop = () => {
@@ -176,23 +200,47 @@ async function runWorker(
   o.stop?.addEventListener("abort", onStop, { once: true });
   onStop();
 
+  // The messages the lead's bus holds for the worker: each one the run takes starts a turn
+  // the lead folds as one turn of the worker's (deliver-folded-turn.ts). Whatever arrives
+  // after them is this run's own mail (its sub-tasks' replies), taken inside that turn.
+  let leadMail = s.soup.mailbox(worker).length;
   let turns = 0;
   let done = false;
   try {
-    while (s.soup.stateOf(worker) === "Idle" && s.soup.mailbox(worker).length > 0) {
+    while (leadMail > 0 && s.soup.stateOf(worker) === "Idle") {
       if (rt.stopping !== null) return { stopped: rt.stopping, turns, done };
       await setUp(s, o.task, ws);
-      const ran = await runInstanceTurn(s, worker, hard.signal);
-      if (rt.stopping !== null) return { stopped: rt.stopping, turns, done };
-      if (ran.error !== null || ran.run === null) throw ran.error ?? new Error("no turn ran");
-      // The soup here is only this run's view of the worker's mailbox: never persisted.
-      s.soup.endTurn(worker, { rule: "nosend-step" });
-      await ran.run.record();
-      const repo = new JobRepo(ws.root, () => s.deps.clock.now(), ws.gitDir, {
-        logger: s.deps.logger,
-        maxFileBytes: s.repo.maxFileBytes,
-      });
-      await repo.commit(`cfa #${o.job}: ${addressKey(worker)} turn ${turn.seq}`);
+      const sends: TaskTurnRecord["sends"] = [];
+      let asked: TaskTurnRecord["sends"][number] | null = null;
+      // The worker's turn on the lead's message, then every turn of its subtree it leads to:
+      // its sub-tasks' turns and its own on their mail, until the subtree is quiet.
+      let next: Address | null = worker;
+      leadMail -= 1;
+      while (next !== null) {
+        if (rt.stopping !== null) return { stopped: rt.stopping, turns, done };
+        const ran = await runInstanceTurn(s, next, hard.signal);
+        if (rt.stopping !== null) return { stopped: rt.stopping, turns, done };
+        if (ran.error !== null || ran.run === null) throw ran.error ?? new Error("no turn ran");
+        const isWorker = next.thread === worker.thread;
+        const pending = ran.run.decisions.pending;
+        if (isWorker) sends.push(...sendsOf(pending, s, o.task));
+        // The soup here is this run's bus for the subtree: never persisted. Its effects are
+        // run here (a sub-task provisioned from this task's worktree, one closed verified and
+        // merged into it); a send out of the subtree is the record's, for the lead to fold.
+        const ended = s.soup.endTurn(
+          next,
+          pending.length > 0 ? { rule: "send-step", payloads: pending } : { rule: "nosend-step" },
+        );
+        await ran.run.record();
+        const sub = isWorker ? o.task : taskOfThread(next.thread);
+        if (sub !== null) await commitCode(s, sub, `cfa #${o.job}: ${addressKey(next)} turn`);
+        await handleEffects(s, ended.effects);
+        if (isWorker) {
+          asked = askOf(ran.run, s, worker);
+          if (asked !== null) break;
+        }
+        next = nextInRun(s, o.task, worker, leadMail);
+      }
       // The transcript apart, after: the tree's commit keeps what is under `.cfa/` as the
       // branch had it (an agent's writes there are put back).
       const transcript = (await readText(s.jobWs.root, transcriptFile)) ?? "";
@@ -210,10 +258,12 @@ async function runWorker(
           TASK_TRANSCRIPT_PATH,
         ]);
       const code = (await git(["rev-parse", "--verify", "HEAD"])).trim();
-      const sends = sendsOf(ran.run.decisions.pending, s);
-      const asked = askOf(ran.run, s, worker);
-      // A worker that asked waits for its answer, which only the lead's run can give.
-      done = asked === null && s.soup.mailbox(worker).length === 0;
+      // A worker that asked waits for its answer, which only the lead's run can give; one
+      // with a sub-task still open is not done (issue 15 point 6: the subtree ends first).
+      done =
+        asked === null &&
+        s.soup.mailbox(worker).length === 0 &&
+        openSubtasks(s, o.task).length === 0;
       await writer.ended({ ...turn, sends: asked ? [...sends, asked] : sends, done }, code);
       turns += 1;
       turn = { seq: turn.seq + 1, calls: 0, costUsd: 0 };
@@ -229,10 +279,57 @@ async function runWorker(
   }
 }
 
+/** A turn's code committed on its task's branch in this run (pushed only as the task's). */
+async function commitCode(s: Session, task: string, message: string): Promise<void> {
+  const ws = await taskWorkspace(s, task);
+  const repo = new JobRepo(ws.root, () => s.deps.clock.now(), ws.gitDir, {
+    logger: s.deps.logger,
+    maxFileBytes: s.repo.maxFileBytes,
+  });
+  await repo.commit(message);
+}
+
+/** Whether `thread` is the task's or one of its sub-tasks' (this run's subtree). */
+function inSubtree(s: Session, task: string, thread: string): boolean {
+  let id = taskOfThread(thread);
+  for (let depth = 0; id !== null && depth < 64; depth++) {
+    if (id === task) return true;
+    id = s.engine.tasks[id]?.parent ?? null;
+  }
+  return false;
+}
+
+/** The task's sub-tasks, at any depth, that are open or queued in this run. */
+function openSubtasks(s: Session, task: string): string[] {
+  return Object.entries(s.engine.tasks)
+    .filter(([id, m]) => id !== task && (m.status === "open" || m.status === "queued"))
+    .filter(([, m]) => inSubtree(s, task, m.thread))
+    .map(([id]) => id);
+}
+
+/**
+ * The next turn of the subtree: the worker's on this run's own mail (never on the lead's: each
+ * of those starts a record of its own), else an open sub-task's worker with mail, first
+ * dispatched first; null when the subtree is quiet.
+ */
+function nextInRun(s: Session, task: string, worker: Address, leadMail: number): Address | null {
+  const ready = (a: Address) => s.soup.stateOf(a) === "Idle" && s.soup.mailbox(a).length > 0;
+  if (leadMail === 0 && ready(worker)) return worker;
+  for (const id of openSubtasks(s, task)) {
+    const a = { agent: "worker", thread: s.engine.tasks[id]!.thread };
+    if (s.engine.tasks[id]!.status === "open" && ready(a)) return a;
+  }
+  return null;
+}
+
 /** The turn's messages to its parent, as its record carries them (the lead checks them again). */
-function sendsOf(pending: readonly Payload[], s: Session): TaskTurnRecord["sends"] {
+function sendsOf(pending: readonly Payload[], s: Session, task: string): TaskTurnRecord["sends"] {
   const sends: TaskTurnRecord["sends"] = [];
   for (const p of pending) {
+    // A dispatch, a close, a message to a sub-task: this run's own, applied here.
+    if (p.kind === "terminate" && inSubtree(s, task, p.thread)) continue;
+    if (p.kind === "deliver" && (p.content.kind === "task" || inSubtree(s, task, p.to.thread)))
+      continue;
     if (p.kind !== "deliver" || p.content.kind !== "reply") {
       s.deps.logger.warn(`cfa #${s.n}: a task run carries only replies; a ${p.kind} is dropped`);
       continue;

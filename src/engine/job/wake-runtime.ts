@@ -5,6 +5,7 @@
 // all, and the next wake rebuilds it from the journal and the branch.
 
 import type { Address } from "../../protocol/address.js";
+import type { Payload } from "../../protocol/bus/index.js";
 import { CostGate } from "../turn/cost-gate.js";
 import type { CommandClock } from "../fanout/command-clock.js";
 import type { ResponseJournal } from "../turn/response-journal.js";
@@ -57,8 +58,11 @@ export interface TaskRunHooks {
   beforeCall(): string | null;
   /** A model call was charged `costUsd`: the turn's record says so before anything else runs. */
   charged(costUsd: number): Promise<void>;
-  /** Why a tool the lead's run would take is refused in this run, by tool (absent: allowed). */
-  refuses: { dispatch?: string; ask?: string };
+  /**
+   * Why a tool the lead's run would take is refused to instance `a` in this run (undefined:
+   * allowed); `pending` is what its turn queued so far.
+   */
+  refuses(tool: "dispatch" | "ask", a: Address, pending: readonly Payload[]): string | undefined;
 }
 
 const runtimes = new WeakMap<Session, WakeRuntime>();

@@ -13,6 +13,7 @@ import { queueComment } from "../publish/outbox.js";
 import { parentWorkspace, pushTask, taskWorkspace } from "./task-workspace.js";
 import { verifyTask } from "./verify-task.js";
 import { AUTO } from "../fanout/choose-runner.js";
+import { runtimeOf } from "../job/wake-runtime.js";
 
 /**
  * Seed 000 §10: a released task instance's workspace is merged into its parent's (a close,
@@ -142,6 +143,8 @@ async function verifiedForMerge(s: Session, id: string, ws: Workspace): Promise<
  * already (a wake that died mid-release), so only the forge's own head can name it.
  */
 async function deleteTaskBranch(s: Session, branch: string, known: string | null): Promise<void> {
+  // A sub-task of a task's own run was never pushed (task-workspace.ts pushTask).
+  if (runtimeOf(s).taskRun !== null) return;
   if (known !== null) {
     try {
       await s.deps.forge.deleteBranch(branch, known);

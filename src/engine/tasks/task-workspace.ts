@@ -7,6 +7,7 @@ import type { Workspace } from "../../ports/workspaces.js";
 import { JobRepo } from "../tree/job-repo.js";
 import type { Session } from "../job/session.js";
 import { taskOfThread } from "../flow/instances.js";
+import { runtimeOf } from "../job/wake-runtime.js";
 
 /** The workspace an instance works in: its task's, or the job's (the lead, a proxy's caller). */
 export async function workspaceOf(s: Session, a: Address): Promise<Workspace> {
@@ -43,6 +44,10 @@ export async function commitTask(s: Session, id: string, message: string): Promi
 
 /** Publishes a task's branch, never forced: created on its first push, then compare-and-swap. */
 export async function pushTask(s: Session, id: string, before: string, sha: string): Promise<void> {
+  // In a task's own run (issue 15 point 6) its sub-tasks' branches stay in the run, their
+  // only writer, and the task's own branch is pushed by the run's record writer, leased
+  // (fanout/task-turn-writer.ts): nothing goes through the forge, which refuses it there.
+  if (runtimeOf(s).taskRun !== null) return;
   const meta = s.engine.tasks[id];
   if (!meta) return;
   const first = before === meta.base;

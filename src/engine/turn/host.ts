@@ -130,7 +130,7 @@ export function createHost(
 
   return {
     async dispatch({ id, brief, files }) {
-      const refused = runtimeOf(s).taskRun?.refuses.dispatch;
+      const refused = runtimeOf(s).taskRun?.refuses("dispatch", a, decisions.pending);
       if (refused !== undefined) return refuse(refused);
       // A task id becomes a pushed branch name (issue 18 §3): never one that holds a secret,
       // and the refusal does not repeat it.
@@ -252,7 +252,7 @@ export function createHost(
     },
 
     async ask(question) {
-      const refused = runtimeOf(s).taskRun?.refuses.ask;
+      const refused = runtimeOf(s).taskRun?.refuses("ask", a, decisions.pending);
       if (refused !== undefined) return refuse(refused);
       if (question.kind === "gate") {
         const state = s.job.state;
