@@ -13,10 +13,12 @@ import {
   runOf,
   tasksInOwnRunsRecording,
 } from "../support/engine/task-run-pushes.js";
-import { pass, worker } from "../support/engine/recordings.js";
+import { EXECUTE_STEPS, pass, worker } from "../support/engine/recordings.js";
 import { call, expecting, say, tools } from "../support/engine/script.js";
 import { wake } from "../../src/engine/index.js";
-import type { TaskRuns } from "../../src/ports/task-runs.js";
+import type { TaskRunInputs, TaskRuns, TaskRunState } from "../../src/ports/task-runs.js";
+import type { Model } from "../../src/ports/model.js";
+import { asConversationModel } from "../support/engine/local-job.js";
 import { git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { approve } from "../support/engine/person.js";
@@ -25,28 +27,52 @@ import { state } from "../support/engine/inspect.js";
 const PER_TASK = "execute:\n  runners: per-task\n";
 const dispatch = (id: string, brief: string) => call("dispatch", { id, brief, files: [] });
 
+/**
+ * hello's worker with two sub-tasks, closed as they reply; world's worker alone. `anyOrder`:
+ * the lead waits for both replies before it closes either (world's may come first).
+ */
+function withSubtasks(anyOrder = false) {
+  return tasksInOwnRunsRecording({
+    "project-lead@state:execute:1": EXECUTE_STEPS(anyOrder),
+    "worker@dispatch:hello": [
+      tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
+      tools(dispatch("hello-a", "Write a.txt"), dispatch("hello-b", "Write b.txt")),
+      say("Waiting for my sub-tasks."),
+      expecting(tools(call("close", { task: "hello-a" })), "a.txt written"),
+      say("Waiting for b."),
+      expecting(tools(call("close", { task: "hello-b" })), "b.txt written"),
+      tools(call("reply", { text: "hello.txt written, with a.txt and b.txt" })),
+      say("done"),
+    ],
+    "worker@dispatch:hello-a": worker("a.txt"),
+    "worker@dispatch:hello-b": worker("b.txt"),
+    "verifier@verify:hello-a-1": pass(),
+    "verifier@verify:hello-b-1": pass(),
+    "worker@dispatch:world": worker("world.txt"),
+  });
+}
+
+function taskRuns() {
+  let next = 900;
+  const dispatched: TaskRunInputs[] = [];
+  const ended = new Map<string, TaskRunState>();
+  const port: TaskRuns = {
+    dispatch: async (i) => {
+      dispatched.push(i);
+      return { kind: "dispatched", runId: String(++next) };
+    },
+    state: async (runId) => ended.get(runId) ?? { status: "active" },
+    cancel: async () => {},
+  };
+  return { port, dispatched, ended };
+}
+
 describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
   const newJob = useLocalJobs();
 
   it("2 sub-tasks dispatched, verified and merged into the task branch in its run (1 record, only the reply to the parent, every call charged there); the lead folds, verifies, merges: DONE, no sub-task branch on the remote", async () => {
     const job = await newJob({
-      recording: tasksInOwnRunsRecording({
-        "worker@dispatch:hello": [
-          tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
-          tools(dispatch("hello-a", "Write a.txt"), dispatch("hello-b", "Write b.txt")),
-          say("Waiting for my sub-tasks."),
-          expecting(tools(call("close", { task: "hello-a" })), "a.txt written"),
-          say("Waiting for b."),
-          expecting(tools(call("close", { task: "hello-b" })), "b.txt written"),
-          tools(call("reply", { text: "hello.txt written, with a.txt and b.txt" })),
-          say("done"),
-        ],
-        "worker@dispatch:hello-a": worker("a.txt"),
-        "worker@dispatch:hello-b": worker("b.txt"),
-        "verifier@verify:hello-a-1": pass(),
-        "verifier@verify:hello-b-1": pass(),
-        "worker@dispatch:world": worker("world.txt"),
-      }),
+      recording: withSubtasks(),
       config: PER_TASK,
     });
     const port: TaskRuns = {
@@ -98,5 +124,74 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
     expect(files).not.toContain(".cfa/turns/");
     expect(Object.keys(state(job).engine.tasks as object).sort()).toEqual(["hello", "world"]);
     expect(git(job.repoDir, "branch", "--list", "cfa/1-hello*")).toBe("");
+  });
+
+  it("a run stopped inside the subtree (a sub-task's first call made) ends no record and pushes no transcript; the lead dispatches epoch 2, which starts again from the task's base (1 commit back, the dead run's hello.txt gone), takes the subtree again and is folded once: DONE", async () => {
+    const job = await newJob({ recording: withSubtasks(true), config: PER_TASK });
+    const runs = taskRuns();
+    const deps = await leadUpToDispatch(job, runs.port);
+    await wake(1, deps); // hello in run 901, world in run 902
+
+    // Run 901's time margin comes right after hello-a's first call.
+    const inner = job.deps.model;
+    const stop = new AbortController();
+    const stopping: Model = {
+      complete: async (request, options) => {
+        const response = await inner.complete(request, options);
+        if (asConversationModel(inner).requests.at(-1)?.instance === "worker@dispatch:hello-a")
+          stop.abort({ reason: "the run's time margin", now: false });
+        return response;
+      },
+      ...(inner.limits ? { limits: (m: string) => inner.limits!(m) } : {}),
+    };
+    (job.deps as { model: Model }).model = stopping;
+    const first = await runTaskInItsRun(job, "hello", "901", { stop: stop.signal });
+    (job.deps as { model: Model }).model = inner;
+    expect(first).toEqual({
+      stopped: "the run stops early: the run's time margin",
+      turns: 0,
+      done: false,
+    });
+    const dead = JSON.parse(git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json")) as {
+      ended: boolean;
+      calls: number;
+    };
+    expect(dead).toMatchObject({ ended: false, calls: 4 });
+    // The worker's first turn rode on the sub-task's call record; its transcript did not.
+    expect(git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1-hello")).toContain("hello.txt");
+    expect(git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1-hello")).not.toContain(
+      ".cfa/turns/transcript.jsonl",
+    );
+    await runTaskInItsRun(job, "world", "902");
+
+    runs.ended.set("901", { status: "completed", conclusion: "success" });
+    await wake(1, deps);
+    expect(runs.dispatched.at(-1)).toEqual({ job: 1, task: "hello", epoch: 2 });
+    expect(await runTaskInItsRun(job, "hello", "903", { epoch: 2 })).toEqual({
+      stopped: null,
+      turns: 1,
+      done: true,
+    });
+    const log = git(job.repoDir, "log", "--format=%s", "cfa/1-hello");
+    expect(log.split("hello back to turn 0's tree (a run stopped inside turn 1)")).toHaveLength(2);
+    const record = JSON.parse(
+      git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e2.json"),
+    ) as { done: boolean; head: string; sends: unknown[] };
+    expect(record.done).toBe(true);
+    expect(record.sends).toHaveLength(1);
+    // The tree epoch 2 started from: the task's base, without the dead run's hello.txt.
+    const back = git(job.repoDir, "log", "--format=%H", "--grep=back to turn 0", "cfa/1-hello");
+    expect(git(job.repoDir, "ls-tree", "-r", "--name-only", back)).not.toContain("hello.txt");
+    expect(git(job.repoDir, "merge-base", "--is-ancestor", back, record.head)).toBe("");
+
+    let summary = await wake(1, deps);
+    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    await approve(job);
+    summary = await wake(1, deps);
+    expect(summary.state).toBe("DONE");
+    expectBothMerged(job);
+    const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
+    expect(files).toContain("a.txt");
+    expect(files).toContain("b.txt");
   });
 });

@@ -36,7 +36,11 @@ import type { Question } from "../../agents/turn-contract.js";
 import { pendingAsk } from "../../agents/loop/index.js";
 import type { CfaConfig } from "../../config/index.js";
 import { commitDateEnv, gitClient } from "../../git/git-client.js";
-import { TASK_TRANSCRIPT_PATH, type TaskTurnRecord } from "../../records/task-turn-record.js";
+import {
+  TASK_TRANSCRIPT_PATH,
+  TASK_TURNS_DIR,
+  type TaskTurnRecord,
+} from "../../records/task-turn-record.js";
 import type { EngineDeps } from "../job/engine-deps.js";
 import { loadConfig } from "../job/load-config.js";
 import { openSession, type Session } from "../job/session.js";
@@ -150,9 +154,10 @@ async function runWorker(
   const head = (await git(["rev-parse", "--verify", "HEAD"])).trim();
   // A re-run of this epoch's run (GitHub's "Re-run jobs" keeps the inputs) would take the
   // worker's messages a second time: only the first run of an epoch works.
-  const mine = (await readTaskTurnRecords(git, head)).records.filter((r) => r.epoch === o.epoch);
-  if (mine.length > 0)
+  const { records } = await readTaskTurnRecords(git, head);
+  if (records.some((r) => r.epoch === o.epoch))
     return { stopped: `epoch ${o.epoch} of task ${o.task} already ran`, turns: 0, done: false };
+  await backToFoldedTurn(s, o, git, records, ledger.folded, meta.base);
 
   const writer = new TaskTurnWriter({
     git,
@@ -277,6 +282,58 @@ async function runWorker(
     o.stop?.removeEventListener("abort", onStop);
     rt.taskRun = null;
   }
+}
+
+/**
+ * The task's tree (code and transcript) as its last folded turn ended it. A run that stopped
+ * inside a turn may have pushed part of it — its worker's commits and its sub-tasks' merges
+ * ride on the records of its later calls — but the lead never folded it, and its transcript
+ * was never committed: this run takes that turn again from the lead's message, so it starts
+ * from the code that turn began on, and the worker's tree and conversation agree. The head is
+ * a record's (hostile input): used only if it is on the branch; the records stay.
+ */
+async function backToFoldedTurn(
+  s: Session,
+  o: TaskWakeOptions,
+  git: RunGit,
+  records: readonly TaskTurnRecord[],
+  folded: number,
+  base: string,
+): Promise<void> {
+  const last = records
+    .filter((r) => r.ended && r.seq === folded && r.epoch < o.epoch && r.head !== null)
+    .sort((a, b) => b.epoch - a.epoch)[0];
+  const to = folded === 0 ? base : (last?.head ?? null);
+  if (to === null || to === "") return;
+  // Exit 0: an ancestor of the tip (or the tip); anything else: not this branch's.
+  const onBranch = await git(["merge-base", "--is-ancestor", to, "HEAD"]).then(
+    () => true,
+    () => false,
+  );
+  if (!onBranch) return;
+  // git-restore(1): "If a path is tracked but does not exist in the restore source, it will
+  // be removed to match the source." Every record stays as the branch has it.
+  await git([
+    "restore",
+    `--source=${to}`,
+    "--staged",
+    "--worktree",
+    "--",
+    ".",
+    `:(exclude,glob)${TASK_TURNS_DIR}/*.json`,
+  ]);
+  if ((await git(["status", "--porcelain", "--untracked-files=no"])).trim() === "") return;
+  await git([
+    "commit",
+    "--quiet",
+    "--no-verify",
+    "--no-gpg-sign",
+    "-m",
+    `cfa #${o.job}: ${o.task} back to turn ${folded}'s tree (a run stopped inside turn ${folded + 1})`,
+  ]);
+  s.deps.logger.info(
+    `cfa #${o.job}: task ${o.task} starts again from turn ${folded}'s tree: a run stopped inside turn ${folded + 1}`,
+  );
 }
 
 /** A turn's code committed on its task's branch in this run (pushed only as the task's). */
