@@ -194,4 +194,48 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
     expect(files).toContain("a.txt");
     expect(files).toContain("b.txt");
   });
+
+  it("a sub-task that goes quiet (no reply) in the run: the worker is told once, then the sub-task is dropped unmerged (1 drop, its branch nowhere) and the worker does its work itself; 1 record, done: DONE", async () => {
+    const job = await newJob({
+      recording: tasksInOwnRunsRecording({
+        "worker@dispatch:hello": [
+          tools(dispatch("hello-a", "Write hello.txt")),
+          say("Waiting for hello-a."),
+          expecting(say("Still waiting."), "neither they nor you have a message waiting"),
+          expecting(
+            tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
+            "were dropped unmerged",
+          ),
+          tools(call("reply", { text: "hello.txt written" })),
+          say("done"),
+        ],
+        "worker@dispatch:hello-a": [say("Nothing to say.")],
+        "worker@dispatch:world": worker("world.txt"),
+      }),
+      config: PER_TASK,
+    });
+    const deps = await leadUpToDispatch(job, taskRuns().port);
+    await wake(1, deps);
+    expect(await runTaskInItsRun(job, "hello", "901")).toEqual({
+      stopped: null,
+      turns: 1,
+      done: true,
+    });
+    await runTaskInItsRun(job, "world", "902");
+    const record = JSON.parse(
+      git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
+    ) as { done: boolean; head: string; sends: { kind: string }[] };
+    expect(record.sends.map((m) => m.kind)).toEqual(["reply"]);
+    expect(git(job.repoDir, "log", "--merges", "--format=%s", record.head)).not.toContain(
+      "hello-a",
+    );
+    expect(git(job.repoDir, "branch", "--list", "cfa/1-hello-*")).toBe("");
+
+    let summary = await wake(1, deps);
+    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    await approve(job);
+    summary = await wake(1, deps);
+    expect(summary.state).toBe("DONE");
+    expectBothMerged(job);
+  });
 });

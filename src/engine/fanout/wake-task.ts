@@ -46,6 +46,7 @@ import { loadConfig } from "../job/load-config.js";
 import { openSession, type Session } from "../job/session.js";
 import { runtimeOf, type TaskRunHooks } from "../job/wake-runtime.js";
 import { handleEffects } from "../flow/transitions.js";
+import { recover } from "../flow/orchestrator.js";
 import { taskOfThread } from "../flow/instances.js";
 import { stopOf } from "../job/wake-stop.js";
 import { takeWakeLock } from "../job/wake-lock.js";
@@ -220,6 +221,7 @@ async function runWorker(
       // The worker's turn on the lead's message, then every turn of its subtree it leads to:
       // its sub-tasks' turns and its own on their mail, until the subtree is quiet.
       let next: Address | null = worker;
+      let quiet = 0;
       leadMail -= 1;
       while (next !== null) {
         if (rt.stopping !== null) return { stopped: rt.stopping, turns, done };
@@ -245,6 +247,7 @@ async function runWorker(
           if (asked !== null) break;
         }
         next = nextInRun(s, o.task, worker, leadMail);
+        if (next === null && leadMail === 0) next = await quietSubtree(s, o.task, worker, quiet++);
       }
       // The transcript apart, after: the tree's commit keeps what is under `.cfa/` as the
       // branch had it (an agent's writes there are put back).
@@ -344,6 +347,44 @@ async function commitCode(s: Session, task: string, message: string): Promise<vo
     maxFileBytes: s.repo.maxFileBytes,
   });
   await repo.commit(message);
+}
+
+/**
+ * The subtree went quiet with sub-tasks open: nobody has mail, so nothing would ever close
+ * them, and they exist in this run alone — a record that ended here would leave the worker
+ * waiting on replies no run can send. The worker hears of it once; still quiet, the open
+ * sub-tasks are dropped unmerged ([term-drop], seed 000 §10) and the worker told to do their
+ * work itself. Returns the worker when it has that message, else null (the turn ends).
+ */
+async function quietSubtree(
+  s: Session,
+  task: string,
+  worker: Address,
+  times: number,
+): Promise<Address | null> {
+  const open = openSubtasks(s, task);
+  if (open.length === 0 || times > 1 || s.soup.stateOf(worker) !== "Idle") return null;
+  const list = open.join(", ");
+  if (times === 0) {
+    await recover(
+      s,
+      worker,
+      `Your sub-tasks ${list} are open, and neither they nor you have a message waiting. They exist in this run only: close each one that is done (it is verified and merged into your branch), or send it what it needs. Any still open when you end this turn are dropped unmerged.`,
+    );
+  } else {
+    for (const id of open) {
+      const thread = s.engine.tasks[id]!.thread;
+      if (s.soup.isTerminated(thread)) continue;
+      const step = s.soup.terminate(thread, "drop");
+      await handleEffects(s, step.effects);
+    }
+    await recover(
+      s,
+      worker,
+      `Your sub-tasks ${list} were dropped unmerged: they stayed open with nothing to do. Do their work yourself in your task, then reply to your parent.`,
+    );
+  }
+  return s.soup.mailbox(worker).length > 0 ? worker : null;
 }
 
 /** Whether `thread` is the task's or one of its sub-tasks' (this run's subtree). */
