@@ -10,6 +10,7 @@ import { TASK_TURNS_DIR } from "../../records/task-turn-record.js";
 import { handleEffects } from "../flow/transitions.js";
 import { append, applyChange, progress, type Session } from "../job/session.js";
 import { foldTaskRuns } from "./fold-task-runs.js";
+import { foldTaskTranscript } from "./fold-task-transcript.js";
 
 /** Folds every task in a run of its own; true when any turn reached the bus. */
 export async function foldAtWake(s: Session): Promise<boolean> {
@@ -30,6 +31,8 @@ export async function foldAtWake(s: Session): Promise<boolean> {
       await append(s, fold.events);
       delivered = true;
     }
+    // The worker's turns read in the job's records as if it had taken them in this run.
+    if (fold.transcriptAt !== null) await foldTaskTranscript(s, fold.task, fold.transcriptAt);
     // The task is done at the record's head: the lead's workspace takes it, for the
     // verifier and the merge that stay in the lead's run (the lead's `close`).
     // Done, the task's branch is the lead's again: what follows (a close, a message asking

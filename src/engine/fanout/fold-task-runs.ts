@@ -16,6 +16,8 @@ import { readTaskTurnRecords } from "./task-turn-files.js";
 
 export interface TaskRunFold {
   task: string;
+  /** The commit the last delivered turn ended on: the worker's transcript through it. */
+  transcriptAt: string | null;
   ledger: TaskLedgerRecord;
   events: BusEvent[];
   effects: Effect[];
@@ -49,6 +51,7 @@ export async function foldTaskRuns(
     });
     const result: TaskRunFold = {
       task,
+      transcriptAt: null,
       ledger: fold.ledger,
       events: [],
       effects: [],
@@ -59,6 +62,7 @@ export async function foldTaskRuns(
     for (const turn of fold.folded) {
       const delivered = deliver(soup, worker, turn, result);
       if (delivered && turn.done) result.doneAt = turn.head;
+      if (delivered && turn.head !== null) result.transcriptAt = turn.head;
     }
     out.push(result);
   }
