@@ -25,6 +25,10 @@ export async function foldAtWake(s: Session): Promise<boolean> {
     // What the task's run paid reaches the job's cost once (the ledger charges by growth):
     // the caps see it at the lead's next model call.
     if (fold.chargedUsd > 0) applyChange(s, { type: "task-run-charged", costUsd: fold.chargedUsd });
+    // What its turns took there, for what `execute.runners: auto` weighs: as the lead's run
+    // measures a turn it applies (its commands ran alone in that run: nothing contended).
+    for (const t of fold.timed)
+      applyChange(s, { type: "task-turn-timed", id: fold.task, ...t, contendedMs: 0 });
     for (const r of fold.say)
       progress(s, "EXECUTE", "REFUSED", `task ${fold.task}'s run: ${r.what}: ${r.why}`);
     if (fold.events.length > 0) {

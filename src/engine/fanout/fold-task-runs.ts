@@ -18,6 +18,8 @@ export interface TaskRunFold {
   task: string;
   /** The commit the last delivered turn ended on: the worker's transcript through it. */
   transcriptAt: string | null;
+  /** Ended turns' timings, each for the job's measures once. */
+  timed: { turnMs: number; commandMs: number }[];
   ledger: TaskLedgerRecord;
   events: BusEvent[];
   effects: Effect[];
@@ -52,6 +54,7 @@ export async function foldTaskRuns(
     const result: TaskRunFold = {
       task,
       transcriptAt: null,
+      timed: fold.timed,
       ledger: fold.ledger,
       events: [],
       effects: [],

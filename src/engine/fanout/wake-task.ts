@@ -22,7 +22,11 @@ import { addressKey, type Address } from "../../protocol/address.js";
 import type { Payload } from "../../protocol/bus/index.js";
 import type { CfaConfig } from "../../config/index.js";
 import { commitDateEnv, gitClient } from "../../git/git-client.js";
-import { TASK_TRANSCRIPT_PATH, type TaskTurnRecord } from "../../records/task-turn-record.js";
+import {
+  MAX_TURN_MS,
+  TASK_TRANSCRIPT_PATH,
+  type TaskTurnRecord,
+} from "../../records/task-turn-record.js";
 import type { EngineDeps } from "../job/engine-deps.js";
 import { loadConfig } from "../job/load-config.js";
 import { openSession, type Session } from "../job/session.js";
@@ -145,7 +149,7 @@ async function runWorker(
   rt.lastPoll = Number.POSITIVE_INFINITY;
   const before = totalCharged(ledger);
   let spent = 0;
-  let turn: Pick<TaskTurnRecord, "seq" | "calls" | "costUsd"> = {
+  let turn: Pick<TaskTurnRecord, "seq" | "calls" | "costUsd" | "timing"> = {
     seq: ledger.folded + 1,
     calls: 0,
     costUsd: 0,
@@ -184,6 +188,8 @@ async function runWorker(
       // The soup here is only this run's view of the worker's mailbox: never persisted.
       s.soup.endTurn(worker, { rule: "nosend-step" });
       await ran.run.record();
+      // Measured as the lead's run measures a task turn it applies (apply-turn.ts).
+      turn = { ...turn, timing: timingOf(ran.run) };
       const repo = new JobRepo(ws.root, () => s.deps.clock.now(), ws.gitDir, {
         logger: s.deps.logger,
         maxFileBytes: s.repo.maxFileBytes,
@@ -219,6 +225,15 @@ async function runWorker(
     o.stop?.removeEventListener("abort", onStop);
     rt.taskRun = null;
   }
+}
+
+/** A turn's time and its commands', as alone on the runner (what sharing it added, apart). */
+function timingOf(run: {
+  wallMs: number;
+  decisions: { commandMs: number; contendedMs: number };
+}): NonNullable<TaskTurnRecord["timing"]> {
+  const turnMs = Math.min(MAX_TURN_MS, Math.max(0, run.wallMs - run.decisions.contendedMs));
+  return { turnMs, commandMs: Math.min(turnMs, Math.max(0, run.decisions.commandMs)) };
 }
 
 /** The turn's messages to its parent, as its record carries them (the lead checks them again). */
