@@ -6,9 +6,9 @@
 import { commitDateEnv, gitClient } from "../../git/git-client.js";
 import { BOT_IDENTITY } from "../tree/job-repo.js";
 import { taskWorkspace } from "../tasks/task-workspace.js";
-import { foldTaskTranscript } from "./fold-task-transcript.js";
 import { TASK_TURNS_DIR } from "../../records/task-turn-record.js";
 import { handleEffects } from "../flow/transitions.js";
+import { foldTaskTranscript } from "./fold-task-transcript.js";
 import { append, applyChange, progress, type Session } from "../job/session.js";
 import { foldTaskRuns } from "./fold-task-runs.js";
 
