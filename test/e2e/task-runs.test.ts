@@ -32,6 +32,7 @@ import { commentsOfKind, fileOnBranch, state } from "../support/engine/inspect.j
 import { jobPaths } from "../../src/records/job-paths.js";
 import { readJobRecords } from "../../src/cli/job-records.js";
 import { readJobView } from "../../src/cli/job-view.js";
+import { renderInspect } from "../../src/cli/inspect-render.js";
 
 const PER_TASK = "execute:\n  runners: per-task\n";
 
@@ -195,6 +196,16 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
     expectBothMerged(job);
     expect(git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1")).not.toContain(".cfa/turns");
     expect(runs.dispatched).toHaveLength(2);
+    // DONE, the job's records still hold both workers' turns: `cfa inspect` lists each.
+    const inspect = renderInspect(readJobView((await readJobRecords(job.repoDir, 1))!), {
+      resolveModel: (m) => m,
+      price: () => 0,
+    }).join("\n");
+    for (const task of ["hello", "world"]) {
+      const file = jobPaths(1).instance({ agent: "worker", thread: `dispatch:${task}` });
+      expect(fileOnBranch(job, file)?.trim()).toBe(pushed[task]);
+      expect(inspect).toMatch(new RegExp(`worker@dispatch:${task}.*1 turn`));
+    }
   });
 
   // A run that ends cleanly with no turn folded (its worker found no mail, say) counts as a
