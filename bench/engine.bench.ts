@@ -10,13 +10,12 @@
 // is counted too (each costs 5–15 ms to start here): per turn, the number to keep small.
 
 import { execFileSync } from "node:child_process";
-import childProcess from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { wake } from "../src/engine/index.js";
+import { gitStarted } from "../src/git/git-spawner.js";
 import type { Model } from "../src/ports/model.js";
 import { createScriptedModel } from "../src/adapters/scripted/index.js";
 import { createLocalJob } from "../test/support/engine/local-job.js";
@@ -77,27 +76,23 @@ function subcommand(args: unknown): string {
   return list[i] ?? "?";
 }
 
-/** Counts the git processes started while `work` runs (every spawn of `git`). */
+/**
+ * Counts the git processes started while `work` runs: every command the engine's git runner
+ * starts is published on the `cfa-bot:git` channel (git-spawner.ts), whichever process
+ * spawns it.
+ */
 async function countingGit<T>(work: () => Promise<T>): Promise<{ value: T; gits: number }> {
-  const original = childProcess.spawn;
   let gits = 0;
-  const counting = ((command: string, ...rest: unknown[]) => {
-    if (command === "git") {
-      gits += 1;
-      const name = subcommand(rest[0]);
-      bySubcommand.set(name, (bySubcommand.get(name) ?? 0) + 1);
-    }
-    return (original as (...a: unknown[]) => unknown)(command, ...rest);
-  }) as typeof childProcess.spawn;
-  // The engine imports `spawn` by name: the builtin's ESM bindings follow the patch only
-  // once synced (https://nodejs.org/api/module.html#modulesyncbuiltinesmexports).
-  childProcess.spawn = counting;
-  syncBuiltinESMExports();
+  const counting = (message: unknown) => {
+    gits += 1;
+    const name = subcommand((message as { args?: unknown }).args);
+    bySubcommand.set(name, (bySubcommand.get(name) ?? 0) + 1);
+  };
+  gitStarted.subscribe(counting);
   try {
     return { value: await work(), gits };
   } finally {
-    childProcess.spawn = original;
-    syncBuiltinESMExports();
+    gitStarted.unsubscribe(counting);
   }
 }
 
