@@ -93,6 +93,9 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+/** How long a new helper has to say it is ready. */
+const READY_WITHIN_MS = 10_000;
+
 /** After this many helpers died, every command is spawned here (something is wrong). */
 const MAX_HELPER_DEATHS = 3;
 
@@ -154,8 +157,13 @@ class Spawner {
     }
     this.helper = helper;
     this.ready = false;
+    // A helper that never says it is ready (process.execPath is not a plain node) is ended;
+    // commands went on being spawned here meanwhile.
+    const silent = setTimeout(() => helper.kill("SIGKILL"), READY_WITHIN_MS);
+    silent.unref();
     helper.on("message", (reply: Reply) => {
       if (reply.ready === true) {
+        clearTimeout(silent);
         this.ready = true;
         return;
       }
