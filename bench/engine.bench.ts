@@ -99,6 +99,9 @@ async function countingGit<T>(work: () => Promise<T>): Promise<{ value: T; gits:
 export async function run(): Promise<BenchResult[]> {
   const perTurn: number[] = [];
   const perJob: number[] = [];
+  // The engine process's own CPU (its threads, not the git processes it waits on): what a
+  // turn costs this process whatever the machine's load.
+  const cpuPerTurn: number[] = [];
   const floors: number[] = [];
   let gitsPerTurn = 0;
   let turns = 0;
@@ -109,13 +112,16 @@ export async function run(): Promise<BenchResult[]> {
     try {
       await openJob(job);
       const start = performance.now();
+      const cpuStart = process.cpuUsage();
       const { value: summary, gits } = await countingGit(() => approveGates(job, 3, wake));
       const wall = performance.now() - start;
+      const cpu = process.cpuUsage(cpuStart);
       if (summary.state !== "DONE") throw new Error(`bench: the job ended ${summary.state}`);
       turns = state(job).turns;
       gitsPerTurn = gits / turns;
       perJob.push(wall);
       perTurn.push((wall - model.ms()) / turns);
+      cpuPerTurn.push((cpu.user + cpu.system) / 1000 / turns);
     } finally {
       await job.cleanup();
     }
@@ -134,7 +140,12 @@ export async function run(): Promise<BenchResult[]> {
       unit: "ms/turn",
       median: median(perTurn),
       runs: RUNS,
-      extra: { turns, min: Math.min(...perTurn), max: Math.max(...perTurn) },
+      extra: {
+        turns,
+        min: Math.min(...perTurn),
+        max: Math.max(...perTurn),
+        own_cpu_ms_per_turn: median(cpuPerTurn),
+      },
     },
     {
       name: "per-turn overhead in bare git commits (target ≤ 20)",
