@@ -34,6 +34,14 @@ const SendSchema = z.strictObject({
   to: z.string().min(1).max(200),
   kind: z.enum(["reply", "ask", "report"]),
   text: z.string().max(100_000),
+  /**
+   * An ask's ask_question call in the worker's transcript: the answer resolves it there
+   * (run-instance-turn.ts checks it against the transcript's own pending call).
+   */
+  toolUseId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,128}$/)
+    .optional(),
 });
 
 export const TaskTurnRecordSchema = z.strictObject({
