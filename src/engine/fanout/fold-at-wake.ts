@@ -8,6 +8,7 @@ import { BOT_IDENTITY } from "../tree/job-repo.js";
 import { pushTask, taskWorkspace } from "../tasks/task-workspace.js";
 import { TASK_TURNS_DIR } from "../../records/task-turn-record.js";
 import { handleEffects } from "../flow/transitions.js";
+import { foldTaskTranscript } from "./fold-task-transcript.js";
 import { append, applyChange, progress, type Session } from "../job/session.js";
 import { foldTaskRuns } from "./fold-task-runs.js";
 import { foldedAskIds, openFoldedAsks } from "./folded-asks.js";
@@ -26,12 +27,18 @@ export async function foldAtWake(s: Session): Promise<boolean> {
     // What the task's run paid reaches the job's cost once (the ledger charges by growth):
     // the caps see it at the lead's next model call.
     if (fold.chargedUsd > 0) applyChange(s, { type: "task-run-charged", costUsd: fold.chargedUsd });
+    // What its turns took there, for what `execute.runners: auto` weighs: as the lead's run
+    // measures a turn it applies (its commands ran alone in that run: nothing contended).
+    for (const t of fold.timed)
+      applyChange(s, { type: "task-turn-timed", id: fold.task, ...t, contendedMs: 0 });
     for (const r of fold.say)
       progress(s, "EXECUTE", "REFUSED", `task ${fold.task}'s run: ${r.what}: ${r.why}`);
     if (fold.events.length > 0) {
       await append(s, fold.events);
       delivered = true;
     }
+    // The worker's turns read in the job's records as if it had taken them in this run.
+    if (fold.transcriptAt !== null) await foldTaskTranscript(s, fold.task, fold.transcriptAt);
     // The task is done at the record's head: the lead's workspace takes it, for the
     // verifier and the merge that stay in the lead's run (the lead's `close`).
     // Done, the task's branch is the lead's again: what follows (a close, a message asking

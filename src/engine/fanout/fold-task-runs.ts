@@ -16,6 +16,10 @@ import { readTaskTurnRecords } from "./task-turn-files.js";
 
 export interface TaskRunFold {
   task: string;
+  /** The commit the last delivered turn ended on: the worker's transcript through it. */
+  transcriptAt: string | null;
+  /** Ended turns' timings, each for the job's measures once. */
+  timed: { turnMs: number; commandMs: number }[];
   ledger: TaskLedgerRecord;
   events: BusEvent[];
   effects: Effect[];
@@ -66,6 +70,8 @@ export async function foldTaskRuns(
     });
     const result: TaskRunFold = {
       task,
+      transcriptAt: null,
+      timed: fold.timed,
       ledger: fold.ledger,
       events: [],
       effects: [],
@@ -77,6 +83,7 @@ export async function foldTaskRuns(
     for (const turn of fold.folded) {
       const delivered = deliver(soup, worker, turn, result, askIds);
       if (delivered && turn.done) result.doneAt = turn.head;
+      if (delivered && turn.head !== null) result.transcriptAt = turn.head;
     }
     out.push(result);
   }

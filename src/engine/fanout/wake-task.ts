@@ -37,10 +37,13 @@ import { pendingAsk } from "../../agents/loop/index.js";
 import type { CfaConfig } from "../../config/index.js";
 import { commitDateEnv, gitClient } from "../../git/git-client.js";
 import {
+  MAX_TURN_MS,
   TASK_TRANSCRIPT_PATH,
   TASK_TURNS_DIR,
+  taskTurnKey,
   type TaskTurnRecord,
 } from "../../records/task-turn-record.js";
+import type { TaskLedgerRecord } from "../../records/engine-state.js";
 import type { EngineDeps } from "../job/engine-deps.js";
 import { loadConfig } from "../job/load-config.js";
 import { openSession, type Session } from "../job/session.js";
@@ -135,7 +138,7 @@ export async function wakeTask(o: TaskWakeOptions, deps: EngineDeps): Promise<Ta
 async function runWorker(
   s: Session,
   o: TaskWakeOptions,
-  ledger: Parameters<typeof totalCharged>[0],
+  ledger: TaskLedgerRecord,
 ): Promise<TaskWakeSummary> {
   const meta = s.engine.tasks[o.task]!;
   const worker: Address = { agent: "worker", thread: meta.thread };
@@ -158,7 +161,7 @@ async function runWorker(
   const { records } = await readTaskTurnRecords(git, head);
   if (records.some((r) => r.epoch === o.epoch))
     return { stopped: `epoch ${o.epoch} of task ${o.task} already ran`, turns: 0, done: false };
-  await backToFoldedTurn(s, o, git, records, ledger.folded, meta.base);
+  await backToFoldedTurn(s, o, git, records, ledger, meta.base);
 
   const writer = new TaskTurnWriter({
     git,
@@ -179,7 +182,7 @@ async function runWorker(
   rt.lastPoll = Number.POSITIVE_INFINITY;
   const before = totalCharged(ledger);
   let spent = 0;
-  let turn: Pick<TaskTurnRecord, "seq" | "calls" | "costUsd"> = {
+  let turn: Pick<TaskTurnRecord, "seq" | "calls" | "costUsd" | "timing"> = {
     seq: ledger.folded + 1,
     calls: 0,
     costUsd: 0,
@@ -222,6 +225,7 @@ async function runWorker(
       // its sub-tasks' turns and its own on their mail, until the subtree is quiet.
       let next: Address | null = worker;
       let quiet = 0;
+      let timing: TaskTurnRecord["timing"];
       leadMail -= 1;
       while (next !== null) {
         if (rt.stopping !== null) return { stopped: rt.stopping, turns, done };
@@ -239,6 +243,9 @@ async function runWorker(
           pending.length > 0 ? { rule: "send-step", payloads: pending } : { rule: "nosend-step" },
         );
         await ran.run.record();
+        // Measured as the lead's run measures a task turn it applies (apply-turn.ts): the
+        // record's turn is every turn of the subtree it took; said once it ended.
+        timing = addTiming(timing, timingOf(ran.run));
         const sub = isWorker ? o.task : taskOfThread(next.thread);
         if (sub !== null) await commitCode(s, sub, `cfa #${o.job}: ${addressKey(next)} turn`);
         await handleEffects(s, ended.effects);
@@ -272,7 +279,10 @@ async function runWorker(
         asked === null &&
         s.soup.mailbox(worker).length === 0 &&
         openSubtasks(s, o.task).length === 0;
-      await writer.ended({ ...turn, sends: asked ? [...sends, asked] : sends, done }, code);
+      await writer.ended(
+        { ...turn, ...(timing ? { timing } : {}), sends: asked ? [...sends, asked] : sends, done },
+        code,
+      );
       turns += 1;
       turn = { seq: turn.seq + 1, calls: 0, costUsd: 0 };
       if (asked !== null) break;
@@ -300,11 +310,16 @@ async function backToFoldedTurn(
   o: TaskWakeOptions,
   git: RunGit,
   records: readonly TaskTurnRecord[],
-  folded: number,
+  ledger: Pick<TaskLedgerRecord, "folded" | "refused">,
   base: string,
 ): Promise<void> {
+  const folded = ledger.folded;
+  // Never a record the lead refused. One it never saw (planted over the folded one's file)
+  // can name only a commit already on the branch, which whoever planted it could have pushed
+  // as the tip anyway; the lead verifies the done head whatever the run started from.
   const last = records
     .filter((r) => r.ended && r.seq === folded && r.epoch < o.epoch && r.head !== null)
+    .filter((r) => !ledger.refused.includes(taskTurnKey(r)))
     .sort((a, b) => b.epoch - a.epoch)[0];
   const to = folded === 0 ? base : (last?.head ?? null);
   if (to === null || to === "") return;
@@ -418,6 +433,25 @@ function nextInRun(s: Session, task: string, worker: Address, leadMail: number):
     if (s.engine.tasks[id]!.status === "open" && ready(a)) return a;
   }
   return null;
+}
+
+/** A turn's time and its commands', as alone on the runner (what sharing it added, apart). */
+function timingOf(run: {
+  wallMs: number;
+  decisions: { commandMs: number; contendedMs: number };
+}): NonNullable<TaskTurnRecord["timing"]> {
+  const turnMs = Math.min(MAX_TURN_MS, Math.max(0, run.wallMs - run.decisions.contendedMs));
+  return { turnMs, commandMs: Math.min(turnMs, Math.max(0, run.decisions.commandMs)) };
+}
+
+/** Two timings as one: the subtree's turns a record carries, bounded as one turn's. */
+function addTiming(
+  a: TaskTurnRecord["timing"],
+  b: NonNullable<TaskTurnRecord["timing"]>,
+): NonNullable<TaskTurnRecord["timing"]> {
+  if (a === undefined) return b;
+  const turnMs = Math.min(MAX_TURN_MS, a.turnMs + b.turnMs);
+  return { turnMs, commandMs: Math.min(turnMs, a.commandMs + b.commandMs) };
 }
 
 /** The turn's messages to its parent, as its record carries them (the lead checks them again). */
