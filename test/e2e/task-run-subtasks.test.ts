@@ -238,4 +238,49 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
     expect(summary.state).toBe("DONE");
     expectBothMerged(job);
   });
+
+  it("questions in the subtree are refused at the tool (2 refusals: the worker's while its sub-task is open, the sub-task's own), each agent carries on in the same turn; the record carries no question: DONE", async () => {
+    const ask = (text: string) => tools(call("ask_question", { kind: "question", text }));
+    const job = await newJob({
+      recording: tasksInOwnRunsRecording({
+        "worker@dispatch:hello": [
+          tools(dispatch("hello-a", "Write hello.txt")),
+          ask("Which greeting?"),
+          say("Waiting for hello-a."),
+          expecting(tools(call("close", { task: "hello-a" })), "hello.txt written"),
+          tools(call("reply", { text: "hello.txt written" })),
+          say("done"),
+        ],
+        "worker@dispatch:hello-a": [ask("Which greeting?"), ...worker("hello.txt")],
+        "verifier@verify:hello-a-1": pass(),
+        "worker@dispatch:world": worker("world.txt"),
+      }),
+      config: PER_TASK,
+    });
+    const deps = await leadUpToDispatch(job, taskRuns().port);
+    await wake(1, deps);
+    expect(await runTaskInItsRun(job, "hello", "901")).toEqual({
+      stopped: null,
+      turns: 1,
+      done: true,
+    });
+    const refusals = (instance: string, text: string) =>
+      asConversationModel(job.model)
+        .requests.filter((r) => r.instance === instance)
+        .some((r) => JSON.stringify(r.request.messages).includes(text));
+    expect(refusals("worker@dispatch:hello", "your sub-tasks are open")).toBe(true);
+    expect(refusals("worker@dispatch:hello-a", "a sub-task cannot ask a question")).toBe(true);
+    const record = JSON.parse(
+      git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
+    ) as { sends: { kind: string }[] };
+    expect(record.sends.map((m) => m.kind)).toEqual(["reply"]);
+
+    await runTaskInItsRun(job, "world", "902");
+    let summary = await wake(1, deps);
+    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    await approve(job);
+    summary = await wake(1, deps);
+    expect(summary.state).toBe("DONE");
+    expectBothMerged(job);
+  });
 });
