@@ -39,9 +39,26 @@ function busyCounts(): Map<string, number> {
   return counts;
 }
 
-/** What this process holds before the job starts (the test runner's own handles). */
-function busyBaseline(): Map<string, number> {
-  return busyCounts();
+/** Requests: one-off operations, never the test runner's for long. */
+const REQUESTS = ["FSReqPromise", "FSReqCallback"];
+
+/**
+ * What this process holds for good before the job starts (the test runner's own handles):
+ * the fewest of each kind over a few event-loop turns, and no fs request at all. A request
+ * of the runner's in flight at the first look (a module or cache read) would otherwise stand
+ * for one of the job's later, and a strand waiting on an fs request would look quiet: its
+ * next git command then ran while the tree was copied, and the copy held a ref to a commit
+ * it did not (crash-resume: "unable to read tree", "Could not parse object 'HEAD'").
+ */
+async function busyBaseline(): Promise<Map<string, number>> {
+  const fewest = busyCounts();
+  for (let i = 0; i < 20; i++) {
+    await new Promise((resolve) => (i % 5 === 4 ? setTimeout(resolve, 5) : setImmediate(resolve)));
+    const now = busyCounts();
+    for (const [kind, n] of fewest) fewest.set(kind, Math.min(n, now.get(kind) ?? 0));
+  }
+  for (const kind of REQUESTS) fewest.delete(kind);
+  return fewest;
 }
 
 /**
@@ -57,9 +74,8 @@ async function quiet(baseline: Map<string, number>): Promise<void> {
     const now = busyCounts();
     const busy = [...now].some(([kind, n]) => n > (baseline.get(kind) ?? 0));
     calm = busy ? 0 : calm + 1;
-    // Calm for a while, a timer's wait among it: on a loaded machine a git child's exit and
-    // the continuation that starts the next one can be a few event-loop turns apart, and a
-    // copy taken between them holds a ref to an object not yet copied ("unable to read tree").
+    // Calm for a while, a timer's wait among it (a margin: the copies torn under load came
+    // from the baseline, busyBaseline says how).
     if (calm === 3) await new Promise((resolve) => setTimeout(resolve, 5));
     if (calm >= 12) return;
     if (i % 200 === 199) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -94,7 +110,7 @@ export async function recordCrashPoints(options: {
   const points: CrashPoint[] = [];
   const seen = new Set<string>();
   const names: string[] = [];
-  const baseline = busyBaseline();
+  const baseline = await busyBaseline();
   let lock: Promise<void> = Promise.resolve();
 
   const capture = async (label: string) => {
@@ -105,6 +121,14 @@ export async function recordCrashPoints(options: {
     seen.add(print);
     const dir = join(options.snapshots, String(points.length));
     await copyTree(options.root, dir);
+    // Nothing may have moved while the copy ran: a ref written then can name objects the
+    // copy passed by, a state no crash leaves. Said here, not as a resumed wake's git error.
+    if ((await fingerprint(options.root)) !== print) {
+      throw new Error(
+        `test/crash-seam: the job wrote to its tree while the state ${label} was copied; ` +
+          "some strand waited on a resource quiet() does not count",
+      );
+    }
     points.push({ label, dir });
   };
 
