@@ -112,24 +112,34 @@ export async function recordCrashPoints(options: {
   const names: string[] = [];
   const baseline = await busyBaseline();
   let lock: Promise<void> = Promise.resolve();
+  let failure: Error | undefined;
 
   const capture = async (label: string) => {
     if (!armed) return;
-    await quiet(baseline);
-    const print = await fingerprint(options.root);
-    if (seen.has(print)) return;
-    seen.add(print);
-    const dir = join(options.snapshots, String(points.length));
-    await copyTree(options.root, dir);
-    // Nothing may have moved while the copy ran: a ref written then can name objects the
-    // copy passed by, a state no crash leaves. Said here, not as a resumed wake's git error.
-    if ((await fingerprint(options.root)) !== print) {
-      throw new Error(
-        `test/crash-seam: the job wrote to its tree while the state ${label} was copied; ` +
-          "some strand waited on a resource quiet() does not count",
-      );
+    for (let attempt = 1; ; attempt++) {
+      await quiet(baseline);
+      const print = await fingerprint(options.root);
+      if (seen.has(print)) return;
+      const dir = join(options.snapshots, String(points.length));
+      await copyTree(options.root, dir);
+      // Nothing may have moved while the copy ran: a ref written then can name objects cp
+      // had passed by, a state no crash leaves (git writes objects before the refs naming
+      // them, so a tree whose other files held still while cp ran is copied whole). A
+      // strand quiet() could not see did it: the copy is taken again once all are paused.
+      // Not thrown: the engine catches what some calls throw (the journal's push).
+      if ((await fingerprint(options.root)) === print) {
+        seen.add(print);
+        points.push({ label, dir });
+        return;
+      }
+      await rm(dir, { recursive: true, force: true });
+      if (attempt === 20) {
+        failure ??= new Error(
+          `test/crash-seam: the job never held still while ${label} was copied`,
+        );
+        return;
+      }
     }
-    points.push({ label, dir });
   };
 
   const guard = async <T>(name: string, call: () => Promise<T>): Promise<T> => {
@@ -168,6 +178,7 @@ export async function recordCrashPoints(options: {
     workspaces: (workspaces) => wrap("workspaces", workspaces),
   };
   await options.run(seam, () => (armed = true));
+  if (failure) throw failure;
   return points;
 }
 
