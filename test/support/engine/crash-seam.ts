@@ -74,8 +74,9 @@ async function quiet(baseline: Map<string, number>): Promise<void> {
     const now = busyCounts();
     const busy = [...now].some(([kind, n]) => n > (baseline.get(kind) ?? 0));
     calm = busy ? 0 : calm + 1;
-    // Calm for a while, a timer's wait among it (a margin: the copies torn under load came
-    // from the baseline, busyBaseline says how).
+    // Calm for a while, a timer's wait among it: a margin. A strand waiting on what is not
+    // counted here (an unref'd handle or timer) still looks calm: capture's check after the
+    // copy catches what it then writes.
     if (calm === 3) await new Promise((resolve) => setTimeout(resolve, 5));
     if (calm >= 12) return;
     if (i % 200 === 199) await new Promise((resolve) => setTimeout(resolve, 5));
