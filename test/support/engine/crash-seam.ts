@@ -28,8 +28,12 @@ export interface CrashSeam {
   workspaces(workspaces: Workspaces): Workspaces;
 }
 
-/** Kinds of resources a wake's unwrapped work holds while it runs: files and git processes. */
-const BUSY = ["FSReqPromise", "FSReqCallback", "ProcessWrap", "PipeWrap", "Timeout"];
+/**
+ * Kinds of resources a wake's unwrapped work holds while it runs: files and git processes.
+ * `CloseReq` is an fs/promises FileHandle closing: the last step of every `readFile` and
+ * `writeFile` there, during which nothing else is pending (on a busy threadpool, for long).
+ */
+const BUSY = ["FSReqPromise", "FSReqCallback", "CloseReq", "ProcessWrap", "PipeWrap", "Timeout"];
 
 function busyCounts(): Map<string, number> {
   const counts = new Map<string, number>();
@@ -40,7 +44,7 @@ function busyCounts(): Map<string, number> {
 }
 
 /** Requests: one-off operations, never the test runner's for long. */
-const REQUESTS = ["FSReqPromise", "FSReqCallback"];
+const REQUESTS = ["FSReqPromise", "FSReqCallback", "CloseReq"];
 
 /**
  * What this process holds for good before the job starts (the test runner's own handles):
