@@ -41,6 +41,7 @@ import { runtimeOf } from "./job/wake-runtime.js";
 import { stopOf, withdrawalPending } from "./job/wake-stop.js";
 import { foldAtWake } from "./fanout/fold-at-wake.js";
 import { watchAtWake } from "./fanout/watch-at-wake.js";
+import { dispatchOnMail } from "./fanout/dispatch-on-mail.js";
 import { runsElsewhere } from "./fanout/dispatch-task-run.js";
 
 /** How long an aborted wake waits for the journal's last push (SIGTERM leaves 2.5 s). */
@@ -322,6 +323,8 @@ async function runTurns(s: Session, turns: TurnScheduler, options: WakeOptions):
     turns.abortConsumed();
     if (!isLiveState(s.job.state)) break;
     const asked = await askPeople(s);
+    // A task whose run ended with its worker waiting gets its next run once mail is there.
+    if (await dispatchOnMail(s)) await persist(s, `cfa #${s.n}: task runs dispatched on mail`);
 
     // Issue 20: every workspace is set up before an agent works in it; a failed setup makes
     // the job wait for the person (fix the config, /retry), not the agents work without it.

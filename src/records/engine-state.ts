@@ -105,6 +105,8 @@ export const TaskLedgerSchema = z.object({
   foldedAtDispatch: z.number().int().nonnegative().optional(),
   /** Record keys refused so far: each refusal is said once. */
   refused: z.array(z.string()),
+  /** Record keys whose turn timing `measured` holds: each counted once. Absent: none. */
+  timed: z.array(z.string()).optional(),
 });
 export type TaskLedgerRecord = z.infer<typeof TaskLedgerSchema>;
 

@@ -9,6 +9,9 @@
 import * as z from "zod";
 import { TASK_ID } from "./job-paths.js";
 
+/** The longest a turn's timing may say (ms): a day, past any runner's job limit. */
+export const MAX_TURN_MS = 24 * 60 * 60 * 1000;
+
 /** Where a task branch holds its turn records. */
 export const TASK_TURNS_DIR = ".cfa/turns";
 
@@ -34,6 +37,14 @@ const SendSchema = z.strictObject({
   to: z.string().min(1).max(200),
   kind: z.enum(["reply", "ask", "report"]),
   text: z.string().max(100_000),
+  /**
+   * An ask's ask_question call in the worker's transcript: the answer resolves it there
+   * (run-instance-turn.ts checks it against the transcript's own pending call).
+   */
+  toolUseId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,128}$/)
+    .optional(),
 });
 
 export const TaskTurnRecordSchema = z.strictObject({
@@ -59,6 +70,18 @@ export const TaskTurnRecordSchema = z.strictObject({
     .string()
     .regex(/^[0-9a-f]{40}$/)
     .nullable(),
+  /**
+   * An ended turn's wall time and the time its commands took, each as alone on the runner (ms,
+   * the engine's monotonic clock, measured in the task run as the lead's run measures its own:
+   * command-clock.ts). The lead adds them to what `execute.runners: auto` weighs once per
+   * record key (fold-task-records.ts). Absent while the turn runs, and in older records.
+   */
+  timing: z
+    .strictObject({
+      turnMs: z.number().min(0).max(MAX_TURN_MS),
+      commandMs: z.number().min(0).max(MAX_TURN_MS),
+    })
+    .optional(),
 });
 export type TaskTurnRecord = z.infer<typeof TaskTurnRecordSchema>;
 

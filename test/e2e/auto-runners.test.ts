@@ -12,7 +12,8 @@ import type { TaskRuns, TaskRunInputs } from "../../src/ports/task-runs.js";
 import type { Model } from "../../src/ports/model.js";
 import type { LocalJob } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
-import { leadUpToDispatch } from "../support/engine/task-run-pushes.js";
+import { leadUpToDispatch, runTaskInItsRun } from "../support/engine/task-run-pushes.js";
+import { git } from "../support/engine/local-job.js";
 import { INTENT_STEPS, PLAN_STEPS, pass, worker, summedUp } from "../support/engine/recordings.js";
 import { call, recording, say, tools, type ScriptStep } from "../support/engine/script.js";
 import { fileOnBranch } from "../support/engine/inspect.js";
@@ -258,5 +259,34 @@ describe("execute.runners: auto on what the job measured (issue 15 point 6)", ()
     );
     // Nothing of hello ran here, so nothing was measured.
     expect(measured(job)).toBeUndefined();
+  });
+
+  it("a task run's turn is measured too: hello, sent to its own run for want of time, spends 8 of its 12 minutes in its command there; the lead's fold adds that once, and world (2 tasks open) goes to a run of its own on it (2 dispatches)", async () => {
+    const job = await newJob({ recording: helloThenWorld() });
+    const { runs, deps } = await upToExecute(job, 8);
+    await wake(1, deps, { stopAt: deps.clock.now().getTime() + 5 * MINUTE });
+    expect(runs.dispatched).toEqual([{ job: 1, task: "hello", epoch: 1 }]);
+    expect(measured(job)).toBeUndefined();
+
+    // Task mode on the same virtual clock: four model calls and one command of 8 minutes.
+    expect(await runTaskInItsRun(job, "hello", "901")).toMatchObject({ turns: 1, done: true });
+    const record = JSON.parse(
+      git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
+    ) as { timing?: { turnMs: number; commandMs: number } };
+    expect(record.timing).toEqual({ turnMs: 12 * MINUTE, commandMs: 8 * MINUTE });
+
+    const summary = await wake(1, deps, { stopAt: deps.clock.now().getTime() + 300 * MINUTE });
+    expect(measured(job)).toMatchObject({ turns: 1, turnMs: 12 * MINUTE, commandMs: 8 * MINUTE });
+    expect(runs.dispatched).toEqual([
+      { job: 1, task: "hello", epoch: 1 },
+      { job: 1, task: "world", epoch: 1 },
+    ]);
+    expect(summary.waitingOn).toContain("the tasks' own runs: world (run 902)");
+    expect(job.lines.filter((l) => l.event === "TASK RUN").map((l) => l.detail)).toContain(
+      "task world runs in run 902 (auto: 67% of task turns in commands, 10 min expected, 2 tasks at once)",
+    );
+    // A later wake measures nothing of it again.
+    await wake(1, deps, { stopAt: deps.clock.now().getTime() + 300 * MINUTE });
+    expect(measured(job)).toMatchObject({ turns: 1, turnMs: 12 * MINUTE });
   });
 });

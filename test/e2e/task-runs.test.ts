@@ -30,6 +30,9 @@ import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { approve, openJob, say } from "../support/engine/person.js";
 import { commentsOfKind, fileOnBranch, state } from "../support/engine/inspect.js";
 import { jobPaths } from "../../src/records/job-paths.js";
+import { readJobRecords } from "../../src/cli/job-records.js";
+import { readJobView } from "../../src/cli/job-view.js";
+import { renderInspect } from "../../src/cli/inspect-render.js";
 
 const PER_TASK = "execute:\n  runners: per-task\n";
 
@@ -163,14 +166,46 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
       sends: [{ to: "project-lead@state:execute:1", text: "hello.txt written" }],
     });
 
+    // No worker took a turn in the lead's run: the job's records know none of theirs yet.
+    const hello1 = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
+    expect(fileOnBranch(job, hello1)).toBeNull();
+    const pushed = Object.fromEntries(
+      ["hello", "world"].map((t) => [
+        t,
+        git(job.repoDir, "show", `cfa/1-${t}:.cfa/turns/transcript.jsonl`),
+      ]),
+    );
+
     let summary = await wake(1, deps);
     expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    // The fold brought each worker's transcript into the job's records, byte for byte what
+    // its run committed: `cfa inspect`/`show` read its turn as if it had run in the lead's run.
+    for (const task of ["hello", "world"]) {
+      const file = jobPaths(1).instance({ agent: "worker", thread: `dispatch:${task}` });
+      expect(fileOnBranch(job, file)?.trim()).toBe(pushed[task]);
+    }
+    const view = readJobView((await readJobRecords(job.repoDir, 1))!);
+    const helloView = view.instances.find((i) => i.key === "worker@dispatch:hello");
+    expect(helloView?.turns).toHaveLength(1);
+    expect(helloView?.turns[0]?.usage?.outputTokens).toBeGreaterThan(0);
+    expect(helloView?.turns[0]?.toolUses.map((t) => t.name)).toContain("write_file");
+    expect(view.problems).toEqual([]);
     await approve(job);
     summary = await wake(1, deps);
     expect(summary.state).toBe("DONE");
     expectBothMerged(job);
     expect(git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1")).not.toContain(".cfa/turns");
     expect(runs.dispatched).toHaveLength(2);
+    // DONE, the job's records still hold both workers' turns: `cfa inspect` lists each.
+    const inspect = renderInspect(readJobView((await readJobRecords(job.repoDir, 1))!), {
+      resolveModel: (m) => m,
+      price: () => 0,
+    }).join("\n");
+    for (const task of ["hello", "world"]) {
+      const file = jobPaths(1).instance({ agent: "worker", thread: `dispatch:${task}` });
+      expect(fileOnBranch(job, file)?.trim()).toBe(pushed[task]);
+      expect(inspect).toMatch(new RegExp(`worker@dispatch:${task}.*1 turn`));
+    }
   });
 
   // A run that ends cleanly with no turn folded (its worker found no mail, say) counts as a

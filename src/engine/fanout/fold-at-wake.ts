@@ -5,11 +5,13 @@
 
 import { commitDateEnv, gitClient } from "../../git/git-client.js";
 import { BOT_IDENTITY } from "../tree/job-repo.js";
-import { taskWorkspace } from "../tasks/task-workspace.js";
+import { pushTask, taskWorkspace } from "../tasks/task-workspace.js";
 import { TASK_TURNS_DIR } from "../../records/task-turn-record.js";
 import { handleEffects } from "../flow/transitions.js";
+import { foldTaskTranscript } from "./fold-task-transcript.js";
 import { append, applyChange, progress, type Session } from "../job/session.js";
 import { foldTaskRuns } from "./fold-task-runs.js";
+import { foldedAskIds, openFoldedAsks } from "./folded-asks.js";
 
 /** Folds every task in a run of its own; true when any turn reached the bus. */
 export async function foldAtWake(s: Session): Promise<boolean> {
@@ -17,19 +19,26 @@ export async function foldAtWake(s: Session): Promise<boolean> {
   if (fanout === undefined || Object.keys(fanout.tasks).length === 0) return false;
   const client = gitClient(s.deps.repoDir);
   const git = (args: string[]) => client.raw(args);
-  const folds = await foldTaskRuns(git, s.n, s.engine, s.soup);
+  const folds = await foldTaskRuns(git, s.n, s.engine, s.soup, foldedAskIds(s));
   let delivered = false;
   for (const fold of folds) {
     applyChange(s, { type: "task-run-recorded", id: fold.task, ledger: fold.ledger });
+    openFoldedAsks(s, fold.asked);
     // What the task's run paid reaches the job's cost once (the ledger charges by growth):
     // the caps see it at the lead's next model call.
     if (fold.chargedUsd > 0) applyChange(s, { type: "task-run-charged", costUsd: fold.chargedUsd });
+    // What its turns took there, for what `execute.runners: auto` weighs: as the lead's run
+    // measures a turn it applies (its commands ran alone in that run: nothing contended).
+    for (const t of fold.timed)
+      applyChange(s, { type: "task-turn-timed", id: fold.task, ...t, contendedMs: 0 });
     for (const r of fold.say)
       progress(s, "EXECUTE", "REFUSED", `task ${fold.task}'s run: ${r.what}: ${r.why}`);
     if (fold.events.length > 0) {
       await append(s, fold.events);
       delivered = true;
     }
+    // The worker's turns read in the job's records as if it had taken them in this run.
+    if (fold.transcriptAt !== null) await foldTaskTranscript(s, fold.task, fold.transcriptAt);
     // The task is done at the record's head: the lead's workspace takes it, for the
     // verifier and the merge that stay in the lead's run (the lead's `close`).
     // Done, the task's branch is the lead's again: what follows (a close, a message asking
@@ -82,6 +91,18 @@ async function adoptDoneHead(s: Session, task: string, head: string): Promise<bo
       "-m",
       `cfa #${s.n}: task ${task} at ${head.slice(0, 12)}, without its run's records`,
     ]);
+  }
+  // Published, leased on the run's tip: a later run of the lead opens the task's worktree
+  // from the forge's branch, and its merge must not bring the records into the job branch.
+  // Refused (the branch moved past the done record: not a run the lead trusts), the task is
+  // not adopted, as for a head off its branch.
+  const adopted = (await git.raw(["rev-parse", "--verify", "HEAD"])).trim();
+  try {
+    if (adopted !== tip) await pushTask(s, task, tip, adopted);
+  } catch (error) {
+    if ((error as Error | undefined)?.name !== "PushRejectedError") throw error;
+    progress(s, "EXECUTE", "REFUSED", `task ${task}'s run: its branch moved after its done turn`);
+    return false;
   }
   return true;
 }

@@ -20,6 +20,8 @@ export interface BranchFold {
   waitingFor: number | null;
   /** The last folded turn said the task is done. */
   done: boolean;
+  /** Ended turns' timings to add to what the job measured, each once. */
+  timed: { turnMs: number; commandMs: number }[];
 }
 
 const fileKey = (path: string) => `file:${path}`;
@@ -37,6 +39,7 @@ export function foldTaskBranch(
       charged: prior.charged,
       allowanceUsd: prior.allowanceUsd,
       callUsd: prior.callUsd,
+      ...(prior.timed === undefined ? {} : { timed: prior.timed }),
     },
     files.records,
     ctx,
@@ -57,5 +60,6 @@ export function foldTaskBranch(
     say,
     waitingFor: r.waitingFor,
     done: r.folded.at(-1)?.done === true,
+    timed: r.timed.map(({ turnMs, commandMs }) => ({ turnMs, commandMs })),
   };
 }

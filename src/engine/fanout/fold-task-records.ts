@@ -16,7 +16,8 @@
 // - caps: a run never calls past its allowance (it checks before each call), so a record whose
 //   cost passes the allowance by more than one call is a run that ignored it: refused.
 // Costs are charged whatever the decisions' fate — a model call paid is paid — once per record
-// key (epoch, seq): a record rewritten after every call is charged by its growth.
+// key (epoch, seq): a record rewritten after every call is charged by its growth. An ended
+// record's timing is measured once per key alike (the ledger keeps the keys timed).
 
 import { taskTurnKey, type TaskTurnRecord } from "../../records/task-turn-record.js";
 
@@ -31,6 +32,8 @@ export interface TaskLedger {
   allowanceUsd: number;
   /** The most one model call may cost (USD): the slack of a call in flight. */
   callUsd: number;
+  /** Record keys whose timing was measured already (absent: none). */
+  timed?: string[];
 }
 
 export interface FoldContext {
@@ -59,6 +62,8 @@ export interface FoldResult {
   chargedUsd: number;
   /** Sequence numbers waited for: a gap after the folded turn. */
   waitingFor: number | null;
+  /** Ended turns' timings to measure now, each once by key (in the order read). */
+  timed: { key: string; turnMs: number; commandMs: number }[];
 }
 
 export function totalCharged(ledger: TaskLedger): number {
@@ -73,6 +78,8 @@ export function foldTaskRecords(
   refusedBefore: ReadonlySet<string> = new Set(),
 ): FoldResult {
   const ledger: TaskLedger = { ...prior, charged: { ...prior.charged } };
+  const timedBefore = new Set(prior.timed ?? []);
+  const timed: FoldResult["timed"] = [];
   const refused: FoldResult["refused"] = [];
   const refuse = (key: string, why: Refusal) => {
     if (!refusedBefore.has(key) && !refused.some((r) => r.key === key)) refused.push({ key, why });
@@ -98,6 +105,12 @@ export function foldTaskRecords(
     if (r.costUsd > before) {
       ledger.charged[key] = r.costUsd;
       chargedUsd += r.costUsd - before;
+    }
+    // Its time, measured by the run's engine, counts once by the same key (an ended record is
+    // read again at every wake), whatever its decisions' fate: the turn took that long.
+    if (r.ended && r.timing !== undefined && !timedBefore.has(key)) {
+      timedBefore.add(key);
+      timed.push({ key, ...r.timing });
     }
     if (r.epoch < ledger.epoch) {
       if (r.ended && r.seq > ledger.folded) refuse(key, "stale epoch");
@@ -127,5 +140,6 @@ export function foldTaskRecords(
     // folding its successors on top of a turn that never counted would reorder the task.
     ledger.folded = r.seq;
   }
-  return { ledger, folded, refused, chargedUsd, waitingFor };
+  if (timed.length > 0) ledger.timed = [...(prior.timed ?? []), ...timed.map((t) => t.key)];
+  return { ledger, folded, refused, chargedUsd, waitingFor, timed };
 }

@@ -6,16 +6,20 @@
 // the lead's run: the only writer of the job branch and the bus.
 
 import { addressKey, type Address } from "../../protocol/address.js";
-import type { BusEvent, Effect, Soup } from "../../protocol/bus/index.js";
+import type { BusEvent, Effect, Policy, Soup } from "../../protocol/bus/index.js";
 import type { EngineState, TaskLedgerRecord } from "../../records/engine-state.js";
 import { taskTurnKey, type TaskTurnRecord } from "../../records/task-turn-record.js";
-import { deliverFoldedTurn } from "./deliver-folded-turn.js";
+import { deliverFoldedTurn, type FoldedAsk } from "./deliver-folded-turn.js";
 import { foldTaskBranch } from "./fold-task-branch.js";
 import type { RunGit } from "./leased-refs.js";
 import { readTaskTurnRecords } from "./task-turn-files.js";
 
 export interface TaskRunFold {
   task: string;
+  /** The commit the last delivered turn ended on: the worker's transcript through it. */
+  transcriptAt: string | null;
+  /** Ended turns' timings, each for the job's measures once. */
+  timed: { turnMs: number; commandMs: number }[];
   ledger: TaskLedgerRecord;
   events: BusEvent[];
   effects: Effect[];
@@ -24,6 +28,21 @@ export interface TaskRunFold {
   say: { what: string; why: string }[];
   /** The commit the last folded turn ended on, when it said the task is done. */
   doneAt: string | null;
+  /**
+   * Questions the worker's folded turns posed, in the order their ids were given: the caller
+   * opens each escalation (`escalation-opened`) in this order, so each takes the id here.
+   */
+  asked: { id: string; caller: string; text: string; toolUseId?: string }[];
+}
+
+/** The escalation ids the fold gives questions: the job's next ones, in folding order. */
+export interface AskIds {
+  /** The id the next question takes. */
+  peek(): string;
+  /** That id is taken. */
+  take(): void;
+  /** The policy of the state the questions are asked in. */
+  policy: Policy;
 }
 
 export async function foldTaskRuns(
@@ -31,6 +50,8 @@ export async function foldTaskRuns(
   job: number,
   engine: EngineState,
   soup: Soup,
+  /** Without it (a caller that cannot open escalations), a question is refused. */
+  askIds: AskIds | null = null,
 ): Promise<TaskRunFold[]> {
   const out: TaskRunFold[] = [];
   for (const [task, prior] of Object.entries(engine.fanout?.tasks ?? {})) {
@@ -49,24 +70,47 @@ export async function foldTaskRuns(
     });
     const result: TaskRunFold = {
       task,
+      transcriptAt: null,
+      timed: fold.timed,
       ledger: fold.ledger,
       events: [],
       effects: [],
       chargedUsd: fold.chargedUsd,
       say: fold.say,
       doneAt: null,
+      asked: [],
     };
     for (const turn of fold.folded) {
-      const delivered = deliver(soup, worker, turn, result);
+      const delivered = deliver(soup, worker, turn, result, askIds);
       if (delivered && turn.done) result.doneAt = turn.head;
+      if (delivered && turn.head !== null) result.transcriptAt = turn.head;
     }
     out.push(result);
   }
   return out;
 }
 
-function deliver(soup: Soup, worker: Address, turn: TaskTurnRecord, result: TaskRunFold): boolean {
-  const d = deliverFoldedTurn(soup, worker, turn);
+function deliver(
+  soup: Soup,
+  worker: Address,
+  turn: TaskTurnRecord,
+  result: TaskRunFold,
+  askIds: AskIds | null,
+): boolean {
+  const question = turn.sends.find((m) => m.kind === "ask");
+  const ask: FoldedAsk | null =
+    question !== undefined && askIds !== null ? { id: askIds.peek(), policy: askIds.policy } : null;
+  const d = deliverFoldedTurn(soup, worker, turn, ask);
+  if (d.ok && ask !== null && question !== undefined) {
+    // Taken only for a question the bus accepted: a refused one leaves no gap in the ids.
+    askIds?.take();
+    result.asked.push({
+      id: ask.id,
+      caller: addressKey(worker),
+      text: question.text,
+      ...(question.toolUseId !== undefined ? { toolUseId: question.toolUseId } : {}),
+    });
+  }
   // Folded but not deliverable: its place in the sequence is taken all the same (the run went
   // on after it), and the lead hears why once.
   if (!d.ok) {

@@ -30,7 +30,7 @@ export interface TaskTurnWriterOptions {
   pushOptions?: string[];
 }
 
-export type TurnProgress = Pick<TaskTurnRecord, "seq" | "calls" | "costUsd">;
+export type TurnProgress = Pick<TaskTurnRecord, "seq" | "calls" | "costUsd" | "timing">;
 export type TurnEnding = TurnProgress & Pick<TaskTurnRecord, "sends" | "done">;
 
 export class TaskTurnWriter {

@@ -7,8 +7,10 @@
 // - no response journal is opened (the journal's branch is the lead's), no bus event or
 //   state leaves the runner: the soup is the job branch's, advanced here only to know what is
 //   left in the worker's mailbox;
-// - the worker may not dispatch sub-tasks nor ask a question (runtime `taskRun` hooks): both
-//   need the lead's bus, so the tool says so and the agent carries on;
+// - the worker may not dispatch sub-tasks (runtime `taskRun` hooks): the tool says so and the
+//   agent carries on; a question it asks ends its turn, and the record carries it to the lead,
+//   whose run poses it as the worker's [ask-step] (deliver-folded-turn.ts): its answer is the
+//   worker's next mail, taken by the task's next run (dispatch-on-mail.ts);
 // - each model call's cost is written to the turn's record at once (TaskTurnWriter, a leased
 //   push), after the allowance the ledger gives the task was checked before the call; at the
 //   turn's end the code is committed on the task branch with the worker's transcript and the
@@ -20,9 +22,16 @@
 
 import { addressKey, type Address } from "../../protocol/address.js";
 import type { Payload } from "../../protocol/bus/index.js";
+import type { Message } from "../../ports/model.js";
+import type { Question } from "../../agents/turn-contract.js";
+import { pendingAsk } from "../../agents/loop/index.js";
 import type { CfaConfig } from "../../config/index.js";
 import { commitDateEnv, gitClient } from "../../git/git-client.js";
-import { TASK_TRANSCRIPT_PATH, type TaskTurnRecord } from "../../records/task-turn-record.js";
+import {
+  MAX_TURN_MS,
+  TASK_TRANSCRIPT_PATH,
+  type TaskTurnRecord,
+} from "../../records/task-turn-record.js";
 import type { EngineDeps } from "../job/engine-deps.js";
 import { loadConfig } from "../job/load-config.js";
 import { openSession, type Session } from "../job/session.js";
@@ -71,7 +80,6 @@ export interface TaskWakeSummary {
 const REFUSES = {
   dispatch:
     "sub-tasks cannot be dispatched from a task's own run (execute.runners): do this work in your task",
-  ask: "a question cannot leave a task's own run: decide from what you know, or say what you need in your reply to your lead",
 };
 
 export async function wakeTask(o: TaskWakeOptions, deps: EngineDeps): Promise<TaskWakeSummary> {
@@ -145,7 +153,7 @@ async function runWorker(
   rt.lastPoll = Number.POSITIVE_INFINITY;
   const before = totalCharged(ledger);
   let spent = 0;
-  let turn: Pick<TaskTurnRecord, "seq" | "calls" | "costUsd"> = {
+  let turn: Pick<TaskTurnRecord, "seq" | "calls" | "costUsd" | "timing"> = {
     seq: ledger.folded + 1,
     calls: 0,
     costUsd: 0,
@@ -184,6 +192,8 @@ async function runWorker(
       // The soup here is only this run's view of the worker's mailbox: never persisted.
       s.soup.endTurn(worker, { rule: "nosend-step" });
       await ran.run.record();
+      // Measured as the lead's run measures a task turn it applies (apply-turn.ts).
+      turn = { ...turn, timing: timingOf(ran.run) };
       const repo = new JobRepo(ws.root, () => s.deps.clock.now(), ws.gitDir, {
         logger: s.deps.logger,
         maxFileBytes: s.repo.maxFileBytes,
@@ -206,10 +216,14 @@ async function runWorker(
           TASK_TRANSCRIPT_PATH,
         ]);
       const code = (await git(["rev-parse", "--verify", "HEAD"])).trim();
-      done = s.soup.mailbox(worker).length === 0;
-      await writer.ended({ ...turn, sends: sendsOf(ran.run.decisions.pending, s), done }, code);
+      const sends = sendsOf(ran.run.decisions.pending, s);
+      const asked = askOf(ran.run, s, worker);
+      // A worker that asked waits for its answer, which only the lead's run can give.
+      done = asked === null && s.soup.mailbox(worker).length === 0;
+      await writer.ended({ ...turn, sends: asked ? [...sends, asked] : sends, done }, code);
       turns += 1;
       turn = { seq: turn.seq + 1, calls: 0, costUsd: 0 };
+      if (asked !== null) break;
     }
     return { stopped: null, turns, done };
   } catch (error) {
@@ -219,6 +233,15 @@ async function runWorker(
     o.stop?.removeEventListener("abort", onStop);
     rt.taskRun = null;
   }
+}
+
+/** A turn's time and its commands', as alone on the runner (what sharing it added, apart). */
+function timingOf(run: {
+  wallMs: number;
+  decisions: { commandMs: number; contendedMs: number };
+}): NonNullable<TaskTurnRecord["timing"]> {
+  const turnMs = Math.min(MAX_TURN_MS, Math.max(0, run.wallMs - run.decisions.contendedMs));
+  return { turnMs, commandMs: Math.min(turnMs, Math.max(0, run.decisions.commandMs)) };
 }
 
 /** The turn's messages to its parent, as its record carries them (the lead checks them again). */
@@ -232,6 +255,30 @@ function sendsOf(pending: readonly Payload[], s: Session): TaskTurnRecord["sends
     sends.push({ to: addressKey(p.to), kind: "reply", text: p.content.text });
   }
   return sends;
+}
+
+/**
+ * The turn's question as its record carries it: to the worker's parent (the instance it
+ * answers to; the lead's fold refuses any other), with the ask_question call its answer
+ * resolves. A gate is a phase lead's alone (the host refused it already).
+ */
+function askOf(
+  run: { decisions: { ask: { question: Question } | null }; result: { messages: Message[] } },
+  s: Session,
+  worker: Address,
+): TaskTurnRecord["sends"][number] | null {
+  const ask = run.decisions.ask;
+  if (ask === null) return null;
+  const parentThread = s.soup.parentOf(worker.thread);
+  const parent = s.soup.instances().find((a) => a.thread === parentThread);
+  if (parent === undefined) return null;
+  const toolUseId = pendingAsk(run.result.messages)?.id;
+  return {
+    to: addressKey(parent),
+    kind: "ask",
+    text: ask.question.text,
+    ...(toolUseId !== undefined && /^[A-Za-z0-9_-]{1,128}$/.test(toolUseId) ? { toolUseId } : {}),
+  };
 }
 
 /**

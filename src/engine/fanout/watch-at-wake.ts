@@ -9,6 +9,7 @@
 import { applyChange, progress, type Session } from "../job/session.js";
 import { runsElsewhere } from "./dispatch-task-run.js";
 import { watchTaskRun } from "./watch-task-run.js";
+import { hasMail, waitsOnAnswer } from "./dispatch-on-mail.js";
 
 /** True when any task's runner changed (the caller persists). */
 export async function watchAtWake(s: Session): Promise<boolean> {
@@ -41,6 +42,15 @@ export async function watchAtWake(s: Session): Promise<boolean> {
     // Cancelled first: two runs of one task never write at once (the old one would only be
     // refused, but it would spend the task's allowance meanwhile).
     if (death) await runs.cancel(ledger.runId).catch(() => undefined);
+    // A run that ended with its worker waiting (on the answer to its question, folded): the
+    // next run is dispatched once mail is waiting for it (dispatch-on-mail.ts), not now — a
+    // run started now would find nothing to do and count as a death.
+    if (waitsOnAnswer(s, meta.thread) && !hasMail(s, meta.thread)) {
+      const held = { ...ledger, deaths: ledger.deaths + (death ? 1 : 0), runId: null };
+      applyChange(s, { type: "task-run-recorded", id, ledger: held });
+      progress(s, "EXECUTE", "TASK RUN", `task ${id}'s next run waits for its worker's mail`);
+      continue;
+    }
     const next = {
       ...ledger,
       epoch: ledger.epoch + 1,

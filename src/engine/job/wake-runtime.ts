@@ -57,8 +57,8 @@ export interface TaskRunHooks {
   beforeCall(): string | null;
   /** A model call was charged `costUsd`: the turn's record says so before anything else runs. */
   charged(costUsd: number): Promise<void>;
-  /** Why a tool the lead's run would take is refused in this run, by tool. */
-  refuses: { dispatch: string; ask: string };
+  /** Why a tool the lead's run would take is refused in this run, by tool (absent: allowed). */
+  refuses: { dispatch?: string; ask?: string };
 }
 
 const runtimes = new WeakMap<Session, WakeRuntime>();

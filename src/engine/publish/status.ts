@@ -76,7 +76,10 @@ export function waitingOn(s: Session): string {
   });
   if (elsewhere.length > 0) {
     // Issue 15 point 6: each task's own run wakes the lead when it ends.
-    const runs = elsewhere.map(([id, l]) => `${id} (run ${l.runId ?? "not known yet"})`);
+    const runs = elsewhere.map(
+      ([id, l]) =>
+        `${id} (${l.runId === null ? "its next run waits for an answer" : `run ${l.runId}`})`,
+    );
     return `the tasks' own runs: ${runs.join(", ")}.`;
   }
   return "the agents: work in progress.";

@@ -130,8 +130,8 @@ export function createHost(
 
   return {
     async dispatch({ id, brief, files }) {
-      const inTaskRun = runtimeOf(s).taskRun;
-      if (inTaskRun !== null) return refuse(inTaskRun.refuses.dispatch);
+      const refused = runtimeOf(s).taskRun?.refuses.dispatch;
+      if (refused !== undefined) return refuse(refused);
       // A task id becomes a pushed branch name (issue 18 §3): never one that holds a secret,
       // and the refusal does not repeat it.
       if (holdsSecret(id)) {
@@ -252,8 +252,8 @@ export function createHost(
     },
 
     async ask(question) {
-      const inTaskRun = runtimeOf(s).taskRun;
-      if (inTaskRun !== null) return refuse(inTaskRun.refuses.ask);
+      const refused = runtimeOf(s).taskRun?.refuses.ask;
+      if (refused !== undefined) return refuse(refused);
       if (question.kind === "gate") {
         const state = s.job.state;
         if (!isLiveState(state) || roleOf(a) !== PHASES[state].lead) {

@@ -35,6 +35,8 @@ export async function runTaskAsItsRun(
   file: string,
   /** The head the done record names (default: the code commit the run pushed). */
   claim?: (code: string) => string,
+  /** More files committed with the code (`.cfa/` ones too: the worker's transcript, plants). */
+  files: Record<string, string> = {},
 ): Promise<void> {
   const dir = tempDir("cfa-task-run-");
   try {
@@ -58,6 +60,11 @@ export async function runTaskAsItsRun(
     await writer.called({ seq: 1, calls: 1, costUsd: 0.02 });
     await writeFile(join(dir, file), `${file}\n`);
     await run(["add", "--", file]);
+    for (const [path, text] of Object.entries(files)) {
+      await mkdir(dirname(join(dir, path)), { recursive: true });
+      await writeFile(join(dir, path), text);
+      await run(["add", "--force", "--", path]);
+    }
     await run(["commit", "--quiet", "--no-verify", "-m", `${file}`]);
     const code = git(dir, "rev-parse", "HEAD");
     await writer.ended(

@@ -16,6 +16,7 @@ import {
 } from "./index.js";
 import { startGitHttpServer, type GitHttpRequest, type GitHttpServer } from "./git-http-server.js";
 import { createQueuedTestApp } from "./queued-test-app.js";
+import { logPushes, readPushLog, type PushedUpdate } from "./push-log-hook.js";
 import { git, makeTempRemote } from "../git/temp-repo.js";
 import { FakeGitHub, FULL, OWNER, REPO, type ReviewState, type Route } from "./fake-github.js";
 
@@ -117,6 +118,8 @@ export interface GitHubJob {
   clock: JobClock;
   /** What git sent over HTTP, in `asApp` jobs (each fetch and push with its token). */
   gitRequests: GitHttpRequest[];
+  /** Each ref update the bare repository took over HTTP, with its token (`asApp` jobs). */
+  pushLog(): PushedUpdate[];
   /** Runs the worker as `workflow_dispatch` with inputs { job } would. */
   runWorker(job: number, signal?: AbortSignal, more?: RunOptions): Promise<number>;
   labelled(issue: number, login: string): object;
@@ -214,11 +217,15 @@ export async function createGitHubJob(options: {
   };
   const model = options.model?.(counted) ?? counted;
   let gitServer: GitHttpServer | undefined;
+  const pushLogFile = join(root, "push-log.txt");
   if (options.asApp === true) {
     github.actAsApp(clock, APP_ID);
+    await logPushes(bare, pushLogFile);
     gitServer = await startGitHttpServer({
       root,
       accepts: (token) => github.acceptsToken(token),
+      // Who pushed, for the push log: the token itself (the fake's own, minted in the test).
+      userOf: (token) => token,
     });
   }
   const credentials: Record<string, string> =
@@ -252,6 +259,7 @@ export async function createGitHubJob(options: {
     lines,
     clock,
     gitRequests: gitServer?.requests ?? [],
+    pushLog: () => (gitServer === undefined ? [] : readPushLog(pushLogFile)),
     // Every run on a fresh runner: a new clone (as actions/checkout makes) and RUNNER_TEMP.
     runWorker: (job: number, signal?: AbortSignal, options_: RunOptions = {}) => {
       const { args, env: runEnv, ...more } = options_;

@@ -135,4 +135,40 @@ describe("the lead's fold of a task run, wake after wake", () => {
     };
     expect(await foldTaskRuns(run, 7, engine, soup)).toEqual([]);
   });
+
+  it("a question takes the next escalation id the lead gives, once; a refused one takes none", async () => {
+    let next = 3;
+    const ids = {
+      peek: () => `q${next}`,
+      take: () => {
+        next += 1;
+      },
+      policy: "always" as const,
+    };
+    const askWake = async () => {
+      const [fold] = await foldTaskRuns(run, 7, engine, soup, ids);
+      engine = { ...engine, fanout: { tasks: { api: fold!.ledger } } };
+      return fold!;
+    };
+    pushed(1, {
+      sends: [{ to: "worker@dispatch:db", kind: "ask", text: "sibling?" }],
+    });
+    const refused = await askWake();
+    expect(refused.say).toEqual([{ what: "e1/1", why: "routing" }]);
+    expect(refused.asked).toEqual([]);
+    expect(next).toBe(3);
+
+    pushed(2, {
+      sends: [{ to: addressKey(ORCH), kind: "ask", text: "REST or gRPC?", toolUseId: "toolu_1" }],
+    });
+    const asked = await askWake();
+    expect(asked.asked).toEqual([
+      { id: "q3", caller: "worker@dispatch:api", text: "REST or gRPC?", toolUseId: "toolu_1" },
+    ]);
+    expect(soup.pendingEscalations().map((m) => m.id)).toEqual(["q3"]);
+    expect(next).toBe(4);
+    // Read again: folded once, no second id.
+    expect(await askWake()).toMatchObject({ events: [], asked: [] });
+    expect(next).toBe(4);
+  });
 });

@@ -70,4 +70,58 @@ describe("a folded task turn on the lead's bus", () => {
     expect(soup.mailbox(WORKER)).toEqual([]);
     expect(soup.mailbox(ORCH)).toEqual([]);
   });
+
+  it("a question to the worker's parent is its [ask-step] under the id and policy given: the escalation is pending, nothing reaches the parent's mailbox", () => {
+    const soup = dispatched();
+    const out = deliverFoldedTurn(
+      soup,
+      WORKER,
+      { sends: [{ to: addressKey(ORCH), kind: "ask", text: "REST or gRPC?" }] },
+      { id: "q7", policy: "always" },
+    );
+    expect(out.ok).toBe(true);
+    expect(soup.pendingEscalations().map((m) => m.id)).toEqual(["q7"]);
+    expect(soup.mailbox(ORCH)).toEqual([]);
+    expect(soup.mailbox(WORKER)).toEqual([]);
+  });
+
+  it("a reply and a question in one turn: the reply reaches the parent, then the question is posed", () => {
+    const soup = dispatched();
+    const out = deliverFoldedTurn(
+      soup,
+      WORKER,
+      {
+        sends: [
+          { to: addressKey(ORCH), kind: "reply", text: "half done" },
+          { to: addressKey(ORCH), kind: "ask", text: "REST or gRPC?" },
+        ],
+      },
+      { id: "q7", policy: "always" },
+    );
+    expect(out.ok).toBe(true);
+    expect(soup.mailbox(ORCH)).toEqual([expect.objectContaining({ text: "half done" })]);
+    expect(soup.pendingEscalations().map((m) => m.id)).toEqual(["q7"]);
+  });
+
+  it.each([
+    [
+      "to a sibling task",
+      [{ to: addressKey(SIBLING), kind: "ask" as const, text: "?" }],
+      /own parent/,
+    ],
+    [
+      "two in one turn",
+      [
+        { to: addressKey(ORCH), kind: "ask" as const, text: "?" },
+        { to: addressKey(ORCH), kind: "ask" as const, text: "??" },
+      ],
+      /one question at most/,
+    ],
+  ])("a question %s changes nothing", (_name, sends, why) => {
+    const soup = dispatched();
+    const before = soup.snapshot();
+    const out = deliverFoldedTurn(soup, WORKER, { sends }, { id: "q7", policy: "always" });
+    expect(out.ok ? "" : out.why).toMatch(why);
+    expect(soup.snapshot()).toEqual(before);
+  });
 });

@@ -125,6 +125,45 @@ describe("folding a task run's records", () => {
     expect(again.refused).toEqual([]);
   });
 
+  it("timings: an ended turn's is measured once by its key, read again at later folds; a turn still running, another task's or a future epoch's is not; a refused turn's and a stale epoch's still are", () => {
+    const timing = { turnMs: 60_000, commandMs: 45_000 };
+    const records = [
+      rec({ seq: 1, timing }),
+      rec({ seq: 2, ended: false, timing }),
+      rec({ seq: 3, task: "other", timing }),
+      rec({ seq: 4, epoch: 3, timing }),
+      rec({ epoch: 1, seq: 1, timing: { turnMs: 5_000, commandMs: 1_000 } }),
+      rec({ seq: 5, timing, sends: [{ to: "worker@elsewhere", kind: "reply", text: "x" }] }),
+    ];
+    const first = foldTaskRecords(ledger(), records, ctx);
+    expect(first.timed).toEqual([
+      { key: "e2/1", ...timing },
+      { key: "e1/1", turnMs: 5_000, commandMs: 1_000 },
+      { key: "e2/5", ...timing },
+    ]);
+    expect(first.ledger.timed).toEqual(["e2/1", "e1/1", "e2/5"]);
+    // Read again (the same branch at the next wake): nothing measured twice.
+    const again = foldTaskRecords(first.ledger, [...records, rec({ seq: 6, timing })], ctx);
+    expect(again.timed).toEqual([{ key: "e2/6", ...timing }]);
+    expect(again.ledger.timed).toEqual(["e2/1", "e1/1", "e2/5", "e2/6"]);
+    // Without timings (older records), nothing is measured and the ledger keeps no list.
+    const old = foldTaskRecords(ledger(), [rec({ seq: 1 })], ctx);
+    expect(old.timed).toEqual([]);
+    expect(old.ledger.timed).toBeUndefined();
+  });
+
+  it("a record's timing is bounded where it enters: negative, past a day, or with a field of its own refuses the record", () => {
+    const text = (timing: unknown) => JSON.stringify({ ...rec({ seq: 1 }), timing });
+    expect(parseTaskTurnRecord(text({ turnMs: 1, commandMs: 1 })).ok).toBe(true);
+    for (const bad of [
+      { turnMs: -1, commandMs: 0 },
+      { turnMs: 24 * 3_600_000 + 1, commandMs: 0 },
+      { turnMs: 1, commandMs: 1, extra: 1 },
+      { turnMs: "1", commandMs: 1 },
+    ])
+      expect(parseTaskTurnRecord(text(bad)).ok).toBe(false);
+  });
+
   it("a record file that is not a record is refused where it enters", () => {
     expect(parseTaskTurnRecord("{").ok).toBe(false);
     expect(parseTaskTurnRecord(JSON.stringify({ ...rec({}), extra: 1 })).ok).toBe(false);

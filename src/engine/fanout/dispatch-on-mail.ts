@@ -1,0 +1,57 @@
+// A task in runs of its own whose last run ended with its worker waiting — on the answer to the
+// question it asked (issue 15 point 6) — gets its next run once that answer, or any message, is
+// in the worker's mailbox on the lead's bus: epoch + 1, as a run that ended at its margin
+// (watch-at-wake.ts). The lead's run calls this between turns, after the proxies answered,
+// and persists what it dispatched before anything else runs: the ledger names the run it
+// dispatched, and no second one is dispatched for the same mail.
+
+import { addressKey } from "../../protocol/address.js";
+import type { Session } from "../job/session.js";
+import { applyChange, progress } from "../job/session.js";
+import { runsElsewhere } from "./dispatch-task-run.js";
+
+/** Whether the task worker on `thread` is Idle with a message waiting (in the lead's bus). */
+export function hasMail(s: Session, thread: string): boolean {
+  const worker = { agent: "worker", thread };
+  return s.soup.stateOf(worker) === "Idle" && s.soup.mailbox(worker).length > 0;
+}
+
+/**
+ * Whether the task worker on `thread` waits on the answer to its question: the lead holds its
+ * next run until the answer is mail. Any other worker without mail is not held — a run that
+ * can do nothing counts as a death (watch-task-run.ts), so such a task cannot stall the job.
+ */
+export function waitsOnAnswer(s: Session, thread: string): boolean {
+  const worker = { agent: "worker", thread };
+  if (s.soup.stateOf(worker) === "AskQuestion") return true;
+  const key = addressKey(worker);
+  return s.soup.pendingEscalations().some((m) => addressKey(m.caller) === key);
+}
+
+/** Dispatches the waiting tasks that have mail now; true when any ledger changed. */
+export async function dispatchOnMail(s: Session): Promise<boolean> {
+  const runs = s.deps.taskRuns;
+  if (runs === undefined) return false;
+  let changed = false;
+  for (const [id, ledger] of Object.entries(s.engine.fanout?.tasks ?? {})) {
+    const meta = s.engine.tasks[id];
+    if (ledger.runId !== null || meta === undefined || !runsElsewhere(s, meta.thread)) continue;
+    if (!hasMail(s, meta.thread)) continue;
+    changed = true;
+    const next = { ...ledger, epoch: ledger.epoch + 1, foldedAtDispatch: ledger.folded };
+    const answer = await runs.dispatch({ job: s.n, task: id, epoch: next.epoch });
+    if (answer.kind === "unavailable") {
+      applyChange(s, { type: "task-runs-single", reason: answer.reason });
+      progress(s, "EXECUTE", "RUNNERS", `tasks run in this run: ${answer.reason}`);
+      continue;
+    }
+    applyChange(s, { type: "task-run-recorded", id, ledger: { ...next, runId: answer.runId } });
+    progress(
+      s,
+      "EXECUTE",
+      "TASK RUN",
+      `task ${id} has mail: epoch ${next.epoch} in run ${answer.runId}`,
+    );
+  }
+  return changed;
+}

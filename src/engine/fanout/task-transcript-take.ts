@@ -1,0 +1,91 @@
+// What the lead takes of a task run's worker transcript (issue 15 point 6): the run commits the
+// worker's conversation on its branch (`.cfa/turns/transcript.jsonl`, wake-task.ts), and the
+// lead copies it into the job branch's record of that worker — the file the lead's own run
+// writes for it — so `cfa show`, `cfa inspect` and a later turn in the lead's run read the
+// task's turns as if they had run there. Pure. The text was written on a runner where an
+// agent's commands ran: it is checked here before a byte of it is taken, and taken whole or
+// not at all (a transcript cut anywhere but at a turn's end does not load again):
+// - bounded: over TASK_TRANSCRIPT_MAX_BYTES it is refused, never read whole;
+// - parsed line by line as every transcript is (loadTranscript): one line that is not a
+//   transcript entry refuses it; the lines of a turn that did not end are left out;
+// - a continuation: what the job branch holds for the worker must be where it starts, so a
+//   task run cannot rewrite the turns the worker took in the lead's run, nor put another
+//   instance's conversation (or anything else) in place of the worker's;
+// - no secret the lead's process knows may be in what it adds (the runner had its own
+//   environment; a known secret there would reach the job branch in the lead's commit).
+// Where it goes is the caller's: always the worker's own file (`paths.instance`), never a
+// path named by the branch.
+
+import { loadTranscript, TranscriptError } from "../../agents/transcript/index.js";
+
+/** The largest transcript the lead reads from a task branch (bytes). */
+export const TASK_TRANSCRIPT_MAX_BYTES = 32 * 1024 * 1024;
+
+/** Why a transcript is refused, as the ledger keeps it (each said once). */
+export type TranscriptRefusal = "oversized" | "not-entries" | "not-a-continuation" | "secret";
+
+export type TranscriptTake =
+  | { kind: "take"; text: string; turns: number }
+  | { kind: "nothing-new" }
+  | { kind: "refuse"; refusal: TranscriptRefusal; why: string };
+
+/** The ledger key a refusal is said once under. */
+export const transcriptRefusalKey = (r: TranscriptRefusal) => `transcript:${r}`;
+
+export function takeTaskTranscript(
+  incoming: string,
+  current: string,
+  holdsSecret: (text: string) => boolean,
+  maxBytes = TASK_TRANSCRIPT_MAX_BYTES,
+): TranscriptTake {
+  const bytes = Buffer.byteLength(incoming, "utf8");
+  if (bytes > maxBytes) return oversized(bytes, maxBytes);
+  let complete: string;
+  let turns: number;
+  try {
+    const loaded = loadTranscript(incoming);
+    complete = loaded.completeText;
+    turns = loaded.turn;
+  } catch (error) {
+    if (!(error instanceof TranscriptError)) throw error;
+    // The line's number only: nothing of the hostile text is repeated.
+    return {
+      kind: "refuse",
+      refusal: "not-entries",
+      why: `its transcript's line ${error.line} is not a transcript entry: not taken`,
+    };
+  }
+  const mine = completeOf(current);
+  if (!complete.startsWith(mine))
+    return {
+      kind: "refuse",
+      refusal: "not-a-continuation",
+      why: "its transcript does not continue the worker's on the job branch: not taken",
+    };
+  if (complete.length === mine.length) return { kind: "nothing-new" };
+  if (holdsSecret(complete.slice(mine.length)))
+    return {
+      kind: "refuse",
+      refusal: "secret",
+      why: "its transcript holds a secret of the lead's run: not taken",
+    };
+  return { kind: "take", text: complete, turns };
+}
+
+/** The refusal of a transcript of `bytes`, known from its size alone. */
+export function oversized(bytes: number, maxBytes = TASK_TRANSCRIPT_MAX_BYTES): TranscriptTake {
+  return {
+    kind: "refuse",
+    refusal: "oversized",
+    why: `its transcript is ${bytes} bytes, over the ${maxBytes}-byte bound: not taken`,
+  };
+}
+
+/** The job branch's copy up to its last whole turn (its own, so a bad one is kept as it is). */
+function completeOf(current: string): string {
+  try {
+    return loadTranscript(current).completeText;
+  } catch {
+    return current;
+  }
+}

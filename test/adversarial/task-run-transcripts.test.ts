@@ -1,0 +1,169 @@
+// Issue 15 point 6: the lead copies a task run's worker transcript (`.cfa/turns/transcript.jsonl`
+// on the task branch) into the job's record of that worker (fold-task-transcript.ts). The
+// runner that wrote it ran the agent's commands: taken over, it pushes transcripts meant to
+// reach `cfa/1`. 3 through the lead's fold, on a job whose task runs push them:
+// - an oversized transcript (a well-formed turn over TASK_TRANSCRIPT_MAX_BYTES): refused
+//   from its size alone, said once;
+// - lines that are not transcript entries (a planted line between two turns): refused by the
+//   line's number, nothing of it repeated, said once;
+// - a transcript claiming another instance: the project lead's record, with a planted turn,
+//   under `.cfa/turns/` by that instance's file name — the lead reads one path and writes
+//   one, both its own, never the branch's: the lead's record on cfa/1 is its own, the file
+//   said once. (A plant in the job's folder itself, `.cfa/jobs/1/instances/…`, is not this
+//   fold's: the task's merge refuses it as a conflict under `.cfa/`.)
+// Positive controls: each plant is on the branch at the head the lead reads, and the
+// oversized one is a transcript the take accepts without the bound.
+// And 3 at the take itself (takeTaskTranscript, pure): a transcript that rewrites the
+// worker's turns on the job branch, one holding a secret of the lead's run, one whose last
+// turn never ended — refused, refused, cut at the last whole turn; each with its control.
+
+import { describe, expect, it } from "vitest";
+import { wake } from "../../src/engine/index.js";
+import { transcriptLines, loadTranscript } from "../../src/agents/transcript/index.js";
+import {
+  takeTaskTranscript,
+  TASK_TRANSCRIPT_MAX_BYTES,
+} from "../../src/engine/fanout/task-transcript-take.js";
+import { jobPaths } from "../../src/records/job-paths.js";
+import { TASK_TRANSCRIPT_PATH } from "../../src/records/task-turn-record.js";
+import { git } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
+import { approve } from "../support/engine/person.js";
+import { fileOnBranch } from "../support/engine/inspect.js";
+import { cases } from "../support/adversarial/count.js";
+import {
+  activeRuns,
+  expectBothMerged,
+  leadUpToDispatch,
+  runTaskAsItsRun,
+  tasksInOwnRunsRecording,
+} from "../support/engine/task-run-pushes.js";
+
+const PER_TASK = "execute:\n  runners: per-task\n";
+const USAGE = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 };
+const LEAD_FILE = jobPaths(1).instance({ agent: "project-lead", thread: "state:execute:1" });
+const workerFile = (task: string) =>
+  jobPaths(1).instance({ agent: "worker", thread: `dispatch:${task}` });
+
+/** The files of `ref` holding `text` (git grep exits 1 when none does). */
+function grepBranch(repo: string, text: string, ref: string): string {
+  try {
+    return git(repo, "grep", "-l", "-F", text, ref);
+  } catch {
+    return "";
+  }
+}
+
+/** One whole turn of a transcript: the task's message, the worker's answer, its end. */
+function turn(n: number, answer: string): string {
+  const lines = transcriptLines(
+    n,
+    [
+      { role: "user", content: [{ type: "text", text: "write the file" }] },
+      { role: "assistant", content: [{ type: "text", text: answer }] },
+    ],
+    { usage: USAGE, stop: "end_turn" },
+  );
+  return lines.map((l) => `${l}\n`).join("");
+}
+
+const OVERSIZED = turn(1, "x".repeat(TASK_TRANSCRIPT_MAX_BYTES));
+const NOT_ENTRIES = `${turn(1, "written")}PLANTED not an entry\n${turn(2, "more")}`;
+
+describe(cases("a taken-over task run's pushed transcripts", 3, "plants"), () => {
+  const newJob = useLocalJobs();
+
+  it("each handled once — refused by size, refused by line number, the path the lead's — nothing of them on cfa/1; DONE", async () => {
+    const job = await newJob({ recording: tasksInOwnRunsRecording(), config: PER_TASK });
+    const deps = await leadUpToDispatch(job, activeRuns());
+    await wake(1, deps);
+    const leadBefore = fileOnBranch(job, LEAD_FILE);
+    expect(leadBefore).not.toBeNull();
+    const claimed = `${leadBefore}\n${turn(9, "PLANTED as the project lead")}`;
+    const otherName = `.cfa/turns/${LEAD_FILE.split("/").at(-1)}`;
+    await runTaskAsItsRun(job.repoDir, "hello", "901", "hello.txt", undefined, {
+      [TASK_TRANSCRIPT_PATH]: OVERSIZED,
+    });
+    await runTaskAsItsRun(job.repoDir, "world", "902", "world.txt", undefined, {
+      [TASK_TRANSCRIPT_PATH]: NOT_ENTRIES,
+      [otherName]: claimed,
+    });
+
+    // Positive controls: every plant is on the branch, at the head the lead reads.
+    const size = Number(git(job.repoDir, "cat-file", "-s", `cfa/1-hello:${TASK_TRANSCRIPT_PATH}`));
+    expect(size).toBeGreaterThan(TASK_TRANSCRIPT_MAX_BYTES);
+    expect(takeTaskTranscript(OVERSIZED, "", () => false, Infinity)).toMatchObject({
+      kind: "take",
+      turns: 1,
+    });
+    expect(git(job.repoDir, "show", `cfa/1-world:${TASK_TRANSCRIPT_PATH}`)).toContain("PLANTED");
+    expect(git(job.repoDir, "show", `cfa/1-world:${otherName}`)).toContain("PLANTED");
+
+    const before = job.lines.length;
+    let summary = await wake(1, deps);
+    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    const refused = job.lines
+      .slice(before)
+      .filter((l) => l.event === "REFUSED")
+      .map((l) => l.detail);
+    expect(refused.sort()).toEqual(
+      [
+        `task hello's run: its transcript is ${size} bytes, over the ${TASK_TRANSCRIPT_MAX_BYTES}-byte bound: not taken`,
+        "task world's run: its transcript's line 4 is not a transcript entry: not taken",
+        `task world's run: ${otherName}: not a turn record's name`,
+      ].sort(),
+    );
+    // Neither worker's record took anything; the lead's record is the lead's own.
+    expect(fileOnBranch(job, workerFile("hello"))).toBeNull();
+    expect(fileOnBranch(job, workerFile("world"))).toBeNull();
+    expect(fileOnBranch(job, LEAD_FILE)).not.toContain("PLANTED");
+    await approve(job);
+    summary = await wake(1, deps);
+    expect(summary.state).toBe("DONE");
+    expectBothMerged(job);
+    // Said once across wakes; nothing of the plants anywhere on the job branch or in a line.
+    expect(job.lines.filter((l) => l.event === "REFUSED")).toHaveLength(3);
+    expect(job.lines.some((l) => l.detail.includes("PLANTED"))).toBe(false);
+    expect(grepBranch(job.repoDir, "PLANTED", "cfa/1")).toBe("");
+  });
+});
+
+describe(cases("transcripts the take refuses or cuts", 3), () => {
+  const mine = turn(1, "my first turn");
+  const never = () => false;
+
+  it("a transcript that rewrites the worker's turns on the job branch is refused; positive control: the same text is taken where the worker had none", () => {
+    const rewritten = `${turn(1, "PLANTED first turn")}${turn(2, "next")}`;
+    expect(takeTaskTranscript(rewritten, mine, never)).toEqual({
+      kind: "refuse",
+      refusal: "not-a-continuation",
+      why: "its transcript does not continue the worker's on the job branch: not taken",
+    });
+    expect(takeTaskTranscript(rewritten, "", never)).toMatchObject({ kind: "take", turns: 2 });
+    // What continues it is taken whole.
+    const continued = `${mine}${turn(2, "next")}`;
+    expect(takeTaskTranscript(continued, mine, never)).toEqual({
+      kind: "take",
+      text: continued,
+      turns: 2,
+    });
+  });
+
+  it("a transcript whose new turns hold a secret of the lead's run is refused (its text not repeated); positive control: taken when nothing holds one", () => {
+    const secret = "sk-ant-PLANTED0123456789";
+    const leaking = `${mine}${turn(2, `the key is ${secret}`)}`;
+    const holds = (text: string) => text.includes(secret);
+    const refused = takeTaskTranscript(leaking, mine, holds);
+    expect(refused).toMatchObject({ kind: "refuse", refusal: "secret" });
+    expect(JSON.stringify(refused)).not.toContain(secret);
+    expect(takeTaskTranscript(leaking, mine, never)).toMatchObject({ kind: "take" });
+  });
+
+  it("a last turn that never ended is left out: what is taken loads as whole turns; positive control: the file as pushed holds the unended turn", () => {
+    const unended = `${mine}${turn(2, "PLANTED unended").split("\n").slice(0, 2).join("\n")}\n`;
+    expect(loadTranscript(unended).partial).not.toBeNull();
+    const take = takeTaskTranscript(unended, "", never);
+    expect(take).toEqual({ kind: "take", text: mine, turns: 1 });
+    expect(takeTaskTranscript(unended, mine, never)).toEqual({ kind: "nothing-new" });
+  });
+});

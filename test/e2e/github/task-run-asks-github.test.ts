@@ -1,0 +1,150 @@
+// Issue 15 point 6 on GitHub: a worker in its task's own run asks a question. The fake
+// GitHub's Actions API and bare repository, each task run executed as the workflow's `task`
+// job would (task mode, a fresh clone, the scripted model) and followed by its `if: always()`
+// wake of the lead. hello's worker asks in its first run; the lead's run folds the question and
+// puts it to the person in a comment, dispatching nothing for hello; the person answers with
+// `/answer`; the lead's next run dispatches hello's epoch 2, whose worker carries on from the
+// answer; the lead folds, verifies, merges — DONE. No task run moves `cfa/1` (the bare
+// repository's ref log) or posts a comment.
+
+import { describe, expect, it } from "vitest";
+import { tasksInOwnRunsRecording } from "../../support/engine/task-run-pushes.js";
+import { EXECUTE_STEPS, worker } from "../../support/engine/recordings.js";
+import { call, say, tools } from "../../support/engine/script.js";
+import {
+  git,
+  routesWith,
+  WHOLE_JOB_ROUTES,
+  type GitHubJob,
+} from "../../support/github/github-job.js";
+import { useGitHubMocks } from "../../support/github/index.js";
+import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
+
+const PER_TASK = "execute:\n  runners: per-task\n";
+const ROUTES = routesWith(WHOLE_JOB_ROUTES, {
+  plus: ["repo", "get-run"],
+  minus: ["org-content"],
+});
+
+function stateOf(job: GitHubJob): { state: string; engine: Record<string, unknown> } {
+  return JSON.parse(git(job.github.bare, "show", "cfa/1:.cfa/jobs/1/state.json")) as {
+    state: string;
+    engine: Record<string, unknown>;
+  };
+}
+
+/** The bare repository's updates of `cfa/1`, oldest first (core.logAllRefUpdates). */
+function jobBranchLog(job: GitHubJob): string[] {
+  return git(job.github.bare, "reflog", "show", "--format=%H", "refs/heads/cfa/1")
+    .split("\n")
+    .filter((l) => l !== "")
+    .reverse();
+}
+
+/** INTENT and PLAN approved; the worker's run in EXECUTE is the next one. */
+async function upToExecute(job: GitHubJob): Promise<void> {
+  git(job.github.bare, "config", "core.logAllRefUpdates", "always");
+  await job.probot.receive("issues", job.labelled(1, "ana"));
+  for (let i = 0; i < 2; i++) {
+    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    await job.submitReview("ana");
+  }
+}
+
+/** One task run as the workflow's `task` job runs it, then its `if: always()` wake-lead step. */
+async function taskRun(job: GitHubJob, id: number, task: string, epoch: number): Promise<void> {
+  const run = job.github.runs.get(id)!;
+  run.status = "in_progress";
+  const code = await job.runWorker(1, undefined, {
+    args: ["--job", "1", "--task", task, "--epoch", String(epoch)],
+    env: { GITHUB_RUN_ID: String(id) },
+  });
+  expect(code, job.lines.join("\n")).toBe(0);
+  run.status = "completed";
+  run.conclusion = "success";
+  expect(
+    await job.runWorker(1, undefined, {
+      args: ["--job", "1", "--wake-lead"],
+      env: { ANTHROPIC_API_KEY: "" },
+    }),
+  ).toBe(0);
+}
+
+describe("a worker's question from its task's own run, on GitHub (issue 15 point 6)", () => {
+  const mocks = useGitHubMocks();
+  const newJob = useGitHubJobs();
+
+  it("hello asks in its run → the lead's run puts q3 to the person (no dispatch for hello) → /answer → epoch 2 dispatched → its run carries on from the answer → the lead folds, verifies, merges — DONE (3 task dispatches); no task run moved cfa/1 or posted", async () => {
+    const job = await newJob({
+      recording: tasksInOwnRunsRecording({
+        "project-lead@state:execute:1": EXECUTE_STEPS(true),
+        "worker@dispatch:hello": [
+          tools(call("ask_question", { kind: "question", text: "hello or hullo?" }, "toolu_ask1")),
+          tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
+          tools(call("reply", { text: "hello.txt written, as answered" })),
+          say("done"),
+        ],
+        "worker@dispatch:world": worker("world.txt"),
+      }),
+      routes: ROUTES,
+      config: PER_TASK,
+    });
+    const { github } = job;
+    await upToExecute(job);
+    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    const [hello, world] = [...github.runs.keys()];
+
+    let comments = github.comments.map((c) => c.body);
+    let jobLog = jobBranchLog(job);
+    await taskRun(job, hello!, "hello", 1);
+    await taskRun(job, world!, "world", 1);
+    expect(jobBranchLog(job)).toEqual(jobLog);
+    expect(github.comments.map((c) => c.body)).toEqual(comments);
+    const record = JSON.parse(
+      git(github.bare, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
+    ) as { done: boolean; sends: { kind: string; text: string }[] };
+    expect(record).toMatchObject({
+      done: false,
+      sends: [{ kind: "ask", text: "hello or hullo?" }],
+    });
+
+    // The lead's run folds both: the question goes to the person; nothing is dispatched for hello.
+    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    expect(github.runs.size).toBe(2);
+    const asking = github.botComments(1).filter((c) => c.body.includes("hello or hullo?"));
+    expect(asking.length).toBeGreaterThan(0);
+    expect(stateOf(job).engine.escalations).toMatchObject({
+      q3: { caller: "worker@dispatch:hello", kind: "question" },
+    });
+
+    github.comment(1, "ana", "/answer q3 hello, of course");
+    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    const taskInputs = github.dispatchInputs.filter((i) => i["task"] !== undefined);
+    expect(taskInputs).toEqual([
+      { job: "1", task: "hello", epoch: "1" },
+      { job: "1", task: "world", epoch: "1" },
+      { job: "1", task: "hello", epoch: "2" },
+    ]);
+    const next = [...github.runs.keys()].at(-1)!;
+
+    comments = github.comments.map((c) => c.body);
+    jobLog = jobBranchLog(job);
+    await taskRun(job, next, "hello", 2);
+    expect(jobBranchLog(job)).toEqual(jobLog);
+    expect(github.comments.map((c) => c.body)).toEqual(comments);
+    expect(git(github.bare, "show", "cfa/1-hello:.cfa/turns/transcript.jsonl")).toContain(
+      "hello, of course",
+    );
+
+    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    await job.submitReview("ana");
+    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+    expect(stateOf(job).state).toBe("DONE");
+    const files = git(github.bare, "ls-tree", "-r", "--name-only", "cfa/1");
+    expect(files).toContain("hello.txt");
+    expect(files).toContain("world.txt");
+    expect(files).not.toContain(".cfa/turns/000001-e1.json");
+    expect(github.branches().sort()).toEqual(["cfa/1", "main"]);
+    expect(mocks.recorder().invalid()).toEqual([]);
+  }, 180_000);
+});
