@@ -28,8 +28,12 @@ export interface CrashSeam {
   workspaces(workspaces: Workspaces): Workspaces;
 }
 
-/** Kinds of resources a wake's unwrapped work holds while it runs: files and git processes. */
-const BUSY = ["FSReqPromise", "FSReqCallback", "ProcessWrap", "PipeWrap", "Timeout"];
+/**
+ * Kinds of resources a wake's unwrapped work holds while it runs: files and git processes.
+ * `CloseReq` is an fs/promises FileHandle closing: the last step of every `readFile` and
+ * `writeFile` there, during which nothing else is pending (on a busy threadpool, for long).
+ */
+const BUSY = ["FSReqPromise", "FSReqCallback", "CloseReq", "ProcessWrap", "PipeWrap", "Timeout"];
 
 function busyCounts(): Map<string, number> {
   const counts = new Map<string, number>();
@@ -39,9 +43,26 @@ function busyCounts(): Map<string, number> {
   return counts;
 }
 
-/** What this process holds before the job starts (the test runner's own handles). */
-function busyBaseline(): Map<string, number> {
-  return busyCounts();
+/** Requests: one-off operations, never the test runner's for long. */
+const REQUESTS = ["FSReqPromise", "FSReqCallback", "CloseReq"];
+
+/**
+ * What this process holds for good before the job starts (the test runner's own handles):
+ * the fewest of each kind over a few event-loop turns, and no fs request at all. A request
+ * of the runner's in flight at the first look (a module or cache read) would otherwise stand
+ * for one of the job's later, and a strand waiting on an fs request would look quiet: its
+ * next git command then ran while the tree was copied, and the copy held a ref to a commit
+ * it did not (crash-resume: "unable to read tree", "Could not parse object 'HEAD'").
+ */
+async function busyBaseline(): Promise<Map<string, number>> {
+  const fewest = busyCounts();
+  for (let i = 0; i < 20; i++) {
+    await new Promise((resolve) => (i % 5 === 4 ? setTimeout(resolve, 5) : setImmediate(resolve)));
+    const now = busyCounts();
+    for (const [kind, n] of fewest) fewest.set(kind, Math.min(n, now.get(kind) ?? 0));
+  }
+  for (const kind of REQUESTS) fewest.delete(kind);
+  return fewest;
 }
 
 /**
@@ -57,9 +78,9 @@ async function quiet(baseline: Map<string, number>): Promise<void> {
     const now = busyCounts();
     const busy = [...now].some(([kind, n]) => n > (baseline.get(kind) ?? 0));
     calm = busy ? 0 : calm + 1;
-    // Calm for a while, a timer's wait among it: on a loaded machine a git child's exit and
-    // the continuation that starts the next one can be a few event-loop turns apart, and a
-    // copy taken between them holds a ref to an object not yet copied ("unable to read tree").
+    // Calm for a while, a timer's wait among it: a margin. A strand waiting on what is not
+    // counted here (an unref'd handle or timer) still looks calm: capture's check after the
+    // copy catches what it then writes.
     if (calm === 3) await new Promise((resolve) => setTimeout(resolve, 5));
     if (calm >= 12) return;
     if (i % 200 === 199) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -94,18 +115,36 @@ export async function recordCrashPoints(options: {
   const points: CrashPoint[] = [];
   const seen = new Set<string>();
   const names: string[] = [];
-  const baseline = busyBaseline();
+  const baseline = await busyBaseline();
   let lock: Promise<void> = Promise.resolve();
+  let failure: Error | undefined;
 
   const capture = async (label: string) => {
     if (!armed) return;
-    await quiet(baseline);
-    const print = await fingerprint(options.root);
-    if (seen.has(print)) return;
-    seen.add(print);
-    const dir = join(options.snapshots, String(points.length));
-    await copyTree(options.root, dir);
-    points.push({ label, dir });
+    for (let attempt = 1; ; attempt++) {
+      await quiet(baseline);
+      const print = await fingerprint(options.root);
+      if (seen.has(print)) return;
+      const dir = join(options.snapshots, String(points.length));
+      await copyTree(options.root, dir);
+      // Nothing may have moved while the copy ran: a ref written then can name objects cp
+      // had passed by, a state no crash leaves (git writes objects before the refs naming
+      // them, so a tree whose other files held still while cp ran is copied whole). A
+      // strand quiet() could not see did it: the copy is taken again once all are paused.
+      // Not thrown: the engine catches what some calls throw (the journal's push).
+      if ((await fingerprint(options.root)) === print) {
+        seen.add(print);
+        points.push({ label, dir });
+        return;
+      }
+      await rm(dir, { recursive: true, force: true });
+      if (attempt === 20) {
+        failure ??= new Error(
+          `test/crash-seam: the job never held still while ${label} was copied`,
+        );
+        return;
+      }
+    }
   };
 
   const guard = async <T>(name: string, call: () => Promise<T>): Promise<T> => {
@@ -144,6 +183,7 @@ export async function recordCrashPoints(options: {
     workspaces: (workspaces) => wrap("workspaces", workspaces),
   };
   await options.run(seam, () => (armed = true));
+  if (failure) throw failure;
   return points;
 }
 

@@ -63,7 +63,21 @@ export interface TrialResult {
   violations: string[];
   paidUsd: number;
   chargedUsd: number;
+  /** False when the trial hung and its invariants could not be checked. */
+  checked: boolean;
+  /** The faults drawn in this trial, by kind (a kill drawn may land after its run ended). */
+  injected: Record<InjectedFault, number>;
 }
+
+export type InjectedFault =
+  | "kill"
+  | "loseRunner"
+  | "lostWake"
+  | "duplicateWake"
+  | "lostAnswer"
+  | "killMidPush"
+  | "withdraw"
+  | "noTaskJob";
 
 export async function runTrial(
   seed: number,
@@ -79,11 +93,26 @@ export async function runTrial(
     const remote = await createRemote(root, { http: options.http === true });
     remoteClose = () => remote.close();
     const world = {} as World;
+    const injected: Record<InjectedFault, number> = {
+      kill: 0,
+      loseRunner: 0,
+      lostWake: 0,
+      duplicateWake: 0,
+      lostAnswer: 0,
+      killMidPush: 0,
+      withdraw: 0,
+      noTaskJob: faults.noTaskJob ? 1 : 0,
+    };
     const dispatchWake = () => {
-      if (random() < faults.lostWake) return;
+      if (random() < faults.lostWake) {
+        injected.lostWake++;
+        return;
+      }
       actions.dispatch("lead", `cfa-${JOB}`, { job: String(JOB) });
-      if (random() < faults.duplicateWake)
+      if (random() < faults.duplicateWake) {
+        injected.duplicateWake++;
         actions.dispatch("lead", `cfa-${JOB}`, { job: String(JOB) });
+      }
     };
     const horizon =
       3 *
@@ -94,10 +123,13 @@ export async function runTrial(
       2 * 3600_000;
     const faultsFor = (): RunFaults => {
       if (random() >= faults.kill) return {};
-      return {
+      const drawn = {
         killAfterMs: Math.floor(random() * Math.min(horizon / 4, 40 * MINUTE)),
         loseRunner: random() < faults.loseRunner,
       };
+      injected.kill++;
+      if (drawn.loseRunner) injected.loseRunner++;
+      return drawn;
     };
     const actions: FakeActions = new FakeActions({
       clock,
@@ -124,12 +156,16 @@ export async function runTrial(
       pushFaults: (run: string) => ({
         beforePush: () => {
           if (random() < faults.killMidPush) {
+            injected.killMidPush++;
             // A real SIGKILL to the git push in flight, a few real milliseconds in.
             setTimeout(() => actions.killNow(run), Math.floor(random() * 15));
           }
         },
         afterPush: () => {
-          if (random() < faults.lostAnswer) throw new Error("the push's answer was lost");
+          if (random() < faults.lostAnswer) {
+            injected.lostAnswer++;
+            throw new Error("the push's answer was lost");
+          }
         },
       }),
     } satisfies Partial<World>);
@@ -153,6 +189,7 @@ export async function runTrial(
     clock.at(sweepMs, sweep);
     if (faults.withdraw) {
       clock.at(Math.floor(random() * horizon * 0.5), () => {
+        injected.withdraw++;
         world.withdrawn = true;
         for (const r of actions.active()) actions.cancel(r.id);
         actions.dispatch("lead", `cfa-${JOB}`, { job: String(JOB) });
@@ -212,6 +249,8 @@ export async function runTrial(
       violations,
       paidUsd,
       chargedUsd,
+      checked: !hung,
+      injected,
     };
   } finally {
     await remoteClose?.();

@@ -3,7 +3,12 @@
 // runs 200; `npm test` a few. What is real and what is simulated: README, "Things that bite".
 
 import { describe, expect, it } from "vitest";
-import { prng, runTrial, type TrialFaults } from "../../../support/sim/run-trial.js";
+import {
+  prng,
+  runTrial,
+  type InjectedFault,
+  type TrialFaults,
+} from "../../../support/sim/run-trial.js";
 import type { Scenario } from "../../../support/sim/sim-job.js";
 
 const MINUTE = 60_000;
@@ -51,6 +56,10 @@ describe("fan-out to runners, simulated: every invariant after every trial", () 
       const failures: string[] = [];
       const ends: Record<string, number> = {};
       let kills = 0;
+      let overHttp = 0;
+      let checked = 0;
+      const injected: Partial<Record<InjectedFault, number>> = {};
+      const started = Date.now();
       const first = Number(process.env.CFA_SIM_FIRST ?? 1);
       const seeds = Array.from({ length: TRIALS }, (_, i) => first + i);
       // Trials wait on git processes more than they compute: a few at once.
@@ -61,9 +70,21 @@ describe("fan-out to runners, simulated: every invariant after every trial", () 
         const http = process.env.CFA_SIM_HTTP === "1" || seed % 4 === 0;
         const result = await runTrial(seed, scenario, faults, { http });
         if (process.env.CFA_SIM_PROGRESS)
-          console.log(seed, result.end, result.violations.join("; "));
+          console.log(
+            seed,
+            http ? "http" : "file",
+            scenario.mode,
+            result.end,
+            `${result.runs} runs`,
+            JSON.stringify(result.injected),
+            result.violations.join("; "),
+          );
         ends[result.end] = (ends[result.end] ?? 0) + 1;
         kills += result.kills;
+        if (http) overHttp++;
+        if (result.checked) checked++;
+        for (const [k, n] of Object.entries(result.injected) as [InjectedFault, number][])
+          injected[k] = (injected[k] ?? 0) + n;
         if (result.violations.length > 0)
           failures.push(
             `seed ${seed} (${scenario.mode}, ${JSON.stringify(faults)}): ${result.violations.join("; ")}`,
@@ -72,7 +93,10 @@ describe("fan-out to runners, simulated: every invariant after every trial", () 
       for (let i = 0; i < seeds.length; i += parallel)
         await Promise.all(seeds.slice(i, i + parallel).map(one));
       console.log(
-        `fan-out simulation: ${TRIALS} trials, ends ${JSON.stringify(ends)}, ${kills} kills injected`,
+        `fan-out simulation: ${TRIALS} trials (${overHttp} over http with a token per run), ` +
+          `${checked} checked for every invariant, ends ${JSON.stringify(ends)}, ` +
+          `faults drawn ${JSON.stringify(injected)}, ${kills} runs killed, ` +
+          `${failures.length} failed, ${Math.round((Date.now() - started) / 1000)} s`,
       );
       expect(failures).toEqual([]);
     },
