@@ -39,8 +39,6 @@ import { commitDateEnv, gitClient } from "../../git/git-client.js";
 import {
   MAX_TURN_MS,
   TASK_TRANSCRIPT_PATH,
-  TASK_TURNS_DIR,
-  taskTurnKey,
   type TaskTurnRecord,
 } from "../../records/task-turn-record.js";
 import type { TaskLedgerRecord } from "../../records/engine-state.js";
@@ -64,6 +62,7 @@ import type { RunGit } from "./leased-refs.js";
 import { readTaskRunStanding } from "./read-task-run-standing.js";
 import { totalCharged } from "./fold-task-records.js";
 import { readTaskTurnRecords } from "./task-turn-files.js";
+import { backToFoldedTurn } from "./back-to-folded-turn.js";
 import { taskRunForge } from "./task-run-forge.js";
 import { StaleTaskRunError, TaskTurnWriter } from "./task-turn-writer.js";
 
@@ -161,7 +160,11 @@ async function runWorker(
   const { records } = await readTaskTurnRecords(git, head);
   if (records.some((r) => r.epoch === o.epoch))
     return { stopped: `epoch ${o.epoch} of task ${o.task} already ran`, turns: 0, done: false };
-  await backToFoldedTurn(s, o, git, records, ledger, meta.base);
+  const back = await backToFoldedTurn(git, { ...o, records, ledger, base: meta.base });
+  if (back !== null)
+    s.deps.logger.info(
+      `cfa #${o.job}: task ${o.task} starts again from turn ${ledger.folded}'s tree (${back.slice(0, 12)}): a run stopped inside turn ${ledger.folded + 1}`,
+    );
 
   const writer = new TaskTurnWriter({
     git,
@@ -295,63 +298,6 @@ async function runWorker(
     o.stop?.removeEventListener("abort", onStop);
     rt.taskRun = null;
   }
-}
-
-/**
- * The task's tree (code and transcript) as its last folded turn ended it. A run that stopped
- * inside a turn may have pushed part of it — its worker's commits and its sub-tasks' merges
- * ride on the records of its later calls — but the lead never folded it, and its transcript
- * was never committed: this run takes that turn again from the lead's message, so it starts
- * from the code that turn began on, and the worker's tree and conversation agree. The head is
- * a record's (hostile input): used only if it is on the branch; the records stay.
- */
-async function backToFoldedTurn(
-  s: Session,
-  o: TaskWakeOptions,
-  git: RunGit,
-  records: readonly TaskTurnRecord[],
-  ledger: Pick<TaskLedgerRecord, "folded" | "refused">,
-  base: string,
-): Promise<void> {
-  const folded = ledger.folded;
-  // Never a record the lead refused. One it never saw (planted over the folded one's file)
-  // can name only a commit already on the branch, which whoever planted it could have pushed
-  // as the tip anyway; the lead verifies the done head whatever the run started from.
-  const last = records
-    .filter((r) => r.ended && r.seq === folded && r.epoch < o.epoch && r.head !== null)
-    .filter((r) => !ledger.refused.includes(taskTurnKey(r)))
-    .sort((a, b) => b.epoch - a.epoch)[0];
-  const to = folded === 0 ? base : (last?.head ?? null);
-  if (to === null || to === "") return;
-  // Exit 0: an ancestor of the tip (or the tip); anything else: not this branch's.
-  const onBranch = await git(["merge-base", "--is-ancestor", to, "HEAD"]).then(
-    () => true,
-    () => false,
-  );
-  if (!onBranch) return;
-  // git-restore(1): "If a path is tracked but does not exist in the restore source, it will
-  // be removed to match the source." Every record stays as the branch has it.
-  await git([
-    "restore",
-    `--source=${to}`,
-    "--staged",
-    "--worktree",
-    "--",
-    ".",
-    `:(exclude,glob)${TASK_TURNS_DIR}/*.json`,
-  ]);
-  if ((await git(["status", "--porcelain", "--untracked-files=no"])).trim() === "") return;
-  await git([
-    "commit",
-    "--quiet",
-    "--no-verify",
-    "--no-gpg-sign",
-    "-m",
-    `cfa #${o.job}: ${o.task} back to turn ${folded}'s tree (a run stopped inside turn ${folded + 1})`,
-  ]);
-  s.deps.logger.info(
-    `cfa #${o.job}: task ${o.task} starts again from turn ${folded}'s tree: a run stopped inside turn ${folded + 1}`,
-  );
 }
 
 /** A turn's code committed on its task's branch in this run (pushed only as the task's). */
