@@ -10,13 +10,12 @@
 // is counted too (each costs 5–15 ms to start here): per turn, the number to keep small.
 
 import { execFileSync } from "node:child_process";
-import childProcess from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { wake } from "../src/engine/index.js";
+import { gitStarted } from "../src/git/git-spawner.js";
 import type { Model } from "../src/ports/model.js";
 import { createScriptedModel } from "../src/adapters/scripted/index.js";
 import { createLocalJob } from "../test/support/engine/local-job.js";
@@ -77,33 +76,32 @@ function subcommand(args: unknown): string {
   return list[i] ?? "?";
 }
 
-/** Counts the git processes started while `work` runs (every spawn of `git`). */
+/**
+ * Counts the git processes started while `work` runs: every command the engine's git runner
+ * starts is published on the `cfa-bot:git` channel (git-spawner.ts), whichever process
+ * spawns it.
+ */
 async function countingGit<T>(work: () => Promise<T>): Promise<{ value: T; gits: number }> {
-  const original = childProcess.spawn;
   let gits = 0;
-  const counting = ((command: string, ...rest: unknown[]) => {
-    if (command === "git") {
-      gits += 1;
-      const name = subcommand(rest[0]);
-      bySubcommand.set(name, (bySubcommand.get(name) ?? 0) + 1);
-    }
-    return (original as (...a: unknown[]) => unknown)(command, ...rest);
-  }) as typeof childProcess.spawn;
-  // The engine imports `spawn` by name: the builtin's ESM bindings follow the patch only
-  // once synced (https://nodejs.org/api/module.html#modulesyncbuiltinesmexports).
-  childProcess.spawn = counting;
-  syncBuiltinESMExports();
+  const counting = (message: unknown) => {
+    gits += 1;
+    const name = subcommand((message as { args?: unknown }).args);
+    bySubcommand.set(name, (bySubcommand.get(name) ?? 0) + 1);
+  };
+  gitStarted.subscribe(counting);
   try {
     return { value: await work(), gits };
   } finally {
-    childProcess.spawn = original;
-    syncBuiltinESMExports();
+    gitStarted.unsubscribe(counting);
   }
 }
 
 export async function run(): Promise<BenchResult[]> {
   const perTurn: number[] = [];
   const perJob: number[] = [];
+  // The engine process's own CPU (its threads, not the git processes it waits on): what a
+  // turn costs this process whatever the machine's load.
+  const cpuPerTurn: number[] = [];
   const floors: number[] = [];
   let gitsPerTurn = 0;
   let turns = 0;
@@ -114,13 +112,16 @@ export async function run(): Promise<BenchResult[]> {
     try {
       await openJob(job);
       const start = performance.now();
+      const cpuStart = process.cpuUsage();
       const { value: summary, gits } = await countingGit(() => approveGates(job, 3, wake));
       const wall = performance.now() - start;
+      const cpu = process.cpuUsage(cpuStart);
       if (summary.state !== "DONE") throw new Error(`bench: the job ended ${summary.state}`);
       turns = state(job).turns;
       gitsPerTurn = gits / turns;
       perJob.push(wall);
       perTurn.push((wall - model.ms()) / turns);
+      cpuPerTurn.push((cpu.user + cpu.system) / 1000 / turns);
     } finally {
       await job.cleanup();
     }
@@ -139,7 +140,12 @@ export async function run(): Promise<BenchResult[]> {
       unit: "ms/turn",
       median: median(perTurn),
       runs: RUNS,
-      extra: { turns, min: Math.min(...perTurn), max: Math.max(...perTurn) },
+      extra: {
+        turns,
+        min: Math.min(...perTurn),
+        max: Math.max(...perTurn),
+        own_cpu_ms_per_turn: median(cpuPerTurn),
+      },
     },
     {
       name: "per-turn overhead in bare git commits (target ≤ 20)",

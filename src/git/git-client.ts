@@ -25,6 +25,7 @@ import { driverOverrides } from "./driver-overrides.js";
 import type { GitResult } from "./git-result.js";
 import { verifiedGitDir } from "./worktree-git-dir.js";
 import { GitLineProcess } from "./git-line-process.js";
+import { gitStarted, spawnGitProcess } from "./git-spawner.js";
 
 export type { GitResult } from "./git-result.js";
 export type { GitLineProcess } from "./git-line-process.js";
@@ -189,6 +190,7 @@ export function gitClient(options: GitClientOptions | string): GitClient {
       new GitLineProcess(async () => {
         const where = await locate();
         const off = (await drivers(where)).flatMap((entry) => ["-c", entry]);
+        gitStarted.publish({ args: [...prefix, ...off, ...args] });
         return spawn("git", [...prefix, ...off, ...args], {
           cwd: baseDir,
           env: { ...gitEnv(), ...(env?.() ?? {}), ...where },
@@ -214,26 +216,13 @@ function spawnGit(
   env: (() => Record<string, string>) | undefined,
   input?: string | Buffer,
 ): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", [...prefix, ...args], {
-      cwd,
-      env: { ...gitEnv(), ...(env?.() ?? {}), ...where },
-      stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout!.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr!.on("data", (chunk: Buffer) => err.push(chunk));
-    child.on("error", (error) =>
-      reject(new GitCommandError(`cfa/git: cannot run git: ${error.message}`, args, null)),
-    );
-    if (input !== undefined && child.stdin) {
-      // A command that exits before reading all of it is not an error of ours.
-      child.stdin.on("error", () => undefined);
-      child.stdin.end(input);
-    }
-    child.on("close", (code) => {
-      resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") });
-    });
+  // Started by the spawner (git-spawner.ts: off this thread when it can), exactly as given.
+  return spawnGitProcess({
+    args: [...prefix, ...args],
+    cwd,
+    env: { ...gitEnv(), ...(env?.() ?? {}), ...where },
+    ...(input === undefined ? {} : { input }),
+  }).catch((error: Error) => {
+    throw new GitCommandError(error.message, args, null);
   });
 }

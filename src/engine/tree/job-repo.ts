@@ -157,18 +157,24 @@ export class JobRepo {
       // A commit message is published with the branch: it passes the redactor too, and
       // closes no issue when merged (issue 18 §1: keywords in commit messages count).
       const clean = outboundText(redact(message, "a commit message"));
-      // The summary line names the new commit in full (`core.abbrev=no`: "[cfa/1 <id>] …"),
-      // which saves a `rev-parse HEAD` per commit; when it cannot be read, HEAD is asked.
+      // Where HEAD can be read from the git dir's files (head-from-files.ts), the commit runs
+      // `--quiet`: git's summary is a diff of the commit against its parent (shortstat with
+      // rename detection: print_commit_summary in builtin/commit.c), which grows with the
+      // records (the bus log) and was a third of each commit's time (issue 19 §3). Without
+      // the git dir, the summary line names the new commit in full (`core.abbrev=no`:
+      // "[cfa/1 <id>] …"), which saves a `rev-parse HEAD`; when it cannot be read, HEAD is asked.
+      const quiet = this.adminDir !== null;
       const out = await this.git.raw([
         "-c",
         "core.abbrev=no",
         "commit",
+        ...(quiet ? ["--quiet"] : []),
         "--no-verify",
         "--no-gpg-sign",
         "--message",
         clean,
       ]);
-      const sha = COMMIT_SUMMARY.exec(out)?.[1] ?? (await this.head());
+      const sha = (quiet ? null : COMMIT_SUMMARY.exec(out)?.[1]) ?? (await this.head());
       this.indexSettled = true;
       const parent = await this.reflogParent(sha);
       if (parent !== null) this.parents.set(sha, parent);
