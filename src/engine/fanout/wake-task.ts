@@ -35,6 +35,7 @@ import {
 import type { EngineDeps } from "../job/engine-deps.js";
 import { loadConfig } from "../job/load-config.js";
 import { openSession, type Session } from "../job/session.js";
+import { foldedTranscript } from "./folded-transcript.js";
 import { runtimeOf } from "../job/wake-runtime.js";
 import { stopOf } from "../job/wake-stop.js";
 import { takeWakeLock } from "../job/wake-lock.js";
@@ -130,7 +131,8 @@ async function runWorker(
   const head = (await git(["rev-parse", "--verify", "HEAD"])).trim();
   // A re-run of this epoch's run (GitHub's "Re-run jobs" keeps the inputs) would take the
   // worker's messages a second time: only the first run of an epoch works.
-  const mine = (await readTaskTurnRecords(git, head)).records.filter((r) => r.epoch === o.epoch);
+  const records = (await readTaskTurnRecords(git, head)).records;
+  const mine = records.filter((r) => r.epoch === o.epoch);
   if (mine.length > 0)
     return { stopped: `epoch ${o.epoch} of task ${o.task} already ran`, turns: 0, done: false };
 
@@ -142,10 +144,11 @@ async function runWorker(
     head,
     who: { job: o.job, task: o.task, epoch: o.epoch, run: o.runId },
   });
-  // The worker's conversation so far: its earlier runs' copy on the task branch, if any,
-  // else the job branch's (empty for a task that never ran in the lead's run).
+  // The worker's conversation so far: its earlier runs' copy on the task branch through the
+  // last turn the lead folded (folded-transcript.ts), if any, else the job branch's (empty
+  // for a task that never ran in the lead's run).
   const transcriptFile = s.paths.instance(worker);
-  const carried = await readText(ws.root, TASK_TRANSCRIPT_PATH);
+  const carried = await foldedTranscript(git, records, ledger);
   if (carried !== null) await writeText(s.jobWs.root, transcriptFile, carried);
 
   const rt = runtimeOf(s);
