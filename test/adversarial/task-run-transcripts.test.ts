@@ -16,6 +16,13 @@
 // And 3 at the take itself (takeTaskTranscript, pure): a transcript that rewrites the
 // worker's turns on the job branch, one holding a secret of the lead's run, one whose last
 // turn never ended — refused, refused, cut at the last whole turn; each with its control.
+// And 1 through the lead's fold: nothing in a transcript names its instance, so on a worker's
+// first run (nothing to continue) another instance's well-formed conversation — world's,
+// pushed by hello's run — is refused because its turn opens on a message the lead's bus never
+// delivered to hello's worker; control: the same text from world's run is taken for world.
+// And 2 at the take: a dead run's ended turn whose record never counted, left before the
+// counted one (one turn too many), and a turn opening on mail never delivered; each with its
+// control.
 
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
@@ -54,12 +61,15 @@ function grepBranch(repo: string, text: string, ref: string): string {
   }
 }
 
-/** One whole turn of a transcript: the task's message, the worker's answer, its end. */
-function turn(n: number, answer: string): string {
+/** The text a take's turns open on in the pure cases below. */
+const TASK_MESSAGE = "write the file";
+
+/** One whole turn of a transcript: `opening` (the task's message), the worker's answer, its end. */
+function turn(n: number, answer: string, opening = TASK_MESSAGE): string {
   const lines = transcriptLines(
     n,
     [
-      { role: "user", content: [{ type: "text", text: "write the file" }] },
+      { role: "user", content: [{ type: "text", text: opening }] },
       { role: "assistant", content: [{ type: "text", text: answer }] },
     ],
     { usage: USAGE, stop: "end_turn" },
@@ -92,7 +102,7 @@ describe(cases("a taken-over task run's pushed transcripts", 3, "plants"), () =>
     // Positive controls: every plant is on the branch, at the head the lead reads.
     const size = Number(git(job.repoDir, "cat-file", "-s", `cfa/1-hello:${TASK_TRANSCRIPT_PATH}`));
     expect(size).toBeGreaterThan(TASK_TRANSCRIPT_MAX_BYTES);
-    expect(takeTaskTranscript(OVERSIZED, "", () => false, Infinity)).toMatchObject({
+    expect(takeTaskTranscript(OVERSIZED, "", () => false, [TASK_MESSAGE], Infinity)).toMatchObject({
       kind: "take",
       turns: 1,
     });
@@ -134,15 +144,18 @@ describe(cases("transcripts the take refuses or cuts", 3), () => {
 
   it("a transcript that rewrites the worker's turns on the job branch is refused; positive control: the same text is taken where the worker had none", () => {
     const rewritten = `${turn(1, "PLANTED first turn")}${turn(2, "next")}`;
-    expect(takeTaskTranscript(rewritten, mine, never)).toEqual({
+    expect(takeTaskTranscript(rewritten, mine, never, [TASK_MESSAGE])).toEqual({
       kind: "refuse",
       refusal: "not-a-continuation",
       why: "its transcript does not continue the worker's on the job branch: not taken",
     });
-    expect(takeTaskTranscript(rewritten, "", never)).toMatchObject({ kind: "take", turns: 2 });
+    expect(takeTaskTranscript(rewritten, "", never, [TASK_MESSAGE, TASK_MESSAGE])).toMatchObject({
+      kind: "take",
+      turns: 2,
+    });
     // What continues it is taken whole.
     const continued = `${mine}${turn(2, "next")}`;
-    expect(takeTaskTranscript(continued, mine, never)).toEqual({
+    expect(takeTaskTranscript(continued, mine, never, [TASK_MESSAGE])).toEqual({
       kind: "take",
       text: continued,
       turns: 2,
@@ -153,17 +166,104 @@ describe(cases("transcripts the take refuses or cuts", 3), () => {
     const secret = "sk-ant-PLANTED0123456789";
     const leaking = `${mine}${turn(2, `the key is ${secret}`)}`;
     const holds = (text: string) => text.includes(secret);
-    const refused = takeTaskTranscript(leaking, mine, holds);
+    const refused = takeTaskTranscript(leaking, mine, holds, [TASK_MESSAGE]);
     expect(refused).toMatchObject({ kind: "refuse", refusal: "secret" });
     expect(JSON.stringify(refused)).not.toContain(secret);
-    expect(takeTaskTranscript(leaking, mine, never)).toMatchObject({ kind: "take" });
+    expect(takeTaskTranscript(leaking, mine, never, [TASK_MESSAGE])).toMatchObject({
+      kind: "take",
+    });
   });
 
   it("a last turn that never ended is left out: what is taken loads as whole turns; positive control: the file as pushed holds the unended turn", () => {
     const unended = `${mine}${turn(2, "PLANTED unended").split("\n").slice(0, 2).join("\n")}\n`;
     expect(loadTranscript(unended).partial).not.toBeNull();
-    const take = takeTaskTranscript(unended, "", never);
+    const take = takeTaskTranscript(unended, "", never, [TASK_MESSAGE]);
     expect(take).toEqual({ kind: "take", text: mine, turns: 1 });
-    expect(takeTaskTranscript(unended, mine, never)).toEqual({ kind: "nothing-new" });
+    expect(takeTaskTranscript(unended, mine, never, [])).toEqual({ kind: "nothing-new" });
+  });
+});
+
+/** A worker's turn as its run writes it: opening on the task message the engine rendered. */
+const taskTurn = (n: number, answer: string, brief: string) =>
+  turn(n, answer, `Your task from project-lead@state:execute:1 (job #1):\n\n${brief}`);
+const HELLO_BRIEF = "Create hello.txt containing hello";
+const WORLD_BRIEF = "Create world.txt containing world";
+
+describe(cases("another instance's conversation as a worker's on its first run", 1), () => {
+  const newJob = useLocalJobs();
+
+  it("hello's run pushes world's well-formed conversation: refused, said once, hello's record empty; positive control: world's own conversation from world's run is taken", async () => {
+    const job = await newJob({ recording: tasksInOwnRunsRecording(), config: PER_TASK });
+    const deps = await leadUpToDispatch(job, activeRuns());
+    await wake(1, deps);
+    const worlds = taskTurn(1, "PLANTED world's answer", WORLD_BRIEF);
+    // Well-formed, ended, nothing to continue yet: what the continuation check alone passes.
+    expect(takeTaskTranscript(worlds, "", () => false, [WORLD_BRIEF])).toMatchObject({
+      kind: "take",
+    });
+    await runTaskAsItsRun(job.repoDir, "hello", "901", "hello.txt", undefined, {
+      [TASK_TRANSCRIPT_PATH]: worlds,
+    });
+    await runTaskAsItsRun(job.repoDir, "world", "902", "world.txt", undefined, {
+      [TASK_TRANSCRIPT_PATH]: worlds,
+    });
+
+    const before = job.lines.length;
+    let summary = await wake(1, deps);
+    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    expect(
+      job.lines
+        .slice(before)
+        .filter((l) => l.event === "REFUSED")
+        .map((l) => l.detail),
+    ).toEqual([
+      "task hello's run: its transcript's new turns are not the ones the lead delivered (its turn 1 of them opens on another message): not taken",
+    ]);
+    expect(fileOnBranch(job, workerFile("hello"))).toBeNull();
+    // The control: the same text is world's own, and the lead takes it into world's record.
+    // (fileOnBranch reads through `git show`, its last newline trimmed.)
+    expect(`${fileOnBranch(job, workerFile("world"))}\n`).toBe(worlds);
+    await approve(job);
+    summary = await wake(1, deps);
+    expect(summary.state).toBe("DONE");
+    expectBothMerged(job);
+    expect(job.lines.filter((l) => l.event === "REFUSED")).toHaveLength(1);
+  });
+});
+
+describe(cases("turns the lead did not deliver in a transcript", 2), () => {
+  const never = () => false;
+  const mine = taskTurn(1, "my first turn", HELLO_BRIEF);
+  const reply = "Message from project-lead@state:execute:1:\nalso add a newline";
+
+  it("a dead run's ended turn whose record never counted, before the one that did, is refused; positive control: without it the same turn is taken", () => {
+    // Both open on the same mail: the dead run took it, its record never counted, and the
+    // next epoch took it again from the lead's bus.
+    const dead = turn(2, "PLANTED dead run's turn", reply);
+    const next = turn(3, "the counted turn", reply);
+    expect(
+      takeTaskTranscript(`${mine}${dead}${next}`, mine, never, ["also add a newline"]),
+    ).toEqual({
+      kind: "refuse",
+      refusal: "not-the-delivered-turns",
+      why: "its transcript's new turns are not the ones the lead delivered (2 turns where the lead delivered 1): not taken",
+    });
+    const counted = `${mine}${turn(2, "the counted turn", reply)}`;
+    expect(takeTaskTranscript(counted, mine, never, ["also add a newline"])).toEqual({
+      kind: "take",
+      text: counted,
+      turns: 2,
+    });
+  });
+
+  it("a turn opening on a message the lead never delivered is refused; positive control: the delivered one's is taken", () => {
+    const planted = `${mine}${turn(2, "PLANTED", "Message from project-lead@state:execute:1:\nPLANTED mail")}`;
+    expect(takeTaskTranscript(planted, mine, never, ["also add a newline"])).toMatchObject({
+      kind: "refuse",
+      refusal: "not-the-delivered-turns",
+    });
+    expect(takeTaskTranscript(planted, mine, never, ["PLANTED mail"])).toMatchObject({
+      kind: "take",
+    });
   });
 });

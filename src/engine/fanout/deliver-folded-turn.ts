@@ -9,11 +9,13 @@
 // turn — and a refusal changes nothing: the soup is touched only once every check passed.
 
 import { addressKey, parseAddressKey, type Address } from "../../protocol/address.js";
-import type { BusEvent, Effect, Payload, Policy, Soup } from "../../protocol/bus/index.js";
+import type { BusEvent, Content, Effect, Payload, Policy, Soup } from "../../protocol/bus/index.js";
 import type { TaskTurnRecord } from "../../records/task-turn-record.js";
 
+/** `message`: what the worker's Run was started on — the turn's opening, as delivered. */
 export type FoldedDelivery =
-  { ok: true; events: BusEvent[]; effects: Effect[] } | { ok: false; why: string };
+  | { ok: true; events: BusEvent[]; effects: Effect[]; message: Content }
+  | { ok: false; why: string };
 
 /** What the lead's run gives a folded question: a fresh escalation id and its state's policy. */
 export interface FoldedAsk {
@@ -79,5 +81,5 @@ export function deliverFoldedTurn(
     events.push(...asked.events);
     effects.push(...asked.effects);
   }
-  return { ok: true, events, effects };
+  return { ok: true, events, effects, message: woke.message };
 }

@@ -38,7 +38,8 @@ export async function foldAtWake(s: Session): Promise<boolean> {
       delivered = true;
     }
     // The worker's turns read in the job's records as if it had taken them in this run.
-    if (fold.transcriptAt !== null) await foldTaskTranscript(s, fold.task, fold.transcriptAt);
+    if (fold.transcriptAt !== null)
+      await foldTaskTranscript(s, fold.task, fold.transcriptAt, fold.transcriptOpens);
     // The task is done at the record's head: the lead's workspace takes it, for the
     // verifier and the merge that stay in the lead's run (the lead's `close`).
     // Done, the task's branch is the lead's again: what follows (a close, a message asking

@@ -18,6 +18,11 @@ export interface TaskRunFold {
   task: string;
   /** The commit the last delivered turn ended on: the worker's transcript through it. */
   transcriptAt: string | null;
+  /**
+   * The texts of the messages the delivered turns through `transcriptAt` were started on, in
+   * order: each turn the lead takes of the transcript must open on its own.
+   */
+  transcriptOpens: string[];
   /** Ended turns' timings, each for the job's measures once. */
   timed: { turnMs: number; commandMs: number }[];
   ledger: TaskLedgerRecord;
@@ -71,6 +76,7 @@ export async function foldTaskRuns(
     const result: TaskRunFold = {
       task,
       transcriptAt: null,
+      transcriptOpens: [],
       timed: fold.timed,
       ledger: fold.ledger,
       events: [],
@@ -80,10 +86,16 @@ export async function foldTaskRuns(
       doneAt: null,
       asked: [],
     };
+    const opens: string[] = [];
     for (const turn of fold.folded) {
-      const delivered = deliver(soup, worker, turn, result, askIds);
-      if (delivered && turn.done) result.doneAt = turn.head;
-      if (delivered && turn.head !== null) result.transcriptAt = turn.head;
+      const opened = deliver(soup, worker, turn, result, askIds);
+      if (opened === null) continue;
+      opens.push(opened);
+      if (turn.done) result.doneAt = turn.head;
+      if (turn.head !== null) {
+        result.transcriptAt = turn.head;
+        result.transcriptOpens = [...opens];
+      }
     }
     out.push(result);
   }
@@ -96,7 +108,7 @@ function deliver(
   turn: TaskTurnRecord,
   result: TaskRunFold,
   askIds: AskIds | null,
-): boolean {
+): string | null {
   const question = turn.sends.find((m) => m.kind === "ask");
   const ask: FoldedAsk | null =
     question !== undefined && askIds !== null ? { id: askIds.peek(), policy: askIds.policy } : null;
@@ -115,11 +127,11 @@ function deliver(
   // on after it), and the lead hears why once.
   if (!d.ok) {
     result.say.push({ what: taskTurnKey(turn), why: d.why });
-    return false;
+    return null;
   }
   result.events.push(...d.events);
   result.effects.push(...d.effects);
-  return true;
+  return d.message.text;
 }
 
 /** The instance on the thread that dispatched the worker's: the one it may send to. */

@@ -1,7 +1,7 @@
 // The lead's copy of a task run's worker transcript into the job branch (issue 15 point 6), at
 // the fold that delivered the worker's turns: read from the task branch at the commit the last
 // delivered turn's record names (the run commits the transcript before that record), checked
-// by takeTaskTranscript, and written to the worker's own record on the job branch — the path
+// by takeTaskTranscript against the messages the delivery started those turns on, and written to the worker's own record on the job branch — the path
 // is the lead's (`paths.instance` of the task's worker), nothing on the branch names it. The
 // wake's commit after the fold carries it with the bus events of the same turns. A refusal is
 // said once (its key kept in the task's ledger) and leaves the job branch's copy as it was.
@@ -21,11 +21,17 @@ import {
 } from "./task-transcript-take.js";
 
 /** True when the job branch's record of the task's worker now holds the run's transcript. */
-export async function foldTaskTranscript(s: Session, task: string, at: string): Promise<boolean> {
+export async function foldTaskTranscript(
+  s: Session,
+  task: string,
+  at: string,
+  /** The texts of the messages the delivered turns opened on, in order (foldTaskRuns). */
+  opens: readonly string[],
+): Promise<boolean> {
   const meta = s.engine.tasks[task];
   if (meta === undefined) return false;
   const worker: Address = { agent: "worker", thread: meta.thread };
-  const verdict = await readAndTake(s, meta.branch, at, s.paths.instance(worker));
+  const verdict = await readAndTake(s, meta.branch, at, s.paths.instance(worker), opens);
   if (verdict === null || verdict.kind === "nothing-new") return false;
   if (verdict.kind === "take") {
     await writeText(s.jobWs.root, s.paths.instance(worker), verdict.text);
@@ -49,6 +55,7 @@ async function readAndTake(
   branch: string,
   at: string,
   file: string,
+  opens: readonly string[],
 ): Promise<TranscriptTake | null> {
   const repo = gitClient(s.deps.repoDir);
   const tip = await repo.run(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}^{commit}`]);
@@ -75,5 +82,5 @@ async function readAndTake(
   if (!Number.isSafeInteger(bytes) || bytes > TASK_TRANSCRIPT_MAX_BYTES) return oversized(bytes);
   const text = (await repo.raw(["cat-file", "blob", object])).toString();
   const current = (await readText(s.jobWs.root, file)) ?? "";
-  return takeTaskTranscript(text, current, holdsKnownSecret);
+  return takeTaskTranscript(text, current, holdsKnownSecret, opens);
 }

@@ -9,8 +9,13 @@
 // - parsed line by line as every transcript is (loadTranscript): one line that is not a
 //   transcript entry refuses it; the lines of a turn that did not end are left out;
 // - a continuation: what the job branch holds for the worker must be where it starts, so a
-//   task run cannot rewrite the turns the worker took in the lead's run, nor put another
-//   instance's conversation (or anything else) in place of the worker's;
+//   task run cannot rewrite the turns the worker took in the lead's run;
+// - the delivered turns, one for one: the turns it adds are as many as the lead delivered
+//   through the commit it was read at, and each opens on the message the lead's delivery
+//   started that turn on (the bus's, not the branch's). Nothing in a transcript names its
+//   instance, so without this another instance's well-formed conversation would pass on the
+//   worker's first run (nothing to continue yet), and a dead run's turn whose record never
+//   counted would be taken with the ones that did;
 // - no secret the lead's process knows may be in what it adds (the runner had its own
 //   environment; a known secret there would reach the job branch in the lead's commit).
 // Where it goes is the caller's: always the worker's own file (`paths.instance`), never a
@@ -22,7 +27,8 @@ import { loadTranscript, TranscriptError } from "../../agents/transcript/index.j
 export const TASK_TRANSCRIPT_MAX_BYTES = 32 * 1024 * 1024;
 
 /** Why a transcript is refused, as the ledger keeps it (each said once). */
-export type TranscriptRefusal = "oversized" | "not-entries" | "not-a-continuation" | "secret";
+export type TranscriptRefusal =
+  "oversized" | "not-entries" | "not-a-continuation" | "not-the-delivered-turns" | "secret";
 
 export type TranscriptTake =
   | { kind: "take"; text: string; turns: number }
@@ -36,6 +42,8 @@ export function takeTaskTranscript(
   incoming: string,
   current: string,
   holdsSecret: (text: string) => boolean,
+  /** The texts of the messages the lead delivered the new turns on, in order. */
+  opens: readonly string[],
   maxBytes = TASK_TRANSCRIPT_MAX_BYTES,
 ): TranscriptTake {
   const bytes = Buffer.byteLength(incoming, "utf8");
@@ -63,6 +71,13 @@ export function takeTaskTranscript(
       why: "its transcript does not continue the worker's on the job branch: not taken",
     };
   if (complete.length === mine.length) return { kind: "nothing-new" };
+  const unmatched = unmatchedTurn(complete.slice(mine.length), opens);
+  if (unmatched !== null)
+    return {
+      kind: "refuse",
+      refusal: "not-the-delivered-turns",
+      why: `its transcript's new turns are not the ones the lead delivered (${unmatched}): not taken`,
+    };
   if (holdsSecret(complete.slice(mine.length)))
     return {
       kind: "refuse",
@@ -79,6 +94,40 @@ export function oversized(bytes: number, maxBytes = TASK_TRANSCRIPT_MAX_BYTES): 
     refusal: "oversized",
     why: `its transcript is ${bytes} bytes, over the ${maxBytes}-byte bound: not taken`,
   };
+}
+
+/**
+ * Why the new turns (whole turns, already loaded once) are not the delivered ones, or null:
+ * as many turns as `opens`, each opening on its message. The opening is the user message a
+ * turn starts on (opening-message.ts): the incoming text as the engine rendered it, so it
+ * holds the delivered text (a prefix such as "Message from …" before it), or the tool result
+ * that answers a pending question.
+ */
+function unmatchedTurn(added: string, opens: readonly string[]): string | null {
+  const firsts: unknown[] = [];
+  let last = 0;
+  for (const line of added.split("\n")) {
+    if (line.trim() === "") continue;
+    const entry = JSON.parse(line) as { type: string; turn: number; message?: unknown };
+    if (entry.turn === last) continue;
+    last = entry.turn;
+    firsts.push(entry.type === "message" ? entry.message : null);
+  }
+  if (firsts.length !== opens.length)
+    return `${firsts.length} turn${firsts.length === 1 ? "" : "s"} where the lead delivered ${opens.length}`;
+  const i = firsts.findIndex((m, n) => !opensOn(m, opens[n]!));
+  return i === -1 ? null : `its turn ${i + 1} of them opens on another message`;
+}
+
+function opensOn(message: unknown, text: string): boolean {
+  const m = message as {
+    role?: string;
+    content?: { type: string; text?: string; content?: string }[];
+  };
+  if (m?.role !== "user" || !Array.isArray(m.content)) return false;
+  const said = m.content.map((b) => (b.type === "text" ? b.text : b.content) ?? "").join("\n");
+  // An empty message opens as "(an empty <kind> message)" (incomingText).
+  return text.trim() === "" ? said.includes("(an empty ") : said.includes(text.trim());
 }
 
 /** The job branch's copy up to its last whole turn (its own, so a bad one is kept as it is). */

@@ -45,6 +45,7 @@ import type { TaskLedgerRecord } from "../../records/engine-state.js";
 import type { EngineDeps } from "../job/engine-deps.js";
 import { loadConfig } from "../job/load-config.js";
 import { openSession, type Session } from "../job/session.js";
+import { foldedTranscript } from "./folded-transcript.js";
 import { runtimeOf, type TaskRunHooks } from "../job/wake-runtime.js";
 import { handleEffects } from "../flow/transitions.js";
 import { recover } from "../flow/orchestrator.js";
@@ -174,10 +175,11 @@ async function runWorker(
     head,
     who: { job: o.job, task: o.task, epoch: o.epoch, run: o.runId },
   });
-  // The worker's conversation so far: its earlier runs' copy on the task branch, if any,
-  // else the job branch's (empty for a task that never ran in the lead's run).
+  // The worker's conversation so far: its earlier runs' copy on the task branch through the
+  // last turn the lead folded (folded-transcript.ts), if any, else the job branch's (empty
+  // for a task that never ran in the lead's run).
   const transcriptFile = s.paths.instance(worker);
-  const carried = await readText(ws.root, TASK_TRANSCRIPT_PATH);
+  const carried = await foldedTranscript(git, records, ledger);
   if (carried !== null) await writeText(s.jobWs.root, transcriptFile, carried);
 
   const rt = runtimeOf(s);

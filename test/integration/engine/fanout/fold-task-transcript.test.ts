@@ -95,13 +95,13 @@ describe("the lead's copy of a task run's transcript", () => {
   it("takes the transcript at a delivered head into the worker's own record; a later head's continuation replaces it", async () => {
     const { s, push, worker } = await withTaskBranch();
     const first = push(turn(1, "one"));
-    expect(await foldTaskTranscript(s, "t1", first)).toBe(true);
+    expect(await foldTaskTranscript(s, "t1", first, ["go"])).toBe(true);
     expect(worker()).toBe(turn(1, "one"));
     const second = push(turn(1, "one") + turn(2, "two"));
-    expect(await foldTaskTranscript(s, "t1", second)).toBe(true);
+    expect(await foldTaskTranscript(s, "t1", second, ["go"])).toBe(true);
     expect(worker()).toBe(turn(1, "one") + turn(2, "two"));
     // Read again at the same head: nothing new, nothing written.
-    expect(await foldTaskTranscript(s, "t1", second)).toBe(false);
+    expect(await foldTaskTranscript(s, "t1", second, ["go"])).toBe(false);
   });
 
   it("reads nothing at a commit off the task branch, nor a link in the transcript's place", async () => {
@@ -109,21 +109,21 @@ describe("the lead's copy of a task run's transcript", () => {
     git(repo, "checkout", "--quiet", "-b", "elsewhere");
     const off = push(turn(1, "off the branch"));
     git(repo, "checkout", "--quiet", "cfa/1-t1");
-    expect(await foldTaskTranscript(s, "t1", off)).toBe(false);
+    expect(await foldTaskTranscript(s, "t1", off, ["go"])).toBe(false);
     // Positive control: the same commit, once on the branch, is taken.
     git(repo, "merge", "--quiet", "--ff-only", "elsewhere");
-    expect(await foldTaskTranscript(s, "t1", off)).toBe(true);
+    expect(await foldTaskTranscript(s, "t1", off, ["go"])).toBe(true);
     expect(worker()).toBe(turn(1, "off the branch"));
     const link = push("", true);
-    expect(await foldTaskTranscript(s, "t1", link)).toBe(false);
+    expect(await foldTaskTranscript(s, "t1", link, ["go"])).toBe(false);
     expect(worker()).toBe(turn(1, "off the branch"));
   });
 
   it("a refusal is said once and kept in the ledger; the worker's record stays as it was", async () => {
     const { s, push, worker, lines } = await withTaskBranch();
     const bad = push(`${turn(1, "one")}not an entry\n`);
-    expect(await foldTaskTranscript(s, "t1", bad)).toBe(false);
-    expect(await foldTaskTranscript(s, "t1", bad)).toBe(false);
+    expect(await foldTaskTranscript(s, "t1", bad, ["go"])).toBe(false);
+    expect(await foldTaskTranscript(s, "t1", bad, ["go"])).toBe(false);
     expect(lines.filter((l) => l.event === "REFUSED").map((l) => l.detail)).toEqual([
       "task t1's run: its transcript's line 4 is not a transcript entry: not taken",
     ]);
