@@ -82,6 +82,13 @@ export const TaskTurnRecordSchema = z.strictObject({
       commandMs: z.number().min(0).max(MAX_TURN_MS),
     })
     .optional(),
+  /**
+   * The worker's own turns an ended record spans (absent: 1): its turn on the lead's message,
+   * then its turns on its sub-tasks' replies in the same run (sub-tasks stay in their parent
+   * task's run). The lead delivered only the first, so only the first opens on the lead's
+   * message; the transcript it takes holds them all (task-transcript-take.ts).
+   */
+  workerTurns: z.int().min(1).max(1000).optional(),
 });
 export type TaskTurnRecord = z.infer<typeof TaskTurnRecordSchema>;
 

@@ -22,7 +22,10 @@ import { asConversationModel } from "../support/engine/local-job.js";
 import { git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { approve } from "../support/engine/person.js";
-import { state } from "../support/engine/inspect.js";
+import { fileOnBranch, state } from "../support/engine/inspect.js";
+import { jobPaths } from "../../src/records/job-paths.js";
+import { readJobRecords } from "../../src/cli/job-records.js";
+import { readJobView } from "../../src/cli/job-view.js";
 
 const PER_TASK = "execute:\n  runners: per-task\n";
 const dispatch = (id: string, brief: string) => call("dispatch", { id, brief, files: [] });
@@ -95,8 +98,16 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
     expect(git(job.repoDir, "branch", "--list", "cfa/1-hello-*")).toBe("");
     const record = JSON.parse(
       git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
-    ) as { sends: { kind: string; to: string }[]; done: boolean; calls: number; head: string };
+    ) as {
+      sends: { kind: string; to: string }[];
+      done: boolean;
+      calls: number;
+      head: string;
+      workerTurns?: number;
+    };
     expect(record.sends.map((m) => m.kind)).toEqual(["reply"]);
+    // The worker's turn on the lead's message, then one on each sub-task's reply.
+    expect(record.workerTurns).toBe(3);
     expect(record.done).toBe(true);
     // Every model call of the subtree: the worker's 8, each sub-task's 3, each verifier's 1.
     expect(record.calls).toBe(8 + 3 + 3 + 1 + 1);
@@ -114,6 +125,14 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
 
     let summary = await wake(1, deps);
     expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    // The lead took hello's worker transcript whole: the first of its 3 turns opens on the
+    // lead's message, the other two on its sub-tasks' replies, which the lead never saw.
+    const helloFile = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
+    expect(fileOnBranch(job, helloFile)?.trim()).toBe(
+      git(job.repoDir, "show", `${record.head}:.cfa/turns/transcript.jsonl`).trim(),
+    );
+    const view = readJobView((await readJobRecords(job.repoDir, 1))!);
+    expect(view.instances.find((i) => i.key === "worker@dispatch:hello")?.turns).toHaveLength(3);
     await approve(job);
     summary = await wake(1, deps);
     expect(summary.state).toBe("DONE");
@@ -186,6 +205,14 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
 
     let summary = await wake(1, deps);
     expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    // The lead took hello's worker transcript whole: the first of its 3 turns opens on the
+    // lead's message, the other two on its sub-tasks' replies, which the lead never saw.
+    const helloFile = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
+    expect(fileOnBranch(job, helloFile)?.trim()).toBe(
+      git(job.repoDir, "show", `${record.head}:.cfa/turns/transcript.jsonl`).trim(),
+    );
+    const view = readJobView((await readJobRecords(job.repoDir, 1))!);
+    expect(view.instances.find((i) => i.key === "worker@dispatch:hello")?.turns).toHaveLength(3);
     await approve(job);
     summary = await wake(1, deps);
     expect(summary.state).toBe("DONE");

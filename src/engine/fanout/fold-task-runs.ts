@@ -22,7 +22,7 @@ export interface TaskRunFold {
    * The texts of the messages the delivered turns through `transcriptAt` were started on, in
    * order: each turn the lead takes of the transcript must open on its own.
    */
-  transcriptOpens: string[];
+  transcriptOpens: (string | null)[];
   /** Ended turns' timings, each for the job's measures once. */
   timed: { turnMs: number; commandMs: number }[];
   ledger: TaskLedgerRecord;
@@ -86,11 +86,13 @@ export async function foldTaskRuns(
       doneAt: null,
       asked: [],
     };
-    const opens: string[] = [];
+    const opens: (string | null)[] = [];
     for (const turn of fold.folded) {
       const opened = deliver(soup, worker, turn, result, askIds);
       if (opened === null) continue;
-      opens.push(opened);
+      // The worker's later turns of the record, on its sub-tasks' mail in its run: the lead
+      // never saw what they opened on.
+      opens.push(opened, ...Array<null>((turn.workerTurns ?? 1) - 1).fill(null));
       if (turn.done) result.doneAt = turn.head;
       if (turn.head !== null) {
         result.transcriptAt = turn.head;

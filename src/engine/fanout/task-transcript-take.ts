@@ -42,8 +42,11 @@ export function takeTaskTranscript(
   incoming: string,
   current: string,
   holdsSecret: (text: string) => boolean,
-  /** The texts of the messages the lead delivered the new turns on, in order. */
-  opens: readonly string[],
+  /**
+   * The texts of the messages the lead delivered the new turns on, in order; null for a turn
+   * the worker took in its run on its sub-tasks' mail, which the lead never saw (any opening).
+   */
+  opens: readonly (string | null)[],
   maxBytes = TASK_TRANSCRIPT_MAX_BYTES,
 ): TranscriptTake {
   const bytes = Buffer.byteLength(incoming, "utf8");
@@ -103,7 +106,7 @@ export function oversized(bytes: number, maxBytes = TASK_TRANSCRIPT_MAX_BYTES): 
  * holds the delivered text (a prefix such as "Message from …" before it), or the tool result
  * that answers a pending question.
  */
-function unmatchedTurn(added: string, opens: readonly string[]): string | null {
+function unmatchedTurn(added: string, opens: readonly (string | null)[]): string | null {
   const firsts: unknown[] = [];
   let last = 0;
   for (const line of added.split("\n")) {
@@ -115,7 +118,7 @@ function unmatchedTurn(added: string, opens: readonly string[]): string | null {
   }
   if (firsts.length !== opens.length)
     return `${firsts.length} turn${firsts.length === 1 ? "" : "s"} where the lead delivered ${opens.length}`;
-  const i = firsts.findIndex((m, n) => !opensOn(m, opens[n]!));
+  const i = firsts.findIndex((m, n) => opens[n] !== null && !opensOn(m, opens[n]!));
   return i === -1 ? null : `its turn ${i + 1} of them opens on another message`;
 }
 

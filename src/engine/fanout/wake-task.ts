@@ -231,6 +231,7 @@ async function runWorker(
       let next: Address | null = worker;
       let quiet = 0;
       let timing: TaskTurnRecord["timing"];
+      let workerTurns = 0;
       leadMail -= 1;
       while (next !== null) {
         if (rt.stopping !== null) return { stopped: rt.stopping, turns, done };
@@ -238,6 +239,7 @@ async function runWorker(
         if (rt.stopping !== null) return { stopped: rt.stopping, turns, done };
         if (ran.error !== null || ran.run === null) throw ran.error ?? new Error("no turn ran");
         const isWorker = next.thread === worker.thread;
+        if (isWorker) workerTurns += 1;
         const pending = ran.run.decisions.pending;
         if (isWorker) sends.push(...sendsOf(pending, s, o.task));
         // The soup here is this run's bus for the subtree: never persisted. Its effects are
@@ -285,7 +287,13 @@ async function runWorker(
         s.soup.mailbox(worker).length === 0 &&
         openSubtasks(s, o.task).length === 0;
       await writer.ended(
-        { ...turn, ...(timing ? { timing } : {}), sends: asked ? [...sends, asked] : sends, done },
+        {
+          ...turn,
+          ...(timing ? { timing } : {}),
+          ...(workerTurns > 1 ? { workerTurns } : {}),
+          sends: asked ? [...sends, asked] : sends,
+          done,
+        },
         code,
       );
       turns += 1;
