@@ -61,7 +61,14 @@ export class GitLineProcess {
       return await Promise.all(answers);
     } finally {
       if (this.waiting.length === 0) hold(child, false);
-      this.idle = setTimeout(() => this.close(), IDLE_MS);
+      // One timer at most, and it ends only an idle process: with two asks overlapping, the
+      // first one's timer was left running unreferenced, and fired `close()` under a later
+      // ask that had taken the process but not yet written to it — git exited (0) without
+      // its lines ("git exited (0) before answering", seen in a replay of two jobs at once).
+      if (this.idle) clearTimeout(this.idle);
+      this.idle = setTimeout(() => {
+        if (this.isIdle()) this.close();
+      }, IDLE_MS);
       this.idle.unref();
     }
   }
