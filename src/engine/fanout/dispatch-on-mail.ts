@@ -7,6 +7,7 @@
 
 import { addressKey } from "../../protocol/address.js";
 import type { Session } from "../job/session.js";
+import type { TaskLedgerRecord } from "../../records/engine-state.js";
 import { applyChange, progress } from "../job/session.js";
 import { runsElsewhere } from "./dispatch-task-run.js";
 
@@ -39,19 +40,32 @@ export async function dispatchOnMail(s: Session): Promise<boolean> {
     if (!hasMail(s, meta.thread)) continue;
     changed = true;
     const next = { ...ledger, epoch: ledger.epoch + 1, foldedAtDispatch: ledger.folded };
-    const answer = await runs.dispatch({ job: s.n, task: id, epoch: next.epoch });
-    if (answer.kind === "unavailable") {
-      applyChange(s, { type: "task-runs-single", reason: answer.reason });
-      progress(s, "EXECUTE", "RUNNERS", `tasks run in this run: ${answer.reason}`);
-      continue;
-    }
-    applyChange(s, { type: "task-run-recorded", id, ledger: { ...next, runId: answer.runId } });
-    progress(
+    await dispatchNextEpoch(
       s,
-      "EXECUTE",
-      "TASK RUN",
-      `task ${id} has mail: epoch ${next.epoch} in run ${answer.runId}`,
+      id,
+      next,
+      (run) => `task ${id} has mail: epoch ${next.epoch} in ${run}`,
     );
   }
   return changed;
+}
+
+/**
+ * Dispatches a task's run at the ledger's (new) epoch and records it, said in the live log by
+ * `said(run)`; a refused dispatch makes the job's tasks run in this run, said once.
+ */
+export async function dispatchNextEpoch(
+  s: Session,
+  id: string,
+  next: TaskLedgerRecord,
+  said: (run: string) => string,
+): Promise<void> {
+  const answer = await s.deps.taskRuns!.dispatch({ job: s.n, task: id, epoch: next.epoch });
+  if (answer.kind === "unavailable") {
+    applyChange(s, { type: "task-runs-single", reason: answer.reason });
+    progress(s, "EXECUTE", "RUNNERS", `tasks run in this run: ${answer.reason}`);
+    return;
+  }
+  applyChange(s, { type: "task-run-recorded", id, ledger: { ...next, runId: answer.runId } });
+  progress(s, "EXECUTE", "TASK RUN", said(`run ${answer.runId}`));
 }

@@ -9,7 +9,7 @@
 import { applyChange, progress, type Session } from "../job/session.js";
 import { runsElsewhere } from "./dispatch-task-run.js";
 import { watchTaskRun } from "./watch-task-run.js";
-import { hasMail, waitsOnAnswer } from "./dispatch-on-mail.js";
+import { dispatchNextEpoch, hasMail, waitsOnAnswer } from "./dispatch-on-mail.js";
 
 /** True when any task's runner changed (the caller persists). */
 export async function watchAtWake(s: Session): Promise<boolean> {
@@ -58,18 +58,16 @@ export async function watchAtWake(s: Session): Promise<boolean> {
       foldedAtDispatch: ledger.folded,
       runId: null,
     };
-    const answer = await runs.dispatch({ job: s.n, task: id, epoch: next.epoch });
-    if (answer.kind === "unavailable") {
-      applyChange(s, { type: "task-runs-single", reason: answer.reason });
-      progress(s, "EXECUTE", "RUNNERS", `tasks run in this run: ${answer.reason}`);
-      continue;
-    }
-    applyChange(s, { type: "task-run-recorded", id, ledger: { ...next, runId: answer.runId } });
-    progress(
+    const why = death
+      ? progressed
+        ? "run died"
+        : "run ended with no turn folded"
+      : "run ended at its margin";
+    await dispatchNextEpoch(
       s,
-      "EXECUTE",
-      "TASK RUN",
-      `task ${id} ${death ? (progressed ? "run died" : "run ended with no turn folded") : "run ended at its margin"}: epoch ${next.epoch} in run ${answer.runId}`,
+      id,
+      next,
+      (run) => `task ${id} ${why}: epoch ${next.epoch} in ${run}`,
     );
   }
   return changed;
