@@ -6,7 +6,7 @@ import {
   type TaskTurnRecord,
 } from "../../records/task-turn-record.js";
 import type { TaskLedgerRecord } from "../../records/engine-state.js";
-import type { RunGit } from "./leased-refs.js";
+import { commitStaged, type RunGit } from "./leased-refs.js";
 
 /**
  * The task's tree (code and transcript) as its last folded turn ended it. A run that stopped
@@ -61,13 +61,9 @@ export async function backToFoldedTurn(
     `:(exclude,glob)${TASK_TURNS_DIR}/*.json`,
   ]);
   if ((await git(["status", "--porcelain", "--untracked-files=no"])).trim() === "") return null;
-  await git([
-    "commit",
-    "--quiet",
-    "--no-verify",
-    "--no-gpg-sign",
-    "-m",
+  await commitStaged(
+    git,
     `cfa #${o.job}: ${o.task} back to turn ${folded}'s tree (a run stopped inside turn ${folded + 1})`,
-  ]);
+  );
   return to;
 }

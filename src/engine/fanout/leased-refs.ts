@@ -13,6 +13,19 @@
 /** Runs git in the caller's clone; rejects on a non-zero exit. */
 export type RunGit = (args: string[], options?: { signal?: AbortSignal }) => Promise<string>;
 
+/**
+ * A commit of what is staged (of `paths` only, when given) by a runner's git: no hooks, no
+ * signing — the tree is the agent's, so nothing of it runs, and no key is at hand.
+ */
+export async function commitStaged(
+  git: RunGit,
+  message: string,
+  paths: readonly string[] = [],
+): Promise<void> {
+  const only = paths.length > 0 ? ["--", ...paths] : [];
+  await git(["commit", "--quiet", "--no-verify", "--no-gpg-sign", "-m", message, ...only]);
+}
+
 export type Lease = { sha: string } | { absent: true };
 
 export interface RefUpdate {

@@ -59,7 +59,7 @@ import { BOT_IDENTITY, JobRepo } from "../tree/job-repo.js";
 import { readText, writeText } from "../tree/files.js";
 import { runInstanceTurn } from "../turn/run-instance-turn.js";
 import { closeIdleLineProcesses } from "../../git/git-line-process.js";
-import type { RunGit } from "./leased-refs.js";
+import { commitStaged, type RunGit } from "./leased-refs.js";
 import { readTaskRunStanding } from "./read-task-run-standing.js";
 import { totalCharged } from "./fold-task-records.js";
 import { readTaskTurnRecords } from "./task-turn-files.js";
@@ -269,16 +269,11 @@ async function runWorker(
       await writeText(ws.root, TASK_TRANSCRIPT_PATH, transcript);
       await git(["add", "--force", "--", TASK_TRANSCRIPT_PATH]);
       if ((await git(["status", "--porcelain", "--", TASK_TRANSCRIPT_PATH])).trim() !== "")
-        await git([
-          "commit",
-          "--quiet",
-          "--no-verify",
-          "--no-gpg-sign",
-          "-m",
+        await commitStaged(
+          git,
           `cfa #${o.job}: ${addressKey(worker)} transcript through turn ${turn.seq}`,
-          "--",
-          TASK_TRANSCRIPT_PATH,
-        ]);
+          [TASK_TRANSCRIPT_PATH],
+        );
       const code = (await git(["rev-parse", "--verify", "HEAD"])).trim();
       // A worker that asked waits for its answer, which only the lead's run can give; one
       // with a sub-task still open is not done (issue 15 point 6: the subtree ends first).
