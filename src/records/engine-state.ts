@@ -107,6 +107,11 @@ export const TaskLedgerSchema = z.object({
   refused: z.array(z.string()),
   /** Record keys whose turn timing `measured` holds: each counted once. Absent: none. */
   timed: z.array(z.string()).optional(),
+  /**
+   * Sub-tasks the worker dispatched in its folded records: their replies may open its later
+   * turns in a later record (src/engine/fanout/subtree-mail.ts). Absent: none.
+   */
+  subtasks: z.array(z.string()).optional(),
 });
 export type TaskLedgerRecord = z.infer<typeof TaskLedgerSchema>;
 

@@ -47,6 +47,26 @@ const SendSchema = z.strictObject({
     .optional(),
 });
 
+/**
+ * What opened one of the worker's later turns in a record (its turns after the one on the
+ * lead's message): a reply from one of its sub-tasks (by the sub-task's id: its worker sent
+ * it), or the run's own notice that its subtree went quiet, which the lead renders itself
+ * from the sub-tasks it names (subtree-mail.ts), so no text of the run's stands for it.
+ */
+export const SubtreeMailSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("reply"),
+    from: z.string().regex(TASK_ID),
+    text: z.string().max(100_000),
+  }),
+  z.strictObject({
+    kind: z.literal("notice"),
+    notice: z.enum(["quiet", "dropped"]),
+    tasks: z.array(z.string().regex(TASK_ID)).min(1).max(50),
+  }),
+]);
+export type SubtreeMail = z.infer<typeof SubtreeMailSchema>;
+
 export const TaskTurnRecordSchema = z.strictObject({
   v: z.literal(1),
   job: z.int().positive(),
@@ -89,6 +109,17 @@ export const TaskTurnRecordSchema = z.strictObject({
    * message; the transcript it takes holds them all (task-transcript-take.ts).
    */
   workerTurns: z.int().min(1).max(1000).optional(),
+  /**
+   * The sub-tasks the worker dispatched in this record (absent: none): its later turns may
+   * open on their replies, here or in a later record (fold-task-records.ts keeps them).
+   */
+  subtasks: z.array(z.string().regex(TASK_ID)).max(50).optional(),
+  /**
+   * What each of the worker's later turns opened on, in order: one per turn after the first
+   * (`workerTurns - 1`), absent when there are none. The lead checks each against the
+   * sub-tasks dispatched, and the transcript's later turns against these (subtree-mail.ts).
+   */
+  mail: z.array(SubtreeMailSchema).max(999).optional(),
 });
 export type TaskTurnRecord = z.infer<typeof TaskTurnRecordSchema>;
 

@@ -104,10 +104,18 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
       calls: number;
       head: string;
       workerTurns?: number;
+      subtasks?: string[];
+      mail?: { kind: string; from?: string }[];
     };
     expect(record.sends.map((m) => m.kind)).toEqual(["reply"]);
-    // The worker's turn on the lead's message, then one on each sub-task's reply.
+    // The worker's turn on the lead's message, then one on each sub-task's reply: the record
+    // says which (the lead ties each later turn to it: subtree-mail.ts).
     expect(record.workerTurns).toBe(3);
+    expect(record.subtasks).toEqual(["hello-a", "hello-b"]);
+    expect(record.mail?.map((m) => `${m.kind}:${m.from}`)).toEqual([
+      "reply:hello-a",
+      "reply:hello-b",
+    ]);
     expect(record.done).toBe(true);
     // Every model call of the subtree: the worker's 8, each sub-task's 3, each verifier's 1.
     expect(record.calls).toBe(8 + 3 + 3 + 1 + 1);
@@ -251,8 +259,18 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
     await runTaskInItsRun(job, "world", "902");
     const record = JSON.parse(
       git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
-    ) as { done: boolean; head: string; sends: { kind: string }[] };
+    ) as {
+      done: boolean;
+      head: string;
+      sends: { kind: string }[];
+      mail?: { kind: string; notice?: string; tasks?: string[] }[];
+    };
     expect(record.sends.map((m) => m.kind)).toEqual(["reply"]);
+    // Its later turns opened on the run's two notices, which the lead renders again to check.
+    expect(record.mail).toEqual([
+      { kind: "notice", notice: "quiet", tasks: ["hello-a"] },
+      { kind: "notice", notice: "dropped", tasks: ["hello-a"] },
+    ]);
     expect(git(job.repoDir, "log", "--merges", "--format=%s", record.head)).not.toContain(
       "hello-a",
     );
@@ -260,6 +278,12 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
 
     let summary = await wake(1, deps);
     expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    // The lead took the worker's 3 turns: nothing refused.
+    const helloFile = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
+    expect(fileOnBranch(job, helloFile)?.trim()).toBe(
+      git(job.repoDir, "show", `${record.head}:.cfa/turns/transcript.jsonl`).trim(),
+    );
+    expect(job.lines.filter((l) => l.event === "REFUSED")).toEqual([]);
     await approve(job);
     summary = await wake(1, deps);
     expect(summary.state).toBe("DONE");

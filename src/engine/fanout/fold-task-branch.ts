@@ -40,6 +40,7 @@ export function foldTaskBranch(
       allowanceUsd: prior.allowanceUsd,
       callUsd: prior.callUsd,
       ...(prior.timed === undefined ? {} : { timed: prior.timed }),
+      ...(prior.subtasks === undefined ? {} : { subtasks: prior.subtasks }),
     },
     files.records,
     ctx,

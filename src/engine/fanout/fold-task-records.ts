@@ -13,6 +13,10 @@
 // - routing validity (seed 000 §6): a Send reduces only if its recipient is in the sender's
 //   visibility — for a task whose sub-tasks stay in its run, only its parent is seen from the
 //   bus; a record with any other recipient is refused whole;
+// - the worker's later turns (subtree-mail.ts): a record spanning more than the worker's turn
+//   on the lead's message says what each later turn opened on — a reply from a sub-task the
+//   worker dispatched (here or in an earlier folded record: the ledger keeps them) or the
+//   run's own notice — and one that claims a turn without such mail is refused whole;
 // - caps: a run never calls past its allowance (it checks before each call), so a record whose
 //   cost passes the allowance by more than one call is a run that ignored it: refused.
 // Costs are charged whatever the decisions' fate — a model call paid is paid — once per record
@@ -20,6 +24,10 @@
 // record's timing is measured once per key alike (the ledger keeps the keys timed).
 
 import { taskTurnKey, type TaskTurnRecord } from "../../records/task-turn-record.js";
+import { subtreeMailRefusal } from "./subtree-mail.js";
+
+/** The most sub-task ids a ledger keeps (the newest). */
+export const MAX_KEPT_SUBTASKS = 1000;
 
 export interface TaskLedger {
   /** The dispatch the lead trusts now; bumped when it gives up on a run. */
@@ -34,6 +42,8 @@ export interface TaskLedger {
   callUsd: number;
   /** Record keys whose timing was measured already (absent: none). */
   timed?: string[];
+  /** Sub-tasks the worker dispatched in folded records (absent: none). */
+  subtasks?: string[];
 }
 
 export interface FoldContext {
@@ -47,10 +57,18 @@ export interface FoldContext {
    * this task's, charged nothing and never folded.
    */
   run?: string | null;
+  /** The job's tasks the lead knows: none is a sub-task of this run's (absent: none). */
+  jobTasks?: ReadonlySet<string>;
 }
 
 export type Refusal =
-  "other job or task" | "other run" | "future epoch" | "stale epoch" | "routing" | "over allowance";
+  | "other job or task"
+  | "other run"
+  | "future epoch"
+  | "stale epoch"
+  | "routing"
+  | "over allowance"
+  | `subtree mail: ${string}`;
 
 export interface FoldResult {
   ledger: TaskLedger;
@@ -121,6 +139,7 @@ export function foldTaskRecords(
   const overAllowance = totalCharged(ledger) > ledger.allowanceUsd + ledger.callUsd;
   candidates.sort((a, b) => a.seq - b.seq);
   const folded: TaskTurnRecord[] = [];
+  const dispatched = new Set(prior.subtasks ?? []);
   let waitingFor: number | null = null;
   for (const r of candidates) {
     if (r.seq <= ledger.folded) continue;
@@ -129,17 +148,24 @@ export function foldTaskRecords(
       break;
     }
     const key = taskTurnKey(r);
+    const untied = subtreeMailRefusal(r, dispatched, ctx.jobTasks ?? new Set());
     if (r.sends.some((m) => !ctx.visible.has(m.to))) {
       refuse(key, "routing");
+    } else if (untied !== null) {
+      refuse(key, `subtree mail: ${untied}`);
     } else if (overAllowance) {
       refuse(key, "over allowance");
     } else {
       folded.push(r);
+      for (const id of r.subtasks ?? []) dispatched.add(id);
     }
     // A refused turn still takes its place in the sequence: the run went on after it, and
     // folding its successors on top of a turn that never counted would reorder the task.
     ledger.folded = r.seq;
   }
   if (timed.length > 0) ledger.timed = [...(prior.timed ?? []), ...timed.map((t) => t.key)];
+  // Bounded: a sub-task's reply comes within a few records of its dispatch.
+  if (dispatched.size > (prior.subtasks?.length ?? 0))
+    ledger.subtasks = [...dispatched].slice(-MAX_KEPT_SUBTASKS);
   return { ledger, folded, refused, chargedUsd, waitingFor, timed };
 }

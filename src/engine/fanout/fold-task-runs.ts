@@ -13,6 +13,7 @@ import { deliverFoldedTurn, type FoldedAsk } from "./deliver-folded-turn.js";
 import { foldTaskBranch } from "./fold-task-branch.js";
 import type { RunGit } from "./leased-refs.js";
 import { readTaskTurnRecords } from "./task-turn-files.js";
+import { mailOpening } from "./subtree-mail.js";
 
 export interface TaskRunFold {
   task: string;
@@ -20,9 +21,10 @@ export interface TaskRunFold {
   transcriptAt: string | null;
   /**
    * The texts of the messages the delivered turns through `transcriptAt` were started on, in
-   * order: each turn the lead takes of the transcript must open on its own.
+   * order, the worker's later turns' subtree mail among them: each turn the lead takes of the
+   * transcript must open on its own.
    */
-  transcriptOpens: (string | null)[];
+  transcriptOpens: string[];
   /** Ended turns' timings, each for the job's measures once. */
   timed: { turnMs: number; commandMs: number }[];
   ledger: TaskLedgerRecord;
@@ -72,6 +74,7 @@ export async function foldTaskRuns(
       task,
       visible: new Set(parent === null ? [] : [addressKey(parent)]),
       run: prior.runId,
+      jobTasks: new Set(Object.keys(engine.tasks)),
     });
     const result: TaskRunFold = {
       task,
@@ -86,13 +89,14 @@ export async function foldTaskRuns(
       doneAt: null,
       asked: [],
     };
-    const opens: (string | null)[] = [];
+    const opens: string[] = [];
     for (const turn of fold.folded) {
       const opened = deliver(soup, worker, turn, result, askIds);
       if (opened === null) continue;
-      // The worker's later turns of the record, on its sub-tasks' mail in its run: the lead
-      // never saw what they opened on.
-      opens.push(opened, ...Array<null>((turn.workerTurns ?? 1) - 1).fill(null));
+      // The worker's later turns of the record, on its subtree's mail in its run: the lead
+      // never saw it, but the fold checked the record's word for each (subtree-mail.ts), and
+      // each must open on it.
+      opens.push(opened, ...(turn.mail ?? []).map(mailOpening));
       if (turn.done) result.doneAt = turn.head;
       if (turn.head !== null) {
         result.transcriptAt = turn.head;

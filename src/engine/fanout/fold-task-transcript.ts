@@ -26,7 +26,7 @@ export async function foldTaskTranscript(
   task: string,
   at: string,
   /** The texts of the messages the delivered turns opened on, in order (foldTaskRuns). */
-  opens: readonly (string | null)[],
+  opens: readonly string[],
 ): Promise<boolean> {
   const meta = s.engine.tasks[task];
   if (meta === undefined) return false;
@@ -55,7 +55,7 @@ async function readAndTake(
   branch: string,
   at: string,
   file: string,
-  opens: readonly (string | null)[],
+  opens: readonly string[],
 ): Promise<TranscriptTake | null> {
   const repo = gitClient(s.deps.repoDir);
   const tip = await repo.run(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}^{commit}`]);

@@ -12,7 +12,8 @@
 //   task run cannot rewrite the turns the worker took in the lead's run;
 // - the delivered turns, one for one: the turns it adds are as many as the lead delivered
 //   through the commit it was read at, and each opens on the message the lead's delivery
-//   started that turn on (the bus's, not the branch's). Nothing in a transcript names its
+//   started that turn on (the bus's, not the branch's), or, for a worker's later turn in a
+//   record, on the subtree mail the fold checked (subtree-mail.ts). Nothing in a transcript names its
 //   instance, so without this another instance's well-formed conversation would pass on the
 //   worker's first run (nothing to continue yet), and a dead run's turn whose record never
 //   counted would be taken with the ones that did;
@@ -43,10 +44,11 @@ export function takeTaskTranscript(
   current: string,
   holdsSecret: (text: string) => boolean,
   /**
-   * The texts of the messages the lead delivered the new turns on, in order; null for a turn
-   * the worker took in its run on its sub-tasks' mail, which the lead never saw (any opening).
+   * The texts the new turns open on, in order: the messages the lead delivered, and for a
+   * turn the worker took in its run on its subtree's mail, that mail as the checked record
+   * says it (subtree-mail.ts).
    */
-  opens: readonly (string | null)[],
+  opens: readonly string[],
   maxBytes = TASK_TRANSCRIPT_MAX_BYTES,
 ): TranscriptTake {
   const bytes = Buffer.byteLength(incoming, "utf8");
@@ -106,7 +108,7 @@ export function oversized(bytes: number, maxBytes = TASK_TRANSCRIPT_MAX_BYTES): 
  * holds the delivered text (a prefix such as "Message from …" before it), or the tool result
  * that answers a pending question.
  */
-function unmatchedTurn(added: string, opens: readonly (string | null)[]): string | null {
+function unmatchedTurn(added: string, opens: readonly string[]): string | null {
   const firsts: unknown[] = [];
   let last = 0;
   for (const line of added.split("\n")) {
@@ -118,7 +120,7 @@ function unmatchedTurn(added: string, opens: readonly (string | null)[]): string
   }
   if (firsts.length !== opens.length)
     return `${firsts.length} turn${firsts.length === 1 ? "" : "s"} where the lead delivered ${opens.length}`;
-  const i = firsts.findIndex((m, n) => opens[n] !== null && !opensOn(m, opens[n]!));
+  const i = firsts.findIndex((m, n) => !opensOn(m, opens[n]!));
   return i === -1 ? null : `its turn ${i + 1} of them opens on another message`;
 }
 

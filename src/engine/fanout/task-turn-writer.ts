@@ -31,7 +31,8 @@ export interface TaskTurnWriterOptions {
 }
 
 export type TurnProgress = Pick<TaskTurnRecord, "seq" | "calls" | "costUsd" | "timing">;
-export type TurnEnding = TurnProgress & Pick<TaskTurnRecord, "sends" | "done">;
+export type TurnEnding = TurnProgress &
+  Pick<TaskTurnRecord, "sends" | "done" | "workerTurns" | "subtasks" | "mail">;
 
 export class TaskTurnWriter {
   private current: string;

@@ -30,7 +30,7 @@
 // newer epoch: stale).
 
 import { addressKey, type Address } from "../../protocol/address.js";
-import type { Payload } from "../../protocol/bus/index.js";
+import type { Content, Payload } from "../../protocol/bus/index.js";
 import type { Message } from "../../ports/model.js";
 import type { Question } from "../../agents/turn-contract.js";
 import { pendingAsk } from "../../agents/loop/index.js";
@@ -39,6 +39,7 @@ import { commitDateEnv, gitClient } from "../../git/git-client.js";
 import {
   MAX_TURN_MS,
   TASK_TRANSCRIPT_PATH,
+  type SubtreeMail,
   type TaskTurnRecord,
 } from "../../records/task-turn-record.js";
 import type { TaskLedgerRecord } from "../../records/engine-state.js";
@@ -65,6 +66,7 @@ import { totalCharged } from "./fold-task-records.js";
 import { readTaskTurnRecords } from "./task-turn-files.js";
 import { backToFoldedTurn } from "./back-to-folded-turn.js";
 import { taskRunForge } from "./task-run-forge.js";
+import { droppedNotice, quietNotice } from "./subtree-mail.js";
 import { StaleTaskRunError, TaskTurnWriter } from "./task-turn-writer.js";
 
 export interface TaskWakeOptions {
@@ -232,6 +234,11 @@ async function runWorker(
       let quiet = 0;
       let timing: TaskTurnRecord["timing"];
       let workerTurns = 0;
+      // What the worker's later turns open on, and the sub-tasks it dispatched: the lead ties
+      // each later turn to them (subtree-mail.ts). `notices`: the run's own, as delivered.
+      const mail: SubtreeMail[] = [];
+      const subtasks: string[] = [];
+      const notices: SubtreeMail[] = [];
       leadMail -= 1;
       while (next !== null) {
         if (rt.stopping !== null) return { stopped: rt.stopping, turns, done };
@@ -240,8 +247,10 @@ async function runWorker(
         if (ran.error !== null || ran.run === null) throw ran.error ?? new Error("no turn ran");
         const isWorker = next.thread === worker.thread;
         if (isWorker) workerTurns += 1;
+        if (isWorker && workerTurns > 1) mail.push(...mailOf(s, ran.woke.message, notices));
         const pending = ran.run.decisions.pending;
         if (isWorker) sends.push(...sendsOf(pending, s, o.task));
+        if (isWorker) subtasks.push(...dispatchesOf(pending));
         // The soup here is this run's bus for the subtree: never persisted. Its effects are
         // run here (a sub-task provisioned from this task's worktree, one closed verified and
         // merged into it); a send out of the subtree is the record's, for the lead to fold.
@@ -261,7 +270,8 @@ async function runWorker(
           if (asked !== null) break;
         }
         next = nextInRun(s, o.task, worker, leadMail);
-        if (next === null && leadMail === 0) next = await quietSubtree(s, o.task, worker, quiet++);
+        if (next === null && leadMail === 0)
+          next = await quietSubtree(s, o.task, worker, quiet++, notices);
       }
       // The transcript apart, after: the tree's commit keeps what is under `.cfa/` as the
       // branch had it (an agent's writes there are put back).
@@ -285,7 +295,8 @@ async function runWorker(
         {
           ...turn,
           ...(timing ? { timing } : {}),
-          ...(workerTurns > 1 ? { workerTurns } : {}),
+          ...(workerTurns > 1 ? { workerTurns, mail } : {}),
+          ...(subtasks.length > 0 ? { subtasks } : {}),
           sends: asked ? [...sends, asked] : sends,
           done,
         },
@@ -327,16 +338,14 @@ async function quietSubtree(
   task: string,
   worker: Address,
   times: number,
+  /** The notices delivered, for the record (subtree-mail.ts renders them again). */
+  notices: SubtreeMail[],
 ): Promise<Address | null> {
   const open = openSubtasks(s, task);
   if (open.length === 0 || times > 1 || s.soup.stateOf(worker) !== "Idle") return null;
-  const list = open.join(", ");
   if (times === 0) {
-    await recover(
-      s,
-      worker,
-      `Your sub-tasks ${list} are open, and neither they nor you have a message waiting. They exist in this run only: close each one that is done (it is verified and merged into your branch), or send it what it needs. Any still open when you end this turn are dropped unmerged.`,
-    );
+    await recover(s, worker, quietNotice(open));
+    notices.push({ kind: "notice", notice: "quiet", tasks: open });
   } else {
     for (const id of open) {
       const thread = s.engine.tasks[id]!.thread;
@@ -344,11 +353,8 @@ async function quietSubtree(
       const step = s.soup.terminate(thread, "drop");
       await handleEffects(s, step.effects);
     }
-    await recover(
-      s,
-      worker,
-      `Your sub-tasks ${list} were dropped unmerged: they stayed open with nothing to do. Do their work yourself in your task, then reply to your parent.`,
-    );
+    await recover(s, worker, droppedNotice(open));
+    notices.push({ kind: "notice", notice: "dropped", tasks: open });
   }
   return s.soup.mailbox(worker).length > 0 ? worker : null;
 }
@@ -384,6 +390,31 @@ function nextInRun(s: Session, task: string, worker: Address, leadMail: number):
     if (s.engine.tasks[id]!.status === "open" && ready(a)) return a;
   }
   return null;
+}
+
+/**
+ * What a later worker turn opened on, for its record: a sub-task's reply, or the run's notice
+ * (the oldest not yet taken). Anything else is none of the run's mail: left out, so the lead
+ * refuses the record (its turns outnumber its mail) rather than take a turn tied to nothing.
+ */
+function mailOf(s: Session, m: Content, notices: SubtreeMail[]): SubtreeMail[] {
+  const from = m.from === undefined ? null : taskOfThread(m.from.thread);
+  if (m.kind === "reply" && from !== null && m.from?.agent === "worker")
+    return [{ kind: "reply", from, text: m.text }];
+  const notice = m.kind === "recovery" ? notices.shift() : undefined;
+  if (notice !== undefined) return [notice];
+  s.deps.logger.warn(`cfa #${s.n}: a task run's worker turn opened on a ${m.kind}: not its mail`);
+  return [];
+}
+
+/** The sub-tasks a worker's turn dispatched (each a task message to a new thread). */
+function dispatchesOf(pending: readonly Payload[]): string[] {
+  const ids: string[] = [];
+  for (const p of pending) {
+    const id = p.kind === "deliver" && p.content.kind === "task" ? taskOfThread(p.to.thread) : null;
+    if (id !== null) ids.push(id);
+  }
+  return ids;
 }
 
 /** A turn's time and its commands', as alone on the runner (what sharing it added, apart). */

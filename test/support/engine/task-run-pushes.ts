@@ -6,7 +6,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { expect } from "vitest";
 import { dirname, join } from "node:path";
 import { gitClient } from "../../../src/git/git-client.js";
-import { TaskTurnWriter } from "../../../src/engine/fanout/task-turn-writer.js";
+import { TaskTurnWriter, type TurnEnding } from "../../../src/engine/fanout/task-turn-writer.js";
 import {
   wake,
   wakeTask,
@@ -37,6 +37,8 @@ export async function runTaskAsItsRun(
   claim?: (code: string) => string,
   /** More files committed with the code (`.cfa/` ones too: the worker's transcript, plants). */
   files: Record<string, string> = {},
+  /** What the ended record says of the worker's later turns in the run (its subtree's mail). */
+  subtree: Pick<TurnEnding, "workerTurns" | "subtasks" | "mail"> = {},
 ): Promise<void> {
   const dir = tempDir("cfa-task-run-");
   try {
@@ -74,6 +76,7 @@ export async function runTaskAsItsRun(
         costUsd: 0.04,
         sends: [{ to: "project-lead@state:execute:1", kind: "reply", text: `${file} written` }],
         done: true,
+        ...subtree,
       },
       claim ? claim(code) : code,
     );

@@ -1,0 +1,64 @@
+// The mail a task run's worker takes inside one record (issue 15 point 6), after its turn on
+// the lead's message: its sub-tasks' replies and the run's own notices that its subtree went
+// quiet (wake-task.ts). The lead saw none of it, so the record says what each of the worker's
+// later turns opened on (`mail`, one per turn after the first) and which sub-tasks the worker
+// dispatched (`subtasks`). Pure. Checked once, at the fold (fold-task-records.ts):
+// - as many openings as later turns: `workerTurns` is the run's word, and a turn with no
+//   opening would be tied to nothing;
+// - a reply comes from a sub-task the worker dispatched, in this record or an earlier folded
+//   one (a sub-task may outlive its record when more of the lead's mail was waiting); a
+//   sub-task id the lead knows as a task of the job (a sibling, the task itself) is never
+//   this run's;
+// - a notice names only such sub-tasks, and its text is the lead's, rendered here from the
+//   same templates the run delivers it from: a run cannot put words of its own there.
+// The transcript the lead takes then opens each later turn on that text (foldTaskRuns passes
+// mailOpening's, task-transcript-take.ts checks it), so each turn of the worker's the job's
+// records hold is tied to a message. What a sub-task's reply says stays the run's word: the
+// sub-task's conversation never leaves the run, so its text is checked only for being in the
+// worker's transcript where the record says.
+
+import type { SubtreeMail, TaskTurnRecord } from "../../records/task-turn-record.js";
+
+/** The run's notice to a worker whose subtree went quiet with sub-tasks open. */
+export function quietNotice(tasks: readonly string[]): string {
+  return `Your sub-tasks ${tasks.join(", ")} are open, and neither they nor you have a message waiting. They exist in this run only: close each one that is done (it is verified and merged into your branch), or send it what it needs. Any still open when you end this turn are dropped unmerged.`;
+}
+
+/** The run's notice once those sub-tasks were dropped. */
+export function droppedNotice(tasks: readonly string[]): string {
+  return `Your sub-tasks ${tasks.join(", ")} were dropped unmerged: they stayed open with nothing to do. Do their work yourself in your task, then reply to your parent.`;
+}
+
+/**
+ * The text a later worker turn opened on, as the worker's transcript holds it: a reply as the
+ * engine renders one (run-instance-turn.ts, "Message from <sender>:"), a notice as delivered.
+ */
+export function mailOpening(m: SubtreeMail): string {
+  if (m.kind === "reply") return `Message from worker@dispatch:${m.from}:\n${m.text}`;
+  return m.notice === "quiet" ? quietNotice(m.tasks) : droppedNotice(m.tasks);
+}
+
+/** Why a record's later worker turns are tied to nothing the run could deliver, or null. */
+export function subtreeMailRefusal(
+  record: Pick<TaskTurnRecord, "task" | "workerTurns" | "subtasks" | "mail">,
+  /** Sub-tasks the worker dispatched in records folded before this one. */
+  earlier: ReadonlySet<string>,
+  /** The job's tasks as the lead knows them: none of them is a sub-task of this run's. */
+  jobTasks: ReadonlySet<string>,
+): string | null {
+  const later = (record.workerTurns ?? 1) - 1;
+  const mail = record.mail ?? [];
+  if (mail.length !== later)
+    return `${later} later worker turn${later === 1 ? "" : "s"} where its subtree delivered mail for ${mail.length}`;
+  const mine = record.subtasks ?? [];
+  const foreign = mine.find((id) => id === record.task || jobTasks.has(id));
+  if (foreign !== undefined) return `a sub-task dispatched under a known task's id (${foreign})`;
+  const dispatched = new Set([...earlier, ...mine]);
+  for (const [i, m] of mail.entries()) {
+    const from = m.kind === "reply" ? [m.from] : m.tasks;
+    const unknown = from.find((id) => !dispatched.has(id));
+    if (unknown !== undefined)
+      return `later worker turn ${i + 2} opens on ${m.kind === "reply" ? "a reply from" : "a notice naming"} ${unknown}, no sub-task it dispatched`;
+  }
+  return null;
+}

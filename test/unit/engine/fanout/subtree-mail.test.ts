@@ -1,0 +1,114 @@
+// subtree-mail.ts: a record's later worker turns tied to the mail its run could deliver, and
+// the sub-tasks the fold keeps for a later record's replies (fold-task-records.ts).
+
+import { describe, expect, it } from "vitest";
+import { foldTaskRecords } from "../../../../src/engine/fanout/fold-task-records.js";
+import {
+  droppedNotice,
+  mailOpening,
+  quietNotice,
+  subtreeMailRefusal,
+} from "../../../../src/engine/fanout/subtree-mail.js";
+import type { TaskTurnRecord } from "../../../../src/records/task-turn-record.js";
+
+const LEAD = "project-lead@state:execute:1";
+const record = (over: Partial<TaskTurnRecord>): TaskTurnRecord => ({
+  v: 1,
+  job: 1,
+  task: "hello",
+  epoch: 1,
+  seq: 1,
+  run: "901",
+  calls: 1,
+  costUsd: 0,
+  ended: true,
+  sends: [],
+  done: false,
+  head: null,
+  ...over,
+});
+const ledger = { epoch: 1, folded: 0, charged: {}, allowanceUsd: 10, callUsd: 1 };
+const ctx = { job: 1, task: "hello", visible: new Set([LEAD]), jobTasks: new Set(["hello"]) };
+const none = new Set<string>();
+
+describe("subtreeMailRefusal", () => {
+  it("passes a record with no later turns, and one whose later turns open on its sub-tasks' replies and the run's notices", () => {
+    expect(subtreeMailRefusal(record({}), none, none)).toBeNull();
+    const honest = record({
+      workerTurns: 4,
+      subtasks: ["hello-a", "hello-b"],
+      mail: [
+        { kind: "reply", from: "hello-a", text: "a done" },
+        { kind: "notice", notice: "quiet", tasks: ["hello-b"] },
+        { kind: "notice", notice: "dropped", tasks: ["hello-b"] },
+      ],
+    });
+    expect(subtreeMailRefusal(honest, none, none)).toBeNull();
+  });
+
+  it("refuses mail without later turns to open (the count either way), and a dispatch under the task's own id", () => {
+    const mail = [{ kind: "reply" as const, from: "hello-a", text: "a" }];
+    expect(subtreeMailRefusal(record({ subtasks: ["hello-a"], mail }), none, none)).toBe(
+      "0 later worker turns where its subtree delivered mail for 1",
+    );
+    expect(
+      subtreeMailRefusal(record({ workerTurns: 2, subtasks: ["hello"], mail: [] }), none, none),
+    ).toBe("1 later worker turn where its subtree delivered mail for 0");
+    expect(
+      subtreeMailRefusal(
+        record({ workerTurns: 2, subtasks: ["hello"], mail: [{ ...mail[0]!, from: "hello" }] }),
+        none,
+        none,
+      ),
+    ).toBe("a sub-task dispatched under a known task's id (hello)");
+  });
+
+  it("renders a later turn's opening as the engine delivers it: a reply with its sender, a notice from the run's own template", () => {
+    expect(mailOpening({ kind: "reply", from: "hello-a", text: "a done" })).toBe(
+      "Message from worker@dispatch:hello-a:\na done",
+    );
+    expect(mailOpening({ kind: "notice", notice: "quiet", tasks: ["hello-a", "hello-b"] })).toBe(
+      quietNotice(["hello-a", "hello-b"]),
+    );
+    expect(quietNotice(["hello-a", "hello-b"])).toContain(
+      "Your sub-tasks hello-a, hello-b are open",
+    );
+    expect(mailOpening({ kind: "notice", notice: "dropped", tasks: ["hello-a"] })).toBe(
+      droppedNotice(["hello-a"]),
+    );
+  });
+});
+
+describe("the fold keeps a folded record's sub-tasks for a later record's replies", () => {
+  const first = record({ subtasks: ["hello-a"] });
+  const second = record({
+    seq: 2,
+    workerTurns: 2,
+    mail: [{ kind: "reply", from: "hello-a", text: "a done" }],
+  });
+
+  it("a reply in turn 2 from a sub-task dispatched in folded turn 1 folds, across two folds too", () => {
+    const both = foldTaskRecords(ledger, [first, second], ctx);
+    expect(both.folded).toEqual([first, second]);
+    expect(both.ledger.subtasks).toEqual(["hello-a"]);
+    const one = foldTaskRecords(ledger, [first], ctx);
+    expect(foldTaskRecords(one.ledger, [first, second], ctx).folded).toEqual([second]);
+  });
+
+  it("a reply from a sub-task of a refused record is refused: nothing of that record counted", () => {
+    const refusedFirst = {
+      ...first,
+      sends: [{ to: "worker@dispatch:world", kind: "reply" as const, text: "x" }],
+    };
+    const fold = foldTaskRecords(ledger, [refusedFirst, second], ctx);
+    expect(fold.folded).toEqual([]);
+    expect(fold.refused).toEqual([
+      { key: "e1/1", why: "routing" },
+      {
+        key: "e1/2",
+        why: "subtree mail: later worker turn 2 opens on a reply from hello-a, no sub-task it dispatched",
+      },
+    ]);
+    expect(fold.ledger.subtasks).toBeUndefined();
+  });
+});
