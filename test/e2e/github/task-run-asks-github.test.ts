@@ -11,64 +11,21 @@ import { describe, expect, it } from "vitest";
 import { tasksInOwnRunsRecording } from "../../support/engine/task-run-pushes.js";
 import { EXECUTE_STEPS, worker } from "../../support/engine/recordings.js";
 import { call, say, tools } from "../../support/engine/script.js";
-import {
-  git,
-  routesWith,
-  WHOLE_JOB_ROUTES,
-  type GitHubJob,
-} from "../../support/github/github-job.js";
+import { git, routesWith, WHOLE_JOB_ROUTES } from "../../support/github/github-job.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
+import {
+  jobBranchLog,
+  PER_TASK,
+  stateOf,
+  taskRun,
+  upToExecute,
+} from "../../support/github/task-runs.js";
 
-const PER_TASK = "execute:\n  runners: per-task\n";
 const ROUTES = routesWith(WHOLE_JOB_ROUTES, {
   plus: ["repo", "get-run"],
   minus: ["org-content"],
 });
-
-function stateOf(job: GitHubJob): { state: string; engine: Record<string, unknown> } {
-  return JSON.parse(git(job.github.bare, "show", "cfa/1:.cfa/jobs/1/state.json")) as {
-    state: string;
-    engine: Record<string, unknown>;
-  };
-}
-
-/** The bare repository's updates of `cfa/1`, oldest first (core.logAllRefUpdates). */
-function jobBranchLog(job: GitHubJob): string[] {
-  return git(job.github.bare, "reflog", "show", "--format=%H", "refs/heads/cfa/1")
-    .split("\n")
-    .filter((l) => l !== "")
-    .reverse();
-}
-
-/** INTENT and PLAN approved; the worker's run in EXECUTE is the next one. */
-async function upToExecute(job: GitHubJob): Promise<void> {
-  git(job.github.bare, "config", "core.logAllRefUpdates", "always");
-  await job.probot.receive("issues", job.labelled(1, "ana"));
-  for (let i = 0; i < 2; i++) {
-    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
-    await job.submitReview("ana");
-  }
-}
-
-/** One task run as the workflow's `task` job runs it, then its `if: always()` wake-lead step. */
-async function taskRun(job: GitHubJob, id: number, task: string, epoch: number): Promise<void> {
-  const run = job.github.runs.get(id)!;
-  run.status = "in_progress";
-  const code = await job.runWorker(1, undefined, {
-    args: ["--job", "1", "--task", task, "--epoch", String(epoch)],
-    env: { GITHUB_RUN_ID: String(id) },
-  });
-  expect(code, job.lines.join("\n")).toBe(0);
-  run.status = "completed";
-  run.conclusion = "success";
-  expect(
-    await job.runWorker(1, undefined, {
-      args: ["--job", "1", "--wake-lead"],
-      env: { ANTHROPIC_API_KEY: "" },
-    }),
-  ).toBe(0);
-}
 
 describe("a worker's question from its task's own run, on GitHub (issue 15 point 6)", () => {
   const mocks = useGitHubMocks();

@@ -15,17 +15,20 @@
 import { describe, expect, it } from "vitest";
 import { tasksInOwnRunsRecording } from "../../support/engine/task-run-pushes.js";
 import { worker } from "../../support/engine/recordings.js";
-import {
-  git,
-  routesWith,
-  WHOLE_JOB_ROUTES,
-  type GitHubJob,
-} from "../../support/github/github-job.js";
+import { git, routesWith, WHOLE_JOB_ROUTES } from "../../support/github/github-job.js";
 import { useGitHubMocks } from "../../support/github/index.js";
-import { ZERO_OID } from "../../support/github/push-log-hook.js";
 import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
+import {
+  expectPushesByWriter,
+  jobBranchLog,
+  PER_TASK,
+  runAs,
+  stateOf,
+  taskRun,
+  upToExecute,
+  type Owners,
+} from "../../support/github/task-runs.js";
 
-const PER_TASK = "execute:\n  runners: per-task\n";
 const ROUTES = routesWith(WHOLE_JOB_ROUTES, { plus: ["repo"], minus: ["org-content"] });
 /**
  * As the app: each run mints its installation token (@octokit/auth-app). The Probot app's own
@@ -36,85 +39,6 @@ const APP_ROUTES = routesWith(ROUTES, {
   plus: ["installation", "access-tokens"],
   minus: ["issue-reaction"],
 });
-
-function stateOf(job: GitHubJob): string {
-  const text = git(job.github.bare, "show", "cfa/1:.cfa/jobs/1/state.json");
-  return (JSON.parse(text) as { state: string }).state;
-}
-
-/** The bare repository's updates of `cfa/1`, oldest first (core.logAllRefUpdates). */
-function jobBranchLog(job: GitHubJob): string[] {
-  return git(job.github.bare, "reflog", "show", "--format=%H", "refs/heads/cfa/1")
-    .split("\n")
-    .filter((l) => l !== "")
-    .reverse();
-}
-
-/** Who each installation token was minted for: the run that minted it. */
-type Owners = Map<string, string>;
-
-/** `job.runWorker` as `who`: the tokens minted while it runs are that run's. */
-async function runAs(
-  job: GitHubJob,
-  owners: Owners,
-  who: string,
-  more?: Parameters<GitHubJob["runWorker"]>[2],
-): Promise<number> {
-  const before = job.github.minted.length;
-  const code = await job.runWorker(1, undefined, more);
-  for (const m of job.github.minted.slice(before)) owners.set(m.token, who);
-  return code;
-}
-
-/** INTENT and PLAN approved; the worker's run in EXECUTE is the next one. */
-async function upToExecute(
-  job: GitHubJob,
-  owners: Owners = new Map(),
-  asApp = false,
-): Promise<void> {
-  git(job.github.bare, "config", "core.logAllRefUpdates", "always");
-  if (!asApp) await job.probot.receive("issues", job.labelled(1, "ana"));
-  for (let i = 0; i < 2; i++) {
-    expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
-    await job.submitReview("ana");
-  }
-}
-
-/**
- * From the bare repository's log of what git sent over HTTP: every update came with a token a
- * run minted; each task run updated its own branch only, every update naming the commit the
- * branch was at (a lease on it: never all zeros, which would create the branch), one after
- * the other from the commit the lead created it at; `cfa/1` was updated by the lead's runs
- * only; GitHub refused no git request (no token used past its run or its hour).
- */
-function expectPushesByWriter(job: GitHubJob, owners: Owners): void {
-  const updates = job.pushLog();
-  expect(updates.length).toBeGreaterThan(0);
-  for (const u of updates) expect(owners.get(u.token), u.ref).toBeDefined();
-  for (const task of ["hello", "world"]) {
-    const ref = `refs/heads/cfa/1-${task}`;
-    const mine = updates.filter((u) => owners.get(u.token) === `task ${task}`);
-    // Three records after the model calls, then the code, transcript and ended record at once.
-    expect(mine.length, task).toBe(4);
-    expect(new Set(mine.map((u) => u.ref))).toEqual(new Set([ref]));
-    // Only this run's token, and a token of no other run on its branch but the lead's.
-    const tokens = new Set(mine.map((u) => u.token));
-    expect(tokens.size).toBe(1);
-    for (const u of updates.filter((x) => x.ref === ref && !tokens.has(x.token)))
-      expect(owners.get(u.token)).toBe("lead");
-    const created = updates.find((u) => u.ref === ref && u.old === ZERO_OID);
-    expect(owners.get(created!.token)).toBe("lead");
-    expect(mine[0]!.old).toBe(created!.new);
-    for (const [i, u] of mine.entries()) {
-      expect(u.old).not.toBe(ZERO_OID);
-      if (i > 0) expect(u.old).toBe(mine[i - 1]!.new);
-    }
-  }
-  const jobBranch = updates.filter((u) => u.ref === "refs/heads/cfa/1");
-  expect(jobBranch.length).toBeGreaterThan(0);
-  expect(new Set(jobBranch.map((u) => owners.get(u.token)))).toEqual(new Set(["lead"]));
-  expect(job.gitRequests.filter((r) => r.status !== 200)).toEqual([]);
-}
 
 describe("tasks in runs of their own on GitHub (issue 15 point 6)", () => {
   const mocks = useGitHubMocks();
@@ -149,28 +73,11 @@ describe("tasks in runs of their own on GitHub (issue 15 point 6)", () => {
     const comments = github.comments.map((c) => c.body);
     const leadDispatches = github.dispatches.length;
     for (const [i, task] of ["hello", "world"].entries()) {
-      const id = runIds[i]!;
-      const run = github.runs.get(id)!;
-      run.status = "in_progress";
-      const before = github.answered.length;
-      const code = await runAs(job, owners, `task ${task}`, {
-        args: ["--job", "1", "--task", task, "--epoch", "1"],
-        env: { GITHUB_RUN_ID: String(id) },
-      });
-      expect(code, job.lines.join("\n")).toBe(0);
+      // Then the task job's last step, `if: always()`: a run of the job's lead.
+      const routes = await taskRun(job, runIds[i]!, task, 1, owners);
       // Reads only through the API (the issue and the config), after minting its token.
-      const routes = github.answered.slice(before).map((a) => a.route);
       const reads = ["issue", "content", "graphql", "installation", "access-tokens"];
       expect(routes.filter((r) => !reads.includes(r))).toEqual([]);
-      run.status = "completed";
-      run.conclusion = "success";
-      // The task job's last step, `if: always()`: a run of the job's lead.
-      expect(
-        await runAs(job, owners, `wake-lead ${task}`, {
-          args: ["--job", "1", "--wake-lead"],
-          env: { ANTHROPIC_API_KEY: "" },
-        }),
-      ).toBe(0);
     }
     // What the task runs wrote: their branches. cfa/1 and the comments are as the lead left them.
     expect(github.head("cfa/1")).toBe(jobHead);
@@ -192,8 +99,9 @@ describe("tasks in runs of their own on GitHub (issue 15 point 6)", () => {
     expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
     await job.submitReview("ana");
     expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
-    expect(stateOf(job)).toBe("DONE");
-    expectPushesByWriter(job, owners);
+    expect(stateOf(job).state).toBe("DONE");
+    // Three records after the model calls, then the code, transcript and ended record at once.
+    expectPushesByWriter(job, owners, { hello: 4, world: 4 });
     const files = git(github.bare, "ls-tree", "-r", "--name-only", "cfa/1");
     expect(files).toContain("hello.txt");
     expect(files).toContain("world.txt");
@@ -224,7 +132,7 @@ describe("tasks in runs of their own on GitHub (issue 15 point 6)", () => {
     github.failures.delete("dispatch");
     await job.submitReview("ana");
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
-    expect(stateOf(job)).toBe("DONE");
+    expect(stateOf(job).state).toBe("DONE");
     const files = git(github.bare, "ls-tree", "-r", "--name-only", "cfa/1");
     expect(files).toContain("hello.txt");
     expect(files).toContain("world.txt");

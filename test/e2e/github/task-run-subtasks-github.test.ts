@@ -1,0 +1,119 @@
+// Issue 15 point 6 on GitHub: sub-tasks stay in their parent task's run. As the GitHub App
+// (each run mints its own installation token; git over HTTP through git http-backend, the
+// bare repository logging every ref update with the token that carried it), hello's worker in
+// its own run dispatches two sub-tasks; both are worked, verified and merged into hello's
+// branch in that run, and the run's one record ties the worker's later turns to their replies
+// (subtree-mail.ts). The lead's next run folds it and takes the worker's 3 turns, verifies and
+// merges hello and world — DONE. The push log shows no sub-task branch ever pushed, and every
+// update of a task branch after the lead created it leased by that task run's own token.
+
+import { describe, expect, it } from "vitest";
+import { tasksInOwnRunsRecording } from "../../support/engine/task-run-pushes.js";
+import { pass, worker } from "../../support/engine/recordings.js";
+import { call, expecting, say, tools } from "../../support/engine/script.js";
+import { git, routesWith, WHOLE_JOB_ROUTES } from "../../support/github/github-job.js";
+import { useGitHubMocks } from "../../support/github/index.js";
+import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
+import { jobPaths } from "../../../src/records/job-paths.js";
+import {
+  expectPushesByWriter,
+  jobBranchLog,
+  PER_TASK,
+  runAs,
+  stateOf,
+  taskRun,
+  upToExecute,
+  type Owners,
+} from "../../support/github/task-runs.js";
+
+/** As the app (task-runs-github.test.ts): every run mints its token; the test starts each. */
+const APP_ROUTES = routesWith(WHOLE_JOB_ROUTES, {
+  plus: ["repo", "installation", "access-tokens"],
+  minus: ["org-content", "issue-reaction"],
+});
+const dispatch = (id: string, brief: string) => call("dispatch", { id, brief, files: [] });
+
+describe("sub-tasks in a task's own run, on GitHub (issue 15 point 6)", () => {
+  const mocks = useGitHubMocks();
+  const newJob = useGitHubJobs();
+
+  it("as the app: hello's run dispatches 2 sub-tasks → verified and merged into cfa/1-hello in that run → its record ties the worker's 2 later turns to their replies → the lead folds, takes the 3 turns, verifies, merges — DONE; no sub-task branch ever pushed, every task-branch update leased by its run's own token", async () => {
+    const job = await newJob({
+      recording: tasksInOwnRunsRecording({
+        "worker@dispatch:hello": [
+          tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
+          tools(dispatch("hello-a", "Write a.txt"), dispatch("hello-b", "Write b.txt")),
+          say("Waiting for my sub-tasks."),
+          expecting(tools(call("close", { task: "hello-a" })), "a.txt written"),
+          say("Waiting for b."),
+          expecting(tools(call("close", { task: "hello-b" })), "b.txt written"),
+          tools(call("reply", { text: "hello.txt written, with a.txt and b.txt" })),
+          say("done"),
+        ],
+        "worker@dispatch:hello-a": worker("a.txt"),
+        "worker@dispatch:hello-b": worker("b.txt"),
+        "verifier@verify:hello-a-1": pass(),
+        "verifier@verify:hello-b-1": pass(),
+        "worker@dispatch:world": worker("world.txt"),
+      }),
+      routes: APP_ROUTES,
+      config: PER_TASK,
+      asApp: true,
+    });
+    const { github } = job;
+    const owners: Owners = new Map();
+    await upToExecute(job, owners, true);
+
+    expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
+    const runIds = [...github.runs.keys()];
+    expect(runIds).toHaveLength(2);
+    const jobLog = jobBranchLog(job);
+    const comments = github.comments.map((c) => c.body);
+    await taskRun(job, runIds[0]!, "hello", 1, owners);
+    await taskRun(job, runIds[1]!, "world", 1, owners);
+    expect(jobBranchLog(job)).toEqual(jobLog);
+    expect(github.comments.map((c) => c.body)).toEqual(comments);
+
+    const record = JSON.parse(
+      git(github.bare, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
+    ) as {
+      calls: number;
+      done: boolean;
+      head: string;
+      workerTurns?: number;
+      subtasks?: string[];
+      mail?: { kind: string; from?: string }[];
+    };
+    expect(record).toMatchObject({ done: true, workerTurns: 3, subtasks: ["hello-a", "hello-b"] });
+    expect(record.mail?.map((m) => `${m.kind}:${m.from}`)).toEqual([
+      "reply:hello-a",
+      "reply:hello-b",
+    ]);
+    // Every model call of the subtree: the worker's 8, each sub-task's 3, each verifier's 1.
+    expect(record.calls).toBe(8 + 3 + 3 + 1 + 1);
+    // The sub-tasks were real branches in the run: merged into hello's there.
+    const merges = git(github.bare, "log", "--merges", "--format=%s", record.head);
+    expect(merges).toContain("merge task hello-a");
+    expect(merges).toContain("merge task hello-b");
+
+    // The lead folds both and takes hello's transcript whole (nothing refused), then DONE.
+    expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
+    expect(job.lines.filter((l) => l.includes("REFUSED"))).toEqual([]);
+    const helloFile = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
+    expect(git(github.bare, "show", `cfa/1:${helloFile}`)).toBe(
+      git(github.bare, "show", `${record.head}:.cfa/turns/transcript.jsonl`),
+    );
+    await job.submitReview("ana");
+    expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
+    expect(stateOf(job).state).toBe("DONE");
+    const files = git(github.bare, "ls-tree", "-r", "--name-only", "cfa/1");
+    for (const f of ["hello.txt", "a.txt", "b.txt", "world.txt"]) expect(files).toContain(f);
+    expect(files).not.toContain(".cfa/turns/");
+
+    // hello's run: every call's record, then the code, transcript and ended record at once.
+    expectPushesByWriter(job, owners, { hello: record.calls + 1, world: 4 });
+    expect(job.pushLog().filter((u) => u.ref.startsWith("refs/heads/cfa/1-hello-"))).toEqual([]);
+    expect(github.branches().sort()).toEqual(["cfa/1", "main"]);
+    expect(mocks.recorder().invalid()).toEqual([]);
+  }, 180_000);
+});
