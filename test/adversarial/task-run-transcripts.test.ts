@@ -22,7 +22,9 @@
 // delivered to hello's worker; control: the same text from world's run is taken for world.
 // And 2 at the take: a dead run's ended turn whose record never counted, left before the
 // counted one (one turn too many), and a turn opening on mail never delivered; each with its
-// control.
+// control. And 1 at the take: after a refused take, the next run's honest turn is refused too
+// (the run carries the refused turn on); control: without it, the same turn is taken. (The
+// later worker turns of a record, on its sub-tasks' mail: task-run-subtree-mail.test.ts.)
 
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
@@ -265,5 +267,30 @@ describe(cases("turns the lead did not deliver in a transcript", 2), () => {
     expect(takeTaskTranscript(planted, mine, never, ["PLANTED mail"])).toMatchObject({
       kind: "take",
     });
+  });
+});
+
+describe(cases("a later take after a refused one", 1), () => {
+  const mine = taskTurn(1, "my first turn", HELLO_BRIEF);
+  const secret = "sk-ant-PLANTED0123456789";
+  const holds = (text: string) => text.includes(secret);
+  const msg = (text: string) => `Message from project-lead@state:execute:1:\n${text}`;
+
+  it("the next run carries the refused turn on, so its honest turn is refused too and the job branch's copy stays at the last taken turn (fold-task-transcript.ts says why it is left so); positive control: without the refused turn the same turn is taken", () => {
+    const refusedTurn = turn(2, `the key is ${secret}`, msg("use the key"));
+    expect(takeTaskTranscript(`${mine}${refusedTurn}`, mine, holds, ["use the key"])).toMatchObject(
+      { kind: "refuse", refusal: "secret" },
+    );
+    // The next run resumes at the folded record's head: the refused turn is in its copy.
+    const honest = turn(3, "hello.txt has a newline now", msg("also add a newline"));
+    const later = takeTaskTranscript(`${mine}${refusedTurn}${honest}`, mine, holds, [
+      "also add a newline",
+    ]);
+    expect(later).toMatchObject({ kind: "refuse", refusal: "not-the-delivered-turns" });
+    expect(JSON.stringify(later)).not.toContain(secret);
+    const renumbered = turn(2, "hello.txt has a newline now", msg("also add a newline"));
+    expect(
+      takeTaskTranscript(`${mine}${renumbered}`, mine, holds, ["also add a newline"]),
+    ).toMatchObject({ kind: "take", turns: 2 });
   });
 });

@@ -5,6 +5,24 @@
 // is the lead's (`paths.instance` of the task's worker), nothing on the branch names it. The
 // wake's commit after the fold carries it with the bus events of the same turns. A refusal is
 // said once (its key kept in the task's ledger) and leaves the job branch's copy as it was.
+//
+// A refusal blocks every later take of that worker's transcript, and that is kept on purpose:
+// the task's next run resumes the worker's conversation from the task branch's copy at the last
+// folded record's head (folded-transcript.ts), refused turns included — the record was folded,
+// only its transcript was not — so each later copy continues the refused turns and is refused
+// in turn (one more reason at most, each said once). Resuming after a refusal — taking only
+// the turns after the refused ones, behind a marker the lead writes — was weighed and left:
+// - every later turn was generated with the refused turns in its context (a planted
+//   instruction, a secret in them), so the job branch would show turns answering things it
+//   does not hold: a record of the worker's that misstates what the worker saw;
+// - the job branch's copy is also the worker's conversation when the task comes back to the
+//   lead's run (a done task adopted there, its close or more mail, `single`): a marker turn
+//   would be an exchange the model never had, and the transcript has no entry for turns left
+//   out, so it would be a fabricated user/assistant pair;
+// - making the next run resume from the lead's accepted copy instead would hide from the
+//   worker turns whose code is on its branch.
+// What the refusal costs is the view of that worker's later turns in `cfa show`/`inspect`; its
+// records still fold (sends, cost, timing), so the task goes on and ends as the run left it.
 
 import { gitClient } from "../../git/git-client.js";
 import type { Address } from "../../protocol/address.js";
