@@ -13,7 +13,8 @@ import { deliverFoldedTurn, type FoldedAsk } from "./deliver-folded-turn.js";
 import { foldTaskBranch } from "./fold-task-branch.js";
 import type { RunGit } from "./leased-refs.js";
 import { readTaskTurnRecords } from "./task-turn-files.js";
-import { mailOpening } from "./subtree-mail.js";
+import { mailTurnOpening } from "./subtree-mail.js";
+import type { TurnOpening } from "./task-transcript-take.js";
 
 export interface TaskRunFold {
   task: string;
@@ -24,7 +25,7 @@ export interface TaskRunFold {
    * order, the worker's later turns' subtree mail among them: each turn the lead takes of the
    * transcript must open on its own.
    */
-  transcriptOpens: string[];
+  transcriptOpens: TurnOpening[];
   /** Ended turns' timings, each for the job's measures once. */
   timed: { turnMs: number; commandMs: number }[];
   ledger: TaskLedgerRecord;
@@ -89,14 +90,14 @@ export async function foldTaskRuns(
       doneAt: null,
       asked: [],
     };
-    const opens: string[] = [];
+    const opens: TurnOpening[] = [];
     for (const turn of fold.folded) {
       const opened = deliver(soup, worker, turn, result, askIds);
       if (opened === null) continue;
       // The worker's later turns of the record, on its subtree's mail in its run: the lead
       // never saw it, but the fold checked the record's word for each (subtree-mail.ts), and
       // each must open on it.
-      opens.push(opened, ...(turn.mail ?? []).map(mailOpening));
+      opens.push(opened, ...(turn.mail ?? []).map(mailTurnOpening));
       if (turn.done) result.doneAt = turn.head;
       if (turn.head !== null) {
         result.transcriptAt = turn.head;

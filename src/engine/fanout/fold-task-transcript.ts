@@ -36,6 +36,7 @@ import {
   TASK_TRANSCRIPT_MAX_BYTES,
   transcriptRefusalKey,
   type TranscriptTake,
+  type TurnOpening,
 } from "./task-transcript-take.js";
 
 /** True when the job branch's record of the task's worker now holds the run's transcript. */
@@ -44,7 +45,7 @@ export async function foldTaskTranscript(
   task: string,
   at: string,
   /** The texts of the messages the delivered turns opened on, in order (foldTaskRuns). */
-  opens: readonly string[],
+  opens: readonly TurnOpening[],
 ): Promise<boolean> {
   const meta = s.engine.tasks[task];
   if (meta === undefined) return false;
@@ -73,7 +74,7 @@ async function readAndTake(
   branch: string,
   at: string,
   file: string,
-  opens: readonly string[],
+  opens: readonly TurnOpening[],
 ): Promise<TranscriptTake | null> {
   const repo = gitClient(s.deps.repoDir);
   const tip = await repo.run(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}^{commit}`]);

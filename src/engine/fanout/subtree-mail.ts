@@ -12,12 +12,14 @@
 // - a notice names only such sub-tasks, and its text is the lead's, rendered here from the
 //   same templates the run delivers it from: a run cannot put words of its own there.
 // The transcript the lead takes then opens each later turn on that text (foldTaskRuns passes
-// mailOpening's, task-transcript-take.ts checks it), so each turn of the worker's the job's
-// records hold is tied to a message. What a sub-task's reply says stays the run's word: the
+// mailTurnOpening's, task-transcript-take.ts checks it), a reply only after the worker's own
+// dispatch of its sender in that transcript, so each turn of the worker's the job's records
+// hold is tied to a message. What a sub-task's reply says stays the run's word: the
 // sub-task's conversation never leaves the run, so its text is checked only for being in the
 // worker's transcript where the record says.
 
 import type { SubtreeMail, TaskTurnRecord } from "../../records/task-turn-record.js";
+import type { TurnOpening } from "./task-transcript-take.js";
 
 /** The run's notice to a worker whose subtree went quiet with sub-tasks open. */
 export function quietNotice(tasks: readonly string[]): string {
@@ -36,6 +38,11 @@ export function droppedNotice(tasks: readonly string[]): string {
 export function mailOpening(m: SubtreeMail): string {
   if (m.kind === "reply") return `Message from worker@dispatch:${m.from}:\n${m.text}`;
   return m.notice === "quiet" ? quietNotice(m.tasks) : droppedNotice(m.tasks);
+}
+
+/** What the transcript take checks a later turn against: a reply with its sender. */
+export function mailTurnOpening(m: SubtreeMail): TurnOpening {
+  return m.kind === "reply" ? { text: mailOpening(m), from: m.from } : mailOpening(m);
 }
 
 /** Why a record's later worker turns are tied to nothing the run could deliver, or null. */

@@ -13,7 +13,8 @@
 // - the delivered turns, one for one: the turns it adds are as many as the lead delivered
 //   through the commit it was read at, and each opens on the message the lead's delivery
 //   started that turn on (the bus's, not the branch's), or, for a worker's later turn in a
-//   record, on the subtree mail the fold checked (subtree-mail.ts). Nothing in a transcript names its
+//   record, on the subtree mail the fold checked (subtree-mail.ts) — a sub-task's reply only
+//   after the worker's own dispatch of that sub-task, earlier in the transcript, succeeded; Nothing in a transcript names its
 //   instance, so without this another instance's well-formed conversation would pass on the
 //   worker's first run (nothing to continue yet), and a dead run's turn whose record never
 //   counted would be taken with the ones that did;
@@ -30,6 +31,12 @@ export const TASK_TRANSCRIPT_MAX_BYTES = 32 * 1024 * 1024;
 /** Why a transcript is refused, as the ledger keeps it (each said once). */
 export type TranscriptRefusal =
   "oversized" | "not-entries" | "not-a-continuation" | "not-the-delivered-turns" | "secret";
+
+/**
+ * What a new turn must open on: a message's text, or a sub-task's reply (subtree-mail.ts),
+ * whose sender the worker's transcript must have dispatched before that turn.
+ */
+export type TurnOpening = string | { text: string; from: string };
 
 export type TranscriptTake =
   | { kind: "take"; text: string; turns: number }
@@ -48,7 +55,7 @@ export function takeTaskTranscript(
    * turn the worker took in its run on its subtree's mail, that mail as the checked record
    * says it (subtree-mail.ts).
    */
-  opens: readonly string[],
+  opens: readonly TurnOpening[],
   maxBytes = TASK_TRANSCRIPT_MAX_BYTES,
 ): TranscriptTake {
   const bytes = Buffer.byteLength(incoming, "utf8");
@@ -76,7 +83,7 @@ export function takeTaskTranscript(
       why: "its transcript does not continue the worker's on the job branch: not taken",
     };
   if (complete.length === mine.length) return { kind: "nothing-new" };
-  const unmatched = unmatchedTurn(complete.slice(mine.length), opens);
+  const unmatched = unmatchedTurn(mine, complete.slice(mine.length), opens);
   if (unmatched !== null)
     return {
       kind: "refuse",
@@ -108,20 +115,75 @@ export function oversized(bytes: number, maxBytes = TASK_TRANSCRIPT_MAX_BYTES): 
  * holds the delivered text (a prefix such as "Message from …" before it), or the tool result
  * that answers a pending question.
  */
-function unmatchedTurn(added: string, opens: readonly string[]): string | null {
-  const firsts: unknown[] = [];
+function unmatchedTurn(mine: string, added: string, opens: readonly TurnOpening[]): string | null {
+  // The sub-tasks the worker's transcript dispatched, as each new turn starts: its earlier
+  // turns (the job branch's copy, then the new ones before it).
+  const dispatches = new Dispatches();
+  for (const line of mine.split("\n")) dispatches.read(parseEntry(line));
+  const firsts: { message: unknown; dispatched: ReadonlySet<string> }[] = [];
   let last = 0;
   for (const line of added.split("\n")) {
-    if (line.trim() === "") continue;
-    const entry = JSON.parse(line) as { type: string; turn: number; message?: unknown };
-    if (entry.turn === last) continue;
-    last = entry.turn;
-    firsts.push(entry.type === "message" ? entry.message : null);
+    const entry = parseEntry(line);
+    if (entry === null) continue;
+    if (entry.turn !== last) {
+      last = entry.turn;
+      firsts.push({
+        message: entry.type === "message" ? entry.message : null,
+        dispatched: new Set(dispatches.done),
+      });
+    }
+    dispatches.read(entry);
   }
   if (firsts.length !== opens.length)
     return `${firsts.length} turn${firsts.length === 1 ? "" : "s"} where the lead delivered ${opens.length}`;
-  const i = firsts.findIndex((m, n) => !opensOn(m, opens[n]!));
-  return i === -1 ? null : `its turn ${i + 1} of them opens on another message`;
+  for (const [n, first] of firsts.entries()) {
+    const open = opens[n]!;
+    const text = typeof open === "string" ? open : open.text;
+    if (!opensOn(first.message, text)) return `its turn ${n + 1} of them opens on another message`;
+    if (typeof open !== "string" && !first.dispatched.has(open.from))
+      return `its turn ${n + 1} of them opens on a reply from ${open.from}, which it never dispatched`;
+  }
+  return null;
+}
+
+interface Entry {
+  type: string;
+  turn: number;
+  message?: { role?: string; content?: unknown };
+}
+
+/** A line of a transcript already loaded once (its own lines parse), or null when blank. */
+function parseEntry(line: string): Entry | null {
+  if (line.trim() === "") return null;
+  try {
+    return JSON.parse(line) as Entry;
+  } catch {
+    // The job branch's copy is the lead's own, kept as it is even when it does not load.
+    return null;
+  }
+}
+
+/**
+ * The worker's dispatch calls in a transcript that succeeded: a `dispatch` tool_use naming
+ * the sub-task's id, answered by a tool_result that is not an error (a refused dispatch
+ * created nothing that could reply).
+ */
+class Dispatches {
+  readonly done = new Set<string>();
+  private readonly pending = new Map<string, string>();
+
+  read(entry: Entry | null): void {
+    const content = entry?.type === "message" ? entry.message?.content : undefined;
+    if (!Array.isArray(content)) return;
+    for (const b of content as Record<string, unknown>[]) {
+      const input = b["input"] as { id?: unknown } | undefined;
+      if (b["type"] === "tool_use" && b["name"] === "dispatch" && typeof input?.id === "string")
+        this.pending.set(String(b["id"]), input.id);
+      const id =
+        b["type"] === "tool_result" ? this.pending.get(String(b["tool_use_id"])) : undefined;
+      if (id !== undefined && b["is_error"] !== true) this.done.add(id);
+    }
+  }
 }
 
 function opensOn(message: unknown, text: string): boolean {

@@ -67,6 +67,7 @@ import { readTaskTurnRecords } from "./task-turn-files.js";
 import { backToFoldedTurn } from "./back-to-folded-turn.js";
 import { taskRunForge } from "./task-run-forge.js";
 import { droppedNotice, quietNotice } from "./subtree-mail.js";
+import { redact } from "../../secrets/index.js";
 import { StaleTaskRunError, TaskTurnWriter } from "./task-turn-writer.js";
 
 export interface TaskWakeOptions {
@@ -399,8 +400,10 @@ function nextInRun(s: Session, task: string, worker: Address, leadMail: number):
  */
 function mailOf(s: Session, m: Content, notices: SubtreeMail[]): SubtreeMail[] {
   const from = m.from === undefined ? null : taskOfThread(m.from.thread);
+  // As the worker's transcript holds it (incomingText redacts what it reads): the lead finds
+  // it there, and no secret of this process reaches the pushed record through it.
   if (m.kind === "reply" && from !== null && m.from?.agent === "worker")
-    return [{ kind: "reply", from, text: m.text }];
+    return [{ kind: "reply", from, text: redact(m.text, "a message to an agent") }];
   const notice = m.kind === "recovery" ? notices.shift() : undefined;
   if (notice !== undefined) return [notice];
   s.deps.logger.warn(`cfa #${s.n}: a task run's worker turn opened on a ${m.kind}: not its mail`);
