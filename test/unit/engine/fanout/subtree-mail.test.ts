@@ -10,6 +10,8 @@ import {
   subtreeMailRefusal,
 } from "../../../../src/engine/fanout/subtree-mail.js";
 import type { TaskTurnRecord } from "../../../../src/records/task-turn-record.js";
+import { TaskLedgerSchema } from "../../../../src/records/engine-state.js";
+import { taskLedger } from "../../../support/engine/task-ledger.js";
 
 const LEAD = "project-lead@state:execute:1";
 const record = (over: Partial<TaskTurnRecord>): TaskTurnRecord => ({
@@ -110,5 +112,15 @@ describe("the fold keeps a folded record's sub-tasks for a later record's replie
       },
     ]);
     expect(fold.ledger.subtasks).toBeUndefined();
+  });
+});
+
+describe("the job's state keeps a ledger's sub-tasks", () => {
+  it("TaskLedgerSchema keeps `subtasks` across a write and a read; positive control: a key it does not name is dropped", () => {
+    const kept = { ...taskLedger(), subtasks: ["hello-a"] };
+    expect(TaskLedgerSchema.parse(JSON.parse(JSON.stringify(kept)))).toEqual(kept);
+    expect(TaskLedgerSchema.parse({ ...taskLedger(), unnamed: ["hello-a"] })).not.toHaveProperty(
+      "unnamed",
+    );
   });
 });
