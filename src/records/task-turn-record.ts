@@ -63,7 +63,7 @@ export const SubtreeMailSchema = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("notice"),
     notice: z.enum(["quiet", "dropped"]),
-    tasks: z.array(z.string().regex(TASK_ID)).min(1).max(50),
+    tasks: z.array(z.string().regex(TASK_ID)).min(1).max(1000),
   }),
 ]);
 export type SubtreeMail = z.infer<typeof SubtreeMailSchema>;
@@ -114,11 +114,12 @@ export const TaskTurnRecordSchema = z.strictObject({
    * The sub-tasks the worker dispatched in this record (absent: none): its later turns may
    * open on their replies, here or in a later record (fold-task-records.ts keeps them).
    */
-  subtasks: z.array(z.string().regex(TASK_ID)).max(50).optional(),
+  subtasks: z.array(z.string().regex(TASK_ID)).max(1000).optional(),
   /**
    * What each of the worker's later turns opened on, in order: one per turn after the first
    * (`workerTurns - 1`), absent when there are none. The lead checks each against the
    * sub-tasks dispatched, and the transcript's later turns against these (subtree-mail.ts).
+   * The whole record stays under the reader's byte bound (task-turn-files.ts).
    */
   mail: z.array(SubtreeMailSchema).max(999).optional(),
 });
