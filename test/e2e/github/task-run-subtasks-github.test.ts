@@ -6,6 +6,8 @@
 // (subtree-mail.ts). The lead's next run folds it and takes the worker's 3 turns, verifies and
 // merges hello and world — DONE. The push log shows no sub-task branch ever pushed, and every
 // update of a task branch after the lead created it leased by that task run's own token.
+// And a sub-task that goes quiet: the worker's later turns open on the run's two notices,
+// which the lead renders itself to check; it takes the 3 turns, nothing refused, DONE.
 
 import { describe, expect, it } from "vitest";
 import { tasksInOwnRunsRecording } from "../../support/engine/task-run-pushes.js";
@@ -15,6 +17,7 @@ import { git, routesWith, WHOLE_JOB_ROUTES } from "../../support/github/github-j
 import { useGitHubMocks } from "../../support/github/index.js";
 import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 import { jobPaths } from "../../../src/records/job-paths.js";
+import { quietNotice } from "../../../src/engine/fanout/subtree-mail.js";
 import {
   expectPushesByWriter,
   jobBranchLog,
@@ -114,6 +117,62 @@ describe("sub-tasks in a task's own run, on GitHub (issue 15 point 6)", () => {
     expectPushesByWriter(job, owners, { hello: record.calls + 1, world: 4 });
     expect(job.pushLog().filter((u) => u.ref.startsWith("refs/heads/cfa/1-hello-"))).toEqual([]);
     expect(github.branches().sort()).toEqual(["cfa/1", "main"]);
+    expect(mocks.recorder().invalid()).toEqual([]);
+  }, 180_000);
+
+  it("as the app: hello's sub-task goes quiet → the run tells the worker once, then drops it unmerged, the worker doing its work → the record's 2 later turns open on those 2 notices, which the lead renders itself → folded, its 3 turns taken, DONE; nothing refused, no sub-task branch pushed", async () => {
+    const job = await newJob({
+      recording: tasksInOwnRunsRecording({
+        "worker@dispatch:hello": [
+          tools(dispatch("hello-a", "Write hello.txt")),
+          say("Waiting for hello-a."),
+          expecting(say("Still waiting."), "neither they nor you have a message waiting"),
+          expecting(
+            tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
+            "were dropped unmerged",
+          ),
+          tools(call("reply", { text: "hello.txt written" })),
+          say("done"),
+        ],
+        "worker@dispatch:hello-a": [say("Nothing to say.")],
+        "worker@dispatch:world": worker("world.txt"),
+      }),
+      routes: APP_ROUTES,
+      config: PER_TASK,
+      asApp: true,
+    });
+    const { github } = job;
+    const owners: Owners = new Map();
+    await upToExecute(job, owners, true);
+    expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
+    const runIds = [...github.runs.keys()];
+    await taskRun(job, runIds[0]!, "hello", 1, owners);
+    await taskRun(job, runIds[1]!, "world", 1, owners);
+
+    const record = JSON.parse(
+      git(github.bare, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
+    ) as { calls: number; head: string; workerTurns?: number; mail?: unknown[] };
+    expect(record).toMatchObject({
+      workerTurns: 3,
+      subtasks: ["hello-a"],
+      mail: [
+        { kind: "notice", notice: "quiet", tasks: ["hello-a"] },
+        { kind: "notice", notice: "dropped", tasks: ["hello-a"] },
+      ],
+    });
+    const transcript = git(github.bare, "show", `${record.head}:.cfa/turns/transcript.jsonl`);
+    // The notice as the worker read it (its first words: the transcript holds it as JSON).
+    expect(transcript).toContain(quietNotice(["hello-a"]).slice(0, 60));
+
+    expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
+    expect(job.lines.filter((l) => l.includes("REFUSED"))).toEqual([]);
+    const helloFile = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
+    expect(git(github.bare, "show", `cfa/1:${helloFile}`)).toBe(transcript);
+    await job.submitReview("ana");
+    expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
+    expect(stateOf(job).state).toBe("DONE");
+    expect(git(github.bare, "log", "--merges", "--format=%s", "cfa/1")).not.toContain("hello-a");
+    expectPushesByWriter(job, owners, { hello: record.calls + 1, world: 4 });
     expect(mocks.recorder().invalid()).toEqual([]);
   }, 180_000);
 });
