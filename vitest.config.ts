@@ -14,6 +14,7 @@ const HEAVY = [
   "test/e2e/task-run-subtasks.test.ts",
   "test/e2e/task-runs.test.ts",
   "test/e2e/github/task-runs-github.test.ts",
+  "test/e2e/github/task-run-subtasks-github.test.ts",
   "test/integration/package/pack-install.test.ts",
 ];
 
