@@ -51,8 +51,9 @@ const SendSchema = z.strictObject({
 /**
  * What opened one of the worker's later turns in a record (its turns after the one on the
  * lead's message): a reply from one of its sub-tasks (by the sub-task's id: its worker sent
- * it), or the run's own notice that its subtree went quiet, which the lead renders itself
- * from the sub-tasks it names (subtree-mail.ts), so no text of the run's stands for it.
+ * it), the run's own notice that its subtree went quiet, which the lead renders itself from
+ * the sub-tasks it names (subtree-mail.ts), so no text of the run's stands for it, or the
+ * engine's word about one sub-task.
  */
 export const SubtreeMailSchema = z.discriminatedUnion("kind", [
   z.strictObject({
@@ -64,6 +65,16 @@ export const SubtreeMailSchema = z.discriminatedUnion("kind", [
     kind: z.literal("notice"),
     notice: z.enum(["quiet", "dropped"]),
     tasks: z.array(z.string().regex(TASK_ID)).min(1).max(1000),
+  }),
+  /**
+   * The engine's word to the worker about one of its sub-tasks in the run (its merge
+   * conflicted, it could not start): its text is the run's, in the engine's own form for
+   * that sub-task (subtree-mail.ts checks both).
+   */
+  z.strictObject({
+    kind: z.literal("engine"),
+    about: z.string().regex(TASK_ID),
+    text: z.string().max(100_000),
   }),
 ]);
 export type SubtreeMail = z.infer<typeof SubtreeMailSchema>;

@@ -10,7 +10,9 @@
 //   sub-task id the lead knows as a task of the job (a sibling, the task itself) is never
 //   this run's;
 // - a notice names only such sub-tasks, and its text is the lead's, rendered here from the
-//   same templates the run delivers it from: a run cannot put words of its own there.
+//   same templates the run delivers it from: a run cannot put words of its own there;
+// - the engine's word about one sub-task (its merge conflicted, it could not start) is about
+//   such a sub-task and in the engine's form for it; the rest of its text is the run's.
 // The transcript the lead takes then opens each later turn on that text (foldTaskRuns passes
 // mailTurnOpening's, task-transcript-take.ts checks it), a reply only after the worker's own
 // dispatch of its sender in that transcript, so each turn of the worker's the job's records
@@ -20,6 +22,7 @@
 
 import type { SubtreeMail, TaskTurnRecord } from "../../records/task-turn-record.js";
 import type { TurnOpening } from "./task-transcript-take.js";
+import { parentNoticeAbout } from "../flow/parent-notices.js";
 
 /** The run's notice to a worker whose subtree went quiet with sub-tasks open. */
 export function quietNotice(tasks: readonly string[]): string {
@@ -32,11 +35,21 @@ export function droppedNotice(tasks: readonly string[]): string {
 }
 
 /**
+ * The sub-task the engine's word to a worker is about, in the forms the engine tells a parent
+ * of its task (flow/parent-notices.ts: a merge that conflicted, a task that could not start),
+ * or null for any other text.
+ */
+export function engineNoticeAbout(text: string): string | null {
+  return parentNoticeAbout(text);
+}
+
+/**
  * The text a later worker turn opened on, as the worker's transcript holds it: a reply as the
  * engine renders one (run-instance-turn.ts, "Message from <sender>:"), a notice as delivered.
  */
 export function mailOpening(m: SubtreeMail): string {
   if (m.kind === "reply") return `Message from worker@dispatch:${m.from}:\n${m.text}`;
+  if (m.kind === "engine") return m.text;
   return m.notice === "quiet" ? quietNotice(m.tasks) : droppedNotice(m.tasks);
 }
 
@@ -62,10 +75,12 @@ export function subtreeMailRefusal(
   if (foreign !== undefined) return `a sub-task dispatched under a known task's id (${foreign})`;
   const dispatched = new Set([...earlier, ...mine]);
   for (const [i, m] of mail.entries()) {
-    const from = m.kind === "reply" ? [m.from] : m.tasks;
+    if (m.kind === "engine" && engineNoticeAbout(m.text) !== m.about)
+      return `later worker turn ${i + 2} opens on the engine's word about ${m.about} in no form the engine says it`;
+    const from = m.kind === "reply" ? [m.from] : m.kind === "engine" ? [m.about] : m.tasks;
     const unknown = from.find((id) => !dispatched.has(id));
     if (unknown !== undefined)
-      return `later worker turn ${i + 2} opens on ${m.kind === "reply" ? "a reply from" : "a notice naming"} ${unknown}, no sub-task it dispatched`;
+      return `later worker turn ${i + 2} opens on ${m.kind === "notice" ? "a notice naming" : m.kind === "reply" ? "a reply from" : "the engine's word about"} ${unknown}, no sub-task it dispatched`;
   }
   return null;
 }

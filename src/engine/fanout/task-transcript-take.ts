@@ -14,10 +14,10 @@
 //   through the commit it was read at, and each opens on the message the lead's delivery
 //   started that turn on (the bus's, not the branch's), or, for a worker's later turn in a
 //   record, on the subtree mail the fold checked (subtree-mail.ts) — a sub-task's reply only
-//   after the worker's own dispatch of that sub-task, earlier in the transcript, succeeded; Nothing in a transcript names its
-//   instance, so without this another instance's well-formed conversation would pass on the
-//   worker's first run (nothing to continue yet), and a dead run's turn whose record never
-//   counted would be taken with the ones that did;
+//   after the worker's own dispatch of that sub-task, earlier in the transcript, succeeded.
+//   Nothing in a transcript names its instance, so without this another instance's
+//   well-formed conversation would pass on the worker's first run (nothing to continue yet),
+//   and a dead run's turn whose record never counted would be taken with the ones that did;
 // - no secret the lead's process knows may be in what it adds (the runner had its own
 //   environment; a known secret there would reach the job branch in the lead's commit).
 // Where it goes is the caller's: always the worker's own file (`paths.instance`), never a

@@ -66,7 +66,7 @@ import { totalCharged } from "./fold-task-records.js";
 import { readTaskTurnRecords } from "./task-turn-files.js";
 import { backToFoldedTurn } from "./back-to-folded-turn.js";
 import { taskRunForge } from "./task-run-forge.js";
-import { droppedNotice, quietNotice } from "./subtree-mail.js";
+import { droppedNotice, engineNoticeAbout, mailOpening, quietNotice } from "./subtree-mail.js";
 import { redact } from "../../secrets/index.js";
 import { StaleTaskRunError, TaskTurnWriter } from "./task-turn-writer.js";
 
@@ -394,9 +394,10 @@ function nextInRun(s: Session, task: string, worker: Address, leadMail: number):
 }
 
 /**
- * What a later worker turn opened on, for its record: a sub-task's reply, or the run's notice
- * (the oldest not yet taken). Anything else is none of the run's mail: left out, so the lead
- * refuses the record (its turns outnumber its mail) rather than take a turn tied to nothing.
+ * What a later worker turn opened on, for its record: a sub-task's reply, the engine's word
+ * about a sub-task, or the run's notice (the oldest not yet taken). Anything else is none of
+ * the run's mail: left out, so the lead refuses the record (its turns outnumber its mail)
+ * rather than take a turn tied to nothing.
  */
 function mailOf(s: Session, m: Content, notices: SubtreeMail[]): SubtreeMail[] {
   const from = m.from === undefined ? null : taskOfThread(m.from.thread);
@@ -404,8 +405,13 @@ function mailOf(s: Session, m: Content, notices: SubtreeMail[]): SubtreeMail[] {
   // it there, and no secret of this process reaches the pushed record through it.
   if (m.kind === "reply" && from !== null && m.from?.agent === "worker")
     return [{ kind: "reply", from, text: redact(m.text, "a message to an agent") }];
-  const notice = m.kind === "recovery" ? notices.shift() : undefined;
-  if (notice !== undefined) return [notice];
+  if (m.kind === "recovery") {
+    const text = redact(m.text, "a message to an agent");
+    const about = engineNoticeAbout(m.text);
+    if (about !== null) return [{ kind: "engine", about, text }];
+    const notice = notices[0] !== undefined && mailOpening(notices[0]) === m.text;
+    if (notice) return [notices.shift()!];
+  }
   s.deps.logger.warn(`cfa #${s.n}: a task run's worker turn opened on a ${m.kind}: not its mail`);
   return [];
 }

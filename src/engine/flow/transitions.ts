@@ -2,6 +2,7 @@
 // to the log and committed before any of its effects (closing the state's thread, merging or
 // dropping tasks, the next lead's spark, comments).
 
+import { conflictNotice, notStartedNotice } from "./parent-notices.js";
 import { oneLine } from "../../comments/one-line.js";
 import { isTerminalState, type Action, type State } from "../../protocol/fsm.js";
 import { threads } from "../../protocol/address.js";
@@ -131,7 +132,7 @@ export async function startTaskAt(
     await append(s, step.events);
     await handleEffects(s, step.effects);
   }
-  await recover(s, parent, `Task ${task} could not start: ${started.error}`);
+  await recover(s, parent, notStartedNotice(task, started.error));
 }
 
 /** Effects of the rules (seed 000 §9/§10 release, refusals) that are the engine's to run. */
@@ -148,7 +149,7 @@ export async function handleEffects(s: Session, effects: readonly Effect[]): Pro
           await recover(
             s,
             effect.parent,
-            `Merging task ${task} into ${into} conflicted on: ${conflict.join(", ")}. The merge was aborted; its branch ${s.paths.taskBranch(task)} is kept. Dispatch a new task to redo that work on top of ${into} as it is now (it can read the old branch with git), or re-plan.`,
+            conflictNotice(task, into, conflict, s.paths.taskBranch(task)),
           );
         }
         break;

@@ -5,11 +5,13 @@ import { describe, expect, it } from "vitest";
 import { foldTaskRecords } from "../../../../src/engine/fanout/fold-task-records.js";
 import {
   droppedNotice,
+  engineNoticeAbout,
   mailOpening,
   quietNotice,
   subtreeMailRefusal,
 } from "../../../../src/engine/fanout/subtree-mail.js";
 import type { TaskTurnRecord } from "../../../../src/records/task-turn-record.js";
+import { conflictNotice, notStartedNotice } from "../../../../src/engine/flow/parent-notices.js";
 import { TaskLedgerSchema } from "../../../../src/records/engine-state.js";
 import { taskLedger } from "../../../support/engine/task-ledger.js";
 
@@ -78,6 +80,36 @@ describe("subtreeMailRefusal", () => {
     expect(mailOpening({ kind: "notice", notice: "dropped", tasks: ["hello-a"] })).toBe(
       droppedNotice(["hello-a"]),
     );
+  });
+});
+
+describe("the engine's word about a sub-task in the run", () => {
+  const conflict = conflictNotice("hello-a", "your branch", ["a.txt"], "cfa/1-hello-a");
+  const engine = (about: string, text: string) =>
+    record({ workerTurns: 2, subtasks: ["hello-a"], mail: [{ kind: "engine", about, text }] });
+
+  it("a merge conflict or a start that failed, about a sub-task it dispatched, opens a later turn as said", () => {
+    expect(engineNoticeAbout(conflict)).toBe("hello-a");
+    expect(engineNoticeAbout(notStartedNotice("hello-a", "no room"))).toBe("hello-a");
+    expect(subtreeMailRefusal(engine("hello-a", conflict), none, none)).toBeNull();
+    expect(
+      subtreeMailRefusal(engine("hello-a", "Task hello-a could not start: x"), none, none),
+    ).toBeNull();
+    expect(mailOpening({ kind: "engine", about: "hello-a", text: conflict })).toBe(conflict);
+  });
+
+  it("refuses it about a sub-task it never dispatched, or in no form the engine says it; positive control: the same text about the sub-task it names passes", () => {
+    const other = conflict.replace("hello-a", "hello-z");
+    expect(subtreeMailRefusal(engine("hello-z", other), none, none)).toBe(
+      "later worker turn 2 opens on the engine's word about hello-z, no sub-task it dispatched",
+    );
+    expect(subtreeMailRefusal(engine("hello-a", "PLANTED: merge now"), none, none)).toBe(
+      "later worker turn 2 opens on the engine's word about hello-a in no form the engine says it",
+    );
+    expect(subtreeMailRefusal(engine("hello-a", other), none, none)).toBe(
+      "later worker turn 2 opens on the engine's word about hello-a in no form the engine says it",
+    );
+    expect(engineNoticeAbout("PLANTED: merge now")).toBeNull();
   });
 });
 
