@@ -56,9 +56,11 @@ export async function stageTree(
     options.maxFileBytes ?? GITHUB_FILE_LIMIT_BYTES,
     GITHUB_FILE_LIMIT_BYTES,
   );
+  let listed: readonly string[] | null = null;
   const tooLarge = await oversizedFiles(git.baseDir, git, maxBytes, {
     ...(paths === undefined ? {} : { paths }),
     exclude: options.exclude ?? [],
+    onListed: (files) => (listed = files),
   });
   const excluded = [
     ...[...(options.exclude ?? []), ...tooLarge.map((file) => file.path)].map(
@@ -66,7 +68,13 @@ export async function stageTree(
     ),
     ...(paths === undefined ? dependencyExcludes() : []),
   ];
-  const controlNamed = await namesWithControls(git, [...specs, ...excluded]);
+  // The names git would add under these pathspecs are among those just listed for their
+  // size (the same pathspecs, fewer excludes): when none of those holds a control character,
+  // git is not asked again (issue 19 §3: one ls-files a whole-tree commit fewer).
+  const controlNamed =
+    listed !== null && !(listed as readonly string[]).some(hasControl)
+      ? []
+      : await namesWithControls(git, [...specs, ...excluded]);
   excluded.push(...controlNamed.map((file) => `:(exclude,literal)${file}`));
   const args = ["add", "--all", "--ignore-errors", "--", ...specs, ...excluded];
   const added = await git.run(args);
