@@ -62,6 +62,13 @@ export async function stageTree(
     exclude: options.exclude ?? [],
     onListed: (files) => (listed = files),
   });
+  // Nothing git would add (no new file it does not ignore, and no tracked one changed, an
+  // unstaged deletion included: https://git-scm.com/docs/git-ls-files "--modified"): no
+  // `git add`, which would stage nothing (issue 19 §3: a task's close commits its pending
+  // work, and there is none once its turns were committed).
+  if (listed !== null && (listed as readonly string[]).length === 0) {
+    return { refused: [], tooLarge, ...(await settleIndex(git)) };
+  }
   const excluded = [
     ...[...(options.exclude ?? []), ...tooLarge.map((file) => file.path)].map(
       (prefix) => `:(exclude,literal)${prefix}`,

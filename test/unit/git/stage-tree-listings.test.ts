@@ -4,7 +4,7 @@
 // git processes are counted on the engine's cfa-bot:git channel.
 
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { gitClient } from "../../../src/git/git-client.js";
@@ -14,11 +14,11 @@ import { makeTempRepo, type TempRepo } from "../../support/git/temp-repo.js";
 let temp: TempRepo | undefined;
 afterEach(() => temp?.cleanup());
 
-async function lsFilesDuring(run: () => Promise<unknown>): Promise<number> {
+async function lsFilesDuring(run: () => Promise<unknown>, command = "ls-files"): Promise<number> {
   let count = 0;
   const seen = (message: unknown) => {
     const args = (message as { args: readonly string[] }).args;
-    if (args.includes("ls-files")) count += 1;
+    if (args.includes(command)) count += 1;
   };
   subscribe("cfa-bot:git", seen);
   try {
@@ -54,5 +54,24 @@ describe("stageTree's listings of what git would add (issue 19 §3)", () => {
     expect(listings).toBe(2);
     expect(result?.refused).toEqual(["x\nfatal: y"]);
     expect(temp.git("diff", "--cached", "--name-only")).toBe("plain.txt");
+  });
+
+  it("runs no git add when git would add nothing, and one for a deletion or a new file (3 cases; the last two are positive controls)", async () => {
+    temp = makeTempRepo({ prefix: "cfa-stage-listings-" });
+    writeFileSync(join(temp.repo, "kept.txt"), "kept\n");
+    temp.git("add", "kept.txt");
+    temp.git("commit", "--quiet", "--no-verify", "-m", "kept");
+    const git = gitClient(temp.repo);
+    const stage = () => stageTree(git, { exclude: [".cfa"] });
+    let result: Awaited<ReturnType<typeof stageTree>> | undefined;
+    expect(await lsFilesDuring(async () => (result = await stage()), "add")).toBe(0);
+    expect(result?.staged).toBe(false);
+    rmSync(join(temp.repo, "kept.txt"));
+    expect(await lsFilesDuring(async () => (result = await stage()), "add")).toBe(1);
+    expect(result?.staged).toBe(true);
+    expect(temp.git("diff", "--cached", "--name-status")).toBe("D\tkept.txt");
+    writeFileSync(join(temp.repo, "new.txt"), "new\n");
+    expect(await lsFilesDuring(async () => (result = await stage()), "add")).toBe(1);
+    expect(temp.git("diff", "--cached", "--name-only")).toBe("kept.txt\nnew.txt");
   });
 });
