@@ -4,6 +4,9 @@
 // branch there, their costs charged to the task's one record; the record carries only the
 // worker's reply to its parent. The lead folds it, verifies and merges the task — DONE. The
 // job branch moves only with the lead's run, and no sub-task branch ever reaches the remote.
+// When the lead takes a task over from its runs (a second death, or a refused dispatch), it
+// starts from the last folded turn's tree as a new run would: a dead run's half-work (a
+// sub-task merged, never folded) is not merged.
 
 import { describe, expect, it } from "vitest";
 import {
@@ -18,8 +21,7 @@ import { call, expecting, say, tools } from "../support/engine/script.js";
 import { wake } from "../../src/engine/index.js";
 import type { TaskRunInputs, TaskRuns, TaskRunState } from "../../src/ports/task-runs.js";
 import type { Model } from "../../src/ports/model.js";
-import { asConversationModel } from "../support/engine/local-job.js";
-import { git } from "../support/engine/local-job.js";
+import { asConversationModel, git, type LocalJob } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { approve } from "../support/engine/person.js";
 import { fileOnBranch, state } from "../support/engine/inspect.js";
@@ -55,19 +57,125 @@ function withSubtasks(anyOrder = false) {
   });
 }
 
-function taskRuns() {
+/** Runs numbered from 901 in dispatch order; `refuse` answers a dispatch "unavailable". */
+function taskRuns(refuse: (i: TaskRunInputs) => string | null = () => null) {
   let next = 900;
   const dispatched: TaskRunInputs[] = [];
   const ended = new Map<string, TaskRunState>();
   const port: TaskRuns = {
     dispatch: async (i) => {
       dispatched.push(i);
+      const reason = refuse(i);
+      if (reason !== null) return { kind: "unavailable", reason };
       return { kind: "dispatched", runId: String(++next) };
     },
     state: async (runId) => ended.get(runId) ?? { status: "active" },
     cancel: async () => {},
   };
   return { port, dispatched, ended };
+}
+
+/**
+ * Run 901 of hello as it dies inside its subtree: hello-a writes half.txt (the half-work,
+ * which no later turn writes), is verified and merged into the task branch, then the run
+ * stops right after hello-b's first call. Its one record is unended: the lead folds nothing.
+ */
+async function deadRunMidSubtree(job: LocalJob): Promise<void> {
+  const inner = job.deps.model;
+  const stop = new AbortController();
+  const dying: Model = {
+    complete: async (request, options) => {
+      const response = await inner.complete(request, options);
+      if (request.instance === "worker@dispatch:hello-b")
+        stop.abort({ reason: "the run's time margin", now: false });
+      if (request.instance !== "worker@dispatch:hello-a") return response;
+      const content = response.content.map((b) =>
+        b.type === "tool_use" && b.name === "write_file"
+          ? { ...b, input: { path: "half.txt", content: "half\n" } }
+          : b,
+      );
+      return { ...response, content };
+    },
+    ...(inner.limits ? { limits: (m: string) => inner.limits!(m) } : {}),
+  };
+  (job.deps as { model: Model }).model = dying;
+  try {
+    expect(await runTaskInItsRun(job, "hello", "901", { stop: stop.signal })).toEqual({
+      stopped: "the run stops early: the run's time margin",
+      turns: 0,
+      done: false,
+    });
+  } finally {
+    (job.deps as { model: Model }).model = inner;
+  }
+  const tip = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1-hello").split("\n");
+  expect(tip).toEqual(expect.arrayContaining(["hello.txt", "half.txt"]));
+  expect(git(job.repoDir, "log", "--merges", "--format=%s", "cfa/1-hello")).toContain(
+    "merge task hello-a",
+  );
+  expect(
+    JSON.parse(git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json")),
+  ).toMatchObject({ ended: false });
+}
+
+/**
+ * The lead's model (`deps`'s), noting the task branch's tree and files at each request of
+ * hello's worker once `armed` is set.
+ */
+function watchingHello(job: LocalJob, deps: { model: Model }) {
+  const inner = job.deps.model;
+  const seen: { tree: string; files: string[] }[] = [];
+  const watch = { armed: false, seen };
+  const model: Model = {
+    complete: async (request, options) => {
+      if (watch.armed && request.instance === "worker@dispatch:hello")
+        seen.push({
+          tree: git(job.repoDir, "rev-parse", "cfa/1-hello^{tree}"),
+          files: git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1-hello").split("\n"),
+        });
+      return inner.complete(request, options);
+    },
+    ...(inner.limits ? { limits: (m: string) => inner.limits!(m) } : {}),
+  };
+  deps.model = model;
+  return watch;
+}
+
+/** After the lead took hello over: its first turn there, the job DONE, no half-work merged. */
+async function expectTakenOverFromBase(
+  job: LocalJob,
+  deps: Parameters<typeof wake>[1],
+  watch: ReturnType<typeof watchingHello>,
+  /** The summary of the wake that took the task over. */
+  took: Awaited<ReturnType<typeof wake>>,
+) {
+  let summary = took;
+  const base = (state(job).engine.tasks as Record<string, { base: string }>).hello!.base;
+  // The tree at the lead's first turn of hello's worker: the folded turn's (turn 0: the base).
+  expect(watch.seen.length).toBeGreaterThan(0);
+  expect(watch.seen[0]!.tree).toBe(git(job.repoDir, "rev-parse", `${base}^{tree}`));
+  expect(watch.seen[0]!.files).not.toContain("half.txt");
+  // Its transcript resumed at the same turn: the first request carries no turn of the dead run.
+  const asked = asConversationModel(job.model).requests.filter(
+    (r) => r.instance === "worker@dispatch:hello",
+  );
+  expect(asked[asked.length - watch.seen.length]?.step).toBe(0);
+  // Taken back in one commit on the task branch, which the lead merged (its history).
+  const log = git(job.repoDir, "log", "--format=%s", "cfa/1");
+  expect(log.split("hello back to turn 0's tree (a run stopped inside turn 1)")).toHaveLength(2);
+  expect(log.split("hello taken over by the lead, without its runs' records")).toHaveLength(2);
+  // The lead's run did the whole subtree again in the wake it took the task over.
+  expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+  await approve(job);
+  summary = await wake(1, deps);
+  expect(summary.state).toBe("DONE");
+  expectBothMerged(job);
+  const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
+  expect(files).toContain("a.txt");
+  expect(files).toContain("b.txt");
+  expect(files).not.toContain("half.txt");
+  expect(files).not.toContain(".cfa/turns/");
+  expect(git(job.repoDir, "show", "cfa/1:hello.txt")).toBe("hello");
 }
 
 describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
@@ -309,5 +417,50 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
     summary = await wake(1, deps);
     expect(summary.state).toBe("DONE");
     expectBothMerged(job);
+  });
+
+  it("the lead takes a task over after its runs died twice, one inside its subtree (hello-a's half.txt merged, hello-b started): the task branch's tree at the lead's first turn of its worker is the folded turn's (the base), its transcript resumed there; DONE, no half-work or run record merged", async () => {
+    const job = await newJob({ recording: withSubtasks(true), config: PER_TASK });
+    const runs = taskRuns();
+    const deps = await leadUpToDispatch(job, runs.port);
+    await wake(1, deps); // hello in run 901, world in run 902
+    await deadRunMidSubtree(job);
+    await runTaskInItsRun(job, "world", "902");
+
+    runs.ended.set("901", { status: "completed", conclusion: "failure" });
+    await wake(1, deps); // world folded; hello's run died: epoch 2 in run 903
+    expect(runs.dispatched.at(-1)).toEqual({ job: 1, task: "hello", epoch: 2 });
+    const watch = watchingHello(job, deps);
+    watch.armed = true;
+    runs.ended.set("903", { status: "completed", conclusion: "failure" });
+    const took = await wake(1, deps); // a second death: the lead takes hello over
+    await expectTakenOverFromBase(job, deps, watch, took);
+    expect(runs.dispatched).toHaveLength(3);
+    const base = (state(job).engine.tasks as Record<string, { base: string }>).hello!.base;
+    expect(job.lines.filter((l) => l.event === "TASK RUN").map((l) => l.detail)).toContain(
+      `task hello runs in this run: its runs died or did nothing twice; it starts again from turn 0's tree (${base.slice(0, 12)})`,
+    );
+  });
+
+  it("the lead takes a task over when the dispatch of its next run is refused (403: single), its last run having died inside its subtree: the same — the folded turn's tree at the lead's first turn, DONE, no half-work merged", async () => {
+    const job = await newJob({ recording: withSubtasks(true), config: PER_TASK });
+    const runs = taskRuns((i) =>
+      i.epoch > 1 ? "403 Resource not accessible by integration" : null,
+    );
+    const deps = await leadUpToDispatch(job, runs.port);
+    await wake(1, deps);
+    await deadRunMidSubtree(job);
+    await runTaskInItsRun(job, "world", "902");
+
+    const watch = watchingHello(job, deps);
+    watch.armed = true;
+    runs.ended.set("901", { status: "completed", conclusion: "failure" });
+    const took = await wake(1, deps); // world folded; hello's epoch 2 refused: the lead takes it over
+    expect(runs.dispatched.at(-1)).toEqual({ job: 1, task: "hello", epoch: 2 });
+    await expectTakenOverFromBase(job, deps, watch, took);
+    const base = (state(job).engine.tasks as Record<string, { base: string }>).hello!.base;
+    expect(job.lines.filter((l) => l.event === "RUNNERS").map((l) => l.detail)).toEqual([
+      `tasks run in this run: 403 Resource not accessible by integration; task hello starts again from turn 0's tree (${base.slice(0, 12)})`,
+    ]);
   });
 });
