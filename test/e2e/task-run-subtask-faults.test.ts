@@ -1,0 +1,138 @@
+// Issue 15 point 6, the paths of sub-tasks in a task's own run that faults take (the happy
+// ones: task-run-subtasks.test.ts). What the lead's run does must hold in a task run too:
+// - a sub-task's worktree whose setup fails (issue 20): the run stops there, one line naming
+//   the command (a run cannot comment or record state); the lead dispatches the task again,
+//   then takes it over, and its own run records the failure, says it once and waits for the
+//   person — no protocol failure from an infrastructure fault; the fixed config and /retry
+//   carry the job to DONE.
+
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect } from "vitest";
+import {
+  expectBothMerged,
+  leadUpToDispatch,
+  runTaskInItsRun,
+  tasksInOwnRunsRecording,
+} from "../support/engine/task-run-pushes.js";
+import { EXECUTE_STEPS, pass, worker } from "../support/engine/recordings.js";
+import { call, expecting, say as sayStep, tools } from "../support/engine/script.js";
+import { wake } from "../../src/engine/index.js";
+import type { TaskRunInputs, TaskRuns, TaskRunState } from "../../src/ports/task-runs.js";
+import { git, type LocalJob } from "../support/engine/local-job.js";
+import { useLocalJobs } from "../support/engine/use-local-jobs.js";
+import { approve, say } from "../support/engine/person.js";
+import { botComments, state } from "../support/engine/inspect.js";
+import { bwrapSuite } from "../support/sandbox/sandbox-fixtures.js";
+
+// Setup commands run in the real sandbox.
+const { bit, skipped } = bwrapSuite();
+
+const PER_TASK = "execute:\n  runners: per-task\n";
+const dispatch = (id: string, brief: string) => call("dispatch", { id, brief, files: [] });
+
+function taskRuns() {
+  let next = 900;
+  const dispatched: TaskRunInputs[] = [];
+  const ended = new Map<string, TaskRunState>();
+  const port: TaskRuns = {
+    dispatch: async (i) => {
+      dispatched.push(i);
+      return { kind: "dispatched", runId: String(++next) };
+    },
+    state: async (runId) => ended.get(runId) ?? { status: "active" },
+    cancel: async () => {},
+  };
+  return { port, dispatched, ended };
+}
+
+interface SetupState {
+  runs: { workspace: string; ok: boolean }[];
+  failed?: { workspace: string; command: string; exitCode: number | null; tail: string };
+}
+const setupOf = (job: LocalJob) => (state(job).engine as { setup?: SetupState }).setup;
+
+async function commitConfig(job: LocalJob, text: string): Promise<void> {
+  await mkdir(join(job.repoDir, ".github"), { recursive: true });
+  await writeFile(join(job.repoDir, ".github", "cfa.yml"), text);
+  git(job.repoDir, "add", ".github/cfa.yml");
+  git(job.repoDir, "commit", "--quiet", "-m", "fix setup");
+}
+
+const newJob = useLocalJobs();
+
+describe(`sub-tasks in a task's own run, when something fails (issue 15 point 6)${skipped}`, () => {
+  bit(
+    "a sub-task's setup fails in the task's run: each run stops at it with one line (2 runs, nothing folded); the lead takes the task over, records the failure (hello-a, exit 3, its last lines), says it once and waits — 0 failures; fixed and /retry: DONE",
+    async () => {
+      // Fails in a worktree holding hello.txt: hello-a's, made from hello's after its write.
+      const broken = `${PER_TASK}setup: ["test ! -f hello.txt || { echo 'npm ERR! 404 left-pad is not in this registry' >&2; exit 3; }"]\n`;
+      const job = await newJob({
+        config: broken,
+        recording: tasksInOwnRunsRecording({
+          "project-lead@state:execute:1": EXECUTE_STEPS(true),
+          "worker@dispatch:hello": [
+            tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
+            tools(dispatch("hello-a", "Write a.txt")),
+            sayStep("Waiting for hello-a."),
+            expecting(tools(call("close", { task: "hello-a" })), "a.txt written"),
+            tools(call("reply", { text: "hello.txt written, with a.txt" })),
+            sayStep("done"),
+          ],
+          "worker@dispatch:hello-a": worker("a.txt"),
+          "verifier@verify:hello-a-1": pass(),
+          "worker@dispatch:world": worker("world.txt"),
+        }),
+      });
+      const runs = taskRuns();
+      const deps = await leadUpToDispatch(job, runs.port);
+      await wake(1, deps); // hello in run 901, world in run 902
+      const failing = /^cfa\/engine: task hello-a's setup failed at `.*npm ERR! 404.*` \(exit 3\)$/;
+      await expect(runTaskInItsRun(job, "hello", "901")).rejects.toThrow(failing);
+      // The worker's turn ended, its sub-task never ran: the record is unended.
+      const dead = JSON.parse(
+        git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
+      ) as { ended: boolean };
+      expect(dead.ended).toBe(false);
+      await runTaskInItsRun(job, "world", "902");
+      runs.ended.set("901", { status: "completed", conclusion: "failure" });
+      await wake(1, deps); // world folded; hello's run died: epoch 2 in run 903
+      expect(runs.dispatched.at(-1)).toEqual({ job: 1, task: "hello", epoch: 2 });
+      await expect(runTaskInItsRun(job, "hello", "903", { epoch: 2 })).rejects.toThrow(failing);
+      // No run records a setup: only the lead's run writes the job's state.
+      expect(setupOf(job)?.failed).toBeUndefined();
+
+      runs.ended.set("903", { status: "completed", conclusion: "failure" });
+      const waiting = await wake(1, deps); // the lead takes hello over and hits it itself
+      expect(waiting.state).toBe("EXECUTE");
+      expect(waiting.waitingOn).toContain("to fix the workspace setup");
+      expect(runs.dispatched).toHaveLength(3);
+      expect(state(job).failures).toBe(0);
+      expect(setupOf(job)?.failed).toMatchObject({ workspace: "hello-a", exitCode: 3 });
+      expect(setupOf(job)?.failed?.tail).toContain("npm ERR! 404 left-pad is not in this registry");
+      expect(
+        setupOf(job)!
+          .runs.filter((r) => !r.ok)
+          .map((r) => r.workspace),
+      ).toEqual(["hello-a"]);
+      const status = (await botComments(job)).find((c) => c.block.kind === "status");
+      expect(status!.body.split("Setup failed in `hello-a`")).toHaveLength(2);
+      // Another wake with nothing new runs nothing again.
+      await wake(1, deps);
+      expect(setupOf(job)!.runs.filter((r) => !r.ok)).toHaveLength(1);
+
+      await commitConfig(job, `${PER_TASK}setup: ["echo fixed"]\n`);
+      await say(job, "/retry");
+      let summary = await wake(1, deps);
+      expect(setupOf(job)?.failed).toBeUndefined();
+      expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+      await approve(job);
+      summary = await wake(1, deps);
+      expect(summary.state).toBe("DONE");
+      expect(state(job).failures).toBe(0);
+      expectBothMerged(job);
+      expect(git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1")).toContain("a.txt");
+    },
+    240_000,
+  );
+});
