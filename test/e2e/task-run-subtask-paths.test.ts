@@ -1,5 +1,8 @@
-// Issue 15 point 6, the paths of sub-tasks in a task's own run that faults take (the happy
-// ones: task-run-subtasks.test.ts). What the lead's run does must hold in a task run too:
+// Issue 15 point 6, the less travelled paths of sub-tasks in a task's own run (the main ones:
+// task-run-subtasks.test.ts). What the lead's run does must hold in a task run too:
+// - more sub-tasks than the fan-out cap (seed 000 §13): the extra one is queued, the worker
+//   told so; it starts when a sibling closes, from the task's worktree as it is then, and all
+//   are merged, never more open at once than the cap;
 // - a sub-task's worktree whose setup fails (issue 20): the run stops there, one line naming
 //   the command (a run cannot comment or record state); the lead dispatches the task again,
 //   then takes it over, and its own run records the failure, says it once and waits for the
@@ -8,7 +11,7 @@
 
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   expectBothMerged,
   leadUpToDispatch,
@@ -60,6 +63,104 @@ async function commitConfig(job: LocalJob, text: string): Promise<void> {
 }
 
 const newJob = useLocalJobs();
+
+describe("sub-tasks in a task's own run, past the fan-out cap (issue 15 point 6)", () => {
+  it("fanOut 2, 3 sub-tasks: hello-c is queued (the worker told), starts when hello-a closes — on the task branch with hello-a merged and hello-b not — never more than 2 open (from the live log and the branch's history); all 3 merged, 1 record: DONE", async () => {
+    const job = await newJob({
+      config: `${PER_TASK}fanOut: 2\n`,
+      recording: tasksInOwnRunsRecording({
+        "worker@dispatch:hello": [
+          tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
+          tools(
+            dispatch("hello-a", "Write a.txt"),
+            dispatch("hello-b", "Write b.txt"),
+            dispatch("hello-c", "Write c.txt"),
+          ),
+          expecting(sayStep("Waiting for my sub-tasks."), "Task hello-c is queued"),
+          expecting(tools(call("close", { task: "hello-a" })), "a.txt written"),
+          sayStep("Waiting for b and c."),
+          expecting(tools(call("close", { task: "hello-b" })), "b.txt written"),
+          sayStep("Waiting for c."),
+          expecting(tools(call("close", { task: "hello-c" })), "c.txt written"),
+          tools(call("reply", { text: "hello.txt written, with a.txt, b.txt and c.txt" })),
+          sayStep("done"),
+        ],
+        "worker@dispatch:hello-a": worker("a.txt"),
+        "worker@dispatch:hello-b": worker("b.txt"),
+        "worker@dispatch:hello-c": worker("c.txt"),
+        "verifier@verify:hello-a-1": pass(),
+        "verifier@verify:hello-b-1": pass(),
+        "verifier@verify:hello-c-1": pass(),
+        "worker@dispatch:world": worker("world.txt"),
+      }),
+    });
+    const runs = taskRuns();
+    const deps = await leadUpToDispatch(job, runs.port);
+    await wake(1, deps);
+    const from = job.lines.length;
+    expect(await runTaskInItsRun(job, "hello", "901")).toEqual({
+      stopped: null,
+      turns: 1,
+      done: true,
+    });
+    // The run's live log: each sub-task dispatched (started), queued, merged — in order.
+    const log = job.lines
+      .slice(from)
+      .filter((l) => ["DISPATCH", "QUEUED", "MERGED"].includes(l.event))
+      .map((l) => `${l.event} ${l.detail.split(" ").slice(0, 2).join(" ")}`);
+    expect(log).toEqual([
+      "DISPATCH task hello-a",
+      "DISPATCH task hello-b",
+      "QUEUED task hello-c",
+      "MERGED task hello-a",
+      "DISPATCH task hello-c",
+      "MERGED task hello-b",
+      "MERGED task hello-c",
+    ]);
+    let open = 0;
+    let most = 0;
+    for (const line of log) {
+      open += line.startsWith("DISPATCH") ? 1 : line.startsWith("MERGED") ? -1 : 0;
+      most = Math.max(most, open);
+    }
+    expect(most).toBe(2);
+    // The branch's history says the same: hello-c's turn was made on the task branch with
+    // hello-a merged and hello-b not yet.
+    const record = JSON.parse(
+      git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
+    ) as { head: string; done: boolean; sends: { kind: string }[]; workerTurns?: number };
+    expect(record.done).toBe(true);
+    expect(record.sends.map((m) => m.kind)).toEqual(["reply"]);
+    expect(record.workerTurns).toBe(4);
+    const commitOf = (grep: string) =>
+      git(job.repoDir, "log", "--format=%H", "--fixed-strings", `--grep=${grep}`, record.head);
+    const cTurn = commitOf("worker@dispatch:hello-c turn");
+    const ancestor = (a: string, b: string) => {
+      try {
+        git(job.repoDir, "merge-base", "--is-ancestor", a, b);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(ancestor(commitOf("merge task hello-a"), cTurn)).toBe(true);
+    expect(ancestor(commitOf("merge task hello-b"), cTurn)).toBe(false);
+    expect(git(job.repoDir, "ls-tree", "--name-only", record.head).split("\n")).toEqual(
+      expect.arrayContaining(["a.txt", "b.txt", "c.txt", "hello.txt"]),
+    );
+    expect(git(job.repoDir, "branch", "--list", "cfa/1-hello-*")).toBe("");
+
+    await runTaskInItsRun(job, "world", "902");
+    let summary = await wake(1, deps);
+    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    await approve(job);
+    summary = await wake(1, deps);
+    expect(summary.state).toBe("DONE");
+    expectBothMerged(job);
+    const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
+    for (const f of ["a.txt", "b.txt", "c.txt"]) expect(files).toContain(f);
+  });
+});
 
 describe(`sub-tasks in a task's own run, when something fails (issue 15 point 6)${skipped}`, () => {
   bit(
