@@ -3,6 +3,9 @@
 // - more sub-tasks than the fan-out cap (seed 000 §13): the extra one is queued, the worker
 //   told so; it starts when a sibling closes, from the task's worktree as it is then, and all
 //   are merged, never more open at once than the cap;
+// - two sub-tasks whose merges into the task branch conflict: the second merge is aborted,
+//   the worker told which files (its branch kept for this run only, never pushed), and it
+//   does that work itself; the record carries only its reply, and the job ends DONE;
 // - a sub-task's worktree whose setup fails (issue 20): the run stops there, one line naming
 //   the command (a run cannot comment or record state); the lead dispatches the task again,
 //   then takes it over, and its own run records the failure, says it once and waits for the
@@ -159,6 +162,75 @@ describe("sub-tasks in a task's own run, past the fan-out cap (issue 15 point 6)
     expectBothMerged(job);
     const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
     for (const f of ["a.txt", "b.txt", "c.txt"]) expect(files).toContain(f);
+  });
+});
+
+describe("sub-tasks in a task's own run whose merges conflict (issue 15 point 6)", () => {
+  it("hello-a and hello-b both write x.txt: hello-a merged, hello-b's merge aborted (1 conflict, on x.txt, said in the live log), the worker told and it writes x.txt itself; 1 record, only its reply, no sub-task branch pushed: DONE", async () => {
+    const wrote = (who: string) => [
+      tools(call("write_file", { path: "x.txt", content: `${who}\n` })),
+      tools(call("reply", { text: `${who} wrote x.txt` })),
+      sayStep("done"),
+    ];
+    const job = await newJob({
+      config: PER_TASK,
+      recording: tasksInOwnRunsRecording({
+        "worker@dispatch:hello": [
+          tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
+          tools(dispatch("hello-a", "Write x.txt: a"), dispatch("hello-b", "Write x.txt: b")),
+          sayStep("Waiting for my sub-tasks."),
+          expecting(tools(call("close", { task: "hello-a" })), "a wrote x.txt"),
+          sayStep("Waiting for b."),
+          expecting(tools(call("close", { task: "hello-b" })), "b wrote x.txt"),
+          sayStep("Closed b."),
+          expecting(
+            tools(call("write_file", { path: "x.txt", content: "a\nb\n" })),
+            "Merging task hello-b into your branch conflicted on: x.txt",
+          ),
+          tools(call("reply", { text: "hello.txt and x.txt written" })),
+          sayStep("done"),
+        ],
+        "worker@dispatch:hello-a": wrote("a"),
+        "worker@dispatch:hello-b": wrote("b"),
+        "verifier@verify:hello-a-1": pass(),
+        "verifier@verify:hello-b-1": pass(),
+        "worker@dispatch:world": worker("world.txt"),
+      }),
+    });
+    const deps = await leadUpToDispatch(job, taskRuns().port);
+    await wake(1, deps);
+    const from = job.lines.length;
+    expect(await runTaskInItsRun(job, "hello", "901")).toEqual({
+      stopped: null,
+      turns: 1,
+      done: true,
+    });
+    const said = job.lines
+      .slice(from)
+      .filter((l) => ["MERGED", "CONFLICT"].includes(l.event))
+      .map((l) => `${l.event} ${l.detail}`);
+    expect(said).toEqual(["MERGED task hello-a into cfa/1-hello", "CONFLICT task hello-b: x.txt"]);
+    const record = JSON.parse(
+      git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
+    ) as { head: string; done: boolean; sends: { kind: string }[]; workerTurns?: number };
+    expect(record.done).toBe(true);
+    expect(record.sends.map((m) => m.kind)).toEqual(["reply"]);
+    expect(record.workerTurns).toBe(4);
+    expect(git(job.repoDir, "show", `${record.head}:x.txt`)).toBe("a\nb");
+    const merges = git(job.repoDir, "log", "--merges", "--format=%s", record.head);
+    expect(merges).toContain("merge task hello-a");
+    expect(merges).not.toContain("merge task hello-b");
+    // The kept branch was this run's alone.
+    expect(git(job.repoDir, "branch", "--list", "cfa/1-hello-*")).toBe("");
+
+    await runTaskInItsRun(job, "world", "902");
+    let summary = await wake(1, deps);
+    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    await approve(job);
+    summary = await wake(1, deps);
+    expect(summary.state).toBe("DONE");
+    expectBothMerged(job);
+    expect(git(job.repoDir, "show", "cfa/1:x.txt")).toBe("a\nb");
   });
 });
 
