@@ -12,11 +12,8 @@
 //   person — no protocol failure from an infrastructure fault; the fixed config and /retry
 //   carry the job to DONE.
 
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-  expectBothMerged,
   leadUpToDispatch,
   runTaskInItsRun,
   tasksInOwnRunsRecording,
@@ -24,46 +21,17 @@ import {
 import { EXECUTE_STEPS, pass, worker } from "../support/engine/recordings.js";
 import { call, expecting, say as sayStep, tools } from "../support/engine/script.js";
 import { wake } from "../../src/engine/index.js";
-import type { TaskRunInputs, TaskRuns, TaskRunState } from "../../src/ports/task-runs.js";
-import { git, type LocalJob } from "../support/engine/local-job.js";
+import { git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
-import { approve, say } from "../support/engine/person.js";
-import { botComments, state } from "../support/engine/inspect.js";
+import { commitConfig, say } from "../support/engine/person.js";
+import { botComments, setupOf, state } from "../support/engine/inspect.js";
+import { approvedToDone, PER_TASK, recordedRuns } from "../support/engine/task-run-jobs.js";
 import { bwrapSuite } from "../support/sandbox/sandbox-fixtures.js";
 
 // Setup commands run in the real sandbox.
 const { bit, skipped } = bwrapSuite();
 
-const PER_TASK = "execute:\n  runners: per-task\n";
 const dispatch = (id: string, brief: string) => call("dispatch", { id, brief, files: [] });
-
-function taskRuns() {
-  let next = 900;
-  const dispatched: TaskRunInputs[] = [];
-  const ended = new Map<string, TaskRunState>();
-  const port: TaskRuns = {
-    dispatch: async (i) => {
-      dispatched.push(i);
-      return { kind: "dispatched", runId: String(++next) };
-    },
-    state: async (runId) => ended.get(runId) ?? { status: "active" },
-    cancel: async () => {},
-  };
-  return { port, dispatched, ended };
-}
-
-interface SetupState {
-  runs: { workspace: string; ok: boolean }[];
-  failed?: { workspace: string; command: string; exitCode: number | null; tail: string };
-}
-const setupOf = (job: LocalJob) => (state(job).engine as { setup?: SetupState }).setup;
-
-async function commitConfig(job: LocalJob, text: string): Promise<void> {
-  await mkdir(join(job.repoDir, ".github"), { recursive: true });
-  await writeFile(join(job.repoDir, ".github", "cfa.yml"), text);
-  git(job.repoDir, "add", ".github/cfa.yml");
-  git(job.repoDir, "commit", "--quiet", "-m", "fix setup");
-}
 
 const newJob = useLocalJobs();
 
@@ -97,7 +65,7 @@ describe("sub-tasks in a task's own run, past the fan-out cap (issue 15 point 6)
         "worker@dispatch:world": worker("world.txt"),
       }),
     });
-    const runs = taskRuns();
+    const runs = recordedRuns();
     const deps = await leadUpToDispatch(job, runs.port);
     await wake(1, deps);
     const from = job.lines.length;
@@ -154,12 +122,7 @@ describe("sub-tasks in a task's own run, past the fan-out cap (issue 15 point 6)
     expect(git(job.repoDir, "branch", "--list", "cfa/1-hello-*")).toBe("");
 
     await runTaskInItsRun(job, "world", "902");
-    let summary = await wake(1, deps);
-    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-    await approve(job);
-    summary = await wake(1, deps);
-    expect(summary.state).toBe("DONE");
-    expectBothMerged(job);
+    await approvedToDone(job, deps, await wake(1, deps));
     const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
     for (const f of ["a.txt", "b.txt", "c.txt"]) expect(files).toContain(f);
   });
@@ -197,7 +160,7 @@ describe("sub-tasks in a task's own run whose merges conflict (issue 15 point 6)
         "worker@dispatch:world": worker("world.txt"),
       }),
     });
-    const deps = await leadUpToDispatch(job, taskRuns().port);
+    const deps = await leadUpToDispatch(job, recordedRuns().port);
     await wake(1, deps);
     const from = job.lines.length;
     expect(await runTaskInItsRun(job, "hello", "901")).toEqual({
@@ -224,12 +187,7 @@ describe("sub-tasks in a task's own run whose merges conflict (issue 15 point 6)
     expect(git(job.repoDir, "branch", "--list", "cfa/1-hello-*")).toBe("");
 
     await runTaskInItsRun(job, "world", "902");
-    let summary = await wake(1, deps);
-    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-    await approve(job);
-    summary = await wake(1, deps);
-    expect(summary.state).toBe("DONE");
-    expectBothMerged(job);
+    await approvedToDone(job, deps, await wake(1, deps));
     expect(git(job.repoDir, "show", "cfa/1:x.txt")).toBe("a\nb");
   });
 });
@@ -257,7 +215,7 @@ describe(`sub-tasks in a task's own run, when something fails (issue 15 point 6)
           "worker@dispatch:world": worker("world.txt"),
         }),
       });
-      const runs = taskRuns();
+      const runs = recordedRuns();
       const deps = await leadUpToDispatch(job, runs.port);
       await wake(1, deps); // hello in run 901, world in run 902
       const failing = /^cfa\/engine: task hello-a's setup failed at `.*npm ERR! 404.*` \(exit 3\)$/;
@@ -296,14 +254,10 @@ describe(`sub-tasks in a task's own run, when something fails (issue 15 point 6)
 
       await commitConfig(job, `${PER_TASK}setup: ["echo fixed"]\n`);
       await say(job, "/retry");
-      let summary = await wake(1, deps);
+      const atGate = await wake(1, deps);
       expect(setupOf(job)?.failed).toBeUndefined();
-      expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-      await approve(job);
-      summary = await wake(1, deps);
-      expect(summary.state).toBe("DONE");
+      await approvedToDone(job, deps, atGate);
       expect(state(job).failures).toBe(0);
-      expectBothMerged(job);
       expect(git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1")).toContain("a.txt");
     },
     240_000,

@@ -10,26 +10,28 @@
 
 import { describe, expect, it } from "vitest";
 import {
-  expectBothMerged,
+  activeRuns,
   leadUpToDispatch,
   runTaskInItsRun,
-  runOf,
   tasksInOwnRunsRecording,
 } from "../support/engine/task-run-pushes.js";
+import {
+  approvedToDone,
+  numbered,
+  PER_TASK,
+  recordedRuns,
+} from "../support/engine/task-run-jobs.js";
 import { EXECUTE_STEPS, pass, worker } from "../support/engine/recordings.js";
 import { call, expecting, say, tools } from "../support/engine/script.js";
 import { wake } from "../../src/engine/index.js";
-import type { TaskRunInputs, TaskRuns, TaskRunState } from "../../src/ports/task-runs.js";
 import type { Model } from "../../src/ports/model.js";
 import { asConversationModel, git, type LocalJob } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
-import { approve } from "../support/engine/person.js";
 import { fileOnBranch, state } from "../support/engine/inspect.js";
 import { jobPaths } from "../../src/records/job-paths.js";
 import { readJobRecords } from "../../src/cli/job-records.js";
 import { readJobView } from "../../src/cli/job-view.js";
 
-const PER_TASK = "execute:\n  runners: per-task\n";
 const dispatch = (id: string, brief: string) => call("dispatch", { id, brief, files: [] });
 
 /**
@@ -57,22 +59,18 @@ function withSubtasks(anyOrder = false) {
   });
 }
 
-/** Runs numbered from 901 in dispatch order; `refuse` answers a dispatch "unavailable". */
-function taskRuns(refuse: (i: TaskRunInputs) => string | null = () => null) {
-  let next = 900;
-  const dispatched: TaskRunInputs[] = [];
-  const ended = new Map<string, TaskRunState>();
-  const port: TaskRuns = {
-    dispatch: async (i) => {
-      dispatched.push(i);
-      const reason = refuse(i);
-      if (reason !== null) return { kind: "unavailable", reason };
-      return { kind: "dispatched", runId: String(++next) };
-    },
-    state: async (runId) => ended.get(runId) ?? { status: "active" },
-    cancel: async () => {},
-  };
-  return { port, dispatched, ended };
+/**
+ * The lead took hello's worker transcript whole from the record's head: the first of its 3
+ * turns opens on the lead's message, the other two on its sub-tasks' replies, which the lead
+ * never saw.
+ */
+async function expectTranscriptTaken(job: LocalJob, head: string): Promise<void> {
+  const helloFile = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
+  expect(fileOnBranch(job, helloFile)?.trim()).toBe(
+    git(job.repoDir, "show", `${head}:.cfa/turns/transcript.jsonl`).trim(),
+  );
+  const view = readJobView((await readJobRecords(job.repoDir, 1))!);
+  expect(view.instances.find((i) => i.key === "worker@dispatch:hello")?.turns).toHaveLength(3);
 }
 
 /**
@@ -149,7 +147,6 @@ async function expectTakenOverFromBase(
   /** The summary of the wake that took the task over. */
   took: Awaited<ReturnType<typeof wake>>,
 ) {
-  let summary = took;
   const base = (state(job).engine.tasks as Record<string, { base: string }>).hello!.base;
   // The tree at the lead's first turn of hello's worker: the folded turn's (turn 0: the base).
   expect(watch.seen.length).toBeGreaterThan(0);
@@ -165,11 +162,7 @@ async function expectTakenOverFromBase(
   expect(log.split("hello back to turn 0's tree (a run stopped inside turn 1)")).toHaveLength(2);
   expect(log.split("hello taken over by the lead, without its runs' records")).toHaveLength(2);
   // The lead's run did the whole subtree again in the wake it took the task over.
-  expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-  await approve(job);
-  summary = await wake(1, deps);
-  expect(summary.state).toBe("DONE");
-  expectBothMerged(job);
+  await approvedToDone(job, deps, took);
   const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
   expect(files).toContain("a.txt");
   expect(files).toContain("b.txt");
@@ -186,12 +179,7 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
       recording: withSubtasks(),
       config: PER_TASK,
     });
-    const port: TaskRuns = {
-      dispatch: async (i) => ({ kind: "dispatched", runId: runOf(i.task) }),
-      state: async () => ({ status: "active" }),
-      cancel: async () => {},
-    };
-    const deps = await leadUpToDispatch(job, port);
+    const deps = await leadUpToDispatch(job, activeRuns());
     await wake(1, deps);
     const jobHead = git(job.repoDir, "rev-parse", "cfa/1");
 
@@ -231,20 +219,9 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
       ),
     ).toHaveLength(3);
 
-    let summary = await wake(1, deps);
-    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-    // The lead took hello's worker transcript whole: the first of its 3 turns opens on the
-    // lead's message, the other two on its sub-tasks' replies, which the lead never saw.
-    const helloFile = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
-    expect(fileOnBranch(job, helloFile)?.trim()).toBe(
-      git(job.repoDir, "show", `${record.head}:.cfa/turns/transcript.jsonl`).trim(),
-    );
-    const view = readJobView((await readJobRecords(job.repoDir, 1))!);
-    expect(view.instances.find((i) => i.key === "worker@dispatch:hello")?.turns).toHaveLength(3);
-    await approve(job);
-    summary = await wake(1, deps);
-    expect(summary.state).toBe("DONE");
-    expectBothMerged(job);
+    const atGate = await wake(1, deps);
+    await expectTranscriptTaken(job, record.head);
+    await approvedToDone(job, deps, atGate);
     const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
     expect(files).toContain("a.txt");
     expect(files).toContain("b.txt");
@@ -255,7 +232,7 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
 
   it("a run stopped inside the subtree (a sub-task's first call made) ends no record and pushes no transcript; the lead dispatches epoch 2, which starts again from the task's base (1 commit back, the dead run's hello.txt gone), takes the subtree again and is folded once: DONE", async () => {
     const job = await newJob({ recording: withSubtasks(true), config: PER_TASK });
-    const runs = taskRuns();
+    const runs = recordedRuns();
     const deps = await leadUpToDispatch(job, runs.port);
     await wake(1, deps); // hello in run 901, world in run 902
 
@@ -311,20 +288,9 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
     expect(git(job.repoDir, "ls-tree", "-r", "--name-only", back)).not.toContain("hello.txt");
     expect(git(job.repoDir, "merge-base", "--is-ancestor", back, record.head)).toBe("");
 
-    let summary = await wake(1, deps);
-    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-    // The lead took hello's worker transcript whole: the first of its 3 turns opens on the
-    // lead's message, the other two on its sub-tasks' replies, which the lead never saw.
-    const helloFile = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
-    expect(fileOnBranch(job, helloFile)?.trim()).toBe(
-      git(job.repoDir, "show", `${record.head}:.cfa/turns/transcript.jsonl`).trim(),
-    );
-    const view = readJobView((await readJobRecords(job.repoDir, 1))!);
-    expect(view.instances.find((i) => i.key === "worker@dispatch:hello")?.turns).toHaveLength(3);
-    await approve(job);
-    summary = await wake(1, deps);
-    expect(summary.state).toBe("DONE");
-    expectBothMerged(job);
+    const atGate = await wake(1, deps);
+    await expectTranscriptTaken(job, record.head);
+    await approvedToDone(job, deps, atGate);
     const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
     expect(files).toContain("a.txt");
     expect(files).toContain("b.txt");
@@ -349,7 +315,7 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
       }),
       config: PER_TASK,
     });
-    const deps = await leadUpToDispatch(job, taskRuns().port);
+    const deps = await leadUpToDispatch(job, recordedRuns().port);
     await wake(1, deps);
     expect(await runTaskInItsRun(job, "hello", "901")).toEqual({
       stopped: null,
@@ -366,12 +332,7 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
     );
     expect(git(job.repoDir, "branch", "--list", "cfa/1-hello-*")).toBe("");
 
-    let summary = await wake(1, deps);
-    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-    await approve(job);
-    summary = await wake(1, deps);
-    expect(summary.state).toBe("DONE");
-    expectBothMerged(job);
+    await approvedToDone(job, deps, await wake(1, deps));
   });
 
   it("questions in the subtree are refused at the tool (2 refusals: the worker's while its sub-task is open, the sub-task's own), each agent carries on in the same turn; the record carries no question: DONE", async () => {
@@ -392,7 +353,7 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
       }),
       config: PER_TASK,
     });
-    const deps = await leadUpToDispatch(job, taskRuns().port);
+    const deps = await leadUpToDispatch(job, recordedRuns().port);
     await wake(1, deps);
     expect(await runTaskInItsRun(job, "hello", "901")).toEqual({
       stopped: null,
@@ -411,17 +372,12 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
     expect(record.sends.map((m) => m.kind)).toEqual(["reply"]);
 
     await runTaskInItsRun(job, "world", "902");
-    let summary = await wake(1, deps);
-    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-    await approve(job);
-    summary = await wake(1, deps);
-    expect(summary.state).toBe("DONE");
-    expectBothMerged(job);
+    await approvedToDone(job, deps, await wake(1, deps));
   });
 
   it("the lead takes a task over after its runs died twice, one inside its subtree (hello-a's half.txt merged, hello-b started): the task branch's tree at the lead's first turn of its worker is the folded turn's (the base), its transcript resumed there; DONE, no half-work or run record merged", async () => {
     const job = await newJob({ recording: withSubtasks(true), config: PER_TASK });
-    const runs = taskRuns();
+    const runs = recordedRuns();
     const deps = await leadUpToDispatch(job, runs.port);
     await wake(1, deps); // hello in run 901, world in run 902
     await deadRunMidSubtree(job);
@@ -444,8 +400,11 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
 
   it("the lead takes a task over when the dispatch of its next run is refused (403: single), its last run having died inside its subtree: the same — the folded turn's tree at the lead's first turn, DONE, no half-work merged", async () => {
     const job = await newJob({ recording: withSubtasks(true), config: PER_TASK });
-    const runs = taskRuns((i) =>
-      i.epoch > 1 ? "403 Resource not accessible by integration" : null,
+    const first = numbered();
+    const runs = recordedRuns((i) =>
+      i.epoch > 1
+        ? { kind: "unavailable", reason: "403 Resource not accessible by integration" }
+        : first(i),
     );
     const deps = await leadUpToDispatch(job, runs.port);
     await wake(1, deps);
