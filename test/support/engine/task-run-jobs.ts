@@ -15,6 +15,8 @@ import type {
 } from "../../../src/ports/task-runs.js";
 import type { LocalJob } from "./local-job.js";
 import { approve } from "./person.js";
+import { fileOnBranch } from "./inspect.js";
+import { jobPaths } from "../../../src/records/job-paths.js";
 import { expectBothMerged } from "./task-run-pushes.js";
 
 /** `.github/cfa.yml`: every task the project lead dispatches runs in a run of its own. */
@@ -95,4 +97,15 @@ export async function approvedToDone(
   expect(summary.state).toBe("DONE");
   expectBothMerged(job);
   return summary;
+}
+
+/**
+ * What the lead refused was said `count` times over the whole job (each refusal once across
+ * wakes), and nothing PLANTED reached a live-log line, the job's bus or a comment.
+ */
+export async function expectPlantsSaidOnce(job: LocalJob, count: number): Promise<void> {
+  expect(job.lines.filter((l) => l.event === "REFUSED")).toHaveLength(count);
+  expect(job.lines.some((l) => l.detail.includes("PLANTED"))).toBe(false);
+  expect(fileOnBranch(job, jobPaths(1).bus)).not.toContain("PLANTED");
+  for (const c of await job.forge.listComments(1)) expect(c.body).not.toContain("PLANTED");
 }
