@@ -30,12 +30,12 @@ import { removeDir, tempDir } from "../support/git/temp-repo.js";
 import { cases } from "../support/adversarial/count.js";
 import {
   activeRuns,
-  leadUpToDispatch,
   runTaskInItsRun,
   tasksInOwnRunsRecording,
 } from "../support/engine/task-run-pushes.js";
 import {
   approvedToDone,
+  dispatchedToRuns,
   expectPlantsSaidOnce,
   HOSTILE,
   LEAD,
@@ -106,8 +106,7 @@ describe(cases("a taken-over task run's planted records", PLANTS.length, "plants
       }),
       config: PER_TASK,
     });
-    const deps = await leadUpToDispatch(job, activeRuns());
-    await wake(1, deps);
+    const deps = await dispatchedToRuns(job, activeRuns());
     await runTaskInItsRun(job, "hello", "901");
     await runTaskInItsRun(job, "world", "902");
     pushPlants(job.repoDir);
@@ -165,8 +164,7 @@ describe(cases("a task run's agent plants records with a command", 2, "plants"),
       }),
       config: PER_TASK,
     });
-    const deps = await leadUpToDispatch(job, activeRuns());
-    await wake(1, deps);
+    await dispatchedToRuns(job, activeRuns());
     const jobHead = git(job.repoDir, "rev-parse", "cfa/1");
 
     expect(await runTaskInItsRun(job, "hello", "901")).toMatchObject({ turns: 1 });

@@ -28,13 +28,10 @@ import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { state } from "../support/engine/inspect.js";
 import { removeDir, tempDir } from "../support/git/temp-repo.js";
 import { cases } from "../support/adversarial/count.js";
-import {
-  leadUpToDispatch,
-  runTaskInItsRun,
-  tasksInOwnRunsRecording,
-} from "../support/engine/task-run-pushes.js";
+import { runTaskInItsRun, tasksInOwnRunsRecording } from "../support/engine/task-run-pushes.js";
 import {
   approvedToDone,
+  dispatchedToRuns,
   expectPlantsSaidOnce,
   HOSTILE,
   LEAD,
@@ -102,8 +99,7 @@ describe(cases("a task run's records sending past its parent", PLANTS.length, "p
       config: PER_TASK,
     });
     const runs = recordedRuns();
-    const deps = await leadUpToDispatch(job, runs.port);
-    await wake(1, deps); // hello in run 901, world in run 902
+    const deps = await dispatchedToRuns(job, runs.port); // hello in run 901, world in run 902
     await runTaskInItsRun(job, "world", "902");
     pushPlants(job.repoDir);
 

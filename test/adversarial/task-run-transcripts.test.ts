@@ -39,11 +39,15 @@ import { fileOnBranch } from "../support/engine/inspect.js";
 import { cases } from "../support/adversarial/count.js";
 import {
   activeRuns,
-  leadUpToDispatch,
   runTaskAsItsRun,
   tasksInOwnRunsRecording,
 } from "../support/engine/task-run-pushes.js";
-import { approvedToDone, PER_TASK, refusedSince } from "../support/engine/task-run-jobs.js";
+import {
+  approvedToDone,
+  dispatchedToRuns,
+  PER_TASK,
+  refusedSince,
+} from "../support/engine/task-run-jobs.js";
 
 const USAGE = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 };
 const LEAD_FILE = jobPaths(1).instance({ agent: "project-lead", thread: "state:execute:1" });
@@ -83,8 +87,7 @@ describe(cases("a taken-over task run's pushed transcripts", 3, "plants"), () =>
 
   it("each handled once — refused by size, refused by line number, the path the lead's — nothing of them on cfa/1; DONE", async () => {
     const job = await newJob({ recording: tasksInOwnRunsRecording(), config: PER_TASK });
-    const deps = await leadUpToDispatch(job, activeRuns());
-    await wake(1, deps);
+    const deps = await dispatchedToRuns(job, activeRuns());
     const leadBefore = fileOnBranch(job, LEAD_FILE);
     expect(leadBefore).not.toBeNull();
     const claimed = `${leadBefore}\n${turn(9, "PLANTED as the project lead")}`;
@@ -185,8 +188,7 @@ describe(cases("another instance's conversation as a worker's on its first run",
 
   it("hello's run pushes world's well-formed conversation: refused, said once, hello's record empty; positive control: world's own conversation from world's run is taken", async () => {
     const job = await newJob({ recording: tasksInOwnRunsRecording(), config: PER_TASK });
-    const deps = await leadUpToDispatch(job, activeRuns());
-    await wake(1, deps);
+    const deps = await dispatchedToRuns(job, activeRuns());
     const worlds = taskTurn(1, "PLANTED world's answer", WORLD_BRIEF);
     // Well-formed, ended, nothing to continue yet: what the continuation check alone passes.
     expect(takeTaskTranscript(worlds, "", () => false, [WORLD_BRIEF])).toMatchObject({

@@ -7,12 +7,14 @@
 // on the job's scripted model (runTaskInItsRun), pushing to the lead's repository.
 
 import { describe, expect, it } from "vitest";
+import { runTaskInItsRun, tasksInOwnRunsRecording } from "../support/engine/task-run-pushes.js";
 import {
-  leadUpToDispatch,
-  runTaskInItsRun,
-  tasksInOwnRunsRecording,
-} from "../support/engine/task-run-pushes.js";
-import { approvedToDone, PER_TASK, recordedRuns } from "../support/engine/task-run-jobs.js";
+  approvedToDone,
+  dispatchedToRuns,
+  expectRunDone,
+  PER_TASK,
+  recordedRuns,
+} from "../support/engine/task-run-jobs.js";
 import { EXECUTE_STEPS, worker } from "../support/engine/recordings.js";
 import { call, say, tools } from "../support/engine/script.js";
 import { wake } from "../../src/engine/index.js";
@@ -48,8 +50,7 @@ describe("a worker's question from its task's own run (issue 15 point 6)", () =>
         config: PER_TASK,
       });
       const runs = recordedRuns();
-      const deps = await leadUpToDispatch(job, runs.port);
-      await wake(1, deps); // hello in run 901, world in run 902
+      const deps = await dispatchedToRuns(job, runs.port); // hello in run 901, world in run 902
       expect(runs.dispatched).toHaveLength(2);
 
       // The question ends hello's turn in its run: the record carries it, the task is not done.
@@ -104,11 +105,7 @@ describe("a worker's question from its task's own run (issue 15 point 6)", () =>
       expect(summary.waitingOn).toBe("the tasks' own runs: hello (run 903).");
 
       // Run 903 resumes the conversation: the answer is its ask_question's result.
-      expect(await runTaskInItsRun(job, "hello", "903", { epoch: 2 })).toEqual({
-        stopped: null,
-        turns: 1,
-        done: true,
-      });
+      await expectRunDone(job, "hello", "903", { epoch: 2 });
       const transcript = git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/transcript.jsonl");
       expect(transcript).toContain('"tool_use_id":"toolu_ask1"');
       expect(transcript).toContain("hello, of course");

@@ -13,11 +13,7 @@
 //   carry the job to DONE.
 
 import { describe, expect, it } from "vitest";
-import {
-  leadUpToDispatch,
-  runTaskInItsRun,
-  tasksInOwnRunsRecording,
-} from "../support/engine/task-run-pushes.js";
+import { runTaskInItsRun, tasksInOwnRunsRecording } from "../support/engine/task-run-pushes.js";
 import { EXECUTE_STEPS, pass, worker } from "../support/engine/recordings.js";
 import { call, expecting, say as sayStep, tools } from "../support/engine/script.js";
 import { wake } from "../../src/engine/index.js";
@@ -25,7 +21,13 @@ import { git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { commitConfig, say } from "../support/engine/person.js";
 import { botComments, setupOf, state } from "../support/engine/inspect.js";
-import { approvedToDone, PER_TASK, recordedRuns } from "../support/engine/task-run-jobs.js";
+import {
+  approvedToDone,
+  dispatchedToRuns,
+  expectRunDone,
+  PER_TASK,
+  recordedRuns,
+} from "../support/engine/task-run-jobs.js";
 import { bwrapSuite } from "../support/sandbox/sandbox-fixtures.js";
 
 // Setup commands run in the real sandbox.
@@ -66,14 +68,9 @@ describe("sub-tasks in a task's own run, past the fan-out cap (issue 15 point 6)
       }),
     });
     const runs = recordedRuns();
-    const deps = await leadUpToDispatch(job, runs.port);
-    await wake(1, deps);
+    const deps = await dispatchedToRuns(job, runs.port);
     const from = job.lines.length;
-    expect(await runTaskInItsRun(job, "hello", "901")).toEqual({
-      stopped: null,
-      turns: 1,
-      done: true,
-    });
+    await expectRunDone(job, "hello", "901");
     // The run's live log: each sub-task dispatched (started), queued, merged — in order.
     const log = job.lines
       .slice(from)
@@ -160,14 +157,9 @@ describe("sub-tasks in a task's own run whose merges conflict (issue 15 point 6)
         "worker@dispatch:world": worker("world.txt"),
       }),
     });
-    const deps = await leadUpToDispatch(job, recordedRuns().port);
-    await wake(1, deps);
+    const deps = await dispatchedToRuns(job, recordedRuns().port);
     const from = job.lines.length;
-    expect(await runTaskInItsRun(job, "hello", "901")).toEqual({
-      stopped: null,
-      turns: 1,
-      done: true,
-    });
+    await expectRunDone(job, "hello", "901");
     const said = job.lines
       .slice(from)
       .filter((l) => ["MERGED", "CONFLICT"].includes(l.event))
@@ -216,8 +208,7 @@ describe(`sub-tasks in a task's own run, when something fails (issue 15 point 6)
         }),
       });
       const runs = recordedRuns();
-      const deps = await leadUpToDispatch(job, runs.port);
-      await wake(1, deps); // hello in run 901, world in run 902
+      const deps = await dispatchedToRuns(job, runs.port); // hello in run 901, world in run 902
       const failing = /^cfa\/engine: task hello-a's setup failed at `.*npm ERR! 404.*` \(exit 3\)$/;
       await expect(runTaskInItsRun(job, "hello", "901")).rejects.toThrow(failing);
       // The worker's turn ended, its sub-task never ran: the record is unended.

@@ -11,12 +11,13 @@
 import { describe, expect, it } from "vitest";
 import {
   activeRuns,
-  leadUpToDispatch,
   runTaskInItsRun,
   tasksInOwnRunsRecording,
 } from "../support/engine/task-run-pushes.js";
 import {
   approvedToDone,
+  dispatchedToRuns,
+  expectRunDone,
   numbered,
   PER_TASK,
   recordedRuns,
@@ -179,15 +180,10 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
       recording: withSubtasks(),
       config: PER_TASK,
     });
-    const deps = await leadUpToDispatch(job, activeRuns());
-    await wake(1, deps);
+    const deps = await dispatchedToRuns(job, activeRuns());
     const jobHead = git(job.repoDir, "rev-parse", "cfa/1");
 
-    expect(await runTaskInItsRun(job, "hello", "901")).toEqual({
-      stopped: null,
-      turns: 1,
-      done: true,
-    });
+    await expectRunDone(job, "hello", "901");
     await runTaskInItsRun(job, "world", "902");
     // The task runs wrote their task branches alone.
     expect(git(job.repoDir, "rev-parse", "cfa/1")).toBe(jobHead);
@@ -233,8 +229,7 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
   it("a run stopped inside the subtree (a sub-task's first call made) ends no record and pushes no transcript; the lead dispatches epoch 2, which starts again from the task's base (1 commit back, the dead run's hello.txt gone), takes the subtree again and is folded once: DONE", async () => {
     const job = await newJob({ recording: withSubtasks(true), config: PER_TASK });
     const runs = recordedRuns();
-    const deps = await leadUpToDispatch(job, runs.port);
-    await wake(1, deps); // hello in run 901, world in run 902
+    const deps = await dispatchedToRuns(job, runs.port); // hello in run 901, world in run 902
 
     // Run 901's time margin comes right after hello-a's first call.
     const inner = job.deps.model;
@@ -271,11 +266,7 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
     runs.ended.set("901", { status: "completed", conclusion: "success" });
     await wake(1, deps);
     expect(runs.dispatched.at(-1)).toEqual({ job: 1, task: "hello", epoch: 2 });
-    expect(await runTaskInItsRun(job, "hello", "903", { epoch: 2 })).toEqual({
-      stopped: null,
-      turns: 1,
-      done: true,
-    });
+    await expectRunDone(job, "hello", "903", { epoch: 2 });
     const log = git(job.repoDir, "log", "--format=%s", "cfa/1-hello");
     expect(log.split("hello back to turn 0's tree (a run stopped inside turn 1)")).toHaveLength(2);
     const record = JSON.parse(
@@ -315,13 +306,8 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
       }),
       config: PER_TASK,
     });
-    const deps = await leadUpToDispatch(job, recordedRuns().port);
-    await wake(1, deps);
-    expect(await runTaskInItsRun(job, "hello", "901")).toEqual({
-      stopped: null,
-      turns: 1,
-      done: true,
-    });
+    const deps = await dispatchedToRuns(job, recordedRuns().port);
+    await expectRunDone(job, "hello", "901");
     await runTaskInItsRun(job, "world", "902");
     const record = JSON.parse(
       git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
@@ -353,13 +339,8 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
       }),
       config: PER_TASK,
     });
-    const deps = await leadUpToDispatch(job, recordedRuns().port);
-    await wake(1, deps);
-    expect(await runTaskInItsRun(job, "hello", "901")).toEqual({
-      stopped: null,
-      turns: 1,
-      done: true,
-    });
+    const deps = await dispatchedToRuns(job, recordedRuns().port);
+    await expectRunDone(job, "hello", "901");
     const refusals = (instance: string, text: string) =>
       asConversationModel(job.model)
         .requests.filter((r) => r.instance === instance)
@@ -378,8 +359,7 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
   it("the lead takes a task over after its runs died twice, one inside its subtree (hello-a's half.txt merged, hello-b started): the task branch's tree at the lead's first turn of its worker is the folded turn's (the base), its transcript resumed there; DONE, no half-work or run record merged", async () => {
     const job = await newJob({ recording: withSubtasks(true), config: PER_TASK });
     const runs = recordedRuns();
-    const deps = await leadUpToDispatch(job, runs.port);
-    await wake(1, deps); // hello in run 901, world in run 902
+    const deps = await dispatchedToRuns(job, runs.port); // hello in run 901, world in run 902
     await deadRunMidSubtree(job);
     await runTaskInItsRun(job, "world", "902");
 
@@ -406,8 +386,7 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
         ? { kind: "unavailable", reason: "403 Resource not accessible by integration" }
         : first(i),
     );
-    const deps = await leadUpToDispatch(job, runs.port);
-    await wake(1, deps);
+    const deps = await dispatchedToRuns(job, runs.port);
     await deadRunMidSubtree(job);
     await runTaskInItsRun(job, "world", "902");
 

@@ -16,7 +16,12 @@ import {
   runTaskInItsRun,
   tasksInOwnRunsRecording,
 } from "../support/engine/task-run-pushes.js";
-import { approvedToDone, PER_TASK, recordedRuns } from "../support/engine/task-run-jobs.js";
+import {
+  approvedToDone,
+  dispatchedToRuns,
+  PER_TASK,
+  recordedRuns,
+} from "../support/engine/task-run-jobs.js";
 import { EXECUTE_STEPS, happyRecording, worker } from "../support/engine/recordings.js";
 import { wake, type EngineDeps } from "../../src/engine/index.js";
 import { asConversationModel, git, type LocalJob } from "../support/engine/local-job.js";
@@ -111,8 +116,7 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
       config: PER_TASK,
     });
     const runs = recordedRuns((i) => ({ kind: "dispatched", runId: runOf(i.task) }));
-    const deps = await leadUpToDispatch(job, runs.port);
-    await wake(1, deps);
+    const deps = await dispatchedToRuns(job, runs.port);
     const jobHead = git(job.repoDir, "rev-parse", "cfa/1");
     const comments = (await job.forge.listComments(1)).length;
 
@@ -201,8 +205,7 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
     });
     let next = 900;
     const runs = recordedRuns(() => ({ kind: "dispatched", runId: String(++next) }));
-    const deps = await leadUpToDispatch(job, runs.port);
-    await wake(1, deps); // hello in run 901, world in run 902
+    const deps = await dispatchedToRuns(job, runs.port); // hello in run 901, world in run 902
 
     await runTaskAsItsRun(job.repoDir, "world", "902", "world.txt");
     runs.ended.set("901", { status: "completed", conclusion: first });
@@ -221,8 +224,7 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
   it("/withdraw while both tasks run in their own runs: both runs cancelled (2), both branches deleted — the one a run moved at what it holds — WITHDRAWN", async () => {
     const job = await newJob({ recording: happyRecording(), config: PER_TASK });
     const runs = recordedRuns((i) => ({ kind: "dispatched", runId: runOf(i.task) }));
-    const deps = await leadUpToDispatch(job, runs.port);
-    await wake(1, deps);
+    const deps = await dispatchedToRuns(job, runs.port);
     // hello's run pushed a turn's record before the withdrawal.
     await runTaskAsItsRun(job.repoDir, "hello", "901", "hello.txt");
     runs.ended.set("901", { status: "active" });

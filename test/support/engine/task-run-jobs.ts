@@ -17,7 +17,7 @@ import type { LocalJob } from "./local-job.js";
 import { approve } from "./person.js";
 import { fileOnBranch } from "./inspect.js";
 import { jobPaths } from "../../../src/records/job-paths.js";
-import { expectBothMerged } from "./task-run-pushes.js";
+import { expectBothMerged, leadUpToDispatch, runTaskInItsRun } from "./task-run-pushes.js";
 
 /** `.github/cfa.yml`: every task the project lead dispatches runs in a run of its own. */
 export const PER_TASK = "execute:\n  runners: per-task\n";
@@ -108,4 +108,28 @@ export async function expectPlantsSaidOnce(job: LocalJob, count: number): Promis
   expect(job.lines.some((l) => l.detail.includes("PLANTED"))).toBe(false);
   expect(fileOnBranch(job, jobPaths(1).bus)).not.toContain("PLANTED");
   for (const c of await job.forge.listComments(1)) expect(c.body).not.toContain("PLANTED");
+}
+
+/**
+ * The lead's side up to its dispatch (leadUpToDispatch) and the wake in which the project lead
+ * dispatches both tasks to runs of their own; returns the deps the lead's wakes take.
+ */
+export async function dispatchedToRuns(job: LocalJob, port: TaskRuns = recordedRuns().port) {
+  const deps = await leadUpToDispatch(job, port);
+  await wake(1, deps);
+  return deps;
+}
+
+/** A task's run in task mode (runTaskInItsRun) that ends its one turn with the task done. */
+export async function expectRunDone(
+  job: LocalJob,
+  task: string,
+  runId: string,
+  options: Parameters<typeof runTaskInItsRun>[3] = {},
+): Promise<void> {
+  expect(await runTaskInItsRun(job, task, runId, options)).toEqual({
+    stopped: null,
+    turns: 1,
+    done: true,
+  });
 }
