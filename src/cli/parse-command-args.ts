@@ -4,7 +4,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "./usage-error.js";
 
-type OptionsConfig = NonNullable<ParseArgsConfig["options"]>;
+export type OptionsConfig = NonNullable<ParseArgsConfig["options"]>;
 
 /** Every command takes `--help` / `-h`. */
 export const HELP_OPTION = { help: { type: "boolean", short: "h" } } as const;

@@ -2,6 +2,7 @@
 // dispatched before the cancel could be cancelled with the others). The worker's
 // Actions-only route runs them so; the webhook server queues them instead (src/app/).
 
+import type { HiddenBlock } from "../comments/hidden-block.js";
 import type { Logger } from "../ports/logger.js";
 import type { AppAction } from "./app-action.js";
 import type { CueEffects } from "./cue-effects.js";
@@ -45,45 +46,46 @@ export async function runActions(actions: readonly AppAction[], at: ActionContex
         await at.effects.dispatch(at.workflow, at.ref, action.job);
         break;
       case "refuse-start":
-        await postOnce(
-          at.effects,
-          action.job,
-          startRefusalComment({ ...action, delivery: at.delivery }),
-          isSameStartRefusal(at.delivery),
-          await at.botLogins(),
-        );
-        break;
       case "refuse-command":
-        await postOnce(
-          at.effects,
-          action.job,
-          commandRefusalComment(action),
-          isSameCommandRefusal(action.comment),
-          await at.botLogins(),
-        );
-        break;
       case "refuse-review":
-        await postOnce(
-          at.effects,
-          action.job,
-          reviewRefusalComment(action),
-          isSameReviewRefusal(action.review),
-          await at.botLogins(),
-        );
+      case "reply-dismissed": {
+        const { body, same } = replyTo(action, at.delivery);
+        await postOnce(at.effects, action.job, body, same, await at.botLogins());
         break;
-      case "reply-dismissed":
-        await postOnce(
-          at.effects,
-          action.job,
-          dismissedReviewComment(action),
-          isSameDismissal(action.review),
-          await at.botLogins(),
-        );
-        break;
+      }
       default: {
         const never: never = action;
         throw new Error(`cfa/app: unhandled action ${JSON.stringify(never)}`);
       }
+    }
+  }
+}
+
+type ReplyAction = Extract<
+  AppAction,
+  { kind: "refuse-start" | "refuse-command" | "refuse-review" | "reply-dismissed" }
+>;
+
+/** The comment an action replies with, and how to know it is on the issue already (post-once.ts). */
+function replyTo(
+  action: ReplyAction,
+  delivery: string,
+): { body: string; same: (block: HiddenBlock) => boolean } {
+  switch (action.kind) {
+    case "refuse-start":
+      return {
+        body: startRefusalComment({ ...action, delivery }),
+        same: isSameStartRefusal(delivery),
+      };
+    case "refuse-command":
+      return { body: commandRefusalComment(action), same: isSameCommandRefusal(action.comment) };
+    case "refuse-review":
+      return { body: reviewRefusalComment(action), same: isSameReviewRefusal(action.review) };
+    case "reply-dismissed":
+      return { body: dismissedReviewComment(action), same: isSameDismissal(action.review) };
+    default: {
+      const never: never = action;
+      throw new Error(`cfa/app: unhandled reply ${JSON.stringify(never)}`);
     }
   }
 }

@@ -5,6 +5,7 @@ import * as z from "zod";
 import { ACTIONS, STATES } from "./fsm.js";
 import { canonicalJson } from "./canonical-json.js";
 import { RecordError } from "./errors.js";
+import { parseJson } from "./parse-json.js";
 
 export const JOB_RECORD_VERSION = 1;
 
@@ -89,13 +90,9 @@ export function serializeJobRecord(job: JobRecord): string {
 }
 
 export function parseJobRecord(text: string, where = "state.json"): JobRecord {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (cause) {
-    throw new RecordError("not valid JSON", where, { cause });
-  }
-  const parsed = JobRecordSchema.safeParse(raw);
+  const json = parseJson(text);
+  if (!json.ok) throw new RecordError("not valid JSON", where, { cause: json.error });
+  const parsed = JobRecordSchema.safeParse(json.value);
   if (!parsed.success) {
     throw new RecordError(z.prettifyError(parsed.error).replace(/\n/g, "; "), where);
   }

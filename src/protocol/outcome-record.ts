@@ -5,6 +5,7 @@
 
 import * as z from "zod";
 import { ACTIONS, allowedOutcomes, type Action, type LiveState } from "./fsm.js";
+import { parseJson } from "./parse-json.js";
 
 /** How long an outcome's reason may be: the transition comment quotes it. */
 export const OUTCOME_REASON_MAX = 4000;
@@ -21,13 +22,9 @@ export type OutcomeParse =
   { ok: true; record: OutcomeRecord & { outcome: Action } } | { ok: false; violation: string };
 
 export function parseOutcomeRecord(text: string, state: LiveState): OutcomeParse {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return { ok: false, violation: "outcome record is not valid JSON" };
-  }
-  const parsed = OutcomeRecordSchema.safeParse(raw);
+  const json = parseJson(text);
+  if (!json.ok) return { ok: false, violation: "outcome record is not valid JSON" };
+  const parsed = OutcomeRecordSchema.safeParse(json.value);
   if (!parsed.success) {
     const issues = parsed.error.issues
       .map((issue) => `${issue.path.join(".") || "record"}: ${issue.message}`)

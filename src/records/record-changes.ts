@@ -155,6 +155,18 @@ export type RecordChange =
 export function evolveRecords(records: JobRecords, change: RecordChange): JobRecords {
   const { job, engine } = records;
   const withEngine = (next: EngineState): JobRecords => ({ job, engine: next });
+  // The same value again changes nothing: the records stay as they are.
+  const withEngineSetting = <F extends "statusComment" | "prBody">(
+    field: F,
+    value: EngineState[F],
+  ): JobRecords => (engine[field] === value ? records : withEngine({ ...engine, [field]: value }));
+  // A condition that ends (the journal unloaded, the API's wait, a full disk, a pause) takes
+  // its field away; with none set the records stay as they are.
+  const withEngineWithout = (field: "journal" | "apiWait" | "diskFull" | "paused"): JobRecords => {
+    if (engine[field] === undefined) return records;
+    const { [field]: _ended, ...rest } = engine;
+    return withEngine(rest);
+  };
   switch (change.type) {
     case "task-recorded":
       return withEngine({ ...engine, tasks: { ...engine.tasks, [change.id]: change.meta } });
@@ -280,9 +292,7 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
     case "outbox-posted":
       return engine.outbox.length === 0 ? records : withEngine({ ...engine, outbox: [] });
     case "status-comment-posted":
-      return engine.statusComment === change.id
-        ? records
-        : withEngine({ ...engine, statusComment: change.id });
+      return withEngineSetting("statusComment", change.id);
     case "people-read":
       return withEngine({ ...engine, cursor: change.cursor });
     case "pull-request-found": {
@@ -298,9 +308,7 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
         ...(change.draft ? {} : { prNotDraft: true as const }),
       });
     case "pull-request-described":
-      return engine.prBody === change.body
-        ? records
-        : withEngine({ ...engine, prBody: change.body });
+      return withEngineSetting("prBody", change.body);
     case "transitions-settled":
       return withEngine({ ...engine, settled: change.through });
     case "turn-counted":
@@ -326,11 +334,8 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
     }
     case "calls-accounted":
       return withEngine({ ...engine, calls: Math.max(engine.calls ?? 0, change.through) });
-    case "journal-unloaded": {
-      if (engine.journal === undefined) return records;
-      const { journal: _carried, ...rest } = engine;
-      return withEngine(rest);
-    }
+    case "journal-unloaded":
+      return withEngineWithout("journal");
     case "api-waiting":
       return withEngine({
         ...engine,
@@ -342,11 +347,8 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
           ...(change.reason === "credentials" ? { reason: "credentials" as const } : {}),
         },
       });
-    case "api-answered": {
-      if (engine.apiWait === undefined) return records;
-      const { apiWait: _over, ...rest } = engine;
-      return withEngine(rest);
-    }
+    case "api-answered":
+      return withEngineWithout("apiWait");
     case "disk-full":
       return withEngine({
         ...engine,
@@ -356,11 +358,8 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
           pauses: (engine.diskFull?.pauses ?? 0) + 1,
         },
       });
-    case "disk-cleared": {
-      if (engine.diskFull === undefined) return records;
-      const { diskFull: _over, ...rest } = engine;
-      return withEngine(rest);
-    }
+    case "disk-cleared":
+      return withEngineWithout("diskFull");
     case "workflows-held-back": {
       const known = new Set([...(engine.workflowsHeldBack ?? []), ...change.paths]);
       return withEngine({
@@ -377,11 +376,8 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
           reason: change.reason.slice(0, PAUSE_REASON_KEPT),
         },
       });
-    case "job-resumed": {
-      if (engine.paused === undefined) return records;
-      const { paused: _released, ...rest } = engine;
-      return withEngine(rest);
-    }
+    case "job-resumed":
+      return withEngineWithout("paused");
     default: {
       const never: never = change;
       throw new Error(`cfa/records: unknown change ${JSON.stringify(never)}`);

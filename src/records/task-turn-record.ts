@@ -8,6 +8,7 @@
 
 import * as z from "zod";
 import { TASK_ID } from "./job-paths.js";
+import { parseJson } from "../protocol/parse-json.js";
 
 /** The longest a turn's timing may say (ms): a day, past any runner's job limit. */
 export const MAX_TURN_MS = 24 * 60 * 60 * 1000;
@@ -96,13 +97,9 @@ export type TaskTurnRecord = z.infer<typeof TaskTurnRecordSchema>;
 export function parseTaskTurnRecord(
   text: string,
 ): { ok: true; record: TaskTurnRecord } | { ok: false; why: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { ok: false, why: "not JSON" };
-  }
-  const parsed = TaskTurnRecordSchema.safeParse(json);
+  const json = parseJson(text);
+  if (!json.ok) return { ok: false, why: "not JSON" };
+  const parsed = TaskTurnRecordSchema.safeParse(json.value);
   if (!parsed.success) return { ok: false, why: parsed.error.issues[0]?.message ?? "invalid" };
   return { ok: true, record: parsed.data };
 }

@@ -104,68 +104,41 @@ interface Plant {
   tampers: boolean;
 }
 
+/** The file removed and `put` in its place (given the file's path): refused, a tamper. */
+const replacedBy = (name: string, put: (file: string) => void): Plant => ({
+  name,
+  plant: (t) => {
+    rmSync(at(t.file), { force: true });
+    put(at(t.file));
+  },
+  refused: true,
+  tampers: true,
+});
+
 const PLANTS: Plant[] = [
-  {
-    name: "a link to /proc/self/environ (ln -sfn)",
-    plant: (t) => {
-      rmSync(at(t.file), { force: true });
-      symlinkSync("/proc/self/environ", at(t.file));
-    },
-    refused: true,
-    tampers: true,
-  },
-  {
-    name: "a link to a file outside",
-    plant: (t) => {
-      rmSync(at(t.file), { force: true });
-      symlinkSync(path.join(outside, "secret.txt"), at(t.file));
-    },
-    refused: true,
-    tampers: true,
-  },
-  {
-    name: "a relative link to a record inside",
-    plant: (t) => {
-      rmSync(at(t.file), { force: true });
-      symlinkSync(path.relative(path.dirname(at(t.file)), at(`${DIR}/state.json`)), at(t.file));
-    },
-    refused: true,
-    tampers: true,
-  },
-  {
-    name: "a hard link to a file outside",
-    plant: (t) => {
-      rmSync(at(t.file), { force: true });
-      linkSync(path.join(outside, "secret.txt"), at(t.file));
-    },
-    refused: true,
-    tampers: true,
-  },
+  replacedBy("a link to /proc/self/environ (ln -sfn)", (file) =>
+    symlinkSync("/proc/self/environ", file),
+  ),
+  replacedBy("a link to a file outside", (file) =>
+    symlinkSync(path.join(outside, "secret.txt"), file),
+  ),
+  replacedBy("a relative link to a record inside", (file) =>
+    symlinkSync(path.relative(path.dirname(file), at(`${DIR}/state.json`)), file),
+  ),
+  replacedBy("a hard link to a file outside", (file) =>
+    linkSync(path.join(outside, "secret.txt"), file),
+  ),
   {
     name: "a hard link inside (ln record copy)",
     plant: (t) => linkSync(at(t.file), at(`${t.file}.hardlink`)),
     refused: true,
     tampers: true,
   },
-  {
-    name: "a FIFO",
-    plant: (t) => {
-      rmSync(at(t.file), { force: true });
-      execFileSync("mkfifo", [at(t.file)]);
-    },
-    refused: true,
-    tampers: true,
-  },
-  {
-    name: "a folder",
-    plant: (t) => {
-      rmSync(at(t.file), { force: true });
-      mkdirSync(at(t.file));
-      writeFileSync(path.join(at(t.file), "x"), "x\n");
-    },
-    refused: true,
-    tampers: true,
-  },
+  replacedBy("a FIFO", (file) => execFileSync("mkfifo", [file])),
+  replacedBy("a folder", (file) => {
+    mkdirSync(file);
+    writeFileSync(path.join(file, "x"), "x\n");
+  }),
   {
     name: "its folder swapped for a link to a decoy folder outside",
     plant: (t) => {

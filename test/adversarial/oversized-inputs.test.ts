@@ -41,35 +41,26 @@ const chars = (what: string) => (limit: number) =>
 const entries = (what: string) => (limit: number) =>
   `at most ${n(limit)} ${what}; this call has ${n(limit + 1)}`;
 
+/** A text field of `tool`'s input bounded in characters; `others` are the input's other fields. */
+const textBound = (
+  tool: ToolName,
+  field: string,
+  limit: number,
+  what: string,
+  others: Record<string, unknown> = {},
+): Bound => ({
+  tool,
+  field,
+  limit,
+  input: (l) => ({ ...others, [field]: text(l) }),
+  refused: chars(what),
+});
+
 const BOUNDS: Bound[] = [
-  {
-    tool: "ask_question",
-    field: "text",
-    limit: TEXT_LIMITS.question,
-    input: (l) => ({ kind: "question", text: text(l) }),
-    refused: chars("a question"),
-  },
-  {
-    tool: "escalate",
-    field: "question",
-    limit: TEXT_LIMITS.question,
-    input: (l) => ({ question: text(l) }),
-    refused: chars("a question"),
-  },
-  {
-    tool: "answer",
-    field: "text",
-    limit: TEXT_LIMITS.answer,
-    input: (l) => ({ text: text(l) }),
-    refused: chars("an answer"),
-  },
-  {
-    tool: "dispatch",
-    field: "brief",
-    limit: TEXT_LIMITS.brief,
-    input: (l) => ({ id: "t1", brief: text(l), files: [] }),
-    refused: chars("a brief"),
-  },
+  textBound("ask_question", "text", TEXT_LIMITS.question, "a question", { kind: "question" }),
+  textBound("escalate", "question", TEXT_LIMITS.question, "a question"),
+  textBound("answer", "text", TEXT_LIMITS.answer, "an answer"),
+  textBound("dispatch", "brief", TEXT_LIMITS.brief, "a brief", { id: "t1", files: [] }),
   {
     tool: "dispatch",
     field: "files",
@@ -77,20 +68,8 @@ const BOUNDS: Bound[] = [
     input: (l) => ({ id: "t1", brief: "do it", files: list(l, "a.txt") }),
     refused: entries("files"),
   },
-  {
-    tool: "send",
-    field: "text",
-    limit: TEXT_LIMITS.message,
-    input: (l) => ({ to: "parent", text: text(l) }),
-    refused: chars("a message"),
-  },
-  {
-    tool: "reply",
-    field: "text",
-    limit: TEXT_LIMITS.message,
-    input: (l) => ({ text: text(l) }),
-    refused: chars("a reply"),
-  },
+  textBound("send", "text", TEXT_LIMITS.message, "a message", { to: "parent" }),
+  textBound("reply", "text", TEXT_LIMITS.message, "a reply"),
   {
     tool: "verdict",
     field: "issues",
@@ -105,27 +84,9 @@ const BOUNDS: Bound[] = [
     input: (l) => ({ verdict: "fail", issues: [text(l)], notes: "" }),
     refused: chars("an issue"),
   },
-  {
-    tool: "verdict",
-    field: "notes",
-    limit: TEXT_LIMITS.verdictNotes,
-    input: (l) => ({ verdict: "pass", issues: [], notes: text(l) }),
-    refused: chars("notes"),
-  },
-  {
-    tool: "finish",
-    field: "reason",
-    limit: TEXT_LIMITS.reason,
-    input: (l) => ({ outcome: "APPROVED_INTENT", reason: text(l) }),
-    refused: chars("a reason"),
-  },
-  {
-    tool: "withdraw",
-    field: "reason",
-    limit: TEXT_LIMITS.reason,
-    input: (l) => ({ reason: text(l) }),
-    refused: chars("a reason"),
-  },
+  textBound("verdict", "notes", TEXT_LIMITS.verdictNotes, "notes", { verdict: "pass", issues: [] }),
+  textBound("finish", "reason", TEXT_LIMITS.reason, "a reason", { outcome: "APPROVED_INTENT" }),
+  textBound("withdraw", "reason", TEXT_LIMITS.reason, "a reason"),
   {
     tool: "run_command",
     field: "argv",

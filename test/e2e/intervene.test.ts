@@ -46,21 +46,33 @@ const hearsIntervention = (looks: number, intent: string) =>
 describe("intervene", () => {
   const newJob = useLocalJobs();
 
-  it("[interrupt]: posted while the lead's turn runs, it is in the lead's very next request — one model call, same turn", async () => {
-    const script = hearsIntervention(1, "Greet in English and French.");
-    let postedDuring = -1;
-    // The person comments while the lead's first call is in flight.
+  /**
+   * A job on `script` where the person comments `/intervene TEXT` while the lead's first call
+   * is in flight (then `onPosted` runs); `posted()` is the index of that call's request.
+   */
+  async function intervenedDuringFirstCall(
+    script: ReturnType<typeof hearsIntervention>,
+    onPosted: () => void = () => {},
+  ) {
+    let posted = -1;
     const model: Model = {
       async complete(request, options) {
         const response = await script.complete(request, options);
-        if (request.instance === LEAD && postedDuring < 0) {
-          postedDuring = script.requests.length - 1;
+        if (request.instance === LEAD && posted < 0) {
+          posted = script.requests.length - 1;
           await job.forge.commentAs(ANA, 1, `/intervene ${TEXT}`);
+          onPosted();
         }
         return response;
       },
     };
     const job = await newJob({ model });
+    return { job, posted: () => posted };
+  }
+
+  it("[interrupt]: posted while the lead's turn runs, it is in the lead's very next request — one model call, same turn", async () => {
+    const script = hearsIntervention(1, "Greet in English and French.");
+    const { job, posted } = await intervenedDuringFirstCall(script);
     await openJob(job);
     const summary = await wake(1, job.deps);
     expect(summary.waitingOn).toContain("review INTENT.md");
@@ -68,7 +80,7 @@ describe("intervene", () => {
 
     // Latency in model calls: the first request after the comment carries it.
     const first = script.requests.findIndex(carries);
-    expect(first - postedDuring).toBe(1);
+    expect(first - posted()).toBe(1);
     expect(script.requests[first]).toMatchObject({ instance: LEAD, step: 1 });
 
     // One turn: the intervention follows the first call's tool result, as the person's words.
@@ -97,20 +109,10 @@ describe("intervene", () => {
 
   it("a look that fails while the turn runs is not the turn's failure: the next call's look delivers it", async () => {
     const script = hearsIntervention(2, "Greet in French too.");
-    let posted = -1;
     let failLooks = 0;
-    const model: Model = {
-      async complete(request, options) {
-        const response = await script.complete(request, options);
-        if (request.instance === LEAD && posted < 0) {
-          posted = script.requests.length - 1;
-          await job.forge.commentAs(ANA, 1, `/intervene ${TEXT}`);
-          failLooks = 1;
-        }
-        return response;
-      },
-    };
-    const job = await newJob({ model });
+    const { job, posted } = await intervenedDuringFirstCall(script, () => {
+      failLooks = 1;
+    });
     await openJob(job);
     // The forge fails the look right after the comment (GitHub down past its retries).
     const forge = job.deps.forge;
@@ -133,7 +135,7 @@ describe("intervene", () => {
     expect(summary.state).toBe("INTENT");
     expect(failLooks).toBe(0);
     // One call later than it would have been, in the same turn, and no failure spent.
-    expect(script.requests.findIndex(carries) - posted).toBe(2);
+    expect(script.requests.findIndex(carries) - posted()).toBe(2);
     expect(script.unplayed()).toEqual({});
     expect(state(job).failures).toBe(0);
     expect(state(job).history).toEqual([]);

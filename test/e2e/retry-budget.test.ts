@@ -103,25 +103,39 @@ describe("retry budget: consecutive failures", () => {
 describe("PENDING is free", () => {
   const newJob = useLocalJobs();
 
-  it("an idle lead's nudges spend no retry budget: with budget 0 a lead that stops three times still finishes", async () => {
+  /**
+   * The intent lead writes INTENT.md, plays `steps`, asks its gate and finishes, the proxy
+   * answering its questions with `answers` in turn; the project lead then asks its PLAN gate.
+   * One wake: the job is in PLAN.
+   */
+  async function throughIntent(config: string, steps: ScriptStep[], answers: string[]) {
     const job = await newJob({
-      config: "escalation:\n  INTENT: never\nretryBudget: 0\n",
+      config,
       recording: recording({
         [LEAD]: [
           writeArtifact("INTENT.md", "# Intent\n\nObjective: greet.\n"),
-          say("Thinking about it."),
-          say("Still thinking."),
-          say("Nearly there."),
+          ...steps,
           gate("INTENT.md", "Is this your intent?"),
           finish("APPROVED_INTENT"),
         ],
-        "proxy@escalation:q1": answer("approved"),
+        ...Object.fromEntries(
+          answers.map((text, i) => [`proxy@escalation:q${i + 1}`, answer(text)]),
+        ),
         "project-lead@state:plan:1": PLAN_GATE(),
       }),
     });
     await openJob(job);
     const summary = await wake(1, job.deps);
     expect(summary.state).toBe("PLAN");
+    return job;
+  }
+
+  it("an idle lead's nudges spend no retry budget: with budget 0 a lead that stops three times still finishes", async () => {
+    const job = await throughIntent(
+      "escalation:\n  INTENT: never\nretryBudget: 0\n",
+      [say("Thinking about it."), say("Still thinking."), say("Nearly there.")],
+      ["approved"],
+    );
     const nudges = userTexts(transcript(job, LEAD)).filter((t) =>
       t.includes("You ended your turn without finishing"),
     );
@@ -147,25 +161,11 @@ describe("PENDING is free", () => {
   });
 
   it("progress restarts the nudge count: a lead that asks between its stops is never failed for them", async () => {
-    const job = await newJob({
-      config: "escalation:\n  INTENT: never\nnudges: 1\n",
-      recording: recording({
-        [LEAD]: [
-          writeArtifact("INTENT.md", "# Intent\n"),
-          say("Pause."),
-          ask("Which language?"),
-          say("Pause again."),
-          gate("INTENT.md", "Is this your intent?"),
-          finish("APPROVED_INTENT"),
-        ],
-        "proxy@escalation:q1": answer("English"),
-        "proxy@escalation:q2": answer("approved"),
-        "project-lead@state:plan:1": PLAN_GATE(),
-      }),
-    });
-    await openJob(job);
-    const summary = await wake(1, job.deps);
-    expect(summary.state).toBe("PLAN");
+    const job = await throughIntent(
+      "escalation:\n  INTENT: never\nnudges: 1\n",
+      [say("Pause."), ask("Which language?"), say("Pause again.")],
+      ["English", "approved"],
+    );
     const nudges = userTexts(transcript(job, LEAD)).filter((t) => t.includes("Nudge "));
     expect(nudges.map((t) => /Nudge (\d) of 1/.exec(t)?.[1])).toEqual(["1", "1"]);
   });

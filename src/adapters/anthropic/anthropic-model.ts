@@ -6,30 +6,21 @@
 // messages-model.ts, shared with Bedrock and Vertex.
 
 import Anthropic from "@anthropic-ai/sdk";
-import type { Logger } from "../../ports/logger.js";
-import { noopLogger } from "../../ports/logger.js";
+import { noopLogger, type Logger } from "../../ports/logger.js";
 import type { Model } from "../../ports/model.js";
 import { createMessagesModel } from "./messages-model.js";
 import { ModelError, redactSecrets } from "./model-error.js";
-import type { PatienceOptions } from "./patience.js";
-import { sdkTransport } from "./sdk-transport.js";
+import { sdkTransport, type ProviderModelOptions } from "./sdk-transport.js";
 
 export { DEFAULT_TIMEOUT_MS } from "./sdk-transport.js";
 
 export const DEFAULT_BASE_URL = "https://api.anthropic.com";
 
-export interface AnthropicModelOptions extends PatienceOptions {
+export interface AnthropicModelOptions extends ProviderModelOptions {
   /** An Anthropic API key (`x-api-key`), or… */
   apiKey?: string | undefined;
   /** …a bearer token (`Authorization: Bearer`), as some gateways want (ANTHROPIC_AUTH_TOKEN). */
   authToken?: string | undefined;
-  /** ANTHROPIC_BASE_URL; default https://api.anthropic.com. */
-  baseURL?: string | undefined;
-  /** Per attempt; default 10 minutes. */
-  timeoutMs?: number;
-  logger?: Logger;
-  /** The fetch the SDK uses: for proxies and tests. */
-  fetch?: typeof globalThis.fetch;
 }
 
 export function createAnthropicModel(options: AnthropicModelOptions): Model {

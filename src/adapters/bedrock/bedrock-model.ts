@@ -11,15 +11,17 @@
 // `global.anthropic.claude-sonnet-5-5`), or whatever `bedrock.models` maps a model to.
 
 import { AnthropicBedrock } from "@anthropic-ai/bedrock-sdk";
-import type { Logger } from "../../ports/logger.js";
-import { noopLogger } from "../../ports/logger.js";
 import type { Model } from "../../ports/model.js";
 import { createMessagesModel, type MessagesClient } from "../anthropic/messages-model.js";
 import { redactSecrets } from "../anthropic/model-error.js";
-import type { PatienceOptions } from "../anthropic/patience.js";
-import { mappedModelId, requireRegion, sdkTransport } from "../anthropic/sdk-transport.js";
+import {
+  mappedModelId,
+  requireRegion,
+  sdkTransport,
+  type ProviderModelOptions,
+} from "../anthropic/sdk-transport.js";
 
-export interface BedrockModelOptions extends PatienceOptions {
+export interface BedrockModelOptions extends ProviderModelOptions {
   region: string;
   /** Claude model id → Bedrock model id; others get `global.anthropic.<id>`. */
   models?: Readonly<Record<string, string>>;
@@ -27,12 +29,8 @@ export interface BedrockModelOptions extends PatienceOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string | undefined };
   /** A Bedrock API key (AWS_BEARER_TOKEN_BEDROCK). */
   apiKey?: string | undefined;
-  /** Default https://bedrock-runtime.<region>.amazonaws.com (tests: a local server). */
-  baseURL?: string | undefined;
   /** Every secret value the process holds for AWS, kept out of errors and logs. */
   secrets?: readonly (string | undefined)[];
-  logger?: Logger;
-  fetch?: typeof globalThis.fetch;
 }
 
 export function createBedrockModel(options: BedrockModelOptions): Model {
@@ -40,7 +38,6 @@ export function createBedrockModel(options: BedrockModelOptions): Model {
     options.region,
     "cfa/bedrock: no AWS region: set bedrock.region in .github/cfa.yml or AWS_REGION",
   );
-  const logger = options.logger ?? noopLogger;
   const secrets = [
     options.apiKey,
     options.credentials?.secretAccessKey,
@@ -72,6 +69,5 @@ export function createBedrockModel(options: BedrockModelOptions): Model {
     reachHint: "the network, the AWS region and the AWS credentials",
     providerModel: (model) =>
       mappedModelId(model, options.models ?? {}, `global.anthropic.${model}`),
-    logger,
   });
 }

@@ -11,13 +11,15 @@
 // by default the Claude id itself (e.g. `claude-sonnet-5-5`), or what `vertex.models` maps.
 
 import { AnthropicVertex } from "@anthropic-ai/vertex-sdk";
-import type { Logger } from "../../ports/logger.js";
-import { noopLogger } from "../../ports/logger.js";
 import type { Model } from "../../ports/model.js";
 import { createMessagesModel, type MessagesClient } from "../anthropic/messages-model.js";
 import { redactSecrets } from "../anthropic/model-error.js";
-import type { PatienceOptions } from "../anthropic/patience.js";
-import { mappedModelId, requireRegion, sdkTransport } from "../anthropic/sdk-transport.js";
+import {
+  mappedModelId,
+  requireRegion,
+  sdkTransport,
+  type ProviderModelOptions,
+} from "../anthropic/sdk-transport.js";
 
 /** What AnthropicVertex needs of a google-auth-library AuthClient. */
 export interface VertexAuth {
@@ -25,17 +27,13 @@ export interface VertexAuth {
   getRequestHeaders(): Promise<Headers>;
 }
 
-export interface VertexModelOptions extends PatienceOptions {
+export interface VertexModelOptions extends ProviderModelOptions {
   region: string;
   project?: string | undefined;
   /** Claude model id → Vertex model id; others keep their id. */
   models?: Readonly<Record<string, string>>;
   /** An auth client instead of Application Default Credentials (tests). */
   auth?: VertexAuth;
-  /** Default https://<region>-aiplatform.googleapis.com/v1 (tests: a local server). */
-  baseURL?: string | undefined;
-  logger?: Logger;
-  fetch?: typeof globalThis.fetch;
 }
 
 export function createVertexModel(options: VertexModelOptions): Model {
@@ -43,7 +41,6 @@ export function createVertexModel(options: VertexModelOptions): Model {
     options.region,
     "cfa/vertex: no region: set vertex.region in .github/cfa.yml or CLOUD_ML_REGION",
   );
-  const logger = options.logger ?? noopLogger;
   // The OAuth token never appears in what we log: it lives in a header the client sets itself.
   const redact = (text: string): string => redactSecrets(text, []);
   const client = new AnthropicVertex({
@@ -65,6 +62,5 @@ export function createVertexModel(options: VertexModelOptions): Model {
     redact,
     reachHint: "the network, the Vertex AI region and project, and the Google credentials",
     providerModel: (model) => mappedModelId(model, options.models ?? {}, model),
-    logger,
   });
 }

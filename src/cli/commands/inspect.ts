@@ -8,13 +8,8 @@ import { renderInspect } from "../inspect-render.js";
 import { readJobRecords } from "../job-records.js";
 import { readJobView } from "../job-view.js";
 import { clean, renderTask } from "../task-render.js";
-import {
-  HELP_OPTION,
-  parseCommandArgs,
-  parseJobNumber,
-  REPO_OPTION,
-} from "../parse-command-args.js";
-import { resolveRepo } from "../resolve-repo.js";
+import { parseJobArgs } from "../job-args.js";
+import { HELP_OPTION, REPO_OPTION } from "../parse-command-args.js";
 import { priceOf, resolveModel } from "../../wiring/index.js";
 
 const OPTIONS = { ...HELP_OPTION, ...REPO_OPTION, task: { type: "string" } } as const;
@@ -38,15 +33,14 @@ Options:
   --help, -h    this help`,
 
   async run(argv, io) {
-    const parsed = parseCommandArgs("inspect", argv, OPTIONS, { required: ["<N>"] });
-    if (parsed === null) return printUsage(io, inspectCommand);
-    const n = parseJobNumber("inspect", parsed.positionals[0] ?? "");
-    const repoDir = await resolveRepo(io.cwd, parsed.values.repo);
+    const args = await parseJobArgs("inspect", argv, io.cwd, OPTIONS);
+    if (args === null) return printUsage(io, inspectCommand);
+    const { n, repoDir, values } = args;
     const texts = await readJobRecords(repoDir, n);
     if (texts === null)
       throw new CliError(`there is no job #${n} in ${repoDir} (no branch cfa/${n}).`);
     const view = readJobView(texts);
-    const task = parsed.values.task?.trim();
+    const task = values.task?.trim();
     if (task !== undefined) {
       const section = renderTask(view, task);
       if (section === null) {

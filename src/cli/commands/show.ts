@@ -6,13 +6,8 @@ import { resolve } from "node:path";
 import type { Command } from "../command.js";
 import { cliName, printUsage } from "../command.js";
 import { writeJobPage } from "../page/write-job-page.js";
-import {
-  HELP_OPTION,
-  parseCommandArgs,
-  parseJobNumber,
-  REPO_OPTION,
-} from "../parse-command-args.js";
-import { resolveRepo } from "../resolve-repo.js";
+import { parseJobArgs } from "../job-args.js";
+import { HELP_OPTION, REPO_OPTION } from "../parse-command-args.js";
 
 const OPTIONS = { ...HELP_OPTION, ...REPO_OPTION, out: { type: "string", short: "o" } } as const;
 
@@ -33,12 +28,10 @@ Options:
   --help, -h      this help`,
 
   async run(argv, io) {
-    const parsed = parseCommandArgs("show", argv, OPTIONS, { required: ["<N>"] });
-    if (parsed === null) return printUsage(io, showCommand);
-    const n = parseJobNumber("show", parsed.positionals[0] ?? "");
-    const repoDir = await resolveRepo(io.cwd, parsed.values.repo);
-    const out = parsed.values.out;
-    const page = await writeJobPage(repoDir, n, {
+    const args = await parseJobArgs("show", argv, io.cwd, OPTIONS);
+    if (args === null) return printUsage(io, showCommand);
+    const out = args.values.out;
+    const page = await writeJobPage(args.repoDir, args.n, {
       ...(out !== undefined ? { out: resolve(io.cwd, out) } : {}),
       cli: cliName(io.env),
       now: new Date(),

@@ -13,14 +13,9 @@ import { jobRef, readJobRecords } from "../job-records.js";
 import { readJobView } from "../job-view.js";
 import { createLiveLog } from "../live-log.js";
 import { nextStep } from "../next-step.js";
-import {
-  HELP_OPTION,
-  parseCommandArgs,
-  parseJobNumber,
-  REPO_OPTION,
-  VERBOSE_OPTION,
-} from "../parse-command-args.js";
-import { repoArg, resolveRepo } from "../resolve-repo.js";
+import { parseJobArgs } from "../job-args.js";
+import { HELP_OPTION, REPO_OPTION, VERBOSE_OPTION } from "../parse-command-args.js";
+import { repoArg } from "../resolve-repo.js";
 import { renderWatch } from "../watch-render.js";
 import { UsageError } from "../usage-error.js";
 
@@ -51,24 +46,22 @@ Options:
   --help, -h        this help`,
 
   async run(argv, io) {
-    const parsed = parseCommandArgs("watch", argv, OPTIONS, { required: ["<N>"] });
-    if (parsed === null) return printUsage(io, watchCommand);
-    const n = parseJobNumber("watch", parsed.positionals[0] ?? "");
-    const interval = Number(parsed.values.interval ?? "1");
+    const args = await parseJobArgs("watch", argv, io.cwd, OPTIONS);
+    if (args === null) return printUsage(io, watchCommand);
+    const interval = Number(args.values.interval ?? "1");
     if (!(interval > 0 && interval <= 3600)) {
       throw new UsageError(
         "watch",
-        `--interval must be a number of seconds above 0 and at most 3600, got ${parsed.values.interval}`,
+        `--interval must be a number of seconds above 0 and at most 3600, got ${args.values.interval}`,
       );
     }
-    const repoDir = await resolveRepo(io.cwd, parsed.values.repo);
     return watch(io, {
-      n,
-      repoDir,
-      verbose: parsed.values.verbose === true,
-      follow: parsed.values.follow === true,
+      n: args.n,
+      repoDir: args.repoDir,
+      verbose: args.values.verbose === true,
+      follow: args.values.follow === true,
       intervalMs: interval * 1000,
-      repoArg: repoArg(repoDir, parsed.values.repo),
+      repoArg: repoArg(args.repoDir, args.values.repo),
     });
   },
 };

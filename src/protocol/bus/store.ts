@@ -92,14 +92,21 @@ export class Store {
   }
 
   addState(m: InstanceMolecule): void {
-    const key = addressKey(m.a);
-    bagAdd(this.states, key, m);
-    this.touchInstance(key, m.a);
+    this.changeInstance(this.states, m, bagAdd);
   }
 
   removeState(m: InstanceMolecule): void {
+    this.changeInstance(this.states, m, bagRemove);
+  }
+
+  /** A state or mailbox added or removed: the instance's presence and wake indexes follow. */
+  private changeInstance<M extends InstanceMolecule | MailboxMolecule>(
+    bags: Map<string, M[]>,
+    m: M,
+    change: (bags: Map<string, M[]>, key: string, m: M) => void,
+  ): void {
     const key = addressKey(m.a);
-    bagRemove(this.states, key, m);
+    change(bags, key, m);
     this.touchInstance(key, m.a);
   }
 
@@ -111,15 +118,11 @@ export class Store {
   }
 
   addMailbox(m: MailboxMolecule): void {
-    const key = addressKey(m.a);
-    bagAdd(this.mailboxes, key, m);
-    this.touchInstance(key, m.a);
+    this.changeInstance(this.mailboxes, m, bagAdd);
   }
 
   removeMailbox(m: MailboxMolecule): void {
-    const key = addressKey(m.a);
-    bagRemove(this.mailboxes, key, m);
-    this.touchInstance(key, m.a);
+    this.changeInstance(this.mailboxes, m, bagRemove);
   }
 
   // A mailbox is the one molecule changed in place: copying its queue on every append would

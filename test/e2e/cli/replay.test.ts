@@ -91,6 +91,15 @@ async function replay(name: string, file: unknown) {
   return { code, io, repo, show };
 }
 
+/** Replays `file` twice, each into a new folder: both succeed, the first saying nothing amiss. */
+async function replayTwice(name: string, file: unknown) {
+  const first = await replay(name, file);
+  const second = await replay(name, file);
+  expect(first.io.err()).toBe("");
+  expect([first.code, second.code]).toEqual([0, 0]);
+  return { first, second };
+}
+
 /** Commit ids come from git's wall-clock commit times; everything else must match exactly. */
 const sameCommits = (text: string) => {
   const seen = new Map<string, string>();
@@ -102,12 +111,7 @@ const sameCommits = (text: string) => {
 
 describe("cfa replay", () => {
   it("replays a recording to the same records, byte for byte, every time", async () => {
-    const file = questionThenWithdraw();
-    const first = await replay("question", file);
-    const second = await replay("question", file);
-    expect(first.io.err()).toBe("");
-    expect(first.code).toBe(0);
-    expect(second.code).toBe(0);
+    const { first, second } = await replayTwice("question", questionThenWithdraw());
     expect(first.io.out()).toContain('▶ @ana answers job #1: "Hello"');
     expect(first.io.out()).toContain("WITHDRAWN — not needed after all.");
     expect(JSON.parse(first.show("state.json")).state).toBe("WITHDRAWN");
@@ -119,11 +123,7 @@ describe("cfa replay", () => {
   });
 
   it("replays a paused-and-resumed job byte for byte: the answer given while paused acts on resume", async () => {
-    const file = pausedAndResumed();
-    const first = await replay("paused", file);
-    const second = await replay("paused", file);
-    expect(first.io.err()).toBe("");
-    expect([first.code, second.code]).toEqual([0, 0]);
+    const { first, second } = await replayTwice("paused", pausedAndResumed());
     expect(first.io.out()).toContain('▶ @ana pauses job #1: "until the meeting"');
     expect(first.io.out()).toContain("▶ @ana resumes job #1");
     const bus = first.show("bus.jsonl");
@@ -141,11 +141,7 @@ describe("cfa replay", () => {
   });
 
   it("replays gates the same way, up to the commit ids git derives from the time", async () => {
-    const file = gated();
-    const first = await replay("gated", file);
-    const second = await replay("gated", file);
-    expect(first.io.err()).toBe("");
-    expect([first.code, second.code]).toEqual([0, 0]);
+    const { first, second } = await replayTwice("gated", gated());
     const state = JSON.parse(first.show("state.json")) as {
       state: string;
       history: { action: string }[];

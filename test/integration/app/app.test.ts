@@ -67,6 +67,19 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     }
   });
   const operations = () => github.operations().filter((id) => id !== TOKEN_CALL);
+  const dispatches = () => operations().filter((o) => o === "actions/create-workflow-dispatch");
+  /** `payload` from @wes in two deliveries, the second a redelivery under another id. */
+  const receivedTwice = async (
+    probot: Awaited<ReturnType<typeof app>>,
+    event: "issue_comment" | "pull_request_review",
+    payload: object,
+  ) => {
+    await probot.receive(event, payload, { id: "d-1" });
+    // The second delivery reads the configuration and the permission again, then stops.
+    mockConfig(null);
+    mockPermission("wes", "write");
+    await probot.receive(event, payload, { id: "d-2" });
+  };
 
   it("a person with write access labels an issue: the worker dispatched, then 👀 on the issue", async () => {
     const probot = await screenedApp("wes", "write");
@@ -108,21 +121,16 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     await probot.receive("issues", labelled("wes"), { id: "d-1" });
     await probot.receive("issues", labelled("wes"), { id: "d-1" });
 
-    expect(operations().filter((o) => o === "actions/create-workflow-dispatch")).toHaveLength(1);
+    expect(dispatches()).toHaveLength(1);
   });
 
   it("the same comment in two deliveries (created, then a redelivery with another id) takes one effect", async () => {
     const probot = await screenedApp("wes", "write");
     mockCommentReaction(901);
     mockDispatch(7);
-    await probot.receive("issue_comment", commented("/intervene use SQLite", "wes"), { id: "d-1" });
+    await receivedTwice(probot, "issue_comment", commented("/intervene use SQLite", "wes"));
 
-    // The second delivery reads the configuration and the permission again, then stops.
-    mockConfig(null);
-    mockPermission("wes", "write");
-    await probot.receive("issue_comment", commented("/intervene use SQLite", "wes"), { id: "d-2" });
-
-    expect(operations().filter((o) => o === "actions/create-workflow-dispatch")).toHaveLength(1);
+    expect(dispatches()).toHaveLength(1);
     expect(operations().filter((o) => o === "reactions/create-for-issue-comment")).toHaveLength(1);
   });
 
@@ -180,12 +188,9 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
   it("the same review in two deliveries cues the worker once", async () => {
     const probot = await screenedApp("wes", "write");
     mockDispatch(7);
-    await probot.receive("pull_request_review", reviewed("approved", "wes"), { id: "d-1" });
-    mockConfig(null);
-    mockPermission("wes", "write");
-    await probot.receive("pull_request_review", reviewed("approved", "wes"), { id: "d-2" });
+    await receivedTwice(probot, "pull_request_review", reviewed("approved", "wes"));
 
-    expect(operations().filter((o) => o === "actions/create-workflow-dispatch")).toHaveLength(1);
+    expect(dispatches()).toHaveLength(1);
   });
 
   it("ordinary comments and comment-only reviews cost no API call", async () => {
@@ -305,7 +310,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     mockDispatch(7);
     mockIssueReaction(7);
     await probot.receive("issues", labelled("wes"), { id: "d-1" });
-    expect(operations().filter((o) => o === "actions/create-workflow-dispatch")).toHaveLength(2);
+    expect(dispatches()).toHaveLength(2);
   });
 
   it("a malformed payload fails the delivery at once, before any work is queued", async () => {

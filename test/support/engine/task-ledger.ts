@@ -1,17 +1,23 @@
-// A task's ledger as the lead's run records it when it dispatches the task to a run of its
-// own (issue 15 point 6): nothing folded or charged yet, run 77, a $2 allowance.
+// A task's ledger as the lead's run records it (issue 15 point 6): by default the first epoch,
+// run 901, a $1 allowance at $0.10 a call, nothing folded or charged yet.
 
 import type { TaskLedgerRecord } from "../../../src/records/engine-state.js";
 
-export function dispatchedLedger(epoch: number): TaskLedgerRecord {
+export function taskLedger(over: Partial<TaskLedgerRecord> = {}): TaskLedgerRecord {
   return {
-    epoch,
+    epoch: 1,
     folded: 0,
     charged: {},
-    allowanceUsd: 2,
+    allowanceUsd: 1,
     callUsd: 0.1,
-    runId: "77",
+    runId: "901",
     deaths: 0,
     refused: [],
+    ...over,
   };
+}
+
+/** The ledger the lead's run records when it dispatches the task to run 77, with $2. */
+export function dispatchedLedger(epoch: number): TaskLedgerRecord {
+  return taskLedger({ epoch, allowanceUsd: 2, runId: "77" });
 }

@@ -48,21 +48,18 @@ describe("cfa", () => {
   });
 
   it("suggests the demo the way the person runs cfa", async () => {
-    const npx = captureIo({ env: { npm_command: "exec", npm_package_name: "my-app" } });
-    expect(await main(["--help"], npx)).toBe(0);
-    expect(npx.out()).toContain("Start with `npx cfa-bot demo`");
-    const checkout = captureIo({ env: { npm_command: "run", npm_package_name: "cfa-bot" } });
-    expect(await main(["--help"], checkout)).toBe(0);
-    expect(checkout.out()).toContain("Start with `npm run cfa -- demo`");
-    const typed = captureIo({ env: { npm_command: "exec", npm_package_name: "cfa-bot" } });
-    expect(await main(["--help"], typed)).toBe(0);
-    expect(typed.out()).toContain("Start with `npx cfa demo`");
-    const someScript = captureIo({ env: { npm_command: "run", npm_package_name: "my-app" } });
-    expect(await main(["--help"], someScript)).toBe(0);
-    expect(someScript.out()).toContain("Start with `cfa demo`");
-    const installed = captureIo({ env: {} });
-    expect(await main(["--help"], installed)).toBe(0);
-    expect(installed.out()).toContain("Start with `cfa demo`");
+    const ways: [Record<string, string>, string][] = [
+      [{ npm_command: "exec", npm_package_name: "my-app" }, "npx cfa-bot demo"],
+      [{ npm_command: "run", npm_package_name: "cfa-bot" }, "npm run cfa -- demo"],
+      [{ npm_command: "exec", npm_package_name: "cfa-bot" }, "npx cfa demo"],
+      [{ npm_command: "run", npm_package_name: "my-app" }, "cfa demo"],
+      [{}, "cfa demo"],
+    ];
+    for (const [env, demo] of ways) {
+      const io = captureIo({ env });
+      expect(await main(["--help"], io)).toBe(0);
+      expect(io.out(), JSON.stringify(env)).toContain(`Start with \`${demo}\``);
+    }
   });
 });
 

@@ -158,6 +158,9 @@ describe("dispatchTree: the lead at the root, each task under its parent", () =>
     parent,
     status,
   });
+  /** The tree's lines for job #1 in EXECUTE with `tasks`. */
+  const treeLines = (tasks: DiagramTask[]): string[] =>
+    body(dispatchTree({ job: 1, state: "EXECUTE", tasks }));
 
   it("nests sub-tasks under the task that dispatched them, at any depth", () => {
     const lines = body(
@@ -185,24 +188,12 @@ describe("dispatchTree: the lead at the root, each task under its parent", () =>
   });
 
   it("shows the verifier's last verdict beside the status", () => {
-    const lines = body(
-      dispatchTree({
-        job: 1,
-        state: "EXECUTE",
-        tasks: [{ id: "hello", parent: null, status: "merged", verdict: "pass" }],
-      }),
-    );
+    const lines = treeLines([{ id: "hello", parent: null, status: "merged", verdict: "pass" }]);
     expect(lines).toContain('t0["hello: merged, verifier pass"]');
   });
 
   it("a task whose parent is unknown, or that sits on a cycle, hangs from the lead, drawn once", () => {
-    const lines = body(
-      dispatchTree({
-        job: 1,
-        state: "EXECUTE",
-        tasks: [task("a", "b"), task("b", "a"), task("c", "gone"), task("d", "d")],
-      }),
-    );
+    const lines = treeLines([task("a", "b"), task("b", "a"), task("c", "gone"), task("d", "d")]);
     const edges = lines.filter((l) => l.includes("-->"));
     expect(edges).toEqual(["lead --> t0", "lead --> t1", "lead --> t2", "lead --> t3"]);
     expect(lines.filter((l) => /^t\d+\[/.test(l))).toHaveLength(4);
@@ -212,7 +203,7 @@ describe("dispatchTree: the lead at the root, each task under its parent", () =>
     const tasks = Array.from({ length: MAX_TREE_NODES + 7 }, (_, i) =>
       task(`task-${String(i).padStart(3, "0")}`, null),
     );
-    const lines = body(dispatchTree({ job: 1, state: "EXECUTE", tasks }));
+    const lines = treeLines(tasks);
     expect(lines.filter((l) => /^t\d+\[/.test(l))).toHaveLength(MAX_TREE_NODES);
     expect(lines).toContain(`more["7 more not drawn: 7 working"]`);
   });
@@ -226,7 +217,7 @@ describe("dispatchTree: the lead at the root, each task under its parent", () =>
         task(id(i), i === 0 ? "z-root" : id(i - 1)),
       ),
     ];
-    const lines = body(dispatchTree({ job: 1, state: "EXECUTE", tasks }));
+    const lines = treeLines(tasks);
     // Nodes are named by id order (a-000 t0 … a-054 t54, z-root t55), drawn from the root.
     const root = `t${MAX_TREE_NODES + 5}`;
     expect(lines).toContain(`${root}["z-root: working"]`);
@@ -252,7 +243,7 @@ describe("dispatchTree: the lead at the root, each task under its parent", () =>
       task("ui", null, "open"),
       { id: "zz-flaky", parent: null, status: "open", verdict: "fail" },
     );
-    const lines = body(dispatchTree({ job: 1, state: "EXECUTE", tasks }));
+    const lines = treeLines(tasks);
     const drawn = lines.filter((l) => /^t\d+\[/.test(l)).map((l) => l.replace(/^t\d+/, ""));
     // The conflict with the task above it, the failing one, the working one: nothing merged
     // but what holds a conflicted sub-task.

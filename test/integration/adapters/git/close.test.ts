@@ -24,12 +24,20 @@ beforeEach(() => {
 });
 afterEach(() => fx.cleanup());
 
+/** Job 12's task `name`, its branch cfa/12-<name> made from main or from its parent task's. */
+const task = (name: string, parent?: string): Promise<Workspace> =>
+  workspaces.create({
+    name,
+    branch: `cfa/12-${name}`,
+    from: parent === undefined ? "main" : `cfa/12-${parent}`,
+  });
+
 const parents = (dir: string): string[] =>
   fx.git(dir, "rev-list", "--parents", "--max-count=1", "HEAD").split(" ").slice(1);
 
 describe("close", () => {
   it("merges with a two-parent commit, keeps uncommitted work, removes worktree and branch", async () => {
-    const child = await workspaces.create({ name: "t1", branch: "cfa/12-t1", from: "main" });
+    const child = await task("t1");
     fx.write(child.root, "src/feature.ts", "export const x = 1;\n");
     const childCommit = fx.commitAll(child.root, "feature");
     fx.write(child.root, "src/late.ts", "// written but never committed\n");
@@ -57,12 +65,8 @@ describe("close", () => {
   });
 
   it("merges a grandchild into its parent's workspace", async () => {
-    const parent = await workspaces.create({ name: "t1", branch: "cfa/12-t1", from: "main" });
-    const child = await workspaces.create({
-      name: "t1-a",
-      branch: "cfa/12-t1-a",
-      from: "cfa/12-t1",
-    });
+    const parent = await task("t1");
+    const child = await task("t1-a", "t1");
     fx.write(child.root, "a.txt", "a\n");
     const result = await workspaces.close(child, parent, {
       message: "merge a",
@@ -80,12 +84,8 @@ describe("close", () => {
   });
 
   it("refuses a merge into a task's workspace while one is in progress there, read from its git dir", async () => {
-    const parent = await workspaces.create({ name: "t1", branch: "cfa/12-t1", from: "main" });
-    const child = await workspaces.create({
-      name: "t1-a",
-      branch: "cfa/12-t1-a",
-      from: "cfa/12-t1",
-    });
+    const parent = await task("t1");
+    const child = await task("t1-a", "t1");
     fx.write(child.root, "shared.txt", "child's line\n");
     fx.commitAll(child.root, "child edits");
     fx.write(parent.root, "shared.txt", "parent's line\n");
@@ -93,11 +93,7 @@ describe("close", () => {
     await expect(
       workspaces.close(child, parent, { message: "m", onConflict: "leave" }),
     ).resolves.toMatchObject({ kind: "conflict", files: ["shared.txt"] });
-    const second = await workspaces.create({
-      name: "t1-b",
-      branch: "cfa/12-t1-b",
-      from: "cfa/12-t1",
-    });
+    const second = await task("t1-b", "t1");
     fx.write(second.root, "b.txt", "b\n");
     await expect(
       workspaces.close(second, parent, { message: "m2", onConflict: "leave" }),
@@ -105,8 +101,8 @@ describe("close", () => {
   });
 
   it("runs concurrent closes into one parent one after the other", async () => {
-    const a = await workspaces.create({ name: "a", branch: "cfa/12-a", from: "main" });
-    const b = await workspaces.create({ name: "b", branch: "cfa/12-b", from: "main" });
+    const a = await task("a");
+    const b = await task("b");
     fx.write(a.root, "a.txt", "a\n");
     fx.write(b.root, "b.txt", "b\n");
     const results = await Promise.all([
@@ -119,7 +115,7 @@ describe("close", () => {
   });
 
   it("reports up-to-date when the child changed nothing, and still releases it", async () => {
-    const child = await workspaces.create({ name: "t1", branch: "cfa/12-t1", from: "main" });
+    const child = await task("t1");
     const head = fx.git(fx.repo, "rev-parse", "HEAD");
     await expect(
       workspaces.close(child, main, { message: "nothing", onConflict: "abort" }),
@@ -132,7 +128,7 @@ describe("close", () => {
   describe("with a conflict", () => {
     let child: Workspace;
     beforeEach(async () => {
-      child = await workspaces.create({ name: "t1", branch: "cfa/12-t1", from: "main" });
+      child = await task("t1");
       fx.write(child.root, "shared.txt", "child's line\n");
       fx.write(child.root, "clean.txt", "no conflict here\n");
       fx.commitAll(child.root, "child edits");
@@ -174,7 +170,7 @@ describe("close", () => {
 
     it("refuses to start another merge while one is in progress", async () => {
       await workspaces.close(child, main, { message: "m", onConflict: "leave" });
-      const second = await workspaces.create({ name: "t2", branch: "cfa/12-t2", from: "main" });
+      const second = await task("t2");
       fx.write(second.root, "b.txt", "b\n");
       await expect(
         workspaces.close(second, main, { message: "m2", onConflict: "leave" }),
@@ -213,7 +209,7 @@ describe("close without a configured identity", () => {
   });
 
   it("commits as the fixed cfa-bot identity", async () => {
-    const child = await workspaces.create({ name: "t1", branch: "cfa/12-t1", from: "main" });
+    const child = await task("t1");
     fx.write(child.root, "new.txt", "x\n");
     await workspaces.close(child, main, { message: "merge", onConflict: "abort" });
     expect(fx.git(fx.repo, "log", "--format=%cn <%ce>|%an <%ae>", "-1")).toBe(

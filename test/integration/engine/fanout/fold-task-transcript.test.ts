@@ -13,6 +13,7 @@ import { applyChange } from "../../../../src/engine/job/session.js";
 import { jobPaths } from "../../../../src/records/job-paths.js";
 import { TASK_TRANSCRIPT_PATH } from "../../../../src/records/task-turn-record.js";
 import { memorySession } from "../../../support/engine/memory-session.js";
+import { taskLedger } from "../../../support/engine/task-ledger.js";
 import { git } from "../../../support/git/temp-repo.js";
 
 const USAGE = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -58,16 +59,7 @@ async function withTaskBranch() {
   applyChange(s, {
     type: "task-run-recorded",
     id: "t1",
-    ledger: {
-      epoch: 1,
-      folded: 1,
-      charged: {},
-      allowanceUsd: 1,
-      callUsd: 0.1,
-      runId: "901",
-      deaths: 0,
-      refused: [],
-    },
+    ledger: taskLedger({ folded: 1 }),
   });
   /** Commits the transcript (or `link`, a symbolic link in its place) on the task branch. */
   const push = (text: string, link = false): string => {

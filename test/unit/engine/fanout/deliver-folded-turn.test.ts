@@ -12,6 +12,11 @@ import { ORCH, msg } from "../../../support/protocol/bus-world.js";
 const WORKER = { agent: "worker", thread: "dispatch:api" };
 const SIBLING = { agent: "worker", thread: "dispatch:db" };
 
+/** A send of the worker's to its parent (the lead's orchestrator). */
+const toParent = (kind: "reply" | "ask", text: string) => ({ to: addressKey(ORCH), kind, text });
+/** The escalation a question of the worker's opens. */
+const Q7 = { id: "q7", policy: "always" } as const;
+
 /** The parent dispatched api and db and is Idle; api's worker has its task waiting. */
 function dispatched(): Soup {
   const soup = new Soup();
@@ -30,9 +35,7 @@ function dispatched(): Soup {
 describe("a folded task turn on the lead's bus", () => {
   it("runs the worker on its waiting task and delivers its reply to its parent, once", () => {
     const soup = dispatched();
-    const done = deliverFoldedTurn(soup, WORKER, {
-      sends: [{ to: addressKey(ORCH), kind: "reply", text: "API built" }],
-    });
+    const done = deliverFoldedTurn(soup, WORKER, { sends: [toParent("reply", "API built")] });
     expect(done.ok).toBe(true);
     expect(done.ok && done.events.length).toBeGreaterThan(0);
     expect(soup.mailbox(ORCH)).toEqual([
@@ -53,7 +56,7 @@ describe("a folded task turn on the lead's bus", () => {
       [{ to: addressKey(SIBLING), kind: "reply" as const, text: "x" }],
       /refuses \(not-visible\)/,
     ],
-    ["a question", [{ to: addressKey(ORCH), kind: "ask" as const, text: "?" }], /question/],
+    ["a question", [toParent("ask", "?")], /question/],
     ["a send to no address", [{ to: "nobody", kind: "reply" as const, text: "x" }], /no address/],
   ])("%s changes nothing", (_name, sends, why) => {
     const soup = dispatched();
@@ -73,12 +76,7 @@ describe("a folded task turn on the lead's bus", () => {
 
   it("a question to the worker's parent is its [ask-step] under the id and policy given: the escalation is pending, nothing reaches the parent's mailbox", () => {
     const soup = dispatched();
-    const out = deliverFoldedTurn(
-      soup,
-      WORKER,
-      { sends: [{ to: addressKey(ORCH), kind: "ask", text: "REST or gRPC?" }] },
-      { id: "q7", policy: "always" },
-    );
+    const out = deliverFoldedTurn(soup, WORKER, { sends: [toParent("ask", "REST or gRPC?")] }, Q7);
     expect(out.ok).toBe(true);
     expect(soup.pendingEscalations().map((m) => m.id)).toEqual(["q7"]);
     expect(soup.mailbox(ORCH)).toEqual([]);
@@ -90,13 +88,8 @@ describe("a folded task turn on the lead's bus", () => {
     const out = deliverFoldedTurn(
       soup,
       WORKER,
-      {
-        sends: [
-          { to: addressKey(ORCH), kind: "reply", text: "half done" },
-          { to: addressKey(ORCH), kind: "ask", text: "REST or gRPC?" },
-        ],
-      },
-      { id: "q7", policy: "always" },
+      { sends: [toParent("reply", "half done"), toParent("ask", "REST or gRPC?")] },
+      Q7,
     );
     expect(out.ok).toBe(true);
     expect(soup.mailbox(ORCH)).toEqual([expect.objectContaining({ text: "half done" })]);
@@ -109,18 +102,11 @@ describe("a folded task turn on the lead's bus", () => {
       [{ to: addressKey(SIBLING), kind: "ask" as const, text: "?" }],
       /own parent/,
     ],
-    [
-      "two in one turn",
-      [
-        { to: addressKey(ORCH), kind: "ask" as const, text: "?" },
-        { to: addressKey(ORCH), kind: "ask" as const, text: "??" },
-      ],
-      /one question at most/,
-    ],
+    ["two in one turn", [toParent("ask", "?"), toParent("ask", "??")], /one question at most/],
   ])("a question %s changes nothing", (_name, sends, why) => {
     const soup = dispatched();
     const before = soup.snapshot();
-    const out = deliverFoldedTurn(soup, WORKER, { sends }, { id: "q7", policy: "always" });
+    const out = deliverFoldedTurn(soup, WORKER, { sends }, Q7);
     expect(out.ok ? "" : out.why).toMatch(why);
     expect(soup.snapshot()).toEqual(before);
   });

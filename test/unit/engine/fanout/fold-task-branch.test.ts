@@ -4,21 +4,12 @@
 
 import { describe, expect, it } from "vitest";
 import { foldTaskBranch } from "../../../../src/engine/fanout/fold-task-branch.js";
-import type { TaskLedgerRecord } from "../../../../src/records/engine-state.js";
 import type { TaskTurnRecord } from "../../../../src/records/task-turn-record.js";
+import { taskLedger } from "../../../support/engine/task-ledger.js";
 
 const LEAD = "project-lead@job:7";
 const ctx = { job: 7, task: "api", visible: new Set([LEAD]) };
-const ledger: TaskLedgerRecord = {
-  epoch: 2,
-  folded: 0,
-  charged: {},
-  allowanceUsd: 1,
-  callUsd: 0.1,
-  runId: "901",
-  deaths: 0,
-  refused: [],
-};
+const ledger = taskLedger({ epoch: 2 });
 const turn = (seq: number, over: Partial<TaskTurnRecord> = {}): TaskTurnRecord => ({
   v: 1,
   job: 7,

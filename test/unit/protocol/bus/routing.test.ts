@@ -18,13 +18,18 @@ function withChildren(n: number, fanOutCap = 3): Soup {
   const soup = new Soup({ fanOutCap });
   soup.root(ORCH, msg("start"));
   soup.wake(ORCH);
-  soup.endTurn(ORCH, {
-    rule: "send-step",
-    payloads: Array.from({ length: n }, (_, i) => spark(i + 1)),
-  });
+  sendThenRun(
+    soup,
+    Array.from({ length: n }, (_, i) => spark(i + 1)),
+  );
+  return soup;
+}
+
+/** The orchestrator's turn ends sending `payloads`; woken again, it is Running. */
+function sendThenRun(soup: Soup, payloads: Payload[]): void {
+  soup.endTurn(ORCH, { rule: "send-step", payloads });
   soup.interrupt("job", msg("go on"));
   soup.wake(ORCH);
-  return soup;
 }
 
 describe("fan-out cap (seed 000 §13): a spark beyond it waits", () => {
@@ -62,9 +67,7 @@ describe("fan-out cap (seed 000 §13): a spark beyond it waits", () => {
     const soup = new Soup();
     soup.root(ORCH, msg("start"));
     soup.wake(ORCH);
-    soup.endTurn(ORCH, { rule: "send-step", payloads: [1, 2, 3, 4, 5].map(spark) });
-    soup.interrupt("job", msg("go on"));
-    soup.wake(ORCH);
+    sendThenRun(soup, [1, 2, 3, 4, 5].map(spark));
     const result = soup.endTurn(ORCH, { rule: "send-step", payloads: [close(2)] });
     expect(result.effects.map((e) => e.kind)).toEqual(["release", "spark"]);
     expect(result.effects[1]).toMatchObject({
@@ -84,9 +87,7 @@ describe("fan-out cap (seed 000 §13): a spark beyond it waits", () => {
 
   it("first come, first served: a new spark waits behind older ones even when a slot is free in its Send", () => {
     const soup = withChildren(3);
-    soup.endTurn(ORCH, { rule: "send-step", payloads: [spark(4)] });
-    soup.interrupt("job", msg("go on"));
-    soup.wake(ORCH);
+    sendThenRun(soup, [spark(4)]);
     expect(soup.blocks(ORCH, spark(5), [close(1)])).toBe(true);
     const result = soup.endTurn(ORCH, { rule: "send-step", payloads: [close(1), spark(5)] });
     const started = result.effects.flatMap((e) => (e.kind === "spark" ? [e.a.thread] : []));
@@ -96,9 +97,7 @@ describe("fan-out cap (seed 000 §13): a spark beyond it waits", () => {
 
   it("blocked: a waiting spark takes no mail and cannot be closed before it starts", () => {
     const soup = withChildren(3);
-    soup.endTurn(ORCH, { rule: "send-step", payloads: [spark(4)] });
-    soup.interrupt("job", msg("go on"));
-    soup.wake(ORCH);
+    sendThenRun(soup, [spark(4)]);
     expect(soup.check(ORCH, spark(4))).toMatchObject({ reason: "blocked" });
     expect(soup.check(ORCH, close(4))).toMatchObject({ reason: "blocked" });
     // A spark that will wait cannot be written to in the same Send either.

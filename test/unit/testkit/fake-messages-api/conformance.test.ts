@@ -24,6 +24,15 @@ const result = (id: string) => ({
   content: [{ type: "tool_result", tool_use_id: id, content: "ok" }],
 });
 
+/** The second request of the conversation: the opening one, `content` served, `answer` to it. */
+function secondTurn(content: Block[] = served, answer: object = result("t1")) {
+  return {
+    system: "S",
+    tools: [],
+    messages: [user("go"), { role: "assistant", content }, answer],
+  };
+}
+
 /** A checker that has seen the opening request and served `served` for it. */
 function afterFirstTurn(): Conformance {
   const c = new Conformance();
@@ -35,11 +44,7 @@ function afterFirstTurn(): Conformance {
 describe("the fake Messages API's request checker", () => {
   it("accepts the served turn sent back as it was, its tool_use answered once", () => {
     const c = afterFirstTurn();
-    const body = {
-      system: "S",
-      tools: [],
-      messages: [user("go"), { role: "assistant", content: served }, result("t1")],
-    };
+    const body = secondTurn();
     expect(c.check("w", request(body))).toEqual([]);
   });
 
@@ -48,41 +53,25 @@ describe("the fake Messages API's request checker", () => {
     const sorted = served.map((b) =>
       b.type === "tool_use" ? { ...b, input: { content: "x", path: "a.ts" } } : b,
     );
-    const body = {
-      system: "S",
-      tools: [],
-      messages: [user("go"), { role: "assistant", content: sorted }, result("t1")],
-    };
+    const body = secondTurn(sorted);
     expect(c.check("w", request(body)).join()).toMatch(/differs from what was served/);
   });
 
   it("catches a thinking block dropped, or the latest turn left out", () => {
     const c = afterFirstTurn();
     const noRedacted = served.filter((b) => b.type !== "redacted_thinking");
-    const body = {
-      system: "S",
-      tools: [],
-      messages: [user("go"), { role: "assistant", content: noRedacted }, result("t1")],
-    };
+    const body = secondTurn(noRedacted);
     expect(c.check("w", request(body)).join()).toMatch(/differs from what was served/);
 
     const d = afterFirstTurn();
     d.recordServed("w", [{ type: "text", text: "Second.", citations: null }]);
-    const stale = {
-      system: "S",
-      tools: [],
-      messages: [user("go"), { role: "assistant", content: served }, result("t1")],
-    };
+    const stale = secondTurn();
     expect(d.check("w", request(stale)).join()).toMatch(/1 served assistant blocks not sent back/);
   });
 
   it("catches a changed system prompt or tools within an instance, not across instances", () => {
     const c = afterFirstTurn();
-    const body = {
-      system: "S plus memory",
-      tools: [{ name: "x" }],
-      messages: [user("go"), { role: "assistant", content: served }, result("t1")],
-    };
+    const body = { ...secondTurn(), system: "S plus memory", tools: [{ name: "x" }] };
     const found = c.check("w", request(body)).join();
     expect(found).toMatch(/system changed/);
     expect(found).toMatch(/tools changed/);
@@ -107,22 +96,13 @@ describe("the fake Messages API's request checker", () => {
 
   it("catches a tool_use answered twice, not at all, or a result for no call", () => {
     const c = afterFirstTurn();
-    const twice = {
-      system: "S",
-      tools: [],
-      messages: [
-        user("go"),
-        { role: "assistant", content: served },
-        { role: "user", content: [...result("t1").content, ...result("t1").content] },
-      ],
-    };
+    const twice = secondTurn(served, {
+      role: "user",
+      content: [...result("t1").content, ...result("t1").content],
+    });
     expect(c.check("w", request(twice)).join()).toMatch(/tool_use t1 answered 2 times/);
     const d = afterFirstTurn();
-    const stray = {
-      system: "S",
-      tools: [],
-      messages: [user("go"), { role: "assistant", content: served }, result("t9")],
-    };
+    const stray = secondTurn(served, result("t9"));
     const found = d.check("w", request(stray)).join();
     expect(found).toMatch(/tool_use t1 answered 0 times/);
     expect(found).toMatch(/tool_result for unknown t9/);
@@ -130,11 +110,7 @@ describe("the fake Messages API's request checker", () => {
 
   it("catches an assistant block whose bytes differ from the parsed body (re-serialised)", () => {
     const c = afterFirstTurn();
-    const body = {
-      system: "S",
-      tools: [],
-      messages: [user("go"), { role: "assistant", content: served }, result("t1")],
-    };
+    const body = secondTurn();
     // Same JSON value, but sent pretty-printed: not the bytes the API returned.
     expect(c.check("w", request(body, JSON.stringify(body, null, 1))).join()).toMatch(
       /not in the body byte for byte/,
