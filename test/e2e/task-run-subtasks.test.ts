@@ -169,6 +169,8 @@ async function expectTakenOverFromBase(
   expect(files).toContain("b.txt");
   expect(files).not.toContain("half.txt");
   expect(files).not.toContain(".cfa/turns/");
+  // Nothing the lead read of the taken-over branch afterwards was refused (its records gone).
+  expect(job.lines.filter((l) => l.event === "REFUSED")).toEqual([]);
   expect(git(job.repoDir, "show", "cfa/1:hello.txt")).toBe("hello");
 }
 
