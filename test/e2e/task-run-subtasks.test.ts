@@ -26,6 +26,7 @@ import { EXECUTE_STEPS, pass, worker } from "../support/engine/recordings.js";
 import { call, expecting, say, tools } from "../support/engine/script.js";
 import { wake } from "../../src/engine/index.js";
 import type { Model } from "../../src/ports/model.js";
+import { PushRejectedError } from "../../src/adapters/github/index.js";
 import { asConversationModel, git, type LocalJob } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { fileOnBranch, state } from "../support/engine/inspect.js";
@@ -402,5 +403,41 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
     expect(job.lines.filter((l) => l.event === "RUNNERS").map((l) => l.detail)).toEqual([
       `tasks run in this run: 403 Resource not accessible by integration; task hello starts again from turn 0's tree (${base.slice(0, 12)})`,
     ]);
+  });
+
+  it("a cancelled run's push lands while the lead takes its task over (the forge refuses the lease once): said, the task left in its runs (its worker not run, its branch where it was), taken over at the next wake: the folded turn's tree, DONE, no half-work merged", async () => {
+    const job = await newJob({ recording: withSubtasks(true), config: PER_TASK });
+    const runs = recordedRuns();
+    const deps = await dispatchedToRuns(job, runs.port);
+    await deadRunMidSubtree(job);
+    await runTaskInItsRun(job, "world", "902");
+    runs.ended.set("901", { status: "completed", conclusion: "failure" });
+    await wake(1, deps); // world folded; hello's run died: epoch 2 in run 903
+    // The forge as GitHub answers a lease that no longer holds, once, for hello's branch.
+    const forge = deps.forge;
+    let refusals = 0;
+    const racing = Object.create(forge) as typeof forge;
+    racing.pushBranch = async (branch, update) => {
+      if (branch === "cfa/1-hello" && refusals++ === 0)
+        throw new PushRejectedError({ branch, ...update, detail: "stale info" });
+      return forge.pushBranch(branch, update);
+    };
+    deps.forge = racing;
+    const watch = watchingHello(job, deps);
+    watch.armed = true;
+    const tip = git(job.repoDir, "rev-parse", "cfa/1-hello");
+    runs.ended.set("903", { status: "completed", conclusion: "failure" });
+    await wake(1, deps);
+    expect(refusals).toBe(1);
+    expect(job.lines.map((l) => l.detail)).toContain(
+      "task hello's branch moved while this run took it over (a cancelled run still pushing): taken over at the next wake",
+    );
+    expect(watch.seen).toEqual([]);
+    expect(git(job.repoDir, "rev-parse", "cfa/1-hello")).toBe(tip);
+    expect(Object.keys((state(job).engine.fanout as { tasks: object }).tasks)).toContain("hello");
+
+    const took = await wake(1, deps); // the run still dead: the lead takes hello over now
+    await expectTakenOverFromBase(job, deps, watch, took);
+    expect(runs.dispatched).toHaveLength(3);
   });
 });

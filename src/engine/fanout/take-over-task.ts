@@ -19,19 +19,23 @@ import { backToFoldedTurn } from "./back-to-folded-turn.js";
 import { commitStaged, type RunGit } from "./leased-refs.js";
 import { readTaskTurnRecords } from "./task-turn-files.js";
 
+/** What the takeover did: the commit whose tree it took back (null: the tip was that tree). */
+export type TakeOver = { back: string | null } | { moved: true };
+
 /**
  * Puts the task's branch back at its last folded turn's tree, without its runs' records, and
- * publishes it (leased on the tip its runs left). Returns the commit whose tree it took back,
- * or null when the tip was already that tree. Call it before the ledger is dropped: a failure
- * leaves the task in its runs, and the next wake's watch takes it over again.
+ * publishes it (leased on the tip its runs left). `moved` when the lease is refused: a run the
+ * lead cancelled pushed meanwhile (a cancellation is not instant); the worktree is put back at
+ * the tip it read, and the caller leaves the task in its runs for the next wake to take over
+ * from the branch as it is then. Call it before the ledger is dropped, for the same reason.
  */
 export async function takeOverTask(
   s: Session,
   id: string,
   ledger: Pick<TaskLedgerRecord, "epoch" | "folded" | "refused">,
-): Promise<string | null> {
+): Promise<TakeOver> {
   const meta = s.engine.tasks[id];
-  if (meta === undefined) return null;
+  if (meta === undefined) return { back: null };
   const ws = await taskWorkspace(s, id);
   const client = gitClient({
     baseDir: ws.root,
@@ -60,16 +64,29 @@ export async function takeOverTask(
   if ((await client.run(["diff", "--cached", "--quiet"])).code === 1)
     await commitStaged(git, `cfa #${s.n}: ${id} taken over by the lead, without its runs' records`);
   const head = (await git(["rev-parse", "--verify", "HEAD"])).trim();
-  if (head !== tip) await pushTask(s, id, tip, head);
-  return back;
+  try {
+    if (head !== tip) await pushTask(s, id, tip, head);
+  } catch (error) {
+    if ((error as Error | undefined)?.name !== "PushRejectedError") throw error;
+    await git(["reset", "--hard", "--quiet", tip]);
+    return { moved: true };
+  }
+  return { back };
 }
 
 /**
  * The live log's word on a task the lead took over whose branch went back to its last folded
- * turn's tree (`back`: take-over-task.ts), or "" when its tip was that tree.
+ * turn's tree, or "" when its tip was that tree.
  */
-export function fromTurn(back: string | null, folded: number, task?: string): string {
+export function fromTurn(took: TakeOver, folded: number, task?: string): string {
+  if ("moved" in took) return "";
+  const back = took.back;
   if (back === null) return "";
   const who = task === undefined ? "it" : `task ${task}`;
   return `; ${who} starts again from turn ${folded}'s tree (${back.slice(0, 12)})`;
+}
+
+/** The live log's word when a cancelled run pushed while the lead took its task over. */
+export function movedWhileTaken(id: string): string {
+  return `task ${id}'s branch moved while this run took it over (a cancelled run still pushing): taken over at the next wake`;
 }

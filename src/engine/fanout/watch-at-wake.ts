@@ -11,7 +11,7 @@ import { applyChange, progress, type Session } from "../job/session.js";
 import { runsElsewhere } from "./dispatch-task-run.js";
 import { watchTaskRun } from "./watch-task-run.js";
 import { dispatchNextEpoch, hasMail, waitsOnAnswer } from "./dispatch-on-mail.js";
-import { fromTurn, takeOverTask } from "./take-over-task.js";
+import { fromTurn, movedWhileTaken, takeOverTask } from "./take-over-task.js";
 
 /** True when any task's runner changed (the caller persists). */
 export async function watchAtWake(s: Session): Promise<boolean> {
@@ -32,13 +32,17 @@ export async function watchAtWake(s: Session): Promise<boolean> {
     if (step === "run-here") {
       await runs.cancel(ledger.runId).catch(() => undefined);
       // From its last folded turn's tree, as a run of its own would start (take-over-task.ts).
-      const back = await takeOverTask(s, id, ledger);
+      const took = await takeOverTask(s, id, ledger);
+      if ("moved" in took) {
+        progress(s, "EXECUTE", "TASK RUN", movedWhileTaken(id));
+        continue;
+      }
       applyChange(s, { type: "task-run-dropped", id });
       progress(
         s,
         "EXECUTE",
         "TASK RUN",
-        `task ${id} runs in this run: its runs died or did nothing twice${fromTurn(back, ledger.folded)}`,
+        `task ${id} runs in this run: its runs died or did nothing twice${fromTurn(took, ledger.folded)}`,
       );
       continue;
     }
