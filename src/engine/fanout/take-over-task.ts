@@ -9,14 +9,12 @@
 // leave the tree too: the branch is the lead's again, and its merge must not bring
 // `.cfa/turns/` into the job branch (as fold-at-wake.ts's adoption of a done head).
 
-import { commitDateEnv, gitClient } from "../../git/git-client.js";
-import { TASK_TURNS_DIR } from "../../records/task-turn-record.js";
 import type { TaskLedgerRecord } from "../../records/engine-state.js";
 import type { Session } from "../job/session.js";
 import { pushTask, taskWorkspace } from "../tasks/task-workspace.js";
-import { BOT_IDENTITY } from "../tree/job-repo.js";
 import { backToFoldedTurn } from "./back-to-folded-turn.js";
-import { commitStaged, type RunGit } from "./leased-refs.js";
+import type { RunGit } from "./leased-refs.js";
+import { recordsOut, taskGit } from "./task-git.js";
 import { readTaskTurnRecords } from "./task-turn-files.js";
 
 /** What the takeover did: the commit whose tree it took back (null: the tip was that tree). */
@@ -36,13 +34,7 @@ export async function takeOverTask(
 ): Promise<TakeOver> {
   const meta = s.engine.tasks[id];
   if (meta === undefined) return { back: null };
-  const ws = await taskWorkspace(s, id);
-  const client = gitClient({
-    baseDir: ws.root,
-    gitDir: ws.gitDir,
-    config: [`user.name=${BOT_IDENTITY.name}`, `user.email=${BOT_IDENTITY.email}`],
-    env: () => commitDateEnv(s.deps.clock.now()),
-  });
+  const client = taskGit(s, await taskWorkspace(s, id));
   const git: RunGit = (args) => client.raw(args);
   // The worktree at the branch's tip: a new runner checks the fetched branch out there, and a
   // local job's runs push into this repository, moving the branch under the lead's checkout
@@ -59,10 +51,7 @@ export async function takeOverTask(
     ledger,
     base: meta.base,
   });
-  await git(["rm", "-r", "--quiet", "--ignore-unmatch", "--", TASK_TURNS_DIR]);
-  // Exit 1: the records were in the tree and are staged out.
-  if ((await client.run(["diff", "--cached", "--quiet"])).code === 1)
-    await commitStaged(git, `cfa #${s.n}: ${id} taken over by the lead, without its runs' records`);
+  await recordsOut(client, `cfa #${s.n}: ${id} taken over by the lead, without its runs' records`);
   const head = (await git(["rev-parse", "--verify", "HEAD"])).trim();
   try {
     if (head !== tip) await pushTask(s, id, tip, head);
