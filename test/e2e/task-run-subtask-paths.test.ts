@@ -17,7 +17,7 @@ import { runTaskInItsRun, tasksInOwnRunsRecording } from "../support/engine/task
 import { EXECUTE_STEPS, pass, worker } from "../support/engine/recordings.js";
 import { call, expecting, say as sayStep, tools } from "../support/engine/script.js";
 import { wake } from "../../src/engine/index.js";
-import { git } from "../support/engine/local-job.js";
+import { git, type LocalJob } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { commitConfig, say } from "../support/engine/person.js";
 import { botComments, setupOf, state } from "../support/engine/inspect.js";
@@ -34,6 +34,23 @@ import { bwrapSuite } from "../support/sandbox/sandbox-fixtures.js";
 const { bit, skipped } = bwrapSuite();
 
 const dispatch = (id: string, brief: string) => call("dispatch", { id, brief, files: [] });
+
+/**
+ * hello's one record, its run's: done, carrying only the worker's reply, and the worker's
+ * `workerTurns` turns (on the lead's message, then on its sub-tasks' mail).
+ */
+function helloDoneRecord(job: LocalJob, workerTurns: number): { head: string } {
+  const record = JSON.parse(git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json")) as {
+    head: string;
+    done: boolean;
+    sends: { kind: string }[];
+    workerTurns?: number;
+  };
+  expect(record.done).toBe(true);
+  expect(record.sends.map((m) => m.kind)).toEqual(["reply"]);
+  expect(record.workerTurns).toBe(workerTurns);
+  return record;
+}
 
 const newJob = useLocalJobs();
 
@@ -94,12 +111,7 @@ describe("sub-tasks in a task's own run, past the fan-out cap (issue 15 point 6)
     expect(most).toBe(2);
     // The branch's history says the same: hello-c's turn was made on the task branch with
     // hello-a merged and hello-b not yet.
-    const record = JSON.parse(
-      git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
-    ) as { head: string; done: boolean; sends: { kind: string }[]; workerTurns?: number };
-    expect(record.done).toBe(true);
-    expect(record.sends.map((m) => m.kind)).toEqual(["reply"]);
-    expect(record.workerTurns).toBe(4);
+    const record = helloDoneRecord(job, 4);
     const commitOf = (grep: string) =>
       git(job.repoDir, "log", "--format=%H", "--fixed-strings", `--grep=${grep}`, record.head);
     const cTurn = commitOf("worker@dispatch:hello-c turn");
@@ -165,12 +177,7 @@ describe("sub-tasks in a task's own run whose merges conflict (issue 15 point 6)
       .filter((l) => ["MERGED", "CONFLICT"].includes(l.event))
       .map((l) => `${l.event} ${l.detail}`);
     expect(said).toEqual(["MERGED task hello-a into cfa/1-hello", "CONFLICT task hello-b: x.txt"]);
-    const record = JSON.parse(
-      git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
-    ) as { head: string; done: boolean; sends: { kind: string }[]; workerTurns?: number };
-    expect(record.done).toBe(true);
-    expect(record.sends.map((m) => m.kind)).toEqual(["reply"]);
-    expect(record.workerTurns).toBe(4);
+    const record = helloDoneRecord(job, 4);
     expect(git(job.repoDir, "show", `${record.head}:x.txt`)).toBe("a\nb");
     const merges = git(job.repoDir, "log", "--merges", "--format=%s", record.head);
     expect(merges).toContain("merge task hello-a");
