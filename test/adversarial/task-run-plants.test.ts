@@ -41,6 +41,7 @@ import {
   LEAD,
   PER_TASK,
   plantedRecord,
+  pushPlantedRecords,
   refusedSince,
 } from "../support/engine/task-run-jobs.js";
 
@@ -74,25 +75,14 @@ const PLANTS: [string, string, string, TaskTurnRecord, string][] = [
 
 /** The taken-over runner's pushes: each plant committed on its branch, pushed. */
 function pushPlants(remote: string): void {
-  const dir = tempDir("cfa-plant-");
-  try {
-    git(dir, "clone", "--quiet", remote, ".");
-    git(dir, "config", "user.name", "runner");
-    git(dir, "config", "user.email", "runner@example.invalid");
-    for (const branch of ["cfa/1-hello", "cfa/1-world"]) {
-      git(dir, "checkout", "--quiet", branch);
-      for (const [, on, path, record] of PLANTS) {
-        if (on !== branch) continue;
-        mkdirSync(join(dir, ".cfa/turns"), { recursive: true });
-        writeFileSync(join(dir, path), `${JSON.stringify(record)}\n`);
-        git(dir, "add", "--force", "--", path);
-      }
-      git(dir, "commit", "--quiet", "-m", "planted");
-      git(dir, "push", "--quiet", "origin", branch);
-    }
-  } finally {
-    removeDir(dir);
-  }
+  const on = (branch: string) =>
+    PLANTS.filter((p) => p[1] === branch).map(
+      ([, , path, record]) => [path, record] as [string, TaskTurnRecord],
+    );
+  pushPlantedRecords(remote, {
+    "cfa/1-hello": on("cfa/1-hello"),
+    "cfa/1-world": on("cfa/1-world"),
+  });
 }
 
 describe(cases("a taken-over task run's planted records", PLANTS.length, "plants"), () => {

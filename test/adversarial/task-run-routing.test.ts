@@ -14,8 +14,6 @@
 // Positive controls: each plant is a well-formed record on the branch the lead reads, and a
 // fold that let its recipient (or its task) through would fold it.
 
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
 import { foldTaskRecords } from "../../src/engine/fanout/fold-task-records.js";
@@ -26,7 +24,6 @@ import { EXECUTE_STEPS, worker } from "../support/engine/recordings.js";
 import { git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { state } from "../support/engine/inspect.js";
-import { removeDir, tempDir } from "../support/git/temp-repo.js";
 import { cases } from "../support/adversarial/count.js";
 import { runTaskInItsRun, tasksInOwnRunsRecording } from "../support/engine/task-run-pushes.js";
 import {
@@ -37,6 +34,7 @@ import {
   LEAD,
   PER_TASK,
   plantedRecord,
+  pushPlantedRecords,
   recordedRuns,
   refusedSince,
 } from "../support/engine/task-run-jobs.js";
@@ -68,22 +66,12 @@ const PLANTS: [string, TaskTurnRecord, { to?: string; task?: string }, string][]
 
 /** The taken-over runner's push: every plant committed on hello's branch. */
 function pushPlants(remote: string): void {
-  const dir = tempDir("cfa-plant-");
-  try {
-    git(dir, "clone", "--quiet", "--branch", "cfa/1-hello", remote, ".");
-    git(dir, "config", "user.name", "runner");
-    git(dir, "config", "user.email", "runner@example.invalid");
-    mkdirSync(join(dir, ".cfa/turns"), { recursive: true });
-    for (const [, record] of PLANTS) {
-      const path = `.cfa/turns/${String(record.seq).padStart(6, "0")}-e1.json`;
-      writeFileSync(join(dir, path), `${JSON.stringify(record)}\n`);
-      git(dir, "add", "--force", "--", path);
-    }
-    git(dir, "commit", "--quiet", "-m", "planted");
-    git(dir, "push", "--quiet", "origin", "cfa/1-hello");
-  } finally {
-    removeDir(dir);
-  }
+  pushPlantedRecords(remote, {
+    "cfa/1-hello": PLANTS.map(([, record]) => [
+      `.cfa/turns/${String(record.seq).padStart(6, "0")}-e1.json`,
+      record,
+    ]),
+  });
 }
 
 describe(cases("a task run's records sending past its parent", PLANTS.length, "plants"), () => {

@@ -4,6 +4,8 @@
 // DONE, both tasks merged. Jobs come from useLocalJobs; the lead's side up to its dispatch and
 // the task runs themselves from task-run-pushes.ts.
 
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { expect } from "vitest";
 import { wake, type WakeSummary } from "../../../src/engine/index.js";
 import type { TaskTurnRecord } from "../../../src/records/task-turn-record.js";
@@ -13,7 +15,8 @@ import type {
   TaskRunState,
   TaskRuns,
 } from "../../../src/ports/task-runs.js";
-import type { LocalJob } from "./local-job.js";
+import { git, type LocalJob } from "./local-job.js";
+import { removeDir, tempDir } from "../git/temp-repo.js";
 import { approve } from "./person.js";
 import { fileOnBranch } from "./inspect.js";
 import { jobPaths } from "../../../src/records/job-paths.js";
@@ -132,4 +135,33 @@ export async function expectRunDone(
     turns: 1,
     done: true,
   });
+}
+
+/**
+ * A taken-over runner's pushes: for each branch, its planted records (path → record) written
+ * and committed in one commit on it, pushed to `remote` as a run would (no lease: the runner
+ * holds the branch's token).
+ */
+export function pushPlantedRecords(
+  remote: string,
+  plants: Record<string, [path: string, record: TaskTurnRecord][]>,
+): void {
+  const dir = tempDir("cfa-plant-");
+  try {
+    git(dir, "clone", "--quiet", remote, ".");
+    git(dir, "config", "user.name", "runner");
+    git(dir, "config", "user.email", "runner@example.invalid");
+    for (const [branch, records] of Object.entries(plants)) {
+      git(dir, "checkout", "--quiet", branch);
+      for (const [path, record] of records) {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), `${JSON.stringify(record)}\n`);
+        git(dir, "add", "--force", "--", path);
+      }
+      git(dir, "commit", "--quiet", "-m", "planted");
+      git(dir, "push", "--quiet", "origin", branch);
+    }
+  } finally {
+    removeDir(dir);
+  }
 }
