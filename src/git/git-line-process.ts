@@ -97,11 +97,18 @@ export class GitLineProcess {
           if (this.child === started) this.child = undefined;
           for (const w of this.waiting.splice(0)) w.reject(error);
         };
-        child.on("error", (error) => fail(new Error(`cfa/git: cannot run git: ${error.message}`)));
+        child.on("error", (error) => {
+          if (this.child === started) fail(new Error(`cfa/git: cannot run git: ${error.message}`));
+        });
         child.on("close", (code) => {
+          // A process already replaced (ended idle, then a later ask started the next one)
+          // answers nothing more: the requests waiting now are the next one's. Failing them
+          // here was "git exited (0) before answering" under load, where the old process's
+          // exit comes after the next ask (an idle timeout inside a long verification).
+          if (this.child !== started) return;
           if (this.waiting.length > 0) {
             fail(new Error(`cfa/git: git exited (${code}) before answering: ${stderr.trim()}`));
-          } else if (this.child === started) {
+          } else {
             this.child = undefined;
           }
         });

@@ -24,12 +24,18 @@ export async function oversizedFiles(
   root: string,
   git: GitClient,
   maxBytes: number,
-  options: { paths?: readonly string[]; exclude?: readonly string[] } = {},
+  options: {
+    paths?: readonly string[];
+    exclude?: readonly string[];
+    /** Given what git listed (null: it could not), for a caller that checks the same names. */
+    onListed?: (listed: readonly string[] | null) => void;
+  } = {},
 ): Promise<OversizedFile[]> {
   const specs = options.paths?.map((file) => `:(literal)${file}`) ?? [];
   if (options.paths !== undefined && specs.length === 0) return [];
   const excluded = (options.exclude ?? []).map((prefix) => `:(exclude,literal)${prefix}`);
   const listed = await filesGitWouldAdd(git, [...(specs.length > 0 ? specs : ["."]), ...excluded]);
+  options.onListed?.(listed);
   if (listed === null) return [];
   const byFolder = new Map<string, Set<string>>();
   for (const file of listed) {

@@ -56,17 +56,32 @@ export async function stageTree(
     options.maxFileBytes ?? GITHUB_FILE_LIMIT_BYTES,
     GITHUB_FILE_LIMIT_BYTES,
   );
+  let listed: readonly string[] | null = null;
   const tooLarge = await oversizedFiles(git.baseDir, git, maxBytes, {
     ...(paths === undefined ? {} : { paths }),
     exclude: options.exclude ?? [],
+    onListed: (files) => (listed = files),
   });
+  // Nothing git would add (no new file it does not ignore, and no tracked one changed, an
+  // unstaged deletion included: https://git-scm.com/docs/git-ls-files "--modified"): no
+  // `git add`, which would stage nothing (issue 19 §3: a task's close commits its pending
+  // work, and there is none once its turns were committed).
+  if (listed !== null && (listed as readonly string[]).length === 0) {
+    return { refused: [], tooLarge, ...(await settleIndex(git)) };
+  }
   const excluded = [
     ...[...(options.exclude ?? []), ...tooLarge.map((file) => file.path)].map(
       (prefix) => `:(exclude,literal)${prefix}`,
     ),
     ...(paths === undefined ? dependencyExcludes() : []),
   ];
-  const controlNamed = await namesWithControls(git, [...specs, ...excluded]);
+  // The names git would add under these pathspecs are among those just listed for their
+  // size (the same pathspecs, fewer excludes): when none of those holds a control character,
+  // git is not asked again (issue 19 §3: one ls-files a whole-tree commit fewer).
+  const controlNamed =
+    listed !== null && !(listed as readonly string[]).some(hasControl)
+      ? []
+      : await namesWithControls(git, [...specs, ...excluded]);
   excluded.push(...controlNamed.map((file) => `:(exclude,literal)${file}`));
   const args = ["add", "--all", "--ignore-errors", "--", ...specs, ...excluded];
   const added = await git.run(args);

@@ -1,7 +1,9 @@
 // How a configured model name becomes the model the API is asked for, and what its usage
 // costs: the same for every entry point that wires the Anthropic adapter's tables.
 
-import { costOf, DEFAULT_MODELS, isKnownModel } from "../adapters/anthropic/index.js";
+// The price table's own module, not the adapter's index: that loads the Anthropic SDK, which
+// a replay never calls (issue 19 §3, start-up).
+import { costOf, DEFAULT_MODELS, isKnownModel } from "../adapters/anthropic/prices.js";
 import { isModelTier } from "../config/index.js";
 import type { ModelUsage } from "../ports/model.js";
 

@@ -4,7 +4,7 @@
 
 import { lstat } from "node:fs/promises";
 import path from "node:path";
-import type { GitClient } from "../../git/git-client.js";
+import { GitCommandError, type GitClient } from "../../git/git-client.js";
 import { headFromFiles, looseBranchId } from "../../git/head-from-files.js";
 import type { MergeResult } from "../../ports/workspaces.js";
 import { gitOutput } from "../../git/git-at.js";
@@ -53,29 +53,47 @@ export async function mergeBranch(
   }
 
   let failure: unknown = undefined;
+  // Its exit code too: `raw` throws only when git also wrote to stderr, and a conflicting
+  // merge may report on stdout alone.
+  let exitCode: number | null = null;
+  const mergeArgs = [
+    "merge",
+    "--no-ff",
+    "--no-edit",
+    "--no-verify",
+    "--no-gpg-sign",
+    "--message",
+    options.message,
+    tip,
+  ];
   try {
-    await gitOutput(into, [
-      "merge",
-      "--no-ff",
-      "--no-edit",
-      "--no-verify",
-      "--no-gpg-sign",
-      "--message",
-      options.message,
-      tip,
-    ]);
+    const result = await into.run(mergeArgs);
+    exitCode = result.code;
+    if (result.code !== 0 && result.stderr.length > 0) {
+      failure = new GitCommandError(
+        result.stdout.toString("utf8") + result.stderr,
+        mergeArgs,
+        result.code,
+      );
+    }
   } catch (error) {
     failure = error;
   }
 
-  const unmerged = await gitOutput(into, [
-    "diff",
-    "--no-ext-diff",
-    "--no-textconv",
-    "--name-only",
-    "--diff-filter=U",
-    "-z",
-  ]);
+  // A merge git reports done (exit 0) committed an index with no unmerged entry: only
+  // another outcome is asked which files conflict (issue 19 §3: one git process a merge
+  // fewer).
+  const unmerged =
+    exitCode === 0
+      ? ""
+      : await gitOutput(into, [
+          "diff",
+          "--no-ext-diff",
+          "--no-textconv",
+          "--name-only",
+          "--diff-filter=U",
+          "-z",
+        ]);
   const files = [...new Set(unmerged.split("\0").filter((file) => file !== ""))].sort();
   if (files.length > 0) {
     switch (options.onConflict) {

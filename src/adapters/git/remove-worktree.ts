@@ -1,6 +1,7 @@
 // Releasing a workspace (seed 000 §9/§10: release happens below the rule layer) without ever
 // deleting through a link: a link at the root is unlinked itself, a real directory is removed
-// by git only if git knows it as a worktree, and the registration is pruned in every case.
+// by git only if git knows it as a worktree, and the registration is pruned in every case —
+// by a `git worktree prune` only when one would remove something (stale-worktrees.ts).
 
 import { lstat, readdir, readFile, rm, unlink } from "node:fs/promises";
 import path from "node:path";
@@ -8,6 +9,7 @@ import type { GitClient } from "../../git/git-client.js";
 import type { Logger } from "../../ports/logger.js";
 import { gitOutput } from "../../git/git-at.js";
 import { looseBranchId, refAbsentFromFiles } from "../../git/head-from-files.js";
+import { hasStaleWorktree } from "../../git/stale-worktrees.js";
 
 export async function removeWorktree(
   repo: GitClient,
@@ -32,7 +34,7 @@ export async function removeWorktree(
       await forgetRegistration(options.commonDir, root);
     }
   }
-  await gitOutput(repo, ["worktree", "prune"]);
+  if (await hasStaleWorktree(options.commonDir)) await gitOutput(repo, ["worktree", "prune"]);
 }
 
 /** Deletes the admin entry that registers `root`, as `git worktree prune` would if it could. */

@@ -3,16 +3,15 @@
 // Google Vertex AI — with the credentials each cloud documents in the environment. The
 // repository's configuration is only known once a wake has read it, so the client is built
 // when the engine configures it (EngineDeps.configure) or, failing that, at the first call,
-// for the Anthropic API.
+// for the Anthropic API. Each provider's SDK is imported only when its client is built: the
+// three together are ~250 ms of module loading (issue 19 §3: the demo and every verb that
+// never calls a model paid it at start-up, before their first line).
 
 import type { CfaConfig, Provider } from "../../config/config-schema.js";
 import type { Logger } from "../../ports/logger.js";
 import type { Model, ModelLimits } from "../../ports/model.js";
-import { createAnthropicModel } from "../anthropic/anthropic-model.js";
 import type { PatienceOptions } from "../anthropic/patience.js";
 import { contextWindowOf, maxOutputOf } from "../anthropic/prices.js";
-import { createBedrockModel } from "../bedrock/bedrock-model.js";
-import { createVertexModel } from "../vertex/vertex-model.js";
 
 export interface ProviderSettings {
   provider: Provider;
@@ -64,15 +63,15 @@ export function createProviderModel(options: {
 }): ProviderModel {
   const { env, logger } = options;
   let settings = DEFAULT_PROVIDER_SETTINGS;
-  let built: { key: string; model: Model } | null = null;
+  let built: { key: string; model: Promise<Model> } | null = null;
 
-  const model = (): Model => {
+  const model = (): Promise<Model> => {
     const key = JSON.stringify(settings);
     if (built?.key !== key) built = { key, model: build(settings) };
     return built.model;
   };
 
-  function build(s: ProviderSettings): Model {
+  async function build(s: ProviderSettings): Promise<Model> {
     const common = {
       ...options.patience,
       patienceMs: s.patienceMs,
@@ -84,14 +83,17 @@ export function createProviderModel(options: {
       return raw === undefined || raw === "" ? undefined : raw;
     };
     switch (s.provider) {
-      case "anthropic":
+      case "anthropic": {
+        const { createAnthropicModel } = await import("../anthropic/anthropic-model.js");
         return createAnthropicModel({
           ...common,
           apiKey: value("ANTHROPIC_API_KEY"),
           authToken: value("ANTHROPIC_AUTH_TOKEN"),
           baseURL: value("ANTHROPIC_BASE_URL"),
         });
+      }
       case "bedrock": {
+        const { createBedrockModel } = await import("../bedrock/bedrock-model.js");
         const accessKeyId = value("AWS_ACCESS_KEY_ID");
         const secretAccessKey = value("AWS_SECRET_ACCESS_KEY");
         return createBedrockModel({
@@ -112,7 +114,8 @@ export function createProviderModel(options: {
           secrets: PROVIDER_SECRETS.map(value),
         });
       }
-      case "vertex":
+      case "vertex": {
+        const { createVertexModel } = await import("../vertex/vertex-model.js");
         return createVertexModel({
           ...common,
           region: s.vertex.region ?? value("CLOUD_ML_REGION") ?? "",
@@ -123,6 +126,7 @@ export function createProviderModel(options: {
           models: s.vertex.models,
           baseURL: value("ANTHROPIC_VERTEX_BASE_URL"),
         });
+      }
       default: {
         const unknown: never = s.provider;
         throw new Error(`cfa/model: unknown provider ${String(unknown)}`);
@@ -135,7 +139,7 @@ export function createProviderModel(options: {
       settings = next;
     },
     async complete(request, callOptions) {
-      return model().complete(request, callOptions);
+      return (await model()).complete(request, callOptions);
     },
     limits(name: string): ModelLimits {
       // Limits are the model's, whichever provider serves it.

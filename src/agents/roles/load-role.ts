@@ -26,10 +26,26 @@ export function loadRole(name: RoleName, options: LoadRoleOptions = {}): RoleDef
       cause: error,
     });
   }
-  const role = parseRole(text, file);
+  const role = parsedRole(text, file);
   // The file name is how the engine asks for a role; a mismatch would spark the wrong one.
   if (role.name !== name) {
     throw new RoleError(file, `front matter says role "${role.name}" but the file is ${name}.md`);
   }
+  return role;
+}
+
+/**
+ * The last parse of each role file, kept while its text is unchanged: a role is loaded at
+ * every turn, and parsing its front matter again was ~40 ms of the demo's main thread
+ * (issue 19 §3, --cpu-prof). The file is still read each time, so an edited role is parsed
+ * again; each caller gets its own copy.
+ */
+const parsed = new Map<string, { text: string; role: RoleDefinition }>();
+
+function parsedRole(text: string, file: string): RoleDefinition {
+  const known = parsed.get(file);
+  if (known?.text === text) return structuredClone(known.role);
+  const role = parseRole(text, file);
+  parsed.set(file, { text, role: structuredClone(role) });
   return role;
 }

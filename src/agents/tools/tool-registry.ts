@@ -47,9 +47,26 @@ export function roleTool(role: RoleDefinition, name: string): Tool | undefined {
   return isToolName(name) && role.tools.includes(name) ? TOOLS[name] : undefined;
 }
 
+/**
+ * Each tool's input schema as JSON Schema, converted once per process: a tool's zod schema
+ * never changes, and converting it at every turn of every agent was ~30 ms of the demo's
+ * main thread (issue 19 §3, --cpu-prof). Each spec gets its own copy.
+ */
+const inputSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+function inputSchemaOf(input: z.ZodType): Record<string, unknown> {
+  let schema = inputSchemas.get(input);
+  if (schema === undefined) {
+    // The model fills the input, so its schema is the input side (defaults optional).
+    const { $schema: _dialect, ...rest } = z.toJSONSchema(input, { io: "input" });
+    schema = rest;
+    inputSchemas.set(input, schema);
+  }
+  return structuredClone(schema);
+}
+
 export function toolSpec(tool: Tool, role: RoleDefinition): ToolSpec {
-  // The model fills the input, so its schema is the input side (defaults optional).
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.input, { io: "input" });
+  const schema = inputSchemaOf(tool.input);
   return {
     name: tool.name,
     description: tool.describeFor?.(role) ?? tool.description,

@@ -72,6 +72,21 @@ describe("loadRole", () => {
       expect(() => loadRole("worker", { dir })).toThrow(/front matter says role "proxy"/);
     });
 
+    it("parses a role file again once its text changed, and gives each caller its own copy (issue 19 §3: parsed once while unchanged)", async () => {
+      const file = join(dir, "worker.md");
+      const text = (tools: string) =>
+        `---\nrole: worker\ntier: capable\ntools: [${tools}]\ncommands: []\nnetwork: false\n---\n\nPrompt.\n`;
+      await writeFile(file, text("read_file"));
+      const first = loadRole("worker", { dir });
+      first.tools.push("write_file");
+      first.commands.push("rm -rf /");
+      const second = loadRole("worker", { dir });
+      expect(second.tools).toEqual(["read_file"]);
+      expect(second.commands).toEqual([]);
+      await writeFile(file, text("read_file, list_files"));
+      expect(loadRole("worker", { dir }).tools).toEqual(["read_file", "list_files"]);
+    });
+
     it("refuses a missing file with the path", () => {
       expect(() => loadRole("verifier", { dir })).toThrow(join(dir, "verifier.md"));
     });

@@ -27,6 +27,13 @@ const run = (ctx: ToolContext, name: string, input: unknown) =>
   runToolCall({ type: "tool_use", id: `t${++id}`, name, input }, ctx);
 
 describe("toolSpecs", () => {
+  it("gives each spec its own input schema: one changed leaves the next turn's as converted (issue 19 §3: converted once)", () => {
+    const role = testRole([...TOOL_NAMES]);
+    const first = toolSpecs(role);
+    const pristine = JSON.stringify(first);
+    for (const spec of first) spec.input_schema.planted = { type: "string" };
+    expect(JSON.stringify(toolSpecs(role))).toBe(pristine);
+  });
   it("gives every tool an object JSON Schema without a $schema key, and a description", () => {
     const specs = toolSpecs(testRole([...TOOL_NAMES]));
     expect(specs.map((spec) => spec.name)).toEqual([...TOOL_NAMES]);
