@@ -37,18 +37,20 @@ import { jobPaths } from "../../src/records/job-paths.js";
 import { TASK_TRANSCRIPT_PATH } from "../../src/records/task-turn-record.js";
 import { git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
-import { approve } from "../support/engine/person.js";
 import { fileOnBranch } from "../support/engine/inspect.js";
 import { cases } from "../support/adversarial/count.js";
 import {
   activeRuns,
-  expectBothMerged,
-  leadUpToDispatch,
   runTaskAsItsRun,
   tasksInOwnRunsRecording,
 } from "../support/engine/task-run-pushes.js";
+import {
+  approvedToDone,
+  dispatchedToRuns,
+  PER_TASK,
+  refusedSince,
+} from "../support/engine/task-run-jobs.js";
 
-const PER_TASK = "execute:\n  runners: per-task\n";
 const USAGE = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 };
 const LEAD_FILE = jobPaths(1).instance({ agent: "project-lead", thread: "state:execute:1" });
 const workerFile = (task: string) =>
@@ -87,8 +89,7 @@ describe(cases("a taken-over task run's pushed transcripts", 3, "plants"), () =>
 
   it("each handled once — refused by size, refused by line number, the path the lead's — nothing of them on cfa/1; DONE", async () => {
     const job = await newJob({ recording: tasksInOwnRunsRecording(), config: PER_TASK });
-    const deps = await leadUpToDispatch(job, activeRuns());
-    await wake(1, deps);
+    const deps = await dispatchedToRuns(job, activeRuns());
     const leadBefore = fileOnBranch(job, LEAD_FILE);
     expect(leadBefore).not.toBeNull();
     const claimed = `${leadBefore}\n${turn(9, "PLANTED as the project lead")}`;
@@ -112,12 +113,8 @@ describe(cases("a taken-over task run's pushed transcripts", 3, "plants"), () =>
     expect(git(job.repoDir, "show", `cfa/1-world:${otherName}`)).toContain("PLANTED");
 
     const before = job.lines.length;
-    let summary = await wake(1, deps);
-    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-    const refused = job.lines
-      .slice(before)
-      .filter((l) => l.event === "REFUSED")
-      .map((l) => l.detail);
+    const atGate = await wake(1, deps);
+    const refused = refusedSince(job, before);
     expect(refused.sort()).toEqual(
       [
         `task hello's run: its transcript is ${size} bytes, over the ${TASK_TRANSCRIPT_MAX_BYTES}-byte bound: not taken`,
@@ -129,10 +126,7 @@ describe(cases("a taken-over task run's pushed transcripts", 3, "plants"), () =>
     expect(fileOnBranch(job, workerFile("hello"))).toBeNull();
     expect(fileOnBranch(job, workerFile("world"))).toBeNull();
     expect(fileOnBranch(job, LEAD_FILE)).not.toContain("PLANTED");
-    await approve(job);
-    summary = await wake(1, deps);
-    expect(summary.state).toBe("DONE");
-    expectBothMerged(job);
+    await approvedToDone(job, deps, atGate);
     // Said once across wakes; nothing of the plants anywhere on the job branch or in a line.
     expect(job.lines.filter((l) => l.event === "REFUSED")).toHaveLength(3);
     expect(job.lines.some((l) => l.detail.includes("PLANTED"))).toBe(false);
@@ -196,8 +190,7 @@ describe(cases("another instance's conversation as a worker's on its first run",
 
   it("hello's run pushes world's well-formed conversation: refused, said once, hello's record empty; positive control: world's own conversation from world's run is taken", async () => {
     const job = await newJob({ recording: tasksInOwnRunsRecording(), config: PER_TASK });
-    const deps = await leadUpToDispatch(job, activeRuns());
-    await wake(1, deps);
+    const deps = await dispatchedToRuns(job, activeRuns());
     const worlds = taskTurn(1, "PLANTED world's answer", WORLD_BRIEF);
     // Well-formed, ended, nothing to continue yet: what the continuation check alone passes.
     expect(takeTaskTranscript(worlds, "", () => false, [WORLD_BRIEF])).toMatchObject({
@@ -211,24 +204,15 @@ describe(cases("another instance's conversation as a worker's on its first run",
     });
 
     const before = job.lines.length;
-    let summary = await wake(1, deps);
-    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-    expect(
-      job.lines
-        .slice(before)
-        .filter((l) => l.event === "REFUSED")
-        .map((l) => l.detail),
-    ).toEqual([
+    const atGate = await wake(1, deps);
+    expect(refusedSince(job, before)).toEqual([
       "task hello's run: its transcript's new turns are not the ones the lead delivered (its turn 1 of them opens on another message): not taken",
     ]);
     expect(fileOnBranch(job, workerFile("hello"))).toBeNull();
     // The control: the same text is world's own, and the lead takes it into world's record.
     // (fileOnBranch reads through `git show`, its last newline trimmed.)
     expect(`${fileOnBranch(job, workerFile("world"))}\n`).toBe(worlds);
-    await approve(job);
-    summary = await wake(1, deps);
-    expect(summary.state).toBe("DONE");
-    expectBothMerged(job);
+    await approvedToDone(job, deps, atGate);
     expect(job.lines.filter((l) => l.event === "REFUSED")).toHaveLength(1);
   });
 });

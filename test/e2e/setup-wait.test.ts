@@ -6,7 +6,7 @@
 // worktree made from that branch, not in a job worktree rebuilt on a new runner.
 
 import { execFileSync } from "node:child_process";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { wake } from "../../src/engine/index.js";
@@ -16,10 +16,10 @@ import { engineState } from "../../src/records/engine-state.js";
 import { parseConfig } from "../../src/config/index.js";
 import { parseJobRecord } from "../../src/protocol/job-record.js";
 import { bwrapSuite, fixtureRoot } from "../support/sandbox/sandbox-fixtures.js";
-import { git, type LocalJob } from "../support/engine/local-job.js";
+import { git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
-import { ANA, approve, openJob, say } from "../support/engine/person.js";
-import { botComments, fileOnBranch, state } from "../support/engine/inspect.js";
+import { ANA, approve, commitConfig, openJob, say } from "../support/engine/person.js";
+import { botComments, fileOnBranch, setupOf, state } from "../support/engine/inspect.js";
 import { call, recording, say as sayStep, tools } from "../support/engine/script.js";
 import {
   INTENT_STEPS,
@@ -33,23 +33,6 @@ import {
 
 // Setup commands run in the real sandbox.
 const { bit, skipped } = bwrapSuite();
-
-interface SetupState {
-  runs: {
-    workspace: string;
-    ok: boolean;
-    commands: { command: string; exitCode: number | null }[];
-  }[];
-  failed?: { command: string; exitCode: number | null; tail: string; retry?: true };
-}
-const setupOf = (job: LocalJob) => (state(job).engine as { setup?: SetupState }).setup;
-
-async function commitConfig(job: LocalJob, text: string): Promise<void> {
-  await mkdir(join(job.repoDir, ".github"), { recursive: true });
-  await writeFile(join(job.repoDir, ".github", "cfa.yml"), text);
-  git(job.repoDir, "add", ".github/cfa.yml");
-  git(job.repoDir, "commit", "--quiet", "-m", "fix setup");
-}
 
 const newJob = useLocalJobs();
 

@@ -7,38 +7,21 @@
 // on the job's scripted model (runTaskInItsRun), pushing to the lead's repository.
 
 import { describe, expect, it } from "vitest";
+import { runTaskInItsRun, tasksInOwnRunsRecording } from "../support/engine/task-run-pushes.js";
 import {
-  expectBothMerged,
-  leadUpToDispatch,
-  runTaskInItsRun,
-  tasksInOwnRunsRecording,
-} from "../support/engine/task-run-pushes.js";
+  approvedToDone,
+  dispatchedToRuns,
+  expectRunDone,
+  PER_TASK,
+  recordedRuns,
+} from "../support/engine/task-run-jobs.js";
 import { EXECUTE_STEPS, worker } from "../support/engine/recordings.js";
 import { call, say, tools } from "../support/engine/script.js";
 import { wake } from "../../src/engine/index.js";
-import type { TaskRunInputs, TaskRunState, TaskRuns } from "../../src/ports/task-runs.js";
 import { asConversationModel, git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
-import { approve, say as comment } from "../support/engine/person.js";
+import { say as comment } from "../support/engine/person.js";
 import { state } from "../support/engine/inspect.js";
-
-const PER_TASK = "execute:\n  runners: per-task\n";
-
-/** Runs answered 901, 902, … in dispatch order; each stays active until the test ends it. */
-function numberedRuns() {
-  const dispatched: TaskRunInputs[] = [];
-  const ended = new Map<string, TaskRunState>();
-  let next = 900;
-  const port: TaskRuns = {
-    dispatch: async (inputs) => {
-      dispatched.push(inputs);
-      return { kind: "dispatched", runId: String(++next) };
-    },
-    state: async (runId) => ended.get(runId) ?? { status: "active" },
-    cancel: async () => {},
-  };
-  return { port, dispatched, ended };
-}
 
 describe("a worker's question from its task's own run (issue 15 point 6)", () => {
   const newJob = useLocalJobs();
@@ -66,9 +49,8 @@ describe("a worker's question from its task's own run (issue 15 point 6)", () =>
         }),
         config: PER_TASK,
       });
-      const runs = numberedRuns();
-      const deps = await leadUpToDispatch(job, runs.port);
-      await wake(1, deps); // hello in run 901, world in run 902
+      const runs = recordedRuns();
+      const deps = await dispatchedToRuns(job, runs.port); // hello in run 901, world in run 902
       expect(runs.dispatched).toHaveLength(2);
 
       // The question ends hello's turn in its run: the record carries it, the task is not done.
@@ -123,22 +105,13 @@ describe("a worker's question from its task's own run (issue 15 point 6)", () =>
       expect(summary.waitingOn).toBe("the tasks' own runs: hello (run 903).");
 
       // Run 903 resumes the conversation: the answer is its ask_question's result.
-      expect(await runTaskInItsRun(job, "hello", "903", { epoch: 2 })).toEqual({
-        stopped: null,
-        turns: 1,
-        done: true,
-      });
+      await expectRunDone(job, "hello", "903", { epoch: 2 });
       const transcript = git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/transcript.jsonl");
       expect(transcript).toContain('"tool_use_id":"toolu_ask1"');
       expect(transcript).toContain("hello, of course");
       runs.ended.set("903", { status: "completed", conclusion: "success" });
 
-      summary = await wake(1, deps);
-      expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-      await approve(job);
-      summary = await wake(1, deps);
-      expect(summary.state).toBe("DONE");
-      expectBothMerged(job);
+      await approvedToDone(job, deps, await wake(1, deps));
       expect(git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1")).not.toContain(".cfa/turns");
       expect(runs.dispatched).toHaveLength(3);
       expect(asConversationModel(job.model).unplayed()).toEqual({});

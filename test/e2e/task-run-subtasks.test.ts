@@ -4,30 +4,36 @@
 // branch there, their costs charged to the task's one record; the record carries only the
 // worker's reply to its parent. The lead folds it, verifies and merges the task — DONE. The
 // job branch moves only with the lead's run, and no sub-task branch ever reaches the remote.
+// When the lead takes a task over from its runs (a second death, or a refused dispatch), it
+// starts from the last folded turn's tree as a new run would: a dead run's half-work (a
+// sub-task merged, never folded) is not merged.
 
 import { describe, expect, it } from "vitest";
 import {
-  expectBothMerged,
-  leadUpToDispatch,
+  activeRuns,
   runTaskInItsRun,
-  runOf,
   tasksInOwnRunsRecording,
 } from "../support/engine/task-run-pushes.js";
+import {
+  approvedToDone,
+  dispatchedToRuns,
+  expectRunDone,
+  numbered,
+  PER_TASK,
+  recordedRuns,
+} from "../support/engine/task-run-jobs.js";
 import { EXECUTE_STEPS, pass, worker } from "../support/engine/recordings.js";
 import { call, expecting, say, tools } from "../support/engine/script.js";
 import { wake } from "../../src/engine/index.js";
-import type { TaskRunInputs, TaskRuns, TaskRunState } from "../../src/ports/task-runs.js";
 import type { Model } from "../../src/ports/model.js";
-import { asConversationModel } from "../support/engine/local-job.js";
-import { git } from "../support/engine/local-job.js";
+import { PushRejectedError } from "../../src/adapters/github/index.js";
+import { asConversationModel, git, type LocalJob } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
-import { approve } from "../support/engine/person.js";
 import { fileOnBranch, state } from "../support/engine/inspect.js";
 import { jobPaths } from "../../src/records/job-paths.js";
 import { readJobRecords } from "../../src/cli/job-records.js";
 import { readJobView } from "../../src/cli/job-view.js";
 
-const PER_TASK = "execute:\n  runners: per-task\n";
 const dispatch = (id: string, brief: string) => call("dispatch", { id, brief, files: [] });
 
 /**
@@ -55,19 +61,118 @@ function withSubtasks(anyOrder = false) {
   });
 }
 
-function taskRuns() {
-  let next = 900;
-  const dispatched: TaskRunInputs[] = [];
-  const ended = new Map<string, TaskRunState>();
-  const port: TaskRuns = {
-    dispatch: async (i) => {
-      dispatched.push(i);
-      return { kind: "dispatched", runId: String(++next) };
+/**
+ * The lead took hello's worker transcript whole from the record's head: the first of its 3
+ * turns opens on the lead's message, the other two on its sub-tasks' replies, which the lead
+ * never saw.
+ */
+async function expectTranscriptTaken(job: LocalJob, head: string): Promise<void> {
+  const helloFile = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
+  expect(fileOnBranch(job, helloFile)?.trim()).toBe(
+    git(job.repoDir, "show", `${head}:.cfa/turns/transcript.jsonl`).trim(),
+  );
+  const view = readJobView((await readJobRecords(job.repoDir, 1))!);
+  expect(view.instances.find((i) => i.key === "worker@dispatch:hello")?.turns).toHaveLength(3);
+}
+
+/**
+ * Run 901 of hello as it dies inside its subtree: hello-a writes half.txt (the half-work,
+ * which no later turn writes), is verified and merged into the task branch, then the run
+ * stops right after hello-b's first call. Its one record is unended: the lead folds nothing.
+ */
+async function deadRunMidSubtree(job: LocalJob): Promise<void> {
+  const inner = job.deps.model;
+  const stop = new AbortController();
+  const dying: Model = {
+    complete: async (request, options) => {
+      const response = await inner.complete(request, options);
+      if (request.instance === "worker@dispatch:hello-b")
+        stop.abort({ reason: "the run's time margin", now: false });
+      if (request.instance !== "worker@dispatch:hello-a") return response;
+      const content = response.content.map((b) =>
+        b.type === "tool_use" && b.name === "write_file"
+          ? { ...b, input: { path: "half.txt", content: "half\n" } }
+          : b,
+      );
+      return { ...response, content };
     },
-    state: async (runId) => ended.get(runId) ?? { status: "active" },
-    cancel: async () => {},
+    ...(inner.limits ? { limits: (m: string) => inner.limits!(m) } : {}),
   };
-  return { port, dispatched, ended };
+  (job.deps as { model: Model }).model = dying;
+  try {
+    expect(await runTaskInItsRun(job, "hello", "901", { stop: stop.signal })).toEqual({
+      stopped: "the run stops early: the run's time margin",
+      turns: 0,
+      done: false,
+    });
+  } finally {
+    (job.deps as { model: Model }).model = inner;
+  }
+  const tip = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1-hello").split("\n");
+  expect(tip).toEqual(expect.arrayContaining(["hello.txt", "half.txt"]));
+  expect(git(job.repoDir, "log", "--merges", "--format=%s", "cfa/1-hello")).toContain(
+    "merge task hello-a",
+  );
+  expect(
+    JSON.parse(git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json")),
+  ).toMatchObject({ ended: false });
+}
+
+/**
+ * The lead's model (`deps`'s), noting the task branch's tree and files at each request of
+ * hello's worker once `armed` is set.
+ */
+function watchingHello(job: LocalJob, deps: { model: Model }) {
+  const inner = job.deps.model;
+  const seen: { tree: string; files: string[] }[] = [];
+  const watch = { armed: false, seen };
+  const model: Model = {
+    complete: async (request, options) => {
+      if (watch.armed && request.instance === "worker@dispatch:hello")
+        seen.push({
+          tree: git(job.repoDir, "rev-parse", "cfa/1-hello^{tree}"),
+          files: git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1-hello").split("\n"),
+        });
+      return inner.complete(request, options);
+    },
+    ...(inner.limits ? { limits: (m: string) => inner.limits!(m) } : {}),
+  };
+  deps.model = model;
+  return watch;
+}
+
+/** After the lead took hello over: its first turn there, the job DONE, no half-work merged. */
+async function expectTakenOverFromBase(
+  job: LocalJob,
+  deps: Parameters<typeof wake>[1],
+  watch: ReturnType<typeof watchingHello>,
+  /** The summary of the wake that took the task over. */
+  took: Awaited<ReturnType<typeof wake>>,
+) {
+  const base = (state(job).engine.tasks as Record<string, { base: string }>).hello!.base;
+  // The tree at the lead's first turn of hello's worker: the folded turn's (turn 0: the base).
+  expect(watch.seen.length).toBeGreaterThan(0);
+  expect(watch.seen[0]!.tree).toBe(git(job.repoDir, "rev-parse", `${base}^{tree}`));
+  expect(watch.seen[0]!.files).not.toContain("half.txt");
+  // Its transcript resumed at the same turn: the first request carries no turn of the dead run.
+  const asked = asConversationModel(job.model).requests.filter(
+    (r) => r.instance === "worker@dispatch:hello",
+  );
+  expect(asked[asked.length - watch.seen.length]?.step).toBe(0);
+  // Taken back in one commit on the task branch, which the lead merged (its history).
+  const log = git(job.repoDir, "log", "--format=%s", "cfa/1");
+  expect(log.split("hello back to turn 0's tree (a run stopped inside turn 1)")).toHaveLength(2);
+  expect(log.split("hello taken over by the lead, without its runs' records")).toHaveLength(2);
+  // The lead's run did the whole subtree again in the wake it took the task over.
+  await approvedToDone(job, deps, took);
+  const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
+  expect(files).toContain("a.txt");
+  expect(files).toContain("b.txt");
+  expect(files).not.toContain("half.txt");
+  expect(files).not.toContain(".cfa/turns/");
+  // Nothing the lead read of the taken-over branch afterwards was refused (its records gone).
+  expect(job.lines.filter((l) => l.event === "REFUSED")).toEqual([]);
+  expect(git(job.repoDir, "show", "cfa/1:hello.txt")).toBe("hello");
 }
 
 describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
@@ -78,20 +183,10 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
       recording: withSubtasks(),
       config: PER_TASK,
     });
-    const port: TaskRuns = {
-      dispatch: async (i) => ({ kind: "dispatched", runId: runOf(i.task) }),
-      state: async () => ({ status: "active" }),
-      cancel: async () => {},
-    };
-    const deps = await leadUpToDispatch(job, port);
-    await wake(1, deps);
+    const deps = await dispatchedToRuns(job, activeRuns());
     const jobHead = git(job.repoDir, "rev-parse", "cfa/1");
 
-    expect(await runTaskInItsRun(job, "hello", "901")).toEqual({
-      stopped: null,
-      turns: 1,
-      done: true,
-    });
+    await expectRunDone(job, "hello", "901");
     await runTaskInItsRun(job, "world", "902");
     // The task runs wrote their task branches alone.
     expect(git(job.repoDir, "rev-parse", "cfa/1")).toBe(jobHead);
@@ -131,20 +226,9 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
       ),
     ).toHaveLength(3);
 
-    let summary = await wake(1, deps);
-    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-    // The lead took hello's worker transcript whole: the first of its 3 turns opens on the
-    // lead's message, the other two on its sub-tasks' replies, which the lead never saw.
-    const helloFile = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
-    expect(fileOnBranch(job, helloFile)?.trim()).toBe(
-      git(job.repoDir, "show", `${record.head}:.cfa/turns/transcript.jsonl`).trim(),
-    );
-    const view = readJobView((await readJobRecords(job.repoDir, 1))!);
-    expect(view.instances.find((i) => i.key === "worker@dispatch:hello")?.turns).toHaveLength(3);
-    await approve(job);
-    summary = await wake(1, deps);
-    expect(summary.state).toBe("DONE");
-    expectBothMerged(job);
+    const atGate = await wake(1, deps);
+    await expectTranscriptTaken(job, record.head);
+    await approvedToDone(job, deps, atGate);
     const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
     expect(files).toContain("a.txt");
     expect(files).toContain("b.txt");
@@ -155,9 +239,8 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
 
   it("a run stopped inside the subtree (a sub-task's first call made) ends no record and pushes no transcript; the lead dispatches epoch 2, which starts again from the task's base (1 commit back, the dead run's hello.txt gone), takes the subtree again and is folded once: DONE", async () => {
     const job = await newJob({ recording: withSubtasks(true), config: PER_TASK });
-    const runs = taskRuns();
-    const deps = await leadUpToDispatch(job, runs.port);
-    await wake(1, deps); // hello in run 901, world in run 902
+    const runs = recordedRuns();
+    const deps = await dispatchedToRuns(job, runs.port); // hello in run 901, world in run 902
 
     // Run 901's time margin comes right after hello-a's first call.
     const inner = job.deps.model;
@@ -194,11 +277,7 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
     runs.ended.set("901", { status: "completed", conclusion: "success" });
     await wake(1, deps);
     expect(runs.dispatched.at(-1)).toEqual({ job: 1, task: "hello", epoch: 2 });
-    expect(await runTaskInItsRun(job, "hello", "903", { epoch: 2 })).toEqual({
-      stopped: null,
-      turns: 1,
-      done: true,
-    });
+    await expectRunDone(job, "hello", "903", { epoch: 2 });
     const log = git(job.repoDir, "log", "--format=%s", "cfa/1-hello");
     expect(log.split("hello back to turn 0's tree (a run stopped inside turn 1)")).toHaveLength(2);
     const record = JSON.parse(
@@ -211,20 +290,9 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
     expect(git(job.repoDir, "ls-tree", "-r", "--name-only", back)).not.toContain("hello.txt");
     expect(git(job.repoDir, "merge-base", "--is-ancestor", back, record.head)).toBe("");
 
-    let summary = await wake(1, deps);
-    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-    // The lead took hello's worker transcript whole: the first of its 3 turns opens on the
-    // lead's message, the other two on its sub-tasks' replies, which the lead never saw.
-    const helloFile = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
-    expect(fileOnBranch(job, helloFile)?.trim()).toBe(
-      git(job.repoDir, "show", `${record.head}:.cfa/turns/transcript.jsonl`).trim(),
-    );
-    const view = readJobView((await readJobRecords(job.repoDir, 1))!);
-    expect(view.instances.find((i) => i.key === "worker@dispatch:hello")?.turns).toHaveLength(3);
-    await approve(job);
-    summary = await wake(1, deps);
-    expect(summary.state).toBe("DONE");
-    expectBothMerged(job);
+    const atGate = await wake(1, deps);
+    await expectTranscriptTaken(job, record.head);
+    await approvedToDone(job, deps, atGate);
     const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
     expect(files).toContain("a.txt");
     expect(files).toContain("b.txt");
@@ -249,13 +317,8 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
       }),
       config: PER_TASK,
     });
-    const deps = await leadUpToDispatch(job, taskRuns().port);
-    await wake(1, deps);
-    expect(await runTaskInItsRun(job, "hello", "901")).toEqual({
-      stopped: null,
-      turns: 1,
-      done: true,
-    });
+    const deps = await dispatchedToRuns(job, recordedRuns().port);
+    await expectRunDone(job, "hello", "901");
     await runTaskInItsRun(job, "world", "902");
     const record = JSON.parse(
       git(job.repoDir, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
@@ -277,12 +340,7 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
     );
     expect(git(job.repoDir, "branch", "--list", "cfa/1-hello-*")).toBe("");
 
-    let summary = await wake(1, deps);
-    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-    await approve(job);
-    summary = await wake(1, deps);
-    expect(summary.state).toBe("DONE");
-    expectBothMerged(job);
+    await approvedToDone(job, deps, await wake(1, deps));
   });
 
   it("questions in the subtree are refused at the tool (2 refusals: the worker's while its sub-task is open, the sub-task's own), each agent carries on in the same turn; the record carries no question: DONE", async () => {
@@ -303,13 +361,8 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
       }),
       config: PER_TASK,
     });
-    const deps = await leadUpToDispatch(job, taskRuns().port);
-    await wake(1, deps);
-    expect(await runTaskInItsRun(job, "hello", "901")).toEqual({
-      stopped: null,
-      turns: 1,
-      done: true,
-    });
+    const deps = await dispatchedToRuns(job, recordedRuns().port);
+    await expectRunDone(job, "hello", "901");
     const refusals = (instance: string, text: string) =>
       asConversationModel(job.model)
         .requests.filter((r) => r.instance === instance)
@@ -322,11 +375,88 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
     expect(record.sends.map((m) => m.kind)).toEqual(["reply"]);
 
     await runTaskInItsRun(job, "world", "902");
-    let summary = await wake(1, deps);
-    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-    await approve(job);
-    summary = await wake(1, deps);
-    expect(summary.state).toBe("DONE");
-    expectBothMerged(job);
+    await approvedToDone(job, deps, await wake(1, deps));
+  });
+
+  it("the lead takes a task over after its runs died twice, one inside its subtree (hello-a's half.txt merged, hello-b started): the task branch's tree at the lead's first turn of its worker is the folded turn's (the base), its transcript resumed there; DONE, no half-work or run record merged", async () => {
+    const job = await newJob({ recording: withSubtasks(true), config: PER_TASK });
+    const runs = recordedRuns();
+    const deps = await dispatchedToRuns(job, runs.port); // hello in run 901, world in run 902
+    await deadRunMidSubtree(job);
+    await runTaskInItsRun(job, "world", "902");
+
+    runs.ended.set("901", { status: "completed", conclusion: "failure" });
+    await wake(1, deps); // world folded; hello's run died: epoch 2 in run 903
+    expect(runs.dispatched.at(-1)).toEqual({ job: 1, task: "hello", epoch: 2 });
+    const watch = watchingHello(job, deps);
+    watch.armed = true;
+    runs.ended.set("903", { status: "completed", conclusion: "failure" });
+    const took = await wake(1, deps); // a second death: the lead takes hello over
+    await expectTakenOverFromBase(job, deps, watch, took);
+    expect(runs.dispatched).toHaveLength(3);
+    const base = (state(job).engine.tasks as Record<string, { base: string }>).hello!.base;
+    expect(job.lines.filter((l) => l.event === "TASK RUN").map((l) => l.detail)).toContain(
+      `task hello runs in this run: its runs died or did nothing twice; it starts again from turn 0's tree (${base.slice(0, 12)})`,
+    );
+  });
+
+  it("the lead takes a task over when the dispatch of its next run is refused (403: single), its last run having died inside its subtree: the same — the folded turn's tree at the lead's first turn, DONE, no half-work merged", async () => {
+    const job = await newJob({ recording: withSubtasks(true), config: PER_TASK });
+    const first = numbered();
+    const runs = recordedRuns((i) =>
+      i.epoch > 1
+        ? { kind: "unavailable", reason: "403 Resource not accessible by integration" }
+        : first(i),
+    );
+    const deps = await dispatchedToRuns(job, runs.port);
+    await deadRunMidSubtree(job);
+    await runTaskInItsRun(job, "world", "902");
+
+    const watch = watchingHello(job, deps);
+    watch.armed = true;
+    runs.ended.set("901", { status: "completed", conclusion: "failure" });
+    const took = await wake(1, deps); // world folded; hello's epoch 2 refused: the lead takes it over
+    expect(runs.dispatched.at(-1)).toEqual({ job: 1, task: "hello", epoch: 2 });
+    await expectTakenOverFromBase(job, deps, watch, took);
+    const base = (state(job).engine.tasks as Record<string, { base: string }>).hello!.base;
+    expect(job.lines.filter((l) => l.event === "RUNNERS").map((l) => l.detail)).toEqual([
+      `tasks run in this run: 403 Resource not accessible by integration; task hello starts again from turn 0's tree (${base.slice(0, 12)})`,
+    ]);
+  });
+
+  it("a cancelled run's push lands while the lead takes its task over (the forge refuses the lease once): said, the task left in its runs (its worker not run, its branch where it was), taken over at the next wake: the folded turn's tree, DONE, no half-work merged", async () => {
+    const job = await newJob({ recording: withSubtasks(true), config: PER_TASK });
+    const runs = recordedRuns();
+    const deps = await dispatchedToRuns(job, runs.port);
+    await deadRunMidSubtree(job);
+    await runTaskInItsRun(job, "world", "902");
+    runs.ended.set("901", { status: "completed", conclusion: "failure" });
+    await wake(1, deps); // world folded; hello's run died: epoch 2 in run 903
+    // The forge as GitHub answers a lease that no longer holds, once, for hello's branch.
+    const forge = deps.forge;
+    let refusals = 0;
+    const racing = Object.create(forge) as typeof forge;
+    racing.pushBranch = async (branch, update) => {
+      if (branch === "cfa/1-hello" && refusals++ === 0)
+        throw new PushRejectedError({ branch, ...update, detail: "stale info" });
+      return forge.pushBranch(branch, update);
+    };
+    deps.forge = racing;
+    const watch = watchingHello(job, deps);
+    watch.armed = true;
+    const tip = git(job.repoDir, "rev-parse", "cfa/1-hello");
+    runs.ended.set("903", { status: "completed", conclusion: "failure" });
+    await wake(1, deps);
+    expect(refusals).toBe(1);
+    expect(job.lines.map((l) => l.detail)).toContain(
+      "task hello's branch moved while this run took it over (a cancelled run still pushing): taken over at the next wake",
+    );
+    expect(watch.seen).toEqual([]);
+    expect(git(job.repoDir, "rev-parse", "cfa/1-hello")).toBe(tip);
+    expect(Object.keys((state(job).engine.fanout as { tasks: object }).tasks)).toContain("hello");
+
+    const took = await wake(1, deps); // the run still dead: the lead takes hello over now
+    await expectTakenOverFromBase(job, deps, watch, took);
+    expect(runs.dispatched).toHaveLength(3);
   });
 });

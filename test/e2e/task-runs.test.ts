@@ -10,21 +10,20 @@
 
 import { describe, expect, it } from "vitest";
 import {
-  expectBothMerged,
   leadUpToDispatch,
   runTaskAsItsRun,
   runOf,
   runTaskInItsRun,
   tasksInOwnRunsRecording,
 } from "../support/engine/task-run-pushes.js";
+import {
+  approvedToDone,
+  dispatchedToRuns,
+  PER_TASK,
+  recordedRuns,
+} from "../support/engine/task-run-jobs.js";
 import { EXECUTE_STEPS, happyRecording, worker } from "../support/engine/recordings.js";
 import { wake, type EngineDeps } from "../../src/engine/index.js";
-import type {
-  DispatchResult,
-  TaskRunInputs,
-  TaskRunState,
-  TaskRuns,
-} from "../../src/ports/task-runs.js";
 import { asConversationModel, git, type LocalJob } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { approve, openJob, say } from "../support/engine/person.js";
@@ -33,8 +32,6 @@ import { jobPaths } from "../../src/records/job-paths.js";
 import { readJobRecords } from "../../src/cli/job-records.js";
 import { readJobView } from "../../src/cli/job-view.js";
 import { renderInspect } from "../../src/cli/inspect-render.js";
-
-const PER_TASK = "execute:\n  runners: per-task\n";
 
 /** The job opened and woken, then each of its three gates approved and the job woken again. */
 async function approvedThroughEveryGate(job: LocalJob, deps: EngineDeps) {
@@ -47,30 +44,12 @@ async function approvedThroughEveryGate(job: LocalJob, deps: EngineDeps) {
   return summary;
 }
 
-function taskRuns(answer: (i: TaskRunInputs) => DispatchResult) {
-  const dispatched: TaskRunInputs[] = [];
-  const cancelled: string[] = [];
-  /** Runs the test ended, by id; every other run is still going. */
-  const ended = new Map<string, TaskRunState>();
-  const port: TaskRuns = {
-    dispatch: async (inputs) => {
-      dispatched.push(inputs);
-      return answer(inputs);
-    },
-    state: async (runId) => ended.get(runId) ?? { status: "active" },
-    cancel: async (runId) => {
-      cancelled.push(runId);
-    },
-  };
-  return { port, dispatched, cancelled, ended };
-}
-
 describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)", () => {
   const newJob = useLocalJobs();
 
   it("per-task: two tasks → two dispatches (job, task, epoch 1), each ledger with its run id; the lead's run runs neither worker and does not nudge its lead", async () => {
     const job = await newJob({ recording: happyRecording(), config: PER_TASK });
-    const runs = taskRuns((i) => ({ kind: "dispatched", runId: runOf(i.task) }));
+    const runs = recordedRuns((i) => ({ kind: "dispatched", runId: runOf(i.task) }));
     const deps = { ...job.deps, taskRuns: runs.port };
     await openJob(job);
     await wake(1, deps);
@@ -104,7 +83,7 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
       recording: tasksInOwnRunsRecording(),
       config: PER_TASK,
     });
-    const runs = taskRuns((i) => ({ kind: "dispatched", runId: runOf(i.task) }));
+    const runs = recordedRuns((i) => ({ kind: "dispatched", runId: runOf(i.task) }));
     const deps = await leadUpToDispatch(job, runs.port);
     let summary = await wake(1, deps);
     expect(summary.waitingOn).toContain("the tasks' own runs");
@@ -136,9 +115,8 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
       }),
       config: PER_TASK,
     });
-    const runs = taskRuns((i) => ({ kind: "dispatched", runId: runOf(i.task) }));
-    const deps = await leadUpToDispatch(job, runs.port);
-    await wake(1, deps);
+    const runs = recordedRuns((i) => ({ kind: "dispatched", runId: runOf(i.task) }));
+    const deps = await dispatchedToRuns(job, runs.port);
     const jobHead = git(job.repoDir, "rev-parse", "cfa/1");
     const comments = (await job.forge.listComments(1)).length;
 
@@ -176,8 +154,7 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
       ]),
     );
 
-    let summary = await wake(1, deps);
-    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
+    const atGate = await wake(1, deps);
     // The fold brought each worker's transcript into the job's records, byte for byte what
     // its run committed: `cfa inspect`/`show` read its turn as if it had run in the lead's run.
     for (const task of ["hello", "world"]) {
@@ -190,10 +167,7 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
     expect(helloView?.turns[0]?.usage?.outputTokens).toBeGreaterThan(0);
     expect(helloView?.turns[0]?.toolUses.map((t) => t.name)).toContain("write_file");
     expect(view.problems).toEqual([]);
-    await approve(job);
-    summary = await wake(1, deps);
-    expect(summary.state).toBe("DONE");
-    expectBothMerged(job);
+    await approvedToDone(job, deps, atGate);
     expect(git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1")).not.toContain(".cfa/turns");
     expect(runs.dispatched).toHaveLength(2);
     // DONE, the job's records still hold both workers' turns: `cfa inspect` lists each.
@@ -230,33 +204,27 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
       config: PER_TASK,
     });
     let next = 900;
-    const runs = taskRuns(() => ({ kind: "dispatched", runId: String(++next) }));
-    const deps = await leadUpToDispatch(job, runs.port);
-    await wake(1, deps); // hello in run 901, world in run 902
+    const runs = recordedRuns(() => ({ kind: "dispatched", runId: String(++next) }));
+    const deps = await dispatchedToRuns(job, runs.port); // hello in run 901, world in run 902
 
     await runTaskAsItsRun(job.repoDir, "world", "902", "world.txt");
     runs.ended.set("901", { status: "completed", conclusion: first });
-    let summary = await wake(1, deps);
+    const summary = await wake(1, deps);
     expect(runs.cancelled).toEqual(["901"]);
     expect(runs.dispatched.at(-1)).toEqual({ job: 1, task: "hello", epoch: 2 });
     expect(summary.waitingOn).toBe("the tasks' own runs: hello (run 903).");
 
     runs.ended.set("903", { status: "completed", conclusion: second });
-    summary = await wake(1, deps);
+    const atGate = await wake(1, deps);
     expect(runs.cancelled).toEqual(["901", "903"]);
     expect(runs.dispatched).toHaveLength(3);
-    expect(summary.waitingOn).toContain("review WORK_SUMMARY.md");
-    await approve(job);
-    summary = await wake(1, deps);
-    expect(summary.state).toBe("DONE");
-    expectBothMerged(job);
+    await approvedToDone(job, deps, atGate);
   });
 
   it("/withdraw while both tasks run in their own runs: both runs cancelled (2), both branches deleted — the one a run moved at what it holds — WITHDRAWN", async () => {
     const job = await newJob({ recording: happyRecording(), config: PER_TASK });
-    const runs = taskRuns((i) => ({ kind: "dispatched", runId: runOf(i.task) }));
-    const deps = await leadUpToDispatch(job, runs.port);
-    await wake(1, deps);
+    const runs = recordedRuns((i) => ({ kind: "dispatched", runId: runOf(i.task) }));
+    const deps = await dispatchedToRuns(job, runs.port);
     // hello's run pushed a turn's record before the withdrawal.
     await runTaskAsItsRun(job.repoDir, "hello", "901", "hello.txt");
     runs.ended.set("901", { status: "active" });
@@ -271,7 +239,7 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
   it("a 403 on dispatch: the tasks run in the lead's run, the job ends DONE with both merged, said once in the status comment (1 dispatch)", async () => {
     const job = await newJob({ recording: happyRecording(), config: PER_TASK });
     const reason = "403: Resource not accessible by integration (the token lacks actions: write)";
-    const runs = taskRuns(() => ({ kind: "unavailable", reason }));
+    const runs = recordedRuns(() => ({ kind: "unavailable", reason }));
     const deps = { ...job.deps, taskRuns: runs.port };
     const summary = await approvedThroughEveryGate(job, deps);
     expect(summary.state).toBe("DONE");
@@ -286,7 +254,7 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
 
   it("auto (the default) with a TaskRuns port: nothing measured says a run of its own pays, so no task is dispatched (0 dispatches) and the job ends DONE in the lead's run", async () => {
     const job = await newJob({ recording: happyRecording() });
-    const runs = taskRuns(() => ({ kind: "dispatched", runId: "901" }));
+    const runs = recordedRuns(() => ({ kind: "dispatched", runId: "901" }));
     const deps = { ...job.deps, taskRuns: runs.port };
     const summary = await approvedThroughEveryGate(job, deps);
     expect(summary.state).toBe("DONE");

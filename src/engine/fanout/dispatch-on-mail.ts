@@ -10,6 +10,7 @@ import type { Session } from "../job/session.js";
 import type { TaskLedgerRecord } from "../../records/engine-state.js";
 import { applyChange, progress } from "../job/session.js";
 import { runsElsewhere } from "./dispatch-task-run.js";
+import { fromTurn, movedWhileTaken, takeOverTask } from "./take-over-task.js";
 
 /** Whether the task worker on `thread` is Idle with a message waiting (in the lead's bus). */
 export function hasMail(s: Session, thread: string): boolean {
@@ -62,8 +63,21 @@ export async function dispatchNextEpoch(
 ): Promise<void> {
   const answer = await s.deps.taskRuns!.dispatch({ job: s.n, task: id, epoch: next.epoch });
   if (answer.kind === "unavailable") {
+    // The task's worker works in this run now: from its last folded turn's tree. A branch
+    // that moved meanwhile (its run, cancelled, still pushing): the ledger keeps the dead run
+    // and no `single` yet, so the next wake's watch dispatches again or takes it over.
+    const took = await takeOverTask(s, id, next);
+    if ("moved" in took) {
+      progress(s, "EXECUTE", "TASK RUN", movedWhileTaken(id));
+      return;
+    }
     applyChange(s, { type: "task-runs-single", reason: answer.reason });
-    progress(s, "EXECUTE", "RUNNERS", `tasks run in this run: ${answer.reason}`);
+    progress(
+      s,
+      "EXECUTE",
+      "RUNNERS",
+      `tasks run in this run: ${answer.reason}${fromTurn(took, next.folded, id)}`,
+    );
     return;
   }
   applyChange(s, { type: "task-run-recorded", id, ledger: { ...next, runId: answer.runId } });

@@ -3,15 +3,14 @@
 // by the lead's run, the only writer of the bus), its cost is charged to the job, its ledger
 // kept in the engine state, and each refusal said once (the ledger remembers what was said).
 
-import { commitDateEnv, gitClient } from "../../git/git-client.js";
-import { BOT_IDENTITY } from "../tree/job-repo.js";
+import { gitClient } from "../../git/git-client.js";
 import { pushTask, taskWorkspace } from "../tasks/task-workspace.js";
-import { TASK_TURNS_DIR } from "../../records/task-turn-record.js";
 import { handleEffects } from "../flow/transitions.js";
 import { foldTaskTranscript } from "./fold-task-transcript.js";
 import { append, applyChange, progress, type Session } from "../job/session.js";
 import { foldTaskRuns } from "./fold-task-runs.js";
 import { foldedAskIds, openFoldedAsks } from "./folded-asks.js";
+import { recordsOut, taskGit } from "./task-git.js";
 
 /** Folds every task in a run of its own; true when any turn reached the bus. */
 export async function foldAtWake(s: Session): Promise<boolean> {
@@ -73,26 +72,12 @@ async function adoptDoneHead(s: Session, task: string, head: string): Promise<bo
     );
     return false;
   }
-  const ws = await taskWorkspace(s, task);
-  const git = gitClient({
-    baseDir: ws.root,
-    gitDir: ws.gitDir,
-    config: [`user.name=${BOT_IDENTITY.name}`, `user.email=${BOT_IDENTITY.email}`],
-    env: () => commitDateEnv(s.deps.clock.now()),
-  });
+  const git = taskGit(s, await taskWorkspace(s, task));
   await git.raw(["reset", "--hard", "--quiet", head]);
-  await git.raw(["rm", "-r", "--quiet", "--ignore-unmatch", "--", TASK_TURNS_DIR]);
-  // Exit 1: the records were in the tree and are staged out.
-  if ((await git.run(["diff", "--cached", "--quiet"])).code === 1) {
-    await git.raw([
-      "commit",
-      "--no-verify",
-      "--no-gpg-sign",
-      "--quiet",
-      "-m",
-      `cfa #${s.n}: task ${task} at ${head.slice(0, 12)}, without its run's records`,
-    ]);
-  }
+  await recordsOut(
+    git,
+    `cfa #${s.n}: task ${task} at ${head.slice(0, 12)}, without its run's records`,
+  );
   // Published, leased on the run's tip: a later run of the lead opens the task's worktree
   // from the forge's branch, and its merge must not bring the records into the job branch.
   // Refused (the branch moved past the done record: not a run the lead trusts), the task is

@@ -226,7 +226,6 @@ async function runWorker(
   try {
     while (leadMail > 0 && s.soup.stateOf(worker) === "Idle") {
       if (rt.stopping !== null) return { stopped: rt.stopping, turns, done };
-      await setUp(s, o.task, ws);
       const sends: TaskTurnRecord["sends"] = [];
       let asked: TaskTurnRecord["sends"][number] | null = null;
       // The worker's turn on the lead's message, then every turn of its subtree it leads to:
@@ -243,6 +242,9 @@ async function runWorker(
       leadMail -= 1;
       while (next !== null) {
         if (rt.stopping !== null) return { stopped: rt.stopping, turns, done };
+        // Each worktree of the subtree set up before its worker's first turn, as the lead's
+        // run sets up each task's (a sub-task's was never set up here).
+        await setUp(s, taskOfThread(next.thread) ?? o.task);
         const ran = await runInstanceTurn(s, next, hard.signal);
         if (rt.stopping !== null) return { stopped: rt.stopping, turns, done };
         if (ran.error !== null || ran.run === null) throw ran.error ?? new Error("no turn ran");
@@ -487,15 +489,19 @@ function askOf(
 }
 
 /**
- * The task's worktree set up before its worker's first turn here (issue 20). Run without the
- * lead's bookkeeping, which would commit the job's state: a failed setup fails the run, and
- * the lead's watch dispatches the task again or takes it over.
+ * A worktree of the run's subtree (the task's or a sub-task's) set up before its worker's
+ * first turn here (issue 20). Run without the lead's bookkeeping, which would commit the job's
+ * state: a failed setup fails the run, and the lead's watch dispatches the task again or takes
+ * it over, whose own run then records the failure and waits for the person. Marked under the
+ * name the lead's run uses (ensure-setup.ts), so a sub-task's verifier here finds its worktree
+ * set up and commits nothing.
  */
-async function setUp(s: Session, task: string, ws: Awaited<ReturnType<typeof taskWorkspace>>) {
+async function setUp(s: Session, task: string) {
   const setup = s.config.setup;
   if (setup.commands.length === 0) return;
+  const ws = await taskWorkspace(s, task);
   const digest = setupDigest(setup);
-  const name = `task-run-${task}`;
+  const name = s.engine.tasks[task]?.dir ?? `task-${task}`;
   if (await isSetUp(s.area, name, ws.root, digest)) return;
   const outcome = await runSetup(s, ws, `task ${task}`);
   if (outcome.failed !== null)

@@ -3,13 +3,15 @@
 // run still going is waited for; one that ended cleanly at its time margin without finishing
 // the task is followed by a new run (epoch + 1, not a death); a dead run is cancelled (should
 // any part of it still go) and the task dispatched once more at epoch + 1; after that, or
-// when dispatching fails, the task runs in the lead's run. A newer epoch makes every older
+// when dispatching fails, the task runs in the lead's run, from its last folded turn's tree
+// (take-over-task.ts). A newer epoch makes every older
 // run stale: its pushes are refused by lease and its records by the fold.
 
 import { applyChange, progress, type Session } from "../job/session.js";
 import { runsElsewhere } from "./dispatch-task-run.js";
 import { watchTaskRun } from "./watch-task-run.js";
 import { dispatchNextEpoch, hasMail, waitsOnAnswer } from "./dispatch-on-mail.js";
+import { fromTurn, movedWhileTaken, takeOverTask } from "./take-over-task.js";
 
 /** True when any task's runner changed (the caller persists). */
 export async function watchAtWake(s: Session): Promise<boolean> {
@@ -29,12 +31,18 @@ export async function watchAtWake(s: Session): Promise<boolean> {
     changed = true;
     if (step === "run-here") {
       await runs.cancel(ledger.runId).catch(() => undefined);
+      // From its last folded turn's tree, as a run of its own would start (take-over-task.ts).
+      const took = await takeOverTask(s, id, ledger);
+      if ("moved" in took) {
+        progress(s, "EXECUTE", "TASK RUN", movedWhileTaken(id));
+        continue;
+      }
       applyChange(s, { type: "task-run-dropped", id });
       progress(
         s,
         "EXECUTE",
         "TASK RUN",
-        `task ${id} runs in this run: its runs died or did nothing twice`,
+        `task ${id} runs in this run: its runs died or did nothing twice${fromTurn(took, ledger.folded)}`,
       );
       continue;
     }

@@ -101,3 +101,23 @@ export function state(job: LocalJob, n = 1) {
     engine: Record<string, unknown>;
   };
 }
+
+/** The job's setup record (issue 20): each run of the setup, and the failure it waits on. */
+export interface SetupRecord {
+  runs: {
+    workspace: string;
+    ok: boolean;
+    commands: { command: string; exitCode: number | null }[];
+  }[];
+  failed?: {
+    workspace: string;
+    command: string;
+    exitCode: number | null;
+    tail: string;
+    retry?: true;
+  };
+}
+
+export function setupOf(job: LocalJob, n = 1): SetupRecord | undefined {
+  return (state(job, n).engine as { setup?: SetupRecord }).setup;
+}

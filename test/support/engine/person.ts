@@ -1,6 +1,8 @@
 // What a person does on the local forge during a job: review the pull request at the job
-// branch's head, comment commands on the issue.
+// branch's head, comment commands on the issue, fix the config on the default branch.
 
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { Actor, ReviewComment } from "../../../src/ports/forge.js";
 import { git, type LocalJob } from "./local-job.js";
 
@@ -67,4 +69,12 @@ export async function approveGates(
     summary = await wake(1, job.deps);
   }
   return summary;
+}
+
+/** The person commits `text` as `.github/cfa.yml` on the default branch (checked out). */
+export async function commitConfig(job: LocalJob, text: string): Promise<void> {
+  await mkdir(join(job.repoDir, ".github"), { recursive: true });
+  await writeFile(join(job.repoDir, ".github", "cfa.yml"), text);
+  git(job.repoDir, "add", ".github/cfa.yml");
+  git(job.repoDir, "commit", "--quiet", "-m", "fix setup");
 }
