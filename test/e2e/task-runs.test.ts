@@ -252,6 +252,28 @@ describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)"
     expect(asConversationModel(job.model).unplayed()).toEqual({});
   });
 
+  it("a 403 on the second dispatch: the first task's run (901) is cancelled and the task taken over, so the lead never works a task while its run still pushes (1 cancel, said once); DONE with both merged", async () => {
+    const job = await newJob({ recording: happyRecording(), config: PER_TASK });
+    const reason = "403: Resource not accessible by integration";
+    const runs = recordedRuns((i) =>
+      i.task === "hello" ? { kind: "dispatched", runId: "901" } : { kind: "unavailable", reason },
+    );
+    const deps = { ...job.deps, taskRuns: runs.port };
+    const summary = await approvedThroughEveryGate(job, deps);
+    expect(summary.state).toBe("DONE");
+    expect(runs.dispatched.map((d) => d.task)).toEqual(["hello", "world"]);
+    expect(runs.cancelled).toEqual(["901"]);
+    const said = job.lines.filter((l) => l.event === "TASK RUN").map((l) => l.detail);
+    expect(said.filter((d) => d.startsWith("task hello runs in this run"))).toEqual([
+      "task hello runs in this run: its run 901 cancelled",
+    ]);
+    const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
+    expect(files).toContain("hello.txt");
+    expect(files).toContain("world.txt");
+    expect(files).not.toContain(".cfa/turns");
+    expect(asConversationModel(job.model).unplayed()).toEqual({});
+  });
+
   it("auto (the default) with a TaskRuns port: nothing measured says a run of its own pays, so no task is dispatched (0 dispatches) and the job ends DONE in the lead's run", async () => {
     const job = await newJob({ recording: happyRecording() });
     const runs = recordedRuns(() => ({ kind: "dispatched", runId: "901" }));

@@ -11,6 +11,7 @@ import type { TaskLedgerRecord } from "../../records/engine-state.js";
 import { applyChange, progress } from "../job/session.js";
 import { runsElsewhere } from "./dispatch-task-run.js";
 import { fromTurn, movedWhileTaken, takeOverTask } from "./take-over-task.js";
+import { fallBackToSingle } from "./fall-back-to-single.js";
 
 /** Whether the task worker on `thread` is Idle with a message waiting (in the lead's bus). */
 export function hasMail(s: Session, thread: string): boolean {
@@ -61,7 +62,13 @@ export async function dispatchNextEpoch(
   next: TaskLedgerRecord,
   said: (run: string) => string,
 ): Promise<void> {
-  const answer = await s.deps.taskRuns!.dispatch({ job: s.n, task: id, epoch: next.epoch });
+  // Once the job runs its tasks in the lead's run, a task left in its run (its takeover found
+  // its branch moving) is taken over here, never dispatched again.
+  const single = s.engine.fanout?.single;
+  const answer =
+    single !== undefined
+      ? { kind: "unavailable" as const, reason: single }
+      : await s.deps.taskRuns!.dispatch({ job: s.n, task: id, epoch: next.epoch });
   if (answer.kind === "unavailable") {
     // The task's worker works in this run now: from its last folded turn's tree. A branch
     // that moved meanwhile (its run, cancelled, still pushing): the ledger keeps the dead run
@@ -71,13 +78,23 @@ export async function dispatchNextEpoch(
       progress(s, "EXECUTE", "TASK RUN", movedWhileTaken(id));
       return;
     }
-    applyChange(s, { type: "task-runs-single", reason: answer.reason });
+    applyChange(s, { type: "task-run-dropped", id });
+    if (single !== undefined) {
+      progress(
+        s,
+        "EXECUTE",
+        "TASK RUN",
+        `task ${id} runs in this run${fromTurn(took, next.folded)}`,
+      );
+      return;
+    }
     progress(
       s,
       "EXECUTE",
       "RUNNERS",
       `tasks run in this run: ${answer.reason}${fromTurn(took, next.folded, id)}`,
     );
+    await fallBackToSingle(s, answer.reason, id);
     return;
   }
   applyChange(s, { type: "task-run-recorded", id, ledger: { ...next, runId: answer.runId } });

@@ -12,6 +12,7 @@ import { runtimeOf } from "../job/wake-runtime.js";
 import { taskOfThread } from "../flow/instances.js";
 import { applyChange, progress, type Session } from "../job/session.js";
 import type { TaskLedgerRecord } from "../../records/engine-state.js";
+import { fallBackToSingle } from "./fall-back-to-single.js";
 
 /**
  * What one model call may cost at most, in USD: the slack the fold allows a run past its
@@ -67,8 +68,8 @@ export async function dispatchTaskRun(
   const ledger = ownRunLedger(s, 1);
   const answer = await runs.dispatch({ job: s.n, task: task.id, epoch: ledger.epoch });
   if (answer.kind === "unavailable") {
-    applyChange(s, { type: "task-runs-single", reason: answer.reason });
     progress(s, "EXECUTE", "RUNNERS", `tasks run in this run: ${answer.reason}`);
+    await fallBackToSingle(s, answer.reason, task.id);
     return "lead";
   }
   applyChange(s, {
@@ -105,13 +106,19 @@ const round = (minutes: number) => Math.round(minutes * 10) / 10;
 /** The task an instance's turns belong to when they run elsewhere, or null (the lead's run). */
 export function runsElsewhere(s: Session, thread: string): boolean {
   const fanout = s.engine.fanout;
-  if (fanout === undefined || fanout.single !== undefined) return false;
+  if (fanout === undefined) return false;
   let id = taskOfThread(thread);
   // A sub-task runs where its root task runs.
   for (let depth = 0; id !== null && depth < 64; depth++) {
     const meta = s.engine.tasks[id];
     if (meta === undefined) return false;
-    if (meta.parent === undefined) return fanout.tasks[id] !== undefined && meta.status === "open";
+    if (meta.parent === undefined) {
+      const ledger = fanout.tasks[id];
+      if (ledger === undefined || meta.status !== "open") return false;
+      // After the fall-back to `single`, only a task whose takeover found its branch moving
+      // (its cancelled run still pushing) is still in its run, until the next wake takes it.
+      return fanout.single === undefined || ledger.runId !== null;
+    }
     id = meta.parent;
   }
   return false;
