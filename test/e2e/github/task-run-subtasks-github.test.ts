@@ -10,9 +10,7 @@
 // which the lead renders itself to check; it takes the 3 turns, nothing refused, DONE.
 
 import { describe, expect, it } from "vitest";
-import { tasksInOwnRunsRecording } from "../../support/engine/task-run-pushes.js";
-import { pass, worker } from "../../support/engine/recordings.js";
-import { call, expecting, say, tools } from "../../support/engine/script.js";
+import { withQuietSubtask, withSubtasks } from "../../support/engine/task-run-jobs.js";
 import { git, routesWith, WHOLE_JOB_ROUTES } from "../../support/github/github-job.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
@@ -34,7 +32,6 @@ const APP_ROUTES = routesWith(WHOLE_JOB_ROUTES, {
   plus: ["repo", "installation", "access-tokens"],
   minus: ["org-content", "issue-reaction"],
 });
-const dispatch = (id: string, brief: string) => call("dispatch", { id, brief, files: [] });
 
 describe("sub-tasks in a task's own run, on GitHub (issue 15 point 6)", () => {
   const mocks = useGitHubMocks();
@@ -42,23 +39,7 @@ describe("sub-tasks in a task's own run, on GitHub (issue 15 point 6)", () => {
 
   it("as the app: hello's run dispatches 2 sub-tasks → verified and merged into cfa/1-hello in that run → its record ties the worker's 2 later turns to their replies → the lead folds, takes the 3 turns, verifies, merges — DONE; no sub-task branch ever pushed, every task-branch update leased by its run's own token", async () => {
     const job = await newJob({
-      recording: tasksInOwnRunsRecording({
-        "worker@dispatch:hello": [
-          tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
-          tools(dispatch("hello-a", "Write a.txt"), dispatch("hello-b", "Write b.txt")),
-          say("Waiting for my sub-tasks."),
-          expecting(tools(call("close", { task: "hello-a" })), "a.txt written"),
-          say("Waiting for b."),
-          expecting(tools(call("close", { task: "hello-b" })), "b.txt written"),
-          tools(call("reply", { text: "hello.txt written, with a.txt and b.txt" })),
-          say("done"),
-        ],
-        "worker@dispatch:hello-a": worker("a.txt"),
-        "worker@dispatch:hello-b": worker("b.txt"),
-        "verifier@verify:hello-a-1": pass(),
-        "verifier@verify:hello-b-1": pass(),
-        "worker@dispatch:world": worker("world.txt"),
-      }),
+      recording: withSubtasks(),
       routes: APP_ROUTES,
       config: PER_TASK,
       asApp: true,
@@ -122,21 +103,7 @@ describe("sub-tasks in a task's own run, on GitHub (issue 15 point 6)", () => {
 
   it("as the app: hello's sub-task goes quiet → the run tells the worker once, then drops it unmerged, the worker doing its work → the record's 2 later turns open on those 2 notices, which the lead renders itself → folded, its 3 turns taken, DONE; nothing refused, no sub-task branch pushed", async () => {
     const job = await newJob({
-      recording: tasksInOwnRunsRecording({
-        "worker@dispatch:hello": [
-          tools(dispatch("hello-a", "Write hello.txt")),
-          say("Waiting for hello-a."),
-          expecting(say("Still waiting."), "neither they nor you have a message waiting"),
-          expecting(
-            tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
-            "were dropped unmerged",
-          ),
-          tools(call("reply", { text: "hello.txt written" })),
-          say("done"),
-        ],
-        "worker@dispatch:hello-a": [say("Nothing to say.")],
-        "worker@dispatch:world": worker("world.txt"),
-      }),
+      recording: withQuietSubtask(),
       routes: APP_ROUTES,
       config: PER_TASK,
       asApp: true,
