@@ -39,17 +39,28 @@ import { readJobView } from "../../src/cli/job-view.js";
 const dispatch = (id: string, brief: string) => call("dispatch", { id, brief, files: [] });
 
 /**
- * The lead took hello's worker transcript whole from the record's head: the first of its 3
- * turns opens on the lead's message, the other two on its sub-tasks' replies, which the lead
- * never saw.
+ * The lead's next wake takes hello's worker transcript whole from the record's `head` (the
+ * first of its 3 turns opens on the lead's message, the other two on its sub-tasks' replies,
+ * which the lead never saw); then the job goes on to DONE (approvedToDone), both sub-tasks'
+ * files on the job branch. Returns the job branch's files.
  */
-async function expectTranscriptTaken(job: LocalJob, head: string): Promise<void> {
+async function transcriptTakenToDone(
+  job: LocalJob,
+  deps: Parameters<typeof wake>[1],
+  head: string,
+): Promise<string> {
+  const atGate = await wake(1, deps);
   const helloFile = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
   expect(fileOnBranch(job, helloFile)?.trim()).toBe(
     git(job.repoDir, "show", `${head}:.cfa/turns/transcript.jsonl`).trim(),
   );
   const view = readJobView((await readJobRecords(job.repoDir, 1))!);
   expect(view.instances.find((i) => i.key === "worker@dispatch:hello")?.turns).toHaveLength(3);
+  await approvedToDone(job, deps, atGate);
+  const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
+  expect(files).toContain("a.txt");
+  expect(files).toContain("b.txt");
+  return files;
 }
 
 /**
@@ -203,12 +214,7 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
       ),
     ).toHaveLength(3);
 
-    const atGate = await wake(1, deps);
-    await expectTranscriptTaken(job, record.head);
-    await approvedToDone(job, deps, atGate);
-    const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
-    expect(files).toContain("a.txt");
-    expect(files).toContain("b.txt");
+    const files = await transcriptTakenToDone(job, deps, record.head);
     expect(files).not.toContain(".cfa/turns/");
     expect(Object.keys(state(job).engine.tasks as object).sort()).toEqual(["hello", "world"]);
     expect(git(job.repoDir, "branch", "--list", "cfa/1-hello*")).toBe("");
@@ -267,12 +273,7 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
     expect(git(job.repoDir, "ls-tree", "-r", "--name-only", back)).not.toContain("hello.txt");
     expect(git(job.repoDir, "merge-base", "--is-ancestor", back, record.head)).toBe("");
 
-    const atGate = await wake(1, deps);
-    await expectTranscriptTaken(job, record.head);
-    await approvedToDone(job, deps, atGate);
-    const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
-    expect(files).toContain("a.txt");
-    expect(files).toContain("b.txt");
+    await transcriptTakenToDone(job, deps, record.head);
   });
 
   it("a sub-task that goes quiet (no reply) in the run: the worker is told once, then the sub-task is dropped unmerged (1 drop, its branch nowhere) and the worker does its work itself; 1 record, done: DONE", async () => {
