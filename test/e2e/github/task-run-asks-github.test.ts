@@ -85,11 +85,6 @@ describe("a worker's question from its task's own run, on GitHub (issue 15 point
     );
 
     await leadToDone(job);
-    const files = git(github.bare, "ls-tree", "-r", "--name-only", "cfa/1");
-    expect(files).toContain("hello.txt");
-    expect(files).toContain("world.txt");
-    expect(files).not.toContain(".cfa/turns/000001-e1.json");
-    expect(github.branches().sort()).toEqual(["cfa/1", "main"]);
     expect(mocks.recorder().invalid()).toEqual([]);
   }, 180_000);
 });

@@ -53,19 +53,15 @@ describe("sub-tasks in a task's own run, on GitHub (issue 15 point 6)", () => {
     expect(merges).toContain("merge task hello-b");
 
     // The lead folds both and takes hello's transcript whole (nothing refused), then DONE.
-    await leadToDone(job, owners);
+    await leadToDone(job, owners, ["a.txt", "b.txt"]);
     expect(job.lines.filter((l) => l.includes("REFUSED"))).toEqual([]);
     expect(git(github.bare, "show", `cfa/1:${HELLO_FILE}`)).toBe(
       git(github.bare, "show", `${record.head}:.cfa/turns/transcript.jsonl`),
     );
-    const files = git(github.bare, "ls-tree", "-r", "--name-only", "cfa/1");
-    for (const f of ["hello.txt", "a.txt", "b.txt", "world.txt"]) expect(files).toContain(f);
-    expect(files).not.toContain(".cfa/turns/");
 
     // hello's run: every call's record, then the code, transcript and ended record at once.
     expectPushesByWriter(job, owners, { hello: record.calls + 1, world: 4 });
     expect(job.pushLog().filter((u) => u.ref.startsWith("refs/heads/cfa/1-hello-"))).toEqual([]);
-    expect(github.branches().sort()).toEqual(["cfa/1", "main"]);
     expect(mocks.recorder().invalid()).toEqual([]);
   }, 180_000);
 

@@ -166,14 +166,23 @@ export function recordOnBranch(job: GitHubJob, task: string, seq = 1, epoch = 1)
 /**
  * The lead's run (as `owners`' "lead" when given, else the worker's run) folds what the task
  * runs left and asks for EXECUTE's review; the person approves; the lead's next run ends the
- * job DONE.
+ * job DONE: `cfa/1` holds hello.txt, world.txt and `files` and no turn record, and the tasks'
+ * branches are gone (only `cfa/1` and `main` are left).
  */
-export async function leadToDone(job: GitHubJob, owners?: Owners): Promise<void> {
+export async function leadToDone(
+  job: GitHubJob,
+  owners?: Owners,
+  files: string[] = [],
+): Promise<void> {
   const lead = () => (owners ? runAs(job, owners, "lead") : job.runWorker(1));
   expect(await lead(), job.lines.join("\n")).toBe(0);
   await job.submitReview("ana");
   expect(await lead(), job.lines.join("\n")).toBe(0);
   expect(stateOf(job).state).toBe("DONE");
+  const merged = git(job.github.bare, "ls-tree", "-r", "--name-only", "cfa/1");
+  for (const f of ["hello.txt", "world.txt", ...files]) expect(merged).toContain(f);
+  expect(merged).not.toContain(".cfa/turns/");
+  expect(job.github.branches().sort()).toEqual(["cfa/1", "main"]);
 }
 
 /**
