@@ -15,28 +15,21 @@
 // fold that let its recipient (or its task) through would fold it.
 
 import { describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/index.js";
 import { foldTaskRecords } from "../../src/engine/fanout/fold-task-records.js";
-import { readTaskTurnRecords } from "../../src/engine/fanout/task-turn-files.js";
-import { gitClient } from "../../src/git/git-client.js";
 import type { TaskTurnRecord } from "../../src/records/task-turn-record.js";
-import { EXECUTE_STEPS, worker } from "../support/engine/recordings.js";
-import { git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { state } from "../support/engine/inspect.js";
 import { cases } from "../support/adversarial/count.js";
-import { runTaskInItsRun, tasksInOwnRunsRecording } from "../support/engine/task-run-pushes.js";
 import {
-  approvedToDone,
-  dispatchedToRuns,
-  expectPlantsSaidOnce,
+  expectRefusedAndRedispatched,
+  foldBefore,
+  helloAndWorldInRuns,
+  helloRedoneToDone,
   HOSTILE,
   LEAD,
-  PER_TASK,
+  plantedInHellosRun,
   plantedRecord,
-  pushPlantedRecords,
-  recordedRuns,
-  refusedSince,
+  recordsOn,
 } from "../support/engine/task-run-jobs.js";
 
 /** What the plant is, its record, the one recipient (or task) that would let it through, the refusal. */
@@ -64,72 +57,38 @@ const PLANTS: [string, TaskTurnRecord, { to?: string; task?: string }, string][]
   ],
 ];
 
-/** The taken-over runner's push: every plant committed on hello's branch. */
-function pushPlants(remote: string): void {
-  pushPlantedRecords(remote, {
-    "cfa/1-hello": PLANTS.map(([, record]) => [
-      `.cfa/turns/${String(record.seq).padStart(6, "0")}-e1.json`,
-      record,
-    ]),
-  });
-}
-
 describe(cases("a task run's records sending past its parent", PLANTS.length, "plants"), () => {
   const newJob = useLocalJobs();
 
   it("each refused once by key and reason; nothing of them reaches the bus, a comment or the person; the worker's next run takes its message — DONE", async () => {
-    const job = await newJob({
-      recording: tasksInOwnRunsRecording({
-        "project-lead@state:execute:1": EXECUTE_STEPS(true),
-        "worker@dispatch:hello": worker("hello.txt"),
-        "worker@dispatch:world": worker("world.txt"),
-      }),
-      config: PER_TASK,
-    });
-    const runs = recordedRuns();
-    const deps = await dispatchedToRuns(job, runs.port); // hello in run 901, world in run 902
-    await runTaskInItsRun(job, "world", "902");
-    pushPlants(job.repoDir);
+    const job = await newJob(helloAndWorldInRuns());
+    const { runs, deps } = await plantedInHellosRun(
+      job,
+      PLANTS.map((p) => p[1]),
+    );
 
     // Positive control: each plant is a well-formed record where the lead reads it.
-    const repo = gitClient(job.repoDir);
-    const head = git(job.repoDir, "rev-parse", "cfa/1-hello");
-    const { records } = await readTaskTurnRecords((args) => repo.raw(args), head);
+    const records = await recordsOn(job, "cfa/1-hello");
     expect(records.filter((r) => r.sends.some((s) => s.text === HOSTILE))).toHaveLength(
       PLANTS.length,
     );
 
-    runs.ended.set("901", { status: "completed", conclusion: "success" });
-    runs.ended.set("902", { status: "completed", conclusion: "success" });
-    const before = job.lines.length;
-    const summary = await wake(1, deps);
-    const refused = refusedSince(job, before);
-    expect(refused.sort()).toEqual(PLANTS.map((p) => p[3]).sort());
-    // No question was opened past the two gates; hello's message waits for its next run.
+    await expectRefusedAndRedispatched(
+      job,
+      deps,
+      runs,
+      PLANTS.map((p) => p[3]),
+    );
+    // No question was opened past the two gates.
     expect(Object.keys(state(job).engine.escalations as object)).toEqual(["q1", "q2"]);
-    expect(runs.dispatched.at(-1)).toEqual({ job: 1, task: "hello", epoch: 2 });
-    expect(summary.waitingOn).toBe("the tasks' own runs: hello (run 903).");
-
-    expect(await runTaskInItsRun(job, "hello", "903", { epoch: 2 })).toMatchObject({
-      turns: 1,
-      done: true,
-    });
-    await approvedToDone(job, deps, await wake(1, deps));
     // Said once across wakes; nothing of the plants anywhere the lead writes.
-    await expectPlantsSaidOnce(job, PLANTS.length);
+    await helloRedoneToDone(job, deps, PLANTS.length);
   });
 
   it.each(PLANTS)(
     "positive control: %s folds when the fold lets its recipient or task through",
     (_name, record, through) => {
-      const ledger = {
-        epoch: 1,
-        folded: record.seq - 1,
-        charged: {},
-        allowanceUsd: 10,
-        callUsd: 1,
-      };
-      const ctx = { job: 1, task: "hello", visible: new Set([LEAD]), run: "901" };
+      const { ledger, ctx } = foldBefore(record);
       expect(foldTaskRecords(ledger, [record], ctx).folded).toEqual([]);
       const open = {
         ...ctx,

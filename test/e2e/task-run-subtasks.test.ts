@@ -21,8 +21,10 @@ import {
   numbered,
   PER_TASK,
   recordedRuns,
+  withQuietSubtask,
+  withSubtasks,
 } from "../support/engine/task-run-jobs.js";
-import { EXECUTE_STEPS, pass, worker } from "../support/engine/recordings.js";
+import { pass, worker } from "../support/engine/recordings.js";
 import { call, expecting, say, tools } from "../support/engine/script.js";
 import { wake } from "../../src/engine/index.js";
 import type { Model } from "../../src/ports/model.js";
@@ -37,42 +39,28 @@ import { readJobView } from "../../src/cli/job-view.js";
 const dispatch = (id: string, brief: string) => call("dispatch", { id, brief, files: [] });
 
 /**
- * hello's worker with two sub-tasks, closed as they reply; world's worker alone. `anyOrder`:
- * the lead waits for both replies before it closes either (world's may come first).
+ * The lead's next wake takes hello's worker transcript whole from the record's `head` (the
+ * first of its 3 turns opens on the lead's message, the other two on its sub-tasks' replies,
+ * which the lead never saw); then the job goes on to DONE (approvedToDone), both sub-tasks'
+ * files on the job branch. Returns the job branch's files.
  */
-function withSubtasks(anyOrder = false) {
-  return tasksInOwnRunsRecording({
-    "project-lead@state:execute:1": EXECUTE_STEPS(anyOrder),
-    "worker@dispatch:hello": [
-      tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
-      tools(dispatch("hello-a", "Write a.txt"), dispatch("hello-b", "Write b.txt")),
-      say("Waiting for my sub-tasks."),
-      expecting(tools(call("close", { task: "hello-a" })), "a.txt written"),
-      say("Waiting for b."),
-      expecting(tools(call("close", { task: "hello-b" })), "b.txt written"),
-      tools(call("reply", { text: "hello.txt written, with a.txt and b.txt" })),
-      say("done"),
-    ],
-    "worker@dispatch:hello-a": worker("a.txt"),
-    "worker@dispatch:hello-b": worker("b.txt"),
-    "verifier@verify:hello-a-1": pass(),
-    "verifier@verify:hello-b-1": pass(),
-    "worker@dispatch:world": worker("world.txt"),
-  });
-}
-
-/**
- * The lead took hello's worker transcript whole from the record's head: the first of its 3
- * turns opens on the lead's message, the other two on its sub-tasks' replies, which the lead
- * never saw.
- */
-async function expectTranscriptTaken(job: LocalJob, head: string): Promise<void> {
+async function transcriptTakenToDone(
+  job: LocalJob,
+  deps: Parameters<typeof wake>[1],
+  head: string,
+): Promise<string> {
+  const atGate = await wake(1, deps);
   const helloFile = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
   expect(fileOnBranch(job, helloFile)?.trim()).toBe(
     git(job.repoDir, "show", `${head}:.cfa/turns/transcript.jsonl`).trim(),
   );
   const view = readJobView((await readJobRecords(job.repoDir, 1))!);
   expect(view.instances.find((i) => i.key === "worker@dispatch:hello")?.turns).toHaveLength(3);
+  await approvedToDone(job, deps, atGate);
+  const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
+  expect(files).toContain("a.txt");
+  expect(files).toContain("b.txt");
+  return files;
 }
 
 /**
@@ -226,12 +214,7 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
       ),
     ).toHaveLength(3);
 
-    const atGate = await wake(1, deps);
-    await expectTranscriptTaken(job, record.head);
-    await approvedToDone(job, deps, atGate);
-    const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
-    expect(files).toContain("a.txt");
-    expect(files).toContain("b.txt");
+    const files = await transcriptTakenToDone(job, deps, record.head);
     expect(files).not.toContain(".cfa/turns/");
     expect(Object.keys(state(job).engine.tasks as object).sort()).toEqual(["hello", "world"]);
     expect(git(job.repoDir, "branch", "--list", "cfa/1-hello*")).toBe("");
@@ -290,31 +273,12 @@ describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
     expect(git(job.repoDir, "ls-tree", "-r", "--name-only", back)).not.toContain("hello.txt");
     expect(git(job.repoDir, "merge-base", "--is-ancestor", back, record.head)).toBe("");
 
-    const atGate = await wake(1, deps);
-    await expectTranscriptTaken(job, record.head);
-    await approvedToDone(job, deps, atGate);
-    const files = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
-    expect(files).toContain("a.txt");
-    expect(files).toContain("b.txt");
+    await transcriptTakenToDone(job, deps, record.head);
   });
 
   it("a sub-task that goes quiet (no reply) in the run: the worker is told once, then the sub-task is dropped unmerged (1 drop, its branch nowhere) and the worker does its work itself; 1 record, done: DONE", async () => {
     const job = await newJob({
-      recording: tasksInOwnRunsRecording({
-        "worker@dispatch:hello": [
-          tools(dispatch("hello-a", "Write hello.txt")),
-          say("Waiting for hello-a."),
-          expecting(say("Still waiting."), "neither they nor you have a message waiting"),
-          expecting(
-            tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
-            "were dropped unmerged",
-          ),
-          tools(call("reply", { text: "hello.txt written" })),
-          say("done"),
-        ],
-        "worker@dispatch:hello-a": [say("Nothing to say.")],
-        "worker@dispatch:world": worker("world.txt"),
-      }),
+      recording: withQuietSubtask(),
       config: PER_TASK,
     });
     const deps = await dispatchedToRuns(job, recordedRuns().port);

@@ -11,21 +11,21 @@ import { describe, expect, it } from "vitest";
 import { tasksInOwnRunsRecording } from "../../support/engine/task-run-pushes.js";
 import { EXECUTE_STEPS, worker } from "../../support/engine/recordings.js";
 import { call, say, tools } from "../../support/engine/script.js";
-import { git, routesWith, WHOLE_JOB_ROUTES } from "../../support/github/github-job.js";
+import { git, routesWith } from "../../support/github/github-job.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 import {
-  jobBranchLog,
+  leadToDone,
   PER_TASK,
+  recordOnBranch,
+  ROUTES,
   stateOf,
-  taskRun,
+  taskRunsBesideTheJob,
   upToExecute,
 } from "../../support/github/task-runs.js";
 
-const ROUTES = routesWith(WHOLE_JOB_ROUTES, {
-  plus: ["repo", "get-run"],
-  minus: ["org-content"],
-});
+/** ROUTES and a run's state, which the lead's runs ask of the runs they dispatched. */
+const ROUTES_AND_RUN = routesWith(ROUTES, { plus: ["get-run"] });
 
 describe("a worker's question from its task's own run, on GitHub (issue 15 point 6)", () => {
   const mocks = useGitHubMocks();
@@ -43,7 +43,7 @@ describe("a worker's question from its task's own run, on GitHub (issue 15 point
         ],
         "worker@dispatch:world": worker("world.txt"),
       }),
-      routes: ROUTES,
+      routes: ROUTES_AND_RUN,
       config: PER_TASK,
     });
     const { github } = job;
@@ -51,16 +51,11 @@ describe("a worker's question from its task's own run, on GitHub (issue 15 point
     expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
     const [hello, world] = [...github.runs.keys()];
 
-    let comments = github.comments.map((c) => c.body);
-    let jobLog = jobBranchLog(job);
-    await taskRun(job, hello!, "hello", 1);
-    await taskRun(job, world!, "world", 1);
-    expect(jobBranchLog(job)).toEqual(jobLog);
-    expect(github.comments.map((c) => c.body)).toEqual(comments);
-    const record = JSON.parse(
-      git(github.bare, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
-    ) as { done: boolean; sends: { kind: string; text: string }[] };
-    expect(record).toMatchObject({
+    await taskRunsBesideTheJob(job, [
+      [hello!, "hello", 1],
+      [world!, "world", 1],
+    ]);
+    expect(recordOnBranch(job, "hello")).toMatchObject({
       done: false,
       sends: [{ kind: "ask", text: "hello or hullo?" }],
     });
@@ -84,24 +79,12 @@ describe("a worker's question from its task's own run, on GitHub (issue 15 point
     ]);
     const next = [...github.runs.keys()].at(-1)!;
 
-    comments = github.comments.map((c) => c.body);
-    jobLog = jobBranchLog(job);
-    await taskRun(job, next, "hello", 2);
-    expect(jobBranchLog(job)).toEqual(jobLog);
-    expect(github.comments.map((c) => c.body)).toEqual(comments);
+    await taskRunsBesideTheJob(job, [[next, "hello", 2]]);
     expect(git(github.bare, "show", "cfa/1-hello:.cfa/turns/transcript.jsonl")).toContain(
       "hello, of course",
     );
 
-    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
-    await job.submitReview("ana");
-    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
-    expect(stateOf(job).state).toBe("DONE");
-    const files = git(github.bare, "ls-tree", "-r", "--name-only", "cfa/1");
-    expect(files).toContain("hello.txt");
-    expect(files).toContain("world.txt");
-    expect(files).not.toContain(".cfa/turns/000001-e1.json");
-    expect(github.branches().sort()).toEqual(["cfa/1", "main"]);
+    await leadToDone(job);
     expect(mocks.recorder().invalid()).toEqual([]);
   }, 180_000);
 });

@@ -10,148 +10,68 @@
 // which the lead renders itself to check; it takes the 3 turns, nothing refused, DONE.
 
 import { describe, expect, it } from "vitest";
-import { tasksInOwnRunsRecording } from "../../support/engine/task-run-pushes.js";
-import { pass, worker } from "../../support/engine/recordings.js";
-import { call, expecting, say, tools } from "../../support/engine/script.js";
-import { git, routesWith, WHOLE_JOB_ROUTES } from "../../support/github/github-job.js";
+import { withQuietSubtask, withSubtasks } from "../../support/engine/task-run-jobs.js";
+import { git } from "../../support/github/github-job.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 import { jobPaths } from "../../../src/records/job-paths.js";
 import { quietNotice } from "../../../src/engine/fanout/subtree-mail.js";
 import {
+  AS_APP,
+  bothTasksRunAsApp,
   expectPushesByWriter,
-  jobBranchLog,
-  PER_TASK,
-  runAs,
-  stateOf,
-  taskRun,
-  upToExecute,
+  leadToDone,
+  recordOnBranch,
   type Owners,
 } from "../../support/github/task-runs.js";
 
-/** As the app (task-runs-github.test.ts): every run mints its token; the test starts each. */
-const APP_ROUTES = routesWith(WHOLE_JOB_ROUTES, {
-  plus: ["repo", "installation", "access-tokens"],
-  minus: ["org-content", "issue-reaction"],
-});
-const dispatch = (id: string, brief: string) => call("dispatch", { id, brief, files: [] });
+/** hello's worker's file on the job branch: the transcript the lead took from hello's run. */
+const HELLO_FILE = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
 
 describe("sub-tasks in a task's own run, on GitHub (issue 15 point 6)", () => {
   const mocks = useGitHubMocks();
   const newJob = useGitHubJobs();
 
   it("as the app: hello's run dispatches 2 sub-tasks → verified and merged into cfa/1-hello in that run → its record ties the worker's 2 later turns to their replies → the lead folds, takes the 3 turns, verifies, merges — DONE; no sub-task branch ever pushed, every task-branch update leased by its run's own token", async () => {
-    const job = await newJob({
-      recording: tasksInOwnRunsRecording({
-        "worker@dispatch:hello": [
-          tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
-          tools(dispatch("hello-a", "Write a.txt"), dispatch("hello-b", "Write b.txt")),
-          say("Waiting for my sub-tasks."),
-          expecting(tools(call("close", { task: "hello-a" })), "a.txt written"),
-          say("Waiting for b."),
-          expecting(tools(call("close", { task: "hello-b" })), "b.txt written"),
-          tools(call("reply", { text: "hello.txt written, with a.txt and b.txt" })),
-          say("done"),
-        ],
-        "worker@dispatch:hello-a": worker("a.txt"),
-        "worker@dispatch:hello-b": worker("b.txt"),
-        "verifier@verify:hello-a-1": pass(),
-        "verifier@verify:hello-b-1": pass(),
-        "worker@dispatch:world": worker("world.txt"),
-      }),
-      routes: APP_ROUTES,
-      config: PER_TASK,
-      asApp: true,
-    });
+    const job = await newJob({ recording: withSubtasks(), ...AS_APP });
     const { github } = job;
     const owners: Owners = new Map();
-    await upToExecute(job, owners, true);
+    await bothTasksRunAsApp(job, owners);
 
-    expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
-    const runIds = [...github.runs.keys()];
-    expect(runIds).toHaveLength(2);
-    const jobLog = jobBranchLog(job);
-    const comments = github.comments.map((c) => c.body);
-    await taskRun(job, runIds[0]!, "hello", 1, owners);
-    await taskRun(job, runIds[1]!, "world", 1, owners);
-    expect(jobBranchLog(job)).toEqual(jobLog);
-    expect(github.comments.map((c) => c.body)).toEqual(comments);
-
-    const record = JSON.parse(
-      git(github.bare, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
-    ) as {
-      calls: number;
-      done: boolean;
-      head: string;
-      workerTurns?: number;
-      subtasks?: string[];
-      mail?: { kind: string; from?: string }[];
-    };
+    const record = recordOnBranch(job, "hello");
     expect(record).toMatchObject({ done: true, workerTurns: 3, subtasks: ["hello-a", "hello-b"] });
-    expect(record.mail?.map((m) => `${m.kind}:${m.from}`)).toEqual([
-      "reply:hello-a",
-      "reply:hello-b",
+    expect(record.mail).toHaveLength(2);
+    expect(record.mail).toMatchObject([
+      { kind: "reply", from: "hello-a" },
+      { kind: "reply", from: "hello-b" },
     ]);
     // Every model call of the subtree: the worker's 8, each sub-task's 3, each verifier's 1.
     expect(record.calls).toBe(8 + 3 + 3 + 1 + 1);
     // The sub-tasks were real branches in the run: merged into hello's there.
-    const merges = git(github.bare, "log", "--merges", "--format=%s", record.head);
+    const merges = git(github.bare, "log", "--merges", "--format=%s", record.head!);
     expect(merges).toContain("merge task hello-a");
     expect(merges).toContain("merge task hello-b");
 
     // The lead folds both and takes hello's transcript whole (nothing refused), then DONE.
-    expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
+    await leadToDone(job, owners, ["a.txt", "b.txt"]);
     expect(job.lines.filter((l) => l.includes("REFUSED"))).toEqual([]);
-    const helloFile = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
-    expect(git(github.bare, "show", `cfa/1:${helloFile}`)).toBe(
+    expect(git(github.bare, "show", `cfa/1:${HELLO_FILE}`)).toBe(
       git(github.bare, "show", `${record.head}:.cfa/turns/transcript.jsonl`),
     );
-    await job.submitReview("ana");
-    expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
-    expect(stateOf(job).state).toBe("DONE");
-    const files = git(github.bare, "ls-tree", "-r", "--name-only", "cfa/1");
-    for (const f of ["hello.txt", "a.txt", "b.txt", "world.txt"]) expect(files).toContain(f);
-    expect(files).not.toContain(".cfa/turns/");
 
     // hello's run: every call's record, then the code, transcript and ended record at once.
     expectPushesByWriter(job, owners, { hello: record.calls + 1, world: 4 });
     expect(job.pushLog().filter((u) => u.ref.startsWith("refs/heads/cfa/1-hello-"))).toEqual([]);
-    expect(github.branches().sort()).toEqual(["cfa/1", "main"]);
     expect(mocks.recorder().invalid()).toEqual([]);
   }, 180_000);
 
   it("as the app: hello's sub-task goes quiet → the run tells the worker once, then drops it unmerged, the worker doing its work → the record's 2 later turns open on those 2 notices, which the lead renders itself → folded, its 3 turns taken, DONE; nothing refused, no sub-task branch pushed", async () => {
-    const job = await newJob({
-      recording: tasksInOwnRunsRecording({
-        "worker@dispatch:hello": [
-          tools(dispatch("hello-a", "Write hello.txt")),
-          say("Waiting for hello-a."),
-          expecting(say("Still waiting."), "neither they nor you have a message waiting"),
-          expecting(
-            tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
-            "were dropped unmerged",
-          ),
-          tools(call("reply", { text: "hello.txt written" })),
-          say("done"),
-        ],
-        "worker@dispatch:hello-a": [say("Nothing to say.")],
-        "worker@dispatch:world": worker("world.txt"),
-      }),
-      routes: APP_ROUTES,
-      config: PER_TASK,
-      asApp: true,
-    });
+    const job = await newJob({ recording: withQuietSubtask(), ...AS_APP });
     const { github } = job;
     const owners: Owners = new Map();
-    await upToExecute(job, owners, true);
-    expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
-    const runIds = [...github.runs.keys()];
-    await taskRun(job, runIds[0]!, "hello", 1, owners);
-    await taskRun(job, runIds[1]!, "world", 1, owners);
+    await bothTasksRunAsApp(job, owners);
 
-    const record = JSON.parse(
-      git(github.bare, "show", "cfa/1-hello:.cfa/turns/000001-e1.json"),
-    ) as { calls: number; head: string; workerTurns?: number; mail?: unknown[] };
+    const record = recordOnBranch(job, "hello");
     expect(record).toMatchObject({
       workerTurns: 3,
       subtasks: ["hello-a"],
@@ -164,13 +84,9 @@ describe("sub-tasks in a task's own run, on GitHub (issue 15 point 6)", () => {
     // The notice as the worker read it (its first words: the transcript holds it as JSON).
     expect(transcript).toContain(quietNotice(["hello-a"]).slice(0, 60));
 
-    expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
+    await leadToDone(job, owners);
     expect(job.lines.filter((l) => l.includes("REFUSED"))).toEqual([]);
-    const helloFile = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
-    expect(git(github.bare, "show", `cfa/1:${helloFile}`)).toBe(transcript);
-    await job.submitReview("ana");
-    expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
-    expect(stateOf(job).state).toBe("DONE");
+    expect(git(github.bare, "show", `cfa/1:${HELLO_FILE}`)).toBe(transcript);
     expect(git(github.bare, "log", "--merges", "--format=%s", "cfa/1")).not.toContain("hello-a");
     expectPushesByWriter(job, owners, { hello: record.calls + 1, world: 4 });
     expect(mocks.recorder().invalid()).toEqual([]);

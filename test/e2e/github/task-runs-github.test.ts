@@ -15,30 +15,22 @@
 import { describe, expect, it } from "vitest";
 import { tasksInOwnRunsRecording } from "../../support/engine/task-run-pushes.js";
 import { worker } from "../../support/engine/recordings.js";
-import { git, routesWith, WHOLE_JOB_ROUTES } from "../../support/github/github-job.js";
+import { git } from "../../support/github/github-job.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
 import {
+  AS_APP,
+  dispatchedAsApp,
   expectPushesByWriter,
-  jobBranchLog,
+  leadToDone,
   PER_TASK,
-  runAs,
+  recordOnBranch,
+  ROUTES,
   stateOf,
-  taskRun,
+  taskRunsBesideTheJob,
   upToExecute,
   type Owners,
 } from "../../support/github/task-runs.js";
-
-const ROUTES = routesWith(WHOLE_JOB_ROUTES, { plus: ["repo"], minus: ["org-content"] });
-/**
- * As the app: each run mints its installation token (@octokit/auth-app). The Probot app's own
- * reaction to the label is left out: the test starts every run itself, and the fake, checking
- * credentials, would refuse the test app's token (it is not one the fake minted).
- */
-const APP_ROUTES = routesWith(ROUTES, {
-  plus: ["installation", "access-tokens"],
-  minus: ["issue-reaction"],
-});
 
 describe("tasks in runs of their own on GitHub (issue 15 point 6)", () => {
   const mocks = useGitHubMocks();
@@ -50,63 +42,49 @@ describe("tasks in runs of their own on GitHub (issue 15 point 6)", () => {
         "worker@dispatch:hello": worker("hello.txt"),
         "worker@dispatch:world": worker("world.txt"),
       }),
-      routes: APP_ROUTES,
-      config: PER_TASK,
-      asApp: true,
+      ...AS_APP,
     });
     const { github } = job;
     const owners: Owners = new Map();
-    await upToExecute(job, owners, true);
 
     // EXECUTE: the project lead dispatches both tasks; each goes to a run of its own.
-    expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
+    const runIds = await dispatchedAsApp(job, owners);
     const taskInputs = github.dispatchInputs.filter((i) => i["task"] !== undefined);
     expect(taskInputs).toEqual([
       { job: "1", task: "hello", epoch: "1" },
       { job: "1", task: "world", epoch: "1" },
     ]);
-    const runIds = [...github.runs.keys()];
-    expect(runIds).toHaveLength(2);
 
     const jobHead = github.head("cfa/1");
-    const jobLog = jobBranchLog(job);
-    const comments = github.comments.map((c) => c.body);
     const leadDispatches = github.dispatches.length;
-    for (const [i, task] of ["hello", "world"].entries()) {
-      // Then the task job's last step, `if: always()`: a run of the job's lead.
-      const routes = await taskRun(job, runIds[i]!, task, 1, owners);
-      // Reads only through the API (the issue and the config), after minting its token.
-      const reads = ["issue", "content", "graphql", "installation", "access-tokens"];
-      expect(routes.filter((r) => !reads.includes(r))).toEqual([]);
-    }
+    // Each task run, then the task job's last step, `if: always()`: a run of the job's lead.
     // What the task runs wrote: their branches. cfa/1 and the comments are as the lead left them.
+    const routes = await taskRunsBesideTheJob(
+      job,
+      [
+        [runIds[0]!, "hello", 1],
+        [runIds[1]!, "world", 1],
+      ],
+      owners,
+    );
+    // Reads only through the API (the issue and the config), after minting its token.
+    const reads = ["issue", "content", "graphql", "installation", "access-tokens"];
+    for (const r of routes) expect(r.filter((route) => !reads.includes(route))).toEqual([]);
     expect(github.head("cfa/1")).toBe(jobHead);
-    expect(jobBranchLog(job)).toEqual(jobLog);
-    expect(github.comments.map((c) => c.body)).toEqual(comments);
     expect(github.dispatches.length).toBe(leadDispatches + 2);
     for (const task of ["hello", "world"]) {
       const files = git(github.bare, "ls-tree", "-r", "--name-only", `cfa/1-${task}`);
       expect(files).toContain(`${task}.txt`);
       expect(files).toContain(".cfa/turns/000001-e1.json");
-      const record = JSON.parse(
-        git(github.bare, "show", `cfa/1-${task}:.cfa/turns/000001-e1.json`),
-      ) as { run: string; done: boolean; calls: number };
+      const record = recordOnBranch(job, task);
       expect(record).toMatchObject({ run: String(runIds[task === "hello" ? 0 : 1]), done: true });
       expect(record.calls).toBe(3);
     }
 
     // The lead's next run folds both, verifies and merges them, and asks for EXECUTE's review.
-    expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
-    await job.submitReview("ana");
-    expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
-    expect(stateOf(job).state).toBe("DONE");
+    await leadToDone(job, owners);
     // Three records after the model calls, then the code, transcript and ended record at once.
     expectPushesByWriter(job, owners, { hello: 4, world: 4 });
-    const files = git(github.bare, "ls-tree", "-r", "--name-only", "cfa/1");
-    expect(files).toContain("hello.txt");
-    expect(files).toContain("world.txt");
-    expect(files).not.toContain(".cfa/turns/000001-e1.json");
-    expect(github.branches().sort()).toEqual(["cfa/1", "main"]);
     expect(mocks.recorder().invalid()).toEqual([]);
   }, 120_000);
 

@@ -1,14 +1,33 @@
 // The set-up the GitHub e2e tests of tasks in runs of their own share (issue 15 point 6): the
-// job's config, its state and `cfa/1`'s ref log as the fake GitHub's bare repository holds
-// them, runs whose minted tokens are told apart, the job up to EXECUTE, one task run as the
-// workflow's `task` job runs it (task mode, a fresh clone, then its `if: always()` wake of the
-// lead), and what the push log must show of who pushed what.
+// job's config and routes (as the app or not), its state and `cfa/1`'s ref log as the fake
+// GitHub's bare repository holds them, runs whose minted tokens are told apart, the job up to
+// EXECUTE and the lead's dispatch of both tasks, one task run as the workflow's `task` job runs
+// it (task mode, a fresh clone, then its `if: always()` wake of the lead) and task runs that
+// leave the job branch and the comments alone, a task branch's turn record, the lead's runs to
+// DONE, and what the push log must show of who pushed what.
 
 import { expect } from "vitest";
-import { git, type GitHubJob } from "./github-job.js";
+import { taskTurnPath, type TaskTurnRecord } from "../../../src/records/task-turn-record.js";
+import { git, routesWith, WHOLE_JOB_ROUTES, type GitHubJob } from "./github-job.js";
 import { ZERO_OID } from "./push-log-hook.js";
 
 export const PER_TASK = "execute:\n  runners: per-task\n";
+
+/** The whole job's routes with the repository's (dispatch, runs); as the app, without minting. */
+export const ROUTES = routesWith(WHOLE_JOB_ROUTES, { plus: ["repo"], minus: ["org-content"] });
+
+/**
+ * As the app: each run mints its installation token (@octokit/auth-app). The Probot app's own
+ * reaction to the label is left out: the test starts every run itself, and the fake, checking
+ * credentials, would refuse the test app's token (it is not one the fake minted).
+ */
+export const APP_ROUTES = routesWith(ROUTES, {
+  plus: ["installation", "access-tokens"],
+  minus: ["issue-reaction"],
+});
+
+/** A per-task job as the GitHub App (useGitHubJobs' options but its recording). */
+export const AS_APP = { routes: APP_ROUTES, config: PER_TASK, asApp: true } as const;
 
 export function stateOf(job: GitHubJob): { state: string; engine: Record<string, unknown> } {
   return JSON.parse(git(job.github.bare, "show", "cfa/1:.cfa/jobs/1/state.json")) as {
@@ -59,6 +78,18 @@ export async function upToExecute(
 }
 
 /**
+ * An AS_APP job up to EXECUTE (upToExecute) and the lead's run in it, which dispatches hello
+ * and world to runs of their own. Returns the runs' ids in dispatch order.
+ */
+export async function dispatchedAsApp(job: GitHubJob, owners: Owners): Promise<number[]> {
+  await upToExecute(job, owners, true);
+  expect(await runAs(job, owners, "lead"), job.lines.join("\n")).toBe(0);
+  const runIds = [...job.github.runs.keys()];
+  expect(runIds).toHaveLength(2);
+  return runIds;
+}
+
+/**
  * Run `id` as the workflow's `task` job runs it (`task <task>` its tokens' owner), then its
  * `if: always()` wake of the lead (`wake-lead <task>`). Returns the API routes GitHub answered
  * the task run itself.
@@ -88,6 +119,70 @@ export async function taskRun(
     }),
   ).toBe(0);
   return routes;
+}
+
+/**
+ * Each of `runs` ([run id, task, epoch]) as taskRun runs it, one after the other; together
+ * they leave `cfa/1` (the bare repository's ref log) and the issue's comments as the lead left
+ * them. Returns the API routes GitHub answered each task run itself.
+ */
+export async function taskRunsBesideTheJob(
+  job: GitHubJob,
+  runs: [id: number, task: string, epoch: number][],
+  owners: Owners = new Map(),
+): Promise<string[][]> {
+  const jobLog = jobBranchLog(job);
+  const comments = job.github.comments.map((c) => c.body);
+  const routes: string[][] = [];
+  for (const [id, task, epoch] of runs) routes.push(await taskRun(job, id, task, epoch, owners));
+  expect(jobBranchLog(job)).toEqual(jobLog);
+  expect(job.github.comments.map((c) => c.body)).toEqual(comments);
+  return routes;
+}
+
+/**
+ * An AS_APP job's lead dispatches hello and world (dispatchedAsApp), and their runs run at
+ * epoch 1 beside the job (taskRunsBesideTheJob). Returns the runs' ids, hello's first.
+ */
+export async function bothTasksRunAsApp(job: GitHubJob, owners: Owners): Promise<number[]> {
+  const [hello, world] = await dispatchedAsApp(job, owners);
+  await taskRunsBesideTheJob(
+    job,
+    [
+      [hello!, "hello", 1],
+      [world!, "world", 1],
+    ],
+    owners,
+  );
+  return [hello!, world!];
+}
+
+/** Turn record `seq` of `task`'s run at `epoch`, as its branch in the bare repository holds it. */
+export function recordOnBranch(job: GitHubJob, task: string, seq = 1, epoch = 1): TaskTurnRecord {
+  const path = taskTurnPath(seq, epoch);
+  return JSON.parse(git(job.github.bare, "show", `cfa/1-${task}:${path}`)) as TaskTurnRecord;
+}
+
+/**
+ * The lead's run (as `owners`' "lead" when given, else the worker's run) folds what the task
+ * runs left and asks for EXECUTE's review; the person approves; the lead's next run ends the
+ * job DONE: `cfa/1` holds hello.txt, world.txt and `files` and no turn record, and the tasks'
+ * branches are gone (only `cfa/1` and `main` are left).
+ */
+export async function leadToDone(
+  job: GitHubJob,
+  owners?: Owners,
+  files: string[] = [],
+): Promise<void> {
+  const lead = () => (owners ? runAs(job, owners, "lead") : job.runWorker(1));
+  expect(await lead(), job.lines.join("\n")).toBe(0);
+  await job.submitReview("ana");
+  expect(await lead(), job.lines.join("\n")).toBe(0);
+  expect(stateOf(job).state).toBe("DONE");
+  const merged = git(job.github.bare, "ls-tree", "-r", "--name-only", "cfa/1");
+  for (const f of ["hello.txt", "world.txt", ...files]) expect(merged).toContain(f);
+  expect(merged).not.toContain(".cfa/turns/");
+  expect(job.github.branches().sort()).toEqual(["cfa/1", "main"]);
 }
 
 /**

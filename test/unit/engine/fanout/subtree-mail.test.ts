@@ -10,35 +10,19 @@ import {
   quietNotice,
   subtreeMailRefusal,
 } from "../../../../src/engine/fanout/subtree-mail.js";
-import type { TaskTurnRecord } from "../../../../src/records/task-turn-record.js";
 import { conflictNotice, notStartedNotice } from "../../../../src/engine/flow/parent-notices.js";
 import { TaskLedgerSchema } from "../../../../src/records/engine-state.js";
 import { taskLedger } from "../../../support/engine/task-ledger.js";
+import { LEAD, turnRecord } from "../../../support/engine/task-run-jobs.js";
 
-const LEAD = "project-lead@state:execute:1";
-const record = (over: Partial<TaskTurnRecord>): TaskTurnRecord => ({
-  v: 1,
-  job: 1,
-  task: "hello",
-  epoch: 1,
-  seq: 1,
-  run: "901",
-  calls: 1,
-  costUsd: 0,
-  ended: true,
-  sends: [],
-  done: false,
-  head: null,
-  ...over,
-});
 const ledger = { epoch: 1, folded: 0, charged: {}, allowanceUsd: 10, callUsd: 1 };
 const ctx = { job: 1, task: "hello", visible: new Set([LEAD]), jobTasks: new Set(["hello"]) };
 const none = new Set<string>();
 
 describe("subtreeMailRefusal", () => {
   it("passes a record with no later turns, and one whose later turns open on its sub-tasks' replies and the run's notices", () => {
-    expect(subtreeMailRefusal(record({}), none, none)).toBeNull();
-    const honest = record({
+    expect(subtreeMailRefusal(turnRecord({}), none, none)).toBeNull();
+    const honest = turnRecord({
       workerTurns: 4,
       subtasks: ["hello-a", "hello-b"],
       mail: [
@@ -52,15 +36,15 @@ describe("subtreeMailRefusal", () => {
 
   it("refuses mail without later turns to open (the count either way), and a dispatch under the task's own id", () => {
     const mail = [{ kind: "reply" as const, from: "hello-a", text: "a" }];
-    expect(subtreeMailRefusal(record({ subtasks: ["hello-a"], mail }), none, none)).toBe(
+    expect(subtreeMailRefusal(turnRecord({ subtasks: ["hello-a"], mail }), none, none)).toBe(
       "0 later worker turns where its subtree delivered mail for 1",
     );
     expect(
-      subtreeMailRefusal(record({ workerTurns: 2, subtasks: ["hello"], mail: [] }), none, none),
+      subtreeMailRefusal(turnRecord({ workerTurns: 2, subtasks: ["hello"], mail: [] }), none, none),
     ).toBe("1 later worker turn where its subtree delivered mail for 0");
     expect(
       subtreeMailRefusal(
-        record({ workerTurns: 2, subtasks: ["hello"], mail: [{ ...mail[0]!, from: "hello" }] }),
+        turnRecord({ workerTurns: 2, subtasks: ["hello"], mail: [{ ...mail[0]!, from: "hello" }] }),
         none,
         none,
       ),
@@ -86,7 +70,7 @@ describe("subtreeMailRefusal", () => {
 describe("the engine's word about a sub-task in the run", () => {
   const conflict = conflictNotice("hello-a", "your branch", ["a.txt"], "cfa/1-hello-a");
   const engine = (about: string, text: string) =>
-    record({ workerTurns: 2, subtasks: ["hello-a"], mail: [{ kind: "engine", about, text }] });
+    turnRecord({ workerTurns: 2, subtasks: ["hello-a"], mail: [{ kind: "engine", about, text }] });
 
   it("a merge conflict or a start that failed, about a sub-task it dispatched, opens a later turn as said", () => {
     expect(engineNoticeAbout(conflict)).toBe("hello-a");
@@ -114,8 +98,8 @@ describe("the engine's word about a sub-task in the run", () => {
 });
 
 describe("the fold keeps a folded record's sub-tasks for a later record's replies", () => {
-  const first = record({ subtasks: ["hello-a"] });
-  const second = record({
+  const first = turnRecord({ subtasks: ["hello-a"] });
+  const second = turnRecord({
     seq: 2,
     workerTurns: 2,
     mail: [{ kind: "reply", from: "hello-a", text: "a done" }],
