@@ -6,26 +6,14 @@
 // branch keeps one writer. One whose branch moves under the takeover (the cancelled run still
 // pushing) stays in its run for the next wake's watch to take over (runsElsewhere).
 
-import { applyChange, progress, type Session } from "../job/session.js";
-import { fromTurn, movedWhileTaken, takeOverTask } from "./take-over-task.js";
+import { applyChange, type Session } from "../job/session.js";
+import { takeOverFromRun } from "./take-over-task.js";
 
 /** Records `single` and takes over every other task still in a run of its own. */
 export async function fallBackToSingle(s: Session, reason: string, except: string): Promise<void> {
   applyChange(s, { type: "task-runs-single", reason });
   for (const [id, ledger] of Object.entries(s.engine.fanout?.tasks ?? {})) {
     if (id === except || ledger.runId === null || s.engine.tasks[id]?.status !== "open") continue;
-    await s.deps.taskRuns?.cancel(ledger.runId).catch(() => undefined);
-    const took = await takeOverTask(s, id, ledger);
-    if ("moved" in took) {
-      progress(s, "EXECUTE", "TASK RUN", movedWhileTaken(id));
-      continue;
-    }
-    applyChange(s, { type: "task-run-dropped", id });
-    progress(
-      s,
-      "EXECUTE",
-      "TASK RUN",
-      `task ${id} runs in this run: its run ${ledger.runId} cancelled${fromTurn(took, ledger.folded)}`,
-    );
+    await takeOverFromRun(s, id, ledger, `its run ${ledger.runId} cancelled`);
   }
 }

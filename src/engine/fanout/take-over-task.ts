@@ -10,7 +10,7 @@
 // `.cfa/turns/` into the job branch (as fold-at-wake.ts's adoption of a done head).
 
 import type { TaskLedgerRecord } from "../../records/engine-state.js";
-import type { Session } from "../job/session.js";
+import { applyChange, progress, type Session } from "../job/session.js";
 import { pushTask, taskWorkspace } from "../tasks/task-workspace.js";
 import { backToFoldedTurn } from "./back-to-folded-turn.js";
 import type { RunGit } from "./leased-refs.js";
@@ -78,4 +78,31 @@ export function fromTurn(took: TakeOver, folded: number, task?: string): string 
 /** The live log's word when a cancelled run pushed while the lead took its task over. */
 export function movedWhileTaken(id: string): string {
   return `task ${id}'s branch moved while this run took it over (a cancelled run still pushing): taken over at the next wake`;
+}
+
+/**
+ * Cancels the task's run (should any of it still go) and takes the task over, its ledger
+ * dropped and said in the live log with `why`; false when its branch moved under the takeover
+ * (said; the task stays in its run for the next wake).
+ */
+export async function takeOverFromRun(
+  s: Session,
+  id: string,
+  ledger: TaskLedgerRecord,
+  why: string,
+): Promise<boolean> {
+  if (ledger.runId !== null) await s.deps.taskRuns?.cancel(ledger.runId).catch(() => undefined);
+  const took = await takeOverTask(s, id, ledger);
+  if ("moved" in took) {
+    progress(s, "EXECUTE", "TASK RUN", movedWhileTaken(id));
+    return false;
+  }
+  applyChange(s, { type: "task-run-dropped", id });
+  progress(
+    s,
+    "EXECUTE",
+    "TASK RUN",
+    `task ${id} runs in this run: ${why}${fromTurn(took, ledger.folded)}`,
+  );
+  return true;
 }

@@ -11,7 +11,7 @@ import { applyChange, progress, type Session } from "../job/session.js";
 import { runsElsewhere } from "./dispatch-task-run.js";
 import { watchTaskRun } from "./watch-task-run.js";
 import { dispatchNextEpoch, hasMail, waitsOnAnswer } from "./dispatch-on-mail.js";
-import { fromTurn, movedWhileTaken, takeOverTask } from "./take-over-task.js";
+import { takeOverFromRun } from "./take-over-task.js";
 
 /** True when any task's runner changed (the caller persists). */
 export async function watchAtWake(s: Session): Promise<boolean> {
@@ -30,20 +30,8 @@ export async function watchAtWake(s: Session): Promise<boolean> {
     if (step === "wait" || step === "fold-only") continue;
     changed = true;
     if (step === "run-here") {
-      await runs.cancel(ledger.runId).catch(() => undefined);
       // From its last folded turn's tree, as a run of its own would start (take-over-task.ts).
-      const took = await takeOverTask(s, id, ledger);
-      if ("moved" in took) {
-        progress(s, "EXECUTE", "TASK RUN", movedWhileTaken(id));
-        continue;
-      }
-      applyChange(s, { type: "task-run-dropped", id });
-      progress(
-        s,
-        "EXECUTE",
-        "TASK RUN",
-        `task ${id} runs in this run: its runs died or did nothing twice${fromTurn(took, ledger.folded)}`,
-      );
+      await takeOverFromRun(s, id, ledger, "its runs died or did nothing twice");
       continue;
     }
     const death = step === "redispatch";
