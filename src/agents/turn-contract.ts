@@ -15,6 +15,9 @@ import type {
   ModelUsage,
 } from "../ports/model.js";
 import type { CommandResult } from "../ports/sandbox.js";
+import type { ToolSetName } from "../records/tool-sets.js";
+import type { ShellCall, ShellOutcome } from "./shell/run-shell.js";
+import type { RepoInstructions } from "./instructions/repo-instructions.js";
 
 /** What crossed the bus to wake this turn (seed 000 §5 `m`), as the engine renders it. */
 export interface IncomingMessage {
@@ -61,11 +64,19 @@ export interface TurnHost {
   proxyEscalate(question: string): Promise<HostResult>;
   proxyWithdraw(reason: string): Promise<HostResult>;
   runCommand(argv: string[]): Promise<CommandResult>;
+  /**
+   * One bash tool call (src/agents/shell): a command line run by bash in the instance's shell
+   * session, sandboxed, limited and recorded as runCommand's are, the role's command list an
+   * audit line rather than a refusal.
+   */
+  runShell(call: ShellCall): Promise<ShellOutcome>;
 }
 
 export interface RoleDefinition {
   name: string;
   tier: string;
+  /** The tool set `tools` is from (src/agents/tools/tool-sets.ts). */
+  toolSet: ToolSetName;
   /** Tool names this role may call; any other tool call is refused (seed 000 §10). */
   tools: string[];
   commands: string[];
@@ -121,6 +132,11 @@ export interface TurnInput {
   modelName: string;
   /** Stable across the instance's turns (role prompt + skill + job facts) so it caches. */
   system: string;
+  /**
+   * The repository's instructions (src/agents/instructions): the block before `system` that
+   * every role's requests share, and the sub-folder files given when a tool first works there.
+   */
+  instructions?: RepoInstructions;
   /** The instance's transcript so far (its session handle, loaded from disk). */
   transcript: Message[];
   incoming: IncomingMessage;

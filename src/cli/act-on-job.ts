@@ -3,6 +3,7 @@
 // number or a job that cannot take the action is the more useful answer), do it on the
 // local forge, wake the job and report. Nothing is changed before every check passed.
 
+import { CURRENT_TOOL_SET } from "../records/tool-sets.js";
 import { resolve } from "node:path";
 import { isLiveState } from "../protocol/fsm.js";
 import { PHASES } from "../skills/phases.js";
@@ -69,6 +70,8 @@ export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> 
     verbose: request.verbose,
     env: io.env,
     configure: configureOf(inner),
+    // A job keeps the tools it started with (its state says which); this names a new job's.
+    toolSet: io.toolSet ?? CURRENT_TOOL_SET,
     ...(io.clock ? { clock: io.clock } : {}),
   });
   try {

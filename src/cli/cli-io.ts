@@ -4,6 +4,7 @@
 import type { PatienceOptions } from "../adapters/anthropic/patience.js";
 import type { Clock } from "../ports/clock.js";
 import type { Model } from "../ports/model.js";
+import type { ToolSetName } from "../records/tool-sets.js";
 
 export interface CliOutput {
   write(text: string): unknown;
@@ -25,6 +26,11 @@ export interface CliIo {
    * test drives the real adapter through minutes of outage in no time.
    */
   modelPatience?: Omit<PatienceOptions, "patienceMs">;
+  /**
+   * Test seam: the tools a job started now gets (default CURRENT_TOOL_SET): a test's scripted
+   * model plays responses made with its recording's tools.
+   */
+  toolSet?: ToolSetName;
   /** Test seam: the clock of a local run (default: the system clock). */
   clock?: Clock;
   /** Test seam: where job areas live (default: the user's cache folder, per repository). */

@@ -7,6 +7,7 @@ import type { EngineDeps } from "../engine/index.js";
 import type { Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
 import type { Model } from "../ports/model.js";
+import type { ToolSetName } from "../records/tool-sets.js";
 import type { CliIo } from "./cli-io.js";
 import { withHeartbeat } from "./heartbeat.js";
 import { gitTry } from "./git-text.js";
@@ -39,6 +40,8 @@ export interface LocalSessionOptions {
   heartbeat?: boolean;
   /** Points the model at the configured provider (no-key.ts configureOf). */
   configure?: ((config: CfaConfig) => void) | undefined;
+  /** The tools a job started now gets (a replay: its recording's). */
+  toolSet: ToolSetName;
 }
 
 export function stderrLogger(io: CliIo): Logger {
@@ -85,6 +88,7 @@ export async function openLocalSession(
     person: options.person,
     logger: stderrLogger(io),
     env: options.env,
+    toolSet: options.toolSet,
     // The log is what the records say, as `cfa watch` renders them (issue 19 §6); a progress
     // line the records do not hold (a refused key, a full disk) is a note of this run.
     progress: (line) => {

@@ -21,7 +21,9 @@ export interface Recorder {
 }
 
 export function recordInto(path: string, file: ReplayFile, inner: Model): Recorder {
-  const recording = createRecordingModel(inner);
+  // The file names the tools its responses were made with; a later verb keeps the name.
+  const toolSet = parseRecording(file.recording, path).toolSet;
+  const recording = createRecordingModel(inner, toolSet === undefined ? {} : { toolSet });
   return {
     model: recording,
     async save() {
@@ -31,7 +33,14 @@ export function recordInto(path: string, file: ReplayFile, inner: Model): Record
       for (const [key, steps] of Object.entries(recording.recording().instances)) {
         instances[key] = [...(instances[key] ?? []), ...steps];
       }
-      const next = { ...file, recording: { version: RECORDING_VERSION, instances } };
+      const next = {
+        ...file,
+        recording: {
+          version: RECORDING_VERSION,
+          ...(toolSet === undefined ? {} : { toolSet }),
+          instances,
+        },
+      };
       await writeFile(path, serializeReplayFile(next));
     },
   };

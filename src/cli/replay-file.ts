@@ -6,6 +6,7 @@
 import * as z from "zod";
 import { jsonPath, RECORDING_VERSION } from "../adapters/scripted/index.js";
 import { CliError } from "./cli-error.js";
+import type { ToolSetName } from "../records/tool-sets.js";
 
 export const REPLAY_VERSION = 1;
 /**
@@ -97,8 +98,9 @@ export function parseReplayFile(text: string, source: string): ReplayFile {
   return parsed.data;
 }
 
-export function emptyRecording() {
-  return { version: RECORDING_VERSION, instances: {} as Record<string, unknown[]> };
+/** A new recording, naming the tools its agents have (src/records/tool-sets.ts). */
+export function emptyRecording(toolSet: ToolSetName) {
+  return { version: RECORDING_VERSION, toolSet, instances: {} as Record<string, unknown[]> };
 }
 
 export function serializeReplayFile(file: ReplayFile): string {

@@ -11,6 +11,7 @@ import { createScriptedModel, ScriptMismatchError } from "../adapters/scripted/i
 import { parseConfig, CONFIG_PATH } from "../config/index.js";
 import { wake, type WakeSummary } from "../engine/index.js";
 import { steppingClock } from "../ports/clock.js";
+import { toolSetOf } from "../records/tool-sets.js";
 import type { Model } from "../ports/model.js";
 import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
@@ -83,6 +84,8 @@ export async function runReplay(
     // Commands (if the recording runs any) start from a bare environment: no secrets.
     env: { PATH: io.env.PATH ?? "/usr/bin:/bin", HOME: io.env.HOME },
     heartbeat: false,
+    // The agents get the tools the recorded responses call (src/records/tool-sets.ts).
+    toolSet: toolSetOf((file.recording as { toolSet?: unknown } | null)?.toolSet),
   });
   // A replay's records come out the same every time: turns are applied in the order they
   // started (engine/turn/turn-scheduler.ts), which costs nothing with a model that answers

@@ -12,6 +12,7 @@ import { systemClock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
 import { noopLogger } from "../ports/logger.js";
 import type { Model } from "../ports/model.js";
+import type { ToolSetName } from "../records/tool-sets.js";
 import { outboundForge } from "../comments/outbound-forge.js";
 import { processRedactor } from "../secrets/index.js";
 import { priceOf, resolveModel, sandboxesHiding } from "../wiring/index.js";
@@ -36,6 +37,8 @@ export interface LocalWiring {
   /** After each commit of a job's records (the live log reads them: live-records-log.ts). */
   recorded?: (job: number, worktree: string, when: "opened" | "committed") => void;
   env?: Record<string, string | undefined>;
+  /** The tools a job started now gets; absent: `classic` (EngineDeps.toolSet). */
+  toolSet?: ToolSetName;
   /** Points the model at the configured provider once a wake has read the configuration. */
   configure?: (config: CfaConfig) => void;
 }
@@ -71,6 +74,7 @@ export async function wireLocal(
     clock,
     logger,
     env: options.env ?? process.env,
+    ...(options.toolSet === undefined ? {} : { toolSet: options.toolSet }),
     // The local forge is a file: a running wake may look for `cfa intervene` at every call.
     commandPollMs: 0,
     // No sweep here: a person carries a stopped job on (issue 19 §2).

@@ -16,6 +16,7 @@ import { NetworkSettingSchema } from "./network-setting.js";
 import { ReadOnlyPathSchema } from "./read-only-paths.js";
 import { GITHUB_FILE_LIMIT_MIB } from "../git/file-size-limit.js";
 import { SetupSettingSchema, toSetupConfig } from "./setup-setting.js";
+import { InstructionsSettingSchema, instructionFiles } from "./instructions-setting.js";
 
 export const CONFIG_PATH = ".github/cfa.yml";
 
@@ -296,18 +297,23 @@ export const CfaConfigFileSchema = z.strictObject({
     .prefault({}),
   /** `drop` removes .cfa/jobs/<N>/ in a last commit before DONE (README, "Configuration"). */
   auditTrail: z.enum(AUDIT_TRAIL_MODES).default("keep"),
+  /** The repository's instruction files every agent reads (instructions-setting.ts). */
+  instructions: InstructionsSettingSchema,
 });
 
 /**
  * The file's schema, with `sandbox` flattened to its mode (what the engine's sandbox
  * factory takes) and the read-only paths beside it, and `setup` as argv lists.
  */
-export const CfaConfigSchema = CfaConfigFileSchema.transform(({ sandbox, setup, ...rest }) => ({
-  ...rest,
-  setup: toSetupConfig(setup),
-  sandbox: typeof sandbox === "string" ? sandbox : sandbox.mode,
-  sandboxReadOnlyPaths: typeof sandbox === "string" ? [] : sandbox.readOnlyPaths,
-}));
+export const CfaConfigSchema = CfaConfigFileSchema.transform(
+  ({ sandbox, setup, instructions, ...rest }) => ({
+    ...rest,
+    setup: toSetupConfig(setup),
+    instructions: instructionFiles(instructions),
+    sandbox: typeof sandbox === "string" ? sandbox : sandbox.mode,
+    sandboxReadOnlyPaths: typeof sandbox === "string" ? [] : sandbox.readOnlyPaths,
+  }),
+);
 
 export type CfaConfig = z.infer<typeof CfaConfigSchema>;
 /** What a repository may write: every key optional. */

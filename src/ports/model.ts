@@ -66,11 +66,34 @@ export type Message =
     }
   | { role: "assistant"; content: AssistantBlock[] };
 
-export interface ToolSpec {
+/** A tool of ours: its name, what it does and the JSON Schema of its input. */
+export interface CustomToolSpec {
   name: string;
   description: string;
   /** JSON Schema of the tool's input (an object schema). */
   input_schema: Record<string, unknown>;
+}
+
+/**
+ * An Anthropic-defined client tool: its schema is built into the model, the request names
+ * only its type (https://platform.claude.com/docs/en/agents-and-tools/tool-use/bash-tool,
+ * https://platform.claude.com/docs/en/agents-and-tools/tool-use/text-editor-tool). The API
+ * adds its definition's tokens itself: 245 input tokens for the bash tool, 700 for the text
+ * editor (the pages' pricing sections).
+ */
+export type ClientToolSpec =
+  | { type: "bash_20250124"; name: "bash" }
+  | {
+      type: "text_editor_20250728";
+      name: "str_replace_based_edit_tool";
+      /** Where the tool cuts a file's view (the tool's `max_characters`). */
+      max_characters?: number;
+    };
+
+export type ToolSpec = CustomToolSpec | ClientToolSpec;
+
+export function isClientToolSpec(spec: ToolSpec): spec is ClientToolSpec {
+  return "type" in spec;
 }
 
 export interface ModelUsage {
@@ -110,6 +133,12 @@ export interface ModelRequest {
   model: string;
   /** The role's system prompt: fixed for the instance's whole life (issue 9 §2). */
   system: string;
+  /**
+   * The repository's instructions (AGENTS.md and the like), the same text for every role of
+   * the job: sent as the first system block, before the role's, and cached on its own so the
+   * requests of every role with the same tools share it. Absent: none.
+   */
+  instructions?: string;
   /** Fixed for the instance's whole life, like `system`. */
   tools: ToolSpec[];
   messages: Message[];

@@ -63,6 +63,12 @@ export interface CommandRequest {
   network: NetworkAccess;
   /** Package caches shared between workspaces; none when absent. */
   caches?: readonly SharedCache[];
+  /**
+   * A host folder of the engine's, outside every workspace, bound read-write at its own path:
+   * where the bash tool's command leaves its shell session (src/agents/shell). The caller
+   * chooses and creates it; none when absent.
+   */
+  stateDir?: string;
   /** Resource limits; DEFAULT_COMMAND_LIMITS when absent. Applied only by a real sandbox. */
   limits?: CommandLimits;
 }

@@ -13,6 +13,11 @@ export const CommandEvidenceSchema = z.object({
   /** A test runner's own count line when the output had one ("32 passed", "1 failed, 3 passed"). */
   summary: z.string().max(120).optional(),
   timedOut: z.literal(true).optional(),
+  /**
+   * The audit line of a bash tool call: programs the command names that are not on the role's
+   * command list. The list is a note to the agent, not a boundary (the sandbox is): they ran.
+   */
+  unlisted: z.array(z.string().max(60)).max(20).optional(),
 });
 export type CommandEvidence = z.infer<typeof CommandEvidenceSchema>;
 
@@ -155,6 +160,12 @@ const PARSERS: ((line: string, lines: readonly string[], at: number) => string |
     return `${failed > 0 ? `${failed} package(s) failed, ` : ""}${ok} package(s) ok`;
   },
 ];
+
+/** A shell command line as one line a person can read, clipped like an argv's. */
+export function shellLine(command: string): string {
+  const line = command.trim().replace(/\s+/gu, " ");
+  return line.length > COMMAND_CHARS ? `${line.slice(0, COMMAND_CHARS - 1)}…` : line;
+}
 
 /** A log line's evidence: the last command and its exit, or that none ran. */
 export function evidenceSuffix(evidence: readonly CommandEvidence[]): string {

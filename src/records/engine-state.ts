@@ -5,6 +5,7 @@ import * as z from "zod";
 import type { JobRecord } from "../protocol/job-record.js";
 import { RecordError } from "../protocol/errors.js";
 import { CommandEvidenceSchema } from "./command-evidence.js";
+import { TOOL_SETS, UNNAMED_TOOL_SET, type ToolSetName } from "./tool-sets.js";
 
 /** A decision's note kept in state.json, at most (characters): the lead hears it whole. */
 export const DECISION_NOTE_KEPT = 2000;
@@ -127,6 +128,11 @@ export const EngineStateSchema = z.object({
   tasks: z.record(z.string(), TaskMetaSchema),
   /** The person the job is for: whose proxy answers and whose review counts first. */
   requester: z.string(),
+  /**
+   * The tools the job's agents have (tool-sets.ts), kept from its start so every later wake
+   * gives the same. Absent: `classic`, the set of jobs started before sets had names.
+   */
+  toolSet: z.enum(TOOL_SETS).optional(),
   /**
    * Comments decided but not yet known to be posted (seed 001 CO-1: the decision is
    * persisted before its effect). Each is posted at most once: before posting, the bot
@@ -296,8 +302,13 @@ export type SetupFailure = NonNullable<SetupRecord["failed"]>;
 export type MeasuredRecord = NonNullable<EngineState["measured"]>;
 export type BlockedEntry = NonNullable<EngineState["blocked"]>["entries"][number];
 
-export function initialEngineState(requester: string): EngineState {
+export function initialEngineState(
+  requester: string,
+  toolSet: ToolSetName = UNNAMED_TOOL_SET,
+): EngineState {
   return {
+    // The unnamed set is left unnamed: such a job's records read as they did before sets.
+    ...(toolSet === UNNAMED_TOOL_SET ? {} : { toolSet }),
     cursor: { comment: 0, review: 0 },
     seq: 1,
     statusComment: null,

@@ -29,6 +29,7 @@ import { wakeLead } from "./wake-lead.js";
 import { stepSummary } from "./step-summary.js";
 import { sweep } from "./sweep.js";
 import type { WorkerContext } from "./worker-context.js";
+import type { ToolSetName } from "../records/tool-sets.js";
 import { parseWorkerEnv } from "./worker-env.js";
 import { resolveWorkerMode, WorkerUsageError } from "./worker-mode.js";
 
@@ -36,6 +37,8 @@ export interface WorkerOptions {
   print?: Print;
   /** Replaces the Anthropic model (tests: the scripted model). */
   model?: Model;
+  /** The tools a job started now gets; default CURRENT_TOOL_SET (tests: their recording's). */
+  toolSet?: ToolSetName;
   clock?: Clock;
   signal?: AbortSignal;
   /** Stops the wake cleanly (a cancelled run's SIGINT): see engine/job/wake-stop.ts. */
@@ -114,6 +117,7 @@ export async function runWorker(
           redact(`${line.at} #${line.job} ${line.who} ${line.event} ${line.detail}`),
         ),
       ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.toolSet === undefined ? {} : { toolSet: options.toolSet }),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.stop === undefined ? {} : { stop: options.stop }),

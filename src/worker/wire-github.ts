@@ -16,6 +16,7 @@ import { systemClock, type Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
 import type { Model } from "../ports/model.js";
 import { outboundForge } from "../comments/outbound-forge.js";
+import { CURRENT_TOOL_SET, type ToolSetName } from "../records/tool-sets.js";
 import { processRedactor } from "../secrets/index.js";
 import { priceOf, resolveModel, sandboxesHiding } from "../wiring/index.js";
 import type { WorkerGitHub } from "./github-client.js";
@@ -35,6 +36,8 @@ export interface GitHubWiring {
   logger: Logger;
   /** The model; by default Anthropic's with this key. */
   model?: Model;
+  /** The tools a job started now gets; default CURRENT_TOOL_SET (src/records/tool-sets.ts). */
+  toolSet?: ToolSetName;
   anthropicApiKey?: string | undefined;
   clock?: Clock;
   progress?: (line: ProgressLine) => void;
@@ -126,6 +129,7 @@ export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: Gi
     clock: options.clock ?? systemClock,
     logger,
     env,
+    toolSet: options.toolSet ?? CURRENT_TOOL_SET,
     ...(options.progress === undefined ? {} : { progress: options.progress }),
     ...(options.taskRuns === undefined
       ? {}

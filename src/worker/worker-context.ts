@@ -8,6 +8,7 @@ import type { Logger } from "../ports/logger.js";
 import type { Model } from "../ports/model.js";
 import type { WorkerGitHub } from "./github-client.js";
 import type { WorkerEnv } from "./worker-env.js";
+import type { ToolSetName } from "../records/tool-sets.js";
 
 export interface WorkerContext {
   env: WorkerEnv;
@@ -17,6 +18,7 @@ export interface WorkerContext {
   logger: Logger;
   redact: Redact;
   model?: Model;
+  toolSet?: ToolSetName;
   clock?: Clock;
   signal?: AbortSignal;
   /** A clean stop: see WorkerOptions.stop. */

@@ -19,6 +19,7 @@ export function workerWiring(w: WorkerContext): GitHubWiring {
     workRoot: workRootUnder(env.RUNNER_TEMP),
     logger,
     ...(w.model === undefined ? {} : { model: w.model }),
+    ...(w.toolSet === undefined ? {} : { toolSet: w.toolSet }),
     anthropicApiKey: env.settings.ANTHROPIC_API_KEY,
     ...(w.clock === undefined ? {} : { clock: w.clock }),
     ...(w.progress === undefined ? {} : { progress: w.progress }),

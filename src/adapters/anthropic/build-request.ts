@@ -15,9 +15,16 @@ import type {
   MessageParam,
   TextBlockParam,
   Tool,
+  ToolUnion,
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
-import type { AssistantBlock, ModelRequest, UserBlock } from "../../ports/model.js";
-import { messageBreakpoints } from "./cache-breakpoints.js";
+import {
+  isClientToolSpec,
+  type AssistantBlock,
+  type ModelRequest,
+  type ToolSpec,
+  type UserBlock,
+} from "../../ports/model.js";
+import { planBreakpoints } from "./cache-breakpoints.js";
 import { canonicalValue } from "./canonical-value.js";
 
 export type MessageBody = Omit<MessageCreateParamsBase, "stream">;
@@ -30,7 +37,8 @@ export function buildMessageParams(request: ModelRequest): MessageBody {
     request.cacheLifetime === "1h"
       ? ({ type: "ephemeral", ttl: "1h" } as const)
       : ({ type: "ephemeral" } as const);
-  const marked = new Set(messageBreakpoints(request.messages));
+  const plan = planBreakpoints(request);
+  const marked = new Set(plan.messages);
   const messages = request.messages.map((message, index): MessageParam => {
     const content =
       message.role === "user"
@@ -44,20 +52,24 @@ export function buildMessageParams(request: ModelRequest): MessageBody {
     };
   });
 
-  const tools = request.tools.map((tool, index): Tool => {
-    const mapped: Tool = {
-      name: tool.name,
-      description: tool.description,
-      input_schema: canonicalValue(tool.input_schema) as Tool.InputSchema,
-    };
-    if (index === request.tools.length - 1) mapped.cache_control = marker;
+  const tools = request.tools.map((tool, index): ToolUnion => {
+    const mapped = toolParam(tool);
+    if (index === plan.tool) mapped.cache_control = marker;
     return mapped;
   });
-  // An empty system text block is a 400; no system prompt means no block.
-  const system: TextBlockParam[] =
-    request.system.length > 0
-      ? [{ type: "text", text: request.system, cache_control: marker }]
-      : [];
+  // An empty system text block is a 400; no system prompt means no block. The instructions
+  // come first: the same bytes for every role, so the prefix up to them is shared.
+  const system: TextBlockParam[] = [];
+  if (request.instructions !== undefined && request.instructions.length > 0) {
+    system.push({
+      type: "text",
+      text: request.instructions,
+      ...(plan.instructions ? { cache_control: marker } : {}),
+    });
+  }
+  if (request.system.length > 0) {
+    system.push({ type: "text", text: request.system, cache_control: marker });
+  }
 
   // Keys in the API's cache-prefix order (tools, system, messages), so the byte prefix of
   // the body is the cached prefix: what each request repeats of the previous one shows on
@@ -71,6 +83,20 @@ export function buildMessageParams(request: ModelRequest): MessageBody {
     // https://platform.claude.com/docs/en/build-with-claude/effort: `output_config.effort`.
     ...(request.effort !== undefined ? { output_config: { effort: request.effort } } : {}),
   };
+}
+
+/**
+ * Our tools with their canonical schema; an Anthropic-defined one as its type and name only
+ * (the SDK's ToolBash20250124 and ToolTextEditor20250728), its schema being the model's own.
+ */
+function toolParam(tool: ToolSpec): ToolUnion {
+  if (isClientToolSpec(tool)) return { ...tool };
+  const mapped: Tool = {
+    name: tool.name,
+    description: tool.description,
+    input_schema: canonicalValue(tool.input_schema) as Tool.InputSchema,
+  };
+  return mapped;
 }
 
 function mapUserBlock(block: UserBlock): ContentBlockParam {

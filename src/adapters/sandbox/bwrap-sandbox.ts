@@ -32,7 +32,7 @@ import { runProcess } from "./run-process.js";
 import { sanitizeGitConfig } from "./sanitize-git-config.js";
 import { discoverSystemRoot, type SystemRoot } from "./system-root.js";
 import { resolveToolchains, type ShownToolchains } from "./toolchain-paths.js";
-import { validateCaches } from "./validate-caches.js";
+import { validateCaches, validateWritableFolder } from "./validate-caches.js";
 import { validateRequest } from "./validate-request.js";
 
 export interface BwrapSandboxOptions {
@@ -100,10 +100,12 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): Sandbox {
         ? Promise.resolve(options.toolchains)
         : resolveToolchains({ home, env: hostEnv, private: extraHidden }));
       const cwd = await realpath(request.cwd);
-      const caches = await validateCaches(request.caches ?? [], cwd, {
-        readOnly: tools.folders,
-        hidden: extraHidden,
-      });
+      const bound = { readOnly: tools.folders, hidden: extraHidden };
+      const caches = await validateCaches(request.caches ?? [], cwd, bound);
+      const stateDir =
+        request.stateDir === undefined
+          ? undefined
+          : await validateWritableFolder("stateDir", request.stateDir, cwd, bound);
       const layout = await findGitLayout(cwd);
       const scratch = await mkdtemp(path.join(os.tmpdir(), "cfa-sandbox-"));
       let cgroup: PidsCgroup | null = null;
@@ -148,7 +150,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): Sandbox {
           network: shared,
           ...(egress ? { egress } : {}),
           toolchains: tools.folders,
-          caches: caches.map((c) => c.path),
+          caches: [...caches.map((c) => c.path), ...(stateDir === undefined ? [] : [stateDir])],
           limits,
           prlimit,
           etcFiles: await writeEtcFiles(scratch, shared),

@@ -22,15 +22,48 @@ const FORBIDDEN = [
   "/lib64",
 ];
 
+/** A folder bound read-write outside the workspace (a cache, the bash session's state). */
+export interface BoundFolders {
+  /** Shown read-only (toolchains): a bound folder may neither be in one nor hold one. */
+  readOnly: readonly string[];
+  /** Hidden (the job area): a bound folder may be inside one (its bind shows just it), never hold one. */
+  hidden: readonly string[];
+}
+
+/** The real path of a folder the sandbox may bind read-write, or a SandboxRequestError. */
+export async function validateWritableFolder(
+  field: string,
+  folder: string,
+  cwd: string,
+  folders: BoundFolders,
+): Promise<string> {
+  if (!path.isAbsolute(folder)) {
+    throw new SandboxRequestError(field, `must be an absolute path (got ${folder})`);
+  }
+  const real = await realpath(folder).catch(() => null);
+  if (real === null || !(await stat(real)).isDirectory()) {
+    throw new SandboxRequestError(field, `is not an existing folder: ${folder}`);
+  }
+  if (real === "/" || isWithin(real, cwd) || isWithin(cwd, real)) {
+    throw new SandboxRequestError(field, `must be outside the workspace and not hold it: ${real}`);
+  }
+  if (
+    [...FORBIDDEN, ...folders.readOnly].some(
+      (other) => isWithin(real, other) || isWithin(other, real),
+    )
+  ) {
+    throw new SandboxRequestError(field, `overlaps a folder the sandbox shows read-only: ${real}`);
+  }
+  if (folders.hidden.some((other) => isWithin(other, real))) {
+    throw new SandboxRequestError(field, `holds the job area, which the sandbox hides: ${real}`);
+  }
+  return real;
+}
+
 export async function validateCaches(
   caches: readonly SharedCache[],
   cwd: string,
-  folders: {
-    /** Shown read-only (toolchains): a cache may neither be in one nor hold one. */
-    readOnly: readonly string[];
-    /** Hidden (the job area): a cache may be inside one (its bind shows just it), never hold one. */
-    hidden: readonly string[];
-  },
+  folders: BoundFolders,
 ): Promise<SharedCache[]> {
   const out: SharedCache[] = [];
   for (const [i, cache] of caches.entries()) {
@@ -41,32 +74,7 @@ export async function validateCaches(
     if (out.some((c) => c.tool === cache.tool)) {
       throw new SandboxRequestError(field, `is a second ${cache.tool} cache`);
     }
-    if (!path.isAbsolute(cache.path)) {
-      throw new SandboxRequestError(field, `must be an absolute path (got ${cache.path})`);
-    }
-    const real = await realpath(cache.path).catch(() => null);
-    if (real === null || !(await stat(real)).isDirectory()) {
-      throw new SandboxRequestError(field, `is not an existing folder: ${cache.path}`);
-    }
-    if (real === "/" || isWithin(real, cwd) || isWithin(cwd, real)) {
-      throw new SandboxRequestError(
-        field,
-        `must be outside the workspace and not hold it: ${real}`,
-      );
-    }
-    if (
-      [...FORBIDDEN, ...folders.readOnly].some(
-        (folder) => isWithin(real, folder) || isWithin(folder, real),
-      )
-    ) {
-      throw new SandboxRequestError(
-        field,
-        `overlaps a folder the sandbox shows read-only: ${real}`,
-      );
-    }
-    if (folders.hidden.some((folder) => isWithin(folder, real))) {
-      throw new SandboxRequestError(field, `holds the job area, which the sandbox hides: ${real}`);
-    }
+    const real = await validateWritableFolder(field, cache.path, cwd, folders);
     out.push({ tool: cache.tool, path: real });
   }
   return out;

@@ -5,6 +5,7 @@ import type { Model, ModelRequest } from "../../ports/model.js";
 import type { Recording, Step } from "./recording.js";
 import { RECORDING_VERSION } from "./recording.js";
 import { lastUserMessage, toolResultNames } from "./request-view.js";
+import type { ToolSetName } from "../../records/tool-sets.js";
 
 export interface RecordingModel extends Model {
   /** A copy of everything recorded so far. */
@@ -14,7 +15,10 @@ export interface RecordingModel extends Model {
 /** How much of the last user text an expectation keeps: enough to notice a divergence. */
 const EXPECT_TEXT_CHARS = 60;
 
-export function createRecordingModel(inner: Model): RecordingModel {
+export function createRecordingModel(
+  inner: Model,
+  options: { toolSet?: ToolSetName } = {},
+): RecordingModel {
   const instances: Record<string, Step[]> = {};
 
   return {
@@ -38,7 +42,11 @@ export function createRecordingModel(inner: Model): RecordingModel {
     },
 
     recording() {
-      return structuredClone({ version: RECORDING_VERSION, instances });
+      return structuredClone({
+        version: RECORDING_VERSION,
+        ...(options.toolSet === undefined ? {} : { toolSet: options.toolSet }),
+        instances,
+      });
     },
   };
 }

@@ -6,6 +6,7 @@
 import * as z from "zod";
 import { STOP_REASONS } from "../../ports/model.js";
 import { parseAddressKey } from "../../protocol/address.js";
+import { TOOL_SETS } from "../../records/tool-sets.js";
 
 export const RECORDING_VERSION = 1;
 
@@ -73,6 +74,12 @@ const InstanceKeySchema = z.string().refine(
 export const RecordingSchema = z
   .object({
     version: z.literal(RECORDING_VERSION),
+    /**
+     * The tools the recorded agents had (src/records/tool-sets.ts): a replay gives its agents
+     * the same, so each recorded call finds its tool. Absent: `classic`, the set of every
+     * recording made before sets had names.
+     */
+    toolSet: z.enum(TOOL_SETS).optional(),
     instances: z.record(InstanceKeySchema, z.array(StepSchema)),
   })
   .strict();

@@ -31,23 +31,34 @@ export interface RunCommandInput {
   maxOutputBytes: number;
   /** Package caches shared between the job's workspaces (the engine chooses where). */
   caches?: readonly SharedCache[];
+  /** The bash tool's session folder, bound read-write (src/agents/shell). */
+  stateDir?: string;
+  /** Changes to the reduced environment (the bash session's variables). */
+  patchEnv?: (env: Record<string, string>) => Record<string, string>;
+  /**
+   * Whether argv[0] must be on the role's allowlist (run_command, the `classic` set). The
+   * bash tool's `bash` is not: its command list is a note and an audit line.
+   */
+  allowlist?: boolean;
   signal?: AbortSignal;
 }
 
 /** Throws CommandRefusedError (policy) or a sandbox error; a failing command is a result. */
 export async function runCommand(input: RunCommandInput): Promise<CommandResult> {
-  checkCommand(input.argv, input.role.allowedCommands);
+  if (input.allowlist !== false) checkCommand(input.argv, input.role.allowedCommands);
+  const env = withToolDefaults(
+    reduceEnv(input.env, input.role.extraEnv ?? [], { home: input.workspaceRoot }),
+  );
   return input.sandbox.run(
     {
       argv: [...input.argv],
       cwd: input.workspaceRoot,
-      env: withToolDefaults(
-        reduceEnv(input.env, input.role.extraEnv ?? [], { home: input.workspaceRoot }),
-      ),
+      env: input.patchEnv ? input.patchEnv(env) : env,
       timeoutMs: input.timeoutMs,
       maxOutputBytes: input.maxOutputBytes,
       network: egressFor(input.role.network),
       ...(input.caches === undefined ? {} : { caches: input.caches }),
+      ...(input.stateDir === undefined ? {} : { stateDir: input.stateDir }),
       ...(input.role.limits === undefined ? {} : { limits: input.role.limits }),
     },
     input.signal ? { signal: input.signal } : undefined,

@@ -32,6 +32,8 @@ export function modelCalls(input: {
   model: Model;
   modelName: string;
   system: string;
+  /** The repository's instructions block, shared by every role ("" or absent: none). */
+  instructions?: string | undefined;
   tools: ToolSpec[];
   /** Per-role overrides from the configuration. */
   output?: OutputSettings | undefined;
@@ -40,6 +42,7 @@ export function modelCalls(input: {
   let plan: OutputPlan = outputPlan(input.role, limits.maxOutput, input.output);
   const meter = new ContextMeter();
   let lastStart = 0;
+  const shared = input.instructions ?? "";
 
   return {
     next(transcript, added) {
@@ -47,7 +50,7 @@ export function modelCalls(input: {
       fitContext({
         all,
         added,
-        system: input.system,
+        system: shared + input.system,
         tools: input.tools,
         meter,
         limits,
@@ -58,6 +61,7 @@ export function modelCalls(input: {
         instance: input.instance,
         model: input.modelName,
         system: input.system,
+        ...(shared === "" ? {} : { instructions: shared }),
         tools: input.tools,
         messages: requestMessages(all),
         maxTokens: plan.maxTokens,

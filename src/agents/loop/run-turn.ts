@@ -25,6 +25,8 @@ import { incomingText, openingMessage } from "./opening-message.js";
 import { holdsKnownSecret } from "../../secrets/index.js";
 import { ModelSecretError } from "./model-secret-error.js";
 import { toolResultBlock } from "./tool-result-block.js";
+import { requestMessages } from "./request-messages.js";
+import { givenInstructions, nearbyInstructions } from "../instructions/repo-instructions.js";
 
 /**
  * TurnOutput plus what the transcript's turn-end line needs and the contract does not
@@ -38,14 +40,28 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
   const { role, model, signal, limits } = input;
   const instance = addressKey(input.instance);
   const tools = toolSpecs(role);
+  const added: Message[] = [openingMessage(input.transcript, input.incoming)];
+  const instructions = input.instructions;
+  let given: Set<string> | null = null;
   const ctx: ToolContext = {
     role,
     workspace: input.workspace,
     host: input.host,
     limits: { readBytes: limits.readBytes },
     ...(signal === undefined ? {} : { signal }),
+    ...(instructions === undefined || instructions.nested.size === 0
+      ? {}
+      : {
+          nearbyInstructions: (path: string, kind: "file" | "folder") => {
+            // What the conversation the model sees already carries is not given again.
+            given ??= givenInstructions(
+              userTexts(requestMessages([...input.transcript, ...added])),
+              instructions,
+            );
+            return nearbyInstructions(instructions, given, path, kind);
+          },
+        }),
   };
-  const added: Message[] = [openingMessage(input.transcript, input.incoming)];
   // Output budget, effort, cache lifetime, the context bound and stop reasons (issue 9 §3, §4).
   const calls = modelCalls({
     instance,
@@ -53,6 +69,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     model,
     modelName: input.modelName,
     system: input.system,
+    instructions: instructions?.prompt,
     tools,
     output: {
       ...input.output,
@@ -169,4 +186,11 @@ function hasContent(block: AssistantBlock): boolean {
 
 function userResults(results: ToolResultBlock[]): Message {
   return { role: "user", content: results };
+}
+
+/** Every text a conversation's user messages carry: their text blocks and tool results. */
+function userTexts(messages: readonly Message[]): string[] {
+  return messages.flatMap((m) =>
+    m.role === "user" ? m.content.map((b) => (b.type === "text" ? b.text : b.content)) : [],
+  );
 }

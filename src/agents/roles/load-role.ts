@@ -7,10 +7,13 @@ import { parseRole } from "./parse-role.js";
 import { RoleError } from "./role-error.js";
 import { ROLE_NAMES, isRoleName, type RoleName } from "./role-names.js";
 import type { RoleDefinition } from "../turn-contract.js";
+import { UNNAMED_TOOL_SET, type ToolSetName } from "../../records/tool-sets.js";
 
 export interface LoadRoleOptions {
   /** The folder holding `<name>.md`; defaults to the package's `prompts/roles`. */
   dir?: string;
+  /** Whose tools the role gets; default the unnamed set (tool-sets.ts). */
+  toolSet?: ToolSetName;
 }
 
 export function loadRole(name: RoleName, options: LoadRoleOptions = {}): RoleDefinition {
@@ -26,7 +29,7 @@ export function loadRole(name: RoleName, options: LoadRoleOptions = {}): RoleDef
       cause: error,
     });
   }
-  const role = parsedRole(text, file);
+  const role = parsedRole(text, file, options.toolSet ?? UNNAMED_TOOL_SET);
   // The file name is how the engine asks for a role; a mismatch would spark the wrong one.
   if (role.name !== name) {
     throw new RoleError(file, `front matter says role "${role.name}" but the file is ${name}.md`);
@@ -42,10 +45,11 @@ export function loadRole(name: RoleName, options: LoadRoleOptions = {}): RoleDef
  */
 const parsed = new Map<string, { text: string; role: RoleDefinition }>();
 
-function parsedRole(text: string, file: string): RoleDefinition {
-  const known = parsed.get(file);
+function parsedRole(text: string, file: string, toolSet: ToolSetName): RoleDefinition {
+  const key = `${toolSet}\0${file}`;
+  const known = parsed.get(key);
   if (known?.text === text) return structuredClone(known.role);
-  const role = parseRole(text, file);
-  parsed.set(file, { text, role: structuredClone(role) });
+  const role = parseRole(text, file, toolSet);
+  parsed.set(key, { text, role: structuredClone(role) });
   return role;
 }

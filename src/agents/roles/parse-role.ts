@@ -6,10 +6,16 @@ import { describeIssues } from "../tools/describe-issues.js";
 import type { RoleDefinition } from "../turn-contract.js";
 import { RoleError } from "./role-error.js";
 import { RoleFrontMatterSchema } from "./role-front-matter.js";
+import { UNNAMED_TOOL_SET, type ToolSetName } from "../../records/tool-sets.js";
 
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
-export function parseRole(text: string, file: string): RoleDefinition {
+/** The role with the tools of `toolSet` (default: the unnamed set, `classic`). */
+export function parseRole(
+  text: string,
+  file: string,
+  toolSet: ToolSetName = UNNAMED_TOOL_SET,
+): RoleDefinition {
   const source = text.replace(/^\uFEFF/, "");
   const match = FRONT_MATTER.exec(source);
   if (!match) {
@@ -32,6 +38,7 @@ export function parseRole(text: string, file: string): RoleDefinition {
   }
   const prompt = source.slice(match[0].length).trim();
   if (prompt === "") throw new RoleError(file, "has no system prompt after the front matter");
-  const { role, tier, tools, commands, network } = parsed.data;
-  return { name: role, tier, tools, commands, network, prompt };
+  const { role, tier, tools, toolSets, commands, network } = parsed.data;
+  const chosen = toolSet === "classic" ? tools : (toolSets[toolSet] ?? []);
+  return { name: role, tier, toolSet, tools: chosen, commands, network, prompt };
 }

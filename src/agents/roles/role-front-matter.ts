@@ -31,7 +31,12 @@ const ToolListSchema = z.array(z.string()).transform((tools, ctx): ToolName[] =>
 export const RoleFrontMatterSchema = z.strictObject({
   role: z.enum(ROLE_NAMES),
   tier: z.enum(MODEL_TIERS),
+  /** The `classic` set's tools (src/agents/tools/tool-sets.ts): what an unnamed set means. */
   tools: ToolListSchema,
+  /** The role's tools in each other set; a set not listed gives the role no tools. */
+  toolSets: z
+    .strictObject({ "bash-editor": ToolListSchema.optional() })
+    .default(() => ({})),
   commands: z.array(CommandNameSchema).default([]),
   network: z.boolean().default(false),
 });

@@ -3,6 +3,7 @@
 
 import * as z from "zod";
 import { checkCommand } from "../commands/check-command.js";
+import { networkLine } from "../commands/network-line.js";
 import type { RoleDefinition } from "../turn-contract.js";
 import { formatCommandResult } from "./format-command-result.js";
 import { type Tool } from "./tool.js";
@@ -44,11 +45,3 @@ export const runCommandTool: Tool<typeof input> = {
     return { text: formatCommandResult(result), isError: result.timedOut };
   },
 };
-
-function networkLine(network: RoleDefinition["network"]): string {
-  if (network === true) return "";
-  if (network === false) return " There is no network access.";
-  // The proxy's variables are set in the command's environment; tools that honour them
-  // (npm, pip, go, cargo, curl, git over https) reach these and nothing else.
-  return ` Network: only ${network.join(", ")}, through the proxy that HTTP_PROXY and HTTPS_PROXY name; anything else is refused and reported.`;
-}

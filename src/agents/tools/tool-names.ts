@@ -2,6 +2,10 @@
 // refused before it runs (seed 000 §10: the tool surface is structural, not prompt-driven).
 
 export const TOOL_NAMES = [
+  // The `bash-editor` set's workspace tools: Anthropic-defined, their names fixed by the API.
+  "str_replace_based_edit_tool",
+  "bash",
+  // The `classic` set's (tool-sets.ts).
   "read_file",
   "write_file",
   "edit_file",

@@ -5,6 +5,8 @@ import type { ToolSpec } from "../../ports/model.js";
 import { RoleError } from "../roles/role-error.js";
 import type { RoleDefinition } from "../turn-contract.js";
 import { answerTool } from "./answer-tool.js";
+import { bashTool } from "./bash-tool.js";
+import { editorTool } from "./editor-tool.js";
 import { askQuestionTool } from "./ask-question-tool.js";
 import { closeTool } from "./close-tool.js";
 import { dispatchTool } from "./dispatch-tool.js";
@@ -24,6 +26,8 @@ import { withdrawTool } from "./withdraw-tool.js";
 import { writeFileTool } from "./write-file-tool.js";
 
 export const TOOLS: { readonly [N in ToolName]: Tool } = {
+  str_replace_based_edit_tool: editorTool,
+  bash: bashTool,
   read_file: readFileTool,
   write_file: writeFileTool,
   edit_file: editFileTool,
@@ -66,6 +70,8 @@ function inputSchemaOf(input: z.ZodType): Record<string, unknown> {
 }
 
 export function toolSpec(tool: Tool, role: RoleDefinition): ToolSpec {
+  // An Anthropic-defined tool is sent as its type: its schema is built into the model.
+  if (tool.client !== undefined) return { ...tool.client };
   const schema = inputSchemaOf(tool.input);
   return {
     name: tool.name,

@@ -5,6 +5,7 @@
 import type * as z from "zod";
 import type { RoleDefinition, TurnEnd, TurnHost, TurnInput } from "../turn-contract.js";
 import type { ToolName } from "./tool-names.js";
+import type { ClientToolSpec } from "../../ports/model.js";
 
 export interface ToolContext {
   role: RoleDefinition;
@@ -12,6 +13,12 @@ export interface ToolContext {
   host: TurnHost;
   limits: { readBytes: number };
   signal?: AbortSignal;
+  /**
+   * The repository's instruction files nearest a path the call touched that this conversation
+   * has not been given yet, as data to append to the result ("" when none): a sub-folder's
+   * AGENTS.md reaches the agent once, when it first works there (src/agents/instructions).
+   */
+  nearbyInstructions?(path: string, kind: "file" | "folder"): string;
 }
 
 /** How a successful turn-ending tool ends the turn. */
@@ -26,6 +33,11 @@ export interface ToolResult {
 
 export interface Tool<S extends z.ZodType = z.ZodType> {
   readonly name: ToolName;
+  /**
+   * Set for an Anthropic-defined tool: the request names this type, and the model brings the
+   * schema; `description` and `input` then only document and validate what arrives.
+   */
+  readonly client?: ClientToolSpec;
   /** Product text: what the tool does, when to use it, what happens after. */
   readonly description: string;
   /** Role-specific text, when the role changes what the model must know (e.g. commands). */

@@ -24,6 +24,7 @@ import { stderrLogger } from "../local-session.js";
 import { wakeAndReport } from "../wake-and-report.js";
 import { UsageError } from "../usage-error.js";
 import { countOf } from "../count-of.js";
+import { CURRENT_TOOL_SET } from "../../records/tool-sets.js";
 
 const OPTIONS = {
   ...HELP_OPTION,
@@ -72,6 +73,7 @@ Needs ANTHROPIC_API_KEY. The job's records live on the branch cfa/<N> of the rep
     if (record !== undefined) refuseExisting(record);
     const person = await personLogin(repoDir, io.env);
 
+    const toolSet = io.toolSet ?? CURRENT_TOOL_SET;
     let recorder: Recorder | null = null;
     if (record !== undefined) {
       const snapshot = await snapshotFiles(repoDir);
@@ -88,7 +90,7 @@ Needs ANTHROPIC_API_KEY. The job's records live on the branch cfa/<N> of the rep
           person,
           files: snapshot.files,
           ...(snapshot.config !== null ? { config: snapshot.config } : {}),
-          recording: emptyRecording(),
+          recording: emptyRecording(toolSet),
           people: [],
         },
         inner,
@@ -129,6 +131,7 @@ async function start(
     verbose: o.verbose,
     env: io.env,
     configure: o.configure,
+    toolSet: io.toolSet ?? CURRENT_TOOL_SET,
     ...(io.clock ? { clock: io.clock } : {}),
   });
   try {

@@ -9,6 +9,7 @@ import type { Model, ModelUsage } from "../../ports/model.js";
 import type { TaskRuns } from "../../ports/task-runs.js";
 import type { Sandbox } from "../../ports/sandbox.js";
 import type { WorkspaceOptions, Workspaces } from "../../ports/workspaces.js";
+import type { ToolSetName } from "../../records/tool-sets.js";
 
 export interface EngineDeps {
   forge: Forge;
@@ -42,6 +43,12 @@ export interface EngineDeps {
   taskRuns?: TaskRuns;
   /** The environment commands start from, before the allowlist reduces it. */
   env: Record<string, string | undefined>;
+  /**
+   * The tools a job started by this engine gets (src/records/tool-sets.ts); a job keeps its
+   * set for life. Absent: `classic`, what recordings made before sets had names were made with
+   * — the live entry points pass CURRENT_TOOL_SET, a replay its recording's set.
+   */
+  toolSet?: ToolSetName;
   /**
    * Monotonic milliseconds for turn deadlines (limits.turnTimeoutSeconds); default
    * `performance.now`. Records use `clock`; this only measures how long a turn has run.

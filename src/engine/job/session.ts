@@ -117,7 +117,7 @@ export async function openSession(
   if (fresh) {
     job = withEngineState(
       newJobRecord({ job: n, title: issue.title, at: deps.clock.now().toISOString() }),
-      initialEngineState(requester ?? issue.author.login),
+      initialEngineState(requester ?? issue.author.login, deps.toolSet),
     );
     soup = new Soup({ fanOutCap: config.fanOut });
   } else {

@@ -27,6 +27,7 @@ import { appendText, readText, writeText } from "../tree/files.js";
 import { createCallBoundary, timeoutReason, type TurnLedger } from "./call-boundary.js";
 import { createHost, emptyDecisions, type TurnDecisions, type VerifyTask } from "./host.js";
 import { roleFor } from "./role-for.js";
+import { repoInstructions } from "./repo-instructions.js";
 import { PROTECTED_PREFIXES } from "../../records/job-paths.js";
 import { applyChange, type Session } from "../job/session.js";
 import { endTurn, runtimeOf, startTurn } from "../job/wake-runtime.js";
@@ -136,6 +137,7 @@ async function runRegistered(
       model: s.deps.model,
       modelName,
       system: input.system,
+      instructions: await repoInstructions(s),
       transcript: loaded.messages,
       incoming: input.incoming,
       workspace: {

@@ -15,6 +15,10 @@ import { holdsSecret } from "../../secrets/index.js";
 import type { RoleDefinition } from "../../agents/turn-contract.js";
 import type { Workspace } from "../../ports/workspaces.js";
 import type { CommandResult } from "../../ports/sandbox.js";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { runShell, type ShellOutcome } from "../../agents/shell/run-shell.js";
+import { namedPrograms } from "../../agents/shell/named-programs.js";
 import { PHASES } from "../../skills/phases.js";
 import { containWorkspace, prepareWorkspace } from "../tree/contain-workspace.js";
 import { JobRepo } from "../tree/job-repo.js";
@@ -25,6 +29,7 @@ import type { Session } from "../job/session.js";
 import { taskDepth } from "../tasks/task-depth.js";
 import {
   commandLine,
+  shellLine,
   evidenceOf,
   keepEvidence,
   type CommandEvidence,
@@ -121,6 +126,93 @@ export function createHost(
     verify?: VerifyTask;
   } = {},
 ): TurnHost {
+  /**
+   * One command of the turn, in the sandbox: the workspace prepared before and contained after,
+   * the time it took, what the proxy refused, and its evidence under `line`.
+   */
+  const execute = async (
+    argv: string[],
+    line: string,
+    extra: {
+      stateDir?: string;
+      patchEnv?: (env: Record<string, string>) => Record<string, string>;
+      allowlist?: false;
+      unlisted?: string[];
+    } = {},
+  ): Promise<CommandResult> => {
+    const name = roleOf(a);
+    const repo = new JobRepo(ws.root, undefined, ws.gitDir, {
+      logger: s.deps.logger,
+      maxFileBytes: s.repo.maxFileBytes,
+    });
+    await prepareWorkspace(repo);
+    const monotonic = s.deps.monotonic ?? (() => performance.now());
+    const rt = runtimeOf(s);
+    const clock = (rt.commandClock ??= new CommandClock(monotonic));
+    const began = monotonic();
+    const ticket = clock.start();
+    let alone = 0;
+    const result = await runCommand({
+      sandbox: await s.deps.sandbox(s.config.sandbox),
+      argv,
+      workspaceRoot: ws.root,
+      role: {
+        allowedCommands: role.commands,
+        network: s.config.network[name],
+        limits: s.config.commandLimits[name],
+      },
+      env: s.deps.env,
+      ...(extra.stateDir === undefined ? {} : { stateDir: extra.stateDir }),
+      ...(extra.patchEnv === undefined ? {} : { patchEnv: extra.patchEnv }),
+      ...(extra.allowlist === false ? { allowlist: false } : {}),
+      timeoutMs: s.config.limits.commandTimeoutSeconds * 1000,
+      maxOutputBytes: s.config.limits.commandOutputBytes,
+      ...(options.signal ? { signal: options.signal } : {}),
+    }).finally(() => {
+      alone = clock.end(ticket);
+    });
+    const wall = Math.max(0, monotonic() - began);
+    decisions.commandMs += Math.min(wall, alone);
+    decisions.contendedMs += Math.max(0, wall - alone);
+    // Issue 20: what ran is recorded from the result, not from what the model says of it.
+    const evidence = evidenceOf(line, result);
+    const unlisted = extra.unlisted ?? [];
+    decisions.commands.push(unlisted.length > 0 ? { ...evidence, unlisted } : evidence);
+    if (result.blocked !== undefined && result.blocked.length > 0) {
+      const command = line;
+      applyChange(s, {
+        type: "requests-blocked",
+        by: addressKey(a),
+        at: now(s),
+        blocked: result.blocked.map((b) => ({
+          host: b.host,
+          port: b.port,
+          protocol: b.protocol,
+          reason: b.reason,
+          command,
+          count: b.count,
+        })),
+      });
+    }
+    // Whatever the command did, the engine's git and file access meet the tree only after
+    // this check (issue 8 §1, §2, §6); the agent reads what it found.
+    const jobWs = ws.root === s.jobWs.root;
+    const contained = await containWorkspace(repo, {
+      ...(ws.gitDir ? { gitDir: ws.gitDir } : {}),
+      protect: options.protect ?? PROTECTED_PREFIXES,
+      ownRecord: (file) =>
+        jobWs &&
+        (file.startsWith(`${s.paths.dir}/`) ||
+          file.startsWith(".cfa/proxy/") ||
+          file === OUTCOME_PATH ||
+          file === ".cfa"),
+    });
+    decisions.tampered.push(...contained.tampered);
+    if (contained.notes.length === 0) return result;
+    const notes = contained.notes.join("\n");
+    return { ...result, stderr: result.stderr === "" ? notes : `${result.stderr}\n${notes}` };
+  };
+
   const queue = (payload: Payload): HostResult | null => {
     const rejection = s.soup.check(a, payload, decisions.pending);
     if (rejection) return refuse(describeRejection(rejection));
@@ -334,73 +426,23 @@ export function createHost(
       return ok("Withdrawal recorded.");
     },
 
-    async runCommand(argv): Promise<CommandResult> {
-      const name = roleOf(a);
-      const repo = new JobRepo(ws.root, undefined, ws.gitDir, {
-        logger: s.deps.logger,
-        maxFileBytes: s.repo.maxFileBytes,
+    runCommand(argv): Promise<CommandResult> {
+      return execute(argv, commandLine(argv));
+    },
+
+    async runShell(call): Promise<ShellOutcome> {
+      // The session lives outside every worktree, in the job area the sandbox hides: only its
+      // dump folder is bound into the command's sandbox (src/agents/shell/run-shell.ts).
+      const dir = join(s.area, "private", "shell", addressKey(a).replace(/[^\w@.-]/g, "_"));
+      await mkdir(dir, { recursive: true });
+      const line = shellLine(call.command ?? "");
+      const unlisted = namedPrograms(call.command ?? "").filter((p) => !role.commands.includes(p));
+      return runShell(call, {
+        dir,
+        root: ws.root,
+        run: ({ argv, stateDir, patchEnv }) =>
+          execute(argv, line, { stateDir, patchEnv, allowlist: false, unlisted }),
       });
-      await prepareWorkspace(repo);
-      const monotonic = s.deps.monotonic ?? (() => performance.now());
-      const rt = runtimeOf(s);
-      const clock = (rt.commandClock ??= new CommandClock(monotonic));
-      const began = monotonic();
-      const ticket = clock.start();
-      let alone = 0;
-      const result = await runCommand({
-        sandbox: await s.deps.sandbox(s.config.sandbox),
-        argv,
-        workspaceRoot: ws.root,
-        role: {
-          allowedCommands: role.commands,
-          network: s.config.network[name],
-          limits: s.config.commandLimits[name],
-        },
-        env: s.deps.env,
-        timeoutMs: s.config.limits.commandTimeoutSeconds * 1000,
-        maxOutputBytes: s.config.limits.commandOutputBytes,
-        ...(options.signal ? { signal: options.signal } : {}),
-      }).finally(() => {
-        alone = clock.end(ticket);
-      });
-      const wall = Math.max(0, monotonic() - began);
-      decisions.commandMs += Math.min(wall, alone);
-      decisions.contendedMs += Math.max(0, wall - alone);
-      // Issue 20: what ran is recorded from the result, not from what the model says of it.
-      decisions.commands.push(evidenceOf(commandLine(argv), result));
-      if (result.blocked !== undefined && result.blocked.length > 0) {
-        const command = commandLine(argv);
-        applyChange(s, {
-          type: "requests-blocked",
-          by: addressKey(a),
-          at: now(s),
-          blocked: result.blocked.map((b) => ({
-            host: b.host,
-            port: b.port,
-            protocol: b.protocol,
-            reason: b.reason,
-            command,
-            count: b.count,
-          })),
-        });
-      }
-      // Whatever the command did, the engine's git and file access meet the tree only after
-      // this check (issue 8 §1, §2, §6); the agent reads what it found.
-      const jobWs = ws.root === s.jobWs.root;
-      const contained = await containWorkspace(repo, {
-        ...(ws.gitDir ? { gitDir: ws.gitDir } : {}),
-        protect: options.protect ?? PROTECTED_PREFIXES,
-        ownRecord: (file) =>
-          jobWs &&
-          (file.startsWith(`${s.paths.dir}/`) ||
-            file.startsWith(".cfa/proxy/") ||
-            file === OUTCOME_PATH ||
-            file === ".cfa"),
-      });
-      decisions.tampered.push(...contained.tampered);
-      if (contained.notes.length === 0) return result;
-      const notes = contained.notes.join("\n");
-      return { ...result, stderr: result.stderr === "" ? notes : `${result.stderr}\n${notes}` };
     },
   };
 }

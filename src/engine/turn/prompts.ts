@@ -8,6 +8,7 @@ import type { RoleName } from "../../agents/roles/index.js";
 import { skillPrompt } from "../../skills/skill-prompt.js";
 import { PHASES } from "../../skills/phases.js";
 import { roleFor } from "./role-for.js";
+import { workspaceNote } from "../../agents/roles/workspace-note.js";
 import type { Session } from "../job/session.js";
 
 export function stateOfThread(thread: string): LiveState | null {
@@ -17,7 +18,10 @@ export function stateOfThread(thread: string): LiveState | null {
 }
 
 export function systemPrompt(s: Session, a: Address, role: RoleName): string {
-  const parts = [roleFor(s, role).prompt.trim()];
+  const defined = roleFor(s, role);
+  const parts = [defined.prompt.trim()];
+  const workspace = workspaceNote(defined);
+  if (workspace !== "") parts.push(workspace.trim());
   const state = stateOfThread(a.thread);
   if (state !== null) {
     parts.push(

@@ -11,12 +11,22 @@ export interface HostCall {
 export type FakeHost = TurnHost & { calls: HostCall[] };
 
 export function fakeHost(
-  answers: Partial<Record<Exclude<keyof TurnHost, "runCommand">, HostResult>> = {},
+  answers: Partial<Record<Exclude<keyof TurnHost, "runCommand" | "runShell">, HostResult>> = {},
   command: Partial<CommandResult> = {},
 ): FakeHost {
   const calls: HostCall[] = [];
+  const result = (): CommandResult => ({
+    exitCode: 0,
+    signal: null,
+    stdout: "",
+    stderr: "",
+    timedOut: false,
+    truncated: false,
+    durationMs: 1,
+    ...command,
+  });
   const answer =
-    (method: Exclude<keyof TurnHost, "runCommand">) =>
+    (method: Exclude<keyof TurnHost, "runCommand" | "runShell">) =>
     (...args: unknown[]): Promise<HostResult> => {
       calls.push({ method, args });
       return Promise.resolve(answers[method] ?? { ok: true, text: `${method} done` });
@@ -34,16 +44,12 @@ export function fakeHost(
     proxyWithdraw: answer("proxyWithdraw"),
     runCommand(argv) {
       calls.push({ method: "runCommand", args: [argv] });
-      return Promise.resolve({
-        exitCode: 0,
-        signal: null,
-        stdout: "",
-        stderr: "",
-        timedOut: false,
-        truncated: false,
-        durationMs: 1,
-        ...command,
-      });
+      return Promise.resolve(result());
+    },
+    runShell(call) {
+      calls.push({ method: "runShell", args: [call] });
+      if (call.command === undefined) return Promise.resolve({ result: null, notes: [], cwd: "." });
+      return Promise.resolve({ result: result(), notes: [], cwd: "." });
     },
   };
 }

@@ -29,6 +29,7 @@ export function testRole(tools: string[], extra: Partial<RoleDefinition> = {}): 
   return {
     name: "worker",
     tier: "capable",
+    toolSet: "classic",
     tools,
     commands: ["git", "ls"],
     network: false,

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main } from "../../../src/cli/main.js";
 import { captureIo } from "../cli/capture-io.js";
+import { toolSetOf } from "../../../src/records/tool-sets.js";
 import { makeTempRepo } from "../git/temp-repo.js";
 import { recordedJobApi, type Fault, type RecordedJobApi } from "./recorded-job.js";
 import { startFakeMessagesApi, type FakeMessagesApi } from "./server.js";
@@ -15,7 +16,7 @@ import { startFakeMessagesApi, type FakeMessagesApi } from "./server.js";
 interface DemoFile {
   request: { title: string; body: string };
   files: Record<string, string>;
-  recording: { instances: Record<string, unknown[]> };
+  recording: { toolSet?: string; instances: Record<string, unknown[]> };
   people: { action: "approve" | "reject"; text?: string }[];
 }
 
@@ -64,6 +65,8 @@ export async function runDemoOverHttp(faults: Fault[] = []): Promise<DemoRun> {
       ANTHROPIC_BASE_URL: server.url,
     },
     workRoot: join(root, "work"),
+    // The agents get the tools the recorded responses call.
+    toolSet: toolSetOf(demo.recording.toolSet),
     // The recording's responses assume its order of replies (no round barrier: a storm on
     // one worker's calls would let another's reply reach the lead first).
     applyOrder: "started",

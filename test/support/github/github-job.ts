@@ -7,6 +7,7 @@ import { createScriptedModel } from "../../../src/adapters/scripted/index.js";
 import type { Clock } from "../../../src/ports/clock.js";
 import type { Model } from "../../../src/ports/model.js";
 import { runWorker } from "../../../src/worker/run-worker.js";
+import { toolSetOf } from "../../../src/records/tool-sets.js";
 import {
   examplePayload,
   refuseWorkflowPushes,
@@ -285,6 +286,8 @@ export async function createGitHubJob(options: {
         },
         {
           model,
+          // The recording's tools (tool-sets.ts): these were all made with the unnamed set.
+          toolSet: toolSetOf((options.recording as { toolSet?: unknown } | null)?.toolSet),
           clock,
           print: (line) => lines.push(line),
           githubPacing: TEST_PACING,

@@ -84,6 +84,7 @@ const DEFAULTS: CfaConfig = {
   fanOut: 3,
   dispatchDepth: 3,
   setup: { commands: [], network: "detect", timeoutSeconds: 900 },
+  instructions: ["AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md"],
   execute: { runners: "auto" },
   models: {
     "intent-lead": "capable",
@@ -275,8 +276,10 @@ pushWorkflows: true
 allowBots: ['renovate[bot]', my-app]
 auditTrail: drop
 gates: { remindAfterHours: 12, expireAfterDays: 3.5 }
+instructions: [AGENTS.md, docs/agents.md]
 `;
     expect(ok(yaml)).toEqual({
+      instructions: ["AGENTS.md", "docs/agents.md"],
       label: "ai-task",
       escalation: { INTENT: "always", PLAN: "when_unsure", EXECUTE: "never" },
       retryBudget: 0,

@@ -101,6 +101,7 @@ describe("parseRole", () => {
     expect(parseRole(head("role: proxy\ntier: fast\ntools: [read_file]"), file)).toEqual({
       name: "proxy",
       tier: "fast",
+      toolSet: "classic",
       tools: ["read_file"],
       commands: [],
       network: false,

@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import { formatCommandResult } from "../../../../src/agents/tools/format-command-result.js";
 import { runToolCall } from "../../../../src/agents/tools/run-tool-call.js";
 import type { ToolContext } from "../../../../src/agents/tools/tool.js";
-import { TOOL_NAMES } from "../../../../src/agents/tools/tool-names.js";
-import { TOOLS, toolSpecs } from "../../../../src/agents/tools/tool-registry.js";
+import { TOOL_NAMES as ALL_TOOL_NAMES } from "../../../../src/agents/tools/tool-names.js";
+import type { CustomToolSpec } from "../../../../src/ports/model.js";
+import { TOOLS, toolSpecs as specsOf } from "../../../../src/agents/tools/tool-registry.js";
 import type { RoleDefinition, TurnHost } from "../../../../src/agents/turn-contract.js";
 import { fakeHost, type FakeHost } from "../../../support/agents/fake-host.js";
 import { useTempWorkspace, testRole } from "../../../support/agents/turn-fixture.js";
@@ -21,6 +22,13 @@ function context(role: RoleDefinition, host: TurnHost = fakeHost(), readBytes = 
     limits: { readBytes },
   };
 }
+
+// The tools of ours, whose specs carry a description and a schema (the bash and editor tools
+// are sent as Anthropic's types: test/unit/agents/tools/client-tools.test.ts).
+const TOOL_NAMES = ALL_TOOL_NAMES.filter(
+  (n) => n !== "bash" && n !== "str_replace_based_edit_tool",
+);
+const toolSpecs = (role: RoleDefinition) => specsOf(role) as CustomToolSpec[];
 
 let id = 0;
 const run = (ctx: ToolContext, name: string, input: unknown) =>
