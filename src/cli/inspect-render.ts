@@ -195,7 +195,12 @@ const plain = (text: string, max: number) => oneLine(text.replace(CONTROL, ""), 
 
 function evidenceLine(e: CommandEvidence): string {
   const exit = e.timedOut ? "timed out" : `exit ${e.exitCode ?? "killed"}`;
-  return `${plain(e.command, 80)} ${exit}${e.summary ? `, ${e.summary}` : ""}`;
+  // The audit line of a bash call: programs it named that the role's command list does not.
+  const unlisted =
+    e.unlisted !== undefined && e.unlisted.length > 0
+      ? ` (not on the role's command list: ${plain(e.unlisted.join(", "), 80)})`
+      : "";
+  return `${plain(e.command, 80)} ${exit}${e.summary ? `, ${e.summary}` : ""}${unlisted}`;
 }
 
 /** Issue 20: the workspaces' setup runs, and the failure the job waits on. */

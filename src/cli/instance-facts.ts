@@ -1,6 +1,7 @@
 // What an instance's transcript says about its work, for `watch` and `inspect`: a
 // verifier's verdict, the files a worker wrote. Pure.
 
+import { callFacts } from "../agents/tools/call-facts.js";
 import type { InstanceView } from "./job-view.js";
 
 /** The verdict of an instance's last `verdict` call, or null. */
@@ -30,14 +31,13 @@ export function lastVerdict(instances: readonly InstanceView[], task: string): s
   return latest ? verdictOf(latest) : null;
 }
 
-/** Paths an instance wrote, from its write_file and edit_file calls, in first-write order. */
+/** Paths an instance wrote, from its file-writing calls (either tool set), in first-write order. */
 export function filesWritten(inst: InstanceView | undefined): string[] {
   const paths = new Set<string>();
   for (const turn of inst?.turns ?? [])
     for (const use of turn.toolUses) {
-      const path = (use.input as { path?: unknown } | null)?.path;
-      if ((use.name === "write_file" || use.name === "edit_file") && typeof path === "string")
-        paths.add(path);
+      const wrote = callFacts(use.name, use.input).writes;
+      if (wrote !== undefined) paths.add(wrote);
     }
   return [...paths];
 }

@@ -5,6 +5,7 @@
 // Agents wrote most of this: it reaches a terminal with its control characters removed (an
 // escape sequence in a brief would otherwise drive the person's terminal).
 
+import { callFacts } from "../agents/tools/call-facts.js";
 import type { TaskMeta } from "../records/engine-state.js";
 import type { CommandEvidence } from "../records/command-evidence.js";
 import { addressKey } from "../protocol/address.js";
@@ -120,22 +121,12 @@ function evidenceText(e: CommandEvidence): string {
   return `${clean(e.command).replace(/\n/g, " ")} → ${exit}${e.summary ? `, ${clean(e.summary)}` : ""} (${(e.durationMs / 1000).toFixed(1)} s)`;
 }
 
-/** The argv of each run_command call of the instance, in order. */
+/** The command of each run_command and bash call of the instance, in order. */
 function commandsRun(inst: InstanceView): string[] {
   return inst.turns.flatMap((turn) =>
     turn.toolUses.flatMap((use) => {
-      const argv = (use.input as { argv?: unknown } | null)?.argv;
-      return use.name === "run_command" && Array.isArray(argv)
-        ? [
-            clean(
-              argv
-                .map((a) =>
-                  typeof a === "string" && /^[\w./:=@,+-]+$/.test(a) ? a : JSON.stringify(a),
-                )
-                .join(" "),
-            ),
-          ]
-        : [];
+      const command = callFacts(use.name, use.input).command;
+      return command === undefined ? [] : [clean(command)];
     }),
   );
 }

@@ -92,6 +92,12 @@ export type ClientToolSpec =
 
 export type ToolSpec = CustomToolSpec | ClientToolSpec;
 
+/** Input tokens the API adds for each Anthropic-defined tool a request names (see above). */
+export const CLIENT_TOOL_TOKENS: Readonly<Record<ClientToolSpec["type"], number>> = {
+  bash_20250124: 245,
+  text_editor_20250728: 700,
+};
+
 export function isClientToolSpec(spec: ToolSpec): spec is ClientToolSpec {
   return "type" in spec;
 }

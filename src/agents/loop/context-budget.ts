@@ -25,7 +25,16 @@
 // window) covers what the API adds besides. It over-counts English and code about three times,
 // so an instance restarts earlier than it must, never later.
 
-import type { Message, ModelLimits, ModelUsage, ToolSpec, UserBlock } from "../../ports/model.js";
+import { callFacts } from "../tools/call-facts.js";
+import {
+  CLIENT_TOOL_TOKENS,
+  isClientToolSpec,
+  type Message,
+  type ModelLimits,
+  type ModelUsage,
+  type ToolSpec,
+  type UserBlock,
+} from "../../ports/model.js";
 
 /** Assumed when the adapter does not say (the 4.x models' standard limits). */
 export const DEFAULT_LIMITS: ModelLimits = { contextWindow: 200_000, maxOutput: 64_000 };
@@ -43,6 +52,13 @@ const encoder = new TextEncoder();
 /** UTF-8 bytes of a value's JSON: one token per byte is this module's upper bound. */
 export function byteSize(value: unknown): number {
   return encoder.encode(JSON.stringify(value) ?? "").length;
+}
+
+/** A tool list's size in the same bound: its JSON, and what the API adds for its own tools. */
+export function toolsSize(tools: readonly ToolSpec[]): number {
+  let size = toolsSize(tools);
+  for (const tool of tools) if (isClientToolSpec(tool)) size += CLIENT_TOOL_TOKENS[tool.type];
+  return size;
 }
 
 /** Where the requests start: the last restart message, or the beginning. */
@@ -81,7 +97,7 @@ export class ContextMeter {
     if (anchor !== null && anchor.start === start && all.length >= anchor.messages) {
       return anchor.tokens + byteSize(all.slice(anchor.messages));
     }
-    return byteSize(system) + byteSize(tools) + byteSize(all.slice(start));
+    return byteSize(system) + toolsSize(tools) + byteSize(all.slice(start));
   }
 }
 
@@ -104,13 +120,8 @@ export function restartMessage(all: readonly Message[], budgetBytes: number): Me
     for (const block of message.content) {
       if (block.type === "tool_use") {
         calls.push(`- ${block.name} ${describeInput(block.input)}`);
-        const path = (block.input as { path?: unknown } | null)?.path;
-        if (
-          (block.name === "write_file" || block.name === "edit_file") &&
-          typeof path === "string"
-        ) {
-          written.add(path);
-        }
+        const wrote = callFacts(block.name, block.input).writes;
+        if (wrote !== undefined) written.add(wrote);
       } else if (block.type === "text" && block.text.trim() !== "") {
         notes = block.text;
       }
@@ -197,10 +208,10 @@ export function fitContext(input: {
   const { all, system, tools, meter } = input;
   const limit = inputLimit(input.limits, input.maxTokens);
   if (meter.estimate(system, tools, all, viewStart(all)) <= limit) return false;
-  const budget = Math.floor((limit - byteSize(system) - byteSize(tools)) * 0.8);
+  const budget = Math.floor((limit - byteSize(system) - toolsSize(tools)) * 0.8);
   if (budget < MIN_RESTART_BYTES) {
     throw new ContextOverflowError(
-      `cfa/loop: the system prompt and tools alone (${byteSize(system) + byteSize(tools)} bytes) ` +
+      `cfa/loop: the system prompt and tools alone (${byteSize(system) + toolsSize(tools)} bytes) ` +
         `leave no room in a ${input.limits.contextWindow}-token context window`,
     );
   }

@@ -59,7 +59,9 @@ const MAX_NAMES = 20;
 
 export function namedPrograms(command: string): string[] {
   const names: string[] = [];
-  for (const part of command.split(SEPARATORS)) {
+  // A redirection's `&` (`2>&1`, `&>`) separates nothing.
+  const plain = command.replace(/\d*[<>]&\d*-?|&>>?/gu, " ");
+  for (const part of plain.split(SEPARATORS)) {
     const words = part
       .trim()
       .split(/\s+/u)

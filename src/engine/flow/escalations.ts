@@ -2,6 +2,7 @@
 // the state's policy; a person's reply (a review at a gate, an `/answer` to a question)
 // fires [human-reply]; the answer reaches the asking agent by [respond].
 
+import { callFacts } from "../../agents/tools/call-facts.js";
 import { addressKey, threads } from "../../protocol/address.js";
 import type { AskHumanMolecule, Content, ProxyMolecule } from "../../protocol/bus/index.js";
 import { withdrawAnswer } from "../../protocol/bus/index.js";
@@ -54,17 +55,15 @@ function answerRecord(s: Session, m: ProxyMolecule, humanAsked: boolean) {
   };
 }
 
-const READING_TOOLS = new Set(["read_file", "list_files", "search_files"]);
-
-/** The workspace paths a run's read_file / list_files / search_files calls named. */
+/** The workspace paths a run's reading calls named (read_file, list_files, search_files, an editor's view). */
 export function filesRead(messages: readonly Message[]): string[] {
   const paths = new Set<string>();
   for (const message of messages) {
     if (message.role !== "assistant") continue;
     for (const block of message.content) {
-      if (block.type !== "tool_use" || !READING_TOOLS.has(block.name)) continue;
-      const path = (block.input as { path?: unknown } | null)?.path;
-      paths.add(typeof path === "string" && path !== "" ? path : ".");
+      if (block.type !== "tool_use") continue;
+      const read = callFacts(block.name, block.input).reads;
+      if (read !== undefined) paths.add(read);
     }
   }
   return [...paths].sort();

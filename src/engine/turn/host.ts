@@ -362,7 +362,7 @@ export function createHost(
           // Issue 8 §2: a linked artifact (`ln -sfn /proc/self/environ PLAN.md`) is never
           // read, let alone shown to the person.
           return refuse(
-            `${expected} cannot be put to review: ${(error as Error).message}. Write it as a regular file with write_file`,
+            `${expected} cannot be put to review: ${(error as Error).message}. Write it as a regular file`,
           );
         }
         if (text === null || text.trim() === "") {

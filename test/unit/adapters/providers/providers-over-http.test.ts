@@ -186,3 +186,82 @@ describe("the Anthropic API, directly or through a gateway", () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+// The bash and text editor tools are Anthropic-defined: the request names their type and the
+// model brings the schema. The Messages API (https://platform.claude.com/docs/en/agents-and-tools/tool-use/bash-tool,
+// …/text-editor-tool), Bedrock ("Anthropic defined tools",
+// https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-tool-use.html)
+// and Vertex AI (its API "is nearly identical to the Messages API and supports all the same
+// options", https://platform.claude.com/docs/en/build-with-claude/claude-on-vertex-ai) all
+// take them in the body's `tools`, which each client sends as built.
+describe("Anthropic-defined tools and the repository's instructions, on every provider's wire", () => {
+  const withTools = request({
+    instructions:
+      '# The repository\'s instructions\n<untrusted-data source="AGENTS.md">Run npm test.</untrusted-data>\n',
+    tools: [
+      { type: "text_editor_20250728", name: "str_replace_based_edit_tool", max_characters: 50_000 },
+      { type: "bash_20250124", name: "bash" },
+      { name: "reply", description: "Reply to your lead.", input_schema: { type: "object" } },
+    ],
+  });
+  const providers: [string, () => ReturnType<typeof createBedrockModel>][] = [
+    [
+      "the Anthropic API",
+      () => {
+        const model = createProviderModel({
+          env: { ANTHROPIC_API_KEY: "sk-ant-api03-fake", ANTHROPIC_BASE_URL: server.url },
+          logger: noopLogger,
+        });
+        return model;
+      },
+    ],
+    [
+      "Amazon Bedrock",
+      () =>
+        createBedrockModel({
+          region: "us-east-1",
+          baseURL: server.url,
+          credentials: { accessKeyId: "AKIAFAKEFAKEFAKE", secretAccessKey: "fake/secret/key" },
+        }),
+    ],
+    [
+      "Google Vertex AI",
+      () =>
+        createVertexModel({
+          region: "us-east5",
+          project: "my-project-123",
+          baseURL: `${server.url}/v1`,
+          auth: {
+            projectId: null,
+            getRequestHeaders: () =>
+              Promise.resolve(new Headers({ authorization: "Bearer ya29.fake-token" })),
+          },
+        }),
+    ],
+  ];
+  it.each(providers)(
+    "%s: the tools by their types, the shared prefix marked, the instructions first in system",
+    async (_name, make) => {
+      await make().complete(withTools);
+      const body = only().body as {
+        tools: Record<string, unknown>[];
+        system: { text: string; cache_control?: unknown }[];
+      };
+      expect(body.tools).toEqual([
+        {
+          type: "text_editor_20250728",
+          name: "str_replace_based_edit_tool",
+          max_characters: 50_000,
+        },
+        // The last Anthropic-defined tool closes the prefix every role with them shares.
+        { type: "bash_20250124", name: "bash", cache_control: { type: "ephemeral" } },
+        { name: "reply", description: "Reply to your lead.", input_schema: { type: "object" } },
+      ]);
+      expect(body.system.map((b) => b.text)).toEqual([withTools.instructions, "You are a worker."]);
+      expect(body.system.map((b) => b.cache_control)).toEqual([
+        { type: "ephemeral" },
+        { type: "ephemeral" },
+      ]);
+    },
+  );
+});
