@@ -14,9 +14,12 @@
 // - Reading an entry refreshes its lifetime.
 //
 // Tokens are estimated as UTF-8 bytes / 4; the bench reports shares and ratios, which an
-// estimate common to every block barely moves.
+// estimate common to every block barely moves. An Anthropic-defined tool counts what the API
+// adds for it, not its few bytes on the wire (CLIENT_TOOL_TOKENS: 245 for the bash tool, 700
+// for the text editor, as their documentation says).
 
 import { createHash } from "node:crypto";
+import { CLIENT_TOOL_TOKENS } from "../src/ports/model.js";
 
 const LOOKBACK = 20;
 const TTL_MS = { "5m": 5 * 60_000, "1h": 60 * 60_000 } as const;
@@ -41,9 +44,11 @@ function blocksOf(body: Json): Block[] {
   const push = (tag: string, block: Json) => {
     const { cache_control: marker, ...rest } = block as Json & { cache_control?: { ttl?: string } };
     const text = `${tag}${JSON.stringify(rest)}`;
+    const defined = CLIENT_TOOL_TOKENS[rest.type as keyof typeof CLIENT_TOOL_TOKENS];
     out.push({
       key: text,
-      tokens: Math.ceil(Buffer.byteLength(text) / 4),
+      tokens:
+        tag === "tool:" && defined !== undefined ? defined : Math.ceil(Buffer.byteLength(text) / 4),
       ttl: marker === undefined ? null : marker.ttl === "1h" ? "1h" : "5m",
     });
   };

@@ -130,8 +130,13 @@ export interface TurnInput {
   role: RoleDefinition;
   model: Model;
   modelName: string;
-  /** Stable across the instance's turns (role prompt + skill + job facts) so it caches. */
+  /**
+   * Stable across the instance's turns so it caches: what is the instance's own (a lead's
+   * phase skill), after `rolePrompt`, or everything when `rolePrompt` is absent.
+   */
   system: string;
+  /** What every instance of the role shares in the job (its prompt, workspace, the job's facts). */
+  rolePrompt?: string;
   /**
    * The repository's instructions (src/agents/instructions): the block before `system` that
    * every role's requests share, and the sub-folder files given when a tool first works there.

@@ -141,10 +141,21 @@ export interface ModelRequest {
   system: string;
   /**
    * The repository's instructions (AGENTS.md and the like), the same text for every role of
-   * the job: sent as the first system block, before the role's, and cached on its own so the
-   * requests of every role with the same tools share it. Absent: none.
+   * the job: the first system block. Absent: none.
    */
   instructions?: string;
+  /**
+   * What every instance of the role shares in the job (its prompt, its workspace, the job's
+   * facts): the system block after the instructions and before `system`, cached on its own so
+   * a lead's PLAN and EXECUTE instances share it. Absent: `system` holds everything.
+   */
+  rolePrompt?: string;
+  /**
+   * How many of the first `tools` another role's requests open with too (the same bytes):
+   * the tools' cache marker closes them, so that prefix is shared across roles. Absent: the
+   * adapter's own choice.
+   */
+  sharedTools?: number;
   /** Fixed for the instance's whole life, like `system`. */
   tools: ToolSpec[];
   messages: Message[];
@@ -154,6 +165,12 @@ export interface ModelRequest {
   effort?: Effort;
   /** Absent: "5m", the API's default. */
   cacheLifetime?: CacheLifetime;
+  /**
+   * The lifetime of the markers on what the job's instances share — the tools, the
+   * instructions, the role's block — which come before everything else, so a longer one here
+   * keeps the API's rule that 1-hour entries precede 5-minute ones. Absent: `cacheLifetime`.
+   */
+  sharedCacheLifetime?: CacheLifetime;
 }
 
 export interface ModelResponse {

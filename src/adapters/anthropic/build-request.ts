@@ -31,12 +31,12 @@ export type MessageBody = Omit<MessageCreateParamsBase, "stream">;
 
 export function buildMessageParams(request: ModelRequest): MessageBody {
   // https://platform.claude.com/docs/en/build-with-claude/prompt-caching: `ttl` "5m" (the
-  // default) or "1h"; every breakpoint of a request gets the same lifetime, so the rule that
-  // 1-hour entries come before 5-minute ones holds trivially.
-  const marker =
-    request.cacheLifetime === "1h"
-      ? ({ type: "ephemeral", ttl: "1h" } as const)
-      : ({ type: "ephemeral" } as const);
+  // default) or "1h", and 1-hour entries must come before 5-minute ones. The markers on what
+  // the job's instances share (tools, instructions, the role's block) come first and take
+  // `sharedCacheLifetime`, never shorter than the request's own.
+  const marker = markerOf(request.cacheLifetime);
+  const shared =
+    request.cacheLifetime === "1h" ? marker : markerOf(request.sharedCacheLifetime ?? "5m");
   const plan = planBreakpoints(request);
   const marked = new Set(plan.messages);
   const messages = request.messages.map((message, index): MessageParam => {
@@ -54,7 +54,7 @@ export function buildMessageParams(request: ModelRequest): MessageBody {
 
   const tools = request.tools.map((tool, index): ToolUnion => {
     const mapped = toolParam(tool);
-    if (index === plan.tool) mapped.cache_control = marker;
+    if (plan.tools.includes(index)) mapped.cache_control = shared;
     return mapped;
   });
   // An empty system text block is a 400; no system prompt means no block. The instructions
@@ -64,7 +64,15 @@ export function buildMessageParams(request: ModelRequest): MessageBody {
     system.push({
       type: "text",
       text: request.instructions,
-      ...(plan.instructions ? { cache_control: marker } : {}),
+      ...(plan.instructions ? { cache_control: shared } : {}),
+    });
+  }
+  if (request.rolePrompt !== undefined && request.rolePrompt.length > 0) {
+    system.push({
+      type: "text",
+      text: request.rolePrompt,
+      // The last system block carries the request's own lifetime.
+      ...(plan.role ? { cache_control: request.system.length > 0 ? shared : marker } : {}),
     });
   }
   if (request.system.length > 0) {
@@ -121,6 +129,12 @@ function mapUserBlock(block: UserBlock): ContentBlockParam {
 function assistantBlockAsReceived(block: AssistantBlock): ContentBlockParam {
   const raw = block.type === "opaque" ? block.block : block;
   return JSON.parse(JSON.stringify(raw)) as ContentBlockParam;
+}
+
+function markerOf(lifetime: ModelRequest["cacheLifetime"]) {
+  return lifetime === "1h"
+    ? ({ type: "ephemeral", ttl: "1h" } as const)
+    : ({ type: "ephemeral" } as const);
 }
 
 function markLast(

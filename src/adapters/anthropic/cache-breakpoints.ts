@@ -1,14 +1,18 @@
 // Where a request's cache breakpoints go: at most 4, the API's limit
 // (https://platform.claude.com/docs/en/build-with-claude/prompt-caching).
 //
-// Fixed ones: the role's system block, which closes the prefix every turn of the instance
+// Fixed ones: the last system block, which closes the prefix every turn of the instance
 // repeats; the last message, which the next request of the conversation repeats. Then, while
 // there is room:
-// - the repository's instructions (the first system block): the prefix of tools and
-//   instructions that every role with the same tools shares (a lead's PLAN and EXECUTE);
-// - the last Anthropic-defined tool: the bash and editor tools open every request of the
-//   roles that have them, in the same order and bytes, so their prefix is shared across roles;
-//   with only tools of ours, the last tool (the role's tools, shared by its instances);
+// - the role's block (before the instance's own): the prefix every instance of the role shares
+//   in the job (a lead's PLAN and EXECUTE instances; the workers of three tasks);
+// - the tools other roles open with too: roles list their tools in one order, so the bash
+//   and editor tools, and the protocol tools two roles have in common, are the same first bytes
+//   of their requests. The end of the longest prefix the role shares with another
+//   (`sharedTools`: a worker's with a lead's); with room for one more, also the last
+//   Anthropic-defined tool (the prefix every role with them shares). With only tools of ours,
+//   the last tool;
+// - the repository's instructions, when there is no role block;
 // - the message before the previous assistant reply, which is exactly where the previous
 //   request put its last breakpoint. A breakpoint finds an earlier entry at most 20 blocks back
 //   (the same page, "The system automatically checks for cache hits at all previous content
@@ -23,22 +27,28 @@ const MAX_BREAKPOINTS = 4;
 const LOOKBACK_BLOCKS = 20;
 
 export interface BreakpointPlan {
-  /** The tool whose definition carries a marker, if any. */
-  tool: number | null;
+  /** The tools whose definitions carry a marker. */
+  tools: number[];
   /** The instructions' system block carries one. */
   instructions: boolean;
+  /** The role's system block carries one. */
+  role: boolean;
   /** Indices of the messages whose last content block carries one. */
   messages: number[];
 }
 
-export function planBreakpoints(
-  request: {
-    tools: ModelRequest["tools"];
-    messages: readonly Message[];
-    instructions?: string | undefined;
-  },
-): BreakpointPlan {
-  const plan: BreakpointPlan = { tool: null, instructions: false, messages: [] };
+export function planBreakpoints(request: {
+  tools: ModelRequest["tools"];
+  messages: readonly Message[];
+  instructions?: string | undefined;
+  rolePrompt?: string | undefined;
+  system?: string;
+  sharedTools?: number | undefined;
+}): BreakpointPlan {
+  const plan: BreakpointPlan = { tools: [], instructions: false, role: false, messages: [] };
+  const hasRole = request.rolePrompt !== undefined && request.rolePrompt !== "";
+  // With no instance part, the role's block is the last one and carries the fixed marker.
+  const roleIsLast = hasRole && (request.system ?? "") === "";
   const last = request.messages.length - 1;
   // The role's system block is always marked.
   let used = 1;
@@ -59,13 +69,29 @@ export function planBreakpoints(
   if (hasBeforeReply && blocksBetween(request.messages, beforeReply, last) >= LOOKBACK_BLOCKS) {
     markBeforeReply();
   }
-  if (request.instructions !== undefined && request.instructions !== "" && room()) {
-    plan.instructions = true;
-    used += 1;
+  if (hasRole && (roleIsLast || room())) {
+    plan.role = true;
+    if (!roleIsLast) used += 1;
   }
   if (request.tools.length > 0 && room()) {
+    const shared = Math.min(request.sharedTools ?? 0, request.tools.length);
     const client = lastIndexWhere(request.tools, isClientToolSpec);
-    plan.tool = client >= 0 ? client : request.tools.length - 1;
+    // First the longest prefix the role shares with another (a worker's with a lead's); then,
+    // with room, the end of the Anthropic-defined tools, the prefix every role with them shares.
+    // An entry is written only past what a request read, so the job's first request (the
+    // intent lead's, which has the room) is what writes that one, for an hour, for the roles
+    // that share no more (the verifier).
+    const longest = shared > 0 ? shared - 1 : client >= 0 ? client : request.tools.length - 1;
+    plan.tools.push(longest);
+    used += 1;
+    if (client >= 0 && client < longest && room()) {
+      plan.tools.push(client);
+      used += 1;
+    }
+    plan.tools.sort((a, b) => a - b);
+  }
+  if (!hasRole && request.instructions !== undefined && request.instructions !== "" && room()) {
+    plan.instructions = true;
     used += 1;
   }
   markBeforeReply();

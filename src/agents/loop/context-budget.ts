@@ -56,7 +56,7 @@ export function byteSize(value: unknown): number {
 
 /** A tool list's size in the same bound: its JSON, and what the API adds for its own tools. */
 export function toolsSize(tools: readonly ToolSpec[]): number {
-  let size = toolsSize(tools);
+  let size = byteSize(tools);
   for (const tool of tools) if (isClientToolSpec(tool)) size += CLIENT_TOOL_TOKENS[tool.type];
   return size;
 }

@@ -34,6 +34,10 @@ export function modelCalls(input: {
   system: string;
   /** The repository's instructions block, shared by every role ("" or absent: none). */
   instructions?: string | undefined;
+  /** The role's block, before `system` (absent: none). */
+  rolePrompt?: string | undefined;
+  /** Leading tools another role's requests open with too (ModelRequest.sharedTools). */
+  sharedTools?: number | undefined;
   tools: ToolSpec[];
   /** Per-role overrides from the configuration. */
   output?: OutputSettings | undefined;
@@ -50,7 +54,7 @@ export function modelCalls(input: {
       fitContext({
         all,
         added,
-        system: shared + input.system,
+        system: shared + (input.rolePrompt ?? "") + input.system,
         tools: input.tools,
         meter,
         limits,
@@ -62,11 +66,22 @@ export function modelCalls(input: {
         model: input.modelName,
         system: input.system,
         ...(shared === "" ? {} : { instructions: shared }),
+        ...(input.rolePrompt === undefined || input.rolePrompt === ""
+          ? {}
+          : { rolePrompt: input.rolePrompt }),
+        ...(input.sharedTools === undefined || input.sharedTools === 0
+          ? {}
+          : { sharedTools: input.sharedTools }),
         tools: input.tools,
         messages: requestMessages(all),
         maxTokens: plan.maxTokens,
         effort: plan.effort,
         cacheLifetime: plan.cacheLifetime,
+        // What every instance of the job shares (tools, instructions, the role's block) lives
+        // an hour: parallel tasks and later phases find it, written once.
+        ...(input.rolePrompt === undefined || input.rolePrompt === ""
+          ? {}
+          : { sharedCacheLifetime: "1h" as const }),
       };
     },
 

@@ -26,6 +26,7 @@ import { holdsKnownSecret } from "../../secrets/index.js";
 import { ModelSecretError } from "./model-secret-error.js";
 import { toolResultBlock } from "./tool-result-block.js";
 import { requestMessages } from "./request-messages.js";
+import { sharedToolCount } from "../roles/shared-tools.js";
 import { givenInstructions, nearbyInstructions } from "../instructions/repo-instructions.js";
 
 /**
@@ -69,7 +70,9 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     model,
     modelName: input.modelName,
     system: input.system,
+    rolePrompt: input.rolePrompt,
     instructions: instructions?.prompt,
+    sharedTools: role.toolSet === "classic" ? 0 : sharedToolCount(role),
     tools,
     output: {
       ...input.output,

@@ -28,6 +28,7 @@ import { createCallBoundary, timeoutReason, type TurnLedger } from "./call-bound
 import { createHost, emptyDecisions, type TurnDecisions, type VerifyTask } from "./host.js";
 import { roleFor } from "./role-for.js";
 import { repoInstructions } from "./repo-instructions.js";
+import type { SystemPrompt } from "./prompts.js";
 import { PROTECTED_PREFIXES } from "../../records/job-paths.js";
 import { applyChange, type Session } from "../job/session.js";
 import { endTurn, runtimeOf, startTurn } from "../job/wake-runtime.js";
@@ -63,7 +64,7 @@ export async function runAgent(
     readOnly: boolean;
     /** Root-relative prefixes the agent may not write; `!path` entries are exceptions. */
     protect?: string[];
-    system: string;
+    system: SystemPrompt;
     incoming: IncomingMessage;
     policyAllowsEscalate?: boolean;
     signal?: AbortSignal;
@@ -136,7 +137,8 @@ async function runRegistered(
       role,
       model: s.deps.model,
       modelName,
-      system: input.system,
+      system: input.system.instance,
+      rolePrompt: input.system.role,
       instructions: await repoInstructions(s),
       transcript: loaded.messages,
       incoming: input.incoming,

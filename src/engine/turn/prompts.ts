@@ -3,7 +3,7 @@
 // anything that changes (the request, answers, interventions) travels in messages.
 
 import type { Address } from "../../protocol/address.js";
-import { isLiveState, type LiveState } from "../../protocol/fsm.js";
+import { isLiveState, LIVE_STATES, type LiveState } from "../../protocol/fsm.js";
 import type { RoleName } from "../../agents/roles/index.js";
 import { skillPrompt } from "../../skills/skill-prompt.js";
 import { PHASES } from "../../skills/phases.js";
@@ -17,20 +17,21 @@ export function stateOfThread(thread: string): LiveState | null {
   return isLiveState(state) ? state : null;
 }
 
-export function systemPrompt(s: Session, a: Address, role: RoleName): string {
+/**
+ * The system prompt in two parts: what every instance of the role shares in this job (the
+ * role's prompt, its workspace note, the job's facts) and what is the instance's own (a lead's
+ * phase skill), each cached on its own so a lead's PLAN and EXECUTE share the first.
+ */
+export interface SystemPrompt {
+  role: string;
+  instance: string;
+}
+
+export function systemPrompt(s: Session, a: Address, role: RoleName): SystemPrompt {
   const defined = roleFor(s, role);
   const parts = [defined.prompt.trim()];
   const workspace = workspaceNote(defined);
   if (workspace !== "") parts.push(workspace.trim());
-  const state = stateOfThread(a.thread);
-  if (state !== null) {
-    parts.push(
-      skillPrompt(state, {
-        artifactPath: s.paths.artifact(PHASES[state].artifact),
-        fanOut: s.config.fanOut,
-      }).trim(),
-    );
-  }
   parts.push(
     [
       "# The job",
@@ -39,5 +40,20 @@ export function systemPrompt(s: Session, a: Address, role: RoleName): string {
       "Paths in tools are relative to your workspace root.",
     ].join("\n"),
   );
-  return parts.join("\n\n") + "\n";
+  const state = stateOfThread(a.thread);
+  const skill =
+    state === null
+      ? ""
+      : skillPrompt(state, {
+          artifactPath: s.paths.artifact(PHASES[state].artifact),
+          fanOut: s.config.fanOut,
+        }).trim() + "\n";
+  // A role that leads one phase only (the intent lead) has the same skill in every instance:
+  // it is the role's, and its instances share it whole.
+  const phasesLed = LIVE_STATES.filter((live) => PHASES[live].lead === role).length;
+  if (phasesLed <= 1 && skill !== "") parts.push(skill.trim());
+  return {
+    role: parts.join("\n\n") + "\n",
+    instance: phasesLed <= 1 ? "" : skill,
+  };
 }

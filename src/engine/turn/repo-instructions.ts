@@ -24,7 +24,9 @@ export function repoInstructions(s: Session): Promise<RepoInstructions> {
     // Instructions help; a repository whose files cannot be read (a default branch the clone
     // lacks, an unreachable forge) still runs, without them, and says so in the log.
     known = readInstructions(s).catch((error: unknown) => {
-      s.deps.logger.warn(`cfa/engine: the repository's instructions were not read: ${String(error)}`);
+      s.deps.logger.warn(
+        `cfa/engine: the repository's instructions were not read: ${String(error)}`,
+      );
       return NO_INSTRUCTIONS;
     });
     read.set(s, known);

@@ -63,7 +63,7 @@ describe("cfa demo", () => {
     expect(out).not.toContain("(1 tool calls)");
   });
 
-  it("records each verdict's evidence: the verifier ran npm test and it passed", () => {
+  it("records each verdict's evidence: the verifier looked at the task's commit, ran npm test through bash, and it passed", () => {
     const state = JSON.parse(git(repo, "show", "cfa/1:.cfa/jobs/1/state.json")) as {
       engine: {
         tasks: Record<
@@ -74,6 +74,10 @@ describe("cfa demo", () => {
     };
     for (const task of ["camel-case", "capitalize", "truncate"]) {
       expect(state.engine.tasks[task]?.verifierEvidence, task).toEqual([
+        expect.objectContaining({
+          command: "git log --oneline -3 && git show --stat --format=%s HEAD",
+          exitCode: 0,
+        }),
         expect.objectContaining({
           command: "npm test",
           exitCode: 0,

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
+import { toolSetOf } from "../../../src/records/tool-sets.js";
 import { captureIo } from "../../support/cli/capture-io.js";
 import { DEMO_PATH } from "../../support/fake-messages-api/demo-run.js";
 import { recordedJobApi } from "../../support/fake-messages-api/recorded-job.js";
@@ -22,7 +23,7 @@ import {
 interface DemoFile {
   request: { title: string; body: string };
   files: Record<string, string>;
-  recording: { instances: Record<string, unknown[]> };
+  recording: { toolSet?: string; instances: Record<string, unknown[]> };
 }
 
 const KEY = "sk-ant-api03-mistyped-key-for-the-local-server";
@@ -74,6 +75,8 @@ describe("a refused key stops the job live; cfa resume carries it on", () => {
           ANTHROPIC_BASE_URL: server.url,
         },
         workRoot: join(root, "work"),
+        // The agents get the tools the recorded responses call.
+        toolSet: toolSetOf(demo.recording.toolSet),
       });
     const state = () =>
       JSON.parse(git("show", "cfa/1:.cfa/jobs/1/state.json")) as (typeof states)[number];

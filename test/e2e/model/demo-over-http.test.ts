@@ -54,17 +54,80 @@ describe("the demo job over HTTP with the real adapter", () => {
     expect(later.some((r) => /"type":"text","text":"[^"]*","citations":null/.test(r.raw))).toBe(
       true,
     );
-    // A write_file input served as {path, content} in reverse alphabetical order comes back so.
-    expect(run.server.requests.some((r) => /"input":\{"path":"[^"]+","content":/.test(r.raw))).toBe(
-      true,
-    );
+    // An editor input served as {path, file_text, command} in reverse alphabetical order comes
+    // back so.
+    expect(
+      run.server.requests.some((r) => /"input":\{"path":"[^"]+","file_text":"/.test(r.raw)),
+    ).toBe(true);
   });
 
   it("pays for each step once", () => {
     expect(new Set(run.api.charged).size).toBe(run.api.charged.length);
     expect(run.api.charged.length).toBe(run.steps);
   });
+
+  // The demo was recorded with the `bash-editor` tools (src/records/tool-sets.ts): what each
+  // role's requests carry on the wire, as the Messages API takes them.
+  it("gives workers and verifiers Anthropic's bash and text editor tools, by their types", () => {
+    const byRole = requestsByRole(run);
+    for (const role of ["worker", "verifier"]) {
+      expect(byRole.get(role)!.length).toBeGreaterThan(3);
+      for (const body of byRole.get(role)!) {
+        const tools = body.tools as { type?: string; name: string; input_schema?: unknown }[];
+        expect(tools.slice(0, 2).map(({ type, name }) => ({ type, name }))).toEqual([
+          { type: "text_editor_20250728", name: "str_replace_based_edit_tool" },
+          { type: "bash_20250124", name: "bash" },
+        ]);
+        // Their schemas are the model's: none of ours is sent for them.
+        expect(tools[0]).not.toHaveProperty("input_schema");
+        expect(tools[1]).not.toHaveProperty("input_schema");
+        expect(tools.map((t) => t.name)).not.toContain("run_command");
+      }
+    }
+  });
+
+  it("carries the repository's AGENTS.md, read from main, as data at the head of every role's system prompt", () => {
+    const agents = (run.demo.files["AGENTS.md"] ?? "").trim();
+    expect(agents.length).toBeGreaterThan(100);
+    const byRole = requestsByRole(run);
+    expect([...byRole.keys()].sort()).toEqual([
+      "intent-lead",
+      "project-lead",
+      "verifier",
+      "worker",
+    ]);
+    const firsts = new Set<string>();
+    for (const bodies of byRole.values()) {
+      for (const body of bodies) {
+        const system = body.system as { text: string }[];
+        expect(system[0]!.text).toContain(`<untrusted-data source="AGENTS.md">\n${agents}\n`);
+        firsts.add(system[0]!.text);
+      }
+    }
+    // The same bytes for every role: one block the cache keeps.
+    expect(firsts.size).toBe(1);
+  });
 });
+
+/** The requests' bodies by the role that sent them (told by its first message). */
+function requestsByRole(run: Run): Map<string, Record<string, unknown>[]> {
+  const out = new Map<string, Record<string, unknown>[]>();
+  for (const request of run.server.requests) {
+    const body = request.body!;
+    const first = JSON.stringify((body.messages as { content: unknown }[])[0]);
+    const role = first.includes("You lead the INTENT phase")
+      ? "intent-lead"
+      : first.includes("You lead the")
+        ? "project-lead"
+        : first.includes("Your task from")
+          ? "worker"
+          : first.includes("Verify task")
+            ? "verifier"
+            : "other";
+    out.set(role, [...(out.get(role) ?? []), body]);
+  }
+  return out;
+}
 
 describe("the demo job over HTTP under fault storms longer than the SDK's own retries", () => {
   let run: Run;

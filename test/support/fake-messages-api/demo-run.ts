@@ -13,7 +13,7 @@ import { makeTempRepo } from "../git/temp-repo.js";
 import { recordedJobApi, type Fault, type RecordedJobApi } from "./recorded-job.js";
 import { startFakeMessagesApi, type FakeMessagesApi } from "./server.js";
 
-interface DemoFile {
+export interface DemoFile {
   request: { title: string; body: string };
   files: Record<string, string>;
   recording: { toolSet?: string; instances: Record<string, unknown[]> };
@@ -21,6 +21,8 @@ interface DemoFile {
 }
 
 export interface DemoRun {
+  /** The demo file the run played. */
+  demo: DemoFile;
   api: RecordedJobApi;
   server: FakeMessagesApi;
   /** Exit code of each `cfa` command, `run` first. */
@@ -95,6 +97,7 @@ export async function runDemoOverHttp(faults: Fault[] = []): Promise<DemoRun> {
   const state = JSON.parse(temp.git("show", "cfa/1:.cfa/jobs/1/state.json")) as DemoRun["state"];
   const steps = Object.values(demo.recording.instances).reduce((n, s) => n + s.length, 0);
   return {
+    demo,
     api,
     server,
     codes,

@@ -22,6 +22,7 @@ interface Step {
       outputTokens: number;
       cacheReadTokens: number;
       cacheWriteTokens: number;
+      cacheWrite1hTokens?: number;
     };
   };
 }
@@ -49,9 +50,21 @@ export interface RecordedJobApi {
   unplayed(): Record<string, number>;
 }
 
+export interface RecordedJobOptions {
+  faults?: Fault[];
+  /**
+   * false: answer with each step's content as written, with none of the API's extras (the
+   * thinking blocks, `citations: null`, reordered keys): for an authored script whose answers
+   * go into a recording (scripts/make-demo.ts). Default true.
+   */
+  asTheApi?: boolean;
+  /** The usage to bill for an answer, from the request; default the step's own. */
+  usage?: (body: Record<string, unknown>, content: readonly Block[]) => Step["response"]["usage"];
+}
+
 export function recordedJobApi(
   recording: Recording,
-  options: { faults?: Fault[] } = {},
+  options: RecordedJobOptions = {},
 ): RecordedJobApi {
   const conformance = new Conformance();
   const charged: string[] = [];
@@ -124,11 +137,14 @@ export function recordedJobApi(
       };
     }
     furthest.set(instance, Math.max(furthest.get(instance) ?? 0, step + 1));
-    const content = asTheApiSendsIt(recorded.response.content, `${instance}#${step}`, step);
+    const content =
+      options.asTheApi === false
+        ? structuredClone(recorded.response.content)
+        : asTheApiSendsIt(recorded.response.content, `${instance}#${step}`, step);
     // A response cut at max_tokens is asked again, not kept: only kept turns must come back.
     if (recorded.response.stopReason !== "max_tokens") conformance.recordServed(instance, content);
     charged.push(`${instance}#${step}`);
-    const u = recorded.response.usage;
+    const u = options.usage?.(body, content) ?? recorded.response.usage;
     return {
       kind: "message",
       message: {
@@ -145,6 +161,14 @@ export function recordedJobApi(
           output_tokens: u.outputTokens,
           cache_read_input_tokens: u.cacheReadTokens,
           cache_creation_input_tokens: u.cacheWriteTokens,
+          ...(u.cacheWrite1hTokens === undefined
+            ? {}
+            : {
+                cache_creation: {
+                  ephemeral_5m_input_tokens: u.cacheWriteTokens - u.cacheWrite1hTokens,
+                  ephemeral_1h_input_tokens: u.cacheWrite1hTokens,
+                },
+              }),
         },
       },
     };
