@@ -12,6 +12,7 @@ import { makeTempRepo } from "../git/temp-repo.js";
 import type { WorkspaceOptions } from "../../../src/ports/workspaces.js";
 import { createConversationModel, type ConversationModel } from "./conversation-model.js";
 import type { CrashSeam } from "./crash-seam.js";
+import { toolSetOf } from "../../../src/records/tool-sets.js";
 
 export interface LocalJob {
   root: string;
@@ -84,6 +85,8 @@ export async function createLocalJob(options: {
         GITHUB_TOKEN: "ghs_secret",
         ANTHROPIC_API_KEY: "sk-ant-secret",
       },
+      // The tools the recording's responses call (src/records/tool-sets.ts).
+      toolSet: toolSetOf((options.recording as { toolSet?: unknown } | undefined)?.toolSet),
     });
     wired.deps.applyOrder = options.applyOrder ?? "started";
     if (!seam) return wired;

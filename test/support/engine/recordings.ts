@@ -6,6 +6,15 @@ export const ART = ".cfa/jobs/1";
 
 export const writeArtifact = (name: string, content: string) =>
   tools(call("write_file", { path: `${ART}/${name}`, content }));
+/** A lead writing its artifact with the text editor tool (the `bash-editor` tool set). */
+export const createArtifact = (name: string, content: string) =>
+  tools(
+    call("str_replace_based_edit_tool", {
+      command: "create",
+      path: `${ART}/${name}`,
+      file_text: content,
+    }),
+  );
 export const gate = (name: string, text = `${name} is ready`) =>
   tools(call("ask_question", { kind: "gate", text, artifact: `${ART}/${name}` }));
 export const finish = (outcome: string, reason = "approved by the person") =>
