@@ -6,5 +6,5 @@ export type { WakeOptions, WakeSummary } from "./wake.js";
 export type { EngineDeps, ProgressLine } from "./job/engine-deps.js";
 export { readTaskRunStanding } from "./fanout/read-task-run-standing.js";
 export type { TaskRunStanding } from "./fanout/task-run-standing.js";
-export { wakeTask } from "./fanout/wake-task.js";
-export type { TaskWakeOptions, TaskWakeSummary } from "./fanout/wake-task.js";
+export { wakeTask } from "./wake-task.js";
+export type { TaskWakeOptions, TaskWakeSummary } from "./wake-task.js";

@@ -21,7 +21,7 @@ import {
 import { removeStaleGitLocks } from "./job/stale-git-locks.js";
 import { takeWakeLock } from "./job/wake-lock.js";
 import { askPeople } from "./flow/ask-people.js";
-import { currentLead } from "./flow/instances.js";
+import { currentLead } from "./job/instances.js";
 import { ensureLead } from "./flow/leads.js";
 import { nudgeLead } from "./flow/nudge.js";
 import { resumeUnfinished } from "./flow/resume.js";
@@ -30,16 +30,16 @@ import { remindGates } from "./flow/gate-reminders.js";
 import { ingestHumanEvents } from "./people/ingest.js";
 import { publishChecks } from "./publish/checks.js";
 import { publishStatus, waitingOn } from "./publish/status.js";
-import { describePullRequest } from "./publish/pull-request.js";
+import { describePullRequest } from "./job/pull-request.js";
 import { closeIdleLineProcesses } from "../git/git-line-process.js";
 import { waitForApi } from "./turn/api-wait.js";
 import { openJournal } from "./turn/charges.js";
 import { prepareWorkspaces } from "./setup/ensure-setup.js";
-import { applyEnded, unavailableIn } from "./turn/apply-ended.js";
-import { TurnScheduler } from "./turn/turn-scheduler.js";
-import { runtimeOf } from "./job/wake-runtime.js";
+import { applyEnded, unavailableIn } from "./apply/apply-ended.js";
+import { TurnScheduler } from "./apply/turn-scheduler.js";
+import { runtimeOf } from "./turn/wake-runtime.js";
 import { stopOf, withdrawalPending } from "./job/wake-stop.js";
-import { foldAtWake } from "./fanout/fold-at-wake.js";
+import { foldAtWake } from "./apply/fold-at-wake.js";
 import { watchAtWake } from "./fanout/watch-at-wake.js";
 import { dispatchOnMail } from "./fanout/dispatch-on-mail.js";
 import { runsElsewhere } from "./fanout/dispatch-task-run.js";
@@ -47,7 +47,7 @@ import { runsElsewhere } from "./fanout/dispatch-task-run.js";
 /** How long an aborted wake waits for the journal's last push (SIGTERM leaves 2.5 s). */
 const ABORT_FLUSH_MS = 1500;
 import { diskFullDetail, isDiskFull } from "../ports/disk-full.js";
-import { clearDiskPause, diskFullAdvice, pauseForDisk, pausedForDisk } from "./job/disk-pause.js";
+import { clearDiskPause, diskFullAdvice, pauseForDisk, pausedForDisk } from "./flow/disk-pause.js";
 
 export interface WakeSummary {
   job: number;
@@ -355,7 +355,7 @@ async function runTurns(s: Session, turns: TurnScheduler, options: WakeOptions):
       return;
     }
     if (ended.aborted === null && isDiskFull(ended.turn.error)) {
-      // The runner's disk is full (issue 18 §7, job/disk-pause.ts): every running turn stops
+      // The runner's disk is full (issue 18 §7, flow/disk-pause.ts): every running turn stops
       // (their calls stay journalled) and the job pauses, live.
       await turns.stopAll("the runner's disk is full");
       await pauseForDisk(s, ended.turn.error, ended.turn.a);

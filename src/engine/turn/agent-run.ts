@@ -29,7 +29,7 @@ import { createHost, emptyDecisions, type TurnDecisions, type VerifyTask } from 
 import { roleFor } from "./role-for.js";
 import { PROTECTED_PREFIXES } from "../../records/job-paths.js";
 import { applyChange, type Session } from "../job/session.js";
-import { endTurn, runtimeOf, startTurn } from "../job/wake-runtime.js";
+import { endTurn, runtimeOf, startTurn } from "./wake-runtime.js";
 
 export interface AgentRun {
   result: TurnResult;

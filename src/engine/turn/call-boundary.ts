@@ -16,10 +16,10 @@ import { breachedCap, describeBreach } from "../../protocol/failure.js";
 import type { Message, ModelResponse, ModelUsage } from "../../ports/model.js";
 import type { BeforeCall, CallBoundary, IncomingMessage } from "../../agents/turn-contract.js";
 import { charge } from "./charges.js";
-import { pollInterventions } from "../flow/poll-interventions.js";
+import { pollInterventions } from "../people/poll-interventions.js";
 import { requestDigest } from "./response-journal.js";
 import { applyChange, now, progress, type Session } from "../job/session.js";
-import { runningBefore, runtimeOf } from "../job/wake-runtime.js";
+import { runningBefore, runtimeOf } from "./wake-runtime.js";
 
 /** What the engine keeps of a turn while it runs, whatever way it ends. */
 export interface TurnLedger {

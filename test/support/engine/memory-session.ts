@@ -11,7 +11,7 @@ import { afterEach } from "vitest";
 import { parseConfig, type CfaConfig } from "../../../src/config/index.js";
 import type { EngineDeps, ProgressLine } from "../../../src/engine/index.js";
 import { proxiesToRun, runProxy } from "../../../src/engine/flow/escalations.js";
-import { currentLead } from "../../../src/engine/flow/instances.js";
+import { currentLead } from "../../../src/engine/job/instances.js";
 import { ensureLead } from "../../../src/engine/flow/leads.js";
 import {
   append,

@@ -4,7 +4,7 @@ import type { Address } from "../../protocol/address.js";
 import { isLiveState, type LiveState } from "../../protocol/fsm.js";
 import { PHASES } from "../../skills/phases.js";
 import type { RoleName } from "../../agents/roles/index.js";
-import type { Session } from "../job/session.js";
+import type { Session } from "./session.js";
 import { threads } from "../../protocol/address.js";
 
 export function roleOf(a: Address): RoleName {

@@ -7,7 +7,7 @@
 
 import { createHash } from "node:crypto";
 import type { PullRequest } from "../../ports/forge.js";
-import { applyChange, type Session } from "../job/session.js";
+import { applyChange, type Session } from "./session.js";
 import { ownClosing } from "../../comments/own-marks.js";
 import { clip } from "../../secrets/index.js";
 

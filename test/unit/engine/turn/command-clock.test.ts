@@ -2,7 +2,7 @@
 // moment, by the commands running with it — the bench's model of commands sharing 2 cores.
 
 import { describe, expect, it } from "vitest";
-import { CommandClock } from "../../../../src/engine/fanout/command-clock.js";
+import { CommandClock } from "../../../../src/engine/turn/command-clock.js";
 
 describe("CommandClock", () => {
   it("a command alone: its time alone is its wall time", () => {

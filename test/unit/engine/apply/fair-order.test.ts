@@ -1,10 +1,10 @@
 // Fairness of the turn scheduler (issue 15: no starvation by name order). The rule
-// (src/engine/turn/fair-order.ts): first come, first served from the decision that first saw
+// (src/engine/apply/fair-order.ts): first come, first served from the decision that first saw
 // an instance's mailbox non-empty; ties least recently run first, then by name.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fairOrder, noteRunnable } from "../../../../src/engine/turn/fair-order.js";
+import { fairOrder, noteRunnable } from "../../../../src/engine/apply/fair-order.js";
 
 interface Simulated {
   /** key → decision it was queued at, and decision it started at. */

@@ -6,8 +6,8 @@ import type { Address } from "../../protocol/address.js";
 import type { Workspace } from "../../ports/workspaces.js";
 import { JobRepo } from "../tree/job-repo.js";
 import type { Session } from "../job/session.js";
-import { taskOfThread } from "../flow/instances.js";
-import { runtimeOf } from "../job/wake-runtime.js";
+import { taskOfThread } from "../job/instances.js";
+import { runtimeOf } from "./wake-runtime.js";
 
 /** The workspace an instance works in: its task's, or the job's (the lead, a proxy's caller). */
 export async function workspaceOf(s: Session, a: Address): Promise<Workspace> {

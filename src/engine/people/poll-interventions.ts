@@ -15,11 +15,11 @@
 // the relayed intervention and the cursor with it, and a crash before that re-reads the
 // comment.
 
-import { currentLead } from "./instances.js";
-import { collectHumanEvents } from "../people/human-events.js";
-import { relayIntervention } from "./intervene.js";
+import { currentLead } from "../job/instances.js";
+import { collectHumanEvents } from "./human-events.js";
+import { relayIntervention } from "../flow/intervene.js";
 import { applyChange, type Session } from "../job/session.js";
-import { runtimeOf } from "../job/wake-runtime.js";
+import { runtimeOf } from "../turn/wake-runtime.js";
 
 /**
  * Ten seconds: real model calls take 10–60 s, so the next call's boundary usually looks

@@ -15,8 +15,8 @@
 
 import type { Address } from "../../protocol/address.js";
 import { diskFullDetail, isDiskFull } from "../../ports/disk-full.js";
-import { failState } from "../flow/fail-state.js";
-import { currentLead } from "../flow/instances.js";
+import { failState } from "./fail-state.js";
+import { currentLead } from "../job/instances.js";
 import { charge } from "../turn/charges.js";
 import { reloadRecords } from "../turn/api-wait.js";
 import {
@@ -26,8 +26,8 @@ import {
   progress,
   resetTaskWorktrees,
   type Session,
-} from "./session.js";
-import { runtimeOf } from "./wake-runtime.js";
+} from "../job/session.js";
+import { runtimeOf } from "../turn/wake-runtime.js";
 
 /** Pauses in a row before the round that keeps filling the disk fails instead. */
 export const DISK_PAUSES_BEFORE_FAILURE = 3;

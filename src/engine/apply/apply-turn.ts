@@ -13,7 +13,7 @@ import { nextEscalationId } from "../../records/record-changes.js";
 import { append, applyChange, progress, type Session } from "../job/session.js";
 import { carryInterventions, pendingInterventions } from "../flow/intervene.js";
 import { failState } from "../flow/fail-state.js";
-import { currentLead, taskOfThread } from "../flow/instances.js";
+import { currentLead, taskOfThread } from "../job/instances.js";
 import {
   afterTransition,
   applyTransition,
@@ -21,7 +21,7 @@ import {
   type TransitionApplied,
 } from "../flow/transitions.js";
 import { holdBackWorkflowChanges, tellHeldBack } from "../tree/workflow-files.js";
-import type { AgentRun } from "./agent-run.js";
+import type { AgentRun } from "../turn/agent-run.js";
 import { commitTaskTurn, commitTurn } from "./commit-turn.js";
 import { consumeOutcome } from "./outcomes.js";
 import type { InstanceTurn } from "./run-instance-turn.js";

@@ -1,7 +1,7 @@
-// How deep a task nests below the lead (src/engine/tasks/task-depth.ts), from the records.
+// How deep a task nests below the lead (src/engine/job/task-depth.ts), from the records.
 
 import { describe, expect, it } from "vitest";
-import { taskDepth } from "../../../../src/engine/tasks/task-depth.js";
+import { taskDepth } from "../../../../src/engine/job/task-depth.js";
 import { memorySession, openTasks } from "../../../support/engine/memory-session.js";
 
 describe("taskDepth", () => {

@@ -1,9 +1,9 @@
-// A task's workspace and branch (src/engine/tasks/task-workspace.ts): opened once per wake,
+// A task's workspace and branch (src/engine/turn/task-workspace.ts): opened once per wake,
 // published never forced — created on the first push, then compare-and-swap. No git: the
 // Workspaces port and the forge are the memory session's.
 
 import { describe, expect, it } from "vitest";
-import { pushTask, taskWorkspace } from "../../../../src/engine/tasks/task-workspace.js";
+import { pushTask, taskWorkspace } from "../../../../src/engine/turn/task-workspace.js";
 import { memorySession, openTasks } from "../../../support/engine/memory-session.js";
 
 const BASE = "0".repeat(40);

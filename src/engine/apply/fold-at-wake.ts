@@ -4,13 +4,13 @@
 // kept in the engine state, and each refusal said once (the ledger remembers what was said).
 
 import { gitClient } from "../../git/git-client.js";
-import { pushTask, taskWorkspace } from "../tasks/task-workspace.js";
+import { pushTask, taskWorkspace } from "../turn/task-workspace.js";
 import { handleEffects } from "../flow/transitions.js";
-import { foldTaskTranscript } from "./fold-task-transcript.js";
+import { foldTaskTranscript } from "../fanout/fold-task-transcript.js";
 import { append, applyChange, progress, type Session } from "../job/session.js";
-import { foldTaskRuns } from "./fold-task-runs.js";
-import { foldedAskIds, openFoldedAsks } from "./folded-asks.js";
-import { recordsOut, taskGit } from "./task-git.js";
+import { foldTaskRuns } from "../fanout/fold-task-runs.js";
+import { foldedAskIds, openFoldedAsks } from "../fanout/folded-asks.js";
+import { recordsOut, taskGit } from "../fanout/task-git.js";
 
 /** Folds every task in a run of its own; true when any turn reached the bus. */
 export async function foldAtWake(s: Session): Promise<boolean> {

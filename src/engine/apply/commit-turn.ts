@@ -7,7 +7,7 @@
 import type { Address } from "../../protocol/address.js";
 import type { Workspace } from "../../ports/workspaces.js";
 import { persist, type Session } from "../job/session.js";
-import { commitTask } from "../tasks/task-workspace.js";
+import { commitTask } from "../turn/task-workspace.js";
 
 /** A worker's turn on its task's branch, while the task is open. */
 export async function commitTaskTurn(

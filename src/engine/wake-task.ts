@@ -29,46 +29,51 @@
 // its record saying only what it cost), or when its lease is refused (the lead dispatched a
 // newer epoch: stale).
 
-import { addressKey, type Address } from "../../protocol/address.js";
-import type { Content, Payload } from "../../protocol/bus/index.js";
-import type { Message } from "../../ports/model.js";
-import type { Question } from "../../agents/turn-contract.js";
-import { pendingAsk } from "../../agents/loop/index.js";
-import type { CfaConfig } from "../../config/index.js";
-import { commitDateEnv, gitClient } from "../../git/git-client.js";
+import { addressKey, type Address } from "../protocol/address.js";
+import type { Content, Payload } from "../protocol/bus/index.js";
+import type { Message } from "../ports/model.js";
+import type { Question } from "../agents/turn-contract.js";
+import { pendingAsk } from "../agents/loop/index.js";
+import type { CfaConfig } from "../config/index.js";
+import { commitDateEnv, gitClient } from "../git/git-client.js";
 import {
   MAX_TURN_MS,
   TASK_TRANSCRIPT_PATH,
   type SubtreeMail,
   type TaskTurnRecord,
-} from "../../records/task-turn-record.js";
-import type { TaskLedgerRecord } from "../../records/engine-state.js";
-import type { EngineDeps } from "../job/engine-deps.js";
-import { loadConfig } from "../job/load-config.js";
-import { openSession, type Session } from "../job/session.js";
-import { foldedTranscript } from "./folded-transcript.js";
-import { runtimeOf, type TaskRunHooks } from "../job/wake-runtime.js";
-import { handleEffects } from "../flow/transitions.js";
-import { recover } from "../flow/orchestrator.js";
-import { taskOfThread } from "../flow/instances.js";
-import { stopOf } from "../job/wake-stop.js";
-import { takeWakeLock } from "../job/wake-lock.js";
-import { runSetup } from "../setup/run-setup.js";
-import { isSetUp, markSetUp, setupDigest } from "../setup/setup-marker.js";
-import { taskWorkspace } from "../tasks/task-workspace.js";
-import { BOT_IDENTITY, JobRepo } from "../tree/job-repo.js";
-import { readText, writeText } from "../tree/files.js";
-import { runInstanceTurn } from "../turn/run-instance-turn.js";
-import { closeIdleLineProcesses } from "../../git/git-line-process.js";
-import { commitStaged, type RunGit } from "./leased-refs.js";
-import { readTaskRunStanding } from "./read-task-run-standing.js";
-import { totalCharged } from "./fold-task-records.js";
-import { readTaskTurnRecords } from "./task-turn-files.js";
-import { backToFoldedTurn } from "./back-to-folded-turn.js";
-import { taskRunForge } from "./task-run-forge.js";
-import { droppedNotice, engineNoticeAbout, mailOpening, quietNotice } from "./subtree-mail.js";
-import { redact } from "../../secrets/index.js";
-import { StaleTaskRunError, TaskTurnWriter } from "./task-turn-writer.js";
+} from "../records/task-turn-record.js";
+import type { TaskLedgerRecord } from "../records/engine-state.js";
+import type { EngineDeps } from "./job/engine-deps.js";
+import { loadConfig } from "./job/load-config.js";
+import { openSession, type Session } from "./job/session.js";
+import { foldedTranscript } from "./fanout/folded-transcript.js";
+import { runtimeOf, type TaskRunHooks } from "./turn/wake-runtime.js";
+import { handleEffects } from "./flow/transitions.js";
+import { recover } from "./flow/orchestrator.js";
+import { taskOfThread } from "./job/instances.js";
+import { stopOf } from "./job/wake-stop.js";
+import { takeWakeLock } from "./job/wake-lock.js";
+import { runSetup } from "./setup/run-setup.js";
+import { isSetUp, markSetUp, setupDigest } from "./setup/setup-marker.js";
+import { taskWorkspace } from "./turn/task-workspace.js";
+import { BOT_IDENTITY, JobRepo } from "./tree/job-repo.js";
+import { readText, writeText } from "./tree/files.js";
+import { runInstanceTurn } from "./apply/run-instance-turn.js";
+import { closeIdleLineProcesses } from "../git/git-line-process.js";
+import { commitStaged, type RunGit } from "./fanout/leased-refs.js";
+import { readTaskRunStanding } from "./fanout/read-task-run-standing.js";
+import { totalCharged } from "./fanout/fold-task-records.js";
+import { readTaskTurnRecords } from "./fanout/task-turn-files.js";
+import { backToFoldedTurn } from "./fanout/back-to-folded-turn.js";
+import { taskRunForge } from "./fanout/task-run-forge.js";
+import {
+  droppedNotice,
+  engineNoticeAbout,
+  mailOpening,
+  quietNotice,
+} from "./fanout/subtree-mail.js";
+import { redact } from "../secrets/index.js";
+import { StaleTaskRunError, TaskTurnWriter } from "./fanout/task-turn-writer.js";
 
 export interface TaskWakeOptions {
   job: number;

@@ -4,7 +4,7 @@
 import type { Comment, Forge } from "../../ports/forge.js";
 import { readHiddenBlock } from "../../comments/hidden-block.js";
 import { COMMENT_LIMIT, cutToFit, fitComment } from "../../comments/comment-text.js";
-import { applyChange, type Session } from "../job/session.js";
+import { applyChange, type Session } from "./session.js";
 import { MARK_MAX_LENGTH, remark, unmark, type OwnSpan } from "../../comments/own-marks.js";
 import { redact } from "../../secrets/index.js";
 

@@ -6,11 +6,11 @@
 
 import type { Address } from "../../protocol/address.js";
 import type { Payload } from "../../protocol/bus/index.js";
-import { CostGate } from "../turn/cost-gate.js";
-import type { CommandClock } from "../fanout/command-clock.js";
-import type { ResponseJournal } from "../turn/response-journal.js";
-import type { JournalBranch } from "../turn/journal-branch.js";
-import type { Session } from "./session.js";
+import { CostGate } from "./cost-gate.js";
+import type { CommandClock } from "./command-clock.js";
+import type { ResponseJournal } from "./response-journal.js";
+import type { JournalBranch } from "./journal-branch.js";
+import type { Session } from "../job/session.js";
 
 export interface WakeRuntime {
   /** Null until the wake opens it (`openRuntime`); a turn run outside a wake journals nothing. */
@@ -38,7 +38,7 @@ export interface WakeRuntime {
    */
   pause: ((by: string) => void) | null;
   /**
-   * Set in a task's own run (issue 15 point 6, fanout/wake-task.ts): its allowance checked
+   * Set in a task's own run (issue 15 point 6, wake-task.ts): its allowance checked
    * before each model call, each charge written to the turn's record at once, and what a
    * task run cannot do (sub-tasks, questions) refused at the tool. Null in the lead's run.
    */
