@@ -2,9 +2,15 @@
 // bwrap is required by default). It still applies everything that is not
 // containment: cwd, exactly request.env, no shell, time limit, output cap, abort.
 
-import type { CommandRequest, CommandResult, Sandbox } from "../../ports/sandbox.js";
+import type {
+  CommandRequest,
+  CommandResult,
+  ProcessRequest,
+  Sandbox,
+} from "../../ports/sandbox.js";
 import { cacheEnv } from "./cache-env.js";
 import { runProcess } from "./run-process.js";
+import { spawnProcess } from "./spawn-process.js";
 import { validateRequest } from "./validate-request.js";
 
 export interface UnsandboxedOptions {
@@ -41,6 +47,22 @@ export function createUnsandboxed(options: UnsandboxedOptions = {}): Sandbox {
         if (code === "ENOENT" || code === "EACCES") return notRunnable(program, code);
         throw error;
       }
+    },
+
+    async start(request: ProcessRequest) {
+      await validateRequest(request);
+      const [program, ...args] = request.argv as [string, ...string[]];
+      return spawnProcess({
+        file: program,
+        args,
+        cwd: request.cwd,
+        env: Object.assign(
+          { ...request.env },
+          ...(request.caches ?? []).map((cache) => cacheEnv(cache.tool, cache.path)),
+        ) as Record<string, string>,
+        stderrBytes: request.stderrBytes,
+        cleanup: async () => {},
+      });
     },
   };
 }

@@ -84,6 +84,17 @@ const DEFAULTS: CfaConfig = {
   fanOut: 3,
   dispatchDepth: 3,
   setup: { commands: [], network: "detect", timeoutSeconds: 900 },
+  mcp: {
+    tools: {
+      "intent-lead": [],
+      "project-lead": [],
+      worker: ["mcp__*"],
+      verifier: ["mcp__*"],
+      proxy: [],
+    },
+    startSeconds: 60,
+    callSeconds: 120,
+  },
   execute: { runners: "auto" },
   models: {
     "intent-lead": "capable",
