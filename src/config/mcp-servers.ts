@@ -88,7 +88,9 @@ export function parseMcpConfig(source: string | null): McpConfigRead {
       reason: `expected {"mcpServers": {"<name>": {"command", "args", "env"}}}: ${issuesLine(file.error.issues, json, FileSchema)}`,
     };
   }
-  const entries = Object.entries(file.data.mcpServers);
+  // The parsed JSON's own keys, not zod's copy: zod drops a "__proto__" key silently, and a
+  // name refused should be said.
+  const entries = Object.entries((json as { mcpServers: Record<string, unknown> }).mcpServers);
   if (entries.length > MCP_SERVERS_MAX) {
     return {
       ok: false,

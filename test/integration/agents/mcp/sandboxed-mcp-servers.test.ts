@@ -12,6 +12,9 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { createBwrapSandbox } from "../../../../src/adapters/sandbox/bwrap-sandbox.js";
 import { createUnsandboxed } from "../../../../src/adapters/sandbox/unsandboxed.js";
+import { runTurn } from "../../../../src/agents/loop/index.js";
+import type { Model, ModelResponse } from "../../../../src/ports/model.js";
+import { testRole, turnInput } from "../../../support/agents/turn-fixture.js";
 import {
   openMcpToolbox,
   type McpProblem,
@@ -177,6 +180,39 @@ describe(`MCP servers in the sandbox${skipped}`, () => {
     await box.close();
     expect(await waitUntilGone(marker)).toEqual([]);
   });
+
+  bit(
+    "a turn cut short (a withdrawal aborts it) stops its servers and what they started",
+    async () => {
+      const marker = markerSeconds();
+      const stop = new AbortController();
+      const calls = [
+        { name: "mcp__tiny__spawn_sleeper", input: { marker } },
+        { name: "mcp__tiny__hang", input: {} },
+      ];
+      let n = 0;
+      const model: Model = {
+        complete: async () => {
+          const next = calls[n++]!;
+          // The withdrawal arrives while the turn waits on the server's answer.
+          if (next.name === "mcp__tiny__hang")
+            queueMicrotask(() => stop.abort(new Error("withdrawn")));
+          return {
+            content: [{ type: "tool_use", id: `toolu_${n}`, name: next.name, input: next.input }],
+            stopReason: "tool_use",
+            usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+            model: "claude-test",
+          } satisfies ModelResponse;
+        },
+      };
+      const turn = runTurn({
+        ...turnInput({ root: ws, model, role: testRole([]), signal: stop.signal }),
+        mcp: config(),
+      });
+      await expect(turn).rejects.toThrow("withdrawn");
+      expect(await waitUntilGone(marker)).toEqual([]);
+    },
+  );
 
   bit(
     "a server that cannot start, or names a variable the sandbox does not hold, is a reported line; the others run",
