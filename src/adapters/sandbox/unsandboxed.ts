@@ -29,12 +29,7 @@ export function createUnsandboxed(options: UnsandboxedOptions = {}): Sandbox {
           file: program,
           args,
           cwd: request.cwd,
-          // Caches still point the tools at the shared folders; `network` is not enforced
-          // here (nothing is contained with the sandbox off).
-          env: Object.assign(
-            { ...request.env },
-            ...(request.caches ?? []).map((cache) => cacheEnv(cache.tool, cache.path)),
-          ) as Record<string, string>,
+          env: processEnv(request),
           timeoutMs: request.timeoutMs,
           maxOutputBytes: request.maxOutputBytes,
           signal: runOptions?.signal,
@@ -56,15 +51,23 @@ export function createUnsandboxed(options: UnsandboxedOptions = {}): Sandbox {
         file: program,
         args,
         cwd: request.cwd,
-        env: Object.assign(
-          { ...request.env },
-          ...(request.caches ?? []).map((cache) => cacheEnv(cache.tool, cache.path)),
-        ) as Record<string, string>,
+        env: processEnv(request),
         stderrBytes: request.stderrBytes,
         cleanup: async () => {},
       });
     },
   };
+}
+
+/**
+ * Exactly the request's environment, with the caches pointing the tools at the shared folders;
+ * `network` is not enforced here (nothing is contained with the sandbox off).
+ */
+function processEnv(request: CommandRequest | ProcessRequest): Record<string, string> {
+  return Object.assign(
+    { ...request.env },
+    ...(request.caches ?? []).map((cache) => cacheEnv(cache.tool, cache.path)),
+  ) as Record<string, string>;
 }
 
 function notRunnable(program: string, code: string): CommandResult {

@@ -62,3 +62,10 @@ export function sayCounts(c: Counts): string {
   if (c.skipped > 0) parts.push(`${shown(c.skipped)} skipped`);
   return parts.join(", ");
 }
+
+/** A tally summed over its sections (null when there are none): cargo's crates, Maven's modules. */
+export function summed(sections: readonly { counts: Counts; at: number }[]): Found | null {
+  const last = sections.at(-1);
+  if (last === undefined) return null;
+  return { counts: sumCounts(sections.map((s) => s.counts)), at: last.at, additive: true };
+}

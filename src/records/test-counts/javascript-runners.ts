@@ -1,7 +1,7 @@
 // JavaScript's runners: vitest, jest, mocha, bun's and node's own test runners.
 
 import { tally, type RunnerParser } from "./counts.js";
-import { groups, int, linePattern, N } from "./linear.js";
+import { groups, int, lastMatch, linePattern, N } from "./linear.js";
 
 /** "N word" items ("1 failed", "31 passed") as a map; repeated words add up. */
 function items(list: readonly string[]): (word: string) => number {
@@ -20,19 +20,11 @@ const VITEST = linePattern(
 );
 
 export const vitest: RunnerParser = (lines) => {
-  for (let i = lines.length - 1; i >= 0; i -= 1) {
-    const line = lines[i]!;
-    if (!line.startsWith("Tests ")) continue;
-    const m = groups(VITEST, line);
-    if (m === null) continue;
-    const n = items(m[1]!.split(" | "));
-    return {
-      counts: tally(n("passed"), n("failed"), n("skipped") + n("todo")),
-      at: i,
-      additive: false,
-    };
-  }
-  return null;
+  const found = lastMatch(lines, (l) => l.startsWith("Tests "), VITEST);
+  if (found === null) return null;
+  const n = items(found.m[1]!.split(" | "));
+  const counts = tally(n("passed"), n("failed"), n("skipped") + n("todo"));
+  return { counts, at: found.at, additive: false };
 };
 
 // "Tests:       1 failed, 1 passed, 2 total" (jestjs/jest packages/jest-reporters/src/
@@ -40,19 +32,11 @@ export const vitest: RunnerParser = (lines) => {
 const JEST = linePattern(String.raw`Tests: {1,16}((?:\d{1,7} [a-z]{1,10}, ){0,6})\d{1,7} total`);
 
 export const jest: RunnerParser = (lines) => {
-  for (let i = lines.length - 1; i >= 0; i -= 1) {
-    const line = lines[i]!;
-    if (!line.startsWith("Tests:")) continue;
-    const m = groups(JEST, line);
-    if (m === null) continue;
-    const n = items(m[1]!.split(", ").filter((s) => s !== ""));
-    return {
-      counts: tally(n("passed"), n("failed"), n("skipped") + n("todo")),
-      at: i,
-      additive: false,
-    };
-  }
-  return null;
+  const found = lastMatch(lines, (l) => l.startsWith("Tests:"), JEST);
+  if (found === null) return null;
+  const n = items(found.m[1]!.split(", ").filter((s) => s !== ""));
+  const counts = tally(n("passed"), n("failed"), n("skipped") + n("todo"));
+  return { counts, at: found.at, additive: false };
 };
 
 // Mocha's epilogue: "  3 passing (12ms)", then "  1 pending" and "  2 failing" when any

@@ -27,3 +27,34 @@ export const int = (text: string | undefined): number =>
 
 /** Seven digits at most: a longer number is no count at all, not a huge one. */
 export const N = String.raw`(\d{1,7})`;
+
+/** The last line that holds `guard` (a cheap literal check first) and matches: its groups and index. */
+export function lastMatch(
+  lines: readonly string[],
+  guard: (line: string) => boolean,
+  pattern: LinePattern,
+): { m: string[]; at: number } | null {
+  for (let at = lines.length - 1; at >= 0; at -= 1) {
+    const line = lines[at]!;
+    if (!guard(line)) continue;
+    const m = groups(pattern, line);
+    if (m !== null) return { m, at };
+  }
+  return null;
+}
+
+/** Every line that holds `guard` and matches, in order: the sections a summed tally adds up. */
+export function everyMatch(
+  lines: readonly string[],
+  guard: (line: string) => boolean,
+  pattern: LinePattern,
+): { m: string[]; at: number }[] {
+  const found: { m: string[]; at: number }[] = [];
+  for (let at = 0; at < lines.length; at += 1) {
+    const line = lines[at]!;
+    if (!guard(line)) continue;
+    const m = groups(pattern, line);
+    if (m !== null) found.push({ m, at });
+  }
+  return found;
+}

@@ -2,17 +2,13 @@
 // follow), as this repository's .ci/run does; a leading "label: " is allowed.
 
 import { tally, type RunnerParser } from "./counts.js";
-import { groups, int, linePattern, N } from "./linear.js";
+import { int, lastMatch, linePattern, N } from "./linear.js";
 
 const PLAIN = linePattern(String.raw`(?:\w{1,20}: )?${N} passed, ${N} failed(?:, ${N} skipped)?`);
 
 export const plainLine: RunnerParser = (lines) => {
-  for (let i = lines.length - 1; i >= 0; i -= 1) {
-    const line = lines[i]!;
-    if (!line.includes(" passed, ")) continue;
-    const m = groups(PLAIN, line);
-    if (m === null) continue;
-    return { counts: tally(int(m[1]), int(m[2]), int(m[3])), at: i, additive: false };
-  }
-  return null;
+  const found = lastMatch(lines, (l) => l.includes(" passed, "), PLAIN);
+  if (found === null) return null;
+  const { m, at } = found;
+  return { counts: tally(int(m[1]), int(m[2]), int(m[3])), at, additive: false };
 };

@@ -2,7 +2,7 @@
 // progress) and the standard library's unittest.
 
 import { tally, type Found, type RunnerParser } from "./counts.js";
-import { groups, int, linePattern, N } from "./linear.js";
+import { groups, int, lastMatch, linePattern, N } from "./linear.js";
 
 const ITEMS = String.raw`((?:\d{1,7} [a-z]{1,12}, ){0,12}\d{1,7} [a-z]{1,12}|no tests ran)`;
 const TIME = String.raw`in \d{1,7}(?:\.\d{1,4})?(?:s| seconds)(?: \(\d{1,3}:\d\d:\d\d\))?`;
@@ -12,26 +12,21 @@ const PYTEST = linePattern(String.raw`(?:=+ )?${ITEMS} ${TIME}(?: =+)?`);
 
 /** pytest's final line; its items are "N word" pairs in any order. */
 export const pytest: RunnerParser = (lines) => {
-  for (let i = lines.length - 1; i >= 0; i -= 1) {
-    const line = lines[i]!;
-    if (!line.includes(" in ")) continue;
-    const m = groups(PYTEST, line);
-    if (m === null) continue;
-    const items = new Map<string, number>();
-    if (m[1] !== "no tests ran") {
-      for (const item of m[1]!.split(", ")) {
-        const [count, word] = item.split(" ");
-        items.set(word!, (items.get(word!) ?? 0) + int(count));
-      }
+  const found = lastMatch(lines, (l) => l.includes(" in "), PYTEST);
+  if (found === null) return null;
+  const items = new Map<string, number>();
+  if (found.m[1] !== "no tests ran") {
+    for (const item of found.m[1]!.split(", ")) {
+      const [count, word] = item.split(" ");
+      items.set(word!, (items.get(word!) ?? 0) + int(count));
     }
-    const n = (word: string) => items.get(word) ?? 0;
-    return {
-      counts: tally(n("passed"), n("failed") + n("error") + n("errors"), n("skipped")),
-      at: i,
-      additive: false,
-    };
   }
-  return null;
+  const n = (word: string) => items.get(word) ?? 0;
+  return {
+    counts: tally(n("passed"), n("failed") + n("error") + n("errors"), n("skipped")),
+    at: found.at,
+    additive: false,
+  };
 };
 
 const RAN = linePattern(String.raw`Ran ${N} tests? in \d{1,7}(?:\.\d{1,4})?s`);

@@ -1,7 +1,7 @@
 // Ruby's runners: RSpec and minitest (which Rails' `bin/rails test` runs).
 
 import { tally, type RunnerParser } from "./counts.js";
-import { groups, int, linePattern, N } from "./linear.js";
+import { int, lastMatch, linePattern, N } from "./linear.js";
 
 // "1 example, 0 failures" (rspec/rspec-core README.md); then ", 1 pending" and ", 1 error
 // occurred outside of examples" when there are any.
@@ -10,19 +10,14 @@ const RSPEC = linePattern(
 );
 
 export const rspec: RunnerParser = (lines) => {
-  for (let i = lines.length - 1; i >= 0; i -= 1) {
-    const line = lines[i]!;
-    if (!line.includes(" example")) continue;
-    const m = groups(RSPEC, line);
-    if (m === null) continue;
-    const [examples, failures, pending, outside] = [int(m[1]), int(m[2]), int(m[3]), int(m[4])];
-    return {
-      counts: tally(Math.max(0, examples - failures - pending), failures + outside, pending),
-      at: i,
-      additive: false,
-    };
-  }
-  return null;
+  const found = lastMatch(lines, (l) => l.includes(" example"), RSPEC);
+  if (found === null) return null;
+  const [examples, failures, pending, outside] = [1, 2, 3, 4].map((i) => int(found.m[i]));
+  return {
+    counts: tally(Math.max(0, examples! - failures! - pending!), failures! + outside!, pending!),
+    at: found.at,
+    additive: false,
+  };
 };
 
 // "%d runs, %d assertions, %d failures, %d errors, %d skips" (minitest lib/minitest.rb,
@@ -32,17 +27,12 @@ const MINITEST = linePattern(
 );
 
 export const minitest: RunnerParser = (lines) => {
-  for (let i = lines.length - 1; i >= 0; i -= 1) {
-    const line = lines[i]!;
-    if (!line.includes(" assertions, ")) continue;
-    const m = groups(MINITEST, line);
-    if (m === null) continue;
-    const [runs, failures, errors, skips] = [int(m[1]), int(m[2]), int(m[3]), int(m[4])];
-    return {
-      counts: tally(Math.max(0, runs - failures - errors - skips), failures + errors, skips),
-      at: i,
-      additive: false,
-    };
-  }
-  return null;
+  const found = lastMatch(lines, (l) => l.includes(" assertions, "), MINITEST);
+  if (found === null) return null;
+  const [runs, failures, errors, skips] = [1, 2, 3, 4].map((i) => int(found.m[i]));
+  return {
+    counts: tally(Math.max(0, runs! - failures! - errors! - skips!), failures! + errors!, skips!),
+    at: found.at,
+    additive: false,
+  };
 };

@@ -66,60 +66,59 @@ async function replay(name: string, file: unknown) {
   return { code, io, show };
 }
 
+interface ReplayedState {
+  state: string;
+  engine: { mcp?: { problems: { server: string; reason: string }[] } };
+}
+
+/** Replays `file`: it succeeds, quietly, to WITHDRAWN; the state and the lead's transcript. */
+async function replayed(name: string, file: unknown) {
+  const run = await replay(name, file);
+  expect(run.io.err()).toBe("");
+  expect(run.code).toBe(0);
+  const state = JSON.parse(run.show("state.json")) as ReplayedState;
+  expect(state.state).toBe("WITHDRAWN");
+  return {
+    problems: state.engine.mcp?.problems,
+    lead: run.show("instances/intent-lead@state~intent~1.jsonl"),
+  };
+}
+
 describe(`cfa replay of a job that used an MCP server${skipped}`, () => {
   bit(
     "with the server available: its tool runs again and the replay reaches the same end",
     async () => {
-      const run = await replay("available", replayFile(SANDBOX_NODE, true));
-      expect(run.io.err()).toBe("");
-      expect(run.code).toBe(0);
-      const state = JSON.parse(run.show("state.json")) as {
-        state: string;
-        engine: { mcp?: unknown };
-      };
-      expect(state.state).toBe("WITHDRAWN");
-      expect(state.engine.mcp).toBeUndefined();
-      expect(run.show("instances/intent-lead@state~intent~1.jsonl")).toContain(
-        '"content":"echo: hi"',
-      );
+      const { problems, lead } = await replayed("available", replayFile(SANDBOX_NODE, true));
+      expect(problems).toBeUndefined();
+      expect(lead).toContain('"content":"echo: hi"');
     },
   );
 
   bit(
     "without it: the call is answered with an error, the server is named, the replay ends the same",
     async () => {
-      const run = await replay("unavailable", replayFile("no-such-mcp-server-here", false));
-      expect(run.io.err()).toBe("");
-      expect(run.code).toBe(0);
-      const state = JSON.parse(run.show("state.json")) as {
-        state: string;
-        engine: { mcp?: { problems: { server: string; reason: string }[] } };
-      };
-      expect(state.state).toBe("WITHDRAWN");
-      expect(state.engine.mcp?.problems).toEqual([
+      const { problems, lead } = await replayed(
+        "unavailable",
+        replayFile("no-such-mcp-server-here", false),
+      );
+      expect(problems).toEqual([
         expect.objectContaining({
           server: "tiny",
           reason: expect.stringMatching(/^did not start: /),
         }),
       ]);
-      expect(run.show("instances/intent-lead@state~intent~1.jsonl")).toContain(
-        "cfa/mcp: mcp__tiny__echo is not available",
-      );
+      expect(lead).toContain("cfa/mcp: mcp__tiny__echo is not available");
     },
   );
 
   bit(
     "a .mcp.json that is not valid: one line naming the file, no server, the job goes on",
     async () => {
-      const run = await replay("invalid", replayFile(SANDBOX_NODE, false, '{"mcpServers": '));
-      expect(run.io.err()).toBe("");
-      expect(run.code).toBe(0);
-      const state = JSON.parse(run.show("state.json")) as {
-        state: string;
-        engine: { mcp?: { problems: { server: string; reason: string }[] } };
-      };
-      expect(state.state).toBe("WITHDRAWN");
-      expect(state.engine.mcp?.problems).toEqual([
+      const { problems } = await replayed(
+        "invalid",
+        replayFile(SANDBOX_NODE, false, '{"mcpServers": '),
+      );
+      expect(problems).toEqual([
         expect.objectContaining({
           server: "",
           reason: expect.stringMatching(

@@ -4,7 +4,38 @@
 // so it runs inside the sandbox where the project's node_modules are not shown. Its tools are
 // probes: what it sees, what it can reach, and how it behaves badly.
 
+import type { McpProblem, McpTurnConfig } from "../../../src/agents/mcp/index.js";
+import type { Sandbox } from "../../../src/ports/sandbox.js";
+import { SYSTEM_PATH } from "../sandbox/sandbox-fixtures.js";
+import { SANDBOX_NODE } from "../sandbox/sandbox-node.js";
+
 export const TINY_SERVER_FILE = "tiny-mcp-server.cjs";
+
+/**
+ * A turn's MCP configuration with the tiny server in workspace `ws` (written there first):
+ * every tool, no network, the system PATH, generous limits; `problems` collects the reports.
+ */
+export function tinyMcpConfig(
+  ws: string,
+  sandbox: Sandbox,
+  more: Partial<McpTurnConfig> = {},
+): McpTurnConfig & { problems: McpProblem[] } {
+  const problems: McpProblem[] = [];
+  return {
+    servers: [{ name: "tiny", command: SANDBOX_NODE, args: [TINY_SERVER_FILE], env: {} }],
+    allow: ["mcp__*"],
+    sandbox,
+    cwd: ws,
+    env: { PATH: SYSTEM_PATH, HOME: ws },
+    network: false,
+    startMs: 30_000,
+    callMs: 30_000,
+    resultChars: 10_000,
+    report: (p) => problems.push(p),
+    problems,
+    ...more,
+  };
+}
 
 export const TINY_SERVER = String.raw`
 const net = require("node:net");

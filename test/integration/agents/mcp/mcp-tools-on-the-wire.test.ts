@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect } from "vitest";
 import { createAnthropicModel } from "../../../../src/adapters/anthropic/anthropic-model.js";
 import { createBwrapSandbox } from "../../../../src/adapters/sandbox/bwrap-sandbox.js";
 import { runTurn } from "../../../../src/agents/loop/index.js";
-import type { McpProblem } from "../../../../src/agents/mcp/index.js";
 import { loadRole } from "../../../../src/agents/roles/index.js";
 import { apiMessage } from "../../../support/anthropic/api-fixtures.js";
 import { turnInput } from "../../../support/agents/turn-fixture.js";
@@ -18,9 +17,12 @@ import {
   type FakeMessagesApi,
 } from "../../../support/fake-messages-api/server.js";
 import { removeDir } from "../../../support/git/temp-repo.js";
-import { TINY_SERVER, TINY_SERVER_FILE } from "../../../support/mcp/tiny-mcp-server.js";
-import { bwrapSuite, fixtureRoot, SYSTEM_PATH } from "../../../support/sandbox/sandbox-fixtures.js";
-import { SANDBOX_NODE } from "../../../support/sandbox/sandbox-node.js";
+import {
+  TINY_SERVER,
+  TINY_SERVER_FILE,
+  tinyMcpConfig,
+} from "../../../support/mcp/tiny-mcp-server.js";
+import { bwrapSuite, fixtureRoot } from "../../../support/sandbox/sandbox-fixtures.js";
 
 const { bwrapPath, bit, skipped } = bwrapSuite();
 
@@ -54,25 +56,13 @@ describe(`a worker's turn with the repository's MCP server${skipped}`, () => {
   bit(
     "sends mcp__tiny__* after the built-in tools, and the call's result goes back on the wire",
     async () => {
-      const problems: McpProblem[] = [];
       const role = loadRole("worker");
       const model = createAnthropicModel({ apiKey: "sk-ant-test", baseURL: api.url });
-      const result = await runTurn({
-        ...turnInput({ root: ws, model, role }),
-        mcp: {
-          servers: [{ name: "tiny", command: SANDBOX_NODE, args: [TINY_SERVER_FILE], env: {} }],
-          allow: ["mcp__tiny__echo", "mcp__tiny__env"],
-          sandbox: createBwrapSandbox({ bwrapPath: bwrapPath! }),
-          cwd: ws,
-          env: { PATH: SYSTEM_PATH, HOME: ws },
-          network: false,
-          startMs: 30_000,
-          callMs: 30_000,
-          resultChars: 10_000,
-          report: (p) => problems.push(p),
-        },
+      const mcp = tinyMcpConfig(ws, createBwrapSandbox({ bwrapPath: bwrapPath! }), {
+        allow: ["mcp__tiny__echo", "mcp__tiny__env"],
       });
-      expect(problems).toEqual([]);
+      const result = await runTurn({ ...turnInput({ root: ws, model, role }), mcp });
+      expect(mcp.problems).toEqual([]);
       expect(result.end).toEqual({ kind: "stopped" });
 
       const [first, second] = api.requests;

@@ -15,22 +15,21 @@ import { createUnsandboxed } from "../../../../src/adapters/sandbox/unsandboxed.
 import { runTurn } from "../../../../src/agents/loop/index.js";
 import type { Model, ModelResponse } from "../../../../src/ports/model.js";
 import { testRole, turnInput } from "../../../support/agents/turn-fixture.js";
-import {
-  openMcpToolbox,
-  type McpProblem,
-  type McpTurnConfig,
-} from "../../../../src/agents/mcp/index.js";
+import { openMcpToolbox, type McpTurnConfig } from "../../../../src/agents/mcp/index.js";
 import type { McpServerConfig } from "../../../../src/config/index.js";
 import type { Sandbox } from "../../../../src/ports/sandbox.js";
 import { registerSecret } from "../../../../src/secrets/index.js";
 import { removeDir } from "../../../support/git/temp-repo.js";
-import { TINY_SERVER, TINY_SERVER_FILE } from "../../../support/mcp/tiny-mcp-server.js";
+import {
+  TINY_SERVER,
+  TINY_SERVER_FILE,
+  tinyMcpConfig,
+} from "../../../support/mcp/tiny-mcp-server.js";
 import {
   bwrapSuite,
   fixtureRoot,
   markerSeconds,
   processesWith,
-  SYSTEM_PATH,
   waitUntilGone,
 } from "../../../support/sandbox/sandbox-fixtures.js";
 import { SANDBOX_NODE } from "../../../support/sandbox/sandbox-node.js";
@@ -65,30 +64,13 @@ afterAll(async () => {
   await removeDir(ws);
 });
 
+const config = (more: Partial<McpTurnConfig> = {}) => tinyMcpConfig(ws, sandbox, more);
 const tiny: McpServerConfig = {
   name: "tiny",
   command: SANDBOX_NODE,
   args: [TINY_SERVER_FILE],
   env: {},
 };
-
-function config(more: Partial<McpTurnConfig> = {}): McpTurnConfig & { problems: McpProblem[] } {
-  const problems: McpProblem[] = [];
-  return {
-    servers: [tiny],
-    allow: ["mcp__*"],
-    sandbox,
-    cwd: ws,
-    env: { PATH: SYSTEM_PATH, HOME: ws },
-    network: false,
-    startMs: 30_000,
-    callMs: 30_000,
-    resultChars: 10_000,
-    report: (p) => problems.push(p),
-    problems,
-    ...more,
-  };
-}
 
 describe(`MCP servers in the sandbox${skipped}`, () => {
   bit(
