@@ -28,6 +28,7 @@ import { resumeUnfinished } from "./flow/resume.js";
 import { runProxies } from "./flow/run-proxies.js";
 import { remindGates } from "./flow/gate-reminders.js";
 import { ingestHumanEvents } from "./people/ingest.js";
+import { pollInterventions } from "./people/poll-interventions.js";
 import { publishChecks } from "./publish/checks.js";
 import { publishStatus, waitingOn } from "./publish/status.js";
 import { describePullRequest } from "./job/pull-request.js";
@@ -123,6 +124,8 @@ export async function wake(
   try {
     await clearStaleGitLocks(n, deps);
     const s = await openSession(n, deps, config.config, options.requester);
+    // Every turn of this wake looks at people's commands between its model calls.
+    runtimeOf(s).poll = () => pollInterventions(s);
     let stopped: WakeSummary["stopped"];
     try {
       stopped = await run(s, options);
