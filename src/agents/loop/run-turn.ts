@@ -28,6 +28,7 @@ import { toolResultBlock } from "./tool-result-block.js";
 import { requestMessages } from "./request-messages.js";
 import { sharedToolCount } from "../roles/shared-tools.js";
 import { givenInstructions, nearbyInstructions } from "../instructions/repo-instructions.js";
+import { isMcpToolName, openMcpToolbox, type McpToolbox } from "../mcp/index.js";
 
 /**
  * TurnOutput plus what the transcript's turn-end line needs and the contract does not
@@ -38,9 +39,21 @@ export interface TurnResult extends TurnOutput {
 }
 
 export async function runTurn(input: TurnInput): Promise<TurnResult> {
+  // The turn's MCP servers live as long as the turn: their tools are in its first request,
+  // and nothing they started outlives it, whatever way the turn ends.
+  const mcp = input.mcp ? await openMcpToolbox(input.mcp, input.signal) : null;
+  try {
+    return await runLoop(input, mcp);
+  } finally {
+    await mcp?.close();
+  }
+}
+
+async function runLoop(input: TurnInput, mcp: McpToolbox | null): Promise<TurnResult> {
   const { role, model, signal, limits } = input;
   const instance = addressKey(input.instance);
-  const tools = toolSpecs(role);
+  // MCP tools after the built-in ones, so the roles' shared prefix of tools stays shared.
+  const tools = [...toolSpecs(role), ...(mcp?.specs ?? [])];
   const added: Message[] = [openingMessage(input.transcript, input.incoming)];
   const instructions = input.instructions;
   let given: Set<string> | null = null;
@@ -174,7 +187,10 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     const results: ToolResultBlock[] = [];
     for (const call of toolUses) {
       signal?.throwIfAborted();
-      const result = await runToolCall(call, ctx);
+      const result =
+        mcp !== null && isMcpToolName(call.name)
+          ? await mcp.call(call.name, call.input, signal)
+          : await runToolCall(call, ctx);
       // Only a lone call gets here with `end`: its result arrives at the next turn's start.
       if (result.end !== undefined && !result.isError) return end(result.end);
       results.push(toolResultBlock(call.id, result.text, result.isError));

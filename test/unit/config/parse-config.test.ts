@@ -1,4 +1,4 @@
-// `.github/cfa.yml` (README, "Configuration"): all optional, defaults filled, every
+// `.github/cfa.yml` (docs/configuration.md): all optional, defaults filled, every
 // mistake reported as a value naming the field, never thrown, never silently ignored.
 
 import fc from "fast-check";
@@ -28,10 +28,10 @@ const errors = (yaml: string, source?: string): ConfigIssue[] => {
 
 const messages = (yaml: string) => errors(yaml).map((e) => e.message);
 
-// The documented defaults (README "Sandbox"), written out: a change to them shows here.
+// The documented defaults (docs/sandbox.md), written out: a change to them shows here.
 const LIMITS = { processes: 256, memoryMiB: 2048, fileSizeMiB: 512, cpuSeconds: 600, tmpMiB: 32 };
 
-// The default command lists (README "Configuration"), written out: shells and make for the
+// The default command lists (docs/configuration.md), written out: shells and make for the
 // project's scripts and the build and test tools of every ecosystem; the sandbox is the
 // boundary, not these lists.
 const READING = ["ls", "cat", "grep", "find", "head", "tail", "wc", "diff"];
@@ -85,6 +85,17 @@ const DEFAULTS: CfaConfig = {
   dispatchDepth: 3,
   setup: { commands: [], network: "detect", timeoutSeconds: 900 },
   instructions: ["AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md"],
+  mcp: {
+    tools: {
+      "intent-lead": [],
+      "project-lead": [],
+      worker: ["mcp__*"],
+      verifier: ["mcp__*"],
+      proxy: [],
+    },
+    startSeconds: 60,
+    callSeconds: 120,
+  },
   execute: { runners: "auto" },
   models: {
     "intent-lead": "capable",
@@ -262,6 +273,7 @@ commands:
   proxy: []
 network: { worker: true, verifier: [python, pypi.internal.example] }
 setup: { commands: [npm ci, [make, deps]], network: [node], timeoutSeconds: 120 }
+mcp: { tools: { project-lead: [mcp__docs__*], worker: [mcp__playwright__*] }, startSeconds: 90, callSeconds: 30 }
 commandLimits: { worker: { processes: 512, memoryMiB: 4096, fileSizeMiB: 64, cpuSeconds: 120, tmpMiB: 256 } }
 sandbox: "off"
 limits: { toolCallsPerTurn: 10, commandTimeoutSeconds: 21600, commandOutputBytes: 1024, fileMiB: 50, maxTokens: 32000, apiPatienceMinutes: 60 }
@@ -294,6 +306,15 @@ instructions: [AGENTS.md, docs/agents.md]
         ],
         network: ["node"],
         timeoutSeconds: 120,
+      },
+      mcp: {
+        tools: {
+          ...DEFAULTS.mcp.tools,
+          "project-lead": ["mcp__docs__*"],
+          worker: ["mcp__playwright__*"],
+        },
+        startSeconds: 90,
+        callSeconds: 30,
       },
       execute: { runners: "per-task" },
       models: {
