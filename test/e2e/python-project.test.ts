@@ -136,27 +136,31 @@ describe(`a Python project with the bash and editor tools${skipped}`, () => {
     expect(files.some((f) => f.startsWith(".venv/"))).toBe(false);
   });
 
-  bit("records each test run as its turn's evidence: the command line as typed, exit 0", () => {
-    const engine = state(job).engine as {
-      toolSet?: string;
-      tasks: Record<
-        string,
-        { workerEvidence?: CommandEvidence[]; verifierEvidence?: CommandEvidence[] }
-      >;
-    };
-    expect(engine.toolSet).toBe("bash-editor");
-    const worker = engine.tasks.title?.workerEvidence ?? [];
-    expect(worker.map((e) => [e.command, e.exitCode])).toEqual([
-      [`export PYTHONPATH=src && ${UNITTEST}`, 0],
-      // Run with the PYTHONPATH the earlier call exported: the 2 old tests and the 3 new.
-      [UNITTEST, 0],
-    ]);
-    // Not on the worker's command list (git, ls): ran, and said so.
-    expect(worker[1]?.unlisted).toEqual(["python"]);
-    expect(engine.tasks.title?.verifierEvidence?.map((e) => [e.command, e.exitCode])).toEqual([
-      [`PYTHONPATH=src ${UNITTEST}`, 0],
-    ]);
-  });
+  bit(
+    "records each test run as its turn's evidence: the command line as typed, exit 0, the count",
+    () => {
+      const engine = state(job).engine as {
+        toolSet?: string;
+        tasks: Record<
+          string,
+          { workerEvidence?: CommandEvidence[]; verifierEvidence?: CommandEvidence[] }
+        >;
+      };
+      expect(engine.toolSet).toBe("bash-editor");
+      const worker = engine.tasks.title?.workerEvidence ?? [];
+      // The counts are unittest's own "Ran N tests … OK" (src/records/test-counts).
+      expect(worker.map((e) => [e.command, e.exitCode, e.summary])).toEqual([
+        [`export PYTHONPATH=src && ${UNITTEST}`, 0, "2 passed"],
+        // Run with the PYTHONPATH the earlier call exported: the 2 old tests and the 3 new.
+        [UNITTEST, 0, "5 passed"],
+      ]);
+      // Not on the worker's command list (git, ls): ran, and said so.
+      expect(worker[1]?.unlisted).toEqual(["python"]);
+      expect(
+        engine.tasks.title?.verifierEvidence?.map((e) => [e.command, e.exitCode, e.summary]),
+      ).toEqual([[`PYTHONPATH=src ${UNITTEST}`, 0, "5 passed"]]);
+    },
+  );
 
   bit(
     "sends the bash and editor tool types to the worker and verifier, and AGENTS.md to every role",
