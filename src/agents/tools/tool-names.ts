@@ -12,12 +12,14 @@ export const TOOL_NAMES = [
   "list_files",
   "search_files",
   "run_command",
+  // The protocol's, in the order roles list them (prompts/roles): the prefix two roles share
+  // is the same bytes in both their requests.
+  "ask_question",
   "dispatch",
   "send",
-  "reply",
   "close",
-  "ask_question",
   "finish",
+  "reply",
   "verdict",
   "answer",
   "escalate",

@@ -9,6 +9,7 @@ import {
   DEFAULT_COMMANDS,
   ROLES,
   defaultConfig,
+  formatConfigErrors,
   parseConfig,
   type CfaConfig,
   type ConfigIssue,
@@ -626,5 +627,34 @@ describe("parseConfig: any input", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("parseConfig: instructions", () => {
+  it("reads the repository's own instruction files by default, none with false, or the files named", () => {
+    expect(ok("instructions: false\n").instructions).toEqual([]);
+    expect(ok("instructions: true\n").instructions).toEqual([
+      "AGENTS.md",
+      "CLAUDE.md",
+      ".github/copilot-instructions.md",
+    ]);
+    expect(ok("instructions: [docs/agents.md, AGENTS.md]\n").instructions).toEqual([
+      "docs/agents.md",
+      "AGENTS.md",
+    ]);
+  });
+
+  it.each([
+    ["instructions: [../outside.md]\n", /relative to the repository root/],
+    ["instructions: [/etc/passwd]\n", /relative to the repository root/],
+    ["instructions: [.git/config]\n", /not in \.git/],
+    ["instructions: [a.md, a.md]\n", /named twice/],
+    ["instructions: AGENTS.md\n", /expected true, false, or a list of file paths/],
+  ])("refuses %j, naming the field", (yaml, message) => {
+    const parsed = parseConfig(yaml);
+    expect(parsed.ok).toBe(false);
+    const text = parsed.ok ? "" : formatConfigErrors(parsed.errors);
+    expect(text).toMatch(/instructions/);
+    expect(text).toMatch(message);
   });
 });

@@ -15,6 +15,7 @@ import {
   ContextMeter,
   inputLimit,
   restartMessage,
+  toolsSize,
   viewStart,
 } from "../../../../src/agents/loop/context-budget.js";
 import { requestMessages } from "../../../../src/agents/loop/request-messages.js";
@@ -191,5 +192,18 @@ describe("the context budget's parts", () => {
       /^\[… \d+ bytes left out …\]\nb+end$/,
     );
     expect(clip("short", 100)).toBe("short");
+  });
+});
+
+describe("toolsSize", () => {
+  it("counts what the API adds for its own tools, not their few bytes (245 for bash, 700 for the editor)", () => {
+    const custom = { name: "reply", description: "Reply.", input_schema: { type: "object" } };
+    const editor = {
+      type: "text_editor_20250728" as const,
+      name: "str_replace_based_edit_tool" as const,
+    };
+    const bash = { type: "bash_20250124" as const, name: "bash" as const };
+    expect(toolsSize([custom])).toBe(byteSize([custom]));
+    expect(toolsSize([editor, bash, custom])).toBe(byteSize([editor, bash, custom]) + 945);
   });
 });

@@ -12,6 +12,8 @@ import {
 } from "../../../../src/agents/roles/index.js";
 import { TOOL_NAMES } from "../../../../src/agents/tools/tool-names.js";
 import { toolSpecs } from "../../../../src/agents/tools/tool-registry.js";
+import { sharedToolCount } from "../../../../src/agents/roles/shared-tools.js";
+import { workspaceNote } from "../../../../src/agents/roles/workspace-note.js";
 
 describe("loadRole", () => {
   it.each(ROLE_NAMES)("loads the shipped %s role", (name) => {
@@ -149,5 +151,64 @@ describe("withOverrides", () => {
     expect(() => withOverrides(loadRole("worker"), { commands: ["../bin/evil"] })).toThrow(
       /overrides for worker: invalid: commands\.0/,
     );
+  });
+});
+
+describe("the roles' tools in the bash-editor set", () => {
+  const roles = ROLE_NAMES.map((name) => loadRole(name, { toolSet: "bash-editor" }));
+
+  it("opens every role with the editor, those that run commands with bash, then the protocol's, in one order", () => {
+    const order = TOOL_NAMES as readonly string[];
+    for (const role of roles) {
+      expect(role.toolSet).toBe("bash-editor");
+      expect(role.tools[0], role.name).toBe("str_replace_based_edit_tool");
+      expect(
+        role.tools.map((t) => order.indexOf(t)),
+        role.name,
+      ).toEqual([...role.tools.map((t) => order.indexOf(t))].sort((a, b) => a - b));
+      expect(role.tools, role.name).not.toContain("run_command");
+      expect(role.tools, role.name).not.toContain("write_file");
+    }
+    const byName = Object.fromEntries(roles.map((r) => [r.name, r.tools]));
+    for (const name of ["intent-lead", "project-lead", "worker", "verifier"]) {
+      expect(byName[name]?.[1], name).toBe("bash");
+    }
+    // The proxy reads the caller's workspace: the editor (read-only there) and search, no shell.
+    expect(byName.proxy).toEqual([
+      "str_replace_based_edit_tool",
+      "search_files",
+      "answer",
+      "escalate",
+      "withdraw",
+    ]);
+  });
+
+  it("shares the longest prefix of tools each role can with another (the cache's cross-role prefix)", () => {
+    expect(Object.fromEntries(roles.map((r) => [r.name, sharedToolCount(r)]))).toEqual({
+      "intent-lead": 3,
+      "project-lead": 6,
+      worker: 6,
+      verifier: 2,
+      proxy: 1,
+    });
+  });
+
+  it("says in the system prompt what the schema-less tools cannot: paths, the session, the sandbox, the command list as a note", () => {
+    const worker = withOverrides(
+      roles.find((r) => r.name === "worker")!,
+      {
+        commands: ["git", "npm"],
+        network: ["node"],
+      },
+    );
+    const note = workspaceNote(worker);
+    expect(note).toContain("relative to its root");
+    expect(note).toContain("keeps, from one call to the next, the folder you `cd` into");
+    expect(note).toContain("Network: only node");
+    expect(note).toContain(
+      "The programs this project expects of your role: git, npm. Others run too; each one outside this list is noted in the job's audit.",
+    );
+    expect(workspaceNote(loadRole("worker"))).toBe("");
+    expect(workspaceNote(roles.find((r) => r.name === "proxy")!)).not.toContain("bash");
   });
 });
