@@ -6,6 +6,7 @@
 import * as z from "zod";
 import { jsonPath, RECORDING_VERSION } from "../adapters/scripted/index.js";
 import { CliError } from "./cli-error.js";
+import { RepoPathSchema } from "../config/repo-path.js";
 import type { ToolSetName } from "../records/tool-sets.js";
 
 export const REPLAY_VERSION = 1;
@@ -27,18 +28,9 @@ export type PersonActionKind = (typeof PERSON_ACTIONS)[number];
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
 
 /** A file the replay writes into its fresh repository: relative, inside it, not in `.git`. */
-const RepoPath = z
-  .string()
-  .min(1)
-  .refine(
-    (p) =>
-      !p.startsWith("/") &&
-      !p.includes("\\") &&
-      !p.includes("\0") &&
-      p.split("/").every((part) => part !== "" && part !== "." && part !== "..") &&
-      p.split("/")[0]?.toLowerCase() !== ".git",
-    { error: "a file path must be relative, inside the repository and outside .git" },
-  );
+const RepoPath = RepoPathSchema(
+  "a file path must be relative, inside the repository and outside .git",
+);
 
 export const PersonActionSchema = z
   .strictObject({

@@ -10,6 +10,7 @@
 // They are always read from the default branch (src/agents/instructions).
 
 import * as z from "zod";
+import { RepoPathSchema } from "./repo-path.js";
 
 export const DEFAULT_INSTRUCTION_FILES = [
   "AGENTS.md",
@@ -17,20 +18,9 @@ export const DEFAULT_INSTRUCTION_FILES = [
   ".github/copilot-instructions.md",
 ] as const;
 
-/** A path inside the repository: relative, no `..`, never into `.git`. */
-const InstructionPathSchema = z
-  .string()
-  .min(1)
-  .max(200)
-  .refine(
-    (p) =>
-      !p.startsWith("/") &&
-      !p.includes("\\") &&
-      !p.includes("\0") &&
-      p.split("/").every((part) => part !== "" && part !== "." && part !== "..") &&
-      p.split("/")[0]?.toLowerCase() !== ".git",
-    { error: "expected a file path relative to the repository root (no .., not in .git)" },
-  );
+const InstructionPathSchema = RepoPathSchema(
+  "expected a file path relative to the repository root (no .., not in .git)",
+).refine((p) => p.length <= 200, { error: "a path of at most 200 characters" });
 
 export const InstructionsSettingSchema = z
   .union(

@@ -14,7 +14,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runShell } from "../../src/agents/shell/run-shell.js";
 import { MAX_DUMP_BYTES } from "../../src/agents/shell/shell-state.js";
-import type { CommandResult } from "../../src/ports/sandbox.js";
+import { QUIET_COMMAND } from "../support/agents/fake-host.js";
 import { cases } from "../support/adversarial/count.js";
 
 // Made before the table below, which names paths in it.
@@ -29,15 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(area, { recursive: true, force: true }));
 
-const done: CommandResult = {
-  exitCode: 0,
-  signal: null,
-  stdout: "",
-  stderr: "",
-  timedOut: false,
-  truncated: false,
-  durationMs: 1,
-};
+const done = QUIET_COMMAND;
 const env = (vars: Record<string, string>) =>
   Object.entries(vars)
     .map(([k, v]) => `${k}=${v}\0`)

@@ -3,11 +3,10 @@
 
 import type { FileToolOptions } from "./file-tool-options.js";
 import { FileToolError } from "./file-tool-error.js";
-import { readFileBytes } from "./read-file.js";
+import { readEditableText } from "./read-editable-text.js";
 import { writeFile } from "./write-file.js";
 
-// Editing happens in memory; a file this large is not something to edit by exact match.
-export const MAX_EDIT_BYTES = 16 * 1024 * 1024;
+export { MAX_EDIT_BYTES } from "./read-editable-text.js";
 
 export interface EditFileResult {
   path: string;
@@ -29,18 +28,7 @@ export async function editFile(
       "the text to replace is empty; give the exact text to change, or write the whole file",
     );
   }
-  const read = await readFileBytes(root, requested, { ...options, maxBytes: MAX_EDIT_BYTES });
-  if (read.truncated) {
-    throw new FileToolError(
-      "too-large",
-      requested,
-      `the file is over ${MAX_EDIT_BYTES} bytes; edit it with a command instead`,
-    );
-  }
-  const text = read.bytes.toString("utf8");
-  if (Buffer.compare(Buffer.from(text, "utf8"), read.bytes) !== 0) {
-    throw new FileToolError("not-text", requested, "the file is not UTF-8 text");
-  }
+  const text = await readEditableText(root, requested, options);
 
   const first = text.indexOf(oldText);
   if (first === -1) {

@@ -10,21 +10,23 @@ export interface HostCall {
 
 export type FakeHost = TurnHost & { calls: HostCall[] };
 
+/** A command that ran and ended with exit 0, saying nothing: what a host answers by default. */
+export const QUIET_COMMAND: CommandResult = {
+  exitCode: 0,
+  signal: null,
+  stdout: "",
+  stderr: "",
+  timedOut: false,
+  truncated: false,
+  durationMs: 1,
+};
+
 export function fakeHost(
   answers: Partial<Record<Exclude<keyof TurnHost, "runCommand" | "runShell">, HostResult>> = {},
   command: Partial<CommandResult> = {},
 ): FakeHost {
   const calls: HostCall[] = [];
-  const result = (): CommandResult => ({
-    exitCode: 0,
-    signal: null,
-    stdout: "",
-    stderr: "",
-    timedOut: false,
-    truncated: false,
-    durationMs: 1,
-    ...command,
-  });
+  const result = (): CommandResult => ({ ...QUIET_COMMAND, ...command });
   const answer =
     (method: Exclude<keyof TurnHost, "runCommand" | "runShell">) =>
     (...args: unknown[]): Promise<HostResult> => {

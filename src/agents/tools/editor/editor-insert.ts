@@ -2,8 +2,7 @@
 // the file read and written back through the workspace boundary (src/agents/fs).
 
 import { FileToolError } from "../../fs/file-tool-error.js";
-import { MAX_EDIT_BYTES } from "../../fs/edit-file.js";
-import { readFileBytes } from "../../fs/read-file.js";
+import { readEditableText } from "../../fs/read-editable-text.js";
 import { writeFile } from "../../fs/write-file.js";
 import type { FileToolOptions } from "../../fs/file-tool-options.js";
 
@@ -23,18 +22,7 @@ export async function insertLines(
   text: string,
   options: FileToolOptions,
 ): Promise<InsertResult> {
-  const read = await readFileBytes(root, requested, { ...options, maxBytes: MAX_EDIT_BYTES });
-  if (read.truncated) {
-    throw new FileToolError(
-      "too-large",
-      requested,
-      `the file is over ${MAX_EDIT_BYTES} bytes; edit it with a command instead`,
-    );
-  }
-  const content = read.bytes.toString("utf8");
-  if (Buffer.compare(Buffer.from(content, "utf8"), read.bytes) !== 0) {
-    throw new FileToolError("not-text", requested, "the file is not UTF-8 text");
-  }
+  const content = await readEditableText(root, requested, options);
   const endsWithNewline = content.endsWith("\n");
   const lines = content === "" ? [] : content.split("\n");
   if (endsWithNewline) lines.pop();

@@ -99,34 +99,26 @@ async function viewFolder(ctx: ToolContext, path: string): Promise<ToolResult> {
   const root = ctx.workspace.root;
   const protect = ctx.workspace.protect;
   const shown = path === "." ? "" : path;
-  const top = await listFiles(root, shown, { protect, limit: LIST_LIMIT });
   const lines: string[] = [];
-  let cut = top.truncated;
-  for (const entry of top.entries) {
-    const name = entry.path.split("/").at(-1) ?? entry.path;
-    if (name.startsWith(".")) continue;
-    if (lines.length >= LIST_LIMIT) {
-      cut = true;
-      break;
-    }
-    if (entry.type !== "dir") {
-      lines.push(entry.path);
-      continue;
-    }
-    lines.push(`${entry.path}/`);
-    if (NOT_LISTED.has(name)) continue;
-    const inner = await listFiles(root, entry.path, { protect, limit: LIST_LIMIT });
-    cut ||= inner.truncated;
-    for (const child of inner.entries) {
-      const childName = child.path.split("/").at(-1) ?? child.path;
-      if (childName.startsWith(".")) continue;
+  let cut = false;
+  /** A folder's visible entries, each folder's own right after it, down to `depth` 2. */
+  const walk = async (folder: string, depth: number): Promise<void> => {
+    const listed = await listFiles(root, folder, { protect, limit: LIST_LIMIT });
+    cut ||= listed.truncated;
+    for (const entry of listed.entries) {
+      const name = entry.path.split("/").at(-1) ?? entry.path;
+      if (name.startsWith(".")) continue;
       if (lines.length >= LIST_LIMIT) {
         cut = true;
-        break;
+        return;
       }
-      lines.push(child.type === "dir" ? `${child.path}/` : child.path);
+      lines.push(entry.type === "dir" ? `${entry.path}/` : entry.path);
+      if (entry.type === "dir" && depth < 2 && !NOT_LISTED.has(name)) {
+        await walk(entry.path, depth + 1);
+      }
     }
-  }
+  };
+  await walk(shown, 1);
   const where = shown === "" ? "the workspace root" : shown;
   const head = `Here are the files and folders up to 2 levels deep in ${where}, hidden items left out:`;
   const tail = cut ? `\n[cut at ${LIST_LIMIT} entries: view a sub-folder to see more]` : "";

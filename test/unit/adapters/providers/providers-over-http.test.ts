@@ -52,6 +52,13 @@ const request = (overrides: Partial<ModelRequest> = {}): ModelRequest => ({
   ...overrides,
 });
 
+/** Google's auth client, as the Vertex SDK asks it for headers: a made-up token. */
+const auth = {
+  projectId: null,
+  getRequestHeaders: () =>
+    Promise.resolve(new Headers({ authorization: "Bearer ya29.fake-token" })),
+};
+
 const only = (): ApiRequest => {
   expect(server.requests).toHaveLength(1);
   return server.requests[0]!;
@@ -123,11 +130,6 @@ describe("Amazon Bedrock (@anthropic-ai/bedrock-sdk)", () => {
 });
 
 describe("Google Vertex AI (@anthropic-ai/vertex-sdk)", () => {
-  const auth = {
-    projectId: null,
-    getRequestHeaders: () =>
-      Promise.resolve(new Headers({ authorization: "Bearer ya29.fake-token" })),
-  };
   /** A Vertex model of project my-project-123 whose requests reach the local server. */
   const vertexAt = (region: string, models?: Record<string, string>) =>
     createVertexModel({
@@ -231,11 +233,7 @@ describe("Anthropic-defined tools and the repository's instructions, on every pr
           region: "us-east5",
           project: "my-project-123",
           baseURL: `${server.url}/v1`,
-          auth: {
-            projectId: null,
-            getRequestHeaders: () =>
-              Promise.resolve(new Headers({ authorization: "Bearer ya29.fake-token" })),
-          },
+          auth,
         }),
     ],
   ];
