@@ -96,6 +96,11 @@ export function buildMessageParams(request: ModelRequest): MessageBody {
 /**
  * Our tools with their canonical schema; an Anthropic-defined one as its type and name only
  * (the SDK's ToolBash20250124 and ToolTextEditor20250728), its schema being the model's own.
+ * The same body goes to Bedrock and Vertex AI, which take these types too (Bedrock's
+ * "Anthropic defined tools",
+ * https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-tool-use.html;
+ * Vertex's API "supports all the same options" as the Messages API,
+ * https://platform.claude.com/docs/en/build-with-claude/claude-on-vertex-ai).
  */
 function toolParam(tool: ToolSpec): ToolUnion {
   if (isClientToolSpec(tool)) return { ...tool };

@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "../../../../src/adapters/sandbox/create-sandbox.js";
 import { runCommand } from "../../../../src/agents/commands/run-command.js";
 import { runShell, type ShellCall } from "../../../../src/agents/shell/run-shell.js";
@@ -123,4 +123,39 @@ describe(`the bash tool's session, in the sandbox${skipped}`, () => {
       expect(existsSync(path.join(dir, "session.json"))).toBe(true);
     },
   );
+
+  it("carries the session without the sandbox too (sandbox: off, where the engine holds no secret)", async () => {
+    const off = await createSandbox("off", { holdsSecrets: () => false });
+    const offArea = await fixtureRoot("cfa-shell-off-");
+    const offWs = path.join(offArea, "job");
+    const offDir = path.join(offArea, "private", "shell", "worker@x");
+    await mkdir(path.join(offWs, "sub"), { recursive: true });
+    await mkdir(offDir, { recursive: true });
+    const run = (shell: ShellCall) =>
+      runShell(shell, {
+        dir: offDir,
+        root: offWs,
+        run: ({ argv, stateDir, patchEnv }) =>
+          runCommand({
+            sandbox: off,
+            argv,
+            workspaceRoot: offWs,
+            role: { allowedCommands: [] },
+            env: { PATH: SYSTEM_PATH },
+            timeoutMs: 20_000,
+            maxOutputBytes: 65536,
+            stateDir,
+            patchEnv,
+            allowlist: false,
+          }),
+      });
+    try {
+      await run({ command: "cd sub && export KEPT=yes" });
+      expect((await run({ command: 'pwd; echo "$KEPT"' })).result?.stdout).toBe(
+        `${offWs}/sub\nyes\n`,
+      );
+    } finally {
+      await rm(offArea, { recursive: true, force: true });
+    }
+  });
 });
