@@ -67,8 +67,10 @@ describe("tasks in runs of their own on GitHub (issue 15 point 6)", () => {
       ],
       owners,
     );
-    // Reads only through the API (the issue and the config), after minting its token.
-    const reads = ["issue", "content", "graphql", "installation", "access-tokens"];
+    // Reads only through the API (the issue, the config, and the repository for its default
+    // branch's name: the agents' instructions are read from that branch's blobs), after minting
+    // its token.
+    const reads = ["issue", "content", "graphql", "installation", "access-tokens", "repo"];
     for (const r of routes) expect(r.filter((route) => !reads.includes(route))).toEqual([]);
     expect(github.head("cfa/1")).toBe(jobHead);
     expect(github.dispatches.length).toBe(leadDispatches + 2);
