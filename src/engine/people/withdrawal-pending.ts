@@ -2,7 +2,7 @@
 // at people a stopped wake takes before it says whether to be woken again.
 
 import type { MemoForge } from "../job/forge-memo.js";
-import type { Session } from "../job/session.js";
+import type { JobRecords, Reporter } from "../job/session.js";
 import { collectHumanEvents } from "./human-events.js";
 
 /**
@@ -10,7 +10,7 @@ import { collectHumanEvents } from "./human-events.js";
  * closed, the label removed): a run cancelled by a withdrawal must not dispatch another. Read
  * only: the withdrawal is applied by the run its comment dispatched.
  */
-export async function withdrawalPending(s: Session): Promise<boolean> {
+export async function withdrawalPending(s: JobRecords & Reporter): Promise<boolean> {
   // Fresh: what the wake read before may be older than the withdrawal.
   (s.deps.forge as Partial<MemoForge>).refresh?.();
   const { events } = await collectHumanEvents(s.deps.forge, s.n, s.engine, {
