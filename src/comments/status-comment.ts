@@ -1,4 +1,4 @@
-// The one status comment per job, edited in place (README, "Configuration": the status
+// The one status comment per job, edited in place (docs/configuration.md: the status
 // comment): the state, whose move it is, backtracks, tasks, turns, tokens, cost and links.
 // Pure.
 

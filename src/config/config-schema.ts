@@ -1,4 +1,4 @@
-// The schema of `.github/cfa.yml` (README, "Configuration"; seed 000 §13 operational
+// The schema of `.github/cfa.yml` (docs/configuration.md; seed 000 §13 operational
 // policy). Every key is optional and defaulted; unknown keys are errors, so a typo cannot
 // silently fall back to a default.
 
@@ -49,7 +49,7 @@ const GCP_PROJECT = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
 /** The Actions job limit (6 h): a longer command timeout could never be reached. */
 const MAX_COMMAND_SECONDS = 6 * 60 * 60;
 const DEFAULT_FILE_MIB = 10;
-/** One hour per turn (README "Configuration"). */
+/** One hour per turn (docs/configuration.md). */
 export const DEFAULT_TURN_TIMEOUT_SECONDS = 60 * 60;
 
 const model = z
@@ -294,7 +294,7 @@ export const CfaConfigFileSchema = z.strictObject({
       expireAfterDays: z.number().positive().max(365).optional(),
     })
     .prefault({}),
-  /** `drop` removes .cfa/jobs/<N>/ in a last commit before DONE (README, "Configuration"). */
+  /** `drop` removes .cfa/jobs/<N>/ in a last commit before DONE (docs/configuration.md). */
   auditTrail: z.enum(AUDIT_TRAIL_MODES).default("keep"),
 });
 

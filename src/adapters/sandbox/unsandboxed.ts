@@ -1,4 +1,4 @@
-// The Sandbox port without containment, for sandbox mode `off` only (README, "Sandbox":
+// The Sandbox port without containment, for sandbox mode `off` only (docs/sandbox.md:
 // bwrap is required by default). It still applies everything that is not
 // containment: cwd, exactly request.env, no shell, time limit, output cap, abort.
 

@@ -1,4 +1,4 @@
-// `.github/cfa.yml` (README, "Configuration"): all optional, defaults filled, every
+// `.github/cfa.yml` (docs/configuration.md): all optional, defaults filled, every
 // mistake reported as a value naming the field, never thrown, never silently ignored.
 
 import fc from "fast-check";
@@ -28,10 +28,10 @@ const errors = (yaml: string, source?: string): ConfigIssue[] => {
 
 const messages = (yaml: string) => errors(yaml).map((e) => e.message);
 
-// The documented defaults (README "Sandbox"), written out: a change to them shows here.
+// The documented defaults (docs/sandbox.md), written out: a change to them shows here.
 const LIMITS = { processes: 256, memoryMiB: 2048, fileSizeMiB: 512, cpuSeconds: 600, tmpMiB: 32 };
 
-// The default command lists (README "Configuration"), written out: shells and make for the
+// The default command lists (docs/configuration.md), written out: shells and make for the
 // project's scripts and the build and test tools of every ecosystem; the sandbox is the
 // boundary, not these lists.
 const READING = ["ls", "cat", "grep", "find", "head", "tail", "wc", "diff"];
