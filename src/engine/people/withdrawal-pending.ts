@@ -3,7 +3,7 @@
 
 import type { MemoForge } from "../job/forge-memo.js";
 import type { JobRecords, Reporter } from "../job/session.js";
-import { collectHumanEvents } from "./human-events.js";
+import { collectHumanEvents, humanPolicy } from "./human-events.js";
 
 /**
  * Whether people have withdrawn the job since the wake last read them (a /withdraw, the issue
@@ -13,11 +13,6 @@ import { collectHumanEvents } from "./human-events.js";
 export async function withdrawalPending(s: JobRecords & Reporter): Promise<boolean> {
   // Fresh: what the wake read before may be older than the withdrawal.
   (s.deps.forge as Partial<MemoForge>).refresh?.();
-  const { events } = await collectHumanEvents(s.deps.forge, s.n, s.engine, {
-    label: s.config.label,
-    approvers: s.config.approvers.map((l) => l.toLowerCase()),
-    allowBots: s.config.allowBots,
-    pullRequest: undefined,
-  });
+  const { events } = await collectHumanEvents(s.deps.forge, s.n, s.engine, humanPolicy(s.config));
   return events.some((e) => e.kind === "withdraw");
 }
