@@ -19,6 +19,7 @@ import {
   riskyAttributes,
   sha256,
 } from "../../support/page/load-page.js";
+import { bound } from "../../support/time-bound.js";
 
 /** Debian's chromium when installed (`apt-get install chromium`), else null: the test skips. */
 const CHROMIUM =
@@ -38,7 +39,7 @@ beforeAll(async () => {
   printed = io.out();
   html = readFileSync(out, "utf8");
   doc = pageDom(html);
-}, 120_000);
+}, bound(120_000));
 afterAll(async () => scripted?.job.cleanup());
 
 const text = (selector: string) => doc.querySelector(selector)?.textContent ?? "";
@@ -135,7 +136,7 @@ describe("cfa show", () => {
           "--dump-dom",
           `file://${out}`,
         ],
-        { maxBuffer: 64 * 1024 * 1024, timeout: 120_000 },
+        { maxBuffer: 64 * 1024 * 1024, timeout: bound(120_000) },
       );
       const drawn = pageDom(stdout);
       const pres = [...drawn.querySelectorAll("pre.mermaid")];
