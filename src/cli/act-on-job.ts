@@ -27,8 +27,11 @@ export interface ActRequest {
   verbose: boolean;
   record: string | undefined;
   action: PersonAction;
-  /** Throws a CliError when the job cannot take the action now (read from its records). */
-  check(view: JobView, hint: (verb: string, rest?: string) => string): void;
+  /**
+   * Throws a CliError when the job cannot take the action now (read from its records);
+   * returns a line when what the action asks for is so already (nothing done, exit 0).
+   */
+  check(view: JobView, hint: (verb: string, rest?: string) => string): string | void;
   /**
    * False for withdraw: stopping a job runs no agent (seed 000 §9 cascades a Terminate), so
    * it needs no key, and its wake gets a model that refuses every call.
@@ -45,7 +48,14 @@ export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> 
   if (texts === null) {
     throw new CliError(`there is no job #${n} in ${repoDir} (no branch cfa/${n}).`);
   }
-  request.check(readJobView(texts), (verb, rest = "") => `\`${cli} ${verb} ${n}${rest}${suffix}\``);
+  const already = request.check(
+    readJobView(texts),
+    (verb, rest = "") => `\`${cli} ${verb} ${n}${rest}${suffix}\``,
+  );
+  if (typeof already === "string") {
+    io.stdout.write(`${already}\n`);
+    return 0;
+  }
   const inner =
     request.needsModel === false
       ? noModel(request.action.action)

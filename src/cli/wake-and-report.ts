@@ -1,6 +1,7 @@
 // Wake a job and end with its state and the next command to type (issue 4 §4).
 
 import { wake, type WakeSummary } from "../engine/index.js";
+import { isTerminalState } from "../protocol/fsm.js";
 import type { CliIo } from "./cli-io.js";
 import { readJobRecords } from "./job-records.js";
 import { readJobView } from "./job-view.js";
@@ -46,6 +47,9 @@ export async function wakeAndReport(
   const view = texts ? readJobView(texts) : null;
   const lines = view ? nextStep(view, next) : [`job #${n} waits on ${summary.waitingOn}`];
   io.stdout.write(`\n${lines.join("\n")}\n`);
-  const stoppedOnModel = view?.engine?.apiWait !== undefined;
+  // A wait on the model's API matters only while the job is live: a job withdrawn while it
+  // waited keeps the record of that wait, and withdrawing it was no failure.
+  const stoppedOnModel =
+    view?.engine?.apiWait !== undefined && !isTerminalState(summary.state ?? "FAILURE");
   return summary.state === null || summary.state === "FAILURE" || stoppedOnModel ? 1 : 0;
 }

@@ -20,7 +20,13 @@ stays on cfa/<N>.`,
     const reason = positionals[1]?.trim();
     return {
       action: { action: "withdraw", job: n, ...(reason ? { text: reason } : {}) },
-      check: requireLive,
+      // As `gh issue close` on a closed issue: what was asked for is so, nothing changes, 0.
+      check(view, hint) {
+        if (view.job?.state === "WITHDRAWN") {
+          return `job #${n} is WITHDRAWN already; nothing changed. Its record stays on ${view.ref}.`;
+        }
+        requireLive(view, hint);
+      },
       needsModel: false,
     };
   },
