@@ -46,10 +46,28 @@ export async function wakeAndReport(
   }
   const view = texts ? readJobView(texts) : null;
   const lines = view ? nextStep(view, next) : [`job #${n} waits on ${summary.waitingOn}`];
+  const live = summary.state !== null && !isTerminalState(summary.state);
+  const wait = view?.engine?.apiWait;
+  const gateway = shownUrl(io.env.ANTHROPIC_BASE_URL);
+  if (live && wait !== undefined && wait.reason !== "credentials" && gateway !== null) {
+    // Every call went to the gateway the environment names: a typo there looks like an outage.
+    lines.push(`  every call went to ANTHROPIC_BASE_URL (${gateway}): check it is right and up.`);
+  }
   io.stdout.write(`\n${lines.join("\n")}\n`);
   // A wait on the model's API matters only while the job is live: a job withdrawn while it
   // waited keeps the record of that wait, and withdrawing it was no failure.
-  const stoppedOnModel =
-    view?.engine?.apiWait !== undefined && !isTerminalState(summary.state ?? "FAILURE");
+  const stoppedOnModel = live && wait !== undefined;
   return summary.state === null || summary.state === "FAILURE" || stoppedOnModel ? 1 : 0;
+}
+
+/** A URL without what may be a credential in it (user and password, query); null when unset. */
+function shownUrl(value: string | undefined): string | null {
+  const text = value?.trim() ?? "";
+  if (text === "") return null;
+  try {
+    const url = new URL(text);
+    return `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`;
+  } catch {
+    return "not a URL";
+  }
 }

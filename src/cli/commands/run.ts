@@ -1,6 +1,9 @@
 // `cfa run "<request>"`: opens a local issue labelled cfa for the request and wakes it.
 
+import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { CliError } from "../cli-error.js";
+import { fsReason } from "../fs-reason.js";
 import type { Command } from "../command.js";
 import { cliName, printUsage } from "../command.js";
 import { parseConfig } from "../../config/index.js";
@@ -29,6 +32,7 @@ const OPTIONS = {
   ...HELP_OPTION,
   ...REPO_OPTION,
   title: { type: "string" },
+  file: { type: "string", short: "F" },
   ...RECORD_OPTION,
   ...VERBOSE_OPTION,
 } as const;
@@ -38,6 +42,8 @@ export const runCommand: Command = {
   summary: 'open a job for a request and start it: cfa run "add a --json flag"',
   usage: `
 Usage: cfa run "<request>" [--repo DIR] [--title TEXT] [--verbose] [--record FILE]
+       cfa run --file FILE …   (the request read from FILE)
+       cfa run - …             (the request read from standard input)
 
 Opens a job (a local issue labelled cfa) in the repository for <request> and wakes it: the
 intent lead drafts INTENT.md and asks you to review it. The live log shows what the agents
@@ -46,6 +52,8 @@ do; the command ends when the job waits on you, with the command to type next.
 Options:
   --repo DIR      the repository (default: the current folder)
   --title TEXT    the job's title (default: the request's first line)
+  --file, -F FILE read the request from FILE (\`-\` for standard input), for a request
+                  longer than a command line holds
   --verbose, -v   per-task lines in the log
   --record FILE   record the model's responses and your actions into FILE (a new replay
                   file); pass --record FILE to the later verbs too, then \`cfa replay FILE\`
@@ -54,9 +62,15 @@ Options:
 Needs ANTHROPIC_API_KEY. The job's records live on the branch cfa/<N> of the repository.`,
 
   async run(argv, io) {
-    const parsed = parseCommandArgs("run", argv, OPTIONS, { required: ["<request>"] });
+    const fromFile = argv.some((a) => a === "--file" || a === "-F" || a.startsWith("--file="));
+    const parsed = parseCommandArgs(
+      "run",
+      argv,
+      OPTIONS,
+      fromFile ? { required: [], optional: ["<request>"] } : { required: ["<request>"] },
+    );
     if (parsed === null) return printUsage(io, runCommand);
-    const request = parsed.positionals[0]?.trim() ?? "";
+    const request = (await requestText(io, parsed.positionals[0], parsed.values.file)).trim();
     if (request === "") throw new UsageError("run", "<request> is empty: say what you want done");
     const title = parsed.values.title?.trim() || titleOf(request);
 
@@ -154,6 +168,35 @@ async function start(
     );
   } finally {
     await o.recorder?.save();
+  }
+}
+
+/**
+ * The request: the argument, or the file `--file` names, or standard input for `-` (as git
+ * commit -F and gh issue create --body-file read theirs: `-` is standard input). A command
+ * line holds about 128 KiB on Linux (E2BIG, "Argument list too long"), a file any size.
+ */
+async function requestText(
+  io: CliIo,
+  argument: string | undefined,
+  file: string | undefined,
+): Promise<string> {
+  if (file !== undefined && argument !== undefined) {
+    throw new UsageError("run", "give the request as an argument or with --file, not both");
+  }
+  const path = file ?? (argument === "-" ? "-" : undefined);
+  if (path === undefined) return argument ?? "";
+  if (path === "-") {
+    if (io.stdin === undefined) throw new UsageError("run", "there is no standard input to read");
+    const chunks: Buffer[] = [];
+    for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk));
+    return Buffer.concat(chunks).toString("utf8");
+  }
+  const full = resolve(io.cwd, path);
+  try {
+    return await readFile(full, "utf8");
+  } catch (error) {
+    throw new CliError(`cannot read the request from ${full}: ${fsReason(error)}.`);
   }
 }
 
