@@ -10,7 +10,6 @@ import { dirname, join, resolve } from "node:path";
 import { createScriptedModel, ScriptMismatchError } from "../adapters/scripted/index.js";
 import { parseConfig, CONFIG_PATH } from "../config/index.js";
 import { wake, type WakeSummary } from "../engine/index.js";
-import { steppingClock } from "../ports/clock.js";
 import type { Model } from "../ports/model.js";
 import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
@@ -18,6 +17,7 @@ import { fsReason } from "./fs-reason.js";
 import { gitText } from "./git-text.js";
 import { openLocalSession } from "./local-session.js";
 import { applyPersonAction } from "./person-action.js";
+import { replayClock } from "./replay-clock.js";
 import type { ReplayFile } from "./replay-file.js";
 
 /** Where a replay's clock starts: any fixed instant makes the records repeatable. */
@@ -57,6 +57,7 @@ export async function runReplay(
   await createRepository(repoDir, file);
 
   const scripted = createScriptedModel(file.recording, { source: options.source });
+  const clock = await replayClock(repoDir, REPLAY_CLOCK_START);
   const stop = new AbortController();
   // Stopped by a divergence, or from outside (Ctrl-C).
   const signal = io.signal ? AbortSignal.any([stop.signal, io.signal]) : stop.signal;
@@ -79,7 +80,7 @@ export async function runReplay(
     model,
     person: file.person,
     verbose: options.verbose,
-    clock: steppingClock(REPLAY_CLOCK_START),
+    clock,
     // Commands (if the recording runs any) start from a bare environment: no secrets.
     env: { PATH: io.env.PATH ?? "/usr/bin:/bin", HOME: io.env.HOME },
     heartbeat: false,
@@ -107,7 +108,8 @@ export async function runReplay(
       summary = await wakeUnlessDiverged(action.job, session, signal);
     }
   } finally {
-    session.finish();
+    await session.finish();
+    await clock.save();
   }
   const unplayed = Object.fromEntries(
     Object.entries(scripted.remaining()).filter(([, left]) => left > 0),

@@ -26,7 +26,7 @@ export async function wakeAndReport(
   } catch (error) {
     if (!signal?.aborted) throw error;
   } finally {
-    session.finish();
+    await session.finish();
   }
   for (const note of summary?.notes ?? []) io.stdout.write(`note: ${note}\n`);
   const texts = await readJobRecords(session.repoDir, n);

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
+import { REPLAY_CLOCK_START } from "../../../src/cli/run-replay.js";
 import { waitingJob, type WaitingJob } from "../../support/cli/waiting-job.js";
 import { git } from "../../support/git/temp-repo.js";
 
@@ -69,8 +70,14 @@ describe("cfa withdraw", () => {
     const state = JSON.parse(question.git("show", "cfa/1:.cfa/jobs/1/state.json")) as {
       state: string;
       turns: number;
+      history: { to: string; at: string }[];
     };
     expect(state.state).toBe("WITHDRAWN");
+    // The replay's clock carries on in its repository: the withdrawal is stamped after the
+    // replayed records, on the recording's day, not months away (run-replay.ts's start).
+    const withdrawn = state.history.at(-1)?.at ?? "";
+    expect(withdrawn.slice(0, 10)).toBe("2026-03-02");
+    expect(withdrawn > REPLAY_CLOCK_START).toBe(true);
     expect(state.turns).toBe(1); // the replay's one turn: withdrawing ran none
     expect(question.git("branch", "--list", "cfa/1-*")).toBe("");
   });
