@@ -24,6 +24,13 @@ export async function reportReplay(
     io.stderr.write("cfa: stopped before the end of the recording.\n");
     return { code: 130, view };
   }
+  if (run.until !== undefined) {
+    if (run.until.reached) return { code, view }; // stopped where asked: what is left is the person's
+    io.stderr.write(
+      `cfa: the replay never waited at gate ${run.until.gate}${run.until.gates.length > 0 ? ` (its gates: ${run.until.gates.join(", ")})` : " (it reached no gate)"}; \`${cli} watch ${run.job} --repo ${run.repoDir}\` shows them.\n`,
+    );
+    return { code: 1, view };
+  }
   if (run.divergence !== null) {
     io.stderr.write(`cfa: the replay diverged from the recording: ${run.divergence.message}\n`);
     code = 1;

@@ -17,6 +17,8 @@ import { fsReason } from "./fs-reason.js";
 import { gitText } from "./git-text.js";
 import { openLocalSession } from "./local-session.js";
 import { applyPersonAction } from "./person-action.js";
+import { readJobRecords } from "./job-records.js";
+import { readJobView } from "./job-view.js";
 import { replayClock } from "./replay-clock.js";
 import type { ReplayFile } from "./replay-file.js";
 
@@ -35,6 +37,8 @@ export interface ReplayRun {
   divergence: ScriptMismatchError | null;
   /** Stopped from outside (Ctrl-C) before the end. */
   stopped: boolean;
+  /** `--until`: the gate asked for, and whether the replay stopped there. */
+  until?: { gate: string; reached: boolean; gates: string[] };
 }
 
 export interface ReplayOptions {
@@ -45,6 +49,8 @@ export interface ReplayOptions {
   verbose: boolean;
   /** Printed before each of the person's actions. */
   onAction?: (text: string) => void;
+  /** Stop when this gate (q1, q4…) waits on the person, as a live job would stop there. */
+  until?: string;
 }
 
 export async function runReplay(
@@ -94,6 +100,10 @@ export async function runReplay(
   const label = parsed.ok ? parsed.config.label : "cfa";
   let summary: WakeSummary;
   let job = 0;
+  const until =
+    options.until === undefined
+      ? undefined
+      : { gate: options.until, reached: false, gates: [] as string[] };
   try {
     job = await session.forge.openIssue({
       title: file.request.title,
@@ -104,9 +114,11 @@ export async function runReplay(
     summary = await wakeUnlessDiverged(job, session, signal);
     for (const action of file.people) {
       if (signal.aborted) break;
+      if (until !== undefined && (await waitsAtGate(repoDir, job, until))) break;
       options.onAction?.(`▶ ${await applyPersonAction(session.forge, repoDir, person, action)}`);
       summary = await wakeUnlessDiverged(action.job, session, signal);
     }
+    if (until !== undefined) await waitsAtGate(repoDir, job, until);
   } finally {
     await session.finish();
     await clock.save();
@@ -122,7 +134,25 @@ export async function runReplay(
     unplayed,
     divergence,
     stopped: io.signal?.aborted === true,
+    ...(until !== undefined ? { until } : {}),
   };
+}
+
+/** Whether the job waits on `until`'s gate now; notes every gate it has asked. */
+async function waitsAtGate(
+  repoDir: string,
+  job: number,
+  until: { gate: string; reached: boolean; gates: string[] },
+): Promise<boolean> {
+  if (until.reached) return true;
+  const texts = await readJobRecords(repoDir, job);
+  if (texts === null) return false;
+  const view = readJobView(texts);
+  for (const p of view.pending) {
+    if (p.kind === "gate" && !until.gates.includes(p.id)) until.gates.push(p.id);
+  }
+  until.reached = view.pending.some((p) => p.kind === "gate" && p.id === until.gate);
+  return until.reached;
 }
 
 async function wakeUnlessDiverged(
