@@ -69,7 +69,9 @@ export async function openLocalSession(
       : withHeartbeat(options.model, (text) => io.stderr.write(`${text}\n`));
   // One place for every verb's job areas, replays included (work-root.ts).
   const workRoot = options.workRoot ?? io.workRoot ?? defaultWorkRoot(options.repoDir, io.env);
-  if ((await claimWorkRoot(workRoot, options.repoDir)).replaced) {
+  const claim = await claimWorkRoot(workRoot, options.repoDir);
+  if (claim.followed !== undefined) io.stderr.write(`cfa: ${claim.followed}\n`);
+  if (claim.replaced) {
     io.stderr.write(
       `cfa: ${workRoot} held job areas of an earlier repository at ${options.repoDir}, none of them this one's: replaced them.\n`,
     );

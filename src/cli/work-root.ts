@@ -10,6 +10,7 @@ import { lstat, mkdir, readdir, readFile, realpath, rm, writeFile } from "node:f
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { CliError } from "./cli-error.js";
+import { followRepository } from "./follow-repository.js";
 import { fsReason } from "./fs-reason.js";
 import { gitText } from "./git-text.js";
 
@@ -38,6 +39,8 @@ export interface Claim {
   id: string;
   /** Set when the folder held an earlier repository's job areas, now removed. */
   replaced: boolean;
+  /** One line when the repository had moved or been copied and its areas followed it. */
+  followed?: string;
 }
 
 /**
@@ -52,8 +55,19 @@ export async function claimWorkRoot(workRoot: string, repoDir: string): Promise<
   ).trim();
   const idFile = join(commonDir, "cfa-local", REPOSITORY_ID_FILE);
   const marker = join(workRoot, REPOSITORY_ID_FILE);
-  const [repoId, areaId] = await Promise.all([readId(idFile), readId(marker)]);
-  if (repoId !== null && areaId === repoId) return { id: repoId, replaced: false };
+  const repoId = await readId(idFile);
+  // A moved or copied repository: its registrations name worktrees of the old path's areas
+  // (follow-repository.ts). Looked at before this path's own area, which a move brings.
+  const { said } = await followRepository({
+    repoDir,
+    commonDir,
+    workRoot,
+    workBase: dirname(workRoot),
+    repoId,
+  });
+  const followed = said === null ? {} : { followed: said };
+  const areaId = await readId(marker);
+  if (repoId !== null && areaId === repoId) return { id: repoId, replaced: false, ...followed };
 
   const stats = await lstat(workRoot).catch(() => undefined);
   if (stats !== undefined && (stats.isSymbolicLink() || !stats.isDirectory())) {
@@ -71,7 +85,7 @@ export async function claimWorkRoot(workRoot: string, repoDir: string): Promise<
     await mkdir(workRoot, { recursive: true });
     const id = await keepId(idFile, repoId ?? (stale ? null : areaId) ?? randomUUID());
     await writeFile(marker, `${id}\n`);
-    return { id, replaced: stale };
+    return { id, replaced: stale, ...followed };
   } catch (error) {
     // The job areas' folder, or the repository's git dir (its id): say which, and what helps.
     const path = (error as NodeJS.ErrnoException).path ?? workRoot;
