@@ -104,7 +104,9 @@ export async function wake(
     return { job: n, state: null, waitingOn: refusal.waitingOn, notes: [refusal.note] };
   let locked: Awaited<ReturnType<typeof takeWakeLock>>;
   try {
-    locked = await takeWakeLock(deps.workRoot, n);
+    locked = await takeWakeLock(deps.workRoot, n, (line) =>
+      deps.logger.warn(`cfa/engine: ${line}`),
+    );
   } catch (error) {
     if (!isDiskFull(error)) throw error;
     return fullBeforeOpening(n, deps, error);

@@ -42,6 +42,8 @@ export interface LocalForgeOptions {
   clock: Clock;
   /** The person using the local forge; admin on it. */
   person: string;
+  /** Hears one line when a lock a dead process left is taken over (json-store.ts). */
+  onTakeOver?: (line: string) => void;
 }
 
 export class LocalForge implements Forge {
@@ -57,6 +59,7 @@ export class LocalForge implements Forge {
       join(options.dataDir, "forge.json"),
       () => ({ ...emptyLocalForgeDoc(), permissions: { [options.person]: "admin" } }),
       (raw) => LocalForgeDocSchema.parse(raw),
+      options.onTakeOver,
     );
   }
 
