@@ -4,7 +4,7 @@
 // action and the check it hands to actOnJob.
 
 import type { ParseArgsConfig } from "node:util";
-import { actOnJob, type ActRequest } from "./act-on-job.js";
+import type { ActRequest } from "./act-on-job.js";
 import type { Command } from "./command.js";
 import { printUsage } from "./command.js";
 import {
@@ -66,6 +66,8 @@ export function jobVerb<const O extends OptionsConfig = Record<never, never>>(
       if (parsed === null) return printUsage(io, command);
       const n = parseJobNumber(verb.name, parsed.positionals[0] ?? "");
       const values = parsed.values as { repo?: string; verbose?: boolean; record?: string };
+      // Loaded when the verb runs, not with its help (main.ts).
+      const { actOnJob } = await import("./act-on-job.js");
       return actOnJob(io, {
         n,
         repo: values.repo,

@@ -1,7 +1,7 @@
 // `cfa approve N`: an APPROVED review of the job's pull request at the head of cfa/N, then
 // the job wakes and moves on.
 
-import { requireGate } from "../act-on-job.js";
+import { requireGate } from "../job-checks.js";
 import { jobVerb } from "../job-verb.js";
 
 export const approveCommand = jobVerb({

@@ -8,11 +8,6 @@ import { packageRoot } from "../../skills/package-root.js";
 import type { Command } from "../command.js";
 import { cliName, printUsage } from "../command.js";
 import { HELP_OPTION, parseCommandArgs, VERBOSE_OPTION } from "../parse-command-args.js";
-import { parseReplayFile } from "../replay-file.js";
-import { reportReplay } from "../report-replay.js";
-import { runReplay } from "../run-replay.js";
-import { whereToLook } from "../where-to-look.js";
-import { writeJobPage } from "../page/write-job-page.js";
 
 const OPTIONS = {
   ...HELP_OPTION,
@@ -43,6 +38,20 @@ Options:
   async run(argv, io) {
     const parsed = parseCommandArgs("demo", argv, OPTIONS, { required: [] });
     if (parsed === null) return printUsage(io, demoCommand);
+    // Loaded when the demo runs, not with its help (main.ts).
+    const [
+      { parseReplayFile },
+      { reportReplay },
+      { runReplay },
+      { whereToLook },
+      { writeJobPage },
+    ] = await Promise.all([
+      import("../replay-file.js"),
+      import("../report-replay.js"),
+      import("../run-replay.js"),
+      import("../where-to-look.js"),
+      import("../page/write-job-page.js"),
+    ]);
     const path = demoPath();
     const file = parseReplayFile(await readFile(path, "utf8"), path);
     const started = performance.now();

@@ -2,7 +2,7 @@
 // at its agents' next model calls, the turns in flight kept to be redone, and nothing runs
 // until `cfa resume N`.
 
-import { requireLive } from "../act-on-job.js";
+import { requireLive } from "../job-checks.js";
 import { CliError } from "../cli-error.js";
 import { jobVerb } from "../job-verb.js";
 

@@ -1,7 +1,7 @@
 // `cfa reject N --comment "…"`: a CHANGES_REQUESTED review with the comment; the lead
 // revises the artifact and asks again.
 
-import { requireGate } from "../act-on-job.js";
+import { requireGate } from "../job-checks.js";
 import { jobVerb } from "../job-verb.js";
 import { UsageError } from "../usage-error.js";
 

@@ -8,10 +8,7 @@ import { fsReason } from "../fs-reason.js";
 import type { Command } from "../command.js";
 import { cliName, printUsage } from "../command.js";
 import { HELP_OPTION, parseCommandArgs, VERBOSE_OPTION } from "../parse-command-args.js";
-import { parseReplayFile } from "../replay-file.js";
-import { reportReplay } from "../report-replay.js";
-import { runReplay } from "../run-replay.js";
-import { ESCALATION_ID } from "../../comments/commands.js";
+import { ESCALATION_ID } from "../../comments/escalation-id.js";
 import { UsageError } from "../usage-error.js";
 
 const OPTIONS = {
@@ -45,6 +42,11 @@ Options:
   async run(argv, io) {
     const parsed = parseCommandArgs("replay", argv, OPTIONS, { required: ["<file>"] });
     if (parsed === null) return printUsage(io, replayCommand);
+    const [{ parseReplayFile }, { reportReplay }, { runReplay }] = await Promise.all([
+      import("../replay-file.js"),
+      import("../report-replay.js"),
+      import("../run-replay.js"),
+    ]);
     const until = parsed.values.until?.trim();
     if (until !== undefined && !ESCALATION_ID.test(until)) {
       throw new UsageError(

@@ -3,7 +3,7 @@
 // (Ctrl-C) or a crash left waiting carries on (seed 002's `resume`; seed 000 §11: the
 // agents' mail is durable, so a new wake picks it up).
 
-import { requireLive } from "../act-on-job.js";
+import { requireLive } from "../job-checks.js";
 import { jobVerb } from "../job-verb.js";
 
 export const resumeCommand = jobVerb({

@@ -5,12 +5,8 @@ import { resolve } from "node:path";
 import { CliError } from "../cli-error.js";
 import { fsReason } from "../fs-reason.js";
 import type { Command } from "../command.js";
-import { cliName, printUsage } from "../command.js";
-import { parseConfig } from "../../config/index.js";
+import { printUsage } from "../command.js";
 import type { CliIo } from "../cli-io.js";
-import { openLocalSession } from "../local-session.js";
-import { configureOf, modelFromEnv, noKeyMessage } from "../no-key.js";
-import type { CfaConfig } from "../../config/index.js";
 import {
   HELP_OPTION,
   parseCommandArgs,
@@ -18,15 +14,7 @@ import {
   REPO_OPTION,
   VERBOSE_OPTION,
 } from "../parse-command-args.js";
-import { personLogin } from "../person.js";
-import { recordInto, refuseExisting, type Recorder } from "../recorder.js";
-import { emptyRecording, REPLAY_VERSION } from "../replay-file.js";
-import { repoArg, resolveRepo } from "../resolve-repo.js";
-import { snapshotFiles } from "../snapshot-files.js";
-import { stderrLogger } from "../local-session.js";
-import { wakeAndReport } from "../wake-and-report.js";
 import { UsageError } from "../usage-error.js";
-import { countOf } from "../count-of.js";
 
 const OPTIONS = {
   ...HELP_OPTION,
@@ -74,102 +62,16 @@ Needs ANTHROPIC_API_KEY. The job's records live on the branch cfa/<N> of the rep
     if (request === "") throw new UsageError("run", "<request> is empty: say what you want done");
     const title = parsed.values.title?.trim() || titleOf(request);
 
-    const logger = stderrLogger(io);
-    const inner = modelFromEnv(io, logger);
-    if (inner === null) {
-      io.stderr.write(`${noKeyMessage(cliName(io.env))}\n`);
-      return 1;
-    }
-    const repoDir = await resolveRepo(io.cwd, parsed.values.repo);
-    const record =
-      parsed.values.record === undefined ? undefined : resolve(io.cwd, parsed.values.record);
-    if (record !== undefined) refuseExisting(record);
-    const person = await personLogin(repoDir, io.env);
-
-    let recorder: Recorder | null = null;
-    if (record !== undefined) {
-      const snapshot = await snapshotFiles(repoDir);
-      if (snapshot.skipped.length > 0) {
-        io.stderr.write(
-          `cfa: the replay file leaves out ${countOf(snapshot.skipped.length, "large or binary file")}: ${snapshot.skipped.slice(0, 5).join(", ")}${snapshot.skipped.length > 5 ? ", …" : ""}\n`,
-        );
-      }
-      recorder = recordInto(
-        record,
-        {
-          version: REPLAY_VERSION,
-          request: { title, body: request },
-          person,
-          files: snapshot.files,
-          ...(snapshot.config !== null ? { config: snapshot.config } : {}),
-          recording: emptyRecording(),
-          people: [],
-        },
-        inner,
-      );
-    }
-    return start(io, {
-      repoDir,
-      person,
-      title,
+    const { startJob } = await import("../start-job.js");
+    return startJob(io, {
       request,
+      title,
+      repo: parsed.values.repo,
+      record: parsed.values.record,
       verbose: parsed.values.verbose === true,
-      recorder,
-      model: recorder?.model ?? inner,
-      repoGiven: parsed.values.repo,
-      configure: configureOf(inner),
     });
   },
 };
-
-async function start(
-  io: CliIo,
-  o: {
-    repoDir: string;
-    person: string;
-    title: string;
-    request: string;
-    verbose: boolean;
-    recorder: Recorder | null;
-    model: NonNullable<ReturnType<typeof modelFromEnv>>;
-    repoGiven: string | undefined;
-    configure?: ((config: CfaConfig) => void) | undefined;
-  },
-): Promise<number> {
-  const session = await openLocalSession(io, {
-    repoDir: o.repoDir,
-    model: o.model,
-    person: o.person,
-    verbose: o.verbose,
-    env: io.env,
-    configure: o.configure,
-    ...(io.clock ? { clock: io.clock } : {}),
-  });
-  try {
-    const parsedConfig = parseConfig(await session.forge.readConfig());
-    const label = parsedConfig.ok ? parsedConfig.config.label : "cfa";
-    const n = await session.forge.openIssue({
-      title: o.title,
-      body: o.request,
-      labels: [label],
-      author: { login: o.person, type: "User" },
-    });
-    io.stdout.write(`Opened job #${n} in ${o.repoDir}: "${o.title}"\n`);
-    return await wakeAndReport(
-      io,
-      session,
-      n,
-      {
-        cli: cliName(io.env),
-        repoArg: repoArg(o.repoDir, o.repoGiven),
-        ...(o.repoGiven !== undefined ? { repoDir: o.repoDir } : {}),
-      },
-      io.signal,
-    );
-  } finally {
-    await o.recorder?.save();
-  }
-}
 
 /**
  * The request: the argument, or the file `--file` names, or standard input for `-` (as git

@@ -5,7 +5,6 @@
 import { resolve } from "node:path";
 import type { Command } from "../command.js";
 import { cliName, printUsage } from "../command.js";
-import { writeJobPage } from "../page/write-job-page.js";
 import { parseJobArgs } from "../job-args.js";
 import { HELP_OPTION, REPO_OPTION } from "../parse-command-args.js";
 
@@ -30,6 +29,7 @@ Options:
   async run(argv, io) {
     const args = await parseJobArgs("show", argv, io.cwd, OPTIONS);
     if (args === null) return printUsage(io, showCommand);
+    const { writeJobPage } = await import("../page/write-job-page.js");
     const out = args.values.out;
     const page = await writeJobPage(args.repoDir, args.n, {
       ...(out !== undefined ? { out: resolve(io.cwd, out) } : {}),

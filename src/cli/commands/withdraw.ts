@@ -1,7 +1,7 @@
 // `cfa withdraw N [reason]`: comments `/withdraw reason`; the job stops at once, every task
 // is dropped unmerged (seed 000 §9): WITHDRAWN.
 
-import { requireLive } from "../act-on-job.js";
+import { requireLive } from "../job-checks.js";
 import { jobVerb } from "../job-verb.js";
 
 export const withdrawCommand = jobVerb({
