@@ -36,11 +36,7 @@ Options:
       cli: cliName(io.env),
       now: new Date(),
     });
-    if (!page.drawn) {
-      io.stderr.write(
-        "cfa: the optional package mermaid is not installed, so the page shows its diagrams as source; install it beside cfa-bot (npm install mermaid@12.3.0, Node ≥ 22.12) to draw them.\n",
-      );
-    }
+    if (!page.drawn) io.stderr.write(`cfa: ${page.missing}.\n`);
     io.stdout.write(`${page.path}\n`);
     return 0;
   },
