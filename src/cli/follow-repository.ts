@@ -105,7 +105,7 @@ async function readId(path: string): Promise<string | null> {
 /** Whether `root` holds job areas (anything beside its id marker). */
 async function holdsAreas(root: string): Promise<boolean> {
   const entries = await readdir(root).catch(() => [] as string[]);
-  return entries.some((e) => e !== "repository-id");
+  return entries.some((e) => e !== "repository-id" && e !== "repository-path");
 }
 
 /** The registered worktrees' paths, as git lists them (`worktree <path>` lines). */

@@ -10,6 +10,7 @@ import { CliError } from "./cli-error.js";
 import { processIo, type CliIo } from "./cli-io.js";
 import { cliName, type Command } from "./command.js";
 import { answerCommand } from "./commands/answer.js";
+import { cleanCommand } from "./commands/clean.js";
 import { approveCommand } from "./commands/approve.js";
 import { demoCommand } from "./commands/demo.js";
 import { inspectCommand } from "./commands/inspect.js";
@@ -40,6 +41,7 @@ export const COMMANDS: readonly Command[] = [
   showCommand,
   replayCommand,
   demoCommand,
+  cleanCommand,
 ];
 
 export function usage(cli = "cfa"): string {

@@ -58,7 +58,7 @@ export async function runReplay(
   file: ReplayFile,
   options: ReplayOptions,
 ): Promise<ReplayRun> {
-  const root = await freshFolder(options.dir);
+  const root = await freshFolder(options.dir, io.env.TMPDIR);
   const repoDir = join(root, "repo");
   await createRepository(repoDir, file);
 
@@ -168,8 +168,9 @@ async function wakeUnlessDiverged(
   }
 }
 
-async function freshFolder(dir: string | undefined): Promise<string> {
-  const root = resolve(dir ?? tmpdir());
+async function freshFolder(dir: string | undefined, tmp: string | undefined): Promise<string> {
+  // The command's own TMPDIR (os.tmpdir() reads the process's, which a test cannot set per run).
+  const root = resolve(dir ?? (tmp || tmpdir()));
   // The agents' boundary check refuses workspaces in system trees (src/agents/boundary):
   // say so now rather than let the replay diverge at the first file it writes.
   if (/^\/(dev|proc|sys)(\/|$)/.test(root)) {

@@ -19,6 +19,8 @@ import { gitText } from "./git-text.js";
  * (`<git common dir>/cfa-local/`) and copied into its work root when the root is claimed.
  */
 export const REPOSITORY_ID_FILE = "repository-id";
+/** The repository's top folder, as last claimed: `cfa clean` tells whose an area is by it. */
+export const REPOSITORY_PATH_FILE = "repository-path";
 
 /**
  * `$XDG_CACHE_HOME/cfa-bot/work/<hash of the path>` (the XDG base directory spec: a relative
@@ -67,7 +69,10 @@ export async function claimWorkRoot(workRoot: string, repoDir: string): Promise<
   });
   const followed = said === null ? {} : { followed: said };
   const areaId = await readId(marker);
-  if (repoId !== null && areaId === repoId) return { id: repoId, replaced: false, ...followed };
+  if (repoId !== null && areaId === repoId) {
+    await notePath(workRoot, repoDir);
+    return { id: repoId, replaced: false, ...followed };
+  }
 
   const stats = await lstat(workRoot).catch(() => undefined);
   if (stats !== undefined && (stats.isSymbolicLink() || !stats.isDirectory())) {
@@ -78,13 +83,16 @@ export async function claimWorkRoot(workRoot: string, repoDir: string): Promise<
   const held =
     stats === undefined
       ? []
-      : (await readdir(workRoot)).filter((entry) => entry !== REPOSITORY_ID_FILE);
+      : (await readdir(workRoot)).filter(
+          (entry) => entry !== REPOSITORY_ID_FILE && entry !== REPOSITORY_PATH_FILE,
+        );
   const stale = held.length > 0 && !(await registersWorktreeIn(commonDir, workRoot));
   try {
     if (stale) await rm(workRoot, { recursive: true, force: true });
     await mkdir(workRoot, { recursive: true });
     const id = await keepId(idFile, repoId ?? (stale ? null : areaId) ?? randomUUID());
     await writeFile(marker, `${id}\n`);
+    await notePath(workRoot, repoDir);
     return { id, replaced: stale, ...followed };
   } catch (error) {
     // The job areas' folder, or the repository's git dir (its id): say which, and what helps.
@@ -93,6 +101,15 @@ export async function claimWorkRoot(workRoot: string, repoDir: string): Promise<
     throw new CliError(
       `cannot keep this repository's job areas: ${path}: ${fsReason(error)}.${help}`,
     );
+  }
+}
+
+/** Keeps the repository's path in its work root (written only when it changed). */
+async function notePath(workRoot: string, repoDir: string): Promise<void> {
+  const file = join(workRoot, REPOSITORY_PATH_FILE);
+  const top = resolve(repoDir);
+  if ((await readFile(file, "utf8").catch(() => "")).trim() !== top) {
+    await writeFile(file, `${top}\n`);
   }
 }
 
