@@ -95,6 +95,8 @@ export async function runReplay(
   // started (engine/turn/turn-scheduler.ts), which costs nothing with a model that answers
   // at once.
   session.deps.applyOrder = "started";
+  // Nothing a replay is answered is paid: its journal stays in the job area's file.
+  session.deps.journalBranch = false;
   const person = { login: file.person, type: "User" as const };
   const parsed = parseConfig(file.config ?? null);
   const label = parsed.ok ? parsed.config.label : "cfa";
