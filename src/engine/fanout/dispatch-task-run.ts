@@ -8,8 +8,8 @@
 
 import { chooseRunner, type RunnerChoiceInput } from "./choose-runner.js";
 import { commandShare, expectedTaskMinutes, leadMinutesLeft } from "./runner-measures.js";
-import { runtimeOf } from "../job/wake-runtime.js";
-import { taskOfThread } from "../flow/instances.js";
+import { runtimeOf } from "../turn/wake-runtime.js";
+import { taskOfThread } from "../job/instances.js";
 import { applyChange, progress, type Session } from "../job/session.js";
 import type { TaskLedgerRecord } from "../../records/engine-state.js";
 import { fallBackToSingle } from "./fall-back-to-single.js";

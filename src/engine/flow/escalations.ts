@@ -16,11 +16,11 @@ import { clip } from "../../secrets/index.js";
 import { DECISION_NOTE_KEPT } from "../../records/engine-state.js";
 import { proxyMemoryPath } from "../../records/job-paths.js";
 import { systemPrompt } from "../turn/prompts.js";
-import { queueComment } from "../publish/outbox.js";
+import { queueComment } from "../job/outbox.js";
 import { gateComment, questionComment } from "../../comments/record-comments.js";
 import { applyChange, append, now, progress, type Session } from "../job/session.js";
-import { workspaceOf } from "../tasks/task-workspace.js";
-import { ensurePullRequest } from "../publish/pull-request.js";
+import { workspaceOf } from "../turn/task-workspace.js";
+import { ensurePullRequest } from "../job/pull-request.js";
 
 export function escalationMeta(s: Session, id: string): EscalationMeta {
   const meta = s.engine.escalations[id];

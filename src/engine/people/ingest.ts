@@ -7,9 +7,9 @@ import { isLiveState } from "../../protocol/fsm.js";
 import { escalationMeta, humanReply } from "../flow/escalations.js";
 import { collectHumanEvents, type HumanEvent } from "./human-events.js";
 import { judgeReview } from "./judge-review.js";
-import { currentLead } from "../flow/instances.js";
+import { currentLead } from "../job/instances.js";
 import { relayIntervention } from "../flow/intervene.js";
-import { queueComment } from "../publish/outbox.js";
+import { queueComment } from "../job/outbox.js";
 import { refusalComment } from "../../comments/record-comments.js";
 import {
   append,

@@ -8,9 +8,9 @@
 
 import type { Address } from "../../protocol/address.js";
 import type { Workspace } from "../../ports/workspaces.js";
-import { taskOfThread } from "../flow/instances.js";
+import { taskOfThread } from "../job/instances.js";
 import { applyChange, now, persist, progress, type Session } from "../job/session.js";
-import { workspaceOf } from "../tasks/task-workspace.js";
+import { workspaceOf } from "../turn/task-workspace.js";
 import { isSetUp, markSetUp, setupDigest } from "./setup-marker.js";
 import { runSetup } from "./run-setup.js";
 

@@ -11,7 +11,7 @@ import type { Workspace } from "../../ports/workspaces.js";
 import { JobRepo } from "../tree/job-repo.js";
 import { applyChange, now, progress, type Session } from "../job/session.js";
 import type { TaskMeta } from "../../records/engine-state.js";
-import { parentWorkspace } from "./task-workspace.js";
+import { parentWorkspace } from "../turn/task-workspace.js";
 import { dispatchTaskRun } from "../fanout/dispatch-task-run.js";
 
 export interface NewTask {

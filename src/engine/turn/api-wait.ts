@@ -27,7 +27,7 @@ import {
   resetTaskWorktrees,
   type Session,
 } from "../job/session.js";
-import { runtimeOf } from "../job/wake-runtime.js";
+import { runtimeOf } from "./wake-runtime.js";
 
 export async function waitForApi(s: Session, error: ModelUnavailableError): Promise<void> {
   const rt = runtimeOf(s);

@@ -6,7 +6,7 @@ import type { ModelUsage } from "../../ports/model.js";
 import { JournalBranch } from "./journal-branch.js";
 import { ResponseJournal } from "./response-journal.js";
 import { applyChange, type Session } from "../job/session.js";
-import { runtimeOf } from "../job/wake-runtime.js";
+import { runtimeOf } from "./wake-runtime.js";
 
 /** Adds one call to the record; returns its number (its journal seq). */
 export function charge(s: Session, usage: ModelUsage, costUsd: number): number {

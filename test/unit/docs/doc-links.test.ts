@@ -6,45 +6,12 @@
 // what this catches. Links are found by marked's lexer, so a link inside code is not one.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import GithubSlugger from "github-slugger";
-import { marked, type Token, type Tokens } from "marked";
+import { marked, type Tokens } from "marked";
 import { describe, expect, it } from "vitest";
+import { anchorsOf } from "../../support/docs/markdown-anchors.js";
 import { removeDir, tempDir, writeAt } from "../../support/git/temp-repo.js";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
-
-function plainText(tokens: readonly Token[]): string {
-  return tokens
-    .map((t) => ("tokens" in t && t.tokens ? plainText(t.tokens) : "text" in t ? t.text : ""))
-    .join("");
-}
-
-const ENTITIES: Record<string, string> = {
-  "&amp;": "&",
-  "&lt;": "<",
-  "&gt;": ">",
-  "&quot;": '"',
-  "&#39;": "'",
-};
-
-/** The anchors GitHub gives a Markdown file: one per heading, plus any `id`/`name` in raw HTML. */
-function anchorsOf(markdown: string): Set<string> {
-  const slugger = new GithubSlugger();
-  const anchors = new Set<string>();
-  void marked.walkTokens(marked.lexer(markdown), (t) => {
-    if (t.type === "heading") {
-      const text = plainText((t as Tokens.Heading).tokens).replace(
-        /&[a-z#0-9]+;/g,
-        (e) => ENTITIES[e] ?? e,
-      );
-      anchors.add(slugger.slug(text));
-    }
-    if (t.type === "html")
-      for (const m of (t as Tokens.HTML).text.matchAll(/\b(?:id|name)="([^"]+)"/g))
-        anchors.add(m[1] ?? "");
-  });
-  return anchors;
-}
 
 /** Every link's target, as written. */
 function linksOf(markdown: string): string[] {
