@@ -1,12 +1,10 @@
-// One `cfa` verb: its one-line summary, its usage text, and its entry point (thin: parse,
+// One `cfa` verb: its usage text and its entry point (thin: parse,
 // wire, call the engine, map the result to an exit code).
 
 import type { CliIo } from "./cli-io.js";
 
 export interface Command {
   name: string;
-  /** One line for `cfa --help`. */
-  summary: string;
   /** The whole of `cfa <name> --help`. */
   usage: string;
   /** Exit code: 0 ok, 1 failure, 2 usage error (thrown as UsageError). */

@@ -33,7 +33,6 @@ export type JobVerbArgs<O extends OptionsConfig> = ParsedArgs<typeof JOB_VERB_OP
 
 export interface JobVerb<O extends OptionsConfig> {
   name: string;
-  summary: string;
   /** The usage line and what the verb does; jobVerb adds the options and the key it needs. */
   usage: string;
   /** The verb's own options, besides --repo, --verbose, --record and --help. */
@@ -56,7 +55,6 @@ export function jobVerb<const O extends OptionsConfig = Record<never, never>>(
   const options = { ...JOB_VERB_OPTIONS, ...verb.options } as typeof JOB_VERB_OPTIONS & O;
   const command: Command = {
     name: verb.name,
-    summary: verb.summary,
     usage: jobVerbUsage(verb),
     async run(argv, io) {
       const parsed = parseCommandArgs(verb.name, argv, options, {

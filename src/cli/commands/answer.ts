@@ -9,7 +9,6 @@ import { ESCALATION_ID } from "../../comments/escalation-id.js";
 
 export const answerCommand = jobVerb({
   name: "answer",
-  summary: 'answer the job\'s open question: cfa answer 1 "use ISO dates"',
   usage: `
 Usage: cfa answer <N> [--id qK] "<text>" [--repo DIR] [--verbose] [--record FILE]
 

@@ -6,7 +6,6 @@ import { jobVerb } from "../job-verb.js";
 
 export const approveCommand = jobVerb({
   name: "approve",
-  summary: "approve the artifact under review (INTENT.md, PLAN.md or WORK_SUMMARY.md)",
   usage: `
 Usage: cfa approve <N> [--note TEXT] [--repo DIR] [--verbose] [--record FILE]
 

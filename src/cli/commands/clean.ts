@@ -9,7 +9,6 @@ const OPTIONS = { ...HELP_OPTION, "dry-run": { type: "boolean", short: "n" } } a
 
 export const cleanCommand: Command = {
   name: "clean",
-  summary: "remove job areas of ended jobs and of repositories that are gone",
   usage: `
 Usage: cfa clean [--dry-run]
 

@@ -20,7 +20,6 @@ export const demoPath = (): string => join(packageRoot(), "recordings", "demo.js
 
 export const demoCommand: Command = {
   name: "demo",
-  summary: "replay a recorded job from start to DONE in a fresh repository (no key needed)",
   usage: `
 Usage: cfa demo [--verbose] [--dir DIR]
 

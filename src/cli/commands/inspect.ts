@@ -11,7 +11,6 @@ const OPTIONS = { ...HELP_OPTION, ...REPO_OPTION, task: { type: "string" } } as 
 
 export const inspectCommand: Command = {
   name: "inspect",
-  summary: "the job as a tree: states, gates, tasks, artifacts, turns, tokens, cost",
   usage: `
 Usage: cfa inspect <N> [--task ID] [--repo DIR]
 

@@ -6,7 +6,6 @@ import { jobVerb, requiredText } from "../job-verb.js";
 
 export const interveneCommand = jobVerb({
   name: "intervene",
-  summary: 'redirect the current lead at its next model call: cfa intervene 1 "…"',
   usage: `
 Usage: cfa intervene <N> "<text>" [--repo DIR] [--verbose] [--record FILE]
 

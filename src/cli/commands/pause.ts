@@ -8,7 +8,6 @@ import { jobVerb } from "../job-verb.js";
 
 export const pauseCommand = jobVerb({
   name: "pause",
-  summary: "pause the job at its agents' next model calls, until `resume`",
   usage: `
 Usage: cfa pause <N> ["<reason>"] [--repo DIR] [--verbose] [--record FILE]
 

@@ -7,7 +7,6 @@ import { UsageError } from "../usage-error.js";
 
 export const rejectCommand = jobVerb({
   name: "reject",
-  summary: 'request changes to the artifact under review: cfa reject 1 --comment "…"',
   usage: `
 Usage: cfa reject <N> --comment "what to change" [--repo DIR] [--verbose] [--record FILE]
 

@@ -20,7 +20,6 @@ const OPTIONS = {
 
 export const replayCommand: Command = {
   name: "replay",
-  summary: "re-run a recorded job in a fresh repository, without a model",
   usage: `
 Usage: cfa replay <file> [--dir DIR] [--until qN] [--verbose]
 

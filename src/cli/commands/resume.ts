@@ -8,7 +8,6 @@ import { jobVerb } from "../job-verb.js";
 
 export const resumeCommand = jobVerb({
   name: "resume",
-  summary: "release a paused job, or wake the job again after a stopped command",
   usage: `
 Usage: cfa resume <N> [--repo DIR] [--verbose] [--record FILE]
 

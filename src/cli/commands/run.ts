@@ -27,7 +27,6 @@ const OPTIONS = {
 
 export const runCommand: Command = {
   name: "run",
-  summary: 'open a job for a request and start it: cfa run "add a --json flag"',
   usage: `
 Usage: cfa run "<request>" [--repo DIR] [--title TEXT] [--verbose] [--record FILE]
        cfa run --file FILE …   (the request read from FILE)

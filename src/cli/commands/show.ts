@@ -12,7 +12,6 @@ const OPTIONS = { ...HELP_OPTION, ...REPO_OPTION, out: { type: "string", short: 
 
 export const showCommand: Command = {
   name: "show",
-  summary: "the job's page: one HTML file with its status, pictures, history, tasks, artifacts",
   usage: `
 Usage: cfa show <N> [--out FILE] [--repo DIR]
 

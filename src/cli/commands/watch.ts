@@ -19,7 +19,6 @@ const OPTIONS = {
 
 export const watchCommand: Command = {
   name: "watch",
-  summary: "the job's log, from its records (--follow to keep watching)",
   usage: `
 Usage: cfa watch <N> [--follow] [--verbose] [--repo DIR]
 

@@ -6,7 +6,6 @@ import { jobVerb } from "../job-verb.js";
 
 export const withdrawCommand = jobVerb({
   name: "withdraw",
-  summary: "stop the job: every task dropped unmerged, the job WITHDRAWN",
   usage: `
 Usage: cfa withdraw <N> ["<reason>"] [--repo DIR] [--verbose] [--record FILE]
 
