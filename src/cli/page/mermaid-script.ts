@@ -36,7 +36,7 @@ export function inlineScript(code: string): string {
 /**
  * The one command that puts mermaid where cfa-bot finds it, wherever cfa-bot is installed (a
  * checkout, a project's node_modules, a global install): into cfa-bot's own node_modules,
- * which `import("mermaid")` from its files searches first (Node's module resolution,
+ * which Node searches first when those files load `mermaid` (Node's module resolution,
  * https://nodejs.org/api/modules.html#loading-from-node_modules-folders), at the version its
  * package.json names, without touching any package.json (`--no-save`). mermaid 12 needs Node
  * 22.12 or later, which npm checks at install: an install made under an older Node left it out.
