@@ -9,7 +9,7 @@ import { skillPrompt } from "../../skills/skill-prompt.js";
 import { PHASES } from "../../skills/phases.js";
 import { roleFor } from "./role-for.js";
 import { workspaceNote } from "../../agents/roles/workspace-note.js";
-import type { Session } from "../job/session.js";
+import type { JobRecords } from "../job/session.js";
 
 export function stateOfThread(thread: string): LiveState | null {
   const match = /^state:([a-z]+):\d+$/.exec(thread);
@@ -27,7 +27,7 @@ export interface SystemPrompt {
   instance: string;
 }
 
-export function systemPrompt(s: Session, a: Address, role: RoleName): SystemPrompt {
+export function systemPrompt(s: JobRecords, a: Address, role: RoleName): SystemPrompt {
   const defined = roleFor(s, role);
   const parts = [defined.prompt.trim()];
   const workspace = workspaceNote(defined);

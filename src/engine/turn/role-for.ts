@@ -3,10 +3,10 @@
 
 import { loadRole, withOverrides, type RoleName } from "../../agents/roles/index.js";
 import type { RoleDefinition } from "../../agents/turn-contract.js";
-import type { Session } from "../job/session.js";
+import type { JobRecords } from "../job/session.js";
 import { toolSetOf } from "../../records/tool-sets.js";
 
-export function roleFor(s: Session, name: RoleName): RoleDefinition {
+export function roleFor(s: JobRecords, name: RoleName): RoleDefinition {
   return withOverrides(loadRole(name, { toolSet: toolSetOf(s.engine.toolSet) }), {
     commands: s.config.commands[name],
     network: s.config.network[name],

@@ -60,12 +60,20 @@ export interface RecordedJobOptions {
   asTheApi?: boolean;
   /** The usage to bill for an answer, from the request; default the step's own. */
   usage?: (body: Record<string, unknown>, content: readonly Block[]) => Step["response"]["usage"];
+  /**
+   * The job began as `cfa replay` of this recording (stopped with --until) and goes on
+   * here: an instance's first request carries the steps the replay played, as the
+   * recording holds them (a replay serves them without the API's additions), and they
+   * count as served.
+   */
+  continuesReplay?: boolean;
 }
 
 export function recordedJobApi(
   recording: Recording,
   options: RecordedJobOptions = {},
 ): RecordedJobApi {
+  const seeded = new Set<string>();
   const conformance = new Conformance();
   const charged: string[] = [];
   const faultsServed: string[] = [];
@@ -102,6 +110,14 @@ export function recordedJobApi(
       claimed.set(key, instance);
     }
     const step = messages.filter((m) => m.role === "assistant").length;
+    if (options.continuesReplay === true && !seeded.has(instance)) {
+      seeded.add(instance);
+      for (const played of recording.instances[instance]?.slice(0, step) ?? []) {
+        if (played.response.stopReason !== "max_tokens")
+          conformance.recordServed(instance, played.response.content);
+      }
+      furthest.set(instance, step);
+    }
 
     const fault = options.faults?.find((f) => f.instance === instance && f.step === step);
     if (fault !== undefined) {
