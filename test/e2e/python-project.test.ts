@@ -20,6 +20,7 @@ import { state } from "../support/engine/inspect.js";
 import { call, recording, say, tools } from "../support/engine/script.js";
 import { createArtifact, finish, gate } from "../support/engine/recordings.js";
 import { createScriptedModel } from "../../src/adapters/scripted/index.js";
+import { bound } from "../support/time-bound.js";
 
 const python = existsSync("/usr/bin/python3") ? "/usr/bin/python3" : null;
 const { bit, skipped } = bwrapSuite(
@@ -122,7 +123,7 @@ beforeAll(async () => {
     await approve(job);
     await wake(1, job.deps);
   }
-}, 180_000);
+}, bound(180_000));
 afterAll(async () => job?.cleanup());
 
 describe(`a Python project with the bash and editor tools${skipped}`, () => {

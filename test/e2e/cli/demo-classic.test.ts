@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { git, removeDir, tempDir } from "../../support/git/temp-repo.js";
 import { captureIo, type CapturedIo } from "../../support/cli/capture-io.js";
+import { bound } from "../../support/time-bound.js";
 
 const FIXTURE = fileURLToPath(
   new URL("../../fixtures/recordings/demo-classic.json", import.meta.url),
@@ -31,7 +32,7 @@ beforeAll(async () => {
   io = plain as CapturedIo;
   code = await main(["replay", FIXTURE, "--dir", join(root, "replay")], io);
   repo = join(root, "replay", "repo");
-}, 120_000);
+}, bound(120_000));
 afterAll(() => removeDir(root));
 
 describe("the demo recorded with the classic tools, replayed", () => {
