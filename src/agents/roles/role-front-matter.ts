@@ -34,9 +34,7 @@ export const RoleFrontMatterSchema = z.strictObject({
   /** The `classic` set's tools (src/agents/tools/tool-sets.ts): what an unnamed set means. */
   tools: ToolListSchema,
   /** The role's tools in each other set; a set not listed gives the role no tools. */
-  toolSets: z
-    .strictObject({ "bash-editor": ToolListSchema.optional() })
-    .default(() => ({})),
+  toolSets: z.strictObject({ "bash-editor": ToolListSchema.optional() }).default(() => ({})),
   commands: z.array(CommandNameSchema).default([]),
   network: z.boolean().default(false),
 });
