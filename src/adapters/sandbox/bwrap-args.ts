@@ -4,7 +4,7 @@
 
 import type { CommandLimits } from "../../ports/sandbox.js";
 import { EGRESS_BRIDGE, EGRESS_NODE, EGRESS_PORT, EGRESS_SOCKET } from "../egress/index.js";
-import { limitArgs } from "./limit-args.js";
+import { bridgeLimitArgs, limitArgs } from "./limit-args.js";
 import type { SystemRoot } from "./system-root.js";
 
 export interface BwrapPlan {
@@ -118,9 +118,16 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   );
   for (const [name, value] of Object.entries(plan.env)) args.push("--setenv", name, value);
   // `--` so a program name starting with a dash is never read as a bwrap option.
-  // The bridge is outside prlimit: it only forwards, and the limits are the command's.
+  // The bridge is outside the command's limits (it only forwards) but for its open files: a
+  // command flooding it with connections exhausts the bridge's table, not the engine's.
   const bridge = plan.egress
-    ? [EGRESS_NODE, EGRESS_BRIDGE, String(EGRESS_PORT), EGRESS_SOCKET]
+    ? [
+        ...bridgeLimitArgs(plan.prlimit, plan.limits),
+        EGRESS_NODE,
+        EGRESS_BRIDGE,
+        String(EGRESS_PORT),
+        EGRESS_SOCKET,
+      ]
     : [];
   args.push("--", ...bridge, ...limitArgs(plan.prlimit, plan.limits), ...plan.argv);
   return args;

@@ -17,8 +17,11 @@ import {
 } from "../../ports/sandbox.js";
 import {
   BRIDGE_SCRIPT,
+  pendingFor,
   proxyEnv,
   startEgressProxy,
+  type ConnectionBudget,
+  type EgressLimits,
   type EgressProxy,
   type ResolveUpstream,
 } from "../egress/index.js";
@@ -69,6 +72,11 @@ export interface BwrapSandboxOptions {
   bridgeNode?: string;
   /** Where the egress proxy dials an allowed host; default DNS (egress-proxy.ts). Tests only. */
   resolveUpstream?: ResolveUpstream;
+  /**
+   * The egress proxies' bounds over the request's (egress-proxy.ts, connection-budget.ts).
+   * Tests only: the flood test's positive control lifts them.
+   */
+  egress?: { limits?: Partial<EgressLimits>; budget?: ConnectionBudget };
 }
 
 /** bwrap's own two processes (the monitor and the sandbox's pid 1) live in the cgroup too. */
@@ -135,6 +143,12 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): Sandbox {
             socketPath: socket,
             hosts: request.network.hosts,
             command: request.argv,
+            limits: {
+              connections: limits.connections,
+              pending: pendingFor(limits.connections),
+              ...options.egress?.limits,
+            },
+            ...(options.egress?.budget ? { budget: options.egress.budget } : {}),
             ...(options.resolveUpstream ? { resolve: options.resolveUpstream } : {}),
           });
           egress = { socket, node: await realpath(bridgeNode), bridge };
