@@ -55,9 +55,10 @@ export const CACHE_TOOLS = ["npm", "pip", "go", "cargo"] as const;
 export type CacheTool = (typeof CACHE_TOOLS)[number];
 
 /**
- * A host folder bound read-write into the sandbox at its own path, outside every workspace,
- * with the tool's variables pointing at it (src/adapters/sandbox/cache-env.ts): the second
- * workspace's install is served from it. The caller chooses and creates the folder.
+ * A host folder outside every workspace whose data parts — never the tool's configuration —
+ * are bound read-write into the command's private home where the tool looks for them
+ * (src/adapters/sandbox/cache-env.ts): the second workspace's install is served from it. The
+ * caller chooses and creates the folder.
  */
 export interface SharedCache {
   tool: CacheTool;
@@ -76,6 +77,13 @@ export interface CommandRequest {
   network: NetworkAccess;
   /** Package caches shared between workspaces; none when absent. */
   caches?: readonly SharedCache[];
+  /**
+   * The workspace's private folder outside the worktree (Workspace.home): the command's HOME
+   * (shown at a fixed path in the sandbox), where tools keep their caches, logs, histories
+   * and configuration between the workspace's commands. Absent: a fresh empty one per
+   * command. HOME is never the worktree, whatever `env` says.
+   */
+  home?: string;
   /** Resource limits; DEFAULT_COMMAND_LIMITS when absent. Applied only by a real sandbox. */
   limits?: CommandLimits;
 }

@@ -27,7 +27,7 @@ export {
   SYSTEM_FOLDERS,
   type SystemRoot,
 } from "./system-root.js";
-export { cacheEnv, CACHE_SUBFOLDERS } from "./cache-env.js";
+export { CACHE_LAYOUT, cacheEnv, SANDBOX_HOME, type CacheLayout } from "./cache-env.js";
 export {
   CREDENTIAL_FILES,
   defaultToolchainPaths,

@@ -23,11 +23,17 @@ export function createUnsandboxed(options: UnsandboxedOptions = {}): Sandbox {
           file: program,
           args,
           cwd: request.cwd,
-          // Caches still point the tools at the shared folders; `network` is not enforced
-          // here (nothing is contained with the sandbox off).
+          // HOME is the workspace's private home when given, and the tools' caches are in it:
+          // without binds there is no sharing only the data parts, so nothing is shared
+          // (nothing is contained with the sandbox off; `network` is not enforced either).
           env: Object.assign(
             { ...request.env },
-            ...(request.caches ?? []).map((cache) => cacheEnv(cache.tool, cache.path)),
+            ...(request.home === undefined
+              ? []
+              : [
+                  { HOME: request.home },
+                  ...(request.caches ?? []).map((cache) => cacheEnv(cache.tool, request.home!)),
+                ]),
           ) as Record<string, string>,
           timeoutMs: request.timeoutMs,
           maxOutputBytes: request.maxOutputBytes,

@@ -22,8 +22,10 @@ export interface CommandRole {
 export interface RunCommandInput {
   sandbox: Sandbox;
   argv: readonly string[];
-  /** The workspace root: cwd, HOME, and the only writable folder. */
+  /** The workspace root: cwd, and the only writable folder of the repository. */
   workspaceRoot: string;
+  /** The workspace's private folder outside the worktree (Workspace.home): HOME. */
+  home?: string;
   role: CommandRole;
   /** The parent's environment; it is reduced here, never passed whole. */
   env: EnvLike;
@@ -48,6 +50,7 @@ export async function runCommand(input: RunCommandInput): Promise<CommandResult>
       maxOutputBytes: input.maxOutputBytes,
       network: egressFor(input.role.network),
       ...(input.caches === undefined ? {} : { caches: input.caches }),
+      ...(input.home === undefined ? {} : { home: input.home }),
       ...(input.role.limits === undefined ? {} : { limits: input.role.limits }),
     },
     input.signal ? { signal: input.signal } : undefined,

@@ -51,6 +51,7 @@ export async function runSetup(s: Session, ws: Workspace, label: string): Promis
         maxOutputBytes: Math.max(s.config.limits.commandOutputBytes, SETUP_OUTPUT_BYTES),
         network,
         caches,
+        ...(ws.home === undefined ? {} : { home: ws.home }),
         limits: s.config.commandLimits.worker,
       });
     } catch (error) {
