@@ -29,7 +29,6 @@ export {
 } from "./system-root.js";
 export { CACHE_LAYOUT, cacheEnv, SANDBOX_HOME, type CacheLayout } from "./cache-env.js";
 export {
-  CREDENTIAL_FILES,
   defaultToolchainPaths,
   HOSTED_TOOL_CACHE,
   resolveToolchains,
@@ -42,3 +41,4 @@ export {
   runnerFolderProblem,
   runnerFoldersFromEnv,
 } from "./runner-folders.js";
+export { CREDENTIAL_NAMES, credentialFilesIn, isCredentialFile } from "./credential-files.js";
