@@ -3,10 +3,8 @@
 // commands they rest on, the job's tree, the artifacts — loaded in jsdom: every diagram
 // parses with the mermaid package, and nothing on it loads from anywhere.
 
-import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { runScriptedJob, type ScriptedJob } from "../../support/cli/scripted-job.js";
@@ -15,14 +13,12 @@ import {
   allowedScriptHashes,
   diagramsOf,
   mermaidParse,
+  CHROMIUM,
+  drawnPage,
   pageDom,
   riskyAttributes,
   sha256,
 } from "../../support/page/load-page.js";
-
-/** Debian's chromium when installed (`apt-get install chromium`), else null: the test skips. */
-const CHROMIUM =
-  ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p)) ?? null;
 
 let scripted: ScriptedJob;
 let out: string;
@@ -125,19 +121,7 @@ describe("cfa show", () => {
   it.skipIf(CHROMIUM === null)(
     "is drawn by a real browser: every diagram becomes an svg",
     async () => {
-      const { stdout } = await promisify(execFile)(
-        CHROMIUM!,
-        [
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--virtual-time-budget=15000",
-          "--dump-dom",
-          `file://${out}`,
-        ],
-        { maxBuffer: 64 * 1024 * 1024, timeout: 120_000 },
-      );
-      const drawn = pageDom(stdout);
+      const drawn = await drawnPage(out);
       const pres = [...drawn.querySelectorAll("pre.mermaid")];
       expect(pres.length).toBe(diagramsOf(doc).length);
       for (const pre of pres) {
