@@ -14,7 +14,7 @@
 //   own work between calls (the poll, the relay, git) is not on that clock.
 
 import { performance } from "node:perf_hooks";
-import { DEFAULT_COMMAND_POLL_MS } from "../src/engine/flow/poll-interventions.js";
+import { DEFAULT_COMMAND_POLL_MS } from "../src/engine/people/poll-interventions.js";
 import { wake } from "../src/engine/index.js";
 import type { Model } from "../src/ports/model.js";
 import { createConversationModel } from "../test/support/engine/conversation-model.js";

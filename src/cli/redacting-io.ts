@@ -1,4 +1,4 @@
-// Everything `cfa` prints passes the process's redactor (README, "Conventions"):
+// Everything `cfa` prints passes the process's redactor (docs/contributing.md, "Conventions"):
 // a record, a live-log line or an error message never shows a key on a terminal or in a
 // CI log.
 

@@ -1,7 +1,7 @@
 // The replay file (issue 4 §4): a request, the repository it ran on, the model's recorded
 // responses per instance (the scripted recording format) and what the person did, in order.
 // `cfa replay` re-runs the engine over it without a model (seed 001 §F, cache-only replay);
-// `cfa run --record` writes one. One zod schema for the surface (README, "Conventions").
+// `cfa run --record` writes one. One zod schema for the surface (docs/contributing.md, "Conventions").
 
 import * as z from "zod";
 import { jsonPath, RECORDING_VERSION } from "../adapters/scripted/index.js";

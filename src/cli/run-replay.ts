@@ -85,7 +85,7 @@ export async function runReplay(
     heartbeat: false,
   });
   // A replay's records come out the same every time: turns are applied in the order they
-  // started (engine/turn/turn-scheduler.ts), which costs nothing with a model that answers
+  // started (engine/apply/turn-scheduler.ts), which costs nothing with a model that answers
   // at once.
   session.deps.applyOrder = "started";
   const person = { login: file.person, type: "User" as const };

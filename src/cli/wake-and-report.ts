@@ -37,7 +37,7 @@ export async function wakeAndReport(
   }
   if (summary.busy !== undefined) {
     // `cfa intervene` (or another verb) while `cfa run` works in another terminal: that wake
-    // reads the comment at its agents' next model call (src/engine/flow/poll-interventions.ts).
+    // reads the comment at its agents' next model call (src/engine/people/poll-interventions.ts).
     io.stdout.write(
       `\nThe wake already running (pid ${summary.busy.pid}) takes it from here; ${next.cli} watch ${n}${next.repoArg} follows it.\n`,
     );

@@ -1,4 +1,4 @@
-// The schema of `.github/cfa.yml` (README, "Configuration"; seed 000 §13 operational
+// The schema of `.github/cfa.yml` (docs/configuration.md; seed 000 §13 operational
 // policy). Every key is optional and defaulted; unknown keys are errors, so a typo cannot
 // silently fall back to a default.
 
@@ -16,6 +16,7 @@ import { NetworkSettingSchema } from "./network-setting.js";
 import { ReadOnlyPathSchema } from "./read-only-paths.js";
 import { GITHUB_FILE_LIMIT_MIB } from "../git/file-size-limit.js";
 import { SetupSettingSchema, toSetupConfig } from "./setup-setting.js";
+import { McpSettingSchema } from "./mcp-setting.js";
 
 export const CONFIG_PATH = ".github/cfa.yml";
 
@@ -49,7 +50,7 @@ const GCP_PROJECT = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
 /** The Actions job limit (6 h): a longer command timeout could never be reached. */
 const MAX_COMMAND_SECONDS = 6 * 60 * 60;
 const DEFAULT_FILE_MIB = 10;
-/** One hour per turn (README "Configuration"). */
+/** One hour per turn (docs/configuration.md). */
 export const DEFAULT_TURN_TIMEOUT_SECONDS = 60 * 60;
 
 const model = z
@@ -128,6 +129,8 @@ export const CfaConfigFileSchema = z.strictObject({
    * an agent works in it, in the sandbox, with their own network (setup-setting.ts).
    */
   setup: SetupSettingSchema.optional(),
+  /** `.mcp.json`'s tools per role, by tool-name pattern, and their time limits (mcp-setting.ts). */
+  mcp: McpSettingSchema,
   /** Issue 8 §11: per-command resource limits, per role (src/ports/sandbox.ts). */
   commandLimits: perRole(() =>
     z
@@ -296,7 +299,7 @@ export const CfaConfigFileSchema = z.strictObject({
       expireAfterDays: z.number().positive().max(365).optional(),
     })
     .prefault({}),
-  /** `drop` removes .cfa/jobs/<N>/ in a last commit before DONE (README, "Configuration"). */
+  /** `drop` removes .cfa/jobs/<N>/ in a last commit before DONE (docs/configuration.md). */
   auditTrail: z.enum(AUDIT_TRAIL_MODES).default("keep"),
 });
 

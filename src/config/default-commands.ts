@@ -4,7 +4,7 @@
 // The list is a convenience and an audit record, not the boundary (issue 20 "Commands"):
 // `find -exec`, `xargs`, `env`, `sh -c`, `npx`, `npm run`, `make` and every interpreter run
 // any program they are given, so no list of names could keep a program from running. What
-// holds is the sandbox around every command (README "Sandbox"): an allowlisted read-only
+// holds is the sandbox around every command (docs/sandbox.md): an allowlisted read-only
 // root, the workspace as the only writable folder, no secrets in the environment, limits,
 // and the network the role is given. So the defaults are what a worker needs to build and
 // test a repository of each ecosystem, shells and make for the project's own scripts

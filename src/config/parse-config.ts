@@ -1,4 +1,4 @@
-// Reads `.github/cfa.yml` (README, "Configuration"): YAML, then the schema. Every
+// Reads `.github/cfa.yml` (docs/configuration.md): YAML, then the schema. Every
 // problem comes back as a value naming the field, so the bot can post them on the issue
 // and not start the job.
 

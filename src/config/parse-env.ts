@@ -1,4 +1,4 @@
-// Reads the process settings once, at an entry point (README, "Conventions": the core never
+// Reads the process settings once, at an entry point (docs/contributing.md, "Conventions": the core never
 // reads process.env). Throws ConfigError naming every bad variable, never its value.
 
 import { ConfigError } from "./config-error.js";

@@ -1,4 +1,4 @@
-// The agent roles a deployment configures (README, "How the code is laid out": agents/): the
+// The agent roles a deployment configures (docs/architecture.md: agents/): the
 // two phase leads, the workers and verifiers they dispatch, and the proxy that stands for the
 // person (seed 000 §2, §7). Models, commands and network access are set per role.
 

@@ -124,7 +124,7 @@ export function createGitHubCues(github: GitHubRequester, at: RepoCoordinates): 
       await github.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
         ...repo,
         issue_number: issue,
-        // Nothing the bot posts carries a secret (README, "Conventions"), pings
+        // Nothing the bot posts carries a secret (docs/contributing.md, "Conventions"), pings
         // anyone or closes an issue but by the template's own mark (issue 18 §1).
         body: outboundText(redact(body, "a comment")),
       });

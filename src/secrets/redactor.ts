@@ -1,4 +1,4 @@
-// The redactor (README, "Conventions": nothing the bot posts or commits leaves
+// The redactor (docs/contributing.md, "Conventions": nothing the bot posts or commits leaves
 // without it). It knows secret values it is told about — in every form they take on the
 // way out (issue 18 §3: encoded, recased, spaced, split across lines, escaped; see
 // ./secret-forms.ts and ./text-skeleton.ts) — and the token shapes of ./secret-patterns.ts,

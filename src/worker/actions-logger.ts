@@ -1,6 +1,6 @@
 // The worker's log, written for the Actions log viewer: warnings and errors become
 // workflow annotations. Every line is redacted first (nothing the worker prints carries a
-// secret: README, "Conventions"), then goes through the one escaper
+// secret: docs/contributing.md, "Conventions"), then goes through the one escaper
 // (./actions-log-lines.ts), so no text it carries can run as a workflow command.
 
 import type { Redact } from "../secrets/index.js";

@@ -2,7 +2,7 @@
 // inputs job, task and epoch. It fetches the job's branches and reads the job branch's state
 // before anything else: a run that is not the one the lead trusts now (a stale epoch, the task
 // no longer open, the job withdrawn, ended or paused) exits at once with one line, having
-// written nothing. Otherwise it runs the task's worker (src/engine/fanout/wake-task.ts) on the
+// written nothing. Otherwise it runs the task's worker (src/engine/wake-task.ts) on the
 // task's branch until its mailbox is empty or the run's time margin: it never writes
 // `cfa/<N>`, the bus, the state, the journal's branch or a comment — its session's forge
 // refuses every write, and its one push is the task branch's, leased, with the token the

@@ -1,6 +1,6 @@
 // Wiring real adapters for one job on an Actions runner: the GitHub forge over the
 // workflow's token, the Anthropic model, bubblewrap, git worktrees under RUNNER_TEMP. With
-// app/ and cli/, the only place that builds EngineDeps (README, "How the code is laid out").
+// app/ and cli/, the only place that builds EngineDeps (docs/architecture.md).
 
 import { join } from "node:path";
 import { createProviderModel, providerSettings } from "../adapters/providers/provider-model.js";
@@ -75,7 +75,7 @@ const SECRET_VARIABLES = [
 
 export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: GitHubForge } {
   const { logger, workRoot, repoDir } = options;
-  // Everything the engine posts passes the process's redactor (README, "Conventions").
+  // Everything the engine posts passes the process's redactor (docs/contributing.md, "Conventions").
   const forge = outboundForge(
     createGitHubForge({
       octokit: options.github,

@@ -26,7 +26,7 @@ import { GitCommandError } from "../../src/git/git-client.js";
 import { isDiskFull } from "../../src/ports/disk-full.js";
 import { makeGitFixture } from "../support/git/git-fixture.js";
 import { jobWorkspace } from "../support/git/job-workspace.js";
-import { DISK_PAUSES_BEFORE_FAILURE } from "../../src/engine/job/disk-pause.js";
+import { DISK_PAUSES_BEFORE_FAILURE } from "../../src/engine/flow/disk-pause.js";
 import { jobNeedsWake } from "../../src/worker/job-needs-wake.js";
 import type { EngineState } from "../../src/records/engine-state.js";
 import type { State } from "../../src/protocol/fsm.js";

@@ -16,6 +16,7 @@ import { mermaidScript } from "../../src/cli/page/mermaid-script.js";
 import { cases } from "../support/adversarial/count.js";
 import { removeDir, tempDir } from "../support/git/temp-repo.js";
 import { CHROMIUM, drawnPage, sha256 } from "../support/page/load-page.js";
+import { bound } from "../support/time-bound.js";
 
 const AT = "https://attacker.example";
 
@@ -135,7 +136,7 @@ describe(cases("diagrams drawn with no navigation", DIAGRAMS.length), () => {
       expect(report).toEqual(DIAGRAMS.map(([diagram]) => ({ diagram, drawn: true, findings: [] })));
       expect(drawn.querySelector(".mermaidTooltip")).toBeNull();
     },
-    150_000,
+    bound(150_000),
   );
 
   it.skipIf(!drawable)(
@@ -157,6 +158,6 @@ describe(cases("diagrams drawn with no navigation", DIAGRAMS.length), () => {
       expect(all.filter((f) => f.startsWith("a xlink:href=https://attacker"))).not.toEqual([]);
       expect(all.length).toBeGreaterThanOrEqual(5);
     },
-    150_000,
+    bound(150_000),
   );
 });

@@ -1,4 +1,4 @@
-// `auditTrail: drop` (README, "Configuration"): the job's records leave the tree in a last
+// `auditTrail: drop` (docs/configuration.md): the job's records leave the tree in a last
 // commit before the pull request leaves draft, and stay in the job branch's history.
 
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 // Issue 15 point 6: a sub-task's merge that conflicts in its parent task's run. hello's
 // worker dispatches two sub-tasks that write the same file differently; hello-a merges, and
-// hello-b's merge conflicts: aborted, the worker told by the engine (flow/parent-notices.ts)
+// hello-b's merge conflicts: aborted, the worker told by the engine (fanout/parent-notices.ts)
 // and taking one more turn on it. The run's one record ties each of the worker's 3 later turns
 // to what opened it — the two replies, then the engine's word about hello-b — and the lead
 // folds it, takes the worker's 4 turns (nothing refused), verifies and merges: DONE, with

@@ -7,7 +7,7 @@ import { isStatus, type GitHubCalls } from "./github-calls.js";
 import { GitHubForgeError } from "./github-forge-error.js";
 import { ContentSchema } from "./response-schemas.js";
 
-/** Where a repository keeps its cfa-bot configuration (README, "Configuration"). */
+/** Where a repository keeps its cfa-bot configuration (docs/configuration.md). */
 export const CONFIG_PATH = ".github/cfa.yml";
 
 /** The config as the job view's query returns it: a Blob, another kind of object, or none. */

@@ -1,5 +1,5 @@
 // The fields of GitHub's responses the forge relies on, validated where they enter
-// (README, "Conventions"). Everything else GitHub sends is dropped. Shapes follow GitHub's
+// (docs/contributing.md, "Conventions"). Everything else GitHub sends is dropped. Shapes follow GitHub's
 // OpenAPI description (@octokit/openapi-types).
 
 import * as z from "zod";

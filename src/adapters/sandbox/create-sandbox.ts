@@ -1,6 +1,6 @@
 // Chooses the Sandbox for a run from the configured sandbox mode. `require` (the default)
 // means bubblewrap or a SandboxUnavailableError: never a silent fallback to running
-// uncontained (README, "Sandbox"; seed 000 §10: a boundary that cannot be
+// uncontained (docs/sandbox.md; seed 000 §10: a boundary that cannot be
 // verified at startup is a hard error, not a fall-through).
 
 import os from "node:os";

@@ -1,10 +1,16 @@
-// The Sandbox port without containment, for sandbox mode `off` only (README, "Sandbox":
+// The Sandbox port without containment, for sandbox mode `off` only (docs/sandbox.md:
 // bwrap is required by default). It still applies everything that is not
 // containment: cwd, exactly request.env, no shell, time limit, output cap, abort.
 
-import type { CommandRequest, CommandResult, Sandbox } from "../../ports/sandbox.js";
+import type {
+  CommandRequest,
+  CommandResult,
+  ProcessRequest,
+  Sandbox,
+} from "../../ports/sandbox.js";
 import { cacheEnv } from "./cache-env.js";
 import { runProcess } from "./run-process.js";
+import { spawnProcess } from "./spawn-process.js";
 import { validateRequest } from "./validate-request.js";
 
 export interface UnsandboxedOptions {
@@ -23,18 +29,7 @@ export function createUnsandboxed(options: UnsandboxedOptions = {}): Sandbox {
           file: program,
           args,
           cwd: request.cwd,
-          // HOME is the workspace's private home when given, and the tools' caches are in it:
-          // without binds there is no sharing only the data parts, so nothing is shared
-          // (nothing is contained with the sandbox off; `network` is not enforced either).
-          env: Object.assign(
-            { ...request.env },
-            ...(request.home === undefined
-              ? []
-              : [
-                  { HOME: request.home },
-                  ...(request.caches ?? []).map((cache) => cacheEnv(cache.tool, request.home!)),
-                ]),
-          ) as Record<string, string>,
+          env: processEnv(request),
           timeoutMs: request.timeoutMs,
           maxOutputBytes: request.maxOutputBytes,
           signal: runOptions?.signal,
@@ -48,7 +43,34 @@ export function createUnsandboxed(options: UnsandboxedOptions = {}): Sandbox {
         throw error;
       }
     },
+
+    async start(request: ProcessRequest) {
+      await validateRequest(request);
+      const [program, ...args] = request.argv as [string, ...string[]];
+      return spawnProcess({
+        file: program,
+        args,
+        cwd: request.cwd,
+        env: processEnv(request),
+        stderrBytes: request.stderrBytes,
+        cleanup: async () => {},
+      });
+    },
   };
+}
+
+/**
+ * Exactly the request's environment; HOME the workspace's private home when given, with the
+ * tools' caches in it. Without binds nothing can share only a cache's data parts, so nothing
+ * is shared (nothing is contained with the sandbox off; `network` is not enforced either).
+ */
+function processEnv(request: CommandRequest | ProcessRequest): Record<string, string> {
+  if (request.home === undefined) return { ...request.env };
+  const home = request.home;
+  return Object.assign(
+    { ...request.env, HOME: home },
+    ...(request.caches ?? []).map((cache) => cacheEnv(cache.tool, home)),
+  ) as Record<string, string>;
 }
 
 function notRunnable(program: string, code: string): CommandResult {

@@ -1,5 +1,5 @@
 // True for any path component that names (or may alias) a repository's `.git`: the boundary
-// refuses it so an agent can never touch hooks, config or objects (README, "Sandbox": file tools).
+// refuses it so an agent can never touch hooks, config or objects (docs/sandbox.md: file tools).
 
 import { foldName } from "./fold-name.js";
 

@@ -1,4 +1,4 @@
-// The role's command allowlist (README, "Sandbox": a bare program name on the
+// The role's command allowlist (docs/sandbox.md: a bare program name on the
 // role's allowlist). It names programs, not paths: a path would let `./evil` or
 // `/tmp/x/git` stand in for an allowed name, so argv[0] must be a bare name found
 // through the sandbox's PATH. The allowlist is a guard on intent, not containment: an

@@ -1,4 +1,4 @@
-// The environment a command sees (README, "Sandbox": the environment is rebuilt from an
+// The environment a command sees (docs/sandbox.md: the environment is rebuilt from an
 // allowlist). Only an allowlist of names passes, and even an allowed name is dropped when
 // its name or value looks like a secret, or its value contains the value of a variable
 // whose name does: no GITHUB_TOKEN, ANTHROPIC_API_KEY, or anything built from them.

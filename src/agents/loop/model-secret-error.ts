@@ -5,7 +5,7 @@
 // into the transcript or the response journal, and the turn fails, a state-level failure
 // that says why (as a refusal does). Redacting the response instead would change an
 // assistant turn that must go back to the API byte for byte (signed thinking included:
-// README "Thinking blocks"), and a changed turn is one the API rejects.
+// docs/contributing.md, "Thinking blocks"), and a changed turn is one the API rejects.
 
 export class ModelSecretError extends Error {
   override readonly name = "ModelSecretError";

@@ -22,7 +22,7 @@
 
 import type { SubtreeMail, TaskTurnRecord } from "../../records/task-turn-record.js";
 import type { TurnOpening } from "./task-transcript-take.js";
-import { parentNoticeAbout } from "../flow/parent-notices.js";
+import { parentNoticeAbout } from "./parent-notices.js";
 
 /** The run's notice to a worker whose subtree went quiet with sub-tasks open. */
 export function quietNotice(tasks: readonly string[]): string {
@@ -36,7 +36,7 @@ export function droppedNotice(tasks: readonly string[]): string {
 
 /**
  * The sub-task the engine's word to a worker is about, in the forms the engine tells a parent
- * of its task (flow/parent-notices.ts: a merge that conflicted, a task that could not start),
+ * of its task (fanout/parent-notices.ts: a merge that conflicted, a task that could not start),
  * or null for any other text.
  */
 export function engineNoticeAbout(text: string): string | null {

@@ -11,7 +11,7 @@
 
 import type { TaskLedgerRecord } from "../../records/engine-state.js";
 import { applyChange, progress, type Session } from "../job/session.js";
-import { pushTask, taskWorkspace } from "../tasks/task-workspace.js";
+import { pushTask, taskWorkspace } from "../turn/task-workspace.js";
 import { backToFoldedTurn } from "./back-to-folded-turn.js";
 import type { RunGit } from "./leased-refs.js";
 import { recordsOut, taskGit } from "./task-git.js";

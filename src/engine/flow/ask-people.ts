@@ -2,7 +2,7 @@
 // then the comment (seed 001 CO-1) — and committed, one question at a time.
 
 import { type Session, persistRecords } from "../job/session.js";
-import { postOutbox } from "../publish/outbox.js";
+import { postOutbox } from "../job/outbox.js";
 import { postToHuman, unpostedQuestions } from "./escalations.js";
 
 /** True when anything was asked. */

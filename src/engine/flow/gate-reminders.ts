@@ -10,7 +10,7 @@ import { isLiveState } from "../../protocol/fsm.js";
 import { PHASES } from "../../skills/phases.js";
 import { reminderComment } from "../../comments/record-comments.js";
 import { applyChange, now, persist, progress, type Session } from "../job/session.js";
-import { queueComment } from "../publish/outbox.js";
+import { queueComment } from "../job/outbox.js";
 import { afterTransition, applyTransition } from "./transitions.js";
 import { gateReviewers } from "./escalations.js";
 

@@ -6,7 +6,7 @@ import { isLiveState, LIVE_STATES } from "../../protocol/fsm.js";
 import { PHASES } from "../../skills/phases.js";
 import { readText } from "../tree/files.js";
 import { asData } from "../../comments/sanitize.js";
-import { currentLead } from "./instances.js";
+import { currentLead } from "../job/instances.js";
 import { orchestrate } from "./orchestrator.js";
 import { progress, type Session, persistRecords } from "../job/session.js";
 

@@ -7,9 +7,9 @@
 import type { Content, Effect, TerminateMode } from "../../protocol/bus/index.js";
 import type { JobRecord } from "../../protocol/job-record.js";
 import { readText } from "../tree/files.js";
-import { taskOfThread } from "./instances.js";
+import { taskOfThread } from "../job/instances.js";
 import { applyChange, persist, type Session } from "../job/session.js";
-import { taskDepth } from "../tasks/task-depth.js";
+import { taskDepth } from "../job/task-depth.js";
 import {
   afterTransition,
   handleEffects,

@@ -9,7 +9,7 @@ import { addressKey, threads } from "../../protocol/address.js";
 import { isModelUnavailable, type ModelUnavailableError } from "../../ports/model.js";
 import { isDiskFull } from "../../ports/disk-full.js";
 import { persistRecords, progress, type Session } from "../job/session.js";
-import { runtimeOf } from "../job/wake-runtime.js";
+import { runtimeOf } from "../turn/wake-runtime.js";
 import { enforceJobCaps } from "./enforce-caps.js";
 import { proxiesToRun, runProxy } from "./escalations.js";
 import { failState } from "./fail-state.js";
@@ -29,7 +29,7 @@ export async function runProxies(s: Session): Promise<ProxiesRun> {
       s.job = recordSuccessfulTurn(s.job);
     } catch (error) {
       if (isModelUnavailable(error)) return { kind: "unavailable", error };
-      // The runner's disk is full: the wake pauses the job (job/disk-pause.ts).
+      // The runner's disk is full: the wake pauses the job (flow/disk-pause.ts).
       if (isDiskFull(error)) throw error;
       // A proxy that cannot run (its model refuses every request, say) is a state-level
       // failure like a lead's failed turn: retried, then FAILURE — never a job that throws

@@ -2,16 +2,16 @@
 // to the log and committed before any of its effects (closing the state's thread, merging or
 // dropping tasks, the next lead's spark, comments).
 
-import { conflictNotice, notStartedNotice } from "./parent-notices.js";
+import { conflictNotice, notStartedNotice } from "../fanout/parent-notices.js";
 import { oneLine } from "../../comments/one-line.js";
 import { isTerminalState, type Action, type State } from "../../protocol/fsm.js";
 import { threads } from "../../protocol/address.js";
 import type { Content, Effect } from "../../protocol/bus/index.js";
 import { transition } from "../../protocol/transition.js";
-import { taskOfThread, isLeadThread } from "./instances.js";
+import { taskOfThread, isLeadThread } from "../job/instances.js";
 import { orchestrate, recover } from "./orchestrator.js";
 import { listNames, removeFile } from "../tree/files.js";
-import { queueComment } from "../publish/outbox.js";
+import { queueComment } from "../job/outbox.js";
 import { noticeComment, transitionComment } from "../../comments/record-comments.js";
 import { applyChange, append, now, persist, progress, type Session } from "../job/session.js";
 import { mergeOrDropTask } from "../tasks/merge-or-drop-task.js";

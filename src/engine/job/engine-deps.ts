@@ -53,7 +53,7 @@ export interface EngineDeps {
    */
   commandPollMs?: number;
   /**
-   * The order ended turns are applied in (engine/turn/turn-scheduler.ts): `finished`
+   * The order ended turns are applied in (engine/apply/turn-scheduler.ts): `finished`
    * (default; live models) as they end, `started` as they started — for replays of a
    * recording, whose records must come out the same at every replay.
    */

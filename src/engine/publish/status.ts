@@ -3,20 +3,26 @@
 import type { AskHumanMolecule } from "../../protocol/bus/index.js";
 import { isLiveState, isTerminalState } from "../../protocol/fsm.js";
 import { gateReviewers } from "../flow/escalations.js";
-import { notDraftNotice } from "./pull-request.js";
+import { notDraftNotice } from "../job/pull-request.js";
 import { heldBackNotice } from "../tree/workflow-files.js";
 import { PHASES } from "../../skills/phases.js";
-import { postOutbox, upsertStatus } from "./outbox.js";
+import { postOutbox, upsertStatus } from "../job/outbox.js";
 import { renderStatusComment } from "../../comments/status-comment.js";
-import { applyChange, type Session } from "../job/session.js";
+import {
+  applyChange,
+  type Session,
+  type JobRecords,
+  type Reporter,
+  type Conversation,
+} from "../job/session.js";
 import { ownMention } from "../../comments/own-marks.js";
 import { clip } from "../../secrets/index.js";
-import { diskFullAdvice } from "../job/disk-pause.js";
+import { diskFullAdvice } from "../flow/disk-pause.js";
 import { setupBlocksJob } from "../setup/ensure-setup.js";
 import { carryOnHint } from "../turn/api-wait.js";
 import { runsElsewhere, singleNotice } from "../fanout/dispatch-task-run.js";
 
-export function waitingOn(s: Session): string {
+export function waitingOn(s: JobRecords & Reporter & Conversation): string {
   if (isTerminalState(s.job.state)) {
     const last = s.job.history.at(-1);
     return s.job.state === "DONE"
@@ -24,7 +30,7 @@ export function waitingOn(s: Session): string {
       : `nobody: the job is ${s.job.state}${last ? ` (${clip(last.reason, 4000).replace(/\s+/g, " ").slice(0, 200)})` : ""}.`;
   }
   if (s.engine.diskFull !== undefined) {
-    // Issue 18 §7: a full disk pauses the job, live (job/disk-pause.ts).
+    // Issue 18 §7: a full disk pauses the job, live (flow/disk-pause.ts).
     return diskFullAdvice(s.engine.diskFull.since, clip(s.engine.diskFull.last, 300));
   }
   if (s.engine.paused !== undefined) {

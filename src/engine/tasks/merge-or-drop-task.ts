@@ -9,11 +9,11 @@ import { noticeComment } from "../../comments/record-comments.js";
 import type { TaskMeta } from "../../records/engine-state.js";
 import { JobRepo } from "../tree/job-repo.js";
 import { applyChange, now, progress, type Session } from "../job/session.js";
-import { queueComment } from "../publish/outbox.js";
-import { parentWorkspace, pushTask, taskWorkspace } from "./task-workspace.js";
+import { queueComment } from "../job/outbox.js";
+import { parentWorkspace, pushTask, taskWorkspace } from "../turn/task-workspace.js";
 import { verifyTask } from "./verify-task.js";
 import { AUTO } from "../fanout/choose-runner.js";
-import { runtimeOf } from "../job/wake-runtime.js";
+import { runtimeOf } from "../turn/wake-runtime.js";
 
 /**
  * Seed 000 §10: a released task instance's workspace is merged into its parent's (a close,

@@ -8,8 +8,8 @@ import { JobRepo } from "../tree/job-repo.js";
 import { append, applyChange, progress, type Session } from "../job/session.js";
 import { runAgent } from "../turn/agent-run.js";
 import { systemPrompt } from "../turn/prompts.js";
-import { runtimeOf } from "../job/wake-runtime.js";
-import { taskWorkspace } from "./task-workspace.js";
+import { runtimeOf } from "../turn/wake-runtime.js";
+import { taskWorkspace } from "../turn/task-workspace.js";
 import { ensureSetUp } from "../setup/ensure-setup.js";
 import { evidenceSuffix, keepEvidence } from "../../records/command-evidence.js";
 

@@ -5,11 +5,11 @@
 import type { ModelUsage } from "../../ports/model.js";
 import { JournalBranch } from "./journal-branch.js";
 import { ResponseJournal } from "./response-journal.js";
-import { applyChange, type Session } from "../job/session.js";
-import { runtimeOf } from "../job/wake-runtime.js";
+import { applyChange, type Session, type JobRecords } from "../job/session.js";
+import { runtimeOf } from "./wake-runtime.js";
 
 /** Adds one call to the record; returns its number (its journal seq). */
-export function charge(s: Session, usage: ModelUsage, costUsd: number): number {
+export function charge(s: JobRecords, usage: ModelUsage, costUsd: number): number {
   applyChange(s, { type: "call-charged", usage, costUsd });
   return s.engine.calls ?? 0;
 }

@@ -20,9 +20,9 @@ import { containWorkspace, prepareWorkspace } from "../tree/contain-workspace.js
 import { JobRepo } from "../tree/job-repo.js";
 import { OUTCOME_PATH, PROTECTED_PREFIXES, TASK_ID } from "../../records/job-paths.js";
 import { readText, writeText } from "../tree/files.js";
-import { roleOf, taskOfThread } from "../flow/instances.js";
+import { roleOf, taskOfThread } from "../job/instances.js";
 import type { Session } from "../job/session.js";
-import { taskDepth } from "../tasks/task-depth.js";
+import { taskDepth } from "../job/task-depth.js";
 import {
   commandLine,
   evidenceOf,
@@ -30,8 +30,8 @@ import {
   type CommandEvidence,
 } from "../../records/command-evidence.js";
 import { applyChange, now } from "../job/session.js";
-import { runtimeOf } from "../job/wake-runtime.js";
-import { CommandClock } from "../fanout/command-clock.js";
+import { runtimeOf } from "./wake-runtime.js";
+import { CommandClock } from "./command-clock.js";
 
 /** What one turn decided, beyond its messages: read by applyTurn. */
 export interface TurnDecisions {
@@ -51,7 +51,7 @@ export interface TurnDecisions {
   commands: CommandEvidence[];
   /**
    * The time the turn's commands would have taken alone on this runner (every command, not
-   * only the evidence kept; fanout/command-clock.ts), by the engine's monotonic clock:
+   * only the evidence kept; turn/command-clock.ts), by the engine's monotonic clock:
    * `execute.runners: auto` weighs it (issue 15).
    */
   commandMs: number;

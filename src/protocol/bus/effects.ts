@@ -1,4 +1,4 @@
-// What a step asks the engine to do. Rules run no effects (README, "Conventions"): they
+// What a step asks the engine to do. Rules run no effects (docs/contributing.md, "Conventions"): they
 // return them, and the engine performs them after the step's batch is durably appended.
 
 import type { Address } from "../address.js";

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { waitingJob, type WaitingJob } from "../../support/cli/waiting-job.js";
+import { bound } from "../../support/time-bound.js";
 
 let root: string;
 let gate: WaitingJob;
@@ -19,7 +20,7 @@ beforeAll(async () => {
     waitingJob(root, "gate", "gate"),
     waitingJob(root, "question", "question"),
   ]);
-}, 60_000);
+}, bound(60_000));
 afterAll(async () => rm(root, { recursive: true, force: true }));
 
 describe("cfa answer on a gate", () => {

@@ -9,6 +9,7 @@ import { main } from "../../../src/cli/main.js";
 import { DROPPING_PATH, filesHolding } from "../../support/git/files-holding.js";
 import { git, removeDir, tempDir } from "../../support/git/temp-repo.js";
 import { captureIo, type CapturedIo } from "../../support/cli/capture-io.js";
+import { bound } from "../../support/time-bound.js";
 
 let root: string;
 let io: CapturedIo;
@@ -23,7 +24,7 @@ beforeAll(async () => {
   });
   code = await main(["demo", "--dir", join(root, "demo")], io);
   repo = join(root, "demo", "repo");
-}, 120_000);
+}, bound(120_000));
 afterAll(() => removeDir(root));
 
 describe("cfa demo", () => {

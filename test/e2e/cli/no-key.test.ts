@@ -13,6 +13,7 @@ import { noKeyMessage } from "../../../src/cli/no-key.js";
 import { captureIo } from "../../support/cli/capture-io.js";
 import { makeTempRepo, type TempRepo } from "../../support/git/temp-repo.js";
 import { waitingJob, type WaitingJob } from "../../support/cli/waiting-job.js";
+import { bound } from "../../support/time-bound.js";
 
 const NO_KEY = `${noKeyMessage("cfa")}\n`;
 
@@ -30,7 +31,7 @@ beforeAll(async () => {
     waitingJob(root, "gate", "gate"),
     waitingJob(root, "question", "question"),
   ]);
-}, 60_000);
+}, bound(60_000));
 afterAll(async () => {
   await local?.cleanup();
   await rm(root, { recursive: true, force: true });

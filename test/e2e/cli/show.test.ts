@@ -19,6 +19,7 @@ import {
   riskyAttributes,
   sha256,
 } from "../../support/page/load-page.js";
+import { bound } from "../../support/time-bound.js";
 
 let scripted: ScriptedJob;
 let out: string;
@@ -34,7 +35,7 @@ beforeAll(async () => {
   printed = io.out();
   html = readFileSync(out, "utf8");
   doc = pageDom(html);
-}, 120_000);
+}, bound(120_000));
 afterAll(async () => scripted?.job.cleanup());
 
 const text = (selector: string) => doc.querySelector(selector)?.textContent ?? "";
@@ -92,7 +93,7 @@ describe("cfa show", () => {
     expect(task).toContain("Task greet of job #1 — merged");
     expect(task).toContain("Write hello.txt saying hello");
     expect(task).toContain("hello.txt has no final newline");
-    expect(task).toContain("$ cat hello.txt → exit 0");
+    expect(task).toContain("$ cat hello.txt → exit 0, no count");
     expect(text("#tree pre")).toContain("task greet");
   });
 

@@ -8,7 +8,7 @@
 // a run, and that run's lead is woken on the intervention ([wake-int]).
 
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_COMMAND_POLL_MS } from "../../../src/engine/flow/poll-interventions.js";
+import { DEFAULT_COMMAND_POLL_MS } from "../../../src/engine/people/poll-interventions.js";
 import type { Model } from "../../../src/ports/model.js";
 import { recording } from "../../support/engine/script.js";
 import { gate, slowIntentTurn, writeArtifact } from "../../support/engine/recordings.js";

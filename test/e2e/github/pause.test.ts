@@ -8,7 +8,7 @@
 // - an outsider's `/pause`: the app refuses it with one reply and starts no run.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_COMMAND_POLL_MS } from "../../../src/engine/flow/poll-interventions.js";
+import { DEFAULT_COMMAND_POLL_MS } from "../../../src/engine/people/poll-interventions.js";
 import type { Model } from "../../../src/ports/model.js";
 import { recording } from "../../support/engine/script.js";
 import {

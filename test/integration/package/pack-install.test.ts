@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalRegistry, type LocalRegistry } from "../../support/npm/local-registry.js";
+import { bound } from "../../support/time-bound.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -111,7 +112,7 @@ beforeAll(async () => {
   const git = (...args: string[]) => execFileSync("git", args, { cwd: other });
   git("init", "--quiet", "--initial-branch=main");
   git("-c", "user.name=B", "-c", "user.email=b@x", "commit", "--quiet", "--allow-empty", "-m", "b");
-}, 600_000);
+}, bound(600_000));
 
 afterAll(async () => {
   await registry?.close();
@@ -215,32 +216,40 @@ describe(`npm install ${MANIFEST.name} in an empty folder`, () => {
     expect(stdout).toBe(`cfa ${MANIFEST.version}\n`);
   });
 
-  it("runs `cfa demo` from another repository, to DONE, leaving that repository alone", async () => {
-    const before = execFileSync("git", ["for-each-ref"], { cwd: other, encoding: "utf8" });
-    const { stdout, stderr } = await run(join(app, "node_modules", ".bin", "cfa"), ["demo"], {
-      cwd: other,
-      env: cleanEnv(),
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    expect(stderr).toBe("");
-    expect(stdout).toContain("EXECUTE       MERGED    task truncate into cfa/1");
-    expect(stdout).toContain("DONE — the work is approved.");
-    expect(stdout).toContain("with no model and no network. Where to look:");
-    // The job's page, its diagrams drawn by the installed optional mermaid (no "as source").
-    const page = /^ {2}the job's page {11}(.+)$/m.exec(stdout)?.[1] ?? "";
-    expect(page).toMatch(/job-1\.html$/);
-    expect(readFileSync(page, "utf8")).toContain("mermaid.initialize(");
-    expect(execFileSync("git", ["for-each-ref"], { cwd: other, encoding: "utf8" })).toBe(before);
-  }, 180_000);
+  it(
+    "runs `cfa demo` from another repository, to DONE, leaving that repository alone",
+    async () => {
+      const before = execFileSync("git", ["for-each-ref"], { cwd: other, encoding: "utf8" });
+      const { stdout, stderr } = await run(join(app, "node_modules", ".bin", "cfa"), ["demo"], {
+        cwd: other,
+        env: cleanEnv(),
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      expect(stderr).toBe("");
+      expect(stdout).toContain("EXECUTE       MERGED    task truncate into cfa/1");
+      expect(stdout).toContain("DONE — the work is approved.");
+      expect(stdout).toContain("with no model and no network. Where to look:");
+      // The job's page, its diagrams drawn by the installed optional mermaid (no "as source").
+      const page = /^ {2}the job's page {11}(.+)$/m.exec(stdout)?.[1] ?? "";
+      expect(page).toMatch(/job-1\.html$/);
+      expect(readFileSync(page, "utf8")).toContain("mermaid.initialize(");
+      expect(execFileSync("git", ["for-each-ref"], { cwd: other, encoding: "utf8" })).toBe(before);
+    },
+    bound(180_000),
+  );
 
-  it("runs as `npx cfa-bot` too, which then suggests `npx cfa-bot`", async () => {
-    const { stdout } = await run("npx", ["--yes", MANIFEST.name, "--help"], {
-      cwd: other,
-      env: cleanEnv(),
-    });
-    expect(stdout).toContain("Usage: cfa <command> [options]");
-    expect(stdout).toContain("Start with `npx cfa-bot demo`");
-  }, 180_000);
+  it(
+    "runs as `npx cfa-bot` too, which then suggests `npx cfa-bot`",
+    async () => {
+      const { stdout } = await run("npx", ["--yes", MANIFEST.name, "--help"], {
+        cwd: other,
+        env: cleanEnv(),
+      });
+      expect(stdout).toContain("Usage: cfa <command> [options]");
+      expect(stdout).toContain("Start with `npx cfa-bot demo`");
+    },
+    bound(180_000),
+  );
 });
 
 describe("npm's own report of the install", () => {

@@ -40,7 +40,7 @@ export async function createLocalJob(options: {
   /** Where the job's temp tree goes (created); a fresh temp dir by default. */
   root?: string;
   /**
-   * The order ended turns are applied in (engine/turn/turn-scheduler.ts). Default `started`,
+   * The order ended turns are applied in (engine/apply/turn-scheduler.ts). Default `started`,
    * as for a replay: these jobs play scripts whose steps assume an order of replies, and the
    * order turns end in depends on the machine's load. Tests of the live order pass `finished`.
    */

@@ -144,7 +144,7 @@ export function expectBothMerged(job: LocalJob): void {
 }
 
 /**
- * One task's own run as task mode runs it (src/engine/fanout/wake-task.ts): a fresh clone of
+ * One task's own run as task mode runs it (src/engine/wake-task.ts): a fresh clone of
  * the lead's repository with the job's branches fetched as the worker fetches them, its own
  * work area, the job's (scripted) model for the worker's calls, pushes to the lead's
  * repository. Returns what the task wake said and the refs the run's clone ended with.

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { promisify } from "node:util";
 import { JSDOM, VirtualConsole } from "jsdom";
+import { bound } from "../time-bound.js";
 
 /** Debian's chromium when installed (`apt-get install chromium`), else null: tests skip. */
 export const CHROMIUM =
@@ -29,7 +30,7 @@ export async function drawnPage(file: string): Promise<Document> {
       "--dump-dom",
       `file://${file}`,
     ],
-    { maxBuffer: 64 * 1024 * 1024, timeout: 120_000 },
+    { maxBuffer: 64 * 1024 * 1024, timeout: bound(120_000) },
   );
   return pageDom(stdout);
 }

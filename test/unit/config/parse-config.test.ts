@@ -1,4 +1,4 @@
-// `.github/cfa.yml` (README, "Configuration"): all optional, defaults filled, every
+// `.github/cfa.yml` (docs/configuration.md): all optional, defaults filled, every
 // mistake reported as a value naming the field, never thrown, never silently ignored.
 
 import fc from "fast-check";
@@ -28,7 +28,7 @@ const errors = (yaml: string, source?: string): ConfigIssue[] => {
 
 const messages = (yaml: string) => errors(yaml).map((e) => e.message);
 
-// The documented defaults (README "Sandbox"), written out: a change to them shows here.
+// The documented defaults (docs/sandbox.md), written out: a change to them shows here.
 const LIMITS = {
   processes: 256,
   memoryMiB: 2048,
@@ -39,7 +39,7 @@ const LIMITS = {
   connections: 128,
 };
 
-// The default command lists (README "Configuration"), written out: shells and make for the
+// The default command lists (docs/configuration.md), written out: shells and make for the
 // project's scripts and the build and test tools of every ecosystem; the sandbox is the
 // boundary, not these lists.
 const READING = ["ls", "cat", "grep", "find", "head", "tail", "wc", "diff"];
@@ -92,6 +92,17 @@ const DEFAULTS: CfaConfig = {
   fanOut: 3,
   dispatchDepth: 3,
   setup: { commands: [], network: "detect", timeoutSeconds: 900 },
+  mcp: {
+    tools: {
+      "intent-lead": [],
+      "project-lead": [],
+      worker: ["mcp__*"],
+      verifier: ["mcp__*"],
+      proxy: [],
+    },
+    startSeconds: 60,
+    callSeconds: 120,
+  },
   execute: { runners: "auto" },
   models: {
     "intent-lead": "capable",
@@ -269,6 +280,7 @@ commands:
   proxy: []
 network: { worker: true, verifier: [python, pypi.internal.example] }
 setup: { commands: [npm ci, [make, deps]], network: [node], timeoutSeconds: 120 }
+mcp: { tools: { project-lead: [mcp__docs__*], worker: [mcp__playwright__*] }, startSeconds: 90, callSeconds: 30 }
 commandLimits: { worker: { processes: 512, memoryMiB: 4096, fileSizeMiB: 64, cpuSeconds: 120, tmpMiB: 256, openFiles: 1024, connections: 16 } }
 sandbox: "off"
 limits: { toolCallsPerTurn: 10, commandTimeoutSeconds: 21600, commandOutputBytes: 1024, fileMiB: 50, maxTokens: 32000, apiPatienceMinutes: 60 }
@@ -299,6 +311,15 @@ gates: { remindAfterHours: 12, expireAfterDays: 3.5 }
         ],
         network: ["node"],
         timeoutSeconds: 120,
+      },
+      mcp: {
+        tools: {
+          ...DEFAULTS.mcp.tools,
+          "project-lead": ["mcp__docs__*"],
+          worker: ["mcp__playwright__*"],
+        },
+        startSeconds: 90,
+        callSeconds: 30,
       },
       execute: { runners: "per-task" },
       models: {

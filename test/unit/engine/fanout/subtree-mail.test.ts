@@ -10,7 +10,7 @@ import {
   quietNotice,
   subtreeMailRefusal,
 } from "../../../../src/engine/fanout/subtree-mail.js";
-import { conflictNotice, notStartedNotice } from "../../../../src/engine/flow/parent-notices.js";
+import { conflictNotice, notStartedNotice } from "../../../../src/engine/fanout/parent-notices.js";
 import { TaskLedgerSchema } from "../../../../src/records/engine-state.js";
 import { taskLedger } from "../../../support/engine/task-ledger.js";
 import { LEAD, turnRecord } from "../../../support/engine/task-run-jobs.js";

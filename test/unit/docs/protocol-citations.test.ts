@@ -1,0 +1,68 @@
+// Code and tests cite the protocol by section (`docs/protocol.md#withdrawal`); a citation is
+// only useful if a reader lands on that section, so every one must name a heading's anchor.
+
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { anchorsOf } from "../../support/docs/markdown-anchors.js";
+
+const ROOT = join(import.meta.dirname, "..", "..", "..");
+const CITATION = /docs\/protocol\.md#([A-Za-z0-9_-]+)/g;
+
+function* sourceFiles(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* sourceFiles(path);
+    else if (/\.(ts|md|js)$/.test(name)) yield path;
+  }
+}
+
+const anchors = anchorsOf(readFileSync(join(ROOT, "docs", "protocol.md"), "utf8"));
+
+/** The citations in `text` that name no section of docs/protocol.md. */
+function brokenIn(text: string): string[] {
+  return [...text.matchAll(CITATION)].map((m) => m[1]!).filter((a) => !anchors.has(a));
+}
+
+const SELF = "test/unit/docs/protocol-citations.test.ts";
+
+describe("docs/protocol.md citations", () => {
+  it("the document has a section for each part of the protocol", () => {
+    for (const anchor of [
+      "jobs-and-states",
+      "skill-contract",
+      "phase-artifacts",
+      "message-soup",
+      "dispatch",
+      "escalation",
+      "intervention",
+      "withdrawal",
+      "workspaces",
+      "persistence",
+      "recorded-decisions",
+      "run-visibility",
+      "invariants",
+      "configuration",
+    ]) {
+      expect(anchors, anchor).toContain(anchor);
+    }
+  });
+
+  it("every docs/protocol.md#anchor cited in src/, test/, bench/, prompts/ and docs/ resolves", () => {
+    const broken: string[] = [];
+    for (const dir of ["src", "test", "bench", "prompts", "docs"]) {
+      for (const file of sourceFiles(join(ROOT, dir))) {
+        const rel = file.slice(ROOT.length + 1);
+        if (rel === SELF) continue;
+        const text = readFileSync(file, "utf8");
+        broken.push(...brokenIn(text).map((a) => `${rel}: #${a}`));
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("a citation of a missing section is caught (control)", () => {
+    expect(brokenIn("see docs/protocol.md#no-such-section")).toEqual(["no-such-section"]);
+    expect(brokenIn("see docs/protocol.md#withdrawal")).toEqual([]);
+  });
+});
