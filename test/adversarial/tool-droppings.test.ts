@@ -2,9 +2,11 @@
 // Python's and a shell's history, and the XDG folders — each writes under ~ (npm's debug log
 // holds the runner's paths and its kernel version). HOME is the workspace's private folder
 // outside the worktree (Workspace.home, shown at /home/cfa): the worktree stays clean,
-// what they wrote is in the home, and a whole job whose worker runs them commits none of it
-// and no string of the runner's paths. Positive control: the same commands with HOME the
-// worktree (as before) leave every dropping in it, for the engine's next commit.
+// what they wrote is in the home, and a whole job whose worker runs them (and prints its own
+// folder) commits none of it and no string of the runner's paths: a command's output names the
+// worktree relative to itself. Positive controls: the sandbox shows a command the worktree's
+// host path, and the same commands with HOME the worktree (as before) leave every dropping in
+// it, for the engine's next commit.
 
 import { existsSync } from "node:fs";
 import { release } from "node:os";
@@ -122,6 +124,8 @@ describe(cases(`tool droppings under HOME${skipped}`, DROPPERS.length + 1), () =
         ],
         "worker@dispatch:tools": [
           ...DROPPERS.map(([, argv]) => tools(call("run_command", { argv }))),
+          // Its own folder, into the transcript the engine commits.
+          tools(call("run_command", { argv: ["sh", "-c", 'pwd; ls -d "$PWD"/*'] })),
           tools(call("write_file", { path: "done.txt", content: "ran\n" })),
           tools(call("reply", { text: "ran them" })),
           say("done"),
@@ -145,6 +149,20 @@ describe(cases(`tool droppings under HOME${skipped}`, DROPPERS.length + 1), () =
     // No string of the runner's: its folders, its home, its kernel.
     const runner = [job.root, job.workRoot, process.env.HOME ?? "/nonexistent-home", release()];
     expect(filesHolding(job.repoDir, "cfa/1", runner)).toEqual([]);
+  });
+
+  bit("positive control: the sandbox itself shows a command the worktree's host path", async () => {
+    const sandbox = createBwrapSandbox({ bwrapPath: bwrapPath! });
+    const raw = await sandbox.run({
+      argv: ["pwd"],
+      cwd: ws.root,
+      env: { PATH: SYSTEM_PATH },
+      timeoutMs: 60_000,
+      maxOutputBytes: 1 << 20,
+      network: false,
+    });
+    expect(raw.stdout.trim()).toBe(ws.root);
+    expect((await run(sandbox, ["sh", "-c", "pwd"], ws.home)).stdout.trim()).toBe(".");
   });
 
   bit("positive control: with HOME the worktree, every dropping lands in it", async () => {

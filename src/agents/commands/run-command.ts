@@ -6,6 +6,7 @@ import type { NetworkSetting } from "../../config/network-setting.js";
 import type { CommandLimits, CommandResult, Sandbox, SharedCache } from "../../ports/sandbox.js";
 import { checkCommand } from "./check-command.js";
 import { reduceEnv, type EnvLike } from "./reduce-env.js";
+import { relativeToWorkspace } from "./relative-paths.js";
 import { withToolDefaults } from "./tool-defaults.js";
 
 export interface CommandRole {
@@ -36,10 +37,13 @@ export interface RunCommandInput {
   signal?: AbortSignal;
 }
 
-/** Throws CommandRefusedError (policy) or a sandbox error; a failing command is a result. */
+/**
+ * Throws CommandRefusedError (policy) or a sandbox error; a failing command is a result, its
+ * output naming the workspace relative to itself (relative-paths.ts).
+ */
 export async function runCommand(input: RunCommandInput): Promise<CommandResult> {
   checkCommand(input.argv, input.role.allowedCommands);
-  return input.sandbox.run(
+  const result = await input.sandbox.run(
     {
       argv: [...input.argv],
       cwd: input.workspaceRoot,
@@ -55,4 +59,9 @@ export async function runCommand(input: RunCommandInput): Promise<CommandResult>
     },
     input.signal ? { signal: input.signal } : undefined,
   );
+  return {
+    ...result,
+    stdout: relativeToWorkspace(result.stdout, input.workspaceRoot),
+    stderr: relativeToWorkspace(result.stderr, input.workspaceRoot),
+  };
 }
