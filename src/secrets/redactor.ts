@@ -122,9 +122,7 @@ export class Redactor {
     const found: [number, number][] = [];
     const publicParts: [number, number][] = [];
     for (const value of this.literals) {
-      for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + value.length)) {
-        found.push([at, at + value.length]);
-      }
+      eachOccurrence(text, value, (at) => found.push([at, at + value.length]));
     }
     if ((this.forms.length > 0 || this.windows.size > 0) && text.length > 0) {
       const skeletons = [skeleton(text), ...droppedEscapes(text)];
@@ -132,13 +130,7 @@ export class Redactor {
       if (twice !== null) skeletons.push(twice);
       skeletons.forEach((view, n) => {
         for (const form of this.forms) {
-          for (
-            let at = view.text.indexOf(form);
-            at >= 0;
-            at = view.text.indexOf(form, at + form.length)
-          ) {
-            found.push(original(view, at, at + form.length));
-          }
+          eachOccurrence(view.text, form, (at) => found.push(original(view, at, at + form.length)));
         }
         // Spelled-out forms are looked for in the first view: the others differ only in how
         // escapes read.
@@ -154,13 +146,9 @@ export class Redactor {
       if (this.codes.length > 0 && CODE_LIST.test(skeletons[0]!.text)) {
         const alnum = alnumProjection(skeletons[0]!);
         for (const codes of this.codes) {
-          for (
-            let at = alnum.text.indexOf(codes);
-            at >= 0;
-            at = alnum.text.indexOf(codes, at + codes.length)
-          ) {
-            found.push(original(alnum, at, at + codes.length));
-          }
+          eachOccurrence(alnum.text, codes, (at) =>
+            found.push(original(alnum, at, at + codes.length)),
+          );
         }
       }
     }
@@ -263,6 +251,11 @@ function droppedEscapes(text: string): Skeleton[] {
     at = text.indexOf("\\", end);
   }
   return views;
+}
+
+/** Calls `at` with each index where `needle` starts in `text`, occurrences not overlapping. */
+function eachOccurrence(text: string, needle: string, at: (index: number) => void): void {
+  for (let k = text.indexOf(needle); k >= 0; k = text.indexOf(needle, k + needle.length)) at(k);
 }
 
 /** [start, end) of `view` as the original text's [start, end). */

@@ -20,6 +20,7 @@ import type { BlockedRequest, CommandResult, Sandbox } from "../../src/ports/san
 import { cases } from "../support/adversarial/count.js";
 import { renderStatus } from "../support/comments/status-fixture.js";
 import { nodeScript, runIn, useEgressWorld } from "../support/egress/egress-sandbox.js";
+import { socks4a, socks5 } from "../support/egress/proxy-bytes.js";
 import { removeDir, tempDir } from "../support/git/temp-repo.js";
 
 let ws: string;
@@ -43,10 +44,6 @@ next(0);`);
 const connect = (host: string) => `CONNECT ${host}:443 HTTP/1.1\r\n\r\n`;
 const JUNK = Array.from({ length: 150 }, (_, i) => connect(`junk${i}.example`));
 
-const latin1 = (bytes: number[] | Buffer) => Buffer.from(bytes).toString("latin1");
-const socks5 = (host: string, port: number) =>
-  latin1([5, 1, 0, 5, 1, 0, 3, host.length, ...Buffer.from(host), port >> 8, port & 255]);
-
 /** Bytes the HTTP parser refuses, and what each named. */
 const PARSER_REFUSED: readonly [string, string, Partial<BlockedRequest>][] = [
   [
@@ -61,12 +58,12 @@ const PARSER_REFUSED: readonly [string, string, Partial<BlockedRequest>][] = [
   ],
   [
     "SOCKS4a naming a host",
-    latin1([4, 1, 1, 187, 0, 0, 0, 1, 0x75, 0, ...Buffer.from("socks4.example"), 0]),
+    socks4a("socks4.example", 443).toString("latin1"),
     { host: "socks4.example", port: 443, protocol: "tcp" },
   ],
   [
     "SOCKS5 naming a host with its greeting",
-    socks5("socks5.example", 22),
+    socks5("socks5.example", 22).toString("latin1"),
     { host: "socks5.example", port: 22, protocol: "tcp" },
   ],
   [

@@ -18,7 +18,7 @@ import {
 } from "../../src/adapters/sandbox/toolchain-paths.js";
 import type { Sandbox } from "../../src/ports/sandbox.js";
 import { cases } from "../support/adversarial/count.js";
-import { bwrapSuite } from "../support/sandbox/sandbox-fixtures.js";
+import { bwrapSuite, commandRequest } from "../support/sandbox/sandbox-fixtures.js";
 
 const { bwrapPath, bit, skipped } = bwrapSuite();
 const SECRET = "ghp_ToolchainCredential0123456789abcdef";
@@ -89,15 +89,7 @@ afterAll(async () => {
   await rm(t, { recursive: true, force: true });
 });
 
-const run = (sandbox: Sandbox, argv: string[]) =>
-  sandbox.run({
-    argv,
-    cwd: ws,
-    env: { PATH: "/usr/bin:/bin" },
-    timeoutMs: 20_000,
-    maxOutputBytes: 65536,
-    network: false,
-  });
+const run = (sandbox: Sandbox, argv: string[]) => sandbox.run(commandRequest(ws, argv));
 
 describe(cases(`toolchain credentials at any depth${skipped}`, PLANTED.length + 1), () => {
   bit("each is found and covered: cat gives nothing of it, the programs still run", async () => {

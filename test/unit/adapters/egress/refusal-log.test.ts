@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { namedTarget, OTHER_HOSTS, RefusalLog } from "../../../../src/adapters/egress/index.js";
+import { clientHello, socks4a, socks5 } from "../../../support/egress/proxy-bytes.js";
 
 describe("RefusalLog", () => {
   it("counts identical refusals as one kind", () => {
@@ -47,31 +48,6 @@ describe("RefusalLog", () => {
   });
 });
 
-/** A TLS 1.2 ClientHello holding only a server_name extension for `name`. */
-function clientHello(name: string): Buffer {
-  const host = Buffer.from(name);
-  const sniList = Buffer.concat([Buffer.from([0]), u16(host.length), host]);
-  const sni = Buffer.concat([u16(0), u16(sniList.length + 2), u16(sniList.length), sniList]);
-  const body = Buffer.concat([
-    Buffer.from([3, 3]),
-    Buffer.alloc(32),
-    Buffer.from([0]),
-    u16(2),
-    Buffer.from([0x13, 0x01]),
-    Buffer.from([1, 0]),
-    u16(sni.length),
-    sni,
-  ]);
-  const handshake = Buffer.concat([Buffer.from([1, 0]), u16(body.length), body]);
-  return Buffer.concat([Buffer.from([0x16, 3, 1]), u16(handshake.length), handshake]);
-}
-
-function u16(n: number): Buffer {
-  const b = Buffer.alloc(2);
-  b.writeUInt16BE(n);
-  return b;
-}
-
 describe("namedTarget: what bytes the HTTP parser refused named", () => {
   it.each([
     [
@@ -104,21 +80,19 @@ describe("namedTarget: what bytes the HTTP parser refused named", () => {
       port: 22,
       protocol: "tcp",
     });
-    const socks4a = Buffer.concat([
-      Buffer.from([4, 1, 1, 187, 0, 0, 0, 1, 0x75, 0]),
-      Buffer.from("socks.example\0"),
-    ]);
-    expect(namedTarget(socks4a)).toEqual({ host: "socks.example", port: 443, protocol: "tcp" });
+    expect(namedTarget(socks4a("socks.example", 443))).toEqual({
+      host: "socks.example",
+      port: 443,
+      protocol: "tcp",
+    });
   });
 
   it("SOCKS5 with its request in the same bytes, and its greeting alone", () => {
-    const name = Buffer.from("five.example");
-    const request = Buffer.concat([
-      Buffer.from([5, 1, 0, 5, 1, 0, 3, name.length]),
-      name,
-      u16(443),
-    ]);
-    expect(namedTarget(request)).toEqual({ host: "five.example", port: 443, protocol: "tcp" });
+    expect(namedTarget(socks5("five.example", 443))).toEqual({
+      host: "five.example",
+      port: 443,
+      protocol: "tcp",
+    });
     expect(namedTarget(Buffer.from([5, 1, 0]))).toBeNull();
   });
 
