@@ -23,18 +23,16 @@ export async function openJournal(s: Session): Promise<void> {
   const rt = runtimeOf(s);
   // What an earlier run pushed (journal-branch.ts) and what an outage carried in state.json,
   // besides this area's file: the same entry in several places is taken once.
-  const { branch, lines } = await JournalBranch.open(
-    s.deps.repoDir,
-    s.deps.forge,
-    s.n,
-    s.deps.logger,
-  );
+  const { branch, lines } =
+    s.deps.journalBranch === false
+      ? { branch: null, lines: [] }
+      : await JournalBranch.open(s.deps.repoDir, s.deps.forge, s.n, s.deps.logger);
   const journal = await ResponseJournal.open(
     s.area,
     [...(s.engine.journal ?? []), ...lines],
     (problem) => s.deps.logger.warn(`cfa #${s.n}: response journal: skipped ${problem}`),
   );
-  journal.mirror = (entries, options) => branch.publish(entries, options);
+  if (branch !== null) journal.mirror = (entries, options) => branch.publish(entries, options);
   rt.journalBranch = branch;
   for (const entry of journal.unaccounted(s.engine.calls ?? 0)) {
     charge(s, entry.response.usage, entry.costUsd);

@@ -96,14 +96,14 @@ describe("without ANTHROPIC_API_KEY", () => {
     },
   );
 
-  it("under npx, the demo it points at is the published package's", async () => {
+  it("under npx over a local install, the demo it points at is the installed bin's", async () => {
     const io = captureIo({
       cwd: local.root,
       env: { PATH: process.env.PATH, npm_command: "exec", npm_package_name: "my-app" },
     });
     expect(await main(["run", "x", "--repo", local.repo], io)).toBe(1);
-    expect(io.err()).toBe(`${noKeyMessage("npx cfa-bot")}\n`);
-    expect(io.err()).toContain("Try `npx cfa-bot demo`");
+    expect(io.err()).toBe(`${noKeyMessage("npx cfa")}\n`);
+    expect(io.err()).toContain("Try `npx cfa demo`");
   });
 
   it("an empty key counts as none", async () => {

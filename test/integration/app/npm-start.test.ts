@@ -84,6 +84,7 @@ describe("npm start", () => {
         PORT: String(port),
         GHE_HOST: "127.0.0.1:9",
         GHE_PROTOCOL: "http",
+        LOG_FORMAT: "json",
       });
       let serverPid: number | undefined;
       try {
@@ -103,6 +104,16 @@ describe("npm start", () => {
             e.code === 0 || e.signal === "SIGTERM",
         );
         expect(server.output()).not.toContain("could not stop cleanly");
+        // Each JSON line is one object with one "name" (a child's `name` binding repeated it),
+        // and the stop is said: a log that ends says why.
+        const lines = server
+          .output()
+          .split("\n")
+          .filter((l) => l.startsWith("{"));
+        for (const line of lines) expect(line.match(/"name":/g) ?? [], line).toHaveLength(1);
+        const messages = lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
+        expect(messages).toContainEqual(expect.stringMatching(/^cfa\/app: SIGTERM: stopping/));
+        expect(messages).toContain("cfa/app: stopped on SIGTERM");
         // The server itself stopped, not only npm: nothing answers on its port any more.
         for (let i = 0; i < 100 && alive(serverPid!); i += 1) {
           await new Promise((resolve) => setTimeout(resolve, 50));

@@ -220,11 +220,17 @@ describe(`npm install ${MANIFEST.name} in an empty folder`, () => {
     "runs `cfa demo` from another repository, to DONE, leaving that repository alone",
     async () => {
       const before = execFileSync("git", ["for-each-ref"], { cwd: other, encoding: "utf8" });
-      const { stdout, stderr } = await run(join(app, "node_modules", ".bin", "cfa"), ["demo"], {
-        cwd: other,
-        env: cleanEnv(),
-        maxBuffer: 64 * 1024 * 1024,
-      });
+      // --dir keeps the repository and its page (without it the demo removes its folder).
+      const kept = join(tmp, "demo-kept");
+      const { stdout, stderr } = await run(
+        join(app, "node_modules", ".bin", "cfa"),
+        ["demo", "--dir", kept],
+        {
+          cwd: other,
+          env: cleanEnv(),
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
       expect(stderr).toBe("");
       expect(stdout).toContain("EXECUTE       MERGED    task truncate into cfa/1");
       expect(stdout).toContain("DONE — the work is approved.");
