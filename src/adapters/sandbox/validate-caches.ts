@@ -1,6 +1,7 @@
-// Checks the shared caches a request binds read-write (issue 20): each an existing folder
-// outside the workspace (and not holding it), not a system or toolchain folder, not inside
-// the job area the sandbox hides, one per tool. A caller's mistake is a SandboxRequestError.
+// Checks the folders a request binds read-write besides the workspace — the shared caches
+// (one per tool) and the workspace's private home: each an existing folder outside the
+// workspace (and not holding it), not a system or toolchain folder, not holding the job area
+// the sandbox hides. A caller's mistake is a SandboxRequestError.
 
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
@@ -22,20 +23,45 @@ const FORBIDDEN = [
   "/lib64",
 ];
 
-/** A folder bound read-write outside the workspace (a cache, the bash session's state). */
-export interface BoundFolders {
-  /** Shown read-only (toolchains): a bound folder may neither be in one nor hold one. */
+export async function validateCaches(
+  caches: readonly SharedCache[],
+  cwd: string,
+  folders: WritableFolderRules,
+): Promise<SharedCache[]> {
+  const out: SharedCache[] = [];
+  for (const [i, cache] of caches.entries()) {
+    const field = `caches[${i}]`;
+    if (!(CACHE_TOOLS as readonly string[]).includes(cache.tool)) {
+      throw new SandboxRequestError(field, `names an unknown tool ${JSON.stringify(cache.tool)}`);
+    }
+    if (out.some((c) => c.tool === cache.tool)) {
+      throw new SandboxRequestError(field, `is a second ${cache.tool} cache`);
+    }
+    out.push({
+      tool: cache.tool,
+      path: await validateWritableFolder(field, cache.path, cwd, folders),
+    });
+  }
+  return out;
+}
+
+export interface WritableFolderRules {
+  /** Shown read-only (toolchains): a writable folder may neither be in one nor hold one. */
   readOnly: readonly string[];
-  /** Hidden (the job area): a bound folder may be inside one (its bind shows just it), never hold one. */
+  /** Hidden (the job area): one may be inside one (its bind shows just it), never hold one. */
   hidden: readonly string[];
 }
 
-/** The real path of a folder the sandbox may bind read-write, or a SandboxRequestError. */
+/**
+ * A host folder a request binds read-write besides the workspace (a shared cache, the
+ * workspace's private home): existing, outside the workspace and not holding it, not a
+ * system or toolchain folder, not holding the hidden job area. Its real path.
+ */
 export async function validateWritableFolder(
   field: string,
   folder: string,
   cwd: string,
-  folders: BoundFolders,
+  rules: WritableFolderRules,
 ): Promise<string> {
   if (!path.isAbsolute(folder)) {
     throw new SandboxRequestError(field, `must be an absolute path (got ${folder})`);
@@ -48,34 +74,14 @@ export async function validateWritableFolder(
     throw new SandboxRequestError(field, `must be outside the workspace and not hold it: ${real}`);
   }
   if (
-    [...FORBIDDEN, ...folders.readOnly].some(
-      (other) => isWithin(real, other) || isWithin(other, real),
+    [...FORBIDDEN, ...rules.readOnly].some(
+      (shown) => isWithin(real, shown) || isWithin(shown, real),
     )
   ) {
     throw new SandboxRequestError(field, `overlaps a folder the sandbox shows read-only: ${real}`);
   }
-  if (folders.hidden.some((other) => isWithin(other, real))) {
+  if (rules.hidden.some((hidden) => isWithin(hidden, real))) {
     throw new SandboxRequestError(field, `holds the job area, which the sandbox hides: ${real}`);
   }
   return real;
-}
-
-export async function validateCaches(
-  caches: readonly SharedCache[],
-  cwd: string,
-  folders: BoundFolders,
-): Promise<SharedCache[]> {
-  const out: SharedCache[] = [];
-  for (const [i, cache] of caches.entries()) {
-    const field = `caches[${i}]`;
-    if (!(CACHE_TOOLS as readonly string[]).includes(cache.tool)) {
-      throw new SandboxRequestError(field, `names an unknown tool ${JSON.stringify(cache.tool)}`);
-    }
-    if (out.some((c) => c.tool === cache.tool)) {
-      throw new SandboxRequestError(field, `is a second ${cache.tool} cache`);
-    }
-    const real = await validateWritableFolder(field, cache.path, cwd, folders);
-    out.push({ tool: cache.tool, path: real });
-  }
-  return out;
 }

@@ -156,6 +156,7 @@ export function createHost(
       sandbox: await s.deps.sandbox(s.config.sandbox),
       argv,
       workspaceRoot: ws.root,
+      ...(ws.home === undefined ? {} : { home: ws.home }),
       role: {
         allowedCommands: role.commands,
         network: s.config.network[name],
@@ -433,7 +434,7 @@ export function createHost(
     async runShell(call): Promise<ShellOutcome> {
       // The session lives outside every worktree, in the job area the sandbox hides: only its
       // dump folder is bound into the command's sandbox (src/agents/shell/run-shell.ts).
-      const dir = join(s.area, "private", "shell", addressKey(a).replace(/[^\w@.-]/g, "_"));
+      const dir = join(s.area, ".shells", addressKey(a).replace(/[^\w@.-]/g, "_"));
       await mkdir(dir, { recursive: true });
       const line = shellLine(call.command ?? "");
       const unlisted = namedPrograms(call.command ?? "").filter((p) => !role.commands.includes(p));

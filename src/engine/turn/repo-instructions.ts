@@ -2,7 +2,9 @@
 // the default branch's committed blobs in the engine's own repository (never a worktree an
 // agent writes, never the job branch), so what one agent edits never instructs the next
 // (src/agents/instructions). Links and submodules are not followed; a file past 1 MiB is not
-// read; an identical blob is read once (CLAUDE.md kept as a copy of AGENTS.md).
+// read; an identical blob is read once (CLAUDE.md kept as a copy of AGENTS.md). The tree is
+// listed as setup-network.ts lists it: nested AGENTS.md files are found only in a listing,
+// which Forge.readDefaultBranchFile (one named path, an API call each on GitHub) cannot give.
 
 import {
   NO_INSTRUCTIONS,
