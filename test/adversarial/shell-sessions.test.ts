@@ -105,7 +105,7 @@ describe(
   cases("a command's shell-session dump, read back as hostile", PLANTS.length + 2, "plants"),
   () => {
     let n = 0;
-    const dirOf = () => path.join(area, "private", `i${++n}`);
+    const dirOf = () => path.join(area, ".shells", `i${++n}`);
     /** A session that is in `sub` with MINE=1, then one call whose command leaves `plant`. */
     const session = async (plant: Plant) => {
       const dir = dirOf();

@@ -23,7 +23,7 @@ beforeAll(async () => {
   if (bwrapPath === null) return;
   area = await fixtureRoot("cfa-shell-it-");
   ws = path.join(area, "job");
-  dir = path.join(area, "private", "shell", "worker@dispatch_t1");
+  dir = path.join(area, ".shells", "worker@dispatch_t1");
   await mkdir(path.join(ws, "sub"), { recursive: true });
   await mkdir(dir, { recursive: true });
   // As the engine makes it: the job area hidden, only the workspace and the dump bound.
@@ -62,7 +62,7 @@ describe(`the bash tool's session, in the sandbox${skipped}`, () => {
       expect(first.result?.stdout.trim()).toBe("2");
       expect(first.cwd).toBe("sub");
       const second = await call({ command: 'pwd; echo "$GREETING"; unset GREETING' });
-      expect(second.result?.stdout).toBe(`${ws}/sub\nhello there\n`);
+      expect(second.result?.stdout).toBe("./sub\nhello there\n");
       const third = await call({ command: 'echo "[${GREETING-unset}]"' });
       expect(third.result?.stdout).toBe("[unset]\n");
     },
@@ -71,7 +71,7 @@ describe(`the bash tool's session, in the sandbox${skipped}`, () => {
   bit("restart gives a fresh session: the workspace root, no variables", async () => {
     await call({ command: "cd sub; export KEPT=1" });
     const restarted = await call({ restart: true, command: 'pwd; echo "[${KEPT-}]"' });
-    expect(restarted.result?.stdout).toBe(`${ws}\n[]\n`);
+    expect(restarted.result?.stdout).toBe(".\n[]\n");
     expect((await call({ restart: true })).result).toBeNull();
   });
 
@@ -85,7 +85,7 @@ describe(`the bash tool's session, in the sandbox${skipped}`, () => {
       expect(killed.result?.timedOut).toBe(true);
       expect(killed.notes.join()).toMatch(/did not finish/);
       expect(killed.cwd).toBe("sub");
-      expect((await call({ command: 'pwd; echo "$AFTER"' })).result?.stdout).toBe(`${ws}/sub\n1\n`);
+      expect((await call({ command: 'pwd; echo "$AFTER"' })).result?.stdout).toBe("./sub\n1\n");
     },
   );
 
@@ -93,7 +93,7 @@ describe(`the bash tool's session, in the sandbox${skipped}`, () => {
     await call({ restart: true, command: "cd sub" });
     const outside = await call({ command: "cd /usr" });
     expect(outside.notes.join()).toMatch(/ended outside the workspace \(\/usr\)/);
-    expect((await call({ command: "pwd" })).result?.stdout).toBe(`${ws}/sub\n`);
+    expect((await call({ command: "pwd" })).result?.stdout).toBe("./sub\n");
   });
 
   bit(
@@ -106,7 +106,7 @@ describe(`the bash tool's session, in the sandbox${skipped}`, () => {
       });
       expect(planted.result?.exitCode).toBe(0);
       expect(planted.cwd).toBe("sub");
-      expect((await call({ command: "pwd" })).result?.stdout).toBe(`${ws}/sub\n`);
+      expect((await call({ command: "pwd" })).result?.stdout).toBe("./sub\n");
     },
   );
 
@@ -128,7 +128,7 @@ describe(`the bash tool's session, in the sandbox${skipped}`, () => {
     const off = await createSandbox("off", { holdsSecrets: () => false });
     const offArea = await fixtureRoot("cfa-shell-off-");
     const offWs = path.join(offArea, "job");
-    const offDir = path.join(offArea, "private", "shell", "worker@x");
+    const offDir = path.join(offArea, ".shells", "worker@x");
     await mkdir(path.join(offWs, "sub"), { recursive: true });
     await mkdir(offDir, { recursive: true });
     const run = (shell: ShellCall) =>
@@ -151,9 +151,7 @@ describe(`the bash tool's session, in the sandbox${skipped}`, () => {
       });
     try {
       await run({ command: "cd sub && export KEPT=yes" });
-      expect((await run({ command: 'pwd; echo "$KEPT"' })).result?.stdout).toBe(
-        `${offWs}/sub\nyes\n`,
-      );
+      expect((await run({ command: 'pwd; echo "$KEPT"' })).result?.stdout).toBe("./sub\nyes\n");
     } finally {
       await rm(offArea, { recursive: true, force: true });
     }
