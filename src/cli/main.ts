@@ -14,6 +14,7 @@ import { approveCommand } from "./commands/approve.js";
 import { demoCommand } from "./commands/demo.js";
 import { inspectCommand } from "./commands/inspect.js";
 import { interveneCommand } from "./commands/intervene.js";
+import { followupCommand } from "./commands/followup.js";
 import { rejectCommand } from "./commands/reject.js";
 import { replayCommand } from "./commands/replay.js";
 import { pauseCommand } from "./commands/pause.js";
@@ -33,6 +34,7 @@ export const COMMANDS: readonly Command[] = [
   answerCommand,
   withdrawCommand,
   interveneCommand,
+  followupCommand,
   pauseCommand,
   resumeCommand,
   watchCommand,

@@ -28,6 +28,8 @@ import { resumeUnfinished } from "./flow/resume.js";
 import { runProxies } from "./flow/run-proxies.js";
 import { remindGates } from "./flow/gate-reminders.js";
 import { ingestHumanEvents } from "./people/ingest.js";
+import { findFollowUp } from "./people/follow-up-requests.js";
+import { startFollowUpRound } from "./job/follow-up-round.js";
 import { publishChecks } from "./publish/checks.js";
 import { publishStatus, waitingOn } from "./publish/status.js";
 import { describePullRequest } from "./job/pull-request.js";
@@ -122,9 +124,10 @@ export async function wake(
   }
   try {
     await clearStaleGitLocks(n, deps);
-    const s = await openSession(n, deps, config.config, options.requester);
+    let s = await openSession(n, deps, config.config, options.requester);
     let stopped: WakeSummary["stopped"];
     try {
+      s = await followUpIfAsked(s);
       stopped = await run(s, options);
     } catch (error) {
       if (options.signal?.aborted) {
@@ -162,6 +165,22 @@ export async function wake(
     closeIdleLineProcesses();
     await locked.lock.release();
   }
+}
+
+/**
+ * A job that ended (DONE or WITHDRAWN) and was asked for more work since — a review that
+ * requests changes, `/cfa <request>` — is followed up (docs/protocol.md#jobs-and-states): a
+ * new job on the same branch and pull request, whose session this returns; the ended job's
+ * records stay as they were. Otherwise the session as it was.
+ */
+async function followUpIfAsked(s: Session): Promise<Session> {
+  if (!isTerminalState(s.job.state)) return s;
+  // What the job's end decided (its transition's effects) is done before anything follows.
+  await resumeUnfinished(s);
+  const asked = await findFollowUp(s);
+  if (asked === null) return s;
+  await startFollowUpRound(s, asked);
+  return openSession(s.n, s.deps, s.config);
 }
 
 /**

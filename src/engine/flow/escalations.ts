@@ -82,6 +82,22 @@ export async function runProxy(s: Session, m: ProxyMolecule): Promise<void> {
     await append(s, s.soup.respond(m.id, answer).events);
     return;
   }
+  if (autoApproved(s, meta)) {
+    // `followups.intent: auto`: the person's request is the follow-up's intent, so its
+    // INTENT.md is approved as drafted, on the person's word in the configuration.
+    await recordGateCommit(s, m.id);
+    setMeta(s, m.id, { verdict: "approved", answeredBy: "followups.intent: auto" });
+    progress(s, "GATE", "APPROVED", `${m.id}: followups.intent is auto`);
+    await append(
+      s,
+      s.soup.respond(m.id, {
+        kind: "answer",
+        text: "approved (`followups.intent: auto` in .github/cfa.yml: the request is the intent)",
+        data: { ...answerRecord(s, m, false), verdict: "approved" },
+      }).events,
+    );
+    return;
+  }
   if (m.policy === "always") {
     // [escalate] must come first under `always`: the person is asked as the agent asked.
     await append(s, s.soup.escalate(m.id, { kind: meta.kind, text: meta.text }).events);
@@ -184,6 +200,16 @@ export async function runProxy(s: Session, m: ProxyMolecule): Promise<void> {
         ...(gate ? { verdict: approved ? "approved" : "changes" } : {}),
       },
     }).events,
+  );
+}
+
+/** A follow-up's INTENT gate where the repository approves follow-ups' intents itself. */
+function autoApproved(s: Session, meta: EscalationMeta): boolean {
+  return (
+    meta.kind === "gate" &&
+    meta.state === "INTENT" &&
+    s.engine.followUp !== undefined &&
+    s.config.followups.intent === "auto"
   );
 }
 

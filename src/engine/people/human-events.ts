@@ -1,10 +1,10 @@
 // What people did since the last wake, read back from the forge (DESIGN.md: an event is a
 // cue to re-read GitHub, never a change to apply blindly). Authority is checked live here.
 
-import type { Actor, Forge, Permission, Review } from "../../ports/forge.js";
-import { ACTING_PERMISSIONS } from "../../ports/forge.js";
+import type { Comment, Forge, Permission, Review } from "../../ports/forge.js";
 import type { EngineState } from "../../records/engine-state.js";
 import { parseCommand } from "../../comments/commands.js";
+import { liveAuthority } from "./live-authority.js";
 
 export type HumanEvent =
   | { kind: "withdraw"; by: string; reason: string }
@@ -15,6 +15,11 @@ export type HumanEvent =
   /** Issue 17: pause and resume, each by a person whose authority was checked live. */
   | { kind: "pause"; by: string; reason: string; comment: number }
   | { kind: "resume"; by: string; comment: number }
+  /**
+   * `/cfa <request>` while the job runs (docs/protocol.md#jobs-and-states: one follow-up at a
+   * time): it reaches the current lead as an intervention, and the person is told so.
+   */
+  | { kind: "request"; by: string; text: string; comment: number; on: "issue" | "pull" }
   /** Someone without authority, or a malformed command: a one-line reply, nothing changes. */
   | { kind: "refused"; login: string; reason: string; comment: number };
 
@@ -42,15 +47,10 @@ export async function collectHumanEvents(
 ): Promise<Collected> {
   const events: HumanEvent[] = [];
   const cursor = { ...engine.cursor };
-  const permissions = new Map<string, Permission>();
-  const permissionOf = async (login: string) => {
-    let p = permissions.get(login);
-    if (p === undefined) permissions.set(login, (p = await forge.permission(login)));
-    return p;
-  };
-  const mayAct = async (actor: Actor) =>
-    policy.approvers.includes(actor.login.toLowerCase()) ||
-    ACTING_PERMISSIONS.includes(await permissionOf(actor.login));
+  const { permissionOf, mayAct } = liveAuthority(forge, policy.approvers);
+  const asks = (comment: Comment) =>
+    comment.author.login !== forge.botLogin &&
+    (comment.author.type !== "Bot" || policy.allowBots.includes(comment.author.login));
 
   const issue = await forge.getIssue(issueNumber);
   if (issue.state === "closed") {
@@ -77,8 +77,7 @@ export async function collectHumanEvents(
   for (const comment of await forge.listComments(issueNumber)) {
     if (comment.id <= engine.cursor.comment) continue;
     cursor.comment = Math.max(cursor.comment, comment.id);
-    if (comment.author.login === forge.botLogin) continue;
-    if (comment.author.type === "Bot" && !policy.allowBots.includes(comment.author.login)) continue;
+    if (!asks(comment)) continue;
     const parsed = parseCommand(comment.body);
     if (parsed === null) continue;
     if (!parsed.ok) {
@@ -126,6 +125,9 @@ export async function collectHumanEvents(
       case "resume":
         events.push({ kind: "resume", by, comment: comment.id });
         break;
+      case "cfa":
+        events.push({ kind: "request", by, text: command.text, comment: comment.id, on: "issue" });
+        break;
       default: {
         const never: never = command;
         throw new Error(`unhandled command ${JSON.stringify(never)}`);
@@ -134,6 +136,40 @@ export async function collectHumanEvents(
   }
 
   if (engine.pr !== null) {
+    // On the pull request only `/cfa` is read: every other command lives on the issue.
+    for (const comment of await forge.listComments(engine.pr)) {
+      if (comment.id <= (engine.cursor.pull ?? 0)) continue;
+      cursor.pull = Math.max(cursor.pull ?? 0, comment.id);
+      if (!asks(comment)) continue;
+      const parsed = parseCommand(comment.body);
+      if (parsed === null || (parsed.ok ? parsed.command.kind : parsed.verb) !== "cfa") continue;
+      if (!parsed.ok) {
+        events.push({
+          kind: "refused",
+          login: comment.author.login,
+          reason: parsed.error,
+          comment: comment.id,
+        });
+        continue;
+      }
+      if (!(await mayAct(comment.author))) {
+        events.push({
+          kind: "refused",
+          login: comment.author.login,
+          reason: "only people with write access can use `/cfa` on this job; nothing was changed.",
+          comment: comment.id,
+        });
+        continue;
+      }
+      if (parsed.command.kind !== "cfa") continue;
+      events.push({
+        kind: "request",
+        by: comment.author.login,
+        text: parsed.command.text,
+        comment: comment.id,
+        on: "pull",
+      });
+    }
     for (const review of await forge.listReviews(engine.pr)) {
       if (review.id <= engine.cursor.review) continue;
       cursor.review = Math.max(cursor.review, review.id);

@@ -45,6 +45,8 @@ interface PullState {
   body: string;
   draft: boolean;
   state: "open" | "closed";
+  /** Closed by a merge (the pull request's "Merge" button). */
+  merged?: boolean;
   user: User;
   requested: string[];
 }
@@ -55,7 +57,7 @@ export interface ReviewState {
   state: "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED";
   body: string;
   commitId: string;
-  comments: { path: string; line: number; body: string }[];
+  comments: { path: string; line: number; body: string; diffHunk?: string }[];
 }
 interface CheckState {
   id: number;
@@ -449,6 +451,7 @@ export class FakeGitHub {
             line: c.line,
             original_line: c.line,
             body: c.body,
+            diff_hunk: c.diffHunk ?? "",
             pull_request_review_id: review?.id,
             user: user(review?.user ?? { login: "ghost", type: "User" }),
           })),
@@ -722,18 +725,20 @@ export class FakeGitHub {
         ),
       comments: (args: ConnectionArgs) =>
         connection(
-          this.comments
-            .filter((c) => c.issue === issue.number)
-            .map((c) => ({
-              fullDatabaseId: String(c.id),
-              databaseId: c.id,
-              author: actorNode(c.user),
-              body: c.body,
-              createdAt: "2026-11-22T10:00:00Z",
-              url: `${WEB}/issues/${c.issue}#issuecomment-${c.id}`,
-            })),
+          this.comments.filter((c) => c.issue === issue.number).map((c) => this.commentNode(c)),
           args,
         ),
+    };
+  }
+
+  private commentNode(c: CommentState) {
+    return {
+      fullDatabaseId: String(c.id),
+      databaseId: c.id,
+      author: actorNode(c.user),
+      body: c.body,
+      createdAt: "2026-11-22T10:00:00Z",
+      url: `${WEB}/issues/${c.issue}#issuecomment-${c.id}`,
     };
   }
 
@@ -742,12 +747,18 @@ export class FakeGitHub {
       __typename: "PullRequest",
       id: `PR_${pull.number}`,
       number: pull.number,
-      state: pull.state.toUpperCase(),
+      state: pull.merged === true ? "MERGED" : pull.state.toUpperCase(),
       isDraft: pull.draft,
       url: `${WEB}/pull/${pull.number}`,
       headRefName: pull.head,
       baseRefName: pull.base,
       author: actorNode(pull.user),
+      // The pull request's own conversation: GitHub keeps it as issue comments on its number.
+      comments: (args: ConnectionArgs) =>
+        connection(
+          this.comments.filter((c) => c.issue === pull.number).map((c) => this.commentNode(c)),
+          args,
+        ),
       reviews: (args: ConnectionArgs) =>
         connection(
           this.reviews
@@ -766,6 +777,7 @@ export class FakeGitHub {
                     line: c.line,
                     originalLine: c.line,
                     body: c.body,
+                    diffHunk: c.diffHunk ?? "",
                   })),
                   a,
                 ),
@@ -828,7 +840,8 @@ export class FakeGitHub {
       base: ref(pull.base),
       html_url: `${WEB}/pull/${pull.number}`,
       requested_reviewers: pull.requested.map((login) => user({ login, type: "User" })),
-      merged: false,
+      merged: pull.merged === true,
+      merged_at: pull.merged === true ? "2026-11-22T11:00:00Z" : null,
     };
   }
 

@@ -142,6 +142,7 @@ const DEFAULTS: CfaConfig = {
   allowBots: [],
   auditTrail: "keep",
   gates: {},
+  followups: { intent: "gate" },
 };
 
 describe("parseConfig: defaults", () => {
