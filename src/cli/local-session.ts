@@ -13,7 +13,7 @@ import { gitTry } from "./git-text.js";
 import { createLiveLog } from "./live-log.js";
 import { createRecordsLog, isRunNote } from "./live-records-log.js";
 import { WATCH_EVENTS } from "./watch-render.js";
-import { wireLocal } from "./wiring.js";
+import { localDefaultBranch, wireLocal } from "./wiring.js";
 import { claimWorkRoot, defaultWorkRoot } from "./work-root.js";
 
 export interface LocalSession {
@@ -73,10 +73,14 @@ export async function openLocalSession(
       `cfa: ${workRoot} held job areas of an earlier repository at ${options.repoDir}, none of them this one's: replaced them.\n`,
     );
   }
-  // `.github/cfa.yml` as `cfa watch` reads it: the default branch's (job-records.ts).
+  // `.github/cfa.yml` as `cfa watch` reads it: the default branch's (job-records.ts), never
+  // the checkout's.
   const records = createRecordsLog(
     log,
-    await gitTry(options.repoDir, ["show", `HEAD:${CONFIG_PATH}`]),
+    await gitTry(options.repoDir, [
+      "show",
+      `refs/heads/${await localDefaultBranch(options.repoDir)}:${CONFIG_PATH}`,
+    ]),
   );
   const { deps, forge } = await wireLocal({
     repoDir: options.repoDir,

@@ -18,6 +18,7 @@ import {
   verifierCell,
   workerCell,
 } from "./evidence-text.js";
+import { mcpProblemsSection } from "./mcp-problems-text.js";
 
 export interface StatusFacts {
   job: JobRecord;
@@ -80,7 +81,7 @@ export function renderStatusComment(facts: StatusFacts): string {
     }
     if (rest !== null) lines.push("", `${rest.count} more tasks not listed: ${rest.words}.`);
   }
-  lines.push(...setupSection(engine), ...blockedSection(engine));
+  lines.push(...setupSection(engine), ...blockedSection(engine), ...mcpProblemsSection(engine));
   // The state machine with this job's path, and the dispatch tree (Mermaid, rendered by GitHub).
   lines.push(
     "",

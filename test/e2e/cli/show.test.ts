@@ -96,7 +96,7 @@ describe("cfa show", () => {
     expect(task).toContain("Task greet of job #1 — merged");
     expect(task).toContain("Write hello.txt saying hello");
     expect(task).toContain("hello.txt has no final newline");
-    expect(task).toContain("$ cat hello.txt → exit 0");
+    expect(task).toContain("$ cat hello.txt → exit 0, no count");
     expect(text("#tree pre")).toContain("task greet");
   });
 

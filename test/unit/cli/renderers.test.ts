@@ -56,7 +56,7 @@ describe("renderWatch", () => {
       "worker@dispatch:greet REPLY hello.txt written",
       "VERIFY VERDICT greet ✗ fail — hello.txt has no final newline",
       "worker@dispatch:greet REPLY added the final newline",
-      "VERIFY VERDICT greet ✓ pass (cat hello.txt: exit 0)",
+      "VERIFY VERDICT greet ✓ pass (cat hello.txt: exit 0, no count)",
       "EXECUTE MERGED task greet into cfa/1",
       "HUMAN APPROVED q4 by @ana",
       "DONE APPROVED_WORK EXECUTE → DONE: approved",
@@ -168,7 +168,7 @@ describe("renderTask (cfa inspect --task)", () => {
     );
     // The engine's record of the command (issue 20's evidence), not the transcript's words.
     expect(text).toMatch(
-      / {2}verifier@verify:greet-2 — ✓ pass\n {4}commands it ran \(recorded\):\n {6}\$ cat hello\.txt → exit 0 \(\d+\.\d s\)\n {4}notes:\n {6}ok/,
+      / {2}verifier@verify:greet-2 — ✓ pass\n {4}commands it ran \(recorded\):\n {6}\$ cat hello\.txt → exit 0, no count \(\d+\.\d s\)\n {4}notes:\n {6}ok/,
     );
   });
 
