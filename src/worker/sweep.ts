@@ -143,7 +143,11 @@ export async function sweep(w: WorkerContext, options: { dryRun: boolean }): Pro
   return { exitCode: errors.length > 0 ? 1 : 0, woken, errors };
 }
 
-/** The newest round of `job` on its branch: its `.cfa/jobs/` folder names (one listing). */
+/**
+ * The newest round of `job` on its branch: its `.cfa/jobs/` folder names, one listing (for a
+ * directory the contents API answers "an array of objects, one object for each item in the
+ * directory": https://docs.github.com/en/rest/repos/contents#get-repository-content).
+ */
 async function newestRound(w: WorkerContext, job: number): Promise<number> {
   const { data } = await w.github.request("GET /repos/{owner}/{repo}/contents/{path}", {
     owner: w.env.owner,

@@ -288,6 +288,7 @@ pushWorkflows: true
 allowBots: ['renovate[bot]', my-app]
 auditTrail: drop
 gates: { remindAfterHours: 12, expireAfterDays: 3.5 }
+followups: { intent: auto }
 `;
     expect(ok(yaml)).toEqual({
       label: "ai-task",
@@ -363,6 +364,7 @@ gates: { remindAfterHours: 12, expireAfterDays: 3.5 }
       allowBots: ["renovate[bot]", "my-app"],
       auditTrail: "drop",
       gates: { remindAfterHours: 12, expireAfterDays: 3.5 },
+      followups: { intent: "auto" },
     });
   });
 
@@ -483,6 +485,7 @@ describe("parseConfig: a message names the field as a dotted path", () => {
     expect(messages("gates: { remindAfterHours: -1 }\n")[0]).toMatch(/^gates\.remindAfterHours: /);
     expect(messages("gates: { expireAfterDays: soon }\n")[0]).toMatch(/^gates\.expireAfterDays: /);
     expect(messages("gates: { remindEvery: 3 }\n")[0]).toMatch(/^gates/);
+    expect(messages("followups: { intent: always }\n")[0]).toMatch(/^followups\.intent: /);
   });
 
   it("names a list element by its index", () => {
