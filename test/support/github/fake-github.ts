@@ -189,6 +189,20 @@ export class FakeGitHub {
     return review;
   }
 
+  /**
+   * A person merges pull request `number` (its "Merge" button): it closes, merged, and its
+   * `Closes #N` closes the issue it names
+   * (https://docs.github.com/en/issues/tracking-your-work-with-issues/using-issues/linking-a-pull-request-to-an-issue).
+   */
+  merge(number: number, closes?: number): void {
+    const pull = this.pulls.find((p) => p.number === number);
+    if (!pull) throw new Error(`fake GitHub: no pull request #${number}`);
+    pull.state = "closed";
+    pull.merged = true;
+    const issue = closes === undefined ? undefined : this.issues.get(closes);
+    if (issue) issue.state = "closed";
+  }
+
   /** The commit a branch is at on "GitHub" (the bare repository). */
   head(branch: string): string {
     return git(this.bare, "rev-parse", `refs/heads/${branch}`);
