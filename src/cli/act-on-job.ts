@@ -20,6 +20,8 @@ import { loadForRecording, recordInto, type Recorder } from "./recorder.js";
 import type { PersonAction } from "./replay-file.js";
 import { repoArg, resolveRepo } from "./resolve-repo.js";
 import { wakeAndReport } from "./wake-and-report.js";
+import { gitTry } from "./git-text.js";
+import { localDefaultBranch } from "./wiring.js";
 
 export interface ActRequest {
   n: number;
@@ -29,6 +31,15 @@ export interface ActRequest {
   action: PersonAction;
   /** Throws a CliError when the job cannot take the action now (read from its records). */
   check(view: JobView, hint: (verb: string, rest?: string) => string): void;
+  /**
+   * A check that reads the repository (after `check`): a follow-up's request refused once the
+   * job's work is merged. Throws a CliError.
+   */
+  checkRepo?(
+    repoDir: string,
+    view: JobView,
+    hint: (verb: string, rest?: string) => string,
+  ): Promise<void>;
   /**
    * False for withdraw: stopping a job runs no agent (seed 000 §9 cascades a Terminate), so
    * it needs no key, and its wake gets a model that refuses every call.
@@ -45,7 +56,10 @@ export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> 
   if (texts === null) {
     throw new CliError(`there is no job #${n} in ${repoDir} (no branch cfa/${n}).`);
   }
-  request.check(readJobView(texts), (verb, rest = "") => `\`${cli} ${verb} ${n}${rest}${suffix}\``);
+  const view = readJobView(texts);
+  const hint = (verb: string, rest = "") => `\`${cli} ${verb} ${n}${rest}${suffix}\``;
+  request.check(view, hint);
+  await request.checkRepo?.(repoDir, view, hint);
   const inner =
     request.needsModel === false
       ? noModel(request.action.action)
@@ -89,6 +103,30 @@ export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> 
   } finally {
     await recorder?.save();
   }
+}
+
+/**
+ * A follow-up's request on a job that ended: refused once the job's branch is merged into
+ * the default branch, as on GitHub (its pull request merged): a new job is the way on.
+ */
+export async function requireUnmerged(
+  repoDir: string,
+  view: JobView,
+  hint: (verb: string, rest?: string) => string,
+): Promise<void> {
+  const state = view.job?.state;
+  if (state !== "DONE" && state !== "WITHDRAWN") return;
+  const base = await localDefaultBranch(repoDir);
+  const merged = await gitTry(repoDir, [
+    "merge-base",
+    "--is-ancestor",
+    `refs/heads/cfa/${view.n}`,
+    `refs/heads/${base}`,
+  ]);
+  if (merged === null) return;
+  throw new CliError(
+    `job #${view.n}'s work is merged into ${base}, so it takes no follow-up: start a new job for what you want (\`cfa run "…"\`; ${hint("inspect")} shows what was done).`,
+  );
 }
 
 /** The job must be waiting on a review of its artifact. */

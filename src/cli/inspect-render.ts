@@ -18,7 +18,7 @@ import { filesWritten, lastVerdict, verdictOf, verifiersOf } from "./instance-fa
 import { countOf } from "./count-of.js";
 import { taskStatusWords } from "../comments/task-status-words.js";
 import { jobPaths } from "../records/job-paths.js";
-import { requestText } from "../records/follow-up-request.js";
+import { requestSummary } from "../records/follow-up-request.js";
 
 export interface InspectOptions {
   /** A role's configured tier or model id → the model id (the wiring's resolveModel). */
@@ -184,7 +184,7 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
         r.kind === "review"
           ? `review ${r.id} requesting changes (${countOf(r.comments.length, "inline comment")})`
           : `/cfa on the ${r.on === "pull" ? "pull request" : "issue"}`
-      }: ${oneLine(requestText(r), 120)}; from ${followUp.base.slice(0, 7)}`,
+      }: ${oneLine(requestSummary(r), 160)}; from ${followUp.base.slice(0, 7)}`,
     });
   }
   return [

@@ -53,8 +53,8 @@ export interface JobVerb<O extends OptionsConfig> {
     args: JobVerbArgs<O>,
     io: CliIo,
   ):
-    | Pick<ActRequest, "action" | "check" | "needsModel">
-    | Promise<Pick<ActRequest, "action" | "check" | "needsModel">>;
+    | Pick<ActRequest, "action" | "check" | "checkRepo" | "needsModel">
+    | Promise<Pick<ActRequest, "action" | "check" | "checkRepo" | "needsModel">>;
 }
 
 export function jobVerb<const O extends OptionsConfig = Record<never, never>>(

@@ -10,6 +10,7 @@ import type { Actor, ReviewComment } from "../ports/forge.js";
 import { jobRoundsAt } from "../git/job-rounds.js";
 import { diffHunkAt } from "./diff-hunk.js";
 import { countOf } from "./count-of.js";
+import { oneLine } from "./live-log.js";
 import { isLiveState } from "../protocol/fsm.js";
 import { PHASES } from "../skills/phases.js";
 import { CliError } from "./cli-error.js";
@@ -49,9 +50,16 @@ export async function applyPersonAction(
         commitId: head,
         ...(comments.length > 0 ? { comments } : {}),
       });
-      // A gate reviews the artifact of the phase the job is in.
-      const artifact = await phaseArtifact(repoDir, `${head}:${await statePath(repoDir, n, head)}`);
-      return `${said(artifact)}${comments.length > 0 ? ` (${countOf(comments.length, "inline comment")})` : ""}`;
+      // A gate reviews the artifact of the phase the job is in; after the job ended, the
+      // review asks for a follow-up.
+      const state = await stateAt(repoDir, `${head}:${await statePath(repoDir, n, head)}`);
+      const inline = comments.length > 0 ? ` (${countOf(comments.length, "inline comment")})` : "";
+      if (action.action === "reject" && (state === "DONE" || state === "WITHDRAWN")) {
+        // docs/protocol.md#jobs-and-states: the review asks for a follow-up.
+        const words = text === "" ? "" : `: ${JSON.stringify(oneLine(text, 120))}`;
+        return `@${person.login} requests changes on job #${n}'s pull request, which is ${state}: a follow-up starts${words}${inline}`;
+      }
+      return `${said(isLiveState(state) ? PHASES[state].artifact : undefined)}${inline}`;
     }
     case "answer":
       await forge.commentAs(person, n, `/answer ${action.id ? `${action.id} ` : ""}${text}`);
@@ -142,13 +150,11 @@ async function engineAt(
   }
 }
 
-/** The artifact of the phase the job's record (at `object`) is in, if it is live. */
-async function phaseArtifact(repoDir: string, object: string): Promise<string | undefined> {
+/** The state the job's record (at `object`) is in, if it can be read. */
+async function stateAt(repoDir: string, object: string): Promise<unknown> {
   try {
-    const state = (
-      JSON.parse((await gitTry(repoDir, ["show", object])) ?? "{}") as { state?: unknown }
-    ).state;
-    return isLiveState(state) ? PHASES[state].artifact : undefined;
+    return (JSON.parse((await gitTry(repoDir, ["show", object])) ?? "{}") as { state?: unknown })
+      .state;
   } catch {
     return undefined;
   }

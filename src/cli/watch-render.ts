@@ -13,7 +13,7 @@ import { oneLine } from "./live-log.js";
 import { countOf } from "./count-of.js";
 import { evidenceSuffix } from "../records/command-evidence.js";
 import { ACTIONS } from "../protocol/fsm.js";
-import { requestText } from "../records/follow-up-request.js";
+import { requestSummary } from "../records/follow-up-request.js";
 
 /**
  * Every event a watch line can have: the live log of a running command prints a progress
@@ -78,7 +78,7 @@ export function renderWatch(view: WatchView): WatchLine[] {
             ? title
             : `follow-up ${f.round} of #${n} after ${f.parent.state}, asked by @${f.request.by} (${
                 f.request.kind === "review" ? `review ${f.request.id}` : "/cfa"
-              }): ${oneLine(requestText(f.request), 120)}`,
+              }): ${oneLine(requestSummary(f.request), 160)}`,
         );
         break;
       }

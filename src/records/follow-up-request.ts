@@ -63,6 +63,19 @@ export function requestText(request: FollowUpRequest): string {
     .join("\n\n");
 }
 
+/**
+ * The request in a line: a comment's text, or a review's body and where its inline comments
+ * sit (`src/a.js:12`), for logs and trees that quote it briefly.
+ */
+export function requestSummary(request: FollowUpRequest): string {
+  if (request.kind === "comment") return request.text.replace(/\s+/g, " ").trim();
+  const body = request.body.replace(/\s+/g, " ").trim();
+  const places = request.comments.map((c) => `${c.path}${c.line === null ? "" : `:${c.line}`}`);
+  return [body, places.length > 0 ? `(inline on ${places.join(", ")})` : ""]
+    .filter((x) => x !== "")
+    .join(" ");
+}
+
 /** A fenced `diff` block whose fence no line of `text` can close. */
 function fence(text: string, indent: string): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/gu)].map((m) => m[0].length));

@@ -6,7 +6,7 @@
 
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { requireFollowable } from "../act-on-job.js";
+import { requireFollowable, requireUnmerged } from "../act-on-job.js";
 import { CliError } from "../cli-error.js";
 import { fsReason } from "../fs-reason.js";
 import { jobVerb } from "../job-verb.js";
@@ -71,6 +71,10 @@ nor does one whose work is merged (start a new job).`,
         `the request is ${request.length} characters; at most ${REQUEST_MAX_CHARS} are taken`,
       );
     }
-    return { action: { action: "followup", job: n, text: request }, check: requireFollowable };
+    return {
+      action: { action: "followup", job: n, text: request },
+      check: requireFollowable,
+      checkRepo: requireUnmerged,
+    };
   },
 });

@@ -2,7 +2,7 @@
 // revises the artifact and asks again. After the job ended (DONE or WITHDRAWN) the same
 // review asks for more work: it starts a follow-up (docs/protocol.md#jobs-and-states).
 
-import { requireGateOrEnded } from "../act-on-job.js";
+import { requireGateOrEnded, requireUnmerged } from "../act-on-job.js";
 import { jobVerb } from "../job-verb.js";
 import { UsageError } from "../usage-error.js";
 
@@ -40,6 +40,7 @@ its request (see \`cfa followup --help\`).`,
     return {
       action: { action: "reject", job: n, text: comment, ...(inline.length > 0 ? { inline } : {}) },
       check: requireGateOrEnded,
+      checkRepo: requireUnmerged,
     };
   },
 });
