@@ -21,6 +21,7 @@ import { gateComment, questionComment } from "../../comments/record-comments.js"
 import { applyChange, append, now, progress, type Session } from "../job/session.js";
 import { workspaceOf } from "../turn/task-workspace.js";
 import { ensurePullRequest } from "../job/pull-request.js";
+import { isAutoIntentGate } from "../job/escalation-policy.js";
 
 export function escalationMeta(s: Session, id: string): EscalationMeta {
   const meta = s.engine.escalations[id];
@@ -82,7 +83,7 @@ export async function runProxy(s: Session, m: ProxyMolecule): Promise<void> {
     await append(s, s.soup.respond(m.id, answer).events);
     return;
   }
-  if (autoApproved(s, meta)) {
+  if (isAutoIntentGate(s, meta.state, meta.kind)) {
     // `followups.intent: auto`: the person's request is the follow-up's intent, so its
     // INTENT.md is approved as drafted, on the person's word in the configuration.
     await recordGateCommit(s, m.id);
@@ -200,16 +201,6 @@ export async function runProxy(s: Session, m: ProxyMolecule): Promise<void> {
         ...(gate ? { verdict: approved ? "approved" : "changes" } : {}),
       },
     }).events,
-  );
-}
-
-/** A follow-up's INTENT gate where the repository approves follow-ups' intents itself. */
-function autoApproved(s: Session, meta: EscalationMeta): boolean {
-  return (
-    meta.kind === "gate" &&
-    meta.state === "INTENT" &&
-    s.engine.followUp !== undefined &&
-    s.config.followups.intent === "auto"
   );
 }
 
