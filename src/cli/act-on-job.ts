@@ -4,8 +4,6 @@
 // local forge, wake the job and report. Nothing is changed before every check passed.
 
 import { resolve } from "node:path";
-import { isLiveState } from "../protocol/fsm.js";
-import { PHASES } from "../skills/phases.js";
 import type { CliIo } from "./cli-io.js";
 import { CliError } from "./cli-error.js";
 import { cliName } from "./command.js";
@@ -29,17 +27,16 @@ export interface ActRequest {
   verbose: boolean;
   record: string | undefined;
   action: PersonAction;
-  /** Throws a CliError when the job cannot take the action now (read from its records). */
-  check(view: JobView, hint: (verb: string, rest?: string) => string): void;
   /**
-   * A check that reads the repository (after `check`): a follow-up's request refused once the
-   * job's work is merged. Throws a CliError.
+   * Throws a CliError when the job cannot take the action now (read from its records);
+   * returns a line when what the action asks for is so already (nothing done, exit 0).
    */
-  checkRepo?(
-    repoDir: string,
-    view: JobView,
-    hint: (verb: string, rest?: string) => string,
-  ): Promise<void>;
+  check(view: JobView, hint: (verb: string, rest?: string) => string): string | void;
+  /**
+   * The action asks for more work (docs/protocol.md#jobs-and-states): once the job ended it
+   * starts a follow-up, which a job whose work is merged takes no more (requireUnmerged).
+   */
+  followUp?: boolean;
   /**
    * False for withdraw: stopping a job runs no agent (seed 000 §9 cascades a Terminate), so
    * it needs no key, and its wake gets a model that refuses every call.
@@ -58,8 +55,12 @@ export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> 
   }
   const view = readJobView(texts);
   const hint = (verb: string, rest = "") => `\`${cli} ${verb} ${n}${rest}${suffix}\``;
-  request.check(view, hint);
-  await request.checkRepo?.(repoDir, view, hint);
+  const already = request.check(view, hint);
+  if (typeof already === "string") {
+    io.stdout.write(`${already}\n`);
+    return 0;
+  }
+  if (request.followUp === true) await requireUnmerged(repoDir, view, hint);
   const inner =
     request.needsModel === false
       ? noModel(request.action.action)
@@ -109,7 +110,7 @@ export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> 
  * A follow-up's request on a job that ended: refused once the job's branch is merged into
  * the default branch, as on GitHub (its pull request merged): a new job is the way on.
  */
-export async function requireUnmerged(
+async function requireUnmerged(
   repoDir: string,
   view: JobView,
   hint: (verb: string, rest?: string) => string,
@@ -127,77 +128,4 @@ export async function requireUnmerged(
   throw new CliError(
     `job #${view.n}'s work is merged into ${base}, so it takes no follow-up: start a new job for what you want (\`cfa run "…"\`; ${hint("inspect")} shows what was done).`,
   );
-}
-
-/** The job must be waiting on a review of its artifact. */
-export function requireGate(view: JobView, hint: (verb: string, rest?: string) => string): void {
-  requireLive(view, hint);
-  if (view.pending.some((p) => p.kind === "gate")) return;
-  throw new CliError(`job #${view.n} is not waiting on a review: ${waitingOn(view, hint)}`);
-}
-
-/**
- * A review that requests changes: the answer to a gate while one waits, or, once the job
- * ended DONE or WITHDRAWN, a request that starts a follow-up (docs/protocol.md#jobs-and-states).
- */
-export function requireGateOrEnded(
-  view: JobView,
-  hint: (verb: string, rest?: string) => string,
-): void {
-  const state = view.job?.state;
-  if (state === "DONE" || state === "WITHDRAWN") return;
-  requireGate(view, hint);
-}
-
-/**
- * A follow-up request (`/cfa`): any started job takes one — after DONE or WITHDRAWN it starts
- * a follow-up; while the job runs, its lead reads it as an intervention. Not after FAILURE.
- */
-export function requireFollowable(
-  view: JobView,
-  hint: (verb: string, rest?: string) => string,
-): void {
-  const state = view.job?.state;
-  if (state === undefined) throw new CliError(`job #${view.n} has no state record yet.`);
-  if (state === "FAILURE") {
-    throw new CliError(
-      `job #${view.n} ended in FAILURE, so it takes no follow-up: start a new job for what you want (${hint("inspect")} shows what happened).`,
-    );
-  }
-}
-
-export function requireLive(view: JobView, hint: (verb: string, rest?: string) => string): void {
-  const state = view.job?.state;
-  if (state === "INTENT" || state === "PLAN" || state === "EXECUTE") return;
-  throw new CliError(
-    state === undefined
-      ? `job #${view.n} has no state record yet.`
-      : `job #${view.n} is ${state}: it takes no more actions. ${hint("inspect")} shows what happened.`,
-  );
-}
-
-/** What the job waits on, as the command that gives it, for a refusal's second half. */
-export function waitingOn(view: JobView, hint: (verb: string, rest?: string) => string): string {
-  const paused = view.engine?.paused;
-  if (paused !== undefined) {
-    return `it is paused (by @${paused.by} since ${paused.since}); ${hint("resume")} releases it.`;
-  }
-  const gate = view.pending.find((p) => p.kind === "gate");
-  if (gate !== undefined) {
-    return `it waits on your review of ${artifactName(view, gate.artifact)} (${hint("approve")} or ${hint("reject", ' --comment "…"')}).`;
-  }
-  const questions = view.pending.filter((p) => p.kind === "question").map((p) => p.id);
-  if (questions.length > 0)
-    return `it waits on your answer to ${questions.join(", ")} (${hint("answer", ' --id <id> "…"')}).`;
-  if (view.runnable.length > 0) {
-    return `its agents have work: ${hint("resume")} carries on (${hint("watch", " --follow")} if a command runs them already).`;
-  }
-  return `nobody is asked and no agent has work (${hint("intervene", ' "…"')} steers it).`;
-}
-
-/** The file name of a gate's artifact, or of its phase's when the record names none. */
-export function artifactName(view: JobView, artifact: string | undefined): string {
-  if (artifact !== undefined) return artifact.split("/").pop() ?? artifact;
-  const state = view.job?.state;
-  return isLiveState(state) ? PHASES[state].artifact : "the artifact";
 }

@@ -68,6 +68,7 @@ export async function wireLocal(
   const repoDir = resolve(options.repoDir);
   const clock = options.clock ?? systemClock;
   const workRoot = options.workRoot ?? defaultWorkRoot(repoDir);
+  const logger = options.logger ?? noopLogger;
   // What the bot writes on the local forge passes the redactor, as on GitHub.
   const forge = outboundForge(
     new LocalForge({
@@ -75,11 +76,11 @@ export async function wireLocal(
       dataDir: await localForgeDir(repoDir),
       clock,
       person: options.person ?? process.env.USER ?? "you",
+      onTakeOver: (line) => logger.warn(`cfa/local: ${line}`),
       initDefaultBranch: await initDefaultBranch(repoDir),
     }),
     processRedactor(),
   );
-  const logger = options.logger ?? noopLogger;
   const sandboxes = sandboxesHiding(workRoot, logger);
   const deps: EngineDeps = {
     forge,

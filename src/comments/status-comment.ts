@@ -36,6 +36,15 @@ export interface StatusFacts {
    * absent for a job no follow-up began from.
    */
   rounds?: readonly RoundFact[];
+  /**
+   * Where the job lives, when not on GitHub: the commands a person types there (a local job's
+   * `cfa` verbs), shown instead of the slash commands. The job's page passes them.
+   */
+  verbs?: { resume: string; line: string };
+  /** False on the job's page: it shows the history itself, once. */
+  history?: boolean;
+  /** False on the job's page: no state icon (an emoji needs an emoji font to show). */
+  icons?: boolean;
 }
 
 const STATE_ICON: Record<string, string> = {
@@ -51,15 +60,18 @@ export function renderStatusComment(facts: StatusFacts): string {
   const { job, engine } = facts;
   const round = engine.followUp?.round;
   const rounds = facts.rounds ?? [];
+  const which = round === undefined ? "" : ` · follow-up ${round}`;
   const lines = [
-    `### ${STATE_ICON[job.state] ?? ""} cfa job #${job.job}${round === undefined ? "" : ` · follow-up ${round}`}: **${job.state}**${engine.paused ? " · ⏸️ **PAUSED**" : ""}`,
+    facts.icons === false
+      ? `### cfa job #${job.job}${which}: **${job.state}**${engine.paused ? " · **PAUSED**" : ""}`
+      : `### ${STATE_ICON[job.state] ?? ""} cfa job #${job.job}${which}: **${job.state}**${engine.paused ? " · ⏸️ **PAUSED**" : ""}`,
     "",
     // A follow-up's status comment is the job's, edited in place: every round, in order.
     ...(rounds.length > 1 ? [...roundsTable(rounds, round ?? 1), ""] : []),
     // Issue 17: who paused it, since when and why (their words, one line, nobody pinged).
     ...(engine.paused
       ? [
-          `> [!IMPORTANT]\n> **Paused** by ${oneLine(`@${engine.paused.by}`)} since ${engine.paused.since}: ${oneLine(engine.paused.reason)}. No agent runs until \`/resume\`.`,
+          `> [!IMPORTANT]\n> **Paused** by ${oneLine(`@${engine.paused.by}`)} since ${engine.paused.since}: ${oneLine(engine.paused.reason)}. No agent runs until ${facts.verbs?.resume ?? "`/resume`"}.`,
           "",
         ]
       : []),
@@ -123,7 +135,7 @@ export function renderStatusComment(facts: StatusFacts): string {
         : [],
     ),
   ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-  if (history.length > 0) {
+  if (history.length > 0 && facts.history !== false) {
     lines.push("", "<details><summary>History</summary>", "");
     for (const entry of history) lines.push(entry.line.replace("-  gate", "- gate"));
     lines.push("", "</details>");
@@ -136,7 +148,7 @@ export function renderStatusComment(facts: StatusFacts): string {
   if (links.length > 0) lines.push("", links.join(" · "));
   lines.push(
     "",
-    "<sub>Commands (people with write access): `/withdraw [reason]` · `/intervene <text>` · `/answer [q<N>] <text>` · `/pause [reason]` · `/resume` · `/retry` (a failed setup) · `/cfa <request>` (more work, here or on the pull request: after the job is done, a follow-up; while it runs, an intervention). Gates are approved in a pull-request review; after DONE, a review that requests changes starts a follow-up.</sub>",
+    `<sub>${facts.verbs?.line ?? "Commands (people with write access): `/withdraw [reason]` · `/intervene <text>` · `/answer [q<N>] <text>` · `/pause [reason]` · `/resume` · `/retry` (a failed setup) · `/cfa <request>` (more work, here or on the pull request: after the job is done, a follow-up; while it runs, an intervention). Gates are approved in a pull-request review; after DONE, a review that requests changes starts a follow-up."}</sub>`,
   );
   return withHiddenBlock(lines.join("\n"), { v: 1, job: job.job, kind: "status" });
 }

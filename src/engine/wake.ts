@@ -132,7 +132,9 @@ async function lockJob(
 ): Promise<{ kind: "locked"; lock: WakeLock } | { kind: "not-run"; summary: WakeSummary }> {
   let locked: Awaited<ReturnType<typeof takeWakeLock>>;
   try {
-    locked = await takeWakeLock(deps.workRoot, n);
+    locked = await takeWakeLock(deps.workRoot, n, (line) =>
+      deps.logger.warn(`cfa/engine: ${line}`),
+    );
   } catch (error) {
     if (!isDiskFull(error)) throw error;
     return { kind: "not-run", summary: fullBeforeOpening(n, deps, error) };

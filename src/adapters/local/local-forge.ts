@@ -43,6 +43,8 @@ export interface LocalForgeOptions {
   clock: Clock;
   /** The person using the local forge; admin on it. */
   person: string;
+  /** Hears one line when a lock a dead process left is taken over (json-store.ts). */
+  onTakeOver?: (line: string) => void;
   /**
    * `init.defaultBranch` as the person's git reads it, for resolving the default branch the
    * first time (find-default-branch.ts); the entry point reads it.
@@ -64,6 +66,7 @@ export class LocalForge implements Forge {
       join(options.dataDir, "forge.json"),
       () => ({ ...emptyLocalForgeDoc(), permissions: { [options.person]: "admin" } }),
       (raw) => LocalForgeDocSchema.parse(raw),
+      options.onTakeOver,
     );
   }
 

@@ -6,7 +6,7 @@
 
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { requireFollowable, requireUnmerged } from "../act-on-job.js";
+import { requireFollowable } from "../job-checks.js";
 import { CliError } from "../cli-error.js";
 import { fsReason } from "../fs-reason.js";
 import { jobVerb } from "../job-verb.js";
@@ -17,7 +17,6 @@ export const REQUEST_MAX_CHARS = 20_000;
 
 export const followupCommand = jobVerb({
   name: "followup",
-  summary: 'ask for more work on a job\'s pull request: cfa followup 1 "also handle …"',
   usage: `
 Usage: cfa followup <N> "<request>" [--repo DIR] [--verbose] [--record FILE]
        cfa followup <N> --file PATH
@@ -74,7 +73,7 @@ nor does one whose work is merged (start a new job).`,
     return {
       action: { action: "followup", job: n, text: request },
       check: requireFollowable,
-      checkRepo: requireUnmerged,
+      followUp: true,
     };
   },
 });

@@ -2,13 +2,12 @@
 // revises the artifact and asks again. After the job ended (DONE or WITHDRAWN) the same
 // review asks for more work: it starts a follow-up (docs/protocol.md#jobs-and-states).
 
-import { requireGateOrEnded, requireUnmerged } from "../act-on-job.js";
+import { requireGateOrEnded } from "../job-checks.js";
 import { jobVerb } from "../job-verb.js";
 import { UsageError } from "../usage-error.js";
 
 export const rejectCommand = jobVerb({
   name: "reject",
-  summary: 'request changes to the artifact under review: cfa reject 1 --comment "…"',
   usage: `
 Usage: cfa reject <N> --comment "what to change" [--inline FILE:LINE:TEXT …] [--repo DIR]
                   [--verbose] [--record FILE]
@@ -40,7 +39,7 @@ its request (see \`cfa followup --help\`).`,
     return {
       action: { action: "reject", job: n, text: comment, ...(inline.length > 0 ? { inline } : {}) },
       check: requireGateOrEnded,
-      checkRepo: requireUnmerged,
+      followUp: true,
     };
   },
 });

@@ -10,7 +10,7 @@ import { chooseRunner, type RunnerChoiceInput } from "./choose-runner.js";
 import { commandShare, expectedTaskMinutes, leadMinutesLeft } from "./runner-measures.js";
 import { runtimeOf } from "../turn/wake-runtime.js";
 import { taskOfThread } from "../job/instances.js";
-import { applyChange, progress, type Session } from "../job/session.js";
+import { applyChange, progress, type Session, type JobRecords } from "../job/session.js";
 import type { TaskLedgerRecord } from "../../records/engine-state.js";
 import { fallBackToSingle } from "./fall-back-to-single.js";
 
@@ -20,7 +20,7 @@ import { fallBackToSingle } from "./fall-back-to-single.js";
  */
 const CALL_USD = 1;
 
-export function ownRunLedger(s: Session, epoch: number): TaskLedgerRecord {
+export function ownRunLedger(s: JobRecords, epoch: number): TaskLedgerRecord {
   return {
     epoch,
     folded: 0,
@@ -104,7 +104,7 @@ export function autoReason(input: RunnerChoiceInput): string {
 const round = (minutes: number) => Math.round(minutes * 10) / 10;
 
 /** The task an instance's turns belong to when they run elsewhere, or null (the lead's run). */
-export function runsElsewhere(s: Session, thread: string): boolean {
+export function runsElsewhere(s: JobRecords, thread: string): boolean {
   const fanout = s.engine.fanout;
   if (fanout === undefined) return false;
   let id = taskOfThread(thread);
@@ -125,7 +125,7 @@ export function runsElsewhere(s: Session, thread: string): boolean {
 }
 
 /** The status comment's line when the job's tasks run in the lead's run after all. */
-export function singleNotice(s: Session): string | null {
+export function singleNotice(s: JobRecords): string | null {
   const reason = s.engine.fanout?.single;
   return reason === undefined ? null : `tasks run in this run: ${reason}`;
 }

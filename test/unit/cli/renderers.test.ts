@@ -9,13 +9,14 @@ import { renderWatch } from "../../../src/cli/watch-render.js";
 import { clean, renderTask } from "../../../src/cli/task-render.js";
 import { priceOf, resolveModel } from "../../../src/wiring/index.js";
 import { runScriptedJob, type ScriptedJob } from "../../support/cli/scripted-job.js";
+import { bound } from "../../support/time-bound.js";
 
 let scripted: ScriptedJob;
 let view: JobView;
 beforeAll(async () => {
   scripted = await runScriptedJob();
   view = readJobView(scripted.texts);
-}, 120_000);
+}, bound(120_000));
 afterAll(async () => scripted?.job.cleanup());
 
 const said = (lines: { who: string; event: string; detail: string }[]) =>
