@@ -78,6 +78,17 @@ function step(calls: Record<string, unknown>[] | string, expect?: Step["expect"]
   };
 }
 
+/** A lead's gate on its artifact, then its finish once the person approved it. */
+function gated(artifact: string, question: string, outcome: string, reason: string): Step[] {
+  return [
+    step([use("ask_question", { kind: "gate", text: question, artifact: `${FU}/${artifact}` })]),
+    step([use("finish", { outcome, reason })], {
+      toolResultFor: "ask_question",
+      lastUserIncludes: "approved by @ana",
+    }),
+  ];
+}
+
 const TRUNCATE = `/**
  * truncate("hello world", 8) → "hello w…": never longer than n characters, the marker
  * included; a string that fits comes back unchanged. Counts UTF-16 code units.
@@ -181,21 +192,11 @@ export function followUpScript(): Record<string, Step[]> {
         { lastUserIncludes: "The ellipsis is hard-coded" },
       ),
       step([use("write_file", { path: `${FU}/INTENT.md`, content: INTENT })], undefined, 3),
-      step([
-        use("ask_question", {
-          kind: "gate",
-          text: "INTENT.md for this follow-up is ready: truncate takes an optional marker, never longer than n, and behaves as before without it. Is this what you asked for?",
-          artifact: `${FU}/INTENT.md`,
-        }),
-      ]),
-      step(
-        [
-          use("finish", {
-            outcome: "APPROVED_INTENT",
-            reason: "@ana approved the follow-up's INTENT.md: a marker argument for truncate.",
-          }),
-        ],
-        { toolResultFor: "ask_question", lastUserIncludes: "approved by @ana" },
+      ...gated(
+        "INTENT.md",
+        "INTENT.md for this follow-up is ready: truncate takes an optional marker, never longer than n, and behaves as before without it. Is this what you asked for?",
+        "APPROVED_INTENT",
+        "@ana approved the follow-up's INTENT.md: a marker argument for truncate.",
       ),
     ],
     "project-lead@state:plan:2": [
@@ -203,16 +204,11 @@ export function followUpScript(): Record<string, Step[]> {
         lastUserIncludes: "You lead the PLAN phase of job #1 (entry 2)",
       }),
       step([use("write_file", { path: `${FU}/PLAN.md`, content: PLAN })], undefined, 2),
-      step([
-        use("ask_question", {
-          kind: "gate",
-          text: `PLAN.md is ready: one task, ${TASK}, for src/truncate.js and its tests. Approve?`,
-          artifact: `${FU}/PLAN.md`,
-        }),
-      ]),
-      step(
-        [use("finish", { outcome: "APPROVED_PLAN", reason: "@ana approved PLAN.md: one task." })],
-        { toolResultFor: "ask_question", lastUserIncludes: "approved by @ana" },
+      ...gated(
+        "PLAN.md",
+        `PLAN.md is ready: one task, ${TASK}, for src/truncate.js and its tests. Approve?`,
+        "APPROVED_PLAN",
+        "@ana approved PLAN.md: one task.",
       ),
     ],
     "project-lead@state:execute:2": [
@@ -232,21 +228,11 @@ export function followUpScript(): Record<string, Step[]> {
         lastUserIncludes: `Message from worker@dispatch:${TASK}`,
       }),
       step([use("write_file", { path: `${FU}/WORK_SUMMARY.md`, content: SUMMARY })], undefined, 2),
-      step([
-        use("ask_question", {
-          kind: "gate",
-          text: "WORK_SUMMARY.md is ready: truncate takes its marker, verified and merged. Approve the work?",
-          artifact: `${FU}/WORK_SUMMARY.md`,
-        }),
-      ]),
-      step(
-        [
-          use("finish", {
-            outcome: "APPROVED_WORK",
-            reason: "@ana approved WORK_SUMMARY.md: truncate takes the marker it ends with.",
-          }),
-        ],
-        { toolResultFor: "ask_question", lastUserIncludes: "approved by @ana" },
+      ...gated(
+        "WORK_SUMMARY.md",
+        "WORK_SUMMARY.md is ready: truncate takes its marker, verified and merged. Approve the work?",
+        "APPROVED_WORK",
+        "@ana approved WORK_SUMMARY.md: truncate takes the marker it ends with.",
       ),
     ],
     [`worker@dispatch:${TASK}`]: [

@@ -3,7 +3,7 @@
 
 import type { Comment, Forge, Permission, Review } from "../../ports/forge.js";
 import type { EngineState } from "../../records/engine-state.js";
-import { parseCommand } from "../../comments/commands.js";
+import { parseCommand, type Command } from "../../comments/commands.js";
 import { liveAuthority } from "./live-authority.js";
 import type { CfaConfig } from "../../config/index.js";
 
@@ -88,102 +88,57 @@ export async function collectHumanEvents(
     }
   }
 
-  for (const comment of await forge.listComments(issueNumber)) {
-    if (comment.id <= engine.cursor.comment) continue;
-    cursor.comment = Math.max(cursor.comment, comment.id);
-    if (!asks(comment)) continue;
-    const parsed = parseCommand(comment.body);
-    if (parsed === null) continue;
-    if (!parsed.ok) {
-      events.push({
-        kind: "refused",
-        login: comment.author.login,
-        reason: parsed.error,
-        comment: comment.id,
-      });
-      continue;
-    }
-    if (!(await mayAct(comment.author))) {
-      events.push({
-        kind: "refused",
-        login: comment.author.login,
-        reason: `only people with write access can use \`/${parsed.command.kind}\` on this job; nothing was changed.`,
-        comment: comment.id,
-      });
-      continue;
-    }
-    const by = comment.author.login;
-    const command = parsed.command;
-    switch (command.kind) {
-      case "withdraw":
-        events.push({ kind: "withdraw", by, reason: command.reason });
-        break;
-      case "intervene":
-        events.push({ kind: "intervene", by, text: command.text, comment: comment.id });
-        break;
-      case "answer":
-        events.push({
-          kind: "answer",
-          by,
-          id: command.id,
-          text: command.text,
-          comment: comment.id,
-        });
-        break;
-      case "retry":
-        events.push({ kind: "retry", by });
-        break;
-      case "pause":
-        events.push({ kind: "pause", by, reason: command.reason, comment: comment.id });
-        break;
-      case "resume":
-        events.push({ kind: "resume", by, comment: comment.id });
-        break;
-      case "cfa":
-        events.push({ kind: "request", by, text: command.text, comment: comment.id, on: "issue" });
-        break;
-      default: {
-        const never: never = command;
-        throw new Error(`unhandled command ${JSON.stringify(never)}`);
-      }
-    }
-  }
-
-  if (engine.pr !== null) {
-    // On the pull request only `/cfa` is read: every other command lives on the issue.
-    for (const comment of await forge.listComments(engine.pr)) {
-      if (comment.id <= (engine.cursor.pull ?? 0)) continue;
-      cursor.pull = Math.max(cursor.pull ?? 0, comment.id);
+  /**
+   * The commands of `comments` past `after`, each from someone whose authority was checked
+   * (or refused in one line); `only`: the one verb read there (the pull request's `/cfa`).
+   */
+  const commands = async (
+    comments: readonly Comment[],
+    after: number,
+    on: "issue" | "pull",
+    only?: "cfa",
+  ): Promise<number> => {
+    let last = after;
+    for (const comment of comments) {
+      if (comment.id <= after) continue;
+      last = Math.max(last, comment.id);
       if (!asks(comment)) continue;
       const parsed = parseCommand(comment.body);
-      if (parsed === null || (parsed.ok ? parsed.command.kind : parsed.verb) !== "cfa") continue;
+      if (parsed === null) continue;
+      if (only !== undefined && (parsed.ok ? parsed.command.kind : parsed.verb) !== only) continue;
+      const login = comment.author.login;
       if (!parsed.ok) {
-        events.push({
-          kind: "refused",
-          login: comment.author.login,
-          reason: parsed.error,
-          comment: comment.id,
-        });
+        events.push({ kind: "refused", login, reason: parsed.error, comment: comment.id });
         continue;
       }
       if (!(await mayAct(comment.author))) {
         events.push({
           kind: "refused",
-          login: comment.author.login,
-          reason: "only people with write access can use `/cfa` on this job; nothing was changed.",
+          login,
+          reason: `only people with write access can use \`/${parsed.command.kind}\` on this job; nothing was changed.`,
           comment: comment.id,
         });
         continue;
       }
-      if (parsed.command.kind !== "cfa") continue;
-      events.push({
-        kind: "request",
-        by: comment.author.login,
-        text: parsed.command.text,
-        comment: comment.id,
-        on: "pull",
-      });
+      events.push(eventOf(parsed.command, login, comment.id, on));
     }
+    return last;
+  };
+
+  cursor.comment = await commands(
+    await forge.listComments(issueNumber),
+    engine.cursor.comment,
+    "issue",
+  );
+  if (engine.pr !== null) {
+    // On the pull request only `/cfa` is read: every other command lives on the issue.
+    const pull = await commands(
+      await forge.listComments(engine.pr),
+      engine.cursor.pull ?? 0,
+      "pull",
+      "cfa",
+    );
+    if (pull > 0) cursor.pull = pull;
     for (const review of await forge.listReviews(engine.pr)) {
       if (review.id <= engine.cursor.review) continue;
       cursor.review = Math.max(cursor.review, review.id);
@@ -193,4 +148,28 @@ export async function collectHumanEvents(
     }
   }
   return { events, cursor };
+}
+
+/** A command a person may give, as the event it is. */
+function eventOf(command: Command, by: string, comment: number, on: "issue" | "pull"): HumanEvent {
+  switch (command.kind) {
+    case "withdraw":
+      return { kind: "withdraw", by, reason: command.reason };
+    case "intervene":
+      return { kind: "intervene", by, text: command.text, comment };
+    case "answer":
+      return { kind: "answer", by, id: command.id, text: command.text, comment };
+    case "retry":
+      return { kind: "retry", by };
+    case "pause":
+      return { kind: "pause", by, reason: command.reason, comment };
+    case "resume":
+      return { kind: "resume", by, comment };
+    case "cfa":
+      return { kind: "request", by, text: command.text, comment, on };
+    default: {
+      const never: never = command;
+      throw new Error(`unhandled command ${JSON.stringify(never)}`);
+    }
+  }
 }
