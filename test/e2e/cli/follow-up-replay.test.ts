@@ -5,6 +5,7 @@
 // branch's final tree, exactly what they were at its DONE commit, the follow-up's commits
 // come after it, there is one pull request, and `cfa inspect` shows both rounds.
 
+import { writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -93,5 +94,26 @@ describe("cfa replay recordings/follow-up.json", () => {
     );
     expect(text).toContain("Records: cfa/1 at");
     expect(text).toContain("under .cfa/jobs/1.2/");
+  });
+
+  it("once its work is merged, cfa followup (the request from a file or standard input) says to start a new job", async () => {
+    git(repo, "merge", "--quiet", "--no-ff", "-m", "merge cfa/1", "cfa/1");
+    writeFileSync(join(root, "request.md"), "Also document the marker.\n");
+    for (const argv of [
+      ["followup", "1", "--file", join(root, "request.md")],
+      ["followup", "1", "-"],
+      ["reject", "1", "--comment", "one more"],
+    ]) {
+      const io = captureIo({ cwd: repo, readStdin: async () => "Also document the marker.\n" });
+      expect(await main(argv, io), io.err()).toBe(1);
+      expect(io.err()).toContain(
+        "job #1's work is merged into main, so it takes no follow-up: start a new job",
+      );
+    }
+    // Nothing was asked on the forge: the refusal comes before any action.
+    const doc = JSON.parse(
+      await readFile(join(repo, ".git", "cfa-local", "forge.json"), "utf8"),
+    ) as { comments: { body: string }[] };
+    expect(doc.comments.some((c) => c.body.startsWith("/cfa"))).toBe(false);
   });
 });
