@@ -2,7 +2,8 @@
 // recased, spaced, split, escaped) in a text's skeleton. Measured on a 1 MiB text of log- and
 // JSON-like lines with a few escapes in it, holding 8 secrets, against the floor measured in
 // the same run: a plain scan of the same text for the same 8 literal values (`indexOf`),
-// which is what the literal-only redactor did.
+// which is what the literal-only redactor did. A second row: what looking for parts of the
+// secrets, reversed and respelled (fragment-index.ts) costs over their whole forms alone.
 
 import { randomBytes } from "node:crypto";
 import { Redactor } from "../src/secrets/index.js";
@@ -34,6 +35,7 @@ function text(): string {
 export function run(): Promise<BenchResult[]> {
   const secrets = Array.from({ length: 8 }, () => `ghs_${randomBytes(27).toString("base64url")}`);
   const redactor = new Redactor(secrets);
+  const wholeOnly = new Redactor(secrets, undefined, { fragments: false });
   const body = text();
   const scan = timeRuns(RUNS, () => {
     for (const secret of secrets) if (body.indexOf(secret) >= 0) throw new Error("planted?");
@@ -41,10 +43,13 @@ export function run(): Promise<BenchResult[]> {
   const redact = timeRuns(RUNS, () => {
     if (redactor.redact(body) !== body) throw new Error("nothing to redact expected");
   });
+  const whole = timeRuns(RUNS, () => {
+    if (wholeOnly.redact(body) !== body) throw new Error("nothing to redact expected");
+  });
   const floor = median(scan);
   const cost = median(redact);
   const mib = body.length / SIZE;
-  return Promise.resolve([
+  return Promise.resolve<BenchResult[]>([
     {
       name: "redact 1 MiB, 8 secrets in every form (ratio to a plain scan for the 8 values)",
       unit: "× plain scan",
@@ -55,6 +60,13 @@ export function run(): Promise<BenchResult[]> {
         scanMsPerMiB: floor / mib,
         forms: secrets.length,
       },
+    },
+    {
+      name: "redact 1 MiB with parts, reversed and respelled forms (ratio to whole forms alone)",
+      unit: "× whole forms",
+      median: cost / median(whole),
+      runs: RUNS,
+      extra: { wholeMsPerMiB: median(whole) / mib },
     },
   ]);
 }

@@ -17,8 +17,12 @@ import { clockTime, oneLine } from "./live-log.js";
 import { filesWritten, lastVerdict, verdictOf, verifiersOf } from "./instance-facts.js";
 import { countOf } from "./count-of.js";
 import { taskStatusWords } from "../comments/task-status-words.js";
+<<<<<<< HEAD
 import { jobPaths } from "../records/job-paths.js";
 import { requestSummary } from "../records/follow-up-request.js";
+=======
+import { blockedHost } from "../comments/evidence-text.js";
+>>>>>>> c4686a898cf9215701b35cf6cb16e4aadb8ccc59
 
 export interface InspectOptions {
   /** A role's configured tier or model id → the model id (the wiring's resolveModel). */
@@ -239,7 +243,7 @@ function blockedNodes(view: JobView): TreeNode[] {
     {
       label: `blocked requests (${blocked.entries.length} kinds${blocked.dropped > 0 ? `, ${blocked.dropped} more not kept` : ""})`,
       children: blocked.entries.map((e) => ({
-        label: `${plain(e.host || "(no host)", 80)}:${e.port} ${e.protocol} ${e.reason} × ${e.count} — ${plain(e.command, 80)} by ${plain(e.by, 60)}`,
+        label: `${plain(blockedHost(e), 80)} ${e.protocol} ${e.reason} × ${e.count} — ${plain(e.command, 80)} by ${plain(e.by, 60)}`,
       })),
     },
   ];

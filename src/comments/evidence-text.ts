@@ -68,6 +68,13 @@ export function setupFailureText(failed: NonNullable<EngineState["setup"]>["fail
   ];
 }
 
+/** A refusal's host as shown: `(none)` when the bytes named none, `(other hosts)` for `*`. */
+export function blockedHost(e: { host: string; port: number }): string {
+  if (e.host === "") return "(none)";
+  if (e.host === "*") return "(other hosts)";
+  return e.port === 0 ? e.host : `${e.host}:${e.port}`;
+}
+
 /**
  * The requests the egress proxy refused, as Copilot's agent reports its firewall's blocks: "a
  * warning is added to the pull request body … The warning shows the blocked address and the
@@ -87,8 +94,13 @@ export function blockedSection(engine: EngineState): string[] {
     "| host | protocol | reason | command | by | times |",
     "|---|---|---|---|---|---|",
   ];
-  for (const e of blocked.entries.slice(0, 20)) {
-    const host = e.host === "" ? "(none)" : `${e.host}:${e.port}`;
+  // The most recently seen first: an agent's junk refusals made earlier do not push the
+  // request that matters out of the table.
+  const recent = [...blocked.entries].sort((a, b) =>
+    a.last < b.last ? 1 : a.last > b.last ? -1 : 0,
+  );
+  for (const e of recent.slice(0, 20)) {
+    const host = blockedHost(e);
     lines.push(
       `| ${codeSpan(host, 80)} | ${e.protocol} | ${codeSpan(e.reason, 20)} | ${codeSpan(e.command, 80)} | ${codeSpan(e.by, 60)} | ${e.count} |`,
     );

@@ -147,6 +147,8 @@ export const CfaConfigFileSchema = z.strictObject({
           .max(MAX_COMMAND_SECONDS * 64)
           .default(DEFAULT_COMMAND_LIMITS.cpuSeconds),
         tmpMiB: z.int().min(1).max(1_048_576).default(DEFAULT_COMMAND_LIMITS.tmpMiB),
+        openFiles: z.int().min(64).max(1_048_576).default(DEFAULT_COMMAND_LIMITS.openFiles),
+        connections: z.int().min(4).max(4096).default(DEFAULT_COMMAND_LIMITS.connections),
       })
       .prefault({}),
   ).prefault({}),

@@ -18,6 +18,13 @@ export interface CommandLimits {
   cpuSeconds: number;
   /** The private /tmp (and /dev/shm), each a tmpfs in RAM of this many MiB. */
   tmpMiB: number;
+  /** Files (descriptors: sockets, pipes) each process may hold open: RLIMIT_NOFILE. */
+  openFiles: number;
+  /**
+   * Connections the command may hold open through its egress proxy at once (a quarter of
+   * them still sending their request head); past it a new one is refused and recorded.
+   */
+  connections: number;
 }
 
 /**
@@ -30,6 +37,12 @@ export const DEFAULT_COMMAND_LIMITS: Readonly<CommandLimits> = {
   fileSizeMiB: 512,
   cpuSeconds: 600,
   tmpMiB: 32,
+  // The soft limit most Linux systems give a login (1024) is too few for a parallel test
+  // runner or a bundler; GitHub's runners give 65536. Per process.
+  openFiles: 4096,
+  // src/adapters/egress/egress-proxy.ts DEFAULT_EGRESS_LIMITS: far above what package
+  // managers open.
+  connections: 128,
 };
 
 /**
@@ -45,9 +58,10 @@ export const CACHE_TOOLS = ["npm", "pip", "go", "cargo"] as const;
 export type CacheTool = (typeof CACHE_TOOLS)[number];
 
 /**
- * A host folder bound read-write into the sandbox at its own path, outside every workspace,
- * with the tool's variables pointing at it (src/adapters/sandbox/cache-env.ts): the second
- * workspace's install is served from it. The caller chooses and creates the folder.
+ * A host folder outside every workspace whose data parts — never the tool's configuration —
+ * are bound read-write into the command's private home where the tool looks for them
+ * (src/adapters/sandbox/cache-env.ts): the second workspace's install is served from it. The
+ * caller chooses and creates the folder.
  */
 export interface SharedCache {
   tool: CacheTool;
@@ -66,6 +80,13 @@ export interface CommandRequest {
   network: NetworkAccess;
   /** Package caches shared between workspaces; none when absent. */
   caches?: readonly SharedCache[];
+  /**
+   * The workspace's private folder outside the worktree (Workspace.home): the command's HOME
+   * (shown at a fixed path in the sandbox), where tools keep their caches, logs, histories
+   * and configuration between the workspace's commands. Absent: a fresh empty one per
+   * command. HOME is never the worktree, whatever `env` says.
+   */
+  home?: string;
   /** Resource limits; DEFAULT_COMMAND_LIMITS when absent. Applied only by a real sandbox. */
   limits?: CommandLimits;
 }
@@ -80,9 +101,10 @@ export interface CommandResult {
   truncated: boolean;
   durationMs: number;
   /**
-   * Requests the egress proxy refused while the command ran (network as a host list), in
-   * the order first seen, identical ones counted. Absent when nothing was refused or the
-   * sandbox has no proxy. A direct connection never gets this far: the sandbox has no route
+   * Requests the egress proxy refused while the command ran (network as a host list),
+   * identical ones counted; a bounded list of kinds, least recently seen first, then one
+   * entry per reason with host `*` counting the kinds it no longer lists (every refusal is
+   * counted somewhere). Absent when nothing was refused or the sandbox has no proxy. A direct connection never gets this far: the sandbox has no route
    * out, so it fails at once in the command (ENETUNREACH) and is not seen by the proxy.
    */
   blocked?: BlockedRequest[];
@@ -95,11 +117,19 @@ export const BLOCK_REASONS = [
   "address",
   /** Bytes that are not an HTTP proxy request (raw TCP through the proxy's port, SOCKS…). */
   "protocol",
+  /**
+   * Past the command's share of its proxy: too many connections open or not yet through
+   * their request head, or a head not sent in time (src/adapters/egress/egress-proxy.ts).
+   */
+  "limit",
 ] as const;
 export type BlockReason = (typeof BLOCK_REASONS)[number];
 
 export interface BlockedRequest {
-  /** As the command asked for it (lowercased); "" when it named none (protocol). */
+  /**
+   * As the command asked for it (lowercased); "" when it named none (bytes that name no
+   * host, a connection cut at the limit); `*` for refusals of kinds no longer listed.
+   */
   host: string;
   port: number;
   /** `https` for CONNECT, `http` for an absolute-form request, `tcp` for anything else. */

@@ -12,6 +12,13 @@ export interface Workspace {
    * agent's command can rewrite (issue 8 §1). Absent when the adapter does not know it.
    */
   readonly gitDir?: string;
+  /**
+   * The workspace's private folder, outside the worktree and every other workspace's: its
+   * commands' HOME (tools' caches, logs, histories and configuration; a shell tool's session
+   * state), never committed, removed with the workspace. Absent when the adapter keeps none:
+   * each command then gets a fresh empty HOME.
+   */
+  readonly home?: string;
 }
 
 export interface CreateWorkspace {

@@ -314,7 +314,7 @@ export const EngineStateSchema = z.object({
           last: z.string(),
         }),
       ),
-      /** Refusals not kept once `entries` is full: counted only. */
+      /** Refusals of kinds no longer listed (the least recently seen make room): counted only. */
       dropped: z.number().int().nonnegative(),
     })
     .optional(),

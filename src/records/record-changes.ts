@@ -390,7 +390,12 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
   }
 }
 
-/** Same request, same command: one entry, counted; past BLOCKED_KEPT only counted. */
+/**
+ * Same request, same command: one entry, counted. Past BLOCKED_KEPT kinds the one seen least
+ * recently makes room for the new one and its count moves to `dropped`: the newest kinds are
+ * kept (an agent cannot bury the request that matters under earlier junk), and every refusal
+ * is counted somewhere.
+ */
 function addBlocked(
   current: EngineState["blocked"],
   change: Extract<RecordChange, { type: "requests-blocked" }>,
@@ -409,11 +414,17 @@ function addBlocked(
     if (i >= 0) {
       const e = entries[i]!;
       entries[i] = { ...e, count: e.count + b.count, last: change.at };
-    } else if (entries.length < BLOCKED_KEPT) {
-      entries.push({ ...b, by: change.by, first: change.at, last: change.at });
-    } else {
-      dropped += b.count;
+      continue;
     }
+    if (entries.length >= BLOCKED_KEPT) {
+      let oldest = 0;
+      for (let k = 1; k < entries.length; k += 1) {
+        if (entries[k]!.last < entries[oldest]!.last) oldest = k;
+      }
+      dropped += entries[oldest]!.count;
+      entries.splice(oldest, 1);
+    }
+    entries.push({ ...b, by: change.by, first: change.at, last: change.at });
   }
   return { entries, dropped };
 }

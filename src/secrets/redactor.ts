@@ -6,9 +6,12 @@
 // count is what a log may say. Text is redacted before anything cuts it (./clip.ts): a
 // secret cut in half is no longer recognisable, and its first half still leaks.
 
+import { decoySecret } from "./decoy-secret.js";
+import { FRAGMENT, FragmentIndex } from "./fragment-index.js";
 import { TOKEN_SHAPES, type TokenShape } from "./secret-patterns.js";
-import { secretForms } from "./secret-forms.js";
-import { skeleton } from "./text-skeleton.js";
+import { MIN_FORM_LENGTH, respelledForms, secretForms } from "./secret-forms.js";
+import { alnumProjection, twiceDecoded } from "./text-projections.js";
+import { skeleton, type Skeleton } from "./text-skeleton.js";
 
 export const REDACTED = "[redacted]";
 
@@ -20,16 +23,34 @@ export type RedactionReport = (count: number, where: string) => void;
 /** Shorter values would match ordinary words; nothing we hold is this short. */
 const MIN_SECRET_LENGTH = 4;
 
+export interface RedactorOptions {
+  /**
+   * False: only each secret's whole forms, exactly (the redactor before parts, reversed and
+   * respelled forms were looked for). For tests' positive controls.
+   */
+  fragments?: boolean;
+}
+
 export class Redactor {
   /** The secrets as given, for `size` and to learn each once. */
   private readonly secrets = new Set<string>();
-  /** Every form of every secret as it appears in a skeleton (./secret-forms.ts). */
+  /** Forms too short for a window (8–9 characters), or every whole form without fragments. */
   private forms: string[] = [];
+  /** Every window of every form and respelling (fragment-index.ts). */
+  private readonly windows = new FragmentIndex();
+  /** Character codes run together (`103104115…`), matched whole in the letters-and-digits view. */
+  private codes: string[] = [];
   /** Exact values too short for a skeleton form (4–7 characters): matched literally. */
   private literals: string[] = [];
   private report: RedactionReport | undefined;
+  private readonly fragments: boolean;
 
-  constructor(secrets: Iterable<string | undefined> = [], report?: RedactionReport) {
+  constructor(
+    secrets: Iterable<string | undefined> = [],
+    report?: RedactionReport,
+    options: RedactorOptions = {},
+  ) {
+    this.fragments = options.fragments ?? true;
     for (const secret of secrets) this.add(secret);
     this.report = report;
   }
@@ -41,7 +62,8 @@ export class Redactor {
 
   /**
    * Learns a secret value, with every form it takes on the way out (./secret-forms.ts):
-   * encoded (base64, base64url, hex, URL, JSON), recased, spaced, split or escaped.
+   * encoded (base64, base64url, hex, URL, JSON), recased, spaced, split or escaped — and, as
+   * parts (any FRAGMENT characters of a form), reversed and respelled.
    */
   add(secret: string | undefined): void {
     if (secret === undefined || secret.trim().length < MIN_SECRET_LENGTH) return;
@@ -53,8 +75,25 @@ export class Redactor {
       this.literals.sort((a, b) => b.length - a.length);
       return;
     }
-    const known = new Set(this.forms);
-    this.forms.push(...forms.filter((form) => !known.has(form)));
+    if (!this.fragments) {
+      const known = new Set(this.forms);
+      this.forms.push(...forms.filter((form) => !known.has(form)));
+      return;
+    }
+    const respelled = respelledForms(secret);
+    // Windows every secret of this kind has (its public prefix) are redacted only with the rest.
+    const decoy = decoySecret(secret);
+    if (decoy !== null) {
+      const other = respelledForms(decoy);
+      for (const form of [...other.windowed, ...other.alnum]) this.windows.add(form, true, notRun);
+    }
+    for (const form of [...respelled.windowed, ...respelled.alnum]) {
+      if (form.length >= FRAGMENT) this.windows.add(form, false, notRun);
+      else if (form.length >= MIN_FORM_LENGTH && !this.forms.includes(form)) this.forms.push(form);
+    }
+    if (respelled.codes.length >= 2 * FRAGMENT && !this.codes.includes(respelled.codes)) {
+      this.codes.push(respelled.codes);
+    }
   }
 
   /** How many secrets are known. */
@@ -75,42 +114,45 @@ export class Redactor {
 
   /**
    * The spans of `text` (start, end) that hold a known secret in any form, merged. Matched
-   * in the text's skeleton, then mapped back, so a span covers the escapes, spaces and line
-   * breaks the secret was spread over.
+   * in the text's skeleton (and its further views: text-projections.ts), then mapped back,
+   * so a span covers the escapes, spaces, separators and line breaks the secret was spread
+   * over.
    */
   private spans(text: string): [number, number][] {
     const found: [number, number][] = [];
+    const publicParts: [number, number][] = [];
     for (const value of this.literals) {
-      for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + value.length)) {
-        found.push([at, at + value.length]);
-      }
+      eachOccurrence(text, value, (at) => found.push([at, at + value.length]));
     }
-    const skeletons =
-      this.forms.length === 0 || text.length === 0
-        ? []
-        : text.includes("\\")
-          ? [skeleton(text), skeleton(text, "drop")]
-          : [skeleton(text)];
-    for (const skel of skeletons) {
-      for (const form of this.forms) {
-        for (
-          let at = skel.text.indexOf(form);
-          at >= 0;
-          at = skel.text.indexOf(form, at + form.length)
-        ) {
-          found.push([skel.from[at] as number, skel.to[at + form.length - 1] as number]);
+    if ((this.forms.length > 0 || this.windows.size > 0) && text.length > 0) {
+      const skeletons = [skeleton(text), ...droppedEscapes(text)];
+      const twice = twiceDecoded(skeletons[0]!);
+      if (twice !== null) skeletons.push(twice);
+      skeletons.forEach((view, n) => {
+        for (const form of this.forms) {
+          eachOccurrence(view.text, form, (at) => found.push(original(view, at, at + form.length)));
+        }
+        // Spelled-out forms are looked for in the first view: the others differ only in how
+        // escapes read.
+        this.windows.scan(
+          view.text,
+          (start, end, isPublic) =>
+            (isPublic ? publicParts : found).push(original(view, start, end)),
+          n === 0,
+          view.units,
+        );
+      });
+      // Character codes (`103, 104, 115, …`): looked for only where the text has such a list.
+      if (this.codes.length > 0 && CODE_LIST.test(skeletons[0]!.text)) {
+        const alnum = alnumProjection(skeletons[0]!);
+        for (const codes of this.codes) {
+          eachOccurrence(alnum.text, codes, (at) =>
+            found.push(original(alnum, at, at + codes.length)),
+          );
         }
       }
     }
-    if (found.length < 2) return found;
-    found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
-    const merged: [number, number][] = [found[0] as [number, number]];
-    for (const span of found.slice(1)) {
-      const last = merged[merged.length - 1] as [number, number];
-      if (span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
-      else merged.push(span);
-    }
-    return merged;
+    return mergedSpans(found, publicParts);
   }
 
   private redactShape(text: string, shape: TokenShape): { text: string; count: number } {
@@ -159,4 +201,92 @@ export class Redactor {
 
   /** This redactor as a plain function, for callers that take a `Redact`. */
   readonly fn: Redact = (text) => this.redact(text);
+}
+
+/** Four or more numbers of two or three digits in a row, apart: a list of character codes. */
+const CODE_LIST = /\d{2,3}[^\da-z]\d{2,3}[^\da-z]\d{2,3}[^\da-z]\d{2,3}/u;
+
+/** Not a window of one character repeated or counted up or down (`0123456789`): no secret's part. */
+function notRun(window: string): boolean {
+  return !isRun(window);
+}
+
+function isRun(window: string): boolean {
+  const step = window.charCodeAt(1) - window.charCodeAt(0);
+  if (step < -1 || step > 1) return false;
+  for (let k = 2; k < window.length; k += 1) {
+    if (window.charCodeAt(k) - window.charCodeAt(k - 1) !== step) return false;
+  }
+  return true;
+}
+
+/** How far around a backslash its other reading can change a window: ten `\\uXXXX`. */
+const ESCAPE_REACH = FRAGMENT * 6;
+
+/**
+ * The text read with escapes dropped (`g\\h\\s\\_` is `ghs_`), only around its backslashes:
+ * elsewhere it reads as the first view does. One skeleton per stretch, mapped to the text.
+ */
+function droppedEscapes(text: string): Skeleton[] {
+  const views: Skeleton[] = [];
+  let at = text.indexOf("\\");
+  while (at >= 0) {
+    const start = Math.max(0, at - ESCAPE_REACH);
+    let end = Math.min(text.length, at + ESCAPE_REACH + 1);
+    // Stretches that meet are one.
+    for (
+      let next = text.indexOf("\\", at + 1);
+      next >= 0 && next - ESCAPE_REACH <= end;
+      next = text.indexOf("\\", next + 1)
+    ) {
+      at = next;
+      end = Math.min(text.length, next + ESCAPE_REACH + 1);
+    }
+    const part = skeleton(text.slice(start, end), "drop");
+    for (let k = 0; k < part.text.length; k += 1) {
+      part.from[k] = part.from[k]! + start;
+      part.to[k] = part.to[k]! + start;
+    }
+    views.push(part);
+    at = text.indexOf("\\", end);
+  }
+  return views;
+}
+
+/** Calls `at` with each index where `needle` starts in `text`, occurrences not overlapping. */
+function eachOccurrence(text: string, needle: string, at: (index: number) => void): void {
+  for (let k = text.indexOf(needle); k >= 0; k = text.indexOf(needle, k + needle.length)) at(k);
+}
+
+/** [start, end) of `view` as the original text's [start, end). */
+function original(view: Skeleton, start: number, end: number): [number, number] {
+  return [view.from[start] as number, view.to[end - 1] as number];
+}
+
+/**
+ * The spans merged where they overlap or touch; a public part is kept only where it overlaps
+ * or touches a span of a secret (the rest of a form around it), never alone.
+ */
+function mergedSpans(
+  found: [number, number][],
+  publicParts: [number, number][],
+): [number, number][] {
+  if (found.length === 0) return [];
+  const all = [
+    ...found.map(([a, b]) => [a, b, 1] as const),
+    ...publicParts.map(([a, b]) => [a, b, 0] as const),
+  ].sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+  const merged: [number, number][] = [];
+  let current: [number, number, boolean] | null = null;
+  for (const [a, b, secret] of all) {
+    if (current !== null && a <= current[1]) {
+      current[1] = Math.max(current[1], b);
+      current[2] ||= secret === 1;
+      continue;
+    }
+    if (current?.[2]) merged.push([current[0], current[1]]);
+    current = [a, b, secret === 1];
+  }
+  if (current?.[2]) merged.push([current[0], current[1]]);
+  return merged;
 }

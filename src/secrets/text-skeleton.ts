@@ -12,6 +12,8 @@ export interface Skeleton {
   from: Int32Array;
   /** For each character of `text`: where its source ends (exclusive) in the original. */
   to: Int32Array;
+  /** `text` as UTF-16 code units, when the view has them at hand (a faster read). */
+  units?: Uint16Array;
 }
 
 // Zero-width, bidi controls, word joiners, the soft hyphen, the BOM, Mongolian vowel
@@ -71,6 +73,26 @@ const NAMED: Readonly<Record<string, string>> = {
   ZeroWidthSpace: "",
 };
 
+/**
+ * Letters that look like ASCII ones, as ASCII (after lowercasing): full-width forms
+ * (U+FF01–U+FF5E, Unicode's "Halfwidth and Fullwidth Forms") and the Cyrillic and Greek
+ * letters drawn like Latin ones, so `ｓｋ-ａｎｔ` or a Cyrillic `а` spell what they look like.
+ */
+function lookAlike(code: number): number {
+  if (code < 0x80) return code;
+  if (code >= 0xff01 && code <= 0xff5e) {
+    const ascii = code - 0xfee0;
+    return ascii >= 0x41 && ascii <= 0x5a ? ascii + 0x20 : ascii;
+  }
+  return LOOK_ALIKE.get(code) ?? code;
+}
+
+const LOOK_ALIKE = new Map<number, number>(
+  [..."аaеeоoрpсcхxуyкkмmтtнhвbіiјjѕsԁdԛqԝwοoαaνvκkιiτtρpχxυu"].flatMap((c, i, all) =>
+    i % 2 === 0 ? [[c.charCodeAt(0), all[i + 1]!.charCodeAt(0)] as [number, number]] : [],
+  ),
+);
+
 function hexValue(code: number): number {
   if (code >= 0x30 && code <= 0x39) return code - 0x30;
   const lower = code | 0x20;
@@ -119,6 +141,14 @@ function escapeAt(text: string, at: number): { value: string; length: number } {
     const code = hexAt(text, at + 2, 2);
     if (code >= 0) return { value: String.fromCharCode(code), length: 4 };
   }
+  // An octal escape (`\163` is `s`, as in C, Python and shell's printf): one to three digits.
+  let digits = 0;
+  let octal = 0;
+  while (digits < 3 && /[0-7]/u.test(text[at + 1 + digits] ?? "")) {
+    octal = octal * 8 + Number(text[at + 1 + digits]);
+    digits += 1;
+  }
+  if (digits > 0 && octal <= 0xff) return { value: String.fromCharCode(octal), length: 1 + digits };
   return { value: "", length: 1 };
 }
 
@@ -139,7 +169,7 @@ export function skeleton(text: string, escapes: "decode" | "drop" = "decode"): S
       if (isSpace(code) || isInvisible(code)) continue;
       // One unit in, one unit out, so `from`/`to` stay aligned ("İ" lowercases to two).
       const lower = value[k]!.toLowerCase();
-      out[n] = lower.length === 1 ? lower.charCodeAt(0) : code;
+      out[n] = lookAlike(lower.length === 1 ? lower.charCodeAt(0) : code);
       from[n] = start;
       to[n] = end;
       n += 1;
@@ -200,10 +230,12 @@ export function skeleton(text: string, escapes: "decode" | "drop" = "decode"): S
     push(text[i] as string, i, i + 1);
     i += 1;
   }
+  const units = out.subarray(0, n);
   return {
-    text: decodeUnits(out.subarray(0, n)),
+    text: decodeUnits(units),
     from: from.subarray(0, n),
     to: to.subarray(0, n),
+    units,
   };
 }
 

@@ -142,7 +142,8 @@ const HOST_FILES: readonly [string, string][] = [
   ["the host's machine id", "cat /etc/machine-id"],
   // A home shows only the runner image's toolchain folders (~/.cargo, ~/.rustup, ~/.local/bin,
   // ~/.dotnet/tools: src/config/read-only-paths.ts), when it has them.
-  ["anything in /home", "ls -A /home | grep ."],
+  // /home/cfa is the command's own HOME (its workspace's private folder, empty here).
+  ["anything in /home but the command's own home", "ls -A /home | grep -v -x cfa | grep ."],
   [
     "anything in /root but its toolchains",
     "ls -A /root | grep -v -x -e .cargo -e .rustup -e .local -e .dotnet | grep .",

@@ -3,30 +3,20 @@
 // URL, JSON), recased, spaced, split across lines or quoted, spelled with entities, escapes
 // or invisible characters — into every channel the bot writes: a comment, a pull request, a
 // check run, a commit message, a transcript's tool result and incoming message, the worker's
-// log, a text cut to fit, a branch name. Nothing of it may come out. Positive control: the
+// log, a text cut to fit, the step summary (test/support/adversarial/secret-channels.ts), a
+// branch name. Nothing of it may come out. Positive control: the
 // literal-only redactor of before let most forms through.
 
-import { execFileSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toolResultBlock } from "../../src/agents/loop/tool-result-block.js";
-import { incomingText } from "../../src/agents/loop/opening-message.js";
-import { outboundForge } from "../../src/comments/outbound-forge.js";
-import { JobRepo } from "../../src/engine/tree/job-repo.js";
-import { transitionComment } from "../../src/comments/record-comments.js";
-import type { Forge } from "../../src/ports/forge.js";
 import {
   holdsSecret,
-  processRedactor,
   Redactor,
   registerSecret,
   secretForms,
   skeleton,
 } from "../../src/secrets/index.js";
-import { createActionsLogger } from "../../src/worker/actions-logger.js";
 import { cases } from "../support/adversarial/count.js";
+import { CHANNELS, closeSecretChannels } from "../support/adversarial/secret-channels.js";
 
 const SECRETS = {
   "an installation token": "ghs_Enc0dedTokenAbCdEf0123456789xyzXYZ",
@@ -75,103 +65,6 @@ const FORMS: readonly [string, (s: string) => string][] = [
   ["spaced out", (s) => [...s].join(" ")],
 ];
 
-/** Each channel: what leaves when `text` is written there. */
-type Channel = (text: string) => Promise<string>;
-
-let repo: JobRepo;
-let dir: string;
-
-function capturingForge(sent: string[]): Forge {
-  const forge = {
-    createComment: (_issue: number, body: string) => {
-      sent.push(body);
-      return Promise.resolve({
-        id: 1,
-        body,
-        author: { login: "b", type: "Bot" },
-        createdAt: "",
-        url: "",
-      });
-    },
-    createPullRequest: (pr: { title: string; body: string }) => {
-      sent.push(pr.title, pr.body);
-      return Promise.resolve({ number: 1 });
-    },
-    setCheck: (check: { summary: string }) => {
-      sent.push(check.summary);
-      return Promise.resolve();
-    },
-  };
-  return forge as unknown as Forge;
-}
-
-const CHANNELS: readonly [string, Channel][] = [
-  [
-    "a comment",
-    async (text) => {
-      const sent: string[] = [];
-      await outboundForge(capturingForge(sent), processRedactor()).createComment(1, `x ${text} y`);
-      return sent.join("\n");
-    },
-  ],
-  [
-    "a pull request",
-    async (text) => {
-      const sent: string[] = [];
-      const forge = outboundForge(capturingForge(sent), processRedactor());
-      await forge.createPullRequest({ head: "h", base: "b", title: text, body: text, draft: true });
-      return sent.join("\n");
-    },
-  ],
-  [
-    "a check run",
-    async (text) => {
-      const sent: string[] = [];
-      const forge = outboundForge(capturingForge(sent), processRedactor());
-      await forge.setCheck({ name: "cfa/plan", sha: "a", status: "in_progress", summary: text });
-      return sent.join("\n");
-    },
-  ],
-  [
-    "a commit message",
-    async (text) => {
-      await writeFile(join(dir, "f.txt"), `${Math.random()}\n`);
-      await repo.commit(`turn: ${text}`);
-      return execFileSync("git", ["-C", dir, "log", "-1", "--format=%B"], { encoding: "utf8" });
-    },
-  ],
-  [
-    "a transcript's tool result",
-    (text) => Promise.resolve(String(toolResultBlock("t", text, false).content)),
-  ],
-  [
-    "a transcript's incoming message",
-    (text) => Promise.resolve(incomingText({ kind: "answer", text })),
-  ],
-  [
-    "the worker's log",
-    (text) => {
-      const lines: string[] = [];
-      const redactor = processRedactor();
-      createActionsLogger(
-        (l) => lines.push(l),
-        (t) => redactor.redact(t),
-      ).warn(text);
-      return Promise.resolve(lines.join("\n"));
-    },
-  ],
-  [
-    "a reason cut to fit a comment",
-    (text) =>
-      Promise.resolve(
-        transitionComment({
-          ...{ job: 1, seq: 1, from: "PLAN", action: "FAILURE", to: "FAILURE", by: "engine" },
-          reason: `${"w ".repeat(245)}${text}`,
-        } as Parameters<typeof transitionComment>[0]),
-      ),
-  ],
-];
-
 const TABLE = Object.entries(SECRETS).flatMap(([who, secret]) =>
   FORMS.flatMap(([form, encode]) =>
     CHANNELS.map(
@@ -181,16 +74,11 @@ const TABLE = Object.entries(SECRETS).flatMap(([who, secret]) =>
   ),
 );
 
-beforeAll(async () => {
+beforeAll(() => {
   for (const secret of Object.values(SECRETS)) registerSecret(secret);
-  dir = await mkdtemp(join(tmpdir(), "cfa-encodings-"));
-  execFileSync("git", ["init", "-q", "-b", "main", dir]);
-  repo = new JobRepo(dir);
 });
 
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(closeSecretChannels);
 
 /**
  * Whether anything of `secret` is left in `out`: the secret in any form, or any 12

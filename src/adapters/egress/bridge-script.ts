@@ -29,11 +29,17 @@ const server = net.createServer((client) => {
   client.pipe(upstream);
   upstream.pipe(client);
 });
+// Before it listens, an error is the bridge's own (the port taken): the command cannot run.
+// After, it is an accept failing (EMFILE when a command floods it): that connection is lost,
+// the others and the command go on.
+let listening = false;
 server.on("error", (error) => {
+  if (listening) return;
   process.stderr.write("cfa egress bridge: " + error.message + "\\n");
   process.exit(125);
 });
 server.listen({ host: "127.0.0.1", port: Number(port) }, () => {
+  listening = true;
   const child = spawn(argv[0], argv.slice(1), { stdio: "inherit" });
   child.on("error", (error) => {
     process.stderr.write("cfa egress bridge: cannot run " + argv[0] + ": " + error.message + "\\n");

@@ -26,8 +26,11 @@ import http from "node:http";
 import { connect, isIP, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type { BlockReason, BlockedRequest } from "../../ports/sandbox.js";
+import { processConnectionBudget, type ConnectionBudget } from "./connection-budget.js";
 import { deniedAddressReason } from "./denied-address.js";
 import { canonicalHost, hostMatcher } from "./host-pattern.js";
+import { namedTarget, recordedHost } from "./named-target.js";
+import { RefusalLog } from "./refusal-log.js";
 
 export interface Upstream {
   address: string;
@@ -64,13 +67,50 @@ export interface EgressProxyOptions {
   command: readonly string[];
   /** Default resolveByDns. Tests map names to local servers here, never inside the sandbox. */
   resolve?: ResolveUpstream;
-  /** Distinct refusals kept (identical ones are counted); default 100. */
+  /** Kinds of refusal listed (identical ones counted, the rest under "others"); default 100. */
   maxBlocked?: number;
+  /** What one command may hold of the proxy; DEFAULT_EGRESS_LIMITS where absent. */
+  limits?: Partial<EgressLimits>;
+  /** What every proxy of this process may hold together; default the process's budget. */
+  budget?: ConnectionBudget;
+}
+
+/**
+ * A command's share of its proxy. Past `connections` open, or `pending` not yet through their
+ * request head, a new connection is cut at once and recorded (reason `limit`); so is one
+ * that takes longer than `headerTimeoutMs` to send its head. A connection or tunnel silent
+ * both ways for `idleTimeoutMs` is closed.
+ */
+export interface EgressLimits {
+  connections: number;
+  pending: number;
+  headerTimeoutMs: number;
+  idleTimeoutMs: number;
+}
+
+/**
+ * Far above what package managers open: npm's `maxsockets` is 15 per origin
+ * (https://docs.npmjs.com/cli/v11/using-npm/config#maxsockets), pnpm's
+ * `network-concurrency` 16 (https://pnpm.io/settings#networkconcurrency), pip's pool 10.
+ * Idle: npm's own `fetch-timeout` is 5 minutes. A request head comes in one write.
+ */
+export const DEFAULT_EGRESS_LIMITS: Readonly<EgressLimits> = {
+  connections: 128,
+  pending: 32,
+  headerTimeoutMs: 10_000,
+  idleTimeoutMs: 300_000,
+};
+
+/** Pending connections allowed for a cap on open ones: a quarter, at least 4. */
+export function pendingFor(connections: number): number {
+  return Math.max(4, Math.floor(connections / 4));
 }
 
 export interface EgressProxy {
-  /** Refusals so far, in the order first seen. */
+  /** Refusals so far, least recently seen first, then the "others" entries (refusal-log.ts). */
   blocked(): BlockedRequest[];
+  /** Client connections open now (for tests and the flood's numbers). */
+  readonly open: number;
   /** Requests let through so far (HTTP requests and CONNECT tunnels). */
   readonly allowed: number;
   /** Stops listening and cuts every open connection. */
@@ -93,9 +133,13 @@ const HOP_BY_HOP = new Set([
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
   const allowedHost = hostMatcher(options.hosts);
   const resolve = options.resolve ?? resolveByDns;
-  const maxBlocked = options.maxBlocked ?? 100;
-  const refusals = new Map<string, BlockedRequest>();
+  const limits = { ...DEFAULT_EGRESS_LIMITS, ...options.limits };
+  const budget = options.budget ?? processConnectionBudget();
+  const refusals = new RefusalLog(options.command, options.maxBlocked ?? 100);
   const sockets = new Set<Socket | Duplex>();
+  /** Accepted connections that have not yet sent a whole request head. */
+  const pending = new Set<Socket | Duplex>();
+  let open = 0;
   let allowed = 0;
 
   const record = (
@@ -103,14 +147,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     port: number,
     protocol: BlockedRequest["protocol"],
     reason: BlockReason,
-  ): void => {
-    const key = `${protocol} ${host} ${port} ${reason}`;
-    const seen = refusals.get(key);
-    if (seen) seen.count += 1;
-    else if (refusals.size < maxBlocked) {
-      refusals.set(key, { host, port, protocol, reason, command: [...options.command], count: 1 });
-    }
-  };
+  ): void => refusals.record(recordedHost(host), port, protocol, reason);
   const message = (host: string, port: number, reason: BlockReason, detail = ""): string => {
     switch (reason) {
       case "not-allowed":
@@ -119,6 +156,8 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         return `cfa egress proxy: ${host}:${port} refused: ${detail}\n`;
       case "protocol":
         return `cfa egress proxy: not an HTTP proxy request${detail ? ` (${detail})` : ""}\n`;
+      case "limit":
+        return `cfa egress proxy: past this command's connection limit (${detail})\n`;
       default: {
         const unreachable: never = reason;
         return unreachable;
@@ -151,13 +190,44 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     }
   };
 
-  const server = http.createServer({ requestTimeout: 0, headersTimeout: 60_000 });
+  // requestTimeout 0: a download may take long while it moves; idleness is what is cut.
+  // A connection's first head is timed below (and the cut recorded); Node's headersTimeout,
+  // checked every connectionsCheckingInterval (30 s by default), times a kept-alive
+  // connection's later heads, a little after ours so the first is always ours to record.
+  const server = http.createServer({
+    requestTimeout: 0,
+    headersTimeout: limits.headerTimeoutMs + 1000,
+    connectionsCheckingInterval: Math.min(1000, limits.headerTimeoutMs),
+  });
+  const started = (socket: Socket | Duplex) => pending.delete(socket);
   server.on("connection", (socket: Socket) => {
+    // Cut before anything is read: the command's share or the process's budget is spent.
+    if (open >= limits.connections || pending.size >= limits.pending || !budget.take()) {
+      record("", 0, "tcp", "limit");
+      socket.destroy();
+      return;
+    }
+    open += 1;
     sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
+    pending.add(socket);
+    const slow = setTimeout(() => {
+      if (!pending.has(socket)) return;
+      record("", 0, "tcp", "limit");
+      socket.destroy();
+    }, limits.headerTimeoutMs);
+    slow.unref();
+    socket.setTimeout(limits.idleTimeoutMs, () => socket.destroy());
+    socket.once("close", () => {
+      clearTimeout(slow);
+      open -= 1;
+      budget.give();
+      sockets.delete(socket);
+      pending.delete(socket);
+    });
   });
 
   server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    started(req.socket);
     void (async () => {
       const refuse = (status: number, text: string) => {
         req.resume();
@@ -172,7 +242,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       if (url === null || url.protocol !== "http:") {
         // Origin form (someone talking to the proxy as if it were a server) or an https URI
         // sent in the clear: not a request a proxy forwards.
-        const host = canonicalHost(
+        const host = recordedHost(
           url?.hostname ?? String(req.headers.host ?? "").split(":")[0] ?? "",
         );
         const port = url?.port ? Number(url.port) : url?.protocol === "https:" ? 443 : 80;
@@ -201,7 +271,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         headers,
         setHost: false,
         agent: false,
+        timeout: limits.idleTimeoutMs,
       });
+      out.on("timeout", () => out.destroy());
       out.on("response", (answer) => {
         const back: http.OutgoingHttpHeaders = {};
         for (const [name, value] of Object.entries(answer.headers)) {
@@ -219,8 +291,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   });
 
   server.on("connect", (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
-    sockets.add(client);
-    client.on("close", () => sockets.delete(client));
+    started(client);
     client.on("error", () => client.destroy());
     void (async () => {
       const target = parseAuthority(req.url ?? "");
@@ -232,7 +303,8 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         );
       };
       if (target === null) {
-        record("", 0, "https", "protocol");
+        const named = namedTarget(Buffer.from(`CONNECT ${req.url ?? ""} HTTP/1.1\r\n`));
+        record(named?.host ?? recordedHost(req.url ?? ""), named?.port ?? 0, "https", "protocol");
         refuse(400, message("", 0, "protocol", "CONNECT needs host:port"));
         return;
       }
@@ -241,7 +313,12 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       allowed += 1;
       const remote = connect(upstream.port, upstream.address);
       sockets.add(remote);
-      remote.on("close", () => sockets.delete(remote));
+      remote.setTimeout(limits.idleTimeoutMs, () => remote.destroy());
+      remote.on("close", () => {
+        sockets.delete(remote);
+        client.destroy();
+      });
+      client.on("close", () => remote.destroy());
       remote.once("connect", () => {
         client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
         if (head.length > 0) remote.write(head);
@@ -253,23 +330,31 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
           refuse(502, `cfa egress proxy: cannot reach ${target.host}:${target.port}\n`);
         client.destroy();
       });
-      client.on("error", () => remote.destroy());
     })();
   });
 
-  // Bytes that do not parse as HTTP: a raw TCP client (or SOCKS) pointed at the proxy port.
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (String(error.code ?? "").startsWith("HPE_")) record("", 0, "tcp", "protocol");
-    socket.destroy();
-  });
+  // Bytes the HTTP parser refuses: raw TCP or SOCKS on the proxy's port, TLS sent to it in
+  // the clear, a malformed request. Recorded under what those bytes named (named-target.ts).
+  server.on(
+    "clientError",
+    (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+      started(socket);
+      if (String(error.code ?? "").startsWith("HPE_")) {
+        const named = namedTarget(error.rawPacket);
+        record(named?.host ?? "", named?.port ?? 0, named?.protocol ?? "tcp", "protocol");
+      }
+      socket.destroy();
+    },
+  );
   // An Upgrade (WebSocket) request: not forwarded; Node closes the socket without a handler.
   server.on("upgrade", (req: http.IncomingMessage, socket: Duplex) => {
-    record(
-      canonicalHost(String(req.headers.host ?? "").split(":")[0] ?? ""),
-      80,
-      "http",
-      "protocol",
+    started(socket);
+    const named = namedTarget(
+      Buffer.from(
+        `${req.method ?? "GET"} ${req.url ?? ""} HTTP/1.1\r\nhost: ${String(req.headers.host ?? "")}\r\n`,
+      ),
     );
+    record(named?.host ?? "", named?.port ?? 80, "http", "protocol");
     socket.end("HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n");
   });
 
@@ -282,9 +367,12 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   });
 
   return {
-    blocked: () => [...refusals.values()].map((entry) => ({ ...entry })),
+    blocked: () => refusals.entries(),
     get allowed() {
       return allowed;
+    },
+    get open() {
+      return open;
     },
     close: () =>
       new Promise<void>((resolveClose) => {

@@ -1,5 +1,8 @@
 export {
   AddressRefusedError,
+  DEFAULT_EGRESS_LIMITS,
+  pendingFor,
+  type EgressLimits,
   resolveByDns,
   startEgressProxy,
   type EgressProxy,
@@ -18,3 +21,11 @@ export {
 } from "./bridge-script.js";
 export { deniedAddressReason } from "./denied-address.js";
 export { canonicalHost, hostMatcher } from "./host-pattern.js";
+export {
+  connectionBudget,
+  openFilesLimit,
+  processConnectionBudget,
+  type ConnectionBudget,
+} from "./connection-budget.js";
+export { namedTarget, recordedHost, type NamedTarget } from "./named-target.js";
+export { OTHER_HOSTS, RefusalLog } from "./refusal-log.js";

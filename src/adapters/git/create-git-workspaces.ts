@@ -2,7 +2,7 @@
 // workspace): each instance gets a worktree on its own branch in the job's workspace area,
 // verified at creation; close merges it into the parent's tree, drop discards it.
 
-import { lstat, mkdir, realpath } from "node:fs/promises";
+import { lstat, mkdir, realpath, rm } from "node:fs/promises";
 import path from "node:path";
 import { noopLogger, type Logger } from "../../ports/logger.js";
 import type {
@@ -54,6 +54,9 @@ export interface GitWorkspacesOptions {
   maxFileBytes?: number;
 }
 
+/** The area's folder of private homes: a name no workspace can have. */
+const HOMES = ".homes";
+
 export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
   const logger = options.logger ?? noopLogger;
   const repo = gitAt(options.repoDir);
@@ -100,6 +103,19 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
     }
     return path.join(ctx.areaReal, name);
   };
+
+  /**
+   * A workspace's private folder (Workspace.home): in the area, beside the worktrees, under a
+   * name no workspace can take (names start with a letter or digit), never in a worktree.
+   */
+  const homeOf = (ctx: RepoContext, name: string): string => path.join(ctx.areaReal, HOMES, name);
+  const makeHome = async (ctx: RepoContext, name: string): Promise<string> => {
+    const home = homeOf(ctx, name);
+    await mkdir(home, { recursive: true, mode: 0o700 });
+    return home;
+  };
+  const removeHome = (ctx: RepoContext, root: string): Promise<void> =>
+    rm(homeOf(ctx, path.basename(root)), { recursive: true, force: true });
 
   const create = async (request: CreateWorkspace): Promise<Workspace> => {
     validateWorkspaceName("create", request.name);
@@ -148,8 +164,9 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
         const copied = await copyFiles(request.copy.from, tree.root, request.copy.files);
         await commitCopied(tree, copied, request.copy.from.branch);
       }
+      const home = await makeHome(ctx, request.name);
       logger.info("cfa/workspaces: created", { root: tree.root, branch: request.branch });
-      return { root: tree.root, branch: request.branch, gitDir: tree.gitDir };
+      return { root: tree.root, branch: request.branch, gitDir: tree.gitDir, home };
     } catch (error) {
       // seed 000 §10: the instance is not sparked, so nothing of it may remain.
       await removeWorktree(repo, root, { commonDir: ctx.commonDir, logger });
@@ -183,8 +200,9 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
         await gitOutput(repo, ["worktree", "add", "--quiet", root, branch]);
         await options.seam?.afterAdd?.(root);
         const tree = await verifyWorktree(ctx, root, branch, { onRepair });
+        const home = await makeHome(ctx, name);
         logger.info("cfa/workspaces: re-created from its branch", { root: tree.root, branch });
-        return { root: tree.root, branch, gitDir: tree.gitDir };
+        return { root: tree.root, branch, gitDir: tree.gitDir, home };
       } catch (error) {
         await removeWorktree(repo, root, { commonDir: ctx.commonDir, logger });
         throw wrapGit("open", `re-creating ${root} from ${branch} failed`, error);
@@ -193,8 +211,9 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
     // An existing workspace that fails verification is refused but never removed: it may
     // hold the only copy of the instance's work (seed 000 §11 resumption).
     const tree = await verifyWorktree(ctx, root, branch, { onRepair });
+    const home = await makeHome(ctx, name);
     logger.info("cfa/workspaces: re-attached", { root: tree.root, branch });
-    return { root: tree.root, branch, gitDir: tree.gitDir };
+    return { root: tree.root, branch, gitDir: tree.gitDir, home };
   };
 
   const close = async (
@@ -239,6 +258,7 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
       }
       await removeWorktree(repo, childRoot, { commonDir: ctx.commonDir, logger });
       await deleteBranch(repo, child.branch, ctx.commonDir);
+      await removeHome(ctx, childRoot);
       logger.info("cfa/workspaces: closed", { child: childRoot, into: intoRoot, ...result });
       return result;
     } catch (error) {
@@ -253,6 +273,7 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
     try {
       await removeWorktree(repo, root, { commonDir: ctx.commonDir, logger });
       await deleteBranch(repo, child.branch, ctx.commonDir);
+      await removeHome(ctx, root);
     } catch (error) {
       throw wrapGit("drop", `dropping ${root} failed`, error);
     }

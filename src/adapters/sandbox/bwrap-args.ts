@@ -4,7 +4,8 @@
 
 import type { CommandLimits } from "../../ports/sandbox.js";
 import { EGRESS_BRIDGE, EGRESS_NODE, EGRESS_PORT, EGRESS_SOCKET } from "../egress/index.js";
-import { limitArgs } from "./limit-args.js";
+import { SANDBOX_HOME } from "./cache-env.js";
+import { bridgeLimitArgs, limitArgs } from "./limit-args.js";
 import type { SystemRoot } from "./system-root.js";
 
 export interface BwrapPlan {
@@ -24,8 +25,13 @@ export interface BwrapPlan {
   egress?: { socket: string; node: string; bridge: string };
   /** Toolchain folders (toolchain-paths.ts), real paths bound read-only at their own path. */
   toolchains?: readonly string[];
-  /** Shared package caches, bound read-write at their own path, outside the workspace. */
-  caches?: readonly string[];
+  /**
+   * The command's HOME: a host folder outside the workspace (the workspace's private home, or
+   * a throwaway one), bound read-write at SANDBOX_HOME.
+   */
+  home?: string;
+  /** Host folders bound read-write below SANDBOX_HOME (the shared caches' data parts). */
+  homeBinds?: readonly { source: string; target: string }[];
   limits: CommandLimits;
   /** The launcher that applies the limits (prlimit), by its path inside the sandbox. */
   prlimit: string;
@@ -94,7 +100,8 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   for (const p of outside) args.push("--ro-bind", p, p);
   args.push("--bind", cwd, cwd);
   for (const p of inside) args.push("--ro-bind", p, p);
-  for (const p of plan.caches ?? []) args.push("--bind", p, p);
+  if (plan.home !== undefined) args.push("--bind", plan.home, SANDBOX_HOME);
+  for (const { source, target } of plan.homeBinds ?? []) args.push("--bind", source, target);
   if (plan.egress) {
     args.push("--ro-bind", plan.egress.socket, EGRESS_SOCKET);
     args.push("--ro-bind", plan.egress.node, EGRESS_NODE);
@@ -118,9 +125,16 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   );
   for (const [name, value] of Object.entries(plan.env)) args.push("--setenv", name, value);
   // `--` so a program name starting with a dash is never read as a bwrap option.
-  // The bridge is outside prlimit: it only forwards, and the limits are the command's.
+  // The bridge is outside the command's limits (it only forwards) but for its open files: a
+  // command flooding it with connections exhausts the bridge's table, not the engine's.
   const bridge = plan.egress
-    ? [EGRESS_NODE, EGRESS_BRIDGE, String(EGRESS_PORT), EGRESS_SOCKET]
+    ? [
+        ...bridgeLimitArgs(plan.prlimit, plan.limits),
+        EGRESS_NODE,
+        EGRESS_BRIDGE,
+        String(EGRESS_PORT),
+        EGRESS_SOCKET,
+      ]
     : [];
   args.push("--", ...bridge, ...limitArgs(plan.prlimit, plan.limits), ...plan.argv);
   return args;

@@ -19,13 +19,16 @@ import {
 } from "../../ports/sandbox.js";
 import {
   BRIDGE_SCRIPT,
+  pendingFor,
   proxyEnv,
   startEgressProxy,
+  type ConnectionBudget,
+  type EgressLimits,
   type EgressProxy,
   type ResolveUpstream,
 } from "../egress/index.js";
 import { bwrapArgs, isWithin } from "./bwrap-args.js";
-import { CACHE_SUBFOLDERS, cacheEnv } from "./cache-env.js";
+import { CACHE_LAYOUT, cacheEnv, SANDBOX_HOME } from "./cache-env.js";
 import { etcFiles } from "./etc-files.js";
 import { SandboxUnavailableError } from "./errors.js";
 import { findGitLayout, mainCheckoutOf, type GitLayout } from "./find-git-layout.js";
@@ -35,7 +38,8 @@ import { spawnProcess } from "./spawn-process.js";
 import { sanitizeGitConfig } from "./sanitize-git-config.js";
 import { discoverSystemRoot, type SystemRoot } from "./system-root.js";
 import { resolveToolchains, type ShownToolchains } from "./toolchain-paths.js";
-import { validateCaches } from "./validate-caches.js";
+import { mkdirNoLinks } from "./mkdir-no-links.js";
+import { validateCaches, validateWritableFolder } from "./validate-caches.js";
 import { validateRequest } from "./validate-request.js";
 
 export interface BwrapSandboxOptions {
@@ -72,6 +76,11 @@ export interface BwrapSandboxOptions {
   bridgeNode?: string;
   /** Where the egress proxy dials an allowed host; default DNS (egress-proxy.ts). Tests only. */
   resolveUpstream?: ResolveUpstream;
+  /**
+   * The egress proxies' bounds over the request's (egress-proxy.ts, connection-budget.ts).
+   * Tests only: the flood test's positive control lifts them.
+   */
+  egress?: { limits?: Partial<EgressLimits>; budget?: ConnectionBudget };
 }
 
 /** bwrap's own two processes (the monitor and the sandbox's pid 1) live in the cgroup too. */
@@ -106,10 +115,12 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): Sandbox {
       ? Promise.resolve(options.toolchains)
       : resolveToolchains({ home, env: hostEnv, private: extraHidden }));
     const cwd = await realpath(request.cwd);
-    const caches = await validateCaches(request.caches ?? [], cwd, {
-      readOnly: tools.folders,
-      hidden: extraHidden,
-    });
+    const writableRules = { readOnly: tools.folders, hidden: extraHidden };
+    const caches = await validateCaches(request.caches ?? [], cwd, writableRules);
+    const givenHome =
+      request.home === undefined
+        ? null
+        : await validateWritableFolder("home", request.home, cwd, writableRules);
     const layout = await findGitLayout(cwd);
     const scratch = await mkdtemp(path.join(os.tmpdir(), "cfa-sandbox-"));
     let cgroup: PidsCgroup | null = null;
@@ -130,11 +141,24 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): Sandbox {
       const candidates = [...(home === null ? [] : [home]), ...extraHidden];
       if (layout?.linked) candidates.push(mainCheckoutOf(layout));
       const env = commandEnv(request.env, tools);
+      // HOME is never the worktree: the workspace's private folder, or a throwaway one.
+      let commandHome = givenHome;
+      if (commandHome === null) {
+        commandHome = path.join(scratch, "home");
+        await mkdir(commandHome, { mode: 0o700 });
+      }
+      env.HOME = SANDBOX_HOME;
+      // The shared caches' data parts, bound where the tool looks in the private home.
+      const homeBinds: { source: string; target: string }[] = [];
       for (const cache of caches) {
-        for (const sub of CACHE_SUBFOLDERS[cache.tool]) {
-          await mkdir(path.join(cache.path, sub), { recursive: true });
+        for (const part of CACHE_LAYOUT[cache.tool].parts) {
+          const source = path.join(cache.path, part.shared);
+          await mkdir(source, { recursive: true });
+          // The mount point is made in the private home, never through a link in it.
+          await mkdirNoLinks(commandHome, part.at);
+          homeBinds.push({ source, target: `${SANDBOX_HOME}/${part.at}` });
         }
-        Object.assign(env, cacheEnv(cache.tool, cache.path));
+        Object.assign(env, cacheEnv(cache.tool, SANDBOX_HOME));
       }
       const shared = request.network === true;
       let egress: { socket: string; node: string; bridge: string } | undefined;
@@ -146,6 +170,12 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): Sandbox {
           socketPath: socket,
           hosts: request.network.hosts,
           command: request.argv,
+          limits: {
+            connections: limits.connections,
+            pending: pendingFor(limits.connections),
+            ...options.egress?.limits,
+          },
+          ...(options.egress?.budget ? { budget: options.egress.budget } : {}),
           ...(options.resolveUpstream ? { resolve: options.resolveUpstream } : {}),
         });
         egress = { socket, node: await realpath(bridgeNode), bridge };
@@ -159,7 +189,8 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): Sandbox {
         network: shared,
         ...(egress ? { egress } : {}),
         toolchains: tools.folders,
-        caches: caches.map((c) => c.path),
+        home: commandHome,
+        homeBinds,
         limits,
         prlimit,
         etcFiles: await writeEtcFiles(scratch, shared),

@@ -27,9 +27,8 @@ export {
   SYSTEM_FOLDERS,
   type SystemRoot,
 } from "./system-root.js";
-export { cacheEnv, CACHE_SUBFOLDERS } from "./cache-env.js";
+export { CACHE_LAYOUT, cacheEnv, SANDBOX_HOME, type CacheLayout } from "./cache-env.js";
 export {
-  CREDENTIAL_FILES,
   defaultToolchainPaths,
   HOSTED_TOOL_CACHE,
   resolveToolchains,
@@ -42,3 +41,4 @@ export {
   runnerFolderProblem,
   runnerFoldersFromEnv,
 } from "./runner-folders.js";
+export { CREDENTIAL_NAMES, credentialFilesIn, isCredentialFile } from "./credential-files.js";

@@ -11,11 +11,19 @@
 //   RLIMIT_AS makes `new WebAssembly.Memory()` fail in Node 20 while RLIMIT_DATA does not.
 // - file size: RLIMIT_FSIZE (a larger write fails with SIGXFSZ / EFBIG).
 // - CPU time: RLIMIT_CPU per process, all its threads.
+// - open files: RLIMIT_NOFILE per process. It bounds what one process holds, not the
+//   command: processes × openFiles can still be many sockets, which is why the egress proxy
+//   bounds the connections it takes from a command itself (egress-proxy.ts).
 // Soft and hard limits are equal, so a command cannot raise them again.
 
 import type { CommandLimits } from "../../ports/sandbox.js";
 
 const MIB = 1024 * 1024;
+
+/** The bridge's own limit (bwrap-args.ts): it runs before the command's limits apply. */
+export function bridgeLimitArgs(prlimit: string, limits: CommandLimits): string[] {
+  return [prlimit, `--nofile=${limits.openFiles}:${limits.openFiles}`, "--"];
+}
 
 export function limitArgs(prlimit: string, limits: CommandLimits): string[] {
   const both = (value: number) => `${value}:${value}`;
@@ -25,6 +33,7 @@ export function limitArgs(prlimit: string, limits: CommandLimits): string[] {
     `--data=${both(limits.memoryMiB * MIB)}`,
     `--fsize=${both(limits.fileSizeMiB * MIB)}`,
     `--cpu=${both(limits.cpuSeconds)}`,
+    `--nofile=${both(limits.openFiles)}`,
     // No core dumps: a crashing command would otherwise write one into the workspace.
     "--core=0:0",
     "--",

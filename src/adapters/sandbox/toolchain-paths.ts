@@ -7,31 +7,20 @@
 // home as a whole, or a place that holds credentials is refused: for a repository's own
 // entry with a SandboxConfigError naming it, for a default by leaving it out.
 
-import { lstat, realpath, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { DEFAULT_READ_ONLY_PATHS, readOnlyPathProblem } from "../../config/read-only-paths.js";
+import { credentialFilesIn } from "./credential-files.js";
 import { SandboxConfigError } from "./errors.js";
 import { runnerFolderProblem, runnerFoldersFromEnv } from "./runner-folders.js";
 
 /** The Actions tool cache on GitHub's runners (actions/toolkit tool-cache: RUNNER_TOOL_CACHE). */
 export const HOSTED_TOOL_CACHE = "/opt/hostedtoolcache";
 
-/** Files in a shown folder's top level that carry credentials: covered by an empty file. */
-export const CREDENTIAL_FILES = [
-  // Cargo's registry tokens (`cargo login`), in CARGO_HOME (the Cargo Book, "Cargo Home").
-  "credentials",
-  "credentials.toml",
-  ".netrc",
-  ".npmrc",
-  ".pypirc",
-  ".git-credentials",
-  "auth.json",
-] as const;
-
 export interface ShownToolchains {
   /** Real paths of folders bound read-only at their own path. */
   folders: string[];
-  /** Credential files inside them, covered with an empty file. */
+  /** Credential-shaped files inside them at any depth (credential-files.ts), covered. */
   hiddenFiles: string[];
   /** Their program folders, added to the command's PATH when it lacks them. */
   binFolders: string[];
@@ -120,12 +109,8 @@ export async function resolveToolchains(options: ToolchainOptions): Promise<Show
     shown.folders = shown.folders.filter((folder) => !within(folder, real));
     shown.folders.push(real);
   }
+  shown.hiddenFiles = await credentialFilesIn(shown.folders);
   for (const folder of shown.folders) {
-    for (const name of CREDENTIAL_FILES) {
-      const file = path.join(folder, name);
-      const info = await lstat(file).catch(() => null);
-      if (info?.isFile()) shown.hiddenFiles.push(file);
-    }
     const bin = path.join(folder, "bin");
     if ((await stat(bin).catch(() => null))?.isDirectory()) shown.binFolders.push(bin);
     else if (/(^|_)bin$/.test(path.basename(folder))) shown.binFolders.push(folder);

@@ -60,13 +60,16 @@ export function createUnsandboxed(options: UnsandboxedOptions = {}): Sandbox {
 }
 
 /**
- * Exactly the request's environment, with the caches pointing the tools at the shared folders;
- * `network` is not enforced here (nothing is contained with the sandbox off).
+ * Exactly the request's environment; HOME the workspace's private home when given, with the
+ * tools' caches in it. Without binds nothing can share only a cache's data parts, so nothing
+ * is shared (nothing is contained with the sandbox off; `network` is not enforced either).
  */
 function processEnv(request: CommandRequest | ProcessRequest): Record<string, string> {
+  if (request.home === undefined) return { ...request.env };
+  const home = request.home;
   return Object.assign(
-    { ...request.env },
-    ...(request.caches ?? []).map((cache) => cacheEnv(cache.tool, cache.path)),
+    { ...request.env, HOME: home },
+    ...(request.caches ?? []).map((cache) => cacheEnv(cache.tool, home)),
   ) as Record<string, string>;
 }
 

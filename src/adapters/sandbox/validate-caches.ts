@@ -1,6 +1,7 @@
-// Checks the shared caches a request binds read-write (issue 20): each an existing folder
-// outside the workspace (and not holding it), not a system or toolchain folder, not inside
-// the job area the sandbox hides, one per tool. A caller's mistake is a SandboxRequestError.
+// Checks the folders a request binds read-write besides the workspace — the shared caches
+// (one per tool) and the workspace's private home: each an existing folder outside the
+// workspace (and not holding it), not a system or toolchain folder, not holding the job area
+// the sandbox hides. A caller's mistake is a SandboxRequestError.
 
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
@@ -25,12 +26,7 @@ const FORBIDDEN = [
 export async function validateCaches(
   caches: readonly SharedCache[],
   cwd: string,
-  folders: {
-    /** Shown read-only (toolchains): a cache may neither be in one nor hold one. */
-    readOnly: readonly string[];
-    /** Hidden (the job area): a cache may be inside one (its bind shows just it), never hold one. */
-    hidden: readonly string[];
-  },
+  folders: WritableFolderRules,
 ): Promise<SharedCache[]> {
   const out: SharedCache[] = [];
   for (const [i, cache] of caches.entries()) {
@@ -41,33 +37,51 @@ export async function validateCaches(
     if (out.some((c) => c.tool === cache.tool)) {
       throw new SandboxRequestError(field, `is a second ${cache.tool} cache`);
     }
-    if (!path.isAbsolute(cache.path)) {
-      throw new SandboxRequestError(field, `must be an absolute path (got ${cache.path})`);
-    }
-    const real = await realpath(cache.path).catch(() => null);
-    if (real === null || !(await stat(real)).isDirectory()) {
-      throw new SandboxRequestError(field, `is not an existing folder: ${cache.path}`);
-    }
-    if (real === "/" || isWithin(real, cwd) || isWithin(cwd, real)) {
-      throw new SandboxRequestError(
-        field,
-        `must be outside the workspace and not hold it: ${real}`,
-      );
-    }
-    if (
-      [...FORBIDDEN, ...folders.readOnly].some(
-        (folder) => isWithin(real, folder) || isWithin(folder, real),
-      )
-    ) {
-      throw new SandboxRequestError(
-        field,
-        `overlaps a folder the sandbox shows read-only: ${real}`,
-      );
-    }
-    if (folders.hidden.some((folder) => isWithin(folder, real))) {
-      throw new SandboxRequestError(field, `holds the job area, which the sandbox hides: ${real}`);
-    }
-    out.push({ tool: cache.tool, path: real });
+    out.push({
+      tool: cache.tool,
+      path: await validateWritableFolder(field, cache.path, cwd, folders),
+    });
   }
   return out;
+}
+
+export interface WritableFolderRules {
+  /** Shown read-only (toolchains): a writable folder may neither be in one nor hold one. */
+  readOnly: readonly string[];
+  /** Hidden (the job area): one may be inside one (its bind shows just it), never hold one. */
+  hidden: readonly string[];
+}
+
+/**
+ * A host folder a request binds read-write besides the workspace (a shared cache, the
+ * workspace's private home): existing, outside the workspace and not holding it, not a
+ * system or toolchain folder, not holding the hidden job area. Its real path.
+ */
+export async function validateWritableFolder(
+  field: string,
+  folder: string,
+  cwd: string,
+  rules: WritableFolderRules,
+): Promise<string> {
+  if (!path.isAbsolute(folder)) {
+    throw new SandboxRequestError(field, `must be an absolute path (got ${folder})`);
+  }
+  const real = await realpath(folder).catch(() => null);
+  if (real === null || !(await stat(real)).isDirectory()) {
+    throw new SandboxRequestError(field, `is not an existing folder: ${folder}`);
+  }
+  if (real === "/" || isWithin(real, cwd) || isWithin(cwd, real)) {
+    throw new SandboxRequestError(field, `must be outside the workspace and not hold it: ${real}`);
+  }
+  if (
+    [...FORBIDDEN, ...rules.readOnly].some(
+      (shown) => isWithin(real, shown) || isWithin(shown, real),
+    )
+  ) {
+    throw new SandboxRequestError(field, `overlaps a folder the sandbox shows read-only: ${real}`);
+  }
+  if (rules.hidden.some((hidden) => isWithin(hidden, real))) {
+    throw new SandboxRequestError(field, `holds the job area, which the sandbox hides: ${real}`);
+  }
+  return real;
 }

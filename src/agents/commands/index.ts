@@ -7,3 +7,4 @@ export {
 export { BASE_ENV_NAMES, reduceEnv, type EnvLike } from "./reduce-env.js";
 export { runCommand, type CommandRole, type RunCommandInput } from "./run-command.js";
 export { TOOL_DEFAULTS, withToolDefaults } from "./tool-defaults.js";
+export { relativeToWorkspace } from "./relative-paths.js";

@@ -6,6 +6,7 @@ import type { NetworkSetting } from "../../config/network-setting.js";
 import type { CommandLimits, CommandResult, Sandbox, SharedCache } from "../../ports/sandbox.js";
 import { checkCommand } from "./check-command.js";
 import { reduceEnv, type EnvLike } from "./reduce-env.js";
+import { relativeToWorkspace } from "./relative-paths.js";
 import { withToolDefaults } from "./tool-defaults.js";
 
 export interface CommandRole {
@@ -22,8 +23,10 @@ export interface CommandRole {
 export interface RunCommandInput {
   sandbox: Sandbox;
   argv: readonly string[];
-  /** The workspace root: cwd, HOME, and the only writable folder. */
+  /** The workspace root: cwd, and the only writable folder of the repository. */
   workspaceRoot: string;
+  /** The workspace's private folder outside the worktree (Workspace.home): HOME. */
+  home?: string;
   role: CommandRole;
   /** The parent's environment; it is reduced here, never passed whole. */
   env: EnvLike;
@@ -34,10 +37,13 @@ export interface RunCommandInput {
   signal?: AbortSignal;
 }
 
-/** Throws CommandRefusedError (policy) or a sandbox error; a failing command is a result. */
+/**
+ * Throws CommandRefusedError (policy) or a sandbox error; a failing command is a result, its
+ * output naming the workspace relative to itself (relative-paths.ts).
+ */
 export async function runCommand(input: RunCommandInput): Promise<CommandResult> {
   checkCommand(input.argv, input.role.allowedCommands);
-  return input.sandbox.run(
+  const result = await input.sandbox.run(
     {
       argv: [...input.argv],
       cwd: input.workspaceRoot,
@@ -48,8 +54,14 @@ export async function runCommand(input: RunCommandInput): Promise<CommandResult>
       maxOutputBytes: input.maxOutputBytes,
       network: egressFor(input.role.network),
       ...(input.caches === undefined ? {} : { caches: input.caches }),
+      ...(input.home === undefined ? {} : { home: input.home }),
       ...(input.role.limits === undefined ? {} : { limits: input.role.limits }),
     },
     input.signal ? { signal: input.signal } : undefined,
   );
+  return {
+    ...result,
+    stdout: relativeToWorkspace(result.stdout, input.workspaceRoot),
+    stderr: relativeToWorkspace(result.stderr, input.workspaceRoot),
+  };
 }

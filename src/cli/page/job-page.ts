@@ -11,6 +11,7 @@
 // that got in anyway would not run, and it allows no request of any kind.
 
 import { createHash } from "node:crypto";
+import { DIAGRAM_SCRIPT } from "./diagram-script.js";
 import { escapeHtml } from "./escape-html.js";
 import { plainGlyphs } from "./plain-glyphs.js";
 import { safeMarkdown } from "./safe-markdown.js";
@@ -61,14 +62,11 @@ details>summary{cursor:pointer}.note{background:#fff8c5;padding:.5rem}
 .markdown-alert-caution{border-color:#cf222e}.markdown-alert-caution .markdown-alert-title{color:#cf222e}
 `;
 
-const INIT = `mermaid.initialize({startOnLoad:false,securityLevel:"strict"});
-mermaid.run({querySelector:"pre.mermaid"});`;
-
 const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
 
 export function renderJobPage(facts: JobPageFacts): string {
   const e = escapeHtml;
-  const scripts = facts.mermaid === null ? [] : [facts.mermaid, INIT];
+  const scripts = facts.mermaid === null ? [] : [facts.mermaid, DIAGRAM_SCRIPT];
   // No request of any kind (default-src 'none'); only the page's own scripts, by hash.
   const csp = [
     "default-src 'none'",

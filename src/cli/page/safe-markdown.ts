@@ -9,13 +9,15 @@
 //   data:, a relative path) is shown as its text and its address in a code span, so the page
 //   never sends a request nor runs a URL;
 // - images: their alt text and address, never an <img>;
-// - ```mermaid blocks: a <pre class="mermaid"> of the escaped source, which the page's
-//   inlined mermaid reads as text and draws with securityLevel "strict" (mermaid's config
-//   schema, mermaid.js.org: "HTML tags in the text are encoded and click functionality is
-//   disabled").
+// - ```mermaid blocks: a <pre class="mermaid"> of the escaped source, cleared of links,
+//   clicks, pictures and configuration (inert-mermaid.ts), which the page's inlined mermaid
+//   reads as text and draws with securityLevel "strict" (mermaid's config schema,
+//   mermaid.js.org: "HTML tags in the text are encoded and click functionality is
+//   disabled"), and the page's script checks once drawn (diagram-script.ts).
 
 import { Marked, type Tokens } from "marked";
 import { escapeHtml } from "./escape-html.js";
+import { inertMermaid } from "./inert-mermaid.js";
 
 /**
  * GitHub's alerts: a blockquote whose first line is `[!NOTE]`, `[!TIP]`, `[!IMPORTANT]`,
@@ -65,7 +67,9 @@ const markdown = new Marked({
       return `<div class="markdown-alert markdown-alert-${kind}"><p class="markdown-alert-title">${title}</p>\n${inner}</div>\n`;
     },
     code({ text, lang }: Tokens.Code): string {
-      if (lang?.trim() === "mermaid") return `<pre class="mermaid">${escapeHtml(text)}</pre>\n`;
+      if (lang?.trim() === "mermaid") {
+        return `<pre class="mermaid">${escapeHtml(inertMermaid(text))}</pre>\n`;
+      }
       return `<pre><code>${escapeHtml(text)}</code></pre>\n`;
     },
   },

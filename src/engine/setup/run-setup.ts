@@ -7,7 +7,7 @@
 
 import { egressFor } from "../../config/index.js";
 import { setupCommandText } from "../../config/index.js";
-import { reduceEnv, withToolDefaults } from "../../agents/commands/index.js";
+import { reduceEnv, relativeToWorkspace, withToolDefaults } from "../../agents/commands/index.js";
 import type { BlockedRequest, CommandResult } from "../../ports/sandbox.js";
 import type { Workspace } from "../../ports/workspaces.js";
 import { evidenceOf, type CommandEvidence } from "../../records/command-evidence.js";
@@ -51,8 +51,15 @@ export async function runSetup(s: Session, ws: Workspace, label: string): Promis
         maxOutputBytes: Math.max(s.config.limits.commandOutputBytes, SETUP_OUTPUT_BYTES),
         network,
         caches,
+        ...(ws.home === undefined ? {} : { home: ws.home }),
         limits: s.config.commandLimits.worker,
       });
+      // Its last lines are kept in the job's records: the worktree's path relative to itself.
+      result = {
+        ...result,
+        stdout: relativeToWorkspace(result.stdout, ws.root),
+        stderr: relativeToWorkspace(result.stderr, ws.root),
+      };
     } catch (error) {
       // The sandbox refused to run it (bwrap missing, a bad request): the same wait.
       const message = (error as Error).message ?? String(error);

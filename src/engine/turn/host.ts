@@ -358,6 +358,7 @@ export function createHost(
         sandbox: await s.deps.sandbox(s.config.sandbox),
         argv,
         workspaceRoot: ws.root,
+        ...(ws.home === undefined ? {} : { home: ws.home }),
         role: {
           allowedCommands: role.commands,
           network: s.config.network[name],

@@ -2,9 +2,11 @@
 // change, three parallel tasks verified and merged — and prints the log and where to look.
 
 import { readFileSync } from "node:fs";
+import { release } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
+import { DROPPING_PATH, filesHolding } from "../../support/git/files-holding.js";
 import { git, removeDir, tempDir } from "../../support/git/temp-repo.js";
 import { captureIo, type CapturedIo } from "../../support/cli/capture-io.js";
 import { bound } from "../../support/time-bound.js";
@@ -134,6 +136,23 @@ describe("cfa demo", () => {
     ]);
     expect(git(repo, "branch", "--list", "cfa/1-*")).toBe("");
     expect(git(repo, "show", "cfa/1:.cfa/jobs/1/PLAN.md")).toContain("## Changes after review");
+  });
+
+  it("leaves branches that hold no tool dropping and no string of the runner's paths", () => {
+    const branches = git(repo, "for-each-ref", "--format=%(refname:short)", "refs/heads").split(
+      "\n",
+    );
+    expect(branches).toEqual(["cfa/1", "main"]);
+    for (const branch of branches) {
+      const files = git(repo, "ls-tree", "-r", "--name-only", branch).split("\n");
+      expect(
+        files.filter((f) => DROPPING_PATH.test(f)),
+        branch,
+      ).toEqual([]);
+      // The demo's folder, the machine's home and cache, its kernel: nothing of the runner.
+      const runner = [root, process.env.HOME ?? "/nonexistent-home", release()];
+      expect(filesHolding(repo, branch, runner), branch).toEqual([]);
+    }
   });
 
   it("can be inspected and watched afterwards, as it says", async () => {

@@ -3,10 +3,8 @@
 // commands they rest on, the job's tree, the artifacts — loaded in jsdom: every diagram
 // parses with the mermaid package, and nothing on it loads from anywhere.
 
-import { execFile } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { renderJobPage } from "../../../src/cli/page/job-page.js";
@@ -15,17 +13,15 @@ import { runScriptedJob, type ScriptedJob } from "../../support/cli/scripted-job
 import { captureIo } from "../../support/cli/capture-io.js";
 import {
   allowedScriptHashes,
+  CHROMIUM,
   diagramsOf,
+  drawnPage,
   mermaidParse,
   pageDom,
   riskyAttributes,
   sha256,
 } from "../../support/page/load-page.js";
 import { bound } from "../../support/time-bound.js";
-
-/** Debian's chromium when installed (`apt-get install chromium`), else null: the test skips. */
-const CHROMIUM =
-  ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p)) ?? null;
 
 /**
  * Opens `file` in the installed chromium at 1280×800 (playwright-core drives it over the
@@ -154,19 +150,7 @@ describe("cfa show", () => {
   it.skipIf(CHROMIUM === null)(
     "is drawn by a real browser: every diagram becomes an svg",
     async () => {
-      const { stdout } = await promisify(execFile)(
-        CHROMIUM!,
-        [
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--virtual-time-budget=15000",
-          "--dump-dom",
-          `file://${out}`,
-        ],
-        { maxBuffer: 64 * 1024 * 1024, timeout: bound(120_000) },
-      );
-      const drawn = pageDom(stdout);
+      const drawn = await drawnPage(out);
       const pres = [...drawn.querySelectorAll("pre.mermaid")];
       expect(pres.length).toBe(diagramsOf(doc).length);
       for (const pre of pres) {

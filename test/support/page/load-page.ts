@@ -3,8 +3,37 @@
 // parser for its diagrams. jsdom fetches nothing unless told to (its README, "Loading
 // subresources": resources are not loaded by default), so nothing here reaches the network.
 
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { promisify } from "node:util";
 import { JSDOM, VirtualConsole } from "jsdom";
+import { bound } from "../time-bound.js";
+
+/** Debian's chromium when installed (`apt-get install chromium`), else null: tests skip. */
+export const CHROMIUM =
+  ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p)) ?? null;
+
+/**
+ * The page at `file` as a real browser leaves it once its scripts ran (headless Chromium's
+ * --dump-dom, with virtual time so mermaid's drawing completes), as a DOM to inspect.
+ */
+export async function drawnPage(file: string): Promise<Document> {
+  if (CHROMIUM === null) throw new Error("test: chromium is not installed");
+  const { stdout } = await promisify(execFile)(
+    CHROMIUM,
+    [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--virtual-time-budget=15000",
+      "--dump-dom",
+      `file://${file}`,
+    ],
+    { maxBuffer: 64 * 1024 * 1024, timeout: bound(120_000) },
+  );
+  return pageDom(stdout);
+}
 
 /** The page's DOM, no script run. */
 export function pageDom(html: string): Document {

@@ -29,7 +29,15 @@ const errors = (yaml: string, source?: string): ConfigIssue[] => {
 const messages = (yaml: string) => errors(yaml).map((e) => e.message);
 
 // The documented defaults (docs/sandbox.md), written out: a change to them shows here.
-const LIMITS = { processes: 256, memoryMiB: 2048, fileSizeMiB: 512, cpuSeconds: 600, tmpMiB: 32 };
+const LIMITS = {
+  processes: 256,
+  memoryMiB: 2048,
+  fileSizeMiB: 512,
+  cpuSeconds: 600,
+  tmpMiB: 32,
+  openFiles: 4096,
+  connections: 128,
+};
 
 // The default command lists (docs/configuration.md), written out: shells and make for the
 // project's scripts and the build and test tools of every ecosystem; the sandbox is the
@@ -274,7 +282,7 @@ commands:
 network: { worker: true, verifier: [python, pypi.internal.example] }
 setup: { commands: [npm ci, [make, deps]], network: [node], timeoutSeconds: 120 }
 mcp: { tools: { project-lead: [mcp__docs__*], worker: [mcp__playwright__*] }, startSeconds: 90, callSeconds: 30 }
-commandLimits: { worker: { processes: 512, memoryMiB: 4096, fileSizeMiB: 64, cpuSeconds: 120, tmpMiB: 256 } }
+commandLimits: { worker: { processes: 512, memoryMiB: 4096, fileSizeMiB: 64, cpuSeconds: 120, tmpMiB: 256, openFiles: 1024, connections: 16 } }
 sandbox: "off"
 limits: { toolCallsPerTurn: 10, commandTimeoutSeconds: 21600, commandOutputBytes: 1024, fileMiB: 50, maxTokens: 32000, apiPatienceMinutes: 60 }
 output: { worker: { maxTokens: 64000, effort: medium }, proxy: { effort: low } }
@@ -327,7 +335,15 @@ followups: { intent: auto }
       network: { ...DEFAULTS.network, worker: true, verifier: ["python", "pypi.internal.example"] },
       commandLimits: {
         ...DEFAULTS.commandLimits,
-        worker: { processes: 512, memoryMiB: 4096, fileSizeMiB: 64, cpuSeconds: 120, tmpMiB: 256 },
+        worker: {
+          processes: 512,
+          memoryMiB: 4096,
+          fileSizeMiB: 64,
+          cpuSeconds: 120,
+          tmpMiB: 256,
+          openFiles: 1024,
+          connections: 16,
+        },
       },
       sandbox: "off",
       sandboxReadOnlyPaths: [],

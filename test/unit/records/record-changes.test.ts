@@ -86,7 +86,7 @@ describe("evolveRecords: setup, blocked requests, evidence (issue 20)", () => {
     expect(evolveRecords(r, { type: "setup-retry-requested" })).toBe(r);
   });
 
-  it("the same refused request of the same command is one entry, counted; past the bound only counted", () => {
+  it("the same refused request of the same command is one entry, counted; past the bound the least recently seen make way for the newest, counted", () => {
     let r = given(
       { type: "requests-blocked", by: "setup", at: "t1", blocked: [BLOCK] },
       {
@@ -108,7 +108,13 @@ describe("evolveRecords: setup, blocked requests, evidence (issue 20)", () => {
       });
     }
     expect(r.engine.blocked?.entries).toHaveLength(BLOCKED_KEPT);
-    expect(r.engine.blocked?.dropped).toBe(6);
+    // The first (3 refusals, seen last at t2) and h0–h4 made way: every refusal still counted.
+    expect(r.engine.blocked?.dropped).toBe(3 + 5);
+    const hosts = r.engine.blocked?.entries.map((e) => e.host) ?? [];
+    expect(hosts).not.toContain(BLOCK.host);
+    expect(hosts.at(-1)).toBe(`h${BLOCKED_KEPT + 4}.example`);
+    const total = (r.engine.blocked?.entries ?? []).reduce((n, e) => n + e.count, 0);
+    expect(total + (r.engine.blocked?.dropped ?? 0)).toBe(3 + BLOCKED_KEPT + 5);
   });
 
   it("an MCP server's same problem is one line, counted; past the bound none is added", () => {

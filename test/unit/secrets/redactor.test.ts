@@ -97,6 +97,38 @@ describe("Redactor: what the bot writes never carries a secret", () => {
   });
 });
 
+describe("Redactor: parts of a secret, reversed and respelled", () => {
+  const KEY = "sk-ant-api03-Q7w2Ertz9LkPm4XnB8vC";
+  const r = new Redactor([KEY]);
+
+  it("cuts any ten characters of it, and leaves nine", () => {
+    expect(r.redact(`a ${KEY.slice(20, 30)} :`)).toBe(`a ${REDACTED} :`);
+    expect(r.redact(`a ${KEY.slice(20, 29)} :`)).toBe(`a ${KEY.slice(20, 29)} :`);
+  });
+
+  it("keeps a mention of the public prefix every such key has, and cuts it with the rest", () => {
+    const docs = "Keys start with sk-ant-api03- and are 108 characters long.";
+    expect(r.redact(docs)).toBe(docs);
+    expect(r.redact(`key=${KEY}`)).toBe(`key=${REDACTED}`);
+    const hex = Buffer.from(KEY).toString("hex");
+    expect(r.redact(`x ${hex} y`)).toBe(`x ${REDACTED} y`);
+  });
+
+  it("cuts it reversed, spelled out with separators, and in look-alike letters, separators and all", () => {
+    const reversed = [...KEY].reverse().join("");
+    expect(r.redact(`1 ${reversed} 2`)).toBe(`1 ${REDACTED} 2`);
+    expect(r.redact(`1 ${[...KEY].join("-")} 2`)).toBe(`1 ${REDACTED} 2`);
+    expect(r.redact(`1 ${JSON.stringify([...KEY])} 2`)).toBe(`1 ["${REDACTED}"] 2`);
+    expect(r.redact(`1 ${KEY.replace(/e/g, "е")} 2`)).toBe(`1 ${REDACTED} 2`);
+  });
+
+  it("leaves runs and counts alone, and ordinary text with letters spelled out", () => {
+    const counting = new Redactor(["token-0123456789-abcdefghij-zzzzzzzzzz"]);
+    const text = "digits 0123456789, letters abcdefghij, z-z-z-z-z-z-z-z-z-z, a-b-c-d-e-f-g-h-i-j";
+    expect(counting.redact(text)).toBe(text);
+  });
+});
+
 describe("secret patterns", () => {
   it("learns from variables named like secrets, word by word", () => {
     const learnt = [

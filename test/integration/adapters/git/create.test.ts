@@ -1,7 +1,15 @@
 // seed 000 §10: every instance works in a git worktree on its own branch; a workspace whose
 // boundary cannot be verified at creation is a hard error, and nothing of it remains.
 
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, symlinkSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+} from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -40,7 +48,10 @@ describe("create", () => {
       // The git dir the repository registers: the engine runs git with it, never with the
       // one the tree's own `.git` file names (issue 8 §1).
       gitDir: path.join(fx.repo, ".git", "worktrees", "12-t1"),
+      // Its private folder (its commands' HOME), beside the worktrees, never in one.
+      home: path.join(fx.area, ".homes", "12-t1"),
     });
+    expect(statSync(ws.home!).isDirectory()).toBe(true);
     expect(fx.branches()).toEqual(["cfa/12-t1", "main"]);
     expect(fx.worktrees()).toEqual([fx.repo, ws.root]);
     expect(fx.git(ws.root, "symbolic-ref", "HEAD")).toBe("refs/heads/cfa/12-t1");

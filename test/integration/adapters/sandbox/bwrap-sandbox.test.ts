@@ -284,7 +284,8 @@ describe(`bwrap sandbox${skipped}`, () => {
       expect(result.exitCode).toBe(0);
       expect(result.stdout).not.toContain(TOKEN);
       expect(result.stdout).not.toContain("sk-ant-");
-      expect(result.stdout).toContain(`HOME=${ws}\n`);
+      // HOME is a private folder outside the worktree, shown at a fixed path.
+      expect(result.stdout).toContain("HOME=/home/cfa\n");
     });
   });
 
