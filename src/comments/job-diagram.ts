@@ -75,9 +75,7 @@ const NOT_TAKEN_STYLE = "stroke:#d1d5db,stroke-width:1px,color:#9ca3af";
  * https://mermaid.js.org/syntax/flowchart.html#styling-links): edges taken are thick
  * (`==>`) and dark, counted and backtracks called out; the rest dotted (`-.->`) and faint.
  */
-export function stateDiagram(
-  facts: Pick<JobDiagramFacts, "state" | "history" | "round">,
-): string {
+export function stateDiagram(facts: Pick<JobDiagramFacts, "state" | "history" | "round">): string {
   const taken = new Map<string, number>();
   for (const t of facts.history) {
     const key = `${t.from} ${t.action}`;

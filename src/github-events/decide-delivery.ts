@@ -73,7 +73,9 @@ export function decideDelivery(
       const keys = [`comment:${comment}`];
       if (!authority?.mayAct) {
         return {
-          actions: [refuseCommand(event, job, comment, actor.login, authority, triage.command.kind)],
+          actions: [
+            refuseCommand(event, job, comment, actor.login, authority, triage.command.kind),
+          ],
           keys,
           note: `@${actor.login} (${authority?.permission ?? "none"}) may not /${triage.command.kind} on job #${job}; refused, no run`,
         };
