@@ -17,12 +17,9 @@ import { clockTime, oneLine } from "./live-log.js";
 import { filesWritten, lastVerdict, verdictOf, verifiersOf } from "./instance-facts.js";
 import { countOf } from "./count-of.js";
 import { taskStatusWords } from "../comments/task-status-words.js";
-<<<<<<< HEAD
 import { jobPaths } from "../records/job-paths.js";
 import { requestSummary } from "../records/follow-up-request.js";
-=======
 import { blockedHost } from "../comments/evidence-text.js";
->>>>>>> c4686a898cf9215701b35cf6cb16e4aadb8ccc59
 
 export interface InspectOptions {
   /** A role's configured tier or model id → the model id (the wiring's resolveModel). */
