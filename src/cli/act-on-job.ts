@@ -19,6 +19,8 @@ import { loadForRecording, recordInto, type Recorder } from "./recorder.js";
 import type { PersonAction } from "./replay-file.js";
 import { repoArg, resolveRepo } from "./resolve-repo.js";
 import { wakeAndReport } from "./wake-and-report.js";
+import { gitTry } from "./git-text.js";
+import { localDefaultBranch } from "./wiring.js";
 
 export interface ActRequest {
   n: number;
@@ -31,6 +33,11 @@ export interface ActRequest {
    * returns a line when what the action asks for is so already (nothing done, exit 0).
    */
   check(view: JobView, hint: (verb: string, rest?: string) => string): string | void;
+  /**
+   * The action asks for more work (docs/protocol.md#jobs-and-states): once the job ended it
+   * starts a follow-up, which a job whose work is merged takes no more (requireUnmerged).
+   */
+  followUp?: boolean;
   /**
    * False for withdraw: stopping a job runs no agent (seed 000 §9 cascades a Terminate), so
    * it needs no key, and its wake gets a model that refuses every call.
@@ -47,14 +54,14 @@ export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> 
   if (texts === null) {
     throw new CliError(`there is no job #${n} in ${repoDir} (no branch cfa/${n}).`);
   }
-  const already = request.check(
-    readJobView(texts),
-    (verb, rest = "") => `\`${cli} ${verb} ${n}${rest}${suffix}\``,
-  );
+  const view = readJobView(texts);
+  const hint = (verb: string, rest = "") => `\`${cli} ${verb} ${n}${rest}${suffix}\``;
+  const already = request.check(view, hint);
   if (typeof already === "string") {
     io.stdout.write(`${already}\n`);
     return 0;
   }
+  if (request.followUp === true) await requireUnmerged(repoDir, view, hint);
   const inner =
     request.needsModel === false
       ? noModel(request.action.action)
@@ -100,4 +107,28 @@ export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> 
   } finally {
     await recorder?.save();
   }
+}
+
+/**
+ * A follow-up's request on a job that ended: refused once the job's branch is merged into
+ * the default branch, as on GitHub (its pull request merged): a new job is the way on.
+ */
+async function requireUnmerged(
+  repoDir: string,
+  view: JobView,
+  hint: (verb: string, rest?: string) => string,
+): Promise<void> {
+  const state = view.job?.state;
+  if (state !== "DONE" && state !== "WITHDRAWN") return;
+  const base = await localDefaultBranch(repoDir);
+  const merged = await gitTry(repoDir, [
+    "merge-base",
+    "--is-ancestor",
+    `refs/heads/cfa/${view.n}`,
+    `refs/heads/${base}`,
+  ]);
+  if (merged === null) return;
+  throw new CliError(
+    `job #${view.n}'s work is merged into ${base}, so it takes no follow-up: start a new job for what you want (\`cfa run "…"\`; ${hint("inspect")} shows what was done).`,
+  );
 }

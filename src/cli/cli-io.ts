@@ -44,6 +44,8 @@ export interface CliIo {
   applyOrder?: "finished" | "started";
   /** Stops a wake at its next safe point, and `watch --follow` (Ctrl-C in the real process). */
   signal?: AbortSignal;
+  /** All of standard input, as text (`cfa followup N -`); absent: there is none to read. */
+  readStdin?: () => Promise<string>;
 }
 
 /**
@@ -64,5 +66,10 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     signal: stop.signal,
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
+      return Buffer.concat(chunks).toString("utf8");
+    },
   };
 }

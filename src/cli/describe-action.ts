@@ -28,6 +28,8 @@ export function describeAction(
       return `@${person} resumes job #${job}`;
     case "pause":
       return `@${person} pauses job #${job}${said}`;
+    case "followup":
+      return `@${person} asks for more work on job #${job} (/cfa)${said}`;
     default: {
       const never: never = action;
       return `@${person}: ${String(never)} job #${job}`;

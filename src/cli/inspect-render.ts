@@ -17,6 +17,8 @@ import { clockTime, oneLine } from "./live-log.js";
 import { filesWritten, lastVerdict, verdictOf, verifiersOf } from "./instance-facts.js";
 import { countOf } from "./count-of.js";
 import { taskStatusWords } from "../comments/task-status-words.js";
+import { jobPaths } from "../records/job-paths.js";
+import { requestSummary } from "../records/follow-up-request.js";
 import { blockedHost } from "../comments/evidence-text.js";
 
 export interface InspectOptions {
@@ -129,12 +131,13 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
     };
   };
 
-  const entries = stateEntries(job.history);
+  const entries = stateEntries(job.history, job.priorEntries);
+  const dir = jobPaths(view.n, view.round).dir;
   const children: TreeNode[] = entries.map((e, i) => {
     const lead = `${PHASES[e.state].lead}@state:${e.state.toLowerCase()}:${e.entry}`;
     const leadThread = lead.slice(lead.indexOf("@") + 1);
     const current = i === entries.length - 1 && isLiveState(job.state);
-    const artifact = `.cfa/jobs/${view.n}/${PHASES[e.state].artifact}`;
+    const artifact = `${dir}/${PHASES[e.state].artifact}`;
     const taskIds = tasksUnder(leadThread);
     const header = `${e.state}${e.entry > 1 ? ` (entry ${e.entry})` : ""} ${
       e.exit
@@ -169,11 +172,22 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
     });
   }
   children.push(...setupNodes(view), ...blockedNodes(view));
-  const head = `Job #${view.n} "${oneLine(job.title, 100)}" — ${job.state} · ${countOf(job.turns, "turn")} · ${formatUsage(job.usage)} · ${formatUsd(job.costUsd)}${
+  const followUp = view.engine?.followUp;
+  const head = `${followUp === undefined ? `Job #${view.n}` : `Follow-up ${followUp.round} of job #${view.n}`} "${oneLine(job.title, 100)}" — ${job.state} · ${countOf(job.turns, "turn")} · ${formatUsage(job.usage)} · ${formatUsd(job.costUsd)}${
     job.backtracks > 0 ? ` · ${countOf(job.backtracks, "backtrack")}` : ""
   }`;
   // Issue 17: a paused job says so first, with who paused it, since when and why.
   const paused = view.engine?.paused;
+  if (followUp !== undefined) {
+    const r = followUp.request;
+    children.unshift({
+      label: `asked after ${followUp.parent.state} by @${r.by}: ${
+        r.kind === "review"
+          ? `review ${r.id} requesting changes (${countOf(r.comments.length, "inline comment")})`
+          : `/cfa on the ${r.on === "pull" ? "pull request" : "issue"}`
+      }: ${oneLine(requestSummary(r), 160)}; from ${followUp.base.slice(0, 7)}`,
+    });
+  }
   return [
     ...drawTree({ label: head, children }),
     ...(paused !== undefined && isLiveState(job.state)
@@ -183,7 +197,7 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
       : []),
     "",
     `Totals over ${countOf(totals.instances, "instance")}: ${countOf(totals.turns, "turn")}, ${countOf(totals.toolCalls, "tool call")}, ${formatUsage(totals.usage)}, ${formatUsd(totals.cost)} at current prices (state.json records ${formatUsd(job.costUsd)}).`,
-    `Records: ${view.ref} at ${view.head.slice(0, 7)}, under .cfa/jobs/${view.n}/`,
+    `Records: ${view.ref} at ${view.head.slice(0, 7)}, under ${dir}/`,
     ...view.problems.map((p) => `! ${p}`),
   ];
 }
@@ -238,14 +252,24 @@ function blockedNodes(view: JobView): TreeNode[] {
 }
 
 /** Each entry into a live state, with the transition that ended it. */
-export function stateEntries(history: readonly TransitionEntry[]): StateEntry[] {
-  const entries: StateEntry[] = [{ state: "INTENT", entry: 1 }];
+/**
+ * Each entry into a live state, in order, numbered as its lead's thread is: a follow-up's
+ * count on from the jobs before it (`prior`, the record's priorEntries).
+ */
+export function stateEntries(
+  history: readonly TransitionEntry[],
+  prior: Partial<Record<LiveState, number>> = {},
+): StateEntry[] {
+  const entries: StateEntry[] = [{ state: "INTENT", entry: 1 + (prior.INTENT ?? 0) }];
   for (const h of history) {
     const open = entries.at(-1);
     if (open) open.exit = h;
     if (isLiveState(h.to)) {
       const to = h.to;
-      entries.push({ state: to, entry: entries.filter((e) => e.state === to).length + 1 });
+      entries.push({
+        state: to,
+        entry: entries.filter((e) => e.state === to).length + 1 + (prior[to] ?? 0),
+      });
     }
   }
   return entries;

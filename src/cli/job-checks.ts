@@ -15,6 +15,36 @@ export function requireGate(view: JobView, hint: (verb: string, rest?: string) =
   throw new CliError(`job #${view.n} is not waiting on a review: ${waitingOn(view, hint)}`);
 }
 
+/**
+ * A review that requests changes: the answer to a gate while one waits, or, once the job
+ * ended DONE or WITHDRAWN, a request that starts a follow-up (docs/protocol.md#jobs-and-states).
+ */
+export function requireGateOrEnded(
+  view: JobView,
+  hint: (verb: string, rest?: string) => string,
+): void {
+  const state = view.job?.state;
+  if (state === "DONE" || state === "WITHDRAWN") return;
+  requireGate(view, hint);
+}
+
+/**
+ * A follow-up's request (`/cfa`): any started job takes one — after DONE or WITHDRAWN it starts
+ * a follow-up; while the job runs, its lead reads it as an intervention. Not after FAILURE.
+ */
+export function requireFollowable(
+  view: JobView,
+  hint: (verb: string, rest?: string) => string,
+): void {
+  const state = view.job?.state;
+  if (state === undefined) throw new CliError(`job #${view.n} has no state record yet.`);
+  if (state === "FAILURE") {
+    throw new CliError(
+      `job #${view.n} ended in FAILURE, so it takes no follow-up: start a new job for what you want (${hint("inspect")} shows what happened).`,
+    );
+  }
+}
+
 export function requireLive(view: JobView, hint: (verb: string, rest?: string) => string): void {
   const state = view.job?.state;
   if (state === "INTENT" || state === "PLAN" || state === "EXECUTE") return;

@@ -7,10 +7,15 @@ import { CONFIG_PATH } from "../config/index.js";
 import { jobPaths } from "../records/job-paths.js";
 import { looseBranchIdAt } from "../git/head-from-files.js";
 import { gitBlobs, gitText, gitTry } from "./git-text.js";
+import { jobRoundsAt } from "../git/job-rounds.js";
 import { localDefaultBranch } from "./wiring.js";
 
 export interface JobRecordTexts {
   job: number;
+  /** Which round of the issue these records are: 1 the job, k ≥ 2 its follow-ups. */
+  round: number;
+  /** Every round the branch holds, oldest first (records/job-paths.ts). */
+  rounds: number[];
   /** The ref the records were read from, and its commit. */
   ref: string;
   head: string;
@@ -42,11 +47,20 @@ async function refId(repoDir: string, ref: string): Promise<string | null> {
   return (await gitTry(repoDir, ["rev-parse", "--verify", "--quiet", ref]))?.trim() || null;
 }
 
-export async function readJobRecords(repoDir: string, n: number): Promise<JobRecordTexts | null> {
+/**
+ * Round `round` of job `n` (its newest when omitted: a follow-up once one began), read from
+ * the job branch's head.
+ */
+export async function readJobRecords(
+  repoDir: string,
+  n: number,
+  round?: number,
+): Promise<JobRecordTexts | null> {
   const ref = await jobRef(repoDir, n);
   if (ref === null) return null;
   const head = (await refId(repoDir, ref)) ?? (await gitText(repoDir, ["rev-parse", ref])).trim();
-  const paths = jobPaths(n);
+  const rounds = await jobRoundsAt((args) => gitTry(repoDir, args), head, n);
+  const paths = jobPaths(n, round ?? rounds.at(-1) ?? 1);
   // "<mode> blob <object>\t<path>" per file under the job's folder.
   const listing = await gitText(repoDir, ["ls-tree", "-r", "-z", head, "--", `${paths.dir}/`]);
   const objects = new Map<string, string>();
@@ -76,6 +90,8 @@ export async function readJobRecords(repoDir: string, n: number): Promise<JobRec
   }
   return {
     job: n,
+    round: paths.round,
+    rounds: rounds.length === 0 ? [1] : rounds,
     ref: ref.replace(/^refs\/(heads|remotes)\//, ""),
     head,
     state: text(paths.state),

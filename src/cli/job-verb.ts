@@ -6,6 +6,7 @@
 import type { ParseArgsConfig } from "node:util";
 import type { ActRequest } from "./act-on-job.js";
 import type { Command } from "./command.js";
+import type { CliIo } from "./cli-io.js";
 import { printUsage } from "./command.js";
 import {
   HELP_OPTION,
@@ -46,7 +47,13 @@ export interface JobVerb<O extends OptionsConfig> {
   /** The positionals after <N> (its text, a reason), for the messages. */
   after?: Omit<PositionalSpec, "required"> & { required?: readonly string[] };
   /** The action on job `n`, and what the job must be for it; throws a UsageError for bad text. */
-  act(n: number, args: JobVerbArgs<O>): Pick<ActRequest, "action" | "check" | "needsModel">;
+  act(
+    n: number,
+    args: JobVerbArgs<O>,
+    io: CliIo,
+  ):
+    | Pick<ActRequest, "action" | "check" | "followUp" | "needsModel">
+    | Promise<Pick<ActRequest, "action" | "check" | "followUp" | "needsModel">>;
 }
 
 export function jobVerb<const O extends OptionsConfig = Record<never, never>>(
@@ -71,7 +78,7 @@ export function jobVerb<const O extends OptionsConfig = Record<never, never>>(
         repo: values.repo,
         verbose: values.verbose === true,
         record: values.record,
-        ...verb.act(n, parsed),
+        ...(await verb.act(n, parsed, io)),
       });
     },
   };

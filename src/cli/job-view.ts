@@ -41,6 +41,8 @@ export interface PendingAsk {
 
 export interface JobView {
   n: number;
+  /** Which round of the issue: 1 the job, k ≥ 2 a follow-up (records/job-paths.ts). */
+  round?: number;
   ref: string;
   head: string;
   job: JobRecord | null;
@@ -98,6 +100,7 @@ export function readJobView(texts: JobRecordTexts): JobView {
 
   return {
     n: texts.job,
+    round: texts.round,
     ref: texts.ref,
     head: texts.head,
     job,

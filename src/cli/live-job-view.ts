@@ -12,7 +12,7 @@ import type { TranscriptEntry } from "../agents/transcript/index.js";
 import type { BusLine } from "../protocol/bus/index.js";
 import { parseJobRecord, type JobRecord } from "../protocol/job-record.js";
 import { engineState, type EngineState } from "../records/engine-state.js";
-import { jobPaths } from "../records/job-paths.js";
+import { JOBS_DIR, jobPaths, newestRoundIn } from "../records/job-paths.js";
 import {
   instanceOfEntries,
   parseBusLines,
@@ -43,11 +43,13 @@ interface JobCache {
 export function createLiveJobView(config: string | null): LiveJobView {
   const parsedConfig = parseConfig(config);
   const cfaConfig = parsedConfig.ok ? parsedConfig.config : defaultConfig();
-  const caches = new Map<number, JobCache>();
+  const caches = new Map<string, JobCache>();
   return {
     read(job, worktree) {
-      const paths = jobPaths(job);
-      let cache = caches.get(job);
+      const round = newestRoundInTree(worktree, job);
+      const paths = jobPaths(job, round);
+      const key = `${job}.${round}`;
+      let cache = caches.get(key);
       if (cache?.worktree !== worktree) {
         cache = {
           worktree,
@@ -55,7 +57,7 @@ export function createLiveJobView(config: string | null): LiveJobView {
           bus: { text: "", items: [] },
           transcripts: new Map(),
         };
-        caches.set(job, cache);
+        caches.set(key, cache);
       }
       const read = (path: string): string | null => {
         try {
@@ -90,6 +92,7 @@ export function createLiveJobView(config: string | null): LiveJobView {
 
       return {
         n: job,
+        round,
         job: cache.state.job,
         engine: cache.state.engine,
         lines: cache.bus.items,
@@ -124,6 +127,14 @@ function parseState(text: string | null): JobCache["state"] {
   } catch {
     return { text, job, engine: null };
   }
+}
+
+/** The newest round of `job` a worktree's files hold: a follow-up's records once it began. */
+export function newestRoundInTree(worktree: string, job: number): number {
+  return newestRoundIn(
+    listDir(join(worktree, JOBS_DIR)).map((name) => `${JOBS_DIR}/${name}/state.json`),
+    job,
+  );
 }
 
 function listDir(dir: string): string[] {

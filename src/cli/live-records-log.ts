@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { ProgressLine } from "../engine/index.js";
 import { jobPaths } from "../records/job-paths.js";
 import type { JobRecordTexts } from "./job-records.js";
-import { createLiveJobView } from "./live-job-view.js";
+import { createLiveJobView, newestRoundInTree } from "./live-job-view.js";
 import type { LiveLog } from "./live-log.js";
 import { renderWatch, type WatchLine } from "./watch-render.js";
 
@@ -29,25 +29,34 @@ export interface RecordsLog {
  * that settles it — so a line reads as `cfa watch` will read it, in the same order.
  */
 export function createRecordsLog(log: LiveLog, config: string | null): RecordsLog {
-  const said = new Map<number, number>();
-  const held = new Map<number, WatchLine[]>();
+  // Per round of a job (`N.k`): a follow-up's records count their lines from the start.
+  const said = new Map<string, number>();
+  const held = new Map<string, WatchLine[]>();
   // Only what each commit appended is parsed (live-job-view.ts), not the whole job again.
   const views = createLiveJobView(config);
   return {
     recorded(job, worktree, when) {
       const view = views.read(job, worktree);
-      const from = said.get(job) ?? -1;
+      const key = `${job}.${view.round ?? 1}`;
+      const from = said.get(key) ?? -1;
       if (when === "opened") {
-        said.set(job, Math.max(from, view.lines.at(-1)?.seq ?? -1));
-        held.delete(job);
+        said.set(key, Math.max(from, view.lines.at(-1)?.seq ?? -1));
+        held.delete(key);
         return [];
       }
+      // A round the command has not said anything of yet, whose lines are all new: the lines
+      // of the round before it that waited on a settling record are said first, as they are.
+      const before = [...held.entries()].filter(([k]) => k !== key && k.startsWith(`${job}.`));
+      const earlier = before.flatMap(([k, rest]) => {
+        held.delete(k);
+        return rest.flatMap((line) => log.push(line));
+      });
       const fresh = renderWatch(view).filter((line) => line.seq > from);
       const stop = fresh.findIndex((line) => line.unsettled === true);
       const now = stop < 0 ? fresh : fresh.slice(0, stop);
-      held.set(job, stop < 0 ? [] : fresh.slice(stop));
-      if (now.length > 0) said.set(job, now.at(-1)!.seq);
-      return now.flatMap((line) => log.push(line));
+      held.set(key, stop < 0 ? [] : fresh.slice(stop));
+      if (now.length > 0) said.set(key, now.at(-1)!.seq);
+      return [...earlier, ...now.flatMap((line) => log.push(line))];
     },
     end() {
       const lines = [...held.values()].flat().flatMap((line) => log.push(line));
@@ -66,7 +75,8 @@ export function readRecordsDir(
   worktree: string,
   config: string | null,
 ): JobRecordTexts {
-  const paths = jobPaths(job);
+  const round = newestRoundInTree(worktree, job);
+  const paths = jobPaths(job, round);
   const read = (path: string): string | null => {
     try {
       return readFileSync(join(worktree, path), "utf8");
@@ -89,6 +99,8 @@ export function readRecordsDir(
   }
   return {
     job,
+    round,
+    rounds: [round],
     ref: paths.branch,
     head: "",
     state: read(paths.state),

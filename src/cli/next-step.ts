@@ -6,6 +6,7 @@ import { PHASES } from "../skills/phases.js";
 import type { JobView } from "./job-view.js";
 import { oneLine } from "./live-log.js";
 import { shellWord } from "./resolve-repo.js";
+import { jobPaths } from "../records/job-paths.js";
 
 export interface NextStepOptions {
   /** How the person runs the command: "cfa" or "npx cfa". */
@@ -29,9 +30,13 @@ export function nextStep(view: JobView, options: NextStepOptions): string[] {
     case "DONE":
       return [
         `DONE — the work is approved. Look it over and merge it: \`${git} merge --no-ff ${view.ref}\`.`,
+        `  more to do on it? ${cmd("followup", ' "…"')} starts a follow-up on ${view.ref}.`,
       ];
     case "WITHDRAWN":
-      return [`WITHDRAWN — ${why || "withdrawn"}. The record stays on ${view.ref}.`];
+      return [
+        `WITHDRAWN — ${why || "withdrawn"}. The record stays on ${view.ref}.`,
+        `  to take it up again: ${cmd("followup", ' "…"')}.`,
+      ];
     case "FAILURE":
       return [
         `FAILURE — ${why || "the job could not recover"}. ${cmd("inspect")} shows what happened.`,
@@ -68,7 +73,7 @@ export function nextStep(view: JobView, options: NextStepOptions): string[] {
   const gate = view.pending.find((p) => p.kind === "gate");
   if (gate) {
     const artifact = isLiveState(state) ? PHASES[state].artifact : "the artifact";
-    const path = gate.artifact ?? `.cfa/jobs/${n}/${artifact}`;
+    const path = gate.artifact ?? `${jobPaths(n, view.round).dir}/${artifact}`;
     return [
       `${state} — waiting on you to review ${artifact}: ${cmd("approve")} or ${cmd("reject", ' --comment "…"')}`,
       `  read it: ${git} show ${view.ref}:${path}`,

@@ -17,7 +17,8 @@ import type { ToolSetName } from "../records/tool-sets.js";
 export const REPLAY_VERSION = 1;
 /**
  * `resume` comments `/resume` when the job is paused; otherwise it does nothing on the forge:
- * the job is woken again (after a stopped wake).
+ * the job is woken again (after a stopped wake). `followup` comments `/cfa <text>`: after the
+ * job ended it starts a follow-up (docs/protocol.md#jobs-and-states).
  */
 export const PERSON_ACTIONS = [
   "approve",
@@ -27,6 +28,7 @@ export const PERSON_ACTIONS = [
   "intervene",
   "resume",
   "pause",
+  "followup",
 ] as const;
 export type PersonActionKind = (typeof PERSON_ACTIONS)[number];
 
@@ -48,10 +50,25 @@ export const PersonActionSchema = z
       .string()
       .regex(/^q\d{1,6}$/)
       .optional(),
+    /** A review's inline comments (reject only): each on a line of the pull request's diff. */
+    inline: z
+      .array(
+        z.strictObject({
+          path: RepoPath,
+          line: z.int().positive(),
+          text: z.string().trim().min(1),
+        }),
+      )
+      .max(50)
+      .optional(),
   })
-  .refine((a) => !["reject", "answer", "intervene"].includes(a.action) || !!a.text?.trim(), {
-    path: ["text"],
-    error: "reject, answer and intervene need a text",
+  .refine(
+    (a) => !["reject", "answer", "intervene", "followup"].includes(a.action) || !!a.text?.trim(),
+    { path: ["text"], error: "reject, answer, intervene and followup need a text" },
+  )
+  .refine((a) => a.inline === undefined || a.action === "reject", {
+    path: ["inline"],
+    error: "only reject takes inline comments",
   });
 export type PersonAction = z.infer<typeof PersonActionSchema>;
 

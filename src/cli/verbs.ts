@@ -42,6 +42,11 @@ export const VERBS: readonly Verb[] = [
     load: async () => (await import("./commands/intervene.js")).interveneCommand,
   },
   {
+    name: "followup",
+    summary: 'ask for more work on a job\'s pull request: cfa followup 1 "also handle …"',
+    load: async () => (await import("./commands/followup.js")).followupCommand,
+  },
+  {
     name: "pause",
     summary: "pause the job at its agents' next model calls, until `resume`",
     load: async () => (await import("./commands/pause.js")).pauseCommand,

@@ -28,7 +28,8 @@ export async function watchJob(
   const print = (lines: string[]) => {
     for (const l of lines) io.stdout.write(`${l}\n`);
   };
-  let printedSeq = -1;
+  // Per round (a follow-up's records count their lines from the start): the last printed.
+  const printed = new Map<number, number>();
   let seenHead: string | null = null;
   for (;;) {
     const texts = await readJobRecords(o.repoDir, o.n);
@@ -37,16 +38,28 @@ export async function watchJob(
     seenHead = texts.head;
     const view = readJobView(texts);
     const done = view.job !== null && isTerminalState(view.job.state);
+    // The rounds in order (docs/protocol.md#jobs-and-states): every earlier one has ended,
+    // so all of it is printed as final.
+    for (const round of texts.rounds.filter((r) => r < texts.round)) {
+      if (printed.has(round)) continue;
+      const earlier = await readJobRecords(o.repoDir, o.n, round);
+      if (earlier === null) continue;
+      const lines = renderWatch(readJobView(earlier));
+      for (const line of lines) print(log.push(line));
+      print(log.end());
+      printed.set(round, lines.at(-1)?.seq ?? -1);
+    }
+    const printedSeq = printed.get(texts.round) ?? -1;
     const fresh = renderWatch(view).filter((line) => line.seq > printedSeq);
     // Following a live job, a line later records will change waits for them, with all after
     // it (as in the live log: live-records-log.ts), so each line is printed once, as final.
     const stop = o.follow && !done ? fresh.findIndex((line) => line.unsettled === true) : -1;
     for (const line of stop < 0 ? fresh : fresh.slice(0, stop)) {
       print(log.push(line));
-      printedSeq = line.seq;
+      printed.set(texts.round, line.seq);
     }
     print(log.end());
-    if (stop < 0) printedSeq = view.lines.at(-1)?.seq ?? printedSeq;
+    if (stop < 0) printed.set(texts.round, view.lines.at(-1)?.seq ?? printedSeq);
     if (!o.follow || done) {
       for (const p of view.problems) io.stderr.write(`cfa: ${p}\n`);
       io.stdout.write(

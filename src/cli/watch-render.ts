@@ -13,6 +13,7 @@ import { oneLine } from "./live-log.js";
 import { countOf } from "./count-of.js";
 import { evidenceSuffix } from "../records/command-evidence.js";
 import { ACTIONS } from "../protocol/fsm.js";
+import { requestSummary } from "../records/follow-up-request.js";
 
 /**
  * Every event a watch line can have: the live log of a running command prints a progress
@@ -37,7 +38,10 @@ export interface WatchLine extends ProgressLine {
 }
 
 /** What the rendering reads of a job's view (the live log builds only this: live-records-log.ts). */
-export type WatchView = Pick<JobView, "n" | "job" | "engine" | "lines" | "instances" | "config">;
+export type WatchView = Pick<
+  JobView,
+  "n" | "round" | "job" | "engine" | "lines" | "instances" | "config"
+>;
 
 export function renderWatch(view: WatchView): WatchLine[] {
   const out: WatchLine[] = [];
@@ -63,9 +67,21 @@ export function renderWatch(view: WatchView): WatchLine[] {
 
   for (const line of view.lines) {
     switch (line.type) {
-      case "root":
-        push(line, "JOB", "START", view.job ? `"${oneLine(view.job.title, 120)}"` : "");
+      case "root": {
+        const title = view.job ? `"${oneLine(view.job.title, 120)}"` : "";
+        const f = view.engine?.followUp;
+        push(
+          line,
+          "JOB",
+          "START",
+          f === undefined
+            ? title
+            : `follow-up ${f.round} of #${n} after ${f.parent.state}, asked by @${f.request.by} (${
+                f.request.kind === "review" ? `review ${f.request.id}` : "/cfa"
+              }): ${oneLine(requestSummary(f.request), 160)}`,
+        );
         break;
+      }
       case "spark":
       case "unblock": {
         const to = line.to;

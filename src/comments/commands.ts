@@ -23,6 +23,7 @@ export const COMMAND_VERBS = [
   "retry",
   "pause",
   "resume",
+  "cfa",
 ] as const;
 export type CommandVerb = (typeof COMMAND_VERBS)[number];
 
@@ -35,15 +36,22 @@ export type Command =
   /** Issue 17: stop at the next model-call boundary and run nothing until `/resume`. */
   | { kind: "pause"; reason: string }
   /** Issue 17: release a pause; what people said meanwhile takes effect now. */
-  | { kind: "resume" };
+  | { kind: "resume" }
+  /**
+   * A request for more work on the job's pull request (docs/protocol.md#jobs-and-states):
+   * after the job ended, it starts a follow-up; while one runs, it reaches its lead as an
+   * intervention. Read on the job's issue and on its pull request.
+   */
+  | { kind: "cfa"; text: string };
 
 export type CommandParse =
   | { ok: true; command: Command }
-  | { ok: false; error: string }
+  /** A command line whose text is wrong: the reply to give, and the verb it named. */
+  | { ok: false; error: string; verb: CommandVerb }
   /** Not a command at all: ordinary conversation, ignored by the bot. */
   | null;
 
-const COMMAND_LINE = /^ {0,3}\/(withdraw|intervene|answer|retry|pause|resume)(?=[ \t]|$)(.*)$/i;
+const COMMAND_LINE = /^ {0,3}\/(withdraw|intervene|answer|retry|pause|resume|cfa)(?=[ \t]|$)(.*)$/i;
 /** A blank line in CommonMark's sense: spaces and tabs only (GFM spec §2.1). */
 const BLANK = /^[ \t]*$/;
 
@@ -62,6 +70,7 @@ export function parseCommand(body: string): CommandParse {
       if (!rest) {
         return {
           ok: false,
+          verb,
           error:
             "`/intervene` needs the text to deliver to the lead, e.g. `/intervene keep the old output`",
         };
@@ -77,6 +86,15 @@ export function parseCommand(body: string): CommandParse {
     case "resume":
       // Whatever follows is the person's own note: a resume carries nothing to deliver.
       return { ok: true, command: { kind: "resume" } };
+    case "cfa":
+      if (!rest) {
+        return {
+          ok: false,
+          verb,
+          error: "`/cfa` needs the change you want after it, e.g. `/cfa also accept an empty list`",
+        };
+      }
+      return { ok: true, command: { kind: "cfa", text: rest } };
     default: {
       const unreachable: never = verb;
       return unreachable;
@@ -91,11 +109,18 @@ function parseAnswer(rest: string): CommandParse {
     if (tail.length === 0 || !text) {
       return {
         ok: false,
+        verb: "answer",
         error: `\`/answer ${head}\` needs your answer after the question's id, e.g. \`/answer ${head} yes, go ahead\``,
       };
     }
     return { ok: true, command: { kind: "answer", id: head.toLowerCase(), text } };
   }
-  if (!rest) return { ok: false, error: "`/answer` needs the answer text, e.g. `/answer q1 yes`" };
+  if (!rest) {
+    return {
+      ok: false,
+      verb: "answer",
+      error: "`/answer` needs the answer text, e.g. `/answer q1 yes`",
+    };
+  }
   return { ok: true, command: { kind: "answer", id: null, text: rest } };
 }

@@ -36,6 +36,8 @@ export interface DiagramTask {
 export interface JobDiagramFacts {
   job: number;
   state: State;
+  /** Round k ≥ 2 of its issue: a follow-up, started by a request on the pull request. */
+  round?: number;
   history: readonly DiagramTransition[];
   tasks: readonly DiagramTask[];
 }
@@ -73,13 +75,17 @@ const NOT_TAKEN_STYLE = "stroke:#d1d5db,stroke-width:1px,color:#9ca3af";
  * https://mermaid.js.org/syntax/flowchart.html#styling-links): edges taken are thick
  * (`==>`) and dark, counted and backtracks called out; the rest dotted (`-.->`) and faint.
  */
-export function stateDiagram(facts: Pick<JobDiagramFacts, "state" | "history">): string {
+export function stateDiagram(facts: Pick<JobDiagramFacts, "state" | "history" | "round">): string {
   const taken = new Map<string, number>();
   for (const t of facts.history) {
     const key = `${t.from} ${t.action}`;
     taken.set(key, (taken.get(key) ?? 0) + 1);
   }
-  const lines = ["flowchart TB", 'start(["request"]) --> INTENT'];
+  const start =
+    facts.round === undefined || facts.round <= 1
+      ? "request"
+      : mermaidLabel(`follow-up ${facts.round}'s request`);
+  const lines = ["flowchart TB", `start(["${start}"]) --> INTENT`];
   const strong = [0];
   const faint: number[] = [];
   for (const from of LIVE_STATES) {

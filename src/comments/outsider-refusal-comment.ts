@@ -36,7 +36,7 @@ export function reviewRefusalComment(input: {
   permission: Permission;
 }): string {
   return withHiddenBlock(
-    `${ownMention(input.login)}: your review did not count: ${WHO} can answer a cfa gate; you have ${input.permission}. Nothing was changed.`,
+    `${ownMention(input.login)}: your review did not count: ${WHO} can answer a cfa gate or ask for changes to a cfa job's work; you have ${input.permission}. Nothing was changed.`,
     { v: 1, job: input.job, kind: REVIEW_REFUSED_KIND, review: input.review },
   );
 }

@@ -17,5 +17,11 @@ export function pictureOfJob(job: JobRecord, engine: EngineState): string {
     status: meta.status,
     verdict: meta.lastVerdict,
   }));
-  return jobPicture({ job: job.job, state: job.state, history: job.history, tasks });
+  return jobPicture({
+    job: job.job,
+    state: job.state,
+    history: job.history,
+    tasks,
+    ...(engine.followUp === undefined ? {} : { round: engine.followUp.round }),
+  });
 }

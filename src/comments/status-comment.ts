@@ -19,6 +19,7 @@ import {
   workerCell,
 } from "./evidence-text.js";
 import { mcpProblemsSection } from "./mcp-problems-text.js";
+import { roundsDiagram, roundsTable, type RoundFact } from "./job-rounds-text.js";
 
 export interface StatusFacts {
   job: JobRecord;
@@ -30,6 +31,11 @@ export interface StatusFacts {
   notices?: readonly string[];
   /** The job waits on a failed setup (issue 20): its command and last lines are shown. */
   setupWaiting?: boolean;
+  /**
+   * The job and its follow-ups in order, this one last (docs/protocol.md#jobs-and-states):
+   * absent for a job no follow-up began from.
+   */
+  rounds?: readonly RoundFact[];
   /**
    * Where the job lives, when not on GitHub: the commands a person types there (a local job's
    * `cfa` verbs), shown instead of the slash commands. The job's page passes them.
@@ -52,11 +58,16 @@ const STATE_ICON: Record<string, string> = {
 
 export function renderStatusComment(facts: StatusFacts): string {
   const { job, engine } = facts;
+  const round = engine.followUp?.round;
+  const rounds = facts.rounds ?? [];
+  const which = round === undefined ? "" : ` · follow-up ${round}`;
   const lines = [
     facts.icons === false
-      ? `### cfa job #${job.job}: **${job.state}**${engine.paused ? " · **PAUSED**" : ""}`
-      : `### ${STATE_ICON[job.state] ?? ""} cfa job #${job.job}: **${job.state}**${engine.paused ? " · ⏸️ **PAUSED**" : ""}`,
+      ? `### cfa job #${job.job}${which}: **${job.state}**${engine.paused ? " · **PAUSED**" : ""}`
+      : `### ${STATE_ICON[job.state] ?? ""} cfa job #${job.job}${which}: **${job.state}**${engine.paused ? " · ⏸️ **PAUSED**" : ""}`,
     "",
+    // A follow-up's status comment is the job's, edited in place: every round, in order.
+    ...(rounds.length > 1 ? [...roundsTable(rounds, round ?? 1), ""] : []),
     // Issue 17: who paused it, since when and why (their words, one line, nobody pinged).
     ...(engine.paused
       ? [
@@ -98,6 +109,7 @@ export function renderStatusComment(facts: StatusFacts): string {
     "",
     "<details open><summary>Picture</summary>",
     "",
+    ...(rounds.length > 1 ? [roundsDiagram(rounds), ""] : []),
     pictureOfJob(job, engine),
     "",
     "</details>",
@@ -136,7 +148,7 @@ export function renderStatusComment(facts: StatusFacts): string {
   if (links.length > 0) lines.push("", links.join(" · "));
   lines.push(
     "",
-    `<sub>${facts.verbs?.line ?? "Commands (people with write access): `/withdraw [reason]` · `/intervene <text>` · `/answer [q<N>] <text>` · `/pause [reason]` · `/resume` · `/retry` (a failed setup). Gates are approved in a pull-request review."}</sub>`,
+    `<sub>${facts.verbs?.line ?? "Commands (people with write access): `/withdraw [reason]` · `/intervene <text>` · `/answer [q<N>] <text>` · `/pause [reason]` · `/resume` · `/retry` (a failed setup) · `/cfa <request>` (more work, here or on the pull request: after the job is done, a follow-up; while it runs, an intervention). Gates are approved in a pull-request review; after DONE, a review that requests changes starts a follow-up."}</sub>`,
   );
   return withHiddenBlock(lines.join("\n"), { v: 1, job: job.job, kind: "status" });
 }

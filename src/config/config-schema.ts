@@ -33,6 +33,9 @@ export type RunnerMode = (typeof RUNNER_MODES)[number];
 export const PROVIDERS = ["anthropic", "bedrock", "vertex"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 export type AuditTrailMode = (typeof AUDIT_TRAIL_MODES)[number];
+/** A follow-up's INTENT gate: asked of the person (`gate`), or approved as drafted (`auto`). */
+export const FOLLOW_UP_INTENT_MODES = ["gate", "auto"] as const;
+export type FollowUpIntentMode = (typeof FOLLOW_UP_INTENT_MODES)[number];
 
 /** GitHub's login rule: alphanumerics and single inner hyphens, at most 39 characters. */
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
@@ -304,6 +307,14 @@ export const CfaConfigFileSchema = z.strictObject({
   auditTrail: z.enum(AUDIT_TRAIL_MODES).default("keep"),
   /** The repository's instruction files every agent reads (instructions-setting.ts). */
   instructions: InstructionsSettingSchema,
+  /**
+   * Follow-ups (docs/protocol.md#jobs-and-states): `intent: auto` approves a follow-up's
+   * INTENT.md without asking, for teams whose review or `/cfa` request is the intent; `gate`
+   * (the default) asks as for any job.
+   */
+  followups: z
+    .strictObject({ intent: z.enum(FOLLOW_UP_INTENT_MODES).default("gate") })
+    .prefault({}),
 });
 
 /**

@@ -40,6 +40,8 @@ import { nudgeLead } from "./flow/nudge.js";
 import { resumeUnfinished } from "./flow/resume.js";
 import { runProxies } from "./flow/run-proxies.js";
 import { ingestHumanEvents } from "./people/ingest.js";
+import { findFollowUp } from "./people/follow-up-requests.js";
+import { startFollowUpRound } from "./job/follow-up-round.js";
 import { pollInterventions } from "./people/poll-interventions.js";
 import { withdrawalPending } from "./people/withdrawal-pending.js";
 import { applyEnded, unavailableIn } from "./apply/apply-ended.js";
@@ -160,9 +162,25 @@ async function openWake(
   requester: string | undefined,
 ): Promise<Session> {
   await clearStaleGitLocks(n, deps);
-  const s = await openSession(n, deps, config, requester);
+  const s = await followUpIfAsked(await openSession(n, deps, config, requester));
   runtimeOf(s).poll = () => pollInterventions(s);
   return s;
+}
+
+/**
+ * A job that ended (DONE or WITHDRAWN) and was asked for more work since — a review that
+ * requests changes, `/cfa <request>` — is followed up (docs/protocol.md#jobs-and-states): a
+ * new job on the same branch and pull request, whose session this returns; the ended job's
+ * records stay as they were. Otherwise the session as it was.
+ */
+async function followUpIfAsked(s: Session): Promise<Session> {
+  if (!isTerminalState(s.job.state)) return s;
+  // What the job's end decided (its transition's effects) is done before anything follows.
+  await resumeUnfinished(s);
+  const asked = await findFollowUp(s);
+  if (asked === null) return s;
+  await startFollowUpRound(s, asked);
+  return openSession(s.n, s.deps, s.config);
 }
 
 /**

@@ -18,6 +18,8 @@ export type AppAction =
   | {
       kind: "refuse-command";
       job: number;
+      /** Where the command was written when not the job's issue: its pull request. */
+      on?: number;
       comment: number;
       login: string;
       permission: Permission;

@@ -110,6 +110,12 @@ export type AppEvent =
       issue: IssueRef;
       comment: { id: number; body: string; author: Actor; previousBody: string | null };
       sender: Actor;
+      /**
+       * Set when the comment is on a pull request (`issue` is then the pull request): only
+       * `/cfa` is read there, for the job whose branch `cfa/<N>` the pull request is from —
+       * null until the pull request is looked up (handle-delivery.ts).
+       */
+      pull?: { number: number; job: number | null };
     }
   | {
       kind: "review";
@@ -186,10 +192,10 @@ function readComment(payload: unknown): ReadEvent {
     return { ok: false, reason: `issue_comment.${action} changes nothing for a job` };
   }
   const p = parse(IssueCommentSchema, "issue_comment", payload);
-  if (p.issue.pull_request !== undefined && p.issue.pull_request !== null) {
-    // The engine reads commands on the job's issue only, never on its pull request.
-    return { ok: false, reason: "a comment on a pull request is not read as a command" };
-  }
+  // issue_comment fires for pull requests too: their `issue` carries `pull_request`
+  // (https://docs.github.com/en/webhooks/webhook-events-and-payloads#issue_comment). Only
+  // `/cfa` is read on a job's pull request (screen-event.ts); the job is its head branch's.
+  const onPull = p.issue.pull_request !== undefined && p.issue.pull_request !== null;
   return {
     ok: true,
     repo: repoRef(p.repository),
@@ -204,6 +210,7 @@ function readComment(payload: unknown): ReadEvent {
         previousBody: p.changes?.body?.from ?? null,
       },
       sender: p.sender,
+      ...(onPull ? { pull: { number: p.issue.number, job: null } } : {}),
     },
   };
 }

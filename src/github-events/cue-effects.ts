@@ -18,5 +18,10 @@ export interface CueEffects {
   /** Cancels a run; a run that has finished meanwhile is not an error. */
   cancelRun(id: number): Promise<void>;
   listComments(issue: number): Promise<PostedComment[]>;
+  /**
+   * A pull request's head branch and the repository it comes from, or null when there is no
+   * such pull request: a comment on a pull request names only the pull request's number.
+   */
+  pullHead(number: number): Promise<{ ref: string; repo: string | null } | null>;
   createComment(issue: number, body: string): Promise<void>;
 }

@@ -73,7 +73,9 @@ export function decideDelivery(
       const keys = [`comment:${comment}`];
       if (!authority?.mayAct) {
         return {
-          actions: [refuseCommand(job, comment, actor.login, authority, triage.command.kind)],
+          actions: [
+            refuseCommand(event, job, comment, actor.login, authority, triage.command.kind),
+          ],
           keys,
           note: `@${actor.login} (${authority?.permission ?? "none"}) may not /${triage.command.kind} on job #${job}; refused, no run`,
         };
@@ -103,7 +105,7 @@ export function decideDelivery(
       const comment = event.kind === "comment" ? event.comment.id : 0;
       if (!authority?.mayAct) {
         return {
-          actions: [refuseCommand(job, comment, actor.login, authority, null)],
+          actions: [refuseCommand(event, job, comment, actor.login, authority, null)],
           keys: [`comment:${comment}`],
           note: `@${actor.login} (${authority?.permission ?? "none"}) wrote a malformed command on job #${job}; refused, no run`,
         };
@@ -170,15 +172,18 @@ export function decideDelivery(
 }
 
 function refuseCommand(
+  event: AppEvent,
   job: number,
   comment: number,
   login: string,
   authority: Authority | null,
   command: string | null,
 ): AppAction {
+  const on = event.kind === "comment" ? event.pull?.number : undefined;
   return {
     kind: "refuse-command",
     job,
+    ...(on === undefined ? {} : { on }),
     comment,
     login,
     permission: authority?.permission ?? "none",

@@ -120,6 +120,19 @@ export function createGitHubCues(github: GitHubRequester, at: RepoCoordinates): 
         body: c.body ?? "",
       }));
     },
+    async pullHead(number) {
+      try {
+        const { data } = await github.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+          ...repo,
+          pull_number: number,
+        });
+        const pull = parse(PullHeadSchema, data, "pulls/get");
+        return { ref: pull.head.ref, repo: pull.head.repo?.full_name ?? null };
+      } catch (error) {
+        if (statusOf(error) === 404) return null;
+        throw error;
+      }
+    },
     async createComment(issue, body) {
       await github.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
         ...repo,
@@ -131,6 +144,15 @@ export function createGitHubCues(github: GitHubRequester, at: RepoCoordinates): 
     },
   };
 }
+
+/** What a pull request names of its head (https://docs.github.com/en/rest/pulls/pulls#get-a-pull-request). */
+const PullHeadSchema = z.object({
+  head: z.object({
+    ref: z.string(),
+    // null when the fork the pull request came from was deleted.
+    repo: z.object({ full_name: z.string() }).nullish(),
+  }),
+});
 
 function parse<S extends z.ZodType>(schema: S, data: unknown, operation: string): z.infer<S> {
   const parsed = schema.safeParse(data);

@@ -16,6 +16,7 @@ import { postOnce } from "./post-once.js";
 import { runActions, type ActionContext } from "./run-actions.js";
 import { screenEvent } from "./screen-event.js";
 import { triageEvent } from "./triage-event.js";
+import { jobOfBranch } from "./job-branch.js";
 
 export interface Delivery {
   /** X-GitHub-Delivery (or the Actions run id in Actions-only mode). */
@@ -108,10 +109,12 @@ export function logOutcome(delivery: Delivery, outcome: DeliveryOutcome, logger:
 async function handle(delivery: Delivery, deps: DeliveryDeps): Promise<DeliveryOutcome> {
   const screened = screenDelivery(delivery, deps.dedupe);
   if (screened.kind === "ignored") return screened;
-  const { event, repo } = screened;
+  const { repo } = screened;
   const key = deliveryKey(delivery);
 
   const github = deps.forRepo(repo);
+  const event = await withPullJob(screened.event, repo, github);
+  if (event === null) return { kind: "ignored", reason: "the pull request is not a job's" };
   const loaded = await github.loadConfig();
   if (!loaded.ok) {
     // Which issues does a broken file concern? Those it would: its label, bots ignored.
@@ -156,12 +159,35 @@ async function handle(delivery: Delivery, deps: DeliveryDeps): Promise<DeliveryO
   return { kind: "decided", job: triage.job, decision };
 }
 
+/**
+ * A comment on a pull request names only the pull request: its job is the one whose branch
+ * `cfa/<N>` is the pull request's head, in this repository (a fork can name a branch cfa/<N>
+ * too). One read, only for a `/cfa` that passed the screen. Null: not a job's pull request.
+ */
+async function withPullJob(
+  event: AppEvent,
+  repo: RepoRef,
+  github: RepoDeps,
+): Promise<AppEvent | null> {
+  if (event.kind !== "comment" || event.pull === undefined || event.pull.job !== null) {
+    return event;
+  }
+  const head = await github.effects.pullHead(event.pull.number);
+  const job = head === null ? null : jobOfBranch(head.ref);
+  if (job === null || head?.repo?.toLowerCase() !== `${repo.owner}/${repo.repo}`.toLowerCase()) {
+    return null;
+  }
+  return { ...event, pull: { number: event.pull.number, job } };
+}
+
 /** The job an event concerns: its issue, or the job whose branch its pull request is. */
 function eventJob(event: AppEvent): number {
   switch (event.kind) {
     case "issue":
-    case "comment":
       return event.issue.number;
+    case "comment":
+      // A pull request's comment before its job is known is queued under the pull request.
+      return event.pull?.job ?? event.pull?.number ?? event.issue.number;
     case "review":
     case "pull-closed":
       return event.job;

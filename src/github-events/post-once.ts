@@ -16,6 +16,8 @@ export async function postOnce(
   same: (block: HiddenBlock) => boolean,
   /** The logins the bot posts as; GitHub logins compare case-insensitively. */
   ownLogins: readonly string[],
+  /** The job the block names, when the comment goes elsewhere (the job's pull request). */
+  job = issue,
 ): Promise<boolean> {
   const own = new Set(ownLogins.map((login) => login.toLowerCase()));
   const existing = await github.listComments(issue);
@@ -24,7 +26,7 @@ export async function postOnce(
       return false;
     }
     const block = readHiddenBlock(comment.body);
-    return block !== null && block.job === issue && same(block);
+    return block !== null && block.job === job && same(block);
   });
   if (posted) return false;
   await github.createComment(issue, body);

@@ -50,7 +50,9 @@ export async function runActions(actions: readonly AppAction[], at: ActionContex
       case "refuse-review":
       case "reply-dismissed": {
         const { body, same } = replyTo(action, at.delivery);
-        await postOnce(at.effects, action.job, body, same, await at.botLogins());
+        // A reply goes where the person wrote (a `/cfa` on the pull request: there).
+        const on = action.kind === "refuse-command" ? (action.on ?? action.job) : action.job;
+        await postOnce(at.effects, on, body, same, await at.botLogins(), action.job);
         break;
       }
       default: {

@@ -23,6 +23,10 @@ export function screenEvent(event: AppEvent): Screen {
     case "comment": {
       const parsed = parseCommand(event.comment.body);
       if (parsed === null) return { pass: false, reason: "the comment is not a command" };
+      // On a pull request only `/cfa` is read; every other command lives on the job's issue.
+      if (event.pull !== undefined && (parsed.ok ? parsed.command.kind : parsed.verb) !== "cfa") {
+        return { pass: false, reason: "on a pull request only `/cfa` is read as a command" };
+      }
       if (
         event.action === "edited" &&
         event.comment.previousBody !== null &&

@@ -74,24 +74,31 @@ export function triageEvent(
       }
     }
     case "comment": {
-      if (!event.issue.labels.includes(config.label))
-        return { act: false, reason: `the issue has no \`${config.label}\` label` };
-      if (event.issue.state !== "open") return { act: false, reason: "the issue is closed" };
       const parsed = parseCommand(event.comment.body);
       if (parsed === null) return { act: false, reason: "the comment is not a command" };
+      // `/cfa` on the job's pull request (screen-event.ts lets no other command through there):
+      // its job is the pull request's branch's; the worker reads the issue and its label.
+      const pull = event.pull;
+      const onIssue = pull === undefined;
+      if (!onIssue && pull.job === null) {
+        return { act: false, reason: "the pull request's job is not known" };
+      }
+      const job = pull?.job ?? event.issue.number;
+      if (onIssue && !event.issue.labels.includes(config.label))
+        return { act: false, reason: `the issue has no \`${config.label}\` label` };
+      // A closed issue takes no command, but `/cfa` gets its answer from the worker (a merged
+      // pull request: open a new issue; a closed one: reopen it first).
+      const verb = parsed.ok ? parsed.command.kind : parsed.verb;
+      if (onIssue && event.issue.state !== "open" && verb !== "cfa") {
+        return { act: false, reason: "the issue is closed" };
+      }
       if (!parsed.ok) {
         // The worker answers a malformed command when it reads it; the app only cues it,
         // and only for someone whose commands would count (issue 18 §6: anyone else gets
         // the app's one reply and no run).
-        return { ...base, job: event.issue.number, intent: "bad-command", needsAuthority: true };
+        return { ...base, job, intent: "bad-command", needsAuthority: true };
       }
-      return {
-        ...base,
-        job: event.issue.number,
-        intent: "command",
-        needsAuthority: true,
-        command: parsed.command,
-      };
+      return { ...base, job, intent: "command", needsAuthority: true, command: parsed.command };
     }
     case "review":
       if (event.action === "dismissed") {

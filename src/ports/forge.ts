@@ -41,6 +41,11 @@ export interface ReviewComment {
   path: string;
   line: number | null;
   body: string;
+  /**
+   * The pull request's diff the comment sits on, from the hunk's header down to its line
+   * (GitHub's `diff_hunk`). Absent where the forge does not say.
+   */
+  diffHunk?: string;
 }
 
 export interface Review {
@@ -60,6 +65,8 @@ export interface PullRequest {
   base: string;
   draft: boolean;
   state: "open" | "closed";
+  /** Closed by a merge (GitHub's `merged`); absent or false otherwise. */
+  merged?: boolean;
   url: string;
   author: Actor;
 }
@@ -94,6 +101,11 @@ export interface JobView {
   pullRequest: PullRequest | null;
   /** Its reviews, oldest first, with the inline comments of change requests. */
   reviews: Review[];
+  /**
+   * The pull request's own conversation comments, oldest first (`/cfa` is read there too).
+   * Absent where the forge does not read them with the view: listComments(pr) then.
+   */
+  pullComments?: Comment[];
   labelEvents: LabelEvent[];
 }
 

@@ -2,7 +2,7 @@
 // backtrack count, failure accounting and running totals. Persisted as state.json.
 
 import * as z from "zod";
-import { ACTIONS, STATES } from "./fsm.js";
+import { ACTIONS, STATES, type LiveState } from "./fsm.js";
 import { canonicalJson } from "./canonical-json.js";
 import { RecordError } from "./errors.js";
 import { parseJson } from "./parse-json.js";
@@ -41,6 +41,18 @@ export const JobRecordSchema = z.object({
   /** Which entry into the current state this is (1 on first entry, +1 on every re-entry). */
   entry: z.number().int().positive(),
   history: z.array(TransitionEntrySchema),
+  /**
+   * Entries into each live state made by the jobs before this one on its branch: a follow-up
+   * (docs/protocol.md#jobs-and-states) counts its entries on from its parent's, so its lead
+   * threads (`state:<phase>:<entry>`) never repeat one of theirs. Absent: none before.
+   */
+  priorEntries: z
+    .object({
+      INTENT: z.number().int().nonnegative(),
+      PLAN: z.number().int().nonnegative(),
+      EXECUTE: z.number().int().nonnegative(),
+    })
+    .optional(),
   backtracks: z.number().int().nonnegative(),
   /**
    * Consecutive state-level failures in the current state: a successful turn or a transition
@@ -65,14 +77,22 @@ export const JobRecordSchema = z.object({
 });
 export type JobRecord = z.infer<typeof JobRecordSchema>;
 
-export function newJobRecord(init: { job: number; title: string; at: string }): JobRecord {
+export type PriorEntries = NonNullable<JobRecord["priorEntries"]>;
+
+export function newJobRecord(init: {
+  job: number;
+  title: string;
+  at: string;
+  priorEntries?: PriorEntries;
+}): JobRecord {
   return {
     v: JOB_RECORD_VERSION,
     job: init.job,
     title: init.title,
     state: "INTENT",
-    entry: 1,
+    entry: 1 + (init.priorEntries?.INTENT ?? 0),
     history: [],
+    ...(init.priorEntries === undefined ? {} : { priorEntries: { ...init.priorEntries } }),
     backtracks: 0,
     failures: 0,
     nudges: 0,
@@ -97,4 +117,17 @@ export function parseJobRecord(text: string, where = "state.json"): JobRecord {
     throw new RecordError(z.prettifyError(parsed.error).replace(/\n/g, "; "), where);
   }
   return parsed.data;
+}
+
+/**
+ * How many times each live state has been entered by this job and the ones before it on its
+ * branch: what a follow-up of it starts counting from (its `priorEntries`).
+ */
+export function entriesSoFar(job: JobRecord): PriorEntries {
+  const count = (state: LiveState) =>
+    (job.priorEntries?.[state] ?? 0) +
+    job.history.filter((entry) => entry.to === state).length +
+    // The record's first entry into INTENT is its creation, not a transition.
+    (state === "INTENT" ? 1 : 0);
+  return { INTENT: count("INTENT"), PLAN: count("PLAN"), EXECUTE: count("EXECUTE") };
 }

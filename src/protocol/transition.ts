@@ -1,6 +1,13 @@
 // transition(): the one way a job record changes state. Pure: returns a new record.
 
-import { ACTION_TO_STATE, isBacktrack, isEdge, validActions, type Action } from "./fsm.js";
+import {
+  ACTION_TO_STATE,
+  isBacktrack,
+  isEdge,
+  isLiveState,
+  validActions,
+  type Action,
+} from "./fsm.js";
 import type { JobRecord } from "./job-record.js";
 import { InvalidTransitionError } from "./errors.js";
 
@@ -18,7 +25,9 @@ export function transition(job: JobRecord, action: Action, meta: TransitionMeta)
   }
   const to = ACTION_TO_STATE[action];
   const backtrack = isBacktrack(job.state, to);
-  const entries = job.history.filter((entry) => entry.to === to).length;
+  const entries =
+    job.history.filter((entry) => entry.to === to).length +
+    (isLiveState(to) ? (job.priorEntries?.[to] ?? 0) : 0);
   return {
     ...job,
     state: to,

@@ -6,6 +6,7 @@ import type { JobRecord } from "../protocol/job-record.js";
 import { RecordError } from "../protocol/errors.js";
 import { CommandEvidenceSchema } from "./command-evidence.js";
 import { TOOL_SETS, UNNAMED_TOOL_SET, type ToolSetName } from "./tool-sets.js";
+import { FollowUpRequestSchema } from "./follow-up-request.js";
 
 /** A decision's note kept in state.json, at most (characters): the lead hears it whole. */
 export const DECISION_NOTE_KEPT = 2000;
@@ -118,7 +119,15 @@ export type TaskLedgerRecord = z.infer<typeof TaskLedgerSchema>;
 
 export const EngineStateSchema = z.object({
   /** Last comment and review ids processed: ids only grow, so each is handled once. */
-  cursor: z.object({ comment: z.number().int(), review: z.number().int() }),
+  cursor: z.object({
+    comment: z.number().int(),
+    review: z.number().int(),
+    /**
+     * The last comment read on the job's pull request (only `/cfa` is read there: a follow-up's
+     * request, or a request while a job runs). Absent: none read yet.
+     */
+    pull: z.number().int().optional(),
+  }),
   /** Next sequence number of a structured record comment. */
   seq: z.number().int().nonnegative(),
   statusComment: z.number().int().nullable(),
@@ -209,6 +218,28 @@ export const EngineStateSchema = z.object({
    * `since` the engine's clock, `reason` the person's words (data, never instructions).
    */
   paused: z.object({ by: z.string(), since: z.string(), reason: z.string() }).optional(),
+  /**
+   * This job is a follow-up (docs/protocol.md#jobs-and-states): round `round` of its issue,
+   * started after the job before it (`parent`) ended, on the same branch and pull request,
+   * for what a person asked (`request`). `base`: the branch's head it started from (a push a
+   * person made after the parent ended included); `parent.commit`: the parent's last
+   * commit of its records. `priorTasks`: task ids the earlier rounds used, refused to this
+   * one's leads so no branch or thread is named twice.
+   */
+  followUp: z
+    .object({
+      round: z.number().int().min(2),
+      parent: z.object({
+        round: z.number().int().positive(),
+        state: z.enum(["DONE", "WITHDRAWN"]),
+        commit: z.string(),
+        dir: z.string(),
+      }),
+      base: z.string(),
+      request: FollowUpRequestSchema,
+      priorTasks: z.array(z.string()),
+    })
+    .optional(),
   /** Paths under .github/workflows/ whose changes were held back (issue 10 §6). */
   workflowsHeldBack: z.array(z.string()).optional(),
   /**

@@ -70,11 +70,15 @@ export function skipRefused<F extends Forge>(forge: F, job: number, policy: Refu
           return async (issue: number, head: string): Promise<JobView> => {
             const view = await target.readJob(issue, head);
             if (issue !== job) return view;
-            const ids = refused(view.comments);
+            // A `/cfa` an outsider wrote on the pull request is answered there.
+            const ids = refused([...view.comments, ...(view.pullComments ?? [])]);
             return {
               ...view,
               comments: await quiet(view.comments, ids.comments, silentComment),
               reviews: await quiet(view.reviews, ids.reviews, silentReview),
+              ...(view.pullComments === undefined
+                ? {}
+                : { pullComments: await quiet(view.pullComments, ids.comments, silentComment) }),
             };
           };
         case "listReviews":

@@ -9,7 +9,7 @@ import { createGitHubCues } from "../github-events/github-cues.js";
 import { runTitle } from "../github-events/run-title.js";
 import type { CfaConfig } from "../config/index.js";
 import { engineState } from "../records/engine-state.js";
-import { jobPaths } from "../records/job-paths.js";
+import { JOBS_DIR, jobPaths, parseRoundDir } from "../records/job-paths.js";
 import { isLiveState } from "../protocol/fsm.js";
 import { parseJobRecord } from "../protocol/job-record.js";
 import { livePermission } from "../github-events/live-permission.js";
@@ -143,6 +143,28 @@ export async function sweep(w: WorkerContext, options: { dryRun: boolean }): Pro
   return { exitCode: errors.length > 0 ? 1 : 0, woken, errors };
 }
 
+/**
+ * The newest round of `job` on its branch: its `.cfa/jobs/` folder names, one listing (for a
+ * directory the contents API answers "an array of objects, one object for each item in the
+ * directory": https://docs.github.com/en/rest/repos/contents#get-repository-content).
+ */
+async function newestRound(w: WorkerContext, job: number): Promise<number> {
+  const { data } = await w.github.request("GET /repos/{owner}/{repo}/contents/{path}", {
+    owner: w.env.owner,
+    repo: w.env.repo,
+    path: JOBS_DIR,
+    ref: jobPaths(job).branch,
+  });
+  const names = z.array(z.object({ name: z.string(), type: z.string() })).parse(data);
+  return Math.max(
+    1,
+    ...names.flatMap((entry) => {
+      const at = entry.type === "dir" ? parseRoundDir(entry.name) : null;
+      return at !== null && at.job === job ? [at.round] : [];
+    }),
+  );
+}
+
 async function startedJobReasons(
   w: WorkerContext,
   config: CfaConfig,
@@ -151,21 +173,29 @@ async function startedJobReasons(
 ): Promise<string[]> {
   const { github, env } = w;
   const repo = { owner: env.owner, repo: env.repo };
-  const paths = jobPaths(job);
-  let stateText: string;
-  try {
+  const read = async (round: number) => {
+    const paths = jobPaths(job, round);
     const { data } = await github.request("GET /repos/{owner}/{repo}/contents/{path}", {
       ...repo,
       path: paths.state,
       ref: paths.branch,
     });
-    stateText = Buffer.from(ContentSchema.parse(data).content, "base64").toString("utf8");
+    const text = Buffer.from(ContentSchema.parse(data).content, "base64").toString("utf8");
+    return parseJobRecord(text, paths.state);
+  };
+  let record: ReturnType<typeof parseJobRecord>;
+  try {
+    record = await read(1);
   } catch (error) {
     // A branch without a record yet: the start's first push has not landed.
     if ((error as { status?: unknown }).status === 404) return [];
     throw error;
   }
-  const record = parseJobRecord(stateText, paths.state);
+  // An ended job may have been followed up (records/job-paths.ts): the newest round is the job.
+  if (record.state === "DONE" || record.state === "WITHDRAWN") {
+    const newest = await newestRound(w, job);
+    if (newest > 1) record = await read(newest);
+  }
   if (!isLiveState(record.state)) return [];
   const engine = engineState(record);
   let issue = labelled.find((i) => i.number === job);

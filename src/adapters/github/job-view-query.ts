@@ -48,6 +48,10 @@ export const JOB_VIEW_QUERY = `query cfaJobView($owner: String!, $repo: String!,
       nodes {
         id number state isDraft url headRefName baseRefName
         author { __typename login }
+        comments(last: ${PAGE}) {
+          pageInfo { hasPreviousPage startCursor }
+          nodes { ...cfaComment }
+        }
         reviews(last: ${PAGE}) {
           pageInfo { hasPreviousPage startCursor }
           nodes { ...cfaReview }
@@ -61,7 +65,7 @@ fragment cfaReview on PullRequestReview {
   fullDatabaseId state body submittedAt
   author { __typename login }
   commit { oid }
-  comments(first: ${PAGE}) { nodes { path line originalLine body } }
+  comments(first: ${PAGE}) { nodes { path line originalLine body diffHunk } }
 }`;
 
 /** REST cannot clear a pull request's `draft` (pulls/update ignores it); this can, by node id. */
@@ -93,7 +97,7 @@ export const OLDER_REVIEWS_QUERY = `query cfaOlderReviews($id: ID!, $before: Str
           fullDatabaseId state body submittedAt
           author { __typename login }
           commit { oid }
-          comments(first: ${PAGE}) { nodes { path line originalLine body } }
+          comments(first: ${PAGE}) { nodes { path line originalLine body diffHunk } }
         }
       }
     }
@@ -135,6 +139,7 @@ const ReviewNodeSchema = z.object({
           line: z.number().nullable(),
           originalLine: z.number().nullable(),
           body: z.string(),
+          diffHunk: z.string().optional(),
         })
         .nullable(),
     ),
@@ -154,6 +159,8 @@ const PullRequestNodeSchema = z.object({
   headRefName: z.string(),
   baseRefName: z.string(),
   author: ActorSchema,
+  /** Its conversation's comments, the newest page: `/cfa` is read there (job-view.ts). */
+  comments: CommentPageSchema.optional(),
   reviews: ReviewPageSchema,
 });
 
@@ -240,7 +247,16 @@ export function toGraphqlReview(node: z.infer<typeof ReviewNodeSchema>): Review 
   const comments: ReviewComment[] =
     node.state === "CHANGES_REQUESTED"
       ? node.comments.nodes.flatMap((c) =>
-          c === null ? [] : [{ path: c.path, line: c.line ?? c.originalLine, body: c.body }],
+          c === null
+            ? []
+            : [
+                {
+                  path: c.path,
+                  line: c.line ?? c.originalLine,
+                  body: c.body,
+                  ...(c.diffHunk ? { diffHunk: c.diffHunk } : {}),
+                },
+              ],
         )
       : [];
   return {
@@ -262,6 +278,7 @@ export function toGraphqlPullRequest(node: PullRequestNode): PullRequest {
     base: node.baseRefName,
     draft: node.isDraft,
     state: node.state === "OPEN" ? "open" : "closed",
+    ...(node.state === "MERGED" ? { merged: true } : {}),
     url: node.url,
     author: toGraphqlActor(node.author),
   };

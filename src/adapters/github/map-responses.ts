@@ -66,6 +66,7 @@ export function toPullRequest(pr: z.infer<typeof PullRequestSchema>): PullReques
     base: pr.base.ref,
     draft: pr.draft ?? false,
     state: pr.state,
+    ...(pr.merged_at ? { merged: true } : {}),
     url: pr.html_url,
     author: toActor(pr.user),
   };
@@ -100,5 +101,6 @@ export function toReviewComment(comment: z.infer<typeof ReviewCommentSchema>): R
     // the commit the reviewer saw, which is the one a gate review is judged on.
     line: comment.line ?? comment.original_line ?? null,
     body: comment.body ?? "",
+    ...(comment.diff_hunk ? { diffHunk: comment.diff_hunk } : {}),
   };
 }

@@ -90,6 +90,15 @@ export async function readJobView(
     pullRequest: chosen === undefined ? null : toGraphqlPullRequest(chosen),
     reviews: chosen === undefined ? [] : await allReviews(calls, chosen),
     labelEvents: toLabelEvents(node),
+    // The newest hundred of the pull request's own comments: `/cfa` there is a request made
+    // since the job last read it (people/human-events.ts), never an old page's.
+    ...(chosen?.comments === undefined
+      ? {}
+      : {
+          pullComments: chosen.comments.nodes.flatMap((c) =>
+            c === null ? [] : [toGraphqlComment(c)],
+          ),
+        }),
   };
 }
 

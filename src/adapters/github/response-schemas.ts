@@ -43,6 +43,9 @@ export const PullRequestSchema = z.object({
   base: z.object({ ref: z.string() }),
   draft: z.boolean().nullish(),
   state: z.enum(["open", "closed"]),
+  // When it was merged (pulls list and get both carry it): set means merged, not only closed
+  // (https://docs.github.com/en/rest/pulls/pulls#list-pull-requests).
+  merged_at: z.string().nullish(),
   html_url: z.string(),
   user: UserSchema,
 });
@@ -60,6 +63,9 @@ export const ReviewSchema = z.object({
 export const ReviewCommentSchema = z.object({
   path: z.string(),
   body: z.string().nullish(),
+  // "The diff of the line that the comment refers to"
+  // (https://docs.github.com/en/rest/pulls/comments#list-comments-for-a-pull-request-review).
+  diff_hunk: z.string().nullish(),
   line: z.number().nullish(),
   original_line: z.number().nullish(),
 });

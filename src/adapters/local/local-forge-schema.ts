@@ -57,7 +57,12 @@ export const LocalForgeDocSchema = z.object({
       commitId: z.string(),
       submittedAt: z.string(),
       comments: z.array(
-        z.object({ path: z.string(), line: z.number().nullable(), body: z.string() }),
+        z.object({
+          path: z.string(),
+          line: z.number().nullable(),
+          body: z.string(),
+          diffHunk: z.string().optional(),
+        }),
       ),
     }),
   ),

@@ -17,6 +17,8 @@ Usage: cfa inspect <N> [--task ID] [--repo DIR]
 Shows job N as a tree, from its records on the branch cfa/<N>: each entry into a state with
 its outcome and gates, the tasks it dispatched (status, verifier verdict, files written),
 the artifacts, and per agent instance its turns, tool calls, tokens and cost, with totals.
+A job followed up after it ended (\`cfa followup\`, a review requesting changes) shows each
+round in order: the job, then each follow-up with what was asked.
 
 With --task, one task up close: its brief, its worker's replies, each verifier run with the
 commands it ran and its verdict, its branch and where it merged.
@@ -42,12 +44,18 @@ Options:
     const texts = await readJobRecords(repoDir, n);
     if (texts === null)
       throw new CliError(`there is no job #${n} in ${repoDir} (no branch cfa/${n}).`);
-    const view = readJobView(texts);
+    // Every round, oldest first: the newest is `texts` already.
+    const views = [];
+    for (const round of texts.rounds) {
+      const these = round === texts.round ? texts : await readJobRecords(repoDir, n, round);
+      if (these !== null) views.push(readJobView(these));
+    }
     const task = values.task?.trim();
     if (task !== undefined) {
-      const section = renderTask(view, task);
-      if (section === null) {
-        const known = Object.keys(view.engine?.tasks ?? {}).sort();
+      // A task id is one round's (the rounds never share one: records/job-paths.ts).
+      const section = views.map((view) => renderTask(view, task)).find((found) => found !== null);
+      if (section === undefined || section === null) {
+        const known = views.flatMap((view) => Object.keys(view.engine?.tasks ?? {})).sort();
         throw new CliError(
           `job #${n} has no task ${JSON.stringify(clean(task))}${
             known.length > 0 ? ` (its tasks: ${known.join(", ")})` : " (it has dispatched none yet)"
@@ -57,8 +65,10 @@ Options:
       io.stdout.write(`${section.join("\n")}\n`);
       return 0;
     }
-    const lines = renderInspect(view, { resolveModel, price: priceOf });
-    io.stdout.write(`${lines.join("\n")}\n`);
+    const lines = views.map((view) =>
+      renderInspect(view, { resolveModel, price: priceOf }).join("\n"),
+    );
+    io.stdout.write(`${lines.join("\n\n")}\n`);
     return 0;
   },
 };

@@ -24,7 +24,7 @@ Usage: cfa watch <N> [--follow] [--verbose] [--repo DIR]
 
 Prints job N's log — who did what, when — rebuilt from its records on the branch cfa/<N>
 (or origin/cfa/<N>), then what the job waits on. Works while another command runs the
-job, and after the fact.
+job, and after the fact. A job followed up after it ended shows each round in order.
 
 Options:
   --follow, -f      keep watching: print new lines as the job's branch moves, until the job

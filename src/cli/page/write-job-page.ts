@@ -5,7 +5,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { renderStatusComment } from "../../comments/status-comment.js";
 import { isLiveState } from "../../protocol/fsm.js";
-import { jobPaths } from "../../records/job-paths.js";
+import { jobPaths, roundDirName } from "../../records/job-paths.js";
 import { PHASES } from "../../skills/phases.js";
 import { priceOf, resolveModel } from "../../wiring/index.js";
 import { CliError } from "../cli-error.js";
@@ -47,23 +47,45 @@ export async function writeJobPage(
   if (view.job === null || view.engine === null) {
     throw new CliError(`job #${n} has no state record on ${texts.ref} yet: nothing to show.`);
   }
-  const paths = jobPaths(n);
-  const artifactNames = (["INTENT", "PLAN", "EXECUTE"] as const)
-    .map((state) => PHASES[state].artifact)
-    .filter((name) => texts.files.includes(paths.artifact(name)));
-  const artifacts = await Promise.all(
-    artifactNames.map(async (name) => {
+  // Every round in order (a job followed up after it ended: docs/protocol.md#jobs-and-states),
+  // the newest being `view`.
+  const rounds = [];
+  for (const round of texts.rounds) {
+    const these = round === texts.round ? texts : await readJobRecords(repoDir, n, round);
+    if (these !== null) rounds.push({ round, texts: these, view: readJobView(these) });
+  }
+  const artifacts = [];
+  for (const { round, texts: these } of rounds) {
+    const paths = jobPaths(n, round);
+    for (const state of ["INTENT", "PLAN", "EXECUTE"] as const) {
+      const name = PHASES[state].artifact;
       const path = paths.artifact(name);
-      return {
-        name,
+      if (!these.files.includes(path)) continue;
+      artifacts.push({
+        // A follow-up's artifacts are named by their folder: the rounds' never collide.
+        name: round <= 1 ? name : `${roundDirName(n, round)}/${name}`,
         path,
         text: (await gitTry(repoDir, ["show", `${texts.head}:${path}`])) ?? "",
         show: `git -C ${shellWord(repoDir)} show ${texts.ref}:${path}`,
-      };
-    }),
-  );
+      });
+    }
+  }
   const repoArg = ` --repo ${shellWord(repoDir)}`;
   const waiting = nextStep(view, { cli: options.cli, repoArg });
+  const facts = rounds.flatMap(({ round, view: v }) =>
+    v.job === null || v.engine === null
+      ? []
+      : [
+          {
+            round,
+            state: v.job.state,
+            turns: v.job.turns,
+            costUsd: v.job.costUsd,
+            request: v.engine.followUp?.request ?? null,
+            requester: v.engine.requester,
+          },
+        ],
+  );
   // The page shows the commands of where the job lives: a local job's `cfa` verbs, a job on
   // GitHub (its branch fetched into a clone) the slash commands of its issue.
   const local = await isLocalJob(repoDir, n);
@@ -73,22 +95,32 @@ export async function writeJobPage(
     engine: view.engine,
     waitingOn: waiting[0] ?? view.job.state,
     links: { artifacts: artifacts.map((a) => ({ name: a.name, url: `#artifact-${a.name}` })) },
+    ...(facts.length > 1 ? { rounds: facts } : {}),
     history: false,
     icons: false,
     ...(local
       ? {
           verbs: {
             resume: verb("resume"),
-            line: `Commands: ${verb("approve")} or ${verb("reject", ' --comment "…"')} at a gate · ${verb("answer", ' --id qN "…"')} · ${verb("intervene", ' "…"')} · ${verb("pause")} · ${verb("resume")} · ${verb("withdraw")}.`,
+            line: `Commands: ${verb("approve")} or ${verb("reject", ' --comment "…"')} at a gate · ${verb("answer", ' --id qN "…"')} · ${verb("intervene", ' "…"')} · ${verb("pause")} · ${verb("resume")} · ${verb("withdraw")} · ${verb("followup", ' "…"')} (more work after the end).`,
           },
         }
       : {}),
   });
   const log = createLiveLog({ verbose: true });
-  const history = [...renderWatch(view).flatMap((l) => log.push(l)), ...log.end()];
-  const tasks = Object.entries(view.engine.tasks)
-    .sort(([a], [b]) => a.localeCompare(b, "en", { numeric: true }))
-    .map(([id, meta]) => ({ id, status: meta.status, lines: renderTask(view, id) ?? [] }));
+  const history = [
+    ...rounds.flatMap(({ view: v }) => renderWatch(v).flatMap((l) => log.push(l))),
+    ...log.end(),
+  ];
+  const tasks = rounds.flatMap(({ view: v }) =>
+    Object.entries(v.engine?.tasks ?? {})
+      .sort(([a], [b]) => a.localeCompare(b, "en", { numeric: true }))
+      .map(([id, meta]) => ({ id, status: meta.status, lines: renderTask(v, id) ?? [] })),
+  );
+  const tree = rounds.flatMap(({ view: v }, i) => [
+    ...(i > 0 ? [""] : []),
+    ...renderInspect(v, { resolveModel, price: priceOf }),
+  ]);
   const mermaid = await mermaidScript();
   const html = renderJobPage({
     job: n,
@@ -98,7 +130,7 @@ export async function writeJobPage(
     head: texts.head,
     status,
     history,
-    tree: renderInspect(view, { resolveModel, price: priceOf }),
+    tree,
     tasks,
     artifacts,
     mermaid,

@@ -3,6 +3,7 @@
 // transcript is written, the turn is judged (a success, a refused outcome, a broken turn) and
 // committed (commit-turn.ts), then the effects its Send and transition call for are run.
 
+import { escalationPolicy } from "../job/escalation-policy.js";
 import { oneLine } from "../../comments/one-line.js";
 import { addressKey, threads, type Address } from "../../protocol/address.js";
 import type { BusEvent, Effect, TurnResult as SoupTurnResult } from "../../protocol/bus/index.js";
@@ -205,7 +206,7 @@ function turnResultOf(s: Session, run: AgentRun, key: string): SoupTurnResult {
       text: q.text,
       ...(q.artifact ? { data: { artifact: q.artifact } } : {}),
     },
-    policy: s.config.escalation[state],
+    policy: escalationPolicy(s, state, q.kind),
   };
 }
 

@@ -4,6 +4,7 @@
 // lead's run committed, so its state.json is the lead's word.
 
 import { gitClient } from "../../git/git-client.js";
+import { jobRoundsAt, readerOf } from "../../git/job-rounds.js";
 import { parseJobRecord } from "../../protocol/job-record.js";
 import { engineState } from "../../records/engine-state.js";
 import { jobPaths } from "../../records/job-paths.js";
@@ -15,10 +16,13 @@ export async function readTaskRunStanding(
   task: string,
   epoch: number,
 ): Promise<TaskRunStanding> {
-  const paths = jobPaths(n);
+  const git = gitClient(repoDir);
+  const ref = `refs/heads/${jobPaths(n).branch}`;
+  // The task belongs to the newest round: a follow-up's, once one began.
+  const paths = jobPaths(n, (await jobRoundsAt(readerOf(git), ref, n)).at(-1) ?? 1);
   let text: string;
   try {
-    text = await gitClient(repoDir).raw(["show", `refs/heads/${paths.branch}:${paths.state}`]);
+    text = await git.raw(["show", `${ref}:${paths.state}`]);
   } catch {
     return { ok: false, reason: `the job has not started (no ${paths.branch} with its state)` };
   }

@@ -30,6 +30,7 @@ import {
 } from "../job/session.js";
 import { workspaceOf } from "../turn/task-workspace.js";
 import { ensurePullRequest } from "../job/pull-request.js";
+import { isAutoIntentGate } from "../job/escalation-policy.js";
 
 export function escalationMeta(s: JobRecords, id: string): EscalationMeta {
   const meta = s.engine.escalations[id];
@@ -87,6 +88,22 @@ export async function runProxy(s: Session, m: ProxyMolecule): Promise<void> {
       data: { ...(m.question.data ?? {}), ...answerRecord(s, m, true) },
     };
     await append(s, s.soup.respond(m.id, answer).events);
+    return;
+  }
+  if (isAutoIntentGate(s, meta.state, meta.kind)) {
+    // `followups.intent: auto`: the person's request is the follow-up's intent, so its
+    // INTENT.md is approved as drafted, on the person's word in the configuration.
+    await recordGateCommit(s, m.id);
+    setMeta(s, m.id, { verdict: "approved", answeredBy: "followups.intent: auto" });
+    progress(s, "GATE", "APPROVED", `${m.id}: followups.intent is auto`);
+    await append(
+      s,
+      s.soup.respond(m.id, {
+        kind: "answer",
+        text: "approved (`followups.intent: auto` in .github/cfa.yml: the request is the intent)",
+        data: { ...answerRecord(s, m, false), verdict: "approved" },
+      }).events,
+    );
     return;
   }
   if (m.policy === "always") {

@@ -8,6 +8,7 @@ import { readText } from "../tree/files.js";
 import { asData } from "../../comments/sanitize.js";
 import { currentLead } from "../job/instances.js";
 import { orchestrate } from "./orchestrator.js";
+import { followUpBrief } from "./follow-up-brief.js";
 import { progress, type Session, persistRecords } from "../job/session.js";
 
 export async function ensureLead(s: Session): Promise<void> {
@@ -26,10 +27,12 @@ export async function ensureLead(s: Session): Promise<void> {
     (st) => `\`${s.paths.artifact(PHASES[st].artifact)}\` (approved)`,
   );
   const last = s.job.history.at(-1);
+  const followUp = await followUpBrief(s);
   const text = [
     `You lead the ${state} phase of job #${s.n}${s.job.entry > 1 ? ` (entry ${s.job.entry})` : ""}.`,
     `The person's request, issue #${s.n} by @${s.issue.author.login}:`,
     asData(`issue #${s.n}`, `${s.issue.title}\n\n${s.issue.body}`),
+    ...followUp,
     inputs.length > 0 ? `Inputs: ${inputs.join(", ")}.` : "",
     `Your artifact: \`${artifact}\` — ${exists ? "it exists: ALIGN it with what changed." : "absent: DRAFT it."}`,
     last && last.to === state && (last.action === "REALIGN" || last.action === "REPLAN")

@@ -73,6 +73,13 @@ export function memoForge(
       return { ...(await read(number)).issue };
     },
     async listComments(issue: number) {
+      // The job's pull request is an issue too: its comments come with the job's view.
+      const pull = held.has(issue) ? undefined : byPull(issue);
+      if (pull !== undefined) {
+        const view = await read(pull.view.issue.number);
+        if (view.pullComments !== undefined) return view.pullComments.map((c) => ({ ...c }));
+        return inner.listComments(issue);
+      }
       return (await read(issue)).comments.map((c) => ({ ...c }));
     },
     async findPullRequest(head: string) {
@@ -90,6 +97,10 @@ export function memoForge(
       const created = await inner.createComment(issue, body);
       const h = held.get(issue);
       if (h) h.view = { ...h.view, comments: [...h.view.comments, created] };
+      const pull = h === undefined ? byPull(issue) : undefined;
+      if (pull?.view.pullComments !== undefined) {
+        pull.view = { ...pull.view, pullComments: [...pull.view.pullComments, created] };
+      }
       return created;
     },
     async updateComment(id: number, body: string) {
@@ -134,5 +145,8 @@ function copy(view: JobView): JobView {
     pullRequest: view.pullRequest === null ? null : { ...view.pullRequest },
     reviews: view.reviews.map((r) => ({ ...r })),
     labelEvents: [...view.labelEvents],
+    ...(view.pullComments === undefined
+      ? {}
+      : { pullComments: view.pullComments.map((c) => ({ ...c })) }),
   };
 }

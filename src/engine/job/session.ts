@@ -37,7 +37,7 @@ import { appendText, readText, writeText } from "../tree/files.js";
 import { JobRepo } from "../tree/job-repo.js";
 import { RECORDS_DIR } from "../tree/record-ledger.js";
 import { publishJobBranch, type Publisher } from "./publish-job-branch.js";
-import { jobPaths, type JobPaths } from "../../records/job-paths.js";
+import { jobPaths, newestRoundIn, type JobPaths } from "../../records/job-paths.js";
 import { MIB } from "../../git/file-size-limit.js";
 import { transition } from "../../protocol/transition.js";
 import { evolveRecords, type RecordChange } from "../../records/record-changes.js";
@@ -107,7 +107,10 @@ export function applyChange(s: Pick<Session, "job" | "engine">, change: RecordCh
   s.engine = next.engine;
 }
 
-/** Opens (or starts) job `n`: its worktree on `cfa/<n>`, state.json, the folded bus. */
+/**
+ * Opens (or starts) job `n`: its worktree on `cfa/<n>`, state.json, the folded bus. The job
+ * is the newest round the branch holds (records/job-paths.ts): a follow-up once one began.
+ */
 export async function openSession(
   n: number,
   deps: EngineDeps,
@@ -115,14 +118,14 @@ export async function openSession(
   /** Who a job started now is for; the issue's author unless the caller knows better. */
   requester?: string,
 ): Promise<Session> {
-  const paths = jobPaths(n);
+  const branch = jobPaths(n).branch;
   deps.configure?.(config); // the model's provider, from .github/cfa.yml (issue 9 §9)
   const issue = await deps.forge.getIssue(n);
   const area = join(deps.workRoot, String(n));
   await mkdir(area, { recursive: true });
   const maxFileBytes = config.limits.fileMiB * MIB;
   const workspaces = deps.workspaces(area, { maxFileBytes });
-  const { ws: jobWs, pushedHead } = await openJobWorktree(deps, workspaces, area, paths.branch);
+  const { ws: jobWs, pushedHead } = await openJobWorktree(deps, workspaces, area, branch);
   const repo = new JobRepo(jobWs.root, () => deps.clock.now(), jobWs.gitDir, {
     logger: deps.logger,
     maxFileBytes,
@@ -130,6 +133,8 @@ export async function openSession(
   // A wake that died mid-turn left the files of a turn that never landed; and whatever is
   // in the tree, the records are read only once they are what HEAD holds (issue 8 §2).
   await repo.resetToHead();
+  // The reset loaded what HEAD holds under `.cfa/`: which rounds of the job there are.
+  const paths = jobPaths(n, newestRoundIn(repo.records.indexedPaths(), n));
   deps.recorded?.(n, jobWs.root, "opened");
 
   const stateText = await readText(jobWs.root, paths.state);

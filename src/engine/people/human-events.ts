@@ -1,10 +1,10 @@
 // What people did since the last wake, read back from the forge (DESIGN.md: an event is a
 // cue to re-read GitHub, never a change to apply blindly). Authority is checked live here.
 
-import type { Actor, Forge, Permission, Review } from "../../ports/forge.js";
-import { ACTING_PERMISSIONS } from "../../ports/forge.js";
+import type { Comment, Forge, Permission, Review } from "../../ports/forge.js";
 import type { EngineState } from "../../records/engine-state.js";
-import { parseCommand } from "../../comments/commands.js";
+import { parseCommand, type Command } from "../../comments/commands.js";
+import { liveAuthority } from "./live-authority.js";
 import type { CfaConfig } from "../../config/index.js";
 
 export type HumanEvent =
@@ -16,6 +16,11 @@ export type HumanEvent =
   /** Issue 17: pause and resume, each by a person whose authority was checked live. */
   | { kind: "pause"; by: string; reason: string; comment: number }
   | { kind: "resume"; by: string; comment: number }
+  /**
+   * `/cfa <request>` while the job runs (docs/protocol.md#jobs-and-states: one follow-up at a
+   * time): it reaches the current lead as an intervention, and the person is told so.
+   */
+  | { kind: "request"; by: string; text: string; comment: number; on: "issue" | "pull" }
   /** Someone without authority, or a malformed command: a one-line reply, nothing changes. */
   | { kind: "refused"; login: string; reason: string; comment: number };
 
@@ -56,15 +61,10 @@ export async function collectHumanEvents(
 ): Promise<Collected> {
   const events: HumanEvent[] = [];
   const cursor = { ...engine.cursor };
-  const permissions = new Map<string, Permission>();
-  const permissionOf = async (login: string) => {
-    let p = permissions.get(login);
-    if (p === undefined) permissions.set(login, (p = await forge.permission(login)));
-    return p;
-  };
-  const mayAct = async (actor: Actor) =>
-    policy.approvers.includes(actor.login.toLowerCase()) ||
-    ACTING_PERMISSIONS.includes(await permissionOf(actor.login));
+  const { permissionOf, mayAct } = liveAuthority(forge, policy.approvers);
+  const asks = (comment: Comment) =>
+    comment.author.login !== forge.botLogin &&
+    (comment.author.type !== "Bot" || policy.allowBots.includes(comment.author.login));
 
   const issue = await forge.getIssue(issueNumber);
   if (issue.state === "closed") {
@@ -88,66 +88,57 @@ export async function collectHumanEvents(
     }
   }
 
-  for (const comment of await forge.listComments(issueNumber)) {
-    if (comment.id <= engine.cursor.comment) continue;
-    cursor.comment = Math.max(cursor.comment, comment.id);
-    if (comment.author.login === forge.botLogin) continue;
-    if (comment.author.type === "Bot" && !policy.allowBots.includes(comment.author.login)) continue;
-    const parsed = parseCommand(comment.body);
-    if (parsed === null) continue;
-    if (!parsed.ok) {
-      events.push({
-        kind: "refused",
-        login: comment.author.login,
-        reason: parsed.error,
-        comment: comment.id,
-      });
-      continue;
-    }
-    if (!(await mayAct(comment.author))) {
-      events.push({
-        kind: "refused",
-        login: comment.author.login,
-        reason: `only people with write access can use \`/${parsed.command.kind}\` on this job; nothing was changed.`,
-        comment: comment.id,
-      });
-      continue;
-    }
-    const by = comment.author.login;
-    const command = parsed.command;
-    switch (command.kind) {
-      case "withdraw":
-        events.push({ kind: "withdraw", by, reason: command.reason });
-        break;
-      case "intervene":
-        events.push({ kind: "intervene", by, text: command.text, comment: comment.id });
-        break;
-      case "answer":
+  /**
+   * The commands of `comments` past `after`, each from someone whose authority was checked
+   * (or refused in one line); `only`: the one verb read there (the pull request's `/cfa`).
+   */
+  const commands = async (
+    comments: readonly Comment[],
+    after: number,
+    on: "issue" | "pull",
+    only?: "cfa",
+  ): Promise<number> => {
+    let last = after;
+    for (const comment of comments) {
+      if (comment.id <= after) continue;
+      last = Math.max(last, comment.id);
+      if (!asks(comment)) continue;
+      const parsed = parseCommand(comment.body);
+      if (parsed === null) continue;
+      if (only !== undefined && (parsed.ok ? parsed.command.kind : parsed.verb) !== only) continue;
+      const login = comment.author.login;
+      if (!parsed.ok) {
+        events.push({ kind: "refused", login, reason: parsed.error, comment: comment.id });
+        continue;
+      }
+      if (!(await mayAct(comment.author))) {
         events.push({
-          kind: "answer",
-          by,
-          id: command.id,
-          text: command.text,
+          kind: "refused",
+          login,
+          reason: `only people with write access can use \`/${parsed.command.kind}\` on this job; nothing was changed.`,
           comment: comment.id,
         });
-        break;
-      case "retry":
-        events.push({ kind: "retry", by });
-        break;
-      case "pause":
-        events.push({ kind: "pause", by, reason: command.reason, comment: comment.id });
-        break;
-      case "resume":
-        events.push({ kind: "resume", by, comment: comment.id });
-        break;
-      default: {
-        const never: never = command;
-        throw new Error(`unhandled command ${JSON.stringify(never)}`);
+        continue;
       }
+      events.push(eventOf(parsed.command, login, comment.id, on));
     }
-  }
+    return last;
+  };
 
+  cursor.comment = await commands(
+    await forge.listComments(issueNumber),
+    engine.cursor.comment,
+    "issue",
+  );
   if (engine.pr !== null) {
+    // On the pull request only `/cfa` is read: every other command lives on the issue.
+    const pull = await commands(
+      await forge.listComments(engine.pr),
+      engine.cursor.pull ?? 0,
+      "pull",
+      "cfa",
+    );
+    if (pull > 0) cursor.pull = pull;
     for (const review of await forge.listReviews(engine.pr)) {
       if (review.id <= engine.cursor.review) continue;
       cursor.review = Math.max(cursor.review, review.id);
@@ -157,4 +148,28 @@ export async function collectHumanEvents(
     }
   }
   return { events, cursor };
+}
+
+/** A command a person may give, as the event it is. */
+function eventOf(command: Command, by: string, comment: number, on: "issue" | "pull"): HumanEvent {
+  switch (command.kind) {
+    case "withdraw":
+      return { kind: "withdraw", by, reason: command.reason };
+    case "intervene":
+      return { kind: "intervene", by, text: command.text, comment };
+    case "answer":
+      return { kind: "answer", by, id: command.id, text: command.text, comment };
+    case "retry":
+      return { kind: "retry", by };
+    case "pause":
+      return { kind: "pause", by, reason: command.reason, comment };
+    case "resume":
+      return { kind: "resume", by, comment };
+    case "cfa":
+      return { kind: "request", by, text: command.text, comment, on };
+    default: {
+      const never: never = command;
+      throw new Error(`unhandled command ${JSON.stringify(never)}`);
+    }
+  }
 }

@@ -10,7 +10,10 @@ import { judgeReview } from "./judge-review.js";
 import { currentLead } from "../job/instances.js";
 import { relayIntervention } from "../flow/intervene.js";
 import { queueComment } from "../job/outbox.js";
-import { refusalComment } from "../../comments/record-comments.js";
+import { noticeComment, refusalComment } from "../../comments/record-comments.js";
+import { requestText } from "../../records/follow-up-request.js";
+import { ACTING_PERMISSIONS } from "../../ports/forge.js";
+import { ownMention } from "../../comments/own-marks.js";
 import {
   append,
   applyChange,
@@ -79,6 +82,9 @@ async function applyHumanEvent(s: Session, event: HumanEvent): Promise<void> {
       await relayIntervention(s, lead, event);
       return;
     }
+    case "request":
+      await requestWhileLive(s, event.by, event.text, `your \`/cfa\``);
+      return;
     case "answer": {
       const open = pending(s, "question");
       const target =
@@ -108,12 +114,30 @@ async function applyHumanEvent(s: Session, event: HumanEvent): Promise<void> {
       const review = event.review;
       const gate = gates[0];
       if (!gate) {
-        if (review.state === "APPROVED")
+        if (review.state === "APPROVED") {
           refuse(
             s,
             review.author.login,
             "there is no gate open right now; your review changes nothing.",
           );
+          return;
+        }
+        // Changes requested while the job works and no gate waits: a request for more work,
+        // taken as one while a follow-up would be (docs/protocol.md#jobs-and-states).
+        if (judgeAuthority(s, event)) {
+          const text = requestText({
+            kind: "review",
+            id: review.id,
+            by: review.author.login,
+            at: review.submittedAt,
+            commit: review.commitId,
+            body: review.body,
+            comments: review.comments.map((c) => ({ ...c, diffHunk: c.diffHunk ?? "" })),
+          });
+          if (text.trim() !== "") {
+            await requestWhileLive(s, review.author.login, text, "your review's changes");
+          }
+        }
         return;
       }
       const meta = escalationMeta(s, gate.id);
@@ -171,6 +195,36 @@ async function applyHumanEvent(s: Session, event: HumanEvent): Promise<void> {
       throw new Error(`cfa/engine: unhandled human event ${JSON.stringify(never)}`);
     }
   }
+}
+
+/** A review counts as a person's request only from someone who may act, never a bot. */
+function judgeAuthority(s: Session, event: Extract<HumanEvent, { kind: "review" }>): boolean {
+  const who = event.review.author;
+  if (who.type === "Bot" || who.login === s.deps.forge.botLogin) return false;
+  return (
+    s.config.approvers.some((a) => a.toLowerCase() === who.login.toLowerCase()) ||
+    ACTING_PERMISSIONS.includes(event.permission)
+  );
+}
+
+/**
+ * A request while a job runs (docs/protocol.md#jobs-and-states: one follow-up at a time per
+ * branch): it reaches the current lead as an intervention, and the person hears so once.
+ */
+async function requestWhileLive(s: Session, by: string, text: string, what: string): Promise<void> {
+  await ensureLead(s);
+  const lead = currentLead(s);
+  if (!lead) return;
+  await relayIntervention(s, lead, { by, text });
+  const round = s.engine.followUp?.round;
+  const job = round === undefined ? `job #${s.n}` : `follow-up ${round} of job #${s.n}`;
+  queueComment(s, "notice", (seq) =>
+    noticeComment({
+      job: s.n,
+      seq,
+      text: `${ownMention(by)}: ${job} is running (${s.job.state}), so ${what} reached its lead as an intervention (\`/intervene\`): it reads it at its next model call. One follow-up runs at a time on a pull request.`,
+    }),
+  );
 }
 
 /**

@@ -21,12 +21,13 @@ import { diskFullAdvice } from "../flow/disk-pause.js";
 import { setupBlocksJob } from "../setup/ensure-setup.js";
 import { carryOnHint } from "../turn/api-wait.js";
 import { runsElsewhere, singleNotice } from "../fanout/dispatch-task-run.js";
+import { jobRounds } from "./job-rounds.js";
 
 export function waitingOn(s: JobRecords & Reporter & Conversation): string {
   if (isTerminalState(s.job.state)) {
     const last = s.job.history.at(-1);
     return s.job.state === "DONE"
-      ? "nobody: the work is approved; a person merges the pull request."
+      ? "nobody: the work is approved; a person merges the pull request, or asks for more (a review that requests changes, or `/cfa <request>`: a follow-up)."
       : `nobody: the job is ${s.job.state}${last ? ` (${clip(last.reason, 4000).replace(/\s+/g, " ").slice(0, 200)})` : ""}.`;
   }
   if (s.engine.diskFull !== undefined) {
@@ -115,9 +116,11 @@ export async function publishStatus(s: Session): Promise<void> {
   if ((s.engine.workflowsHeldBack ?? []).length > 0) {
     notices.push(heldBackNotice(s.engine.workflowsHeldBack ?? []));
   }
+  const rounds = await jobRounds(s);
   const body = renderStatusComment({
     job: s.job,
     engine: s.engine,
+    ...(rounds === null ? {} : { rounds }),
     waitingOn: waitingOn(s),
     notices,
     setupWaiting: setupBlocksJob(s),

@@ -17,7 +17,7 @@ import { FileToolError } from "../../agents/fs/file-tool-error.js";
 import { readFileBytes } from "../../agents/fs/read-file.js";
 import { removeEntry } from "../../agents/fs/remove-entry.js";
 import { writeFile } from "../../agents/fs/write-file.js";
-import { isRecordPath, isUnderRecords, recordsOf, type RecordLedger } from "./record-ledger.js";
+import { isUnderRecords, recordsOf, type RecordLedger } from "./record-ledger.js";
 import { RecordTamperedError } from "./record-tampered-error.js";
 
 // Records are read whole: the bus and the transcripts are the job.
@@ -43,7 +43,7 @@ async function readBytes(root: string, rel: string): Promise<Buffer | null> {
 }
 
 function check(ledger: RecordLedger | undefined, rel: string, bytes: Buffer | null): void {
-  if (ledger === undefined || !isRecordPath(rel) || ledger.matches(rel, bytes)) return;
+  if (ledger === undefined || !ledger.isRecord(rel) || ledger.matches(rel, bytes)) return;
   const expected = ledger.expected(rel) !== undefined;
   throw new RecordTamperedError(
     rel,

@@ -14,6 +14,7 @@ import { realpathSync, statSync } from "node:fs";
 import type { GitClient } from "../../git/git-client.js";
 import { PHASES } from "../../skills/phases.js";
 import { createSerialQueue } from "../../git/serial-queue.js";
+import { parseRoundDir } from "../../records/job-paths.js";
 
 export const RECORDS_DIR = ".cfa";
 
@@ -27,15 +28,21 @@ export function isUnderRecords(relative: string): boolean {
   return relative === RECORDS_DIR || relative.startsWith(`${RECORDS_DIR}/`);
 }
 
-/** A phase artifact (`.cfa/jobs/<N>/PLAN.md`…): written by a lead, not by the engine. */
-export function isArtifactPath(relative: string): boolean {
-  const match = /^\.cfa\/jobs\/\d+\/([^/]+)$/u.exec(relative);
-  return match !== null && ARTIFACT_NAMES.has(match[1]!);
+/**
+ * The job and round whose phase artifact `relative` would be (`.cfa/jobs/<N>/PLAN.md`, a
+ * follow-up's `.cfa/jobs/<N>.<k>/PLAN.md`), or null when it is none. Written by a lead, not
+ * by the engine — while its job is the newest on the branch (RecordLedger.isArtifact).
+ */
+function artifactRound(relative: string): { job: number; round: number } | null {
+  const match = /^\.cfa\/jobs\/([^/]+)\/([^/]+)$/u.exec(relative);
+  if (match === null || !ARTIFACT_NAMES.has(match[2]!)) return null;
+  return parseRoundDir(match[1]!);
 }
 
-/** A record: under `.cfa/` and not an artifact. */
-export function isRecordPath(relative: string): boolean {
-  return isUnderRecords(relative) && relative !== RECORDS_DIR && !isArtifactPath(relative);
+/** `.cfa/jobs/<dir>/state.json` → the job and round of `<dir>`; null for anything else. */
+function stateRound(relative: string): { job: number; round: number } | null {
+  const match = /^\.cfa\/jobs\/([^/]+)\/state\.json$/u.exec(relative);
+  return match === null ? null : parseRoundDir(match[1]!);
 }
 
 /** What a path must hold: a blob id, and the bytes when the engine wrote them itself. */
@@ -64,6 +71,8 @@ export class RecordLedger {
   private readonly checked = new Map<string, { stamp: FileStamp; oid: string; atNs: bigint }>();
   private seeded: Promise<void> | undefined;
   private format: "sha1" | "sha256" = "sha1";
+  /** Per job, the newest round whose state.json the ledger knows (null: to be worked out). */
+  private newest: Map<number, number> | null = null;
   private formatKnown = false;
   private readonly lock = createSerialQueue();
 
@@ -118,6 +127,7 @@ export class RecordLedger {
     this.entries.clear();
     this.indexed.clear();
     this.checked.clear();
+    this.newest = null;
     for (const [path, oid] of head) {
       this.entries.set(path, { oid });
       this.indexed.set(path, oid);
@@ -187,6 +197,7 @@ export class RecordLedger {
   }
 
   wrote(relative: string, bytes: Buffer): void {
+    if (!this.entries.has(relative) && stateRound(relative) !== null) this.newest = null;
     this.entries.set(relative, { oid: this.oidOf(bytes), bytes: Buffer.from(bytes) });
     this.checked.delete(relative);
   }
@@ -199,11 +210,39 @@ export class RecordLedger {
 
   /** `relative` (and, for a folder, everything below it) is gone. */
   removed(relative: string): void {
+    this.newest = null;
     for (const map of [this.entries, this.checked]) {
       for (const key of [...map.keys()]) {
         if (key === relative || key.startsWith(`${relative}/`)) map.delete(key);
       }
     }
+  }
+
+  /**
+   * Whether `relative` is a phase artifact a lead may write: an artifact's place in the
+   * folder of the newest round of its job (docs/protocol.md#persistence: a job that ended is
+   * never changed, so once its follow-up began, its artifacts are records like the rest).
+   */
+  isArtifact(relative: string): boolean {
+    const at = artifactRound(relative);
+    if (at === null) return false;
+    return (this.newestRounds().get(at.job) ?? 1) === at.round;
+  }
+
+  /** A record: under `.cfa/` and not an artifact a lead may write now. */
+  isRecord(relative: string): boolean {
+    return isUnderRecords(relative) && relative !== RECORDS_DIR && !this.isArtifact(relative);
+  }
+
+  private newestRounds(): Map<number, number> {
+    if (this.newest !== null) return this.newest;
+    const newest = new Map<number, number>();
+    for (const path of this.entries.keys()) {
+      const at = stateRound(path);
+      if (at !== null && at.round > (newest.get(at.job) ?? 0)) newest.set(at.job, at.round);
+    }
+    this.newest = newest;
+    return newest;
   }
 
   /** The blob id of the file at `relative` if its stamp says it has not changed since read. */

@@ -7,7 +7,7 @@ import type { GitClient, GitLineProcess } from "../../git/git-client.js";
 import { writeFile } from "../../agents/fs/write-file.js";
 import { OUTCOME_PATH } from "../../records/job-paths.js";
 import { artifactFiles, settleRecords } from "./settle-records.js";
-import { isArtifactPath, RECORDS_DIR, type RecordLedger } from "./record-ledger.js";
+import { RECORDS_DIR, type RecordLedger } from "./record-ledger.js";
 
 export class RecordStager {
   private hasher: GitLineProcess | undefined;
@@ -45,13 +45,13 @@ export class RecordStager {
       await this.prepareLocked();
       const inScope = (file: string) =>
         file !== OUTCOME_PATH &&
-        (withArtifacts || !isArtifactPath(file)) &&
+        (withArtifacts || !ledger.isArtifact(file)) &&
         scopes.some((scope) => file === scope || file.startsWith(`${scope}/`));
       // What each staged path should hold: the engine's records that changed since staged…
       const wanted = new Map<string, string>();
       for (const file of ledger.paths()) {
         const expected = ledger.expected(file)!;
-        if (inScope(file) && expected.bytes !== undefined && !isArtifactPath(file)) {
+        if (inScope(file) && expected.bytes !== undefined && !ledger.isArtifact(file)) {
           wanted.set(file, expected.oid);
         }
       }
@@ -68,7 +68,7 @@ export class RecordStager {
         .filter(
           (file) =>
             inScope(file) &&
-            (isArtifactPath(file) ? !artifacts.has(file) : ledger.expected(file) === undefined),
+            (ledger.isArtifact(file) ? !artifacts.has(file) : ledger.expected(file) === undefined),
         );
       const lines = gone.map(
         (file) => `0 ${"0".repeat(ledger.oidOf(Buffer.alloc(0)).length)}\t${file}`,
@@ -76,7 +76,7 @@ export class RecordStager {
       if (toWrite.length > 0) {
         let written = await this.hashFiles(toWrite.map(([file]) => file));
         const stale = toWrite.filter(
-          ([file, oid], i) => written[i] !== oid && !isArtifactPath(file),
+          ([file, oid], i) => written[i] !== oid && !ledger.isArtifact(file),
         );
         if (stale.length > 0) {
           // Someone changed a record the engine wrote: its own bytes go back, then again.
@@ -127,7 +127,7 @@ export class RecordStager {
         options.scopes.some((scope) => file === scope || file.startsWith(`${scope}/`)),
       // After a reset every artifact must be as committed; at a commit, whatever the lead
       // wrote is the artifact (the after-command check already refused links).
-      writable: (file) => isArtifactPath(file) && !options.quiet,
+      writable: (file) => this.records.isArtifact(file) && !options.quiet,
     });
     if (!options.quiet) for (const file of repaired) this.warn("put back a changed record", file);
     return present;

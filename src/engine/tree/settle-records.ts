@@ -14,6 +14,7 @@ import { removeTree } from "../../agents/fs/remove-entry.js";
 import { writeFile } from "../../agents/fs/write-file.js";
 import { MAX_TREE_DEPTH } from "../../agents/boundary/tree-limits.js";
 import { ARTIFACT_NAMES, RECORDS_DIR, type RecordLedger } from "./record-ledger.js";
+import { parseRoundDir } from "../../records/job-paths.js";
 
 /** One entry under `.cfa/` on disk. */
 export interface RecordEntry {
@@ -267,12 +268,14 @@ export async function artifactFiles(
   }
   try {
     for (const entry of await readdir(jobs.at(""), { withFileTypes: true })) {
-      if (!entry.isDirectory() || !/^\d+$/u.test(entry.name)) continue;
+      if (!entry.isDirectory() || parseRoundDir(entry.name) === null) continue;
       const job = await jobs.child(entry.name, { create: false }).catch(() => undefined);
       if (job === undefined) continue;
       try {
         for (const name of ARTIFACT_NAMES) {
           const relative = `${RECORDS_DIR}/jobs/${entry.name}/${name}`;
+          // An ended job's artifacts are records now (RecordLedger.isArtifact).
+          if (!ledger.isArtifact(relative)) continue;
           const oid = await fileOid(ledger, job, name, relative);
           if (oid !== null) found.set(relative, oid);
         }

@@ -239,6 +239,13 @@ export function createHost(
       if (known && known.status !== "open" && known.status !== "queued") {
         return refuse(`task ${id} already ran (${known.status}); choose a new id`);
       }
+      // A follow-up's task ids are its own: an earlier round's branch, thread and records
+      // keep theirs (records/job-paths.ts).
+      if (s.engine.followUp?.priorTasks.includes(id) === true) {
+        return refuse(
+          `task id ${id} was used by an earlier round of job #${s.n} (its branch and records keep that name); choose a new id`,
+        );
+      }
       const to = { agent: "worker", thread: threads.dispatch(id) };
       if (decisions.pending.some((p) => p.kind === "deliver" && p.to.thread === to.thread)) {
         return refuse(`task ${id} is already dispatched in this turn; choose a new id`);

@@ -45,6 +45,8 @@ interface PullState {
   body: string;
   draft: boolean;
   state: "open" | "closed";
+  /** Closed by a merge (the pull request's "Merge" button). */
+  merged?: boolean;
   user: User;
   requested: string[];
 }
@@ -55,7 +57,7 @@ export interface ReviewState {
   state: "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED";
   body: string;
   commitId: string;
-  comments: { path: string; line: number; body: string }[];
+  comments: { path: string; line: number; body: string; diffHunk?: string }[];
 }
 interface CheckState {
   id: number;
@@ -185,6 +187,20 @@ export class FakeGitHub {
     };
     this.reviews.push(review);
     return review;
+  }
+
+  /**
+   * A person merges pull request `number` (its "Merge" button): it closes, merged, and its
+   * `Closes #N` closes the issue it names
+   * (https://docs.github.com/en/issues/tracking-your-work-with-issues/using-issues/linking-a-pull-request-to-an-issue).
+   */
+  merge(number: number, closes?: number): void {
+    const pull = this.pulls.find((p) => p.number === number);
+    if (!pull) throw new Error(`fake GitHub: no pull request #${number}`);
+    pull.state = "closed";
+    pull.merged = true;
+    const issue = closes === undefined ? undefined : this.issues.get(closes);
+    if (issue) issue.state = "closed";
   }
 
   /** The commit a branch is at on "GitHub" (the bare repository). */
@@ -449,6 +465,7 @@ export class FakeGitHub {
             line: c.line,
             original_line: c.line,
             body: c.body,
+            diff_hunk: c.diffHunk ?? "",
             pull_request_review_id: review?.id,
             user: user(review?.user ?? { login: "ghost", type: "User" }),
           })),
@@ -722,18 +739,20 @@ export class FakeGitHub {
         ),
       comments: (args: ConnectionArgs) =>
         connection(
-          this.comments
-            .filter((c) => c.issue === issue.number)
-            .map((c) => ({
-              fullDatabaseId: String(c.id),
-              databaseId: c.id,
-              author: actorNode(c.user),
-              body: c.body,
-              createdAt: "2026-11-22T10:00:00Z",
-              url: `${WEB}/issues/${c.issue}#issuecomment-${c.id}`,
-            })),
+          this.comments.filter((c) => c.issue === issue.number).map((c) => this.commentNode(c)),
           args,
         ),
+    };
+  }
+
+  private commentNode(c: CommentState) {
+    return {
+      fullDatabaseId: String(c.id),
+      databaseId: c.id,
+      author: actorNode(c.user),
+      body: c.body,
+      createdAt: "2026-11-22T10:00:00Z",
+      url: `${WEB}/issues/${c.issue}#issuecomment-${c.id}`,
     };
   }
 
@@ -742,12 +761,18 @@ export class FakeGitHub {
       __typename: "PullRequest",
       id: `PR_${pull.number}`,
       number: pull.number,
-      state: pull.state.toUpperCase(),
+      state: pull.merged === true ? "MERGED" : pull.state.toUpperCase(),
       isDraft: pull.draft,
       url: `${WEB}/pull/${pull.number}`,
       headRefName: pull.head,
       baseRefName: pull.base,
       author: actorNode(pull.user),
+      // The pull request's own conversation: GitHub keeps it as issue comments on its number.
+      comments: (args: ConnectionArgs) =>
+        connection(
+          this.comments.filter((c) => c.issue === pull.number).map((c) => this.commentNode(c)),
+          args,
+        ),
       reviews: (args: ConnectionArgs) =>
         connection(
           this.reviews
@@ -766,6 +791,7 @@ export class FakeGitHub {
                     line: c.line,
                     originalLine: c.line,
                     body: c.body,
+                    diffHunk: c.diffHunk ?? "",
                   })),
                   a,
                 ),
@@ -828,7 +854,8 @@ export class FakeGitHub {
       base: ref(pull.base),
       html_url: `${WEB}/pull/${pull.number}`,
       requested_reviewers: pull.requested.map((login) => user({ login, type: "User" })),
-      merged: false,
+      merged: pull.merged === true,
+      merged_at: pull.merged === true ? "2026-11-22T11:00:00Z" : null,
     };
   }
 

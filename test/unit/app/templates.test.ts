@@ -147,12 +147,20 @@ describe("the Actions-only template", () => {
     for (const event of events) expect(w.on).toHaveProperty(event!);
     expect(w.jobs["route"]?.concurrency).toBeUndefined();
     // What the route calls: contents (cfa.yml), issues (👀, comments), actions (dispatch,
-    // runs); the person's permission is metadata, which every token has.
+    // runs), pull requests (the head of a pull request whose comment says /cfa); the
+    // person's permission is metadata, which every token has.
     expect(w.jobs["route"]?.permissions).toEqual({
       contents: "read",
       issues: "write",
       actions: "write",
+      "pull-requests": "read",
     });
+    // A follow-up's request (docs/protocol.md#jobs-and-states): /cfa on the issue or on the
+    // job's pull request starts a route run.
+    expect(w.jobs["route"]?.if).toContain("contains(github.event.comment.body, '/cfa')");
+    expect(w.jobs["route"]?.if).toContain(
+      "github.event_name == 'issue_comment' && github.event.issue.pull_request &&",
+    );
     expect(w.jobs["route"]?.if).toContain(
       "github.event.pull_request.head.repo.full_name == github.repository",
     );

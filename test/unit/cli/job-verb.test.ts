@@ -25,7 +25,12 @@ describe("a job verb's usage", () => {
 
   it("widens the table for a long option, and says what a verb that runs no agent records", () => {
     expect(rejectCommand.usage).toContain(
-      "  --comment, -m TEXT  what must change (required)\n  --repo DIR          the repository",
+      [
+        "  --comment, -m TEXT       what must change (required)",
+        "  --inline FILE:LINE:TEXT  an inline comment on line LINE of FILE in the pull request's diff",
+        "                           (repeat for more)",
+        "  --repo DIR               the repository",
+      ].join("\n"),
     );
     expect(pauseCommand.usage).toContain("  --record FILE   append this action to a replay file\n");
     expect(pauseCommand.usage.endsWith("\n\nNeeds no key: pausing a job runs no agent.")).toBe(

@@ -91,6 +91,27 @@ describe.each(VERBS)("cfa %s", (verb) => {
   });
 });
 
+describe("cfa followup --help", () => {
+  it("explains the verb: what a follow-up is, where it lives, the request's three sources", async () => {
+    const io = captureIo();
+    expect(await main(["followup", "--help"], io)).toBe(0);
+    const help = io.out();
+    for (const words of [
+      'Usage: cfa followup <N> "<request>"',
+      "cfa followup <N> --file PATH",
+      "cfa followup <N> -            (the request from standard input)",
+      "as `/cfa <request>` does on GitHub",
+      "same branch cfa/<N>",
+      "runs from INTENT like any job",
+      "(.cfa/jobs/<N>.2/, then .3/ …)",
+      "reaches the\ncurrent lead as an intervention",
+      "--inline FILE:LINE:TEXT",
+    ]) {
+      expect(help).toContain(words);
+    }
+  });
+});
+
 // Each command's own positional and option rules, checked before anything is read.
 const CASES: [string[], string][] = [
   [["run"], "cfa run: missing <request>"],
@@ -103,6 +124,18 @@ const CASES: [string[], string][] = [
   [["reject", "1"], "cfa reject: --comment is required"],
   [["reject", "1", "--comment", " "], "cfa reject: --comment is required"],
   [["reject", "x", "--comment", "no"], "cfa reject: <N> must be a job (issue) number"],
+  [
+    ["reject", "1", "-m", "x", "--inline", "a.js"],
+    'cfa reject: --inline "a.js" is not FILE:LINE:TEXT',
+  ],
+  [["reject", "1", "-m", "x", "--inline", "a.js:0:no"], "is not FILE:LINE:TEXT"],
+  [["followup", "1"], "cfa followup: <request> is empty"],
+  [["followup", "1", "  "], "cfa followup: <request> is empty"],
+  [
+    ["followup", "1", "x", "--file", "r.md"],
+    "cfa followup: give the request as text or with --file",
+  ],
+  [["followup"], "cfa followup: missing <N>"],
   [["answer", "1"], "cfa answer: missing <text>"],
   [["answer", "1", "yes", "--id", "2"], "cfa answer: --id must be a question id such as q2"],
   [["answer", "1", ""], "cfa answer: <text> is empty"],

@@ -188,15 +188,17 @@ describe("renderTask (cfa inspect --task)", () => {
 describe("nextStep", () => {
   const options = { cli: "cfa", repoArg: "" };
 
-  it("says what a finished job waits on: nothing but a merge", () => {
+  it("says what a finished job waits on: a merge, or a follow-up", () => {
     expect(nextStep(view, options)).toEqual([
       "DONE — the work is approved. Look it over and merge it: `git merge --no-ff cfa/1`.",
+      '  more to do on it? `cfa followup 1 "…"` starts a follow-up on cfa/1.',
     ]);
   });
 
   it("names the repository in the merge when it is not the current folder (issue 19 §5)", () => {
     expect(nextStep(view, { cli: "cfa", repoArg: " --repo /r", repoDir: "/r" })).toEqual([
       "DONE — the work is approved. Look it over and merge it: `git -C /r merge --no-ff cfa/1`.",
+      '  more to do on it? `cfa followup 1 "…" --repo /r` starts a follow-up on cfa/1.',
     ]);
     expect(nextStep(view, { cli: "cfa", repoArg: "", repoDir: "/my repo" })[0]).toContain(
       '`git -C "/my repo" merge --no-ff cfa/1`',

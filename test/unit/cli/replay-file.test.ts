@@ -33,7 +33,7 @@ describe("the replay file", () => {
     [{ request: { title: " ", body: "" } }, "at $.request.title"],
     [
       { people: [{ action: "reject" }] },
-      "at $.people[0].text: reject, answer and intervene need a text",
+      "at $.people[0].text: reject, answer, intervene and followup need a text",
     ],
     [{ people: [{ action: "answer", text: "yes", id: "2" }] }, "at $.people[0].id"],
     [{ people: [{ action: "merge" }] }, "at $.people[0].action"],

@@ -17,6 +17,11 @@ describe("parseCommand", () => {
     ["/PAUSE back on Monday", { kind: "pause", reason: "back on Monday" }],
     ["/resume", { kind: "resume" }],
     ["/resume thanks, go on", { kind: "resume" }],
+    ["/cfa also greet in French", { kind: "cfa", text: "also greet in French" }],
+    [
+      "/CFA\nkeep the old flag\nand document it",
+      { kind: "cfa", text: "keep the old flag\nand document it" },
+    ],
   ])("reads %j", (body, command) => {
     expect(parseCommand(body)).toEqual({ ok: true, command });
   });
@@ -25,6 +30,7 @@ describe("parseCommand", () => {
     ["/intervene", "`/intervene` needs the text to deliver to the lead"],
     ["/answer   ", "`/answer` needs the answer text"],
     ["/answer q3", "`/answer q3` needs your answer after the question's id"],
+    ["/cfa", "`/cfa` needs the change you want after it"],
   ])("refuses %j, saying what is missing", (body, error) => {
     const parsed = parseCommand(body);
     expect(parsed).toMatchObject({ ok: false });
@@ -38,6 +44,8 @@ describe("parseCommand", () => {
     "please /withdraw this",
     "/withdrawal is not a command",
     "/paused is not a command",
+    "/cfa-bot is not a command",
+    "> /cfa quoted",
     "> /resume quoted",
     "I said:\n/withdraw",
   ])("is not a command: %j", (body) => {

@@ -140,3 +140,64 @@ describe("a big job's table (issue 19 §8)", () => {
     expect(body).toContain("25 more tasks not listed: 25 merged.");
   });
 });
+
+describe("the status comment of a follow-up (docs/protocol.md#jobs-and-states)", () => {
+  const request = {
+    kind: "review" as const,
+    id: 81,
+    by: "ana",
+    at,
+    commit: "c0ffee0",
+    body: "Say hello to @bob too",
+    comments: [],
+  };
+  const engine = {
+    ...initialEngineState("ana"),
+    followUp: {
+      round: 2,
+      parent: { round: 1, state: "DONE" as const, commit: "d0ne", dir: ".cfa/jobs/7" },
+      base: "ba5e",
+      request,
+      priorTasks: ["api"],
+    },
+  };
+  const job = withEngineState(
+    newJobRecord({
+      job: 7,
+      title: "Add a flag",
+      at,
+      priorEntries: { INTENT: 1, PLAN: 1, EXECUTE: 1 },
+    }),
+    engine,
+  );
+  const body = renderStatusComment({
+    job,
+    engine,
+    waitingOn: "@ana to review INTENT.md",
+    links: { artifacts: [] },
+    rounds: [
+      { round: 1, state: "DONE", turns: 12, costUsd: 0.31, request: null, requester: "ana" },
+      { round: 2, state: "INTENT", turns: 1, costUsd: 0.02, request, requester: "ana" },
+    ],
+  });
+
+  it("names the round in its heading and shows every round in order, this one marked now", () => {
+    expect(body).toContain("cfa job #7 · follow-up 2: **INTENT**");
+    expect(body).toContain(
+      [
+        "| round | asked by | state | turns | cost |",
+        "|---|---|---|---|---|",
+        "| 1 — the job | the issue, for @\u200bana | DONE | 12 | $0.31 |",
+        "| 2 — follow-up 2 | review 81 requesting changes, by @\u200bana | **INTENT** (now) | 1 | $0.02 |",
+      ].join("\n"),
+    );
+  });
+
+  it("draws the rounds as a chain (the request's text, a person's, is not drawn)", () => {
+    expect(body).toContain('r0(["the job: DONE"])');
+    expect(body).toContain('r0 ==>|"review by #64;ana"| r1');
+    expect(body).not.toContain("Say hello");
+    // The state machine's start is the follow-up's request.
+    expect(body).toContain("follow-up 2#39;s request");
+  });
+});

@@ -163,6 +163,7 @@ const DEFAULTS: CfaConfig = {
   allowBots: [],
   auditTrail: "keep",
   gates: {},
+  followups: { intent: "gate" },
 };
 
 describe("parseConfig: defaults", () => {
@@ -298,6 +299,7 @@ allowBots: ['renovate[bot]', my-app]
 auditTrail: drop
 gates: { remindAfterHours: 12, expireAfterDays: 3.5 }
 instructions: [AGENTS.md, docs/agents.md]
+followups: { intent: auto }
 `;
     expect(ok(yaml)).toEqual({
       instructions: ["AGENTS.md", "docs/agents.md"],
@@ -382,6 +384,7 @@ instructions: [AGENTS.md, docs/agents.md]
       allowBots: ["renovate[bot]", "my-app"],
       auditTrail: "drop",
       gates: { remindAfterHours: 12, expireAfterDays: 3.5 },
+      followups: { intent: "auto" },
     });
   });
 
@@ -502,6 +505,7 @@ describe("parseConfig: a message names the field as a dotted path", () => {
     expect(messages("gates: { remindAfterHours: -1 }\n")[0]).toMatch(/^gates\.remindAfterHours: /);
     expect(messages("gates: { expireAfterDays: soon }\n")[0]).toMatch(/^gates\.expireAfterDays: /);
     expect(messages("gates: { remindEvery: 3 }\n")[0]).toMatch(/^gates/);
+    expect(messages("followups: { intent: always }\n")[0]).toMatch(/^followups\.intent: /);
   });
 
   it("names a list element by its index", () => {

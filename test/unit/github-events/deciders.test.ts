@@ -185,15 +185,26 @@ describe("what the app ignores before it reads anything from GitHub", () => {
     expect(decision.keys).toEqual(["dismissed:88"]);
   });
 
-  it("a comment on a pull request, and a review of a pull request that is not a job's, are not read", () => {
-    const onPull = readAppEvent(
-      "issue_comment",
-      examplePayload("issue_comment", "created", {
-        issue: { pull_request: { url: "https://api.github.com/repos/o/r/pulls/3" } },
-        comment: { body: "/withdraw" },
-      }),
-    );
-    expect(onPull).toMatchObject({ ok: false });
+  it("a command on a pull request other than /cfa, and a review of a pull request that is not a job's, are not read", () => {
+    const onPull = (body: string) =>
+      readAppEvent(
+        "issue_comment",
+        examplePayload("issue_comment", "created", {
+          issue: { pull_request: { url: "https://api.github.com/repos/o/r/pulls/3" } },
+          comment: { body },
+        }),
+      );
+    const withdraw = onPull("/withdraw");
+    if (!withdraw.ok) throw new Error("test: a pull request's comment is read");
+    expect(withdraw.event).toMatchObject({ kind: "comment", pull: { job: null } });
+    expect(screenEvent(withdraw.event)).toEqual({
+      pass: false,
+      reason: "on a pull request only `/cfa` is read as a command",
+    });
+    // Positive control: `/cfa` there passes, its job still to be looked up.
+    const request = onPull("/cfa also greet in French");
+    if (!request.ok) throw new Error("test: a pull request's comment is read");
+    expect(screenEvent(request.event)).toEqual({ pass: true });
     const other = readAppEvent(
       "pull_request_review",
       examplePayload("pull_request_review", "submitted", {
@@ -293,5 +304,71 @@ describe("stopping a job and other cues", () => {
     const triage = triageEvent(event, config);
     if (!triage.act) throw new Error("expected to act");
     expect(() => decideDelivery(event, triage, null)).toThrow(/needs @wes's permission/);
+  });
+});
+
+describe("/cfa <request> (docs/protocol.md#jobs-and-states): a follow-up's request, on the issue or the pull request", () => {
+  /** `/cfa` on job 7's pull request #12, whose job the lookup found. */
+  const onPull = (body: string, login: string, job: number | null = 7): AppEvent => {
+    const event = read(
+      "issue_comment",
+      examplePayload("issue_comment", "created", {
+        issue: { number: 12, labels: [], state: "open", pull_request: { url: "x" } },
+        comment: { id: 902, body, user: { login, type: "User" } },
+        sender: { login, type: "User" },
+      }),
+    );
+    if (event.kind !== "comment") throw new Error("test: a comment");
+    return { ...event, pull: { number: 12, job } };
+  };
+  const closed = (body: string): AppEvent =>
+    read(
+      "issue_comment",
+      examplePayload("issue_comment", "created", {
+        issue: { number: 7, labels: [{ name: "cfa" }], state: "closed" },
+        comment: { id: 903, body, user: { login: "wes", type: "User" } },
+        sender: { login: "wes", type: "User" },
+      }),
+    );
+
+  it("a writer's /cfa on the pull request cues job 7's worker and acknowledges the comment", () => {
+    const decision = effects(onPull("/cfa greet in French too", "wes"), "write");
+    if (!("actions" in decision)) throw new Error(decision.ignored);
+    expect(decision.actions).toEqual([
+      { kind: "dispatch", job: 7 },
+      { kind: "react", target: { comment: 902 } },
+    ]);
+  });
+
+  it("an outsider's /cfa on the pull request gets one reply there and no run", () => {
+    const decision = effects(onPull("/cfa greet in French too", "rea"), "read");
+    if (!("actions" in decision)) throw new Error(decision.ignored);
+    expect(decision.actions).toEqual([
+      expect.objectContaining({ kind: "refuse-command", job: 7, on: 12, comment: 902 }),
+    ]);
+  });
+
+  it("a pull request that is not a job's is not acted on", () => {
+    expect(effects(onPull("/cfa x", "wes", null), "write")).toEqual({
+      ignored: "the pull request's job is not known",
+    });
+  });
+
+  it("on a closed issue (a merged pull request closes it) /cfa still reaches the worker, which answers; other commands do not", () => {
+    const request = effects(closed("/cfa one more thing"), "write");
+    if (!("actions" in request)) throw new Error(request.ignored);
+    expect(kinds(request.actions)).toEqual(["dispatch", "react"]);
+    expect(effects(closed("/intervene one more thing"), "write")).toEqual({
+      ignored: "the issue is closed",
+    });
+  });
+
+  it("/cfa with nothing after it is a malformed command: the worker answers a writer, the app an outsider", () => {
+    const writer = effects(commented("/cfa", "wes"), "write");
+    if (!("actions" in writer)) throw new Error(writer.ignored);
+    expect(kinds(writer.actions)).toEqual(["dispatch"]);
+    const outsider = effects(commented("/cfa", "rea"), "read");
+    if (!("actions" in outsider)) throw new Error(outsider.ignored);
+    expect(kinds(outsider.actions)).toEqual(["refuse-command"]);
   });
 });

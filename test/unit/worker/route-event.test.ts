@@ -75,6 +75,44 @@ describe("Actions-only mode: the workflow routes its own event", () => {
     expect(github.recorder().invalid()).toEqual([]);
   });
 
+  it("/cfa on a job's pull request (a follow-up's request): its head names the job, 👀, the job's workflow dispatched", async () => {
+    const scope = nockGitHub();
+    scope.get(`${R}/contents/.github%2Fcfa.yml`).reply(404, { message: "Not Found" });
+    // The event names only the pull request: its head branch cfa/7 is job 7's.
+    scope.get(`${R}/pulls/12`).reply(200, {
+      number: 12,
+      head: { ref: "cfa/7", repo: { full_name: "Codertocat/Hello-World" } },
+    });
+    scope
+      .get(`${R}/collaborators/max/permission`)
+      .reply(200, { permission: "write", role_name: "maintain", user: { login: "max" } });
+    scope
+      .post(
+        `${R}/actions/workflows/agents.yml/dispatches`,
+        expectBody({ ref: "master", inputs: { job: "7" } }),
+      )
+      .reply(204);
+    scope
+      .post(`${R}/issues/comments/902/reactions`, expectBody({ content: "eyes" }))
+      .reply(201, {});
+
+    const { code } = await run(
+      "issue_comment",
+      examplePayload("issue_comment", "created", {
+        issue: { number: 12, labels: [], state: "open", pull_request: { url: "x" } },
+        comment: {
+          id: 902,
+          body: "/cfa also greet in French",
+          user: { login: "max", type: "User" },
+        },
+        sender: { login: "max", type: "User" },
+      }),
+    );
+
+    expect(code).toBe(0);
+    expect(github.recorder().invalid()).toEqual([]);
+  });
+
   it("an event about nothing cfa does costs no API call and succeeds", async () => {
     const { code, lines } = await run(
       "issue_comment",

@@ -98,6 +98,31 @@ function jobReads(
     .reply(200, []);
 }
 
+/**
+ * An entry of a folder's listing as GitHub's contents API answers for a directory: "an array
+ * of objects, one object for each item in the directory"
+ * (https://docs.github.com/en/rest/repos/contents#get-repository-content).
+ */
+function dirEntry(name: string) {
+  const path = `.cfa/jobs/${name}`;
+  return {
+    type: "dir",
+    size: 0,
+    name,
+    path,
+    sha: "a84d88e7554fc1fa21bcbc4efae3c782a70d2b9d",
+    url: `https://api.github.com${R}/contents/${path}?ref=cfa%2F3`,
+    git_url: `https://api.github.com${R}/git/trees/a84d88e7554fc1fa21bcbc4efae3c782a70d2b9d`,
+    html_url: `https://github.com/octo/hello/tree/cfa/3/${path}`,
+    download_url: null,
+    _links: {
+      self: `https://api.github.com${R}/contents/${path}?ref=cfa%2F3`,
+      git: `https://api.github.com${R}/git/trees/a84d88e7554fc1fa21bcbc4efae3c782a70d2b9d`,
+      html: `https://github.com/octo/hello/tree/cfa/3/${path}`,
+    },
+  };
+}
+
 /** The default branch, and a dispatch of the workflow on it for each of `jobs`. */
 function dispatches(scope: ReturnType<typeof nockGitHub>, jobs: number[]) {
   scope.get(R).reply(200, { default_branch: "main" });
@@ -150,9 +175,16 @@ describe("the sweep (schedule)", () => {
       number: 9,
       state: "open",
     });
-    // Job 3 is DONE: nothing more is read about it.
+    // Job 3 is DONE: its branch's `.cfa/jobs/` is listed for a follow-up (records/job-paths.ts),
+    // whose records are read instead; that one is DONE too: nothing more is read about it.
     scope
       .get(`${R}/contents/.cfa%2Fjobs%2F3%2Fstate.json`)
+      .query({ ref: "cfa/3" })
+      .reply(200, stateJson(3, "DONE", 0, null, false))
+      .get(`${R}/contents/.cfa%2Fjobs`)
+      .query({ ref: "cfa/3" })
+      .reply(200, [dirEntry("3"), dirEntry("3.2"), dirEntry("7")])
+      .get(`${R}/contents/.cfa%2Fjobs%2F3.2%2Fstate.json`)
       .query({ ref: "cfa/3" })
       .reply(200, stateJson(3, "DONE", 0, null, false));
     // Issue 4 was labelled by a writer and never started; issue 6 by a reader.

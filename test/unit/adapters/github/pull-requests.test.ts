@@ -284,6 +284,9 @@ describe("GitHub forge: pull requests", () => {
   });
 });
 
+/** The `diff_hunk` of GitHub's example review comment (github-shapes.ts reviewComment). */
+const HUNK = "@@ -16,33 +16,40 @@ public class Connection : IConnection...";
+
 describe("GitHub forge: listReviews", () => {
   it("returns every submitted review, with inline comments for change requests only", async () => {
     nockGitHub()
@@ -327,10 +330,11 @@ describe("GitHub forge: listReviews", () => {
         body: "Please revise",
         commitId: HEAD_SHA,
         submittedAt: "2019-11-17T17:43:43Z",
+        // Each with the diff hunk it sits on, as GitHub sends it (`diff_hunk`).
         comments: [
-          { path: ".cfa/jobs/1/INTENT.md", line: 3, body: "Say who" },
-          { path: "src/a.ts", line: 9, body: "Why?" },
-          { path: "README.md", line: null, body: "Whole file" },
+          { path: ".cfa/jobs/1/INTENT.md", line: 3, body: "Say who", diffHunk: HUNK },
+          { path: "src/a.ts", line: 9, body: "Why?", diffHunk: HUNK },
+          { path: "README.md", line: null, body: "Whole file", diffHunk: HUNK },
         ],
       },
       {
