@@ -7,6 +7,7 @@
 // entries on (`state:intent:2`), and the task ids the earlier rounds used are refused.
 
 import { entriesSoFar, newJobRecord } from "../protocol/job-record.js";
+import { toolSetOf } from "./tool-sets.js";
 import { withEngineState, initialEngineState, type EngineState } from "./engine-state.js";
 import type { FollowUpRequest } from "./follow-up-request.js";
 import type { JobRecords } from "./record-changes.js";
@@ -30,7 +31,9 @@ export function followUpRecords(parent: JobRecords, init: FollowUpInit): JobReco
   }
   const before = parent.engine;
   const engine: EngineState = {
-    ...initialEngineState(init.request.by),
+    // A follow-up works with the tools its job started with: a recording replays its rounds
+    // with the one tool set it names (records/tool-sets.ts).
+    ...initialEngineState(init.request.by, toolSetOf(before.toolSet)),
     cursor: { ...init.cursor },
     seq: before.seq,
     statusComment: before.statusComment,

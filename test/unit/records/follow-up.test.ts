@@ -148,6 +148,20 @@ describe("a follow-up's first records", () => {
     expect(next.engine.tasks).toEqual({});
   });
 
+  it("works with the tools its job started with; a job of the unnamed set stays unnamed", () => {
+    expect(next.engine.toolSet).toBeUndefined();
+    const bashJob = { ...parent, engine: { ...parent.engine, toolSet: "bash-editor" as const } };
+    const init = {
+      parent: { round: 1, dir: ".cfa/jobs/7", commit: "d0ne" },
+      base: "ba5e",
+      request: review,
+      cursor: { comment: 150, review: 301 },
+      title: "Flag",
+      at,
+    };
+    expect(followUpRecords(bashJob, init).engine.toolSet).toBe("bash-editor");
+  });
+
   it("only follows a job that ended DONE or WITHDRAWN; the parent is not changed", () => {
     expect(parent.job.state).toBe("DONE");
     const live = { ...parent, job: { ...parent.job, state: "PLAN" as const } };
