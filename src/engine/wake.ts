@@ -41,7 +41,9 @@ import { runtimeOf } from "./turn/wake-runtime.js";
 import { stopOf, withdrawalPending } from "./job/wake-stop.js";
 import { foldAtWake } from "./apply/fold-at-wake.js";
 import { watchAtWake } from "./fanout/watch-at-wake.js";
+import { readTaskRunStates } from "./fanout/task-run-states.js";
 import { dispatchOnMail } from "./fanout/dispatch-on-mail.js";
+import { dispatchSaved } from "./fanout/dispatch-saved.js";
 import { runsElsewhere } from "./fanout/dispatch-task-run.js";
 
 /** How long an aborted wake waits for the journal's last push (SIGTERM leaves 2.5 s). */
@@ -221,10 +223,16 @@ async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopp
   // A gate nobody answered: its one reminder, or the job withdrawn when it expired.
   await remindGates(s);
   if (!isLiveState(s.job.state)) return undefined;
-  // Issue 15 point 6: what the tasks' own runs pushed since the last wake reaches the bus.
+  // Issue 15 point 6: what the tasks' own runs pushed since the last wake reaches the bus;
+  // then the states of the runs still watched, a run that ended since the branches were
+  // fetched folded whole before it is judged (task-run-states.ts).
   if (await foldAtWake(s)) await persist(s, `cfa #${s.n}: task runs folded`);
-  // A task run that ended without finishing its task: a new run, or the lead's own.
-  if (await watchAtWake(s)) await persist(s, `cfa #${s.n}: task runs watched`);
+  const runStates = await readTaskRunStates(s);
+  if (runStates.ended && (await foldAtWake(s))) await persist(s, `cfa #${s.n}: task runs folded`);
+  // A task run that ended without finishing its task: a new run (saved, then dispatched), or
+  // the lead's own.
+  const watched = await watchAtWake(s, runStates.states);
+  if (!(await dispatchSaved(s)) && watched) await persist(s, `cfa #${s.n}: task runs watched`);
   // A pause seen while turns run stops the wake as the time margin does (at each turn's next
   // model call, nothing of them applied, their calls journalled and charged once).
   const pause = new AbortController();
@@ -275,6 +283,9 @@ async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopp
       }
     }
   }
+  // A task the loop's last applied turn dispatched (it ended at maxTurns or at a stop) still
+  // gets its run: its epoch is saved, and the run works on its own (dispatch-saved.ts).
+  if (isLiveState(s.job.state) && s.engine.paused === undefined) await dispatchSaved(s);
   const stop = stopOf(options.stop);
   if (stop === null || !isLiveState(s.job.state)) return undefined;
   // What the stopped turns wrote in the job worktree (a lead's half-done files) is not
@@ -323,8 +334,12 @@ async function runTurns(s: Session, turns: TurnScheduler, options: WakeOptions):
     turns.abortConsumed();
     if (!isLiveState(s.job.state)) break;
     const asked = await askPeople(s);
-    // A task whose run ended with its worker waiting gets its next run once mail is there.
-    if (await dispatchOnMail(s)) await persist(s, `cfa #${s.n}: task runs dispatched on mail`);
+    // A task whose run ended with its worker waiting gets its next run once mail is there; a
+    // task the lead's last turn dispatched gets its first. Each new epoch is pushed before its
+    // run is dispatched (dispatch-saved.ts).
+    const mailed = await dispatchOnMail(s);
+    if (!(await dispatchSaved(s)) && mailed)
+      await persist(s, `cfa #${s.n}: task runs dispatched on mail`);
 
     // Issue 20: every workspace is set up before an agent works in it; a failed setup makes
     // the job wait for the person (fix the config, /retry), not the agents work without it.
