@@ -51,7 +51,15 @@ export interface RecordedJobApi {
 
 export function recordedJobApi(
   recording: Recording,
-  options: { faults?: Fault[] } = {},
+  options: {
+    faults?: Fault[];
+    /**
+     * An instance's conversation may be taken again from an earlier position: its process
+     * was killed and another takes its turn again (what was served after that position is
+     * forgotten, conformance.ts rewind). Off, such a request is a dropped turn: refused.
+     */
+    redos?: boolean;
+  } = {},
 ): RecordedJobApi {
   const conformance = new Conformance();
   const charged: string[] = [];
@@ -102,6 +110,7 @@ export function recordedJobApi(
       }
     }
 
+    if (options.redos === true) conformance.rewind(instance, step);
     const problems = conformance.check(instance, request);
     const recorded = recording.instances[instance]?.[step];
     if (recorded === undefined) problems.push(`${instance}: no step ${step} in the recording`);

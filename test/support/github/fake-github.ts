@@ -129,10 +129,15 @@ export class FakeGitHub {
   /** Requests refused for their credentials (none, when the client refreshes in time). */
   readonly refusedCredentials: { route: Route; authorization: string }[] = [];
   /**
-   * Told of every run a dispatch starts (with `return_run_details`), once it is in `runs`:
-   * the runner pool of a multi-process test starts its processes from here.
+   * Told of every dispatch, with the run's id when the dispatch asked for it (the run is in
+   * `runs` then) and the token that sent it: a multi-process test's runner pool starts its
+   * processes from here (test/support/github/actions-runners.ts).
    */
-  onRun: ((id: number, inputs: Record<string, string>) => void) | undefined;
+  onDispatch:
+    | ((d: { inputs: Record<string, string>; runId: number | null; token: string }) => void)
+    | undefined;
+  /** Told of every cancel of a run GitHub knows and that had not completed. */
+  onCancel: ((runId: number) => void) | undefined;
   private nextId = 100;
 
   constructor(
@@ -610,12 +615,16 @@ export class FakeGitHub {
           job: inputs["job"] ?? "",
         });
         this.dispatchInputs.push({ ...inputs });
-        if (body["return_run_details"] !== true) return [204, ""];
+        const token = /^(?:token|bearer)\s+(.+)$/i.exec(String(headers["authorization"] ?? ""));
+        if (body["return_run_details"] !== true) {
+          this.onDispatch?.({ inputs: { ...inputs }, runId: null, token: token?.[1] ?? "" });
+          return [204, ""];
+        }
         // https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event:
         // 200 with the run's id and addresses when the details are asked for.
         const id = this.nextId++;
         this.runs.set(id, { inputs: { ...inputs }, status: "queued", conclusion: null });
-        this.onRun?.(id, { ...inputs });
+        this.onDispatch?.({ inputs: { ...inputs }, runId: id, token: token?.[1] ?? "" });
         return [
           200,
           {
@@ -647,6 +656,7 @@ export class FakeGitHub {
           return [409, { message: "Cannot cancel a workflow run that is completed." }];
         run.status = "completed";
         run.conclusion = "cancelled";
+        this.onCancel?.(id);
         return [202, {}];
       }
       default: {
