@@ -37,13 +37,15 @@ export async function watchAtWake(s: Session, states: TaskRunStates): Promise<bo
     changed = true;
     if (step === "run-here") {
       // From its last folded turn's tree, as a run of its own would start (take-over-task.ts).
-      await takeOverFromRun(s, id, ledger, "its runs died or did nothing twice");
+      await takeOverFromRun(s, id, ledger, "its runs died or did nothing twice", {
+        cancel: false,
+      });
       continue;
     }
     const death = step === "redispatch";
-    // Cancelled first: two runs of one task never write at once (the old one would only be
-    // refused, but it would spend the task's allowance meanwhile).
-    if (death) await runs.cancel(ledger.runId).catch(() => undefined);
+    // Nothing to cancel: only a run that is over gets here (completed, or gone), and a run
+    // completes once every step of it has ended, so no part of it still pushes. A cancel would
+    // cost a request GitHub answers 409 (404 for a run that is gone).
     // A run that ended with its worker waiting (on the answer to its question, folded): the
     // next run is dispatched once mail is waiting for it (dispatch-on-mail.ts), not now — a
     // run started now would find nothing to do and count as a death.
