@@ -270,7 +270,8 @@ export async function runTrial(
     };
   } finally {
     await remoteClose?.();
-    await rm(root, { recursive: true, force: true });
+    // Retried: a git child of a strand abandoned at its kill may still be exiting.
+    await rm(root, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
