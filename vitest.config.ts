@@ -35,9 +35,12 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // git, bwrap and nock-driven integration tests spawn processes; give them room on a
-    // shared 2-core machine rather than asserting on wall time.
+    // shared 2-core machine rather than asserting on wall time. These are the bounds on an
+    // idle machine: each file scales them to the load it starts under
+    // (test/support/time-bound.ts).
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    setupFiles: ["test/support/time-bound-setup.ts"],
     pool: "forks",
     // Vitest's default is one worker fewer than the cores: a single worker on a 2-core
     // machine, which then sits idle while each test waits on the git, bwrap and node

@@ -15,6 +15,7 @@ import type {
   ModelUsage,
 } from "../ports/model.js";
 import type { CommandResult } from "../ports/sandbox.js";
+import type { McpTurnConfig } from "./mcp/mcp-turn-config.js";
 
 /** What crossed the bus to wake this turn (seed 000 §5 `m`), as the engine renders it. */
 export interface IncomingMessage {
@@ -138,6 +139,11 @@ export interface TurnInput {
   signal?: AbortSignal;
   /** The host's hook around every model call; without one every call is simply made. */
   boundary?: CallBoundary;
+  /**
+   * The repository's MCP servers this role may use: started when the turn starts (their
+   * tools go in its first request), stopped when it ends. Absent: none.
+   */
+  mcp?: McpTurnConfig;
 }
 
 export type TurnEnd =

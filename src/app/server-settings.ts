@@ -85,7 +85,9 @@ export function serverSettings(
     );
   }
   const named = (path: string) => issues.some((issue) => issue.path === path);
-  if (base?.APP_ID === undefined && !named("APP_ID")) {
+  // Read raw when the shared parse failed on another variable (a placeholder secret): an
+  // APP_ID that is set is not reported missing.
+  if (base?.APP_ID === undefined && !named("APP_ID") && nonBlank(env["APP_ID"]) === undefined) {
     issues.push({ path: "APP_ID", message: "APP_ID: must be set to the GitHub App's id" });
   }
   // Read raw when the shared parse failed, so a missing key is named alongside the rest.

@@ -8,16 +8,21 @@ import { startServer } from "./start-server.js";
 const DRAIN_MS = 8_000;
 
 try {
-  const { close, queue } = await startServer(process.env);
+  const { close, queue, logger } = await startServer(process.env);
   const stop = async (signal: string) => {
     // No new deliveries; then let the accepted ones finish for a while. What is left is
-    // recovered by the worker's scheduled sweep (docs/install.md).
+    // recovered by the worker's scheduled sweep (docs/install.md). Said, so a log that ends
+    // shows why it ended.
+    logger.info(
+      `cfa/app: ${signal}: stopping; no new deliveries, ${queue.size()} accepted ones finishing (up to ${DRAIN_MS / 1000} s)`,
+    );
     await close();
     const drained = await Promise.race([
       queue.onIdle().then(() => true),
       new Promise<false>((resolve) => setTimeout(resolve, DRAIN_MS, false).unref()),
     ]);
-    if (!drained) {
+    if (drained) logger.info(`cfa/app: stopped on ${signal}`);
+    else {
       console.error(
         `cfa/app: stopped on ${signal} with ${queue.size()} deliveries or effects unfinished; the scheduled sweep wakes their jobs`,
       );

@@ -15,12 +15,14 @@ import {
   registerEnvSecrets,
   registerSecret,
 } from "../secrets/index.js";
+import { appLog } from "./app-log.js";
 import { appLogins } from "./app-logins.js";
 import { createBodyBudget, type BodyBudget, type BodyBudgetLimits } from "./body-budget.js";
 import { createDeliveryQueue, type DeliveryQueue, type QueueSettings } from "./delivery-queue.js";
 import { httpServerOptions, type HttpLimits } from "./http-limits.js";
 import { createInstallationClients } from "./installation-clients.js";
 import { fromPino } from "./pino-logger.js";
+import type { Logger } from "../ports/logger.js";
 import { createDeliveryReceiver } from "./receive-delivery.js";
 import { serverSettings, type ServerSettings } from "./server-settings.js";
 import { BODY_BUDGET, webhookListener } from "./webhook-server.js";
@@ -48,6 +50,8 @@ export interface StartedServer {
   bodies: BodyBudget;
   /** Stops accepting deliveries; what is queued keeps running. */
   close(): Promise<void>;
+  /** The server's own log (redacted), for the entry point's lines on stopping. */
+  logger: Logger;
 }
 
 export async function startServer(
@@ -67,7 +71,7 @@ export async function startServer(
     logLevel: settings.logLevel,
     logFormat: settings.logFormat,
     ...(options.Octokit === undefined ? {} : { Octokit: options.Octokit }),
-    ...(options.log === undefined ? {} : { log: options.log }),
+    log: options.log ?? (await appLog(settings)),
   });
   await probot.ready();
   const log = probot.log;
@@ -81,7 +85,10 @@ export async function startServer(
   const receive = createDeliveryReceiver({
     queue,
     clients: createInstallationClients(probot),
-    loggerFor: (delivery) => logger(log.child({ name: "event", id: delivery.id })),
+    // `component`, never `name`: pino writes a child's bindings after its parent's without
+    // removing a key already there, so `name` would appear twice in one JSON line beside
+    // Probot's own "probot" (https://getpino.io/#/docs/child-loggers?id=duplicate-keys-caveat).
+    loggerFor: (delivery) => logger(log.child({ component: "event", id: delivery.id })),
   });
   const bodies = createBodyBudget(options.bodies?.budget ?? BODY_BUDGET);
   const server = createServer(
@@ -90,7 +97,7 @@ export async function startServer(
       path: settings.webhookPath,
       secret: settings.secret,
       receive,
-      logger: logger(log.child({ name: "http" })),
+      logger: logger(log.child({ component: "http" })),
       bodies,
       ...(options.bodies?.maxBodyBytes === undefined
         ? {}
@@ -105,6 +112,7 @@ export async function startServer(
     port,
     queue,
     bodies,
+    logger: logger(log),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

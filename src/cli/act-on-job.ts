@@ -4,8 +4,6 @@
 // local forge, wake the job and report. Nothing is changed before every check passed.
 
 import { resolve } from "node:path";
-import { isLiveState } from "../protocol/fsm.js";
-import { PHASES } from "../skills/phases.js";
 import type { CliIo } from "./cli-io.js";
 import { CliError } from "./cli-error.js";
 import { cliName } from "./command.js";
@@ -27,8 +25,11 @@ export interface ActRequest {
   verbose: boolean;
   record: string | undefined;
   action: PersonAction;
-  /** Throws a CliError when the job cannot take the action now (read from its records). */
-  check(view: JobView, hint: (verb: string, rest?: string) => string): void;
+  /**
+   * Throws a CliError when the job cannot take the action now (read from its records);
+   * returns a line when what the action asks for is so already (nothing done, exit 0).
+   */
+  check(view: JobView, hint: (verb: string, rest?: string) => string): string | void;
   /**
    * False for withdraw: stopping a job runs no agent (seed 000 §9 cascades a Terminate), so
    * it needs no key, and its wake gets a model that refuses every call.
@@ -45,7 +46,14 @@ export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> 
   if (texts === null) {
     throw new CliError(`there is no job #${n} in ${repoDir} (no branch cfa/${n}).`);
   }
-  request.check(readJobView(texts), (verb, rest = "") => `\`${cli} ${verb} ${n}${rest}${suffix}\``);
+  const already = request.check(
+    readJobView(texts),
+    (verb, rest = "") => `\`${cli} ${verb} ${n}${rest}${suffix}\``,
+  );
+  if (typeof already === "string") {
+    io.stdout.write(`${already}\n`);
+    return 0;
+  }
   const inner =
     request.needsModel === false
       ? noModel(request.action.action)
@@ -89,47 +97,4 @@ export async function actOnJob(io: CliIo, request: ActRequest): Promise<number> 
   } finally {
     await recorder?.save();
   }
-}
-
-/** The job must be waiting on a review of its artifact. */
-export function requireGate(view: JobView, hint: (verb: string, rest?: string) => string): void {
-  requireLive(view, hint);
-  if (view.pending.some((p) => p.kind === "gate")) return;
-  throw new CliError(`job #${view.n} is not waiting on a review: ${waitingOn(view, hint)}`);
-}
-
-export function requireLive(view: JobView, hint: (verb: string, rest?: string) => string): void {
-  const state = view.job?.state;
-  if (state === "INTENT" || state === "PLAN" || state === "EXECUTE") return;
-  throw new CliError(
-    state === undefined
-      ? `job #${view.n} has no state record yet.`
-      : `job #${view.n} is ${state}: it takes no more actions. ${hint("inspect")} shows what happened.`,
-  );
-}
-
-/** What the job waits on, as the command that gives it, for a refusal's second half. */
-export function waitingOn(view: JobView, hint: (verb: string, rest?: string) => string): string {
-  const paused = view.engine?.paused;
-  if (paused !== undefined) {
-    return `it is paused (by @${paused.by} since ${paused.since}); ${hint("resume")} releases it.`;
-  }
-  const gate = view.pending.find((p) => p.kind === "gate");
-  if (gate !== undefined) {
-    return `it waits on your review of ${artifactName(view, gate.artifact)} (${hint("approve")} or ${hint("reject", ' --comment "…"')}).`;
-  }
-  const questions = view.pending.filter((p) => p.kind === "question").map((p) => p.id);
-  if (questions.length > 0)
-    return `it waits on your answer to ${questions.join(", ")} (${hint("answer", ' --id <id> "…"')}).`;
-  if (view.runnable.length > 0) {
-    return `its agents have work: ${hint("resume")} carries on (${hint("watch", " --follow")} if a command runs them already).`;
-  }
-  return `nobody is asked and no agent has work (${hint("intervene", ' "…"')} steers it).`;
-}
-
-/** The file name of a gate's artifact, or of its phase's when the record names none. */
-export function artifactName(view: JobView, artifact: string | undefined): string {
-  if (artifact !== undefined) return artifact.split("/").pop() ?? artifact;
-  const state = view.job?.state;
-  return isLiveState(state) ? PHASES[state].artifact : "the artifact";
 }

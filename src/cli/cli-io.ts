@@ -15,6 +15,8 @@ export interface CliIo {
   stderr: CliOutput;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** What `cfa run -` reads the request from (the process's standard input). */
+  stdin?: AsyncIterable<Uint8Array | string>;
   /**
    * Test seam: the model the waking verbs use instead of the Anthropic API. With it, no
    * ANTHROPIC_API_KEY is needed and nothing reaches the network.
@@ -52,6 +54,7 @@ export function processIo(): CliIo {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
+    stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),
     signal: stop.signal,

@@ -1,33 +1,45 @@
-// One `cfa` verb: its one-line summary, its usage text, and its entry point (thin: parse,
+// One `cfa` verb: its usage text and its entry point (thin: parse,
 // wire, call the engine, map the result to an exit code).
 
 import type { CliIo } from "./cli-io.js";
 
 export interface Command {
   name: string;
-  /** One line for `cfa --help`. */
-  summary: string;
   /** The whole of `cfa <name> --help`. */
   usage: string;
   /** Exit code: 0 ok, 1 failure, 2 usage error (thrown as UsageError). */
   run(argv: readonly string[], io: CliIo): Promise<number>;
 }
 
-/** The npm package the `cfa` command ships in (`npx cfa-bot demo`). */
+/**
+ * The npm package the `cfa` command ships in. The release workflow publishes it on a version
+ * tag (.github/workflows/release.yml); until a release reaches the registry, `npx cfa-bot`
+ * answers 404, so cfa names it only when it was itself run from npx's cache.
+ */
 export const PACKAGE_NAME = "cfa-bot";
 
 /**
- * How the person invokes the command, for suggested commands. npm sets `npm_command` (`exec`
- * under npx, `run` under `npm run`) and `npm_package_name` (the project it runs in). In
- * cfa-bot's own checkout: `npm run cfa --` (the package's script, which runs the checkout's
- * build at once), or `npx cfa` for someone who typed that; npx there installs the checkout
- * into its own cache and builds it again first (npm exec prefers the current package's own
- * bin), so it is never what cfa suggests unasked. Elsewhere under npx: `npx cfa-bot`, the
- * published package. Otherwise the bin is on the PATH (a global install): `cfa`.
+ * How the person invoked the command, for every command it suggests: the same words work
+ * where they are. npm sets `npm_command` (`exec` under npx, `run-script` under `npm run`) and
+ * `npm_package_name` (the project it runs in):
+ * https://docs.npmjs.com/cli/v11/using-npm/scripts#packagejson-vars and
+ * https://docs.npmjs.com/cli/v11/commands/npm-exec.
+ * - cfa-bot's own checkout: `npm run cfa --` (its script runs the checkout's build at once),
+ *   or `npx cfa` for someone who typed that.
+ * - npx elsewhere: `npx cfa` when the bin is a project's own install (`node_modules/.bin`,
+ *   as after `npm install <tarball>`), `npx cfa-bot` only when npx fetched the package into
+ *   its cache (`…/_npx/<hash>/node_modules/…`): a registry install.
+ * - Otherwise the bin is on the PATH (`npm link`, a global install): `cfa`.
  */
-export function cliName(env: Record<string, string | undefined>): string {
+export function cliName(
+  env: Record<string, string | undefined>,
+  script: string = process.argv[1] ?? "",
+): string {
   const inCheckout = env.npm_package_name === PACKAGE_NAME;
-  if (env.npm_command === "exec") return inCheckout ? "npx cfa" : `npx ${PACKAGE_NAME}`;
+  if (env.npm_command === "exec") {
+    if (inCheckout) return "npx cfa";
+    return /[\\/]_npx[\\/]/.test(script) ? `npx ${PACKAGE_NAME}` : "npx cfa";
+  }
   if ((env.npm_command === "run" || env.npm_command === "run-script") && inCheckout) {
     return "npm run cfa --";
   }

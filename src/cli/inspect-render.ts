@@ -5,7 +5,7 @@
 
 import { isRole } from "../config/index.js";
 import type { EscalationMeta, TaskMeta } from "../records/engine-state.js";
-import type { CommandEvidence } from "../records/command-evidence.js";
+import { commandEnd, type CommandEvidence } from "../records/command-evidence.js";
 import { isLiveState, type LiveState } from "../protocol/fsm.js";
 import type { TransitionEntry } from "../protocol/job-record.js";
 import type { ModelUsage } from "../ports/model.js";
@@ -193,9 +193,9 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/gu;
 const plain = (text: string, max: number) => oneLine(text.replace(CONTROL, ""), max);
 
+/** A setup command: how it ended (setup installs; it is not a test run to count). */
 function evidenceLine(e: CommandEvidence): string {
-  const exit = e.timedOut ? "timed out" : `exit ${e.exitCode ?? "killed"}`;
-  return `${plain(e.command, 80)} ${exit}${e.summary ? `, ${e.summary}` : ""}`;
+  return `${plain(e.command, 80)} ${commandEnd(e)}${e.summary ? `, ${plain(e.summary, 120)}` : ""}`;
 }
 
 /** Issue 20: the workspaces' setup runs, and the failure the job waits on. */

@@ -7,6 +7,7 @@ import { CONFIG_PATH } from "../config/index.js";
 import { jobPaths } from "../records/job-paths.js";
 import { looseBranchIdAt } from "../git/head-from-files.js";
 import { gitBlobs, gitText, gitTry } from "./git-text.js";
+import { localDefaultBranch } from "./wiring.js";
 
 export interface JobRecordTexts {
   job: number;
@@ -55,8 +56,10 @@ export async function readJobRecords(repoDir: string, n: number): Promise<JobRec
     const object = entry.slice(0, tab).split(" ")[2];
     if (object) objects.set(entry.slice(tab + 1), object);
   }
-  const defaultBranch = (await gitTry(repoDir, ["symbolic-ref", "--short", "HEAD"]))?.trim();
-  const configObject = defaultBranch ? `${defaultBranch}:${CONFIG_PATH}` : null;
+  // The default branch as the local forge recorded it, never the checkout's HEAD (a person
+  // trying the work on `cfa/N` would otherwise see the agents' own configuration).
+  const defaultBranch = await localDefaultBranch(repoDir).catch(() => null);
+  const configObject = defaultBranch ? `refs/heads/${defaultBranch}:${CONFIG_PATH}` : null;
   const prefix = `${paths.instancesDir}/`;
   const wanted = [...objects]
     .filter(([path]) => path === paths.state || path === paths.bus || path.startsWith(prefix))

@@ -4,7 +4,7 @@
 // action and the check it hands to actOnJob.
 
 import type { ParseArgsConfig } from "node:util";
-import { actOnJob, type ActRequest } from "./act-on-job.js";
+import type { ActRequest } from "./act-on-job.js";
 import type { Command } from "./command.js";
 import { printUsage } from "./command.js";
 import {
@@ -33,7 +33,6 @@ export type JobVerbArgs<O extends OptionsConfig> = ParsedArgs<typeof JOB_VERB_OP
 
 export interface JobVerb<O extends OptionsConfig> {
   name: string;
-  summary: string;
   /** The usage line and what the verb does; jobVerb adds the options and the key it needs. */
   usage: string;
   /** The verb's own options, besides --repo, --verbose, --record and --help. */
@@ -56,7 +55,6 @@ export function jobVerb<const O extends OptionsConfig = Record<never, never>>(
   const options = { ...JOB_VERB_OPTIONS, ...verb.options } as typeof JOB_VERB_OPTIONS & O;
   const command: Command = {
     name: verb.name,
-    summary: verb.summary,
     usage: jobVerbUsage(verb),
     async run(argv, io) {
       const parsed = parseCommandArgs(verb.name, argv, options, {
@@ -66,6 +64,8 @@ export function jobVerb<const O extends OptionsConfig = Record<never, never>>(
       if (parsed === null) return printUsage(io, command);
       const n = parseJobNumber(verb.name, parsed.positionals[0] ?? "");
       const values = parsed.values as { repo?: string; verbose?: boolean; record?: string };
+      // Loaded when the verb runs, not with its help (main.ts).
+      const { actOnJob } = await import("./act-on-job.js");
       return actOnJob(io, {
         n,
         repo: values.repo,

@@ -12,8 +12,9 @@ import { withHeartbeat } from "./heartbeat.js";
 import { gitTry } from "./git-text.js";
 import { createLiveLog } from "./live-log.js";
 import { createRecordsLog, isRunNote } from "./live-records-log.js";
+import { continuedReplayClock } from "./replay-clock.js";
 import { WATCH_EVENTS } from "./watch-render.js";
-import { wireLocal } from "./wiring.js";
+import { localDefaultBranch, wireLocal } from "./wiring.js";
 import { claimWorkRoot, defaultWorkRoot } from "./work-root.js";
 
 export interface LocalSession {
@@ -21,8 +22,8 @@ export interface LocalSession {
   person: string;
   deps: EngineDeps;
   forge: LocalForge;
-  /** Prints what the live log still holds and stops the heartbeat. */
-  finish(): void;
+  /** Prints what the live log still holds, stops the heartbeat, keeps a replay's clock. */
+  finish(): Promise<void>;
 }
 
 export interface LocalSessionOptions {
@@ -68,15 +69,27 @@ export async function openLocalSession(
       : withHeartbeat(options.model, (text) => io.stderr.write(`${text}\n`));
   // One place for every verb's job areas, replays included (work-root.ts).
   const workRoot = options.workRoot ?? io.workRoot ?? defaultWorkRoot(options.repoDir, io.env);
-  if ((await claimWorkRoot(workRoot, options.repoDir)).replaced) {
+  const claim = await claimWorkRoot(workRoot, options.repoDir);
+  if (claim.followed !== undefined) io.stderr.write(`cfa: ${claim.followed}\n`);
+  if (claim.replaced) {
     io.stderr.write(
       `cfa: ${workRoot} held job areas of an earlier repository at ${options.repoDir}, none of them this one's: replaced them.\n`,
     );
   }
-  // `.github/cfa.yml` as `cfa watch` reads it: the default branch's (job-records.ts).
+  // A replayed repository keeps the replay's clock (replay-clock.ts); a test's clock wins.
+  const replayed =
+    options.clock === undefined && io.clock === undefined
+      ? await continuedReplayClock(options.repoDir)
+      : null;
+  const clock = options.clock ?? replayed ?? undefined;
+  // `.github/cfa.yml` as `cfa watch` reads it: the default branch's (job-records.ts), never
+  // the checkout's.
   const records = createRecordsLog(
     log,
-    await gitTry(options.repoDir, ["show", `HEAD:${CONFIG_PATH}`]),
+    await gitTry(options.repoDir, [
+      "show",
+      `refs/heads/${await localDefaultBranch(options.repoDir)}:${CONFIG_PATH}`,
+    ]),
   );
   const { deps, forge } = await wireLocal({
     repoDir: options.repoDir,
@@ -92,7 +105,7 @@ export async function openLocalSession(
       beat?.touch();
     },
     recorded: (job, worktree, when) => write(records.recorded(job, worktree, when)),
-    ...(options.clock ? { clock: options.clock } : {}),
+    ...(clock ? { clock } : {}),
     ...(options.configure ? { configure: options.configure } : {}),
   });
   if (io.applyOrder !== undefined) deps.applyOrder = io.applyOrder;
@@ -103,10 +116,11 @@ export async function openLocalSession(
     person: options.person,
     deps,
     forge,
-    finish() {
+    async finish() {
       write(records.end());
       write(log.end());
       beat?.stop();
+      await replayed?.save();
     },
   };
 }

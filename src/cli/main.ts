@@ -5,45 +5,18 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { closest } from "../config/edit-distance.js";
-import { packageRoot } from "../skills/package-root.js";
 import { CliError } from "./cli-error.js";
 import { processIo, type CliIo } from "./cli-io.js";
-import { cliName, type Command } from "./command.js";
-import { answerCommand } from "./commands/answer.js";
-import { approveCommand } from "./commands/approve.js";
-import { demoCommand } from "./commands/demo.js";
-import { inspectCommand } from "./commands/inspect.js";
-import { interveneCommand } from "./commands/intervene.js";
-import { rejectCommand } from "./commands/reject.js";
-import { replayCommand } from "./commands/replay.js";
-import { pauseCommand } from "./commands/pause.js";
-import { resumeCommand } from "./commands/resume.js";
-import { runCommand } from "./commands/run.js";
-import { showCommand } from "./commands/show.js";
-import { watchCommand } from "./commands/watch.js";
-import { withdrawCommand } from "./commands/withdraw.js";
-import { processRedactor, registerEnvSecrets } from "../secrets/index.js";
-import { redactingIo } from "./redacting-io.js";
+import { cliName } from "./command.js";
 import { UsageError } from "./usage-error.js";
+import { VERBS, type Verb } from "./verbs.js";
 
-export const COMMANDS: readonly Command[] = [
-  runCommand,
-  approveCommand,
-  rejectCommand,
-  answerCommand,
-  withdrawCommand,
-  interveneCommand,
-  pauseCommand,
-  resumeCommand,
-  watchCommand,
-  inspectCommand,
-  showCommand,
-  replayCommand,
-  demoCommand,
-];
+// `cfa --help` and `cfa <verb> --help` load this list and, for a verb's help, that verb's
+// module: nothing a verb does not use (verbs.ts; `npm run bench -- cli`).
+export const COMMANDS: readonly Verb[] = VERBS;
 
 export function usage(cli = "cfa"): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const width = Math.max(...VERBS.map((c) => c.name.length));
   return [
     "cfa — run CfA jobs on a local repository: INTENT → PLAN → EXECUTE, with Claude agents",
     "doing the work and you approving each phase's artifact.",
@@ -51,7 +24,7 @@ export function usage(cli = "cfa"): string {
     "Usage: cfa <command> [options]",
     "",
     "Commands:",
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...VERBS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     "",
     `Start with \`${cli} demo\` (no key needed). A real run needs ANTHROPIC_API_KEY.`,
     "Every command takes --help. Jobs live in the repository: branch cfa/<N>, records under",
@@ -60,43 +33,62 @@ export function usage(cli = "cfa"): string {
 }
 
 export async function main(argv: readonly string[], given: CliIo = processIo()): Promise<number> {
-  // The keys in this environment are cut from everything cfa prints, posts or commits.
-  registerEnvSecrets(given.env);
-  const io = redactingIo(given, processRedactor());
   const [verb, ...rest] = argv;
   try {
-    const cli = cliName(io.env);
+    const cli = cliName(given.env);
     if (verb === undefined) {
-      io.stderr.write(`${usage(cli)}\n`);
+      given.stderr.write(`${usage(cli)}\n`);
       return 2;
     }
+    // Help prints fixed text, no secret: it needs neither the redactor nor a verb's work.
     if (verb === "--help" || verb === "-h" || verb === "help") {
       if (rest[0] === undefined) {
-        io.stdout.write(`${usage(cli)}\n`);
+        given.stdout.write(`${usage(cli)}\n`);
         return 0;
       }
-      io.stdout.write(`${known(rest[0]).usage.trim()}\n`);
+      given.stdout.write(`${(await known(rest[0]).load()).usage.trim()}\n`);
       return 0;
     }
     // -v too (as npm, node and most CLIs): at the top level it cannot mean --verbose, which
     // belongs to the commands.
     if (verb === "--version" || verb === "-v" || verb === "-V" || verb === "version") {
-      io.stdout.write(`${version()}\n`);
+      given.stdout.write(`${await version()}\n`);
       return 0;
     }
-    return await known(verb).run(rest, io);
+    const command = await known(verb).load();
+    const options = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+    if (options.includes("--help") || options.includes("-h")) {
+      given.stdout.write(`${command.usage.trim()}\n`);
+      return 0;
+    }
+  } catch (error) {
+    return report(error, await redacted(given));
+  }
+  const io = await redacted(given);
+  try {
+    return await (await known(verb).load()).run(rest, io);
   } catch (error) {
     return report(error, io);
   }
 }
 
-/** The command named `name`; a usage error naming the nearest one when there is none. */
-function known(name: string): Command {
-  const command = COMMANDS.find((c) => c.name === name);
+/** The keys in this environment are cut from everything cfa prints, posts or commits. */
+async function redacted(given: CliIo): Promise<CliIo> {
+  const [{ processRedactor, registerEnvSecrets }, { redactingIo }] = await Promise.all([
+    import("../secrets/index.js"),
+    import("./redacting-io.js"),
+  ]);
+  registerEnvSecrets(given.env);
+  return redactingIo(given, processRedactor());
+}
+
+/** The verb named `name`; a usage error naming the nearest one when there is none. */
+function known(name: string): Verb {
+  const command = VERBS.find((c) => c.name === name);
   if (command) return command;
   const near = closest(
     name,
-    COMMANDS.map((c) => c.name),
+    VERBS.map((c) => c.name),
   );
   throw new UsageError(
     null,
@@ -123,7 +115,8 @@ function report(error: unknown, io: CliIo): number {
   return 1;
 }
 
-function version(): string {
+async function version(): Promise<string> {
+  const { packageRoot } = await import("../skills/package-root.js");
   try {
     const manifest = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as {
       version?: string;

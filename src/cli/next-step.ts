@@ -46,6 +46,15 @@ export function nextStep(view: JobView, options: NextStepOptions): string[] {
     }
   }
   const state = job.state;
+  // Paused first: whatever else it waits on, nothing acts until it is resumed, so resume is
+  // the command to type (what it also waits on is said, since an answer acts on resume).
+  const paused = view.engine?.paused;
+  if (paused !== undefined) {
+    const reason = paused.reason.trim() === "" ? "" : ` (${oneLine(paused.reason, 120)})`;
+    return [
+      `${state} — paused by @${paused.by} since ${paused.since}${reason}: ${cmd("resume")} carries it on.`,
+    ];
+  }
   const wait = view.engine?.apiWait;
   if (wait !== undefined) {
     // Issue 19 §2: stopped live — refused credentials, or the model's API away past the

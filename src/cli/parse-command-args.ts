@@ -50,6 +50,13 @@ export function parseCommandArgs<const O extends OptionsConfig>(
       strict: true,
     });
   } catch (error) {
+    // `cfa approve -1`: a negative number where <N> goes reads as an option to parseArgs;
+    // the person meant a job number, so the answer is about that.
+    const unknown = (error as { code?: unknown }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION";
+    const number = argv.find((a) => /^-[0-9]/.test(a));
+    if (unknown && positionals.required[0] === "<N>" && number !== undefined) {
+      parseJobNumber(command, number);
+    }
     throw new UsageError(command, describeParseError(error));
   }
   if ((parsed.values as Record<string, unknown>).help === true) return null;

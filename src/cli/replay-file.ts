@@ -4,7 +4,12 @@
 // `cfa run --record` writes one. One zod schema for the surface (docs/contributing.md, "Conventions").
 
 import * as z from "zod";
-import { jsonPath, RECORDING_VERSION } from "../adapters/scripted/index.js";
+import {
+  jsonPath,
+  parseRecording,
+  RECORDING_VERSION,
+  RecordingError,
+} from "../adapters/scripted/index.js";
 import { CliError } from "./cli-error.js";
 
 export const REPLAY_VERSION = 1;
@@ -80,6 +85,7 @@ export function parseReplayFile(text: string, source: string): ReplayFile {
   } catch (error) {
     throw new CliError(`${source} is not JSON (${(error as Error).message}).`);
   }
+  refuseOtherVersions(json, source);
   const parsed = ReplayFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -94,7 +100,50 @@ export function parseReplayFile(text: string, source: string): ReplayFile {
       `${source} is not a cfa replay file: at ${jsonPath(issue?.path ?? [])}: ${message}.`,
     );
   }
+  // The recording inside is checked now, before a replay builds anything: a bad one found
+  // later left a half-built folder behind.
+  try {
+    parseRecording(parsed.data.recording, source);
+  } catch (error) {
+    if (!(error instanceof RecordingError)) throw error;
+    const recording = parsed.data.recording;
+    if (typeof recording !== "object" || recording === null) {
+      throw new CliError(`${source} is not a cfa replay file: at $.recording: no recording.`);
+    }
+    const version = (recording as { version?: unknown }).version;
+    throw new CliError(
+      version !== RECORDING_VERSION
+        ? `${source} holds a recording of format version ${JSON.stringify(version)} (at $.recording.version); this cfa reads recording version ${RECORDING_VERSION} only: record the job again with this cfa (\`cfa run --record FILE\`).`
+        : `${source} holds a bad recording: at $.recording${error.path.slice(1)}: ${recordingProblem(error)}; fix the file or record the job again.`,
+    );
+  }
   return parsed.data;
+}
+
+/** The problem a RecordingError names, without its "cfa/scripted: bad recording …" frame. */
+function recordingProblem(error: RecordingError): string {
+  const m = /: at \$[^:]*: (.*); fix the file or record it again$/.exec(error.message);
+  return m?.[1] ?? error.message;
+}
+
+/**
+ * A file of another format version is named as such, with the versions this cfa reads and
+ * what to do, before its fields are judged by a schema they were never written for.
+ */
+function refuseOtherVersions(json: unknown, source: string): void {
+  const version = (json as { version?: unknown } | null)?.version;
+  if (typeof json !== "object" || json === null || version === REPLAY_VERSION) return;
+  const read = `this cfa reads replay files of format version ${REPLAY_VERSION} (what \`cfa run --record\` writes)`;
+  if (typeof version !== "number") {
+    throw new CliError(
+      `${source} names no format version (no number at $.version): ${read}; is it a replay file?`,
+    );
+  }
+  throw new CliError(
+    version > REPLAY_VERSION
+      ? `${source} is a replay file of format version ${version}, newer than this cfa: ${read}. Update cfa to replay it.`
+      : `${source} is a replay file of format version ${version}: ${read}. Record the job again with this cfa.`,
+  );
 }
 
 export function emptyRecording() {

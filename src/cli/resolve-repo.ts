@@ -8,6 +8,13 @@ export async function resolveRepo(cwd: string, repo: string | undefined): Promis
   const dir = resolve(cwd, repo ?? ".");
   const top = (await gitTry(dir, ["rev-parse", "--show-toplevel"]))?.trim();
   if (!top) {
+    // A bare repository (a remote's side) has a git dir and no working tree: it is a
+    // repository, just not one a job can work in.
+    if ((await gitTry(dir, ["rev-parse", "--is-bare-repository"]))?.trim() === "true") {
+      throw new CliError(
+        `${dir} is a bare repository, with no working tree for a job to work in: clone it (\`git clone ${shellWord(dir)} <folder>\`) and run cfa in the clone.`,
+      );
+    }
     throw new CliError(
       `${dir} is not inside a git repository: run cfa in one, or pass --repo DIR.`,
     );

@@ -10,7 +10,6 @@ import { dirname, join, resolve } from "node:path";
 import { createScriptedModel, ScriptMismatchError } from "../adapters/scripted/index.js";
 import { parseConfig, CONFIG_PATH } from "../config/index.js";
 import { wake, type WakeSummary } from "../engine/index.js";
-import { steppingClock } from "../ports/clock.js";
 import type { Model } from "../ports/model.js";
 import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
@@ -18,6 +17,9 @@ import { fsReason } from "./fs-reason.js";
 import { gitText } from "./git-text.js";
 import { openLocalSession } from "./local-session.js";
 import { applyPersonAction } from "./person-action.js";
+import { readJobRecords } from "./job-records.js";
+import { readJobView } from "./job-view.js";
+import { replayClock } from "./replay-clock.js";
 import type { ReplayFile } from "./replay-file.js";
 
 /** Where a replay's clock starts: any fixed instant makes the records repeatable. */
@@ -35,6 +37,8 @@ export interface ReplayRun {
   divergence: ScriptMismatchError | null;
   /** Stopped from outside (Ctrl-C) before the end. */
   stopped: boolean;
+  /** `--until`: the gate asked for, and whether the replay stopped there. */
+  until?: { gate: string; reached: boolean; gates: string[] };
 }
 
 export interface ReplayOptions {
@@ -45,6 +49,8 @@ export interface ReplayOptions {
   verbose: boolean;
   /** Printed before each of the person's actions. */
   onAction?: (text: string) => void;
+  /** Stop when this gate (q1, q4…) waits on the person, as a live job would stop there. */
+  until?: string;
 }
 
 export async function runReplay(
@@ -52,11 +58,12 @@ export async function runReplay(
   file: ReplayFile,
   options: ReplayOptions,
 ): Promise<ReplayRun> {
-  const root = await freshFolder(options.dir);
+  const root = await freshFolder(options.dir, io.env.TMPDIR);
   const repoDir = join(root, "repo");
   await createRepository(repoDir, file);
 
   const scripted = createScriptedModel(file.recording, { source: options.source });
+  const clock = await replayClock(repoDir, REPLAY_CLOCK_START);
   const stop = new AbortController();
   // Stopped by a divergence, or from outside (Ctrl-C).
   const signal = io.signal ? AbortSignal.any([stop.signal, io.signal]) : stop.signal;
@@ -79,7 +86,7 @@ export async function runReplay(
     model,
     person: file.person,
     verbose: options.verbose,
-    clock: steppingClock(REPLAY_CLOCK_START),
+    clock,
     // Commands (if the recording runs any) start from a bare environment: no secrets.
     env: { PATH: io.env.PATH ?? "/usr/bin:/bin", HOME: io.env.HOME },
     heartbeat: false,
@@ -88,11 +95,17 @@ export async function runReplay(
   // started (engine/apply/turn-scheduler.ts), which costs nothing with a model that answers
   // at once.
   session.deps.applyOrder = "started";
+  // Nothing a replay is answered is paid: its journal stays in the job area's file.
+  session.deps.journalBranch = false;
   const person = { login: file.person, type: "User" as const };
   const parsed = parseConfig(file.config ?? null);
   const label = parsed.ok ? parsed.config.label : "cfa";
   let summary: WakeSummary;
   let job = 0;
+  const until =
+    options.until === undefined
+      ? undefined
+      : { gate: options.until, reached: false, gates: [] as string[] };
   try {
     job = await session.forge.openIssue({
       title: file.request.title,
@@ -103,11 +116,14 @@ export async function runReplay(
     summary = await wakeUnlessDiverged(job, session, signal);
     for (const action of file.people) {
       if (signal.aborted) break;
+      if (until !== undefined && (await waitsAtGate(repoDir, job, until))) break;
       options.onAction?.(`▶ ${await applyPersonAction(session.forge, repoDir, person, action)}`);
       summary = await wakeUnlessDiverged(action.job, session, signal);
     }
+    if (until !== undefined) await waitsAtGate(repoDir, job, until);
   } finally {
-    session.finish();
+    await session.finish();
+    await clock.save();
   }
   const unplayed = Object.fromEntries(
     Object.entries(scripted.remaining()).filter(([, left]) => left > 0),
@@ -120,7 +136,25 @@ export async function runReplay(
     unplayed,
     divergence,
     stopped: io.signal?.aborted === true,
+    ...(until !== undefined ? { until } : {}),
   };
+}
+
+/** Whether the job waits on `until`'s gate now; notes every gate it has asked. */
+async function waitsAtGate(
+  repoDir: string,
+  job: number,
+  until: { gate: string; reached: boolean; gates: string[] },
+): Promise<boolean> {
+  if (until.reached) return true;
+  const texts = await readJobRecords(repoDir, job);
+  if (texts === null) return false;
+  const view = readJobView(texts);
+  for (const p of view.pending) {
+    if (p.kind === "gate" && !until.gates.includes(p.id)) until.gates.push(p.id);
+  }
+  until.reached = view.pending.some((p) => p.kind === "gate" && p.id === until.gate);
+  return until.reached;
 }
 
 async function wakeUnlessDiverged(
@@ -136,8 +170,9 @@ async function wakeUnlessDiverged(
   }
 }
 
-async function freshFolder(dir: string | undefined): Promise<string> {
-  const root = resolve(dir ?? tmpdir());
+async function freshFolder(dir: string | undefined, tmp: string | undefined): Promise<string> {
+  // The command's own TMPDIR (os.tmpdir() reads the process's, which a test cannot set per run).
+  const root = resolve(dir ?? (tmp || tmpdir()));
   // The agents' boundary check refuses workspaces in system trees (src/agents/boundary):
   // say so now rather than let the replay diverge at the first file it writes.
   if (/^\/(dev|proc|sys)(\/|$)/.test(root)) {

@@ -1,10 +1,11 @@
 // The repository a recorded run starts from, for its replay file: the text files tracked
-// at HEAD, within limits (a replay needs the files agents read, not the repository's
+// on the default branch (where the job starts, never the checkout's HEAD), within limits (a replay needs the files agents read, not the repository's
 // history or its binaries). `.github/cfa.yml` goes to the file's `config`; job records stay
 // out.
 
 import { CONFIG_PATH } from "../config/index.js";
 import { gitText } from "./git-text.js";
+import { localDefaultBranch } from "./wiring.js";
 
 export const SNAPSHOT_LIMITS = { fileBytes: 256 * 1024, totalBytes: 4 * 1024 * 1024 };
 
@@ -16,7 +17,8 @@ export interface Snapshot {
 }
 
 export async function snapshotFiles(repoDir: string): Promise<Snapshot> {
-  const listing = await gitText(repoDir, ["ls-tree", "-r", "-z", "-l", "HEAD"]);
+  const base = `refs/heads/${await localDefaultBranch(repoDir)}`;
+  const listing = await gitText(repoDir, ["ls-tree", "-r", "-z", "-l", base]);
   const files: Record<string, string> = {};
   const skipped: string[] = [];
   let config: string | null = null;

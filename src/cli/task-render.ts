@@ -6,7 +6,7 @@
 // escape sequence in a brief would otherwise drive the person's terminal).
 
 import type { TaskMeta } from "../records/engine-state.js";
-import type { CommandEvidence } from "../records/command-evidence.js";
+import { evidenceOutcome, type CommandEvidence } from "../records/command-evidence.js";
 import { addressKey } from "../protocol/address.js";
 import type { InstanceView, JobView } from "./job-view.js";
 import { filesWritten, verdictOf, verifiersOf } from "./instance-facts.js";
@@ -116,8 +116,7 @@ function mergeLine(meta: TaskMeta, into: string): string {
 }
 
 function evidenceText(e: CommandEvidence): string {
-  const exit = e.timedOut ? "timed out" : `exit ${e.exitCode ?? "killed"}`;
-  return `${clean(e.command).replace(/\n/g, " ")} → ${exit}${e.summary ? `, ${clean(e.summary)}` : ""} (${(e.durationMs / 1000).toFixed(1)} s)`;
+  return `${clean(e.command).replace(/\n/g, " ")} → ${clean(evidenceOutcome(e))} (${(e.durationMs / 1000).toFixed(1)} s)`;
 }
 
 /** The argv of each run_command call of the instance, in order. */

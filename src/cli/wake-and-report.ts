@@ -1,6 +1,7 @@
 // Wake a job and end with its state and the next command to type (issue 4 §4).
 
 import { wake, type WakeSummary } from "../engine/index.js";
+import { isTerminalState } from "../protocol/fsm.js";
 import type { CliIo } from "./cli-io.js";
 import { readJobRecords } from "./job-records.js";
 import { readJobView } from "./job-view.js";
@@ -25,7 +26,7 @@ export async function wakeAndReport(
   } catch (error) {
     if (!signal?.aborted) throw error;
   } finally {
-    session.finish();
+    await session.finish();
   }
   for (const note of summary?.notes ?? []) io.stdout.write(`note: ${note}\n`);
   const texts = await readJobRecords(session.repoDir, n);
@@ -45,7 +46,28 @@ export async function wakeAndReport(
   }
   const view = texts ? readJobView(texts) : null;
   const lines = view ? nextStep(view, next) : [`job #${n} waits on ${summary.waitingOn}`];
+  const live = summary.state !== null && !isTerminalState(summary.state);
+  const wait = view?.engine?.apiWait;
+  const gateway = shownUrl(io.env.ANTHROPIC_BASE_URL);
+  if (live && wait !== undefined && wait.reason !== "credentials" && gateway !== null) {
+    // Every call went to the gateway the environment names: a typo there looks like an outage.
+    lines.push(`  every call went to ANTHROPIC_BASE_URL (${gateway}): check it is right and up.`);
+  }
   io.stdout.write(`\n${lines.join("\n")}\n`);
-  const stoppedOnModel = view?.engine?.apiWait !== undefined;
+  // A wait on the model's API matters only while the job is live: a job withdrawn while it
+  // waited keeps the record of that wait, and withdrawing it was no failure.
+  const stoppedOnModel = live && wait !== undefined;
   return summary.state === null || summary.state === "FAILURE" || stoppedOnModel ? 1 : 0;
+}
+
+/** A URL without what may be a credential in it (user and password, query); null when unset. */
+function shownUrl(value: string | undefined): string | null {
+  const text = value?.trim() ?? "";
+  if (text === "") return null;
+  try {
+    const url = new URL(text);
+    return `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`;
+  } catch {
+    return "not a URL";
+  }
 }

@@ -16,6 +16,7 @@ import { outboundForge } from "../comments/outbound-forge.js";
 import { processRedactor } from "../secrets/index.js";
 import { priceOf, resolveModel, sandboxesHiding } from "../wiring/index.js";
 import { cliName } from "./command.js";
+import { gitTry } from "./git-text.js";
 import { defaultWorkRoot } from "./work-root.js";
 
 export { defaultWorkRoot } from "./work-root.js";
@@ -23,6 +24,27 @@ export { defaultWorkRoot } from "./work-root.js";
 export async function localForgeDir(repoDir: string): Promise<string> {
   const common = (await gitClient(repoDir).raw(["rev-parse", "--git-common-dir"])).trim();
   return join(resolve(repoDir, common), "cfa-local");
+}
+
+/**
+ * `init.defaultBranch` as the person's own git reads it (every config file: the engine's
+ * hardened git reads none but the repository's), for the first resolution of the default
+ * branch (adapters/local/find-default-branch.ts).
+ */
+async function initDefaultBranch(repoDir: string): Promise<string | null> {
+  return (await gitTry(repoDir, ["config", "--get", "init.defaultBranch"]))?.trim() || null;
+}
+
+/** The local forge's default branch (recorded once; never the checkout's HEAD). */
+export async function localDefaultBranch(repoDir: string): Promise<string> {
+  const forge = new LocalForge({
+    repoDir,
+    dataDir: await localForgeDir(repoDir),
+    clock: systemClock,
+    person: "",
+    initDefaultBranch: await initDefaultBranch(repoDir),
+  });
+  return forge.defaultBranch();
 }
 
 export interface LocalWiring {
@@ -46,6 +68,7 @@ export async function wireLocal(
   const repoDir = resolve(options.repoDir);
   const clock = options.clock ?? systemClock;
   const workRoot = options.workRoot ?? defaultWorkRoot(repoDir);
+  const logger = options.logger ?? noopLogger;
   // What the bot writes on the local forge passes the redactor, as on GitHub.
   const forge = outboundForge(
     new LocalForge({
@@ -53,10 +76,11 @@ export async function wireLocal(
       dataDir: await localForgeDir(repoDir),
       clock,
       person: options.person ?? process.env.USER ?? "you",
+      onTakeOver: (line) => logger.warn(`cfa/local: ${line}`),
+      initDefaultBranch: await initDefaultBranch(repoDir),
     }),
     processRedactor(),
   );
-  const logger = options.logger ?? noopLogger;
   const sandboxes = sandboxesHiding(workRoot, logger);
   const deps: EngineDeps = {
     forge,

@@ -10,6 +10,7 @@ import { lstat, mkdir, readdir, readFile, realpath, rm, writeFile } from "node:f
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { CliError } from "./cli-error.js";
+import { followRepository } from "./follow-repository.js";
 import { fsReason } from "./fs-reason.js";
 import { gitText } from "./git-text.js";
 
@@ -18,6 +19,8 @@ import { gitText } from "./git-text.js";
  * (`<git common dir>/cfa-local/`) and copied into its work root when the root is claimed.
  */
 export const REPOSITORY_ID_FILE = "repository-id";
+/** The repository's top folder, as last claimed: `cfa clean` tells whose an area is by it. */
+export const REPOSITORY_PATH_FILE = "repository-path";
 
 /**
  * `$XDG_CACHE_HOME/cfa-bot/work/<hash of the path>` (the XDG base directory spec: a relative
@@ -38,6 +41,8 @@ export interface Claim {
   id: string;
   /** Set when the folder held an earlier repository's job areas, now removed. */
   replaced: boolean;
+  /** One line when the repository had moved or been copied and its areas followed it. */
+  followed?: string;
 }
 
 /**
@@ -52,8 +57,22 @@ export async function claimWorkRoot(workRoot: string, repoDir: string): Promise<
   ).trim();
   const idFile = join(commonDir, "cfa-local", REPOSITORY_ID_FILE);
   const marker = join(workRoot, REPOSITORY_ID_FILE);
-  const [repoId, areaId] = await Promise.all([readId(idFile), readId(marker)]);
-  if (repoId !== null && areaId === repoId) return { id: repoId, replaced: false };
+  const repoId = await readId(idFile);
+  // A moved or copied repository: its registrations name worktrees of the old path's areas
+  // (follow-repository.ts). Looked at before this path's own area, which a move brings.
+  const { said } = await followRepository({
+    repoDir,
+    commonDir,
+    workRoot,
+    workBase: dirname(workRoot),
+    repoId,
+  });
+  const followed = said === null ? {} : { followed: said };
+  const areaId = await readId(marker);
+  if (repoId !== null && areaId === repoId) {
+    await notePath(workRoot, repoDir);
+    return { id: repoId, replaced: false, ...followed };
+  }
 
   const stats = await lstat(workRoot).catch(() => undefined);
   if (stats !== undefined && (stats.isSymbolicLink() || !stats.isDirectory())) {
@@ -64,14 +83,17 @@ export async function claimWorkRoot(workRoot: string, repoDir: string): Promise<
   const held =
     stats === undefined
       ? []
-      : (await readdir(workRoot)).filter((entry) => entry !== REPOSITORY_ID_FILE);
+      : (await readdir(workRoot)).filter(
+          (entry) => entry !== REPOSITORY_ID_FILE && entry !== REPOSITORY_PATH_FILE,
+        );
   const stale = held.length > 0 && !(await registersWorktreeIn(commonDir, workRoot));
   try {
     if (stale) await rm(workRoot, { recursive: true, force: true });
     await mkdir(workRoot, { recursive: true });
     const id = await keepId(idFile, repoId ?? (stale ? null : areaId) ?? randomUUID());
     await writeFile(marker, `${id}\n`);
-    return { id, replaced: stale };
+    await notePath(workRoot, repoDir);
+    return { id, replaced: stale, ...followed };
   } catch (error) {
     // The job areas' folder, or the repository's git dir (its id): say which, and what helps.
     const path = (error as NodeJS.ErrnoException).path ?? workRoot;
@@ -79,6 +101,15 @@ export async function claimWorkRoot(workRoot: string, repoDir: string): Promise<
     throw new CliError(
       `cannot keep this repository's job areas: ${path}: ${fsReason(error)}.${help}`,
     );
+  }
+}
+
+/** Keeps the repository's path in its work root (written only when it changed). */
+async function notePath(workRoot: string, repoDir: string): Promise<void> {
+  const file = join(workRoot, REPOSITORY_PATH_FILE);
+  const top = resolve(repoDir);
+  if ((await readFile(file, "utf8").catch(() => "")).trim() !== top) {
+    await writeFile(file, `${top}\n`);
   }
 }
 

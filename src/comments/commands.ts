@@ -11,7 +11,10 @@
 // - what follows is the argument, hidden markup removed; `/intervene` and `/answer` without
 //   text are refused with a one-line reply, never delivered empty.
 
+import { ESCALATION_ID } from "./escalation-id.js";
 import { stripHiddenBlocks, stripHiddenMarkup } from "./sanitize.js";
+
+export { ESCALATION_ID };
 
 export const COMMAND_VERBS = [
   "withdraw",
@@ -43,8 +46,6 @@ export type CommandParse =
 const COMMAND_LINE = /^ {0,3}\/(withdraw|intervene|answer|retry|pause|resume)(?=[ \t]|$)(.*)$/i;
 /** A blank line in CommonMark's sense: spaces and tabs only (GFM spec §2.1). */
 const BLANK = /^[ \t]*$/;
-/** Escalation ids are `q` and a number (q1, q2…), easy to type in a reply. */
-export const ESCALATION_ID = /^q\d{1,6}$/i;
 
 export function parseCommand(body: string): CommandParse {
   const lines = stripHiddenBlocks(body).split("\n");

@@ -2,15 +2,13 @@
 // engine, never the model's words), the workspaces' setup, and the requests the egress proxy
 // refused. Pure; shared by the status comment and the check runs.
 
-import type { CommandEvidence } from "../records/command-evidence.js";
+import { evidenceOutcome, type CommandEvidence } from "../records/command-evidence.js";
 import type { EngineState, TaskMeta } from "../records/engine-state.js";
 import { codeBlock, codeSpan } from "./untrusted-code.js";
 
-/** "`npm test` exit 0, 32 passed (4.1 s)". */
+/** "`npm test` exit 0, 32 passed"; "`make check` exit 0, no count". */
 export function evidenceText(e: CommandEvidence): string {
-  const exit = e.timedOut ? "timed out" : e.exitCode === null ? "killed" : `exit ${e.exitCode}`;
-  const summary = e.summary === undefined ? "" : `, ${e.summary}`;
-  return `${codeSpan(e.command, 80)} ${exit}${summary}`;
+  return `${codeSpan(e.command, 80)} ${evidenceOutcome(e)}`;
 }
 
 /** What the verifier's last run rests on, for the task table. Shown: at most the last three. */

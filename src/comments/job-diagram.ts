@@ -55,6 +55,8 @@ const STATE_CLASSES = [
   "classDef failed fill:#fecaca,stroke:#b91c1c,stroke-width:3px,color:#111",
   "classDef withdrawn fill:#e5e7eb,stroke:#4b5563,stroke-width:3px,color:#111",
   "classDef ends fill:#f3f4f6,stroke:#9ca3af,color:#374151",
+  // A state the job never reached: as faint as the edges it did not take.
+  "classDef unreached fill:#ffffff,stroke:#d1d5db,color:#9ca3af",
 ];
 const TERMINAL_CLASS: Partial<Record<State, string>> = {
   DONE: "done",
@@ -104,6 +106,8 @@ export function stateDiagram(facts: Pick<JobDiagramFacts, "state" | "history">):
   visited.delete(facts.state);
   const order: readonly State[] = [...LIVE_STATES, ...TERMINAL_STATES];
   for (const state of order) if (visited.has(state)) lines.push(`class ${state} visited`);
+  const unreached = order.filter((state) => !visited.has(state) && state !== facts.state);
+  if (unreached.length > 0) lines.push(`class ${unreached.join(",")} unreached`);
   lines.push(`class ${facts.state} ${TERMINAL_CLASS[facts.state] ?? "current"}`);
   return mermaidBlock(lines);
 }

@@ -3,6 +3,7 @@
 
 import type { EngineState } from "../records/engine-state.js";
 import { blockedSection, setupFailureText, setupSection, verifierCell } from "./evidence-text.js";
+import { mcpProblemsSection } from "./mcp-problems-text.js";
 
 export function jobEvidence(engine: EngineState): string {
   const lines: string[] = [];
@@ -14,6 +15,6 @@ export function jobEvidence(engine: EngineState): string {
     }
   }
   lines.push(...setupFailureText(engine.setup?.failed));
-  lines.push(...setupSection(engine), ...blockedSection(engine));
+  lines.push(...setupSection(engine), ...blockedSection(engine), ...mcpProblemsSection(engine));
   return lines.join("\n").trim();
 }

@@ -18,6 +18,7 @@ import {
   verifierCell,
   workerCell,
 } from "./evidence-text.js";
+import { mcpProblemsSection } from "./mcp-problems-text.js";
 
 export interface StatusFacts {
   job: JobRecord;
@@ -29,6 +30,15 @@ export interface StatusFacts {
   notices?: readonly string[];
   /** The job waits on a failed setup (issue 20): its command and last lines are shown. */
   setupWaiting?: boolean;
+  /**
+   * Where the job lives, when not on GitHub: the commands a person types there (a local job's
+   * `cfa` verbs), shown instead of the slash commands. The job's page passes them.
+   */
+  verbs?: { resume: string; line: string };
+  /** False on the job's page: it shows the history itself, once. */
+  history?: boolean;
+  /** False on the job's page: no state icon (an emoji needs an emoji font to show). */
+  icons?: boolean;
 }
 
 const STATE_ICON: Record<string, string> = {
@@ -43,12 +53,14 @@ const STATE_ICON: Record<string, string> = {
 export function renderStatusComment(facts: StatusFacts): string {
   const { job, engine } = facts;
   const lines = [
-    `### ${STATE_ICON[job.state] ?? ""} cfa job #${job.job}: **${job.state}**${engine.paused ? " · ⏸️ **PAUSED**" : ""}`,
+    facts.icons === false
+      ? `### cfa job #${job.job}: **${job.state}**${engine.paused ? " · **PAUSED**" : ""}`
+      : `### ${STATE_ICON[job.state] ?? ""} cfa job #${job.job}: **${job.state}**${engine.paused ? " · ⏸️ **PAUSED**" : ""}`,
     "",
     // Issue 17: who paused it, since when and why (their words, one line, nobody pinged).
     ...(engine.paused
       ? [
-          `> [!IMPORTANT]\n> **Paused** by ${oneLine(`@${engine.paused.by}`)} since ${engine.paused.since}: ${oneLine(engine.paused.reason)}. No agent runs until \`/resume\`.`,
+          `> [!IMPORTANT]\n> **Paused** by ${oneLine(`@${engine.paused.by}`)} since ${engine.paused.since}: ${oneLine(engine.paused.reason)}. No agent runs until ${facts.verbs?.resume ?? "`/resume`"}.`,
           "",
         ]
       : []),
@@ -80,7 +92,7 @@ export function renderStatusComment(facts: StatusFacts): string {
     }
     if (rest !== null) lines.push("", `${rest.count} more tasks not listed: ${rest.words}.`);
   }
-  lines.push(...setupSection(engine), ...blockedSection(engine));
+  lines.push(...setupSection(engine), ...blockedSection(engine), ...mcpProblemsSection(engine));
   // The state machine with this job's path, and the dispatch tree (Mermaid, rendered by GitHub).
   lines.push(
     "",
@@ -111,7 +123,7 @@ export function renderStatusComment(facts: StatusFacts): string {
         : [],
     ),
   ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-  if (history.length > 0) {
+  if (history.length > 0 && facts.history !== false) {
     lines.push("", "<details><summary>History</summary>", "");
     for (const entry of history) lines.push(entry.line.replace("-  gate", "- gate"));
     lines.push("", "</details>");
@@ -124,7 +136,7 @@ export function renderStatusComment(facts: StatusFacts): string {
   if (links.length > 0) lines.push("", links.join(" · "));
   lines.push(
     "",
-    "<sub>Commands (people with write access): `/withdraw [reason]` · `/intervene <text>` · `/answer [q<N>] <text>` · `/pause [reason]` · `/resume` · `/retry` (a failed setup). Gates are approved in a pull-request review.</sub>",
+    `<sub>${facts.verbs?.line ?? "Commands (people with write access): `/withdraw [reason]` · `/intervene <text>` · `/answer [q<N>] <text>` · `/pause [reason]` · `/resume` · `/retry` (a failed setup). Gates are approved in a pull-request review."}</sub>`,
   );
   return withHiddenBlock(lines.join("\n"), { v: 1, job: job.job, kind: "status" });
 }

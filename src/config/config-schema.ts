@@ -16,6 +16,7 @@ import { NetworkSettingSchema } from "./network-setting.js";
 import { ReadOnlyPathSchema } from "./read-only-paths.js";
 import { GITHUB_FILE_LIMIT_MIB } from "../git/file-size-limit.js";
 import { SetupSettingSchema, toSetupConfig } from "./setup-setting.js";
+import { McpSettingSchema } from "./mcp-setting.js";
 
 export const CONFIG_PATH = ".github/cfa.yml";
 
@@ -128,6 +129,8 @@ export const CfaConfigFileSchema = z.strictObject({
    * an agent works in it, in the sandbox, with their own network (setup-setting.ts).
    */
   setup: SetupSettingSchema.optional(),
+  /** `.mcp.json`'s tools per role, by tool-name pattern, and their time limits (mcp-setting.ts). */
+  mcp: McpSettingSchema,
   /** Issue 8 §11: per-command resource limits, per role (src/ports/sandbox.ts). */
   commandLimits: perRole(() =>
     z

@@ -11,6 +11,8 @@ export * from "./egress.js";
 export * from "./env-schema.js";
 export * from "./escalation-policy.js";
 export * from "./format-config-errors.js";
+export * from "./mcp-servers.js";
+export * from "./mcp-setting.js";
 export * from "./model-tiers.js";
 export * from "./network-setting.js";
 export * from "./parse-config.js";

@@ -49,6 +49,7 @@ import { openSession, type Session } from "./job/session.js";
 import { foldedTranscript } from "./fanout/folded-transcript.js";
 import { runtimeOf, type TaskRunHooks } from "./turn/wake-runtime.js";
 import { handleEffects } from "./flow/transitions.js";
+import { pollInterventions } from "./people/poll-interventions.js";
 import { recover } from "./flow/orchestrator.js";
 import { taskOfThread } from "./job/instances.js";
 import { stopOf } from "./job/wake-stop.js";
@@ -136,6 +137,8 @@ export async function wakeTask(o: TaskWakeOptions, deps: EngineDeps): Promise<Ta
     return { stopped: `another process works on job #${o.job} here`, turns: 0, done: false };
   try {
     const s = await openSession(o.job, runDeps, config.config);
+    // As in the lead's run, its turns look at people's commands between model calls.
+    runtimeOf(s).poll = () => pollInterventions(s);
     return await runWorker(s, o, standing.ledger);
   } finally {
     closeIdleLineProcesses();

@@ -6,9 +6,13 @@ import { unmark } from "../comments/own-marks.js";
 import { addressKey } from "../protocol/address.js";
 import { isLiveState, isTerminalState, type State } from "../protocol/fsm.js";
 import type { CfaConfig } from "../config/index.js";
+import { closeIdleLineProcesses } from "../git/git-line-process.js";
+import { diskFullDetail, isDiskFull } from "../ports/disk-full.js";
 import type { EngineDeps } from "./job/engine-deps.js";
 import { memoForge } from "./job/forge-memo.js";
+import { currentLead } from "./job/instances.js";
 import { loadConfig } from "./job/load-config.js";
+import { describePullRequest } from "./job/pull-request.js";
 import { refuseToStart } from "./job/refuse-to-start.js";
 import {
   applyChange,
@@ -19,37 +23,35 @@ import {
   type Session,
 } from "./job/session.js";
 import { removeStaleGitLocks } from "./job/stale-git-locks.js";
-import { takeWakeLock } from "./job/wake-lock.js";
+import { takeWakeLock, type WakeLock } from "./job/wake-lock.js";
+import { stopOf } from "./job/wake-stop.js";
+import { waitForApi } from "./turn/api-wait.js";
+import { openJournal } from "./turn/charges.js";
+import { runtimeOf } from "./turn/wake-runtime.js";
+import { prepareWorkspaces } from "./setup/ensure-setup.js";
+import { dispatchOnMail } from "./fanout/dispatch-on-mail.js";
+import { dispatchSaved } from "./fanout/dispatch-saved.js";
+import { runsElsewhere } from "./fanout/dispatch-task-run.js";
+import { readTaskRunStates } from "./fanout/task-run-states.js";
+import { watchAtWake } from "./fanout/watch-at-wake.js";
 import { askPeople } from "./flow/ask-people.js";
-import { currentLead } from "./job/instances.js";
+import { clearDiskPause, diskFullAdvice, pauseForDisk, pausedForDisk } from "./flow/disk-pause.js";
+import { remindGates } from "./flow/gate-reminders.js";
 import { ensureLead } from "./flow/leads.js";
 import { nudgeLead } from "./flow/nudge.js";
 import { resumeUnfinished } from "./flow/resume.js";
 import { runProxies } from "./flow/run-proxies.js";
-import { remindGates } from "./flow/gate-reminders.js";
 import { ingestHumanEvents } from "./people/ingest.js";
+import { pollInterventions } from "./people/poll-interventions.js";
+import { withdrawalPending } from "./people/withdrawal-pending.js";
+import { applyEnded, unavailableIn } from "./apply/apply-ended.js";
+import { foldAtWake } from "./apply/fold-at-wake.js";
+import { TurnScheduler } from "./apply/turn-scheduler.js";
 import { publishChecks } from "./publish/checks.js";
 import { publishStatus, waitingOn } from "./publish/status.js";
-import { describePullRequest } from "./job/pull-request.js";
-import { closeIdleLineProcesses } from "../git/git-line-process.js";
-import { waitForApi } from "./turn/api-wait.js";
-import { openJournal } from "./turn/charges.js";
-import { prepareWorkspaces } from "./setup/ensure-setup.js";
-import { applyEnded, unavailableIn } from "./apply/apply-ended.js";
-import { TurnScheduler } from "./apply/turn-scheduler.js";
-import { runtimeOf } from "./turn/wake-runtime.js";
-import { stopOf, withdrawalPending } from "./job/wake-stop.js";
-import { foldAtWake } from "./apply/fold-at-wake.js";
-import { watchAtWake } from "./fanout/watch-at-wake.js";
-import { readTaskRunStates } from "./fanout/task-run-states.js";
-import { dispatchOnMail } from "./fanout/dispatch-on-mail.js";
-import { dispatchSaved } from "./fanout/dispatch-saved.js";
-import { runsElsewhere } from "./fanout/dispatch-task-run.js";
 
 /** How long an aborted wake waits for the journal's last push (SIGTERM leaves 2.5 s). */
 const ABORT_FLUSH_MS = 1500;
-import { diskFullDetail, isDiskFull } from "../ports/disk-full.js";
-import { clearDiskPause, diskFullAdvice, pauseForDisk, pausedForDisk } from "./flow/disk-pause.js";
 
 export interface WakeSummary {
   job: number;
@@ -99,63 +101,15 @@ export async function wake(
 ): Promise<WakeSummary> {
   deps = { ...deps, forge: memoForge(deps.forge) };
   const config = await loadConfig(n, deps, options.config);
-  if (!config.ok)
-    return { job: n, state: null, waitingOn: "a valid .github/cfa.yml", notes: [config.note] };
+  if (!config.ok) return notRun(n, "a valid .github/cfa.yml", config.note);
   const refusal = await refuseToStart(n, deps, config.config);
-  if (refusal !== null)
-    return { job: n, state: null, waitingOn: refusal.waitingOn, notes: [refusal.note] };
-  let locked: Awaited<ReturnType<typeof takeWakeLock>>;
+  if (refusal !== null) return notRun(n, refusal.waitingOn, refusal.note);
+  const locked = await lockJob(n, deps);
+  if (locked.kind === "not-run") return locked.summary;
   try {
-    locked = await takeWakeLock(deps.workRoot, n);
-  } catch (error) {
-    if (!isDiskFull(error)) throw error;
-    return fullBeforeOpening(n, deps, error);
-  }
-  if (locked.kind === "busy") {
-    return {
-      job: n,
-      state: null,
-      waitingOn: `the wake already running (pid ${locked.pid})`,
-      notes: [
-        `job #${n} is being worked on by another process (pid ${locked.pid}); it reads new comments at its agents' next model calls`,
-      ],
-      busy: { pid: locked.pid },
-    };
-  }
-  try {
-    await clearStaleGitLocks(n, deps);
-    const s = await openSession(n, deps, config.config, options.requester);
-    let stopped: WakeSummary["stopped"];
-    try {
-      stopped = await run(s, options);
-    } catch (error) {
-      if (options.signal?.aborted) {
-        // Aborted (a second Ctrl-C, SIGTERM) is a crash by choice: the turns in flight never
-        // land — their files are dropped, nothing more is committed or posted — and the next
-        // wake redoes them without spending the retry budget (seed 000 §11 bounded
-        // crash-loss). What they paid reaches the journal's branch if it can in the seconds
-        // left (GitHub kills the process 2.5 s after SIGTERM), so the next run pays it once.
-        await s.repo.resetToHead();
-        await Promise.race([
-          runtimeOf(s).journalBranch?.flush(),
-          new Promise((resolve) => setTimeout(resolve, ABORT_FLUSH_MS).unref()),
-        ]);
-        throw error;
-      }
-      // The runner's disk is full: the job pauses, live (issue 18 §7, disk-pause.ts).
-      if (!isDiskFull(error)) throw error;
-      await pauseForDisk(s, error);
-    } finally {
-      if (!options.signal?.aborted) await finishWake(s);
-    }
-    // Printed and logged, never posted: without the template's marks (src/comments/own-marks.ts).
-    return {
-      job: n,
-      state: s.job.state,
-      waitingOn: stopped?.wakeAgain ? "the run it dispatches next" : unmark(waitingOn(s)).text,
-      notes: s.notes,
-      ...(stopped ? { stopped } : {}),
-    };
+    const s = await openWake(n, deps, config.config, options.requester);
+    const stopped = await runAndFinish(s, options);
+    return summaryOf(s, stopped);
   } catch (error) {
     if (options.signal?.aborted || !isDiskFull(error)) throw error;
     return fullBeforeOpening(n, deps, error);
@@ -164,6 +118,97 @@ export async function wake(
     closeIdleLineProcesses();
     await locked.lock.release();
   }
+}
+
+/** A wake that did not run the job: what it waits on, and the one note that says why. */
+function notRun(n: number, waiting: string, note: string): WakeSummary {
+  return { job: n, state: null, waitingOn: waiting, notes: [note] };
+}
+
+/** The job's wake lock, or the wake's answer when it cannot take it. */
+async function lockJob(
+  n: number,
+  deps: EngineDeps,
+): Promise<{ kind: "locked"; lock: WakeLock } | { kind: "not-run"; summary: WakeSummary }> {
+  let locked: Awaited<ReturnType<typeof takeWakeLock>>;
+  try {
+    locked = await takeWakeLock(deps.workRoot, n, (line) =>
+      deps.logger.warn(`cfa/engine: ${line}`),
+    );
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    return { kind: "not-run", summary: fullBeforeOpening(n, deps, error) };
+  }
+  if (locked.kind === "taken") return { kind: "locked", lock: locked.lock };
+  return {
+    kind: "not-run",
+    summary: {
+      job: n,
+      state: null,
+      waitingOn: `the wake already running (pid ${locked.pid})`,
+      notes: [
+        `job #${n} is being worked on by another process (pid ${locked.pid}); it reads new comments at its agents' next model calls`,
+      ],
+      busy: { pid: locked.pid },
+    },
+  };
+}
+
+/** The job's session, opened under the lock, its turns looking at people between model calls. */
+async function openWake(
+  n: number,
+  deps: EngineDeps,
+  config: CfaConfig,
+  requester: string | undefined,
+): Promise<Session> {
+  await clearStaleGitLocks(n, deps);
+  const s = await openSession(n, deps, config, requester);
+  runtimeOf(s).poll = () => pollInterventions(s);
+  return s;
+}
+
+/**
+ * Runs the opened job, then publishes its end (finishWake) — unless the wake was aborted,
+ * which leaves nothing in flight behind. Returns what a stop ended, if one did.
+ */
+async function runAndFinish(s: Session, options: WakeOptions): Promise<WakeSummary["stopped"]> {
+  try {
+    return await run(s, options);
+  } catch (error) {
+    if (options.signal?.aborted) {
+      // Aborted (a second Ctrl-C, SIGTERM) is a crash by choice: the turns in flight never
+      // land — their files are dropped, nothing more is committed or posted — and the next
+      // wake redoes them without spending the retry budget (seed 000 §11 bounded
+      // crash-loss). What they paid reaches the journal's branch if it can in the seconds
+      // left (GitHub kills the process 2.5 s after SIGTERM), so the next run pays it once.
+      await s.repo.resetToHead();
+      await Promise.race([
+        runtimeOf(s).journalBranch?.flush(),
+        new Promise((resolve) => setTimeout(resolve, ABORT_FLUSH_MS).unref()),
+      ]);
+      throw error;
+    }
+    // The runner's disk is full: the job pauses, live (issue 18 §7, disk-pause.ts).
+    if (!isDiskFull(error)) throw error;
+    await pauseForDisk(s, error);
+    return undefined;
+  } finally {
+    if (!options.signal?.aborted) await finishWake(s);
+  }
+}
+
+/**
+ * What the wake says it did. Printed and logged, never posted: without the template's marks
+ * (src/comments/own-marks.ts).
+ */
+function summaryOf(s: Session, stopped: WakeSummary["stopped"]): WakeSummary {
+  return {
+    job: s.n,
+    state: s.job.state,
+    waitingOn: stopped?.wakeAgain ? "the run it dispatches next" : unmark(waitingOn(s)).text,
+    notes: s.notes,
+    ...(stopped ? { stopped } : {}),
+  };
 }
 
 /**
@@ -206,23 +251,32 @@ async function finishWake(s: Session): Promise<void> {
 }
 
 /**
- * The loop of a wake: people's replies, escalations, then turns, until quiescent. Returns
- * what a stop (`options.stop`) ended, if one did while the job was live.
+ * The loop of a wake: what is owed first, then turns until quiescent. Returns what a stop
+ * (`options.stop`) ended, if one did while the job was live.
  */
 async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopped"]> {
   options.signal?.throwIfAborted();
   runtimeOf(s).stopAtMs = options.stopAt ?? null;
+  if (!(await catchUp(s))) return undefined;
+  return runAllTurns(s, options);
+}
+
+/**
+ * Everything owed before a turn runs: what a dead wake paid and left undone, people's
+ * replies, gates' reminders, the tasks' own runs. False when the job runs no turn now.
+ */
+async function catchUp(s: Session): Promise<boolean> {
   // Calls a dead or outaged wake paid for are accounted before anything else runs.
   await openJournal(s);
   await resumeUnfinished(s);
-  if (isTerminalState(s.job.state)) return undefined;
+  if (isTerminalState(s.job.state)) return false;
   await ingestHumanEvents(s, { checkPullRequest: true });
   // Issue 17: a paused job runs nothing — no lead, proxy, question, nudge or turn — until a
   // person resumes it; what people said meanwhile was recorded above and acts on resume.
-  if (isPaused(s)) return undefined;
+  if (isPaused(s)) return false;
   // A gate nobody answered: its one reminder, or the job withdrawn when it expired.
   await remindGates(s);
-  if (!isLiveState(s.job.state)) return undefined;
+  if (!isLiveState(s.job.state)) return false;
   // Issue 15 point 6: what the tasks' own runs pushed since the last wake reaches the bus;
   // then the states of the runs still watched, a run that ended since the branches were
   // fetched folded whole before it is judged (task-run-states.ts).
@@ -233,6 +287,11 @@ async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopp
   // the lead's own.
   const watched = await watchAtWake(s, runStates.states);
   if (!(await dispatchSaved(s)) && watched) await persist(s, `cfa #${s.n}: task runs watched`);
+  return true;
+}
+
+/** The turns of the wake, until quiescent or stopped; then what a stop ended, if one did. */
+async function runAllTurns(s: Session, options: WakeOptions): Promise<WakeSummary["stopped"]> {
   // A pause seen while turns run stops the wake as the time margin does (at each turn's next
   // model call, nothing of them applied, their calls journalled and charged once).
   const pause = new AbortController();
@@ -245,6 +304,30 @@ async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopp
     order: s.deps.applyOrder ?? "finished",
     signal: options.signal,
   });
+  const takeBack = handDown(s, turns, pause, options.stop);
+  try {
+    await runTurns(s, turns, options);
+  } finally {
+    takeBack();
+    await stopLeftTurns(s, turns, options.stop);
+  }
+  // A task the loop's last applied turn dispatched (it ended at maxTurns or at a stop) still
+  // gets its run: its epoch is saved, and the run works on its own (dispatch-saved.ts).
+  if (isLiveState(s.job.state) && s.engine.paused === undefined) await dispatchSaved(s);
+  return endStopped(s, stopOf(options.stop), pause.signal.aborted);
+}
+
+/**
+ * What the wake hands down to the turns while they run (turn/wake-runtime.ts): starting a
+ * lead at once, waiting for a thread's turns to be applied, pausing; and a stop reaching every
+ * running turn. Returns the function that takes it all back.
+ */
+function handDown(
+  s: Session,
+  turns: TurnScheduler,
+  pause: AbortController,
+  stopSignal: AbortSignal | undefined,
+): () => void {
   const rt = runtimeOf(s);
   rt.lateJoin = (a) => turns.launch(a);
   rt.appliedOn = (thread) => turns.appliedOn(thread);
@@ -252,46 +335,58 @@ async function run(s: Session, options: WakeOptions): Promise<WakeSummary["stopp
     if (!pause.signal.aborted) pause.abort({ reason: `paused by @${by}`, now: false });
   };
   const onStop = () => {
-    const stop = stopOf(options.stop);
+    const stop = stopOf(stopSignal);
     if (stop === null) return;
     // Every running turn ends at its next model call; a cancellation cannot wait that long.
     rt.stopping = `the run stops early: ${stop.reason}`;
     if (stop.now) turns.abortRunning(rt.stopping);
     turns.poke();
   };
-  options.stop?.addEventListener("abort", onStop, { once: true });
+  stopSignal?.addEventListener("abort", onStop, { once: true });
   onStop();
-  try {
-    await runTurns(s, turns, options);
-  } finally {
+  return () => {
     rt.lateJoin = null;
     rt.appliedOn = null;
     rt.pause = null;
-    options.stop?.removeEventListener("abort", onStop);
-    // Nothing runs past its wake: a turn still running here is stopped and not applied
-    // (the wake is stopping, or the job ended); its calls stay journalled.
-    // A stop at the boundary (the time margin) lets each end at its next model call.
-    const stop = stopOf(options.stop);
-    if (turns.size > 0) {
-      const dropped = await turns.stopAll(stop?.reason ?? "the wake is ending", {
-        atBoundary: stop !== null && !stop.now,
-      });
-      // Stopped early, a turn that ran to its boundary is redone next time: it counts then.
-      if (stop !== null && isLiveState(s.job.state)) {
-        for (const d of dropped)
-          if (d.turn.run !== null) applyChange(s, { type: "turn-uncounted" });
-      }
-    }
+    stopSignal?.removeEventListener("abort", onStop);
+  };
+}
+
+/**
+ * Nothing runs past its wake: a turn still running here is stopped and not applied (the wake
+ * is stopping, or the job ended); its calls stay journalled. A stop at the boundary (the time
+ * margin) lets each end at its next model call.
+ */
+async function stopLeftTurns(
+  s: Session,
+  turns: TurnScheduler,
+  stopSignal: AbortSignal | undefined,
+): Promise<void> {
+  const stop = stopOf(stopSignal);
+  if (turns.size === 0) return;
+  const dropped = await turns.stopAll(stop?.reason ?? "the wake is ending", {
+    atBoundary: stop !== null && !stop.now,
+  });
+  // Stopped early, a turn that ran to its boundary is redone next time: it counts then.
+  if (stop !== null && isLiveState(s.job.state)) {
+    for (const d of dropped) if (d.turn.run !== null) applyChange(s, { type: "turn-uncounted" });
   }
-  // A task the loop's last applied turn dispatched (it ended at maxTurns or at a stop) still
-  // gets its run: its epoch is saved, and the run works on its own (dispatch-saved.ts).
-  if (isLiveState(s.job.state) && s.engine.paused === undefined) await dispatchSaved(s);
-  const stop = stopOf(options.stop);
+}
+
+/**
+ * The end of a wake that a stop or a pause ended with the job live: what it says, and whether
+ * the job is woken again.
+ */
+async function endStopped(
+  s: Session,
+  stop: ReturnType<typeof stopOf>,
+  paused: boolean,
+): Promise<WakeSummary["stopped"]> {
   if (stop === null || !isLiveState(s.job.state)) return undefined;
   // What the stopped turns wrote in the job worktree (a lead's half-done files) is not
   // committed: the turn is redone next time. Every applied turn was committed already.
   await s.repo.resetToHead();
-  if (pause.signal.aborted) {
+  if (paused) {
     // The pause is applied now if only a mid-turn look saw it (poll-interventions.ts), with
     // whatever else people said; the stopped turns are redone on resume.
     progress(s, s.job.state, "STOPPED", stop.reason);

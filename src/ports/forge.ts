@@ -160,4 +160,12 @@ export interface Forge {
   setCheck(check: CheckUpdate): Promise<void>;
   /** The text of `.github/cfa.yml` on the default branch, or null when absent. */
   readConfig(): Promise<string | null>;
+  /**
+   * The one way to read a "default branch only" input (configuration, setup, repository
+   * instructions, `.mcp.json`): the text of `path` (relative to the root, `/`-separated) as
+   * the default branch's tip holds it — on GitHub the contents API without `ref`, locally
+   * the branch the forge recorded (never the checkout's HEAD or working tree). Null when
+   * absent; throws, naming the path, when it is a folder, a link or too large.
+   */
+  readDefaultBranchFile(path: string): Promise<string | null>;
 }

@@ -1,4 +1,7 @@
-// The Sandbox port: run one command for an agent, contained.
+// The Sandbox port: run one command for an agent, contained; or start one long-lived process
+// under the same walls (an MCP server the agent's tools talk to over its stdin and stdout).
+
+import type { Readable, Writable } from "node:stream";
 
 /**
  * Per-command resource limits (issue 8 §11), per role in `.github/cfa.yml` (`commandLimits`).
@@ -108,8 +111,38 @@ export interface BlockedRequest {
   count: number;
 }
 
+/**
+ * A process that lives until stopped, under a command's walls: the same root, workspace,
+ * environment, network (the egress proxy lives as long as the process), limits and process
+ * namespace. No time limit and no output cap: the caller reads stdout as a stream and bounds
+ * what it takes, and stops the process when done.
+ */
+export type ProcessRequest = Omit<CommandRequest, "timeoutMs" | "maxOutputBytes"> & {
+  /** The last bytes of stderr kept, for what a failure shows. */
+  stderrBytes: number;
+};
+
+export interface SandboxedProcess {
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  /** The last `stderrBytes` the process wrote to stderr, as UTF-8. */
+  stderrTail(): string;
+  /** Settles once the process and everything it started are gone (never rejects). */
+  readonly exited: Promise<{ exitCode: number | null; signal: string | null }>;
+  /** Requests the egress proxy refused so far (network as a host list). */
+  blocked(): BlockedRequest[];
+  /** Kills the process and everything it started, then cleans up; resolves when done. */
+  stop(): Promise<void>;
+}
+
 export interface Sandbox {
   /** "bwrap" when contained by bubblewrap; "none" only when sandbox mode is explicitly off. */
   readonly kind: "bwrap" | "none";
   run(request: CommandRequest, options?: { signal?: AbortSignal }): Promise<CommandResult>;
+  /**
+   * Starts a long-lived process (an MCP server) under the walls `run` gives a command.
+   * Rejects when it cannot be spawned; a process that exits at once is a SandboxedProcess
+   * whose `exited` has settled.
+   */
+  start(request: ProcessRequest): Promise<SandboxedProcess>;
 }

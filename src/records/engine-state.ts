@@ -287,6 +287,26 @@ export const EngineStateSchema = z.object({
       dropped: z.number().int().nonnegative(),
     })
     .optional(),
+  /**
+   * The repository's MCP servers that did not start, died or were left out, as the engine saw
+   * it (`.mcp.json` itself not valid: server ""): one line each in the status comment. At
+   * most MCP_PROBLEMS_KEPT; absent: none.
+   */
+  mcp: z
+    .object({
+      problems: z.array(
+        z.object({
+          server: z.string().max(64),
+          reason: z.string().max(600),
+          /** Who met it: the instance (`worker@dispatch:api`) or "wake" for the file. */
+          by: z.string(),
+          count: z.number().int().positive(),
+          first: z.string(),
+          last: z.string(),
+        }),
+      ),
+    })
+    .optional(),
 });
 export type EngineState = z.infer<typeof EngineStateSchema>;
 export type FanoutRecord = NonNullable<EngineState["fanout"]>;
@@ -295,6 +315,8 @@ export type SetupRun = SetupRecord["runs"][number];
 export type SetupFailure = NonNullable<SetupRecord["failed"]>;
 export type MeasuredRecord = NonNullable<EngineState["measured"]>;
 export type BlockedEntry = NonNullable<EngineState["blocked"]>["entries"][number];
+export type McpProblemEntry = NonNullable<EngineState["mcp"]>["problems"][number];
+export const MCP_PROBLEMS_KEPT = 20;
 
 export function initialEngineState(requester: string): EngineState {
   return {

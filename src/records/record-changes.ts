@@ -16,6 +16,7 @@ import type {
   TaskLedgerRecord,
   TaskMeta,
 } from "./engine-state.js";
+import { MCP_PROBLEMS_KEPT } from "./engine-state.js";
 import { keepEvidence, type CommandEvidence } from "./command-evidence.js";
 
 /** The records a wake holds: the job record and the engine's bookkeeping inside it. */
@@ -91,6 +92,8 @@ export type RecordChange =
       at: string;
       blocked: readonly Omit<BlockedEntry, "by" | "first" | "last">[];
     }
+  /** An MCP server that did not start, died, or a `.mcp.json` that is not valid (server ""). */
+  | { type: "mcp-problem"; server: string; reason: string; by: string; at: string }
   /** A question or gate asked by a turn: it takes the next escalation id (`q<N>`). */
   | { type: "escalation-opened"; meta: EscalationMeta }
   /** What became of an escalation: posted, framed by the proxy, answered, superseded… */
@@ -263,6 +266,8 @@ export function evolveRecords(records: JobRecords, change: RecordChange): JobRec
     }
     case "requests-blocked":
       return withEngine({ ...engine, blocked: addBlocked(engine.blocked, change) });
+    case "mcp-problem":
+      return withEngine({ ...engine, mcp: addMcpProblem(engine.mcp, change) });
     case "escalation-opened": {
       const id = nextEscalationId(engine);
       return withEngine({
@@ -411,6 +416,24 @@ function addBlocked(
     }
   }
   return { entries, dropped };
+}
+
+/** The same server and reason is one line, counted; past MCP_PROBLEMS_KEPT lines, none is added. */
+function addMcpProblem(
+  current: EngineState["mcp"],
+  change: Extract<RecordChange, { type: "mcp-problem" }>,
+): NonNullable<EngineState["mcp"]> {
+  const problems = [...(current?.problems ?? [])];
+  const server = change.server.slice(0, 64);
+  const reason = change.reason.slice(0, 600);
+  const i = problems.findIndex((p) => p.server === server && p.reason === reason);
+  if (i >= 0) {
+    const p = problems[i]!;
+    problems[i] = { ...p, count: p.count + 1, last: change.at };
+  } else if (problems.length < MCP_PROBLEMS_KEPT) {
+    problems.push({ server, reason, by: change.by, count: 1, first: change.at, last: change.at });
+  }
+  return { problems };
 }
 
 const NOTHING_MEASURED: MeasuredRecord = { turns: 0, turnMs: 0, commandMs: 0, tasks: 0, taskMs: 0 };

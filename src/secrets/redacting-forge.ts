@@ -55,6 +55,7 @@ const CLEAN: { [K in keyof Forge]-?: Clean<Forge[K]> } = {
     } as CheckUpdate,
   ],
   readConfig: "reads",
+  readDefaultBranchFile: "reads",
 };
 
 /** `forge` with its writes redacted; every other member (and any extra, e.g. apiCalls) as is. */

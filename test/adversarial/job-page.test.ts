@@ -23,6 +23,7 @@ import {
   riskyAttributes,
   runPage,
 } from "../support/page/load-page.js";
+import { bound } from "../support/time-bound.js";
 
 type Naive = "markdown" | "diagram";
 /** [class, name, planted Markdown, how a naive page would put it on the page]. */
@@ -117,7 +118,7 @@ beforeAll(async () => {
   const page = await writeJobPage(job.repoDir, 1, { out, cli: "cfa", now: new Date() });
   html = readFileSync(page.path, "utf8");
   doc = pageDom(html);
-}, 120_000);
+}, bound(120_000));
 afterAll(async () => job?.cleanup());
 
 /** The naive page: what the case's text would become without the page's defences. */

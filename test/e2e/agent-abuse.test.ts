@@ -20,6 +20,7 @@ import { fileOnBranch, state, transcript, userTexts } from "../support/engine/in
 import { ONE_TASK_EXECUTE_STEPS, pass, proxiedToExecute } from "../support/engine/recordings.js";
 import { call, recording, say, tools } from "../support/engine/script.js";
 import { refuseLargeFiles } from "../support/adversarial/github-file-limit.js";
+import { bound } from "../support/time-bound.js";
 
 const WORKER = "worker@dispatch:hello";
 // `mkdir d; cd d` 2,000 times: 4,000 bytes of path, past PATH_MAX with the workspace's root.
@@ -45,55 +46,59 @@ function abuseRecording() {
 describe("an agent's abuse end to end (issue 18 §7)", () => {
   const newJob = useLocalJobs();
 
-  it("a worker's 2,000-deep tree and 101 MiB file: the job reaches its gate, and the branch pushes then and after", async () => {
-    const job = await newJob({
-      recording: abuseRecording(),
-      config: "escalation:\n  INTENT: never\n  PLAN: never\n",
-    });
-    await openJob(job);
-    const github = join(job.root, "github.git");
-    execFileSync("git", ["init", "--quiet", "--bare", github]);
-    refuseLargeFiles(github);
-    const push = () =>
-      spawnSync("git", ["push", "--quiet", github, "cfa/1"], {
-        cwd: job.repoDir,
-        encoding: "utf8",
+  it(
+    "a worker's 2,000-deep tree and 101 MiB file: the job reaches its gate, and the branch pushes then and after",
+    async () => {
+      const job = await newJob({
+        recording: abuseRecording(),
+        config: "escalation:\n  INTENT: never\n  PLAN: never\n",
       });
+      await openJob(job);
+      const github = join(job.root, "github.git");
+      execFileSync("git", ["init", "--quiet", "--bare", github]);
+      refuseLargeFiles(github);
+      const push = () =>
+        spawnSync("git", ["push", "--quiet", github, "cfa/1"], {
+          cwd: job.repoDir,
+          encoding: "utf8",
+        });
 
-    const atGate = await wake(1, job.deps);
-    expect(atGate.state).toBe("EXECUTE");
-    expect(atGate.waitingOn).toContain("review WORK_SUMMARY.md");
-    expect(state(job).failures).toBe(0);
+      const atGate = await wake(1, job.deps);
+      expect(atGate.state).toBe("EXECUTE");
+      expect(atGate.waitingOn).toContain("review WORK_SUMMARY.md");
+      expect(state(job).failures).toBe(0);
 
-    // The worker was told, in the result of the command that did it.
-    const told = userTexts(transcript(job, WORKER)).join("\n");
-    expect(told).toMatch(/cfa: removed out\/d\/d\/…\(\d+ more\)…\/d .*at most 64 deep/u);
-    expect(told).toContain("cfa: out/big.bin is 101.0 MiB, over the 10.0 MiB");
+      // The worker was told, in the result of the command that did it.
+      const told = userTexts(transcript(job, WORKER)).join("\n");
+      expect(told).toMatch(/cfa: removed out\/d\/d\/…\(\d+ more\)…\/d .*at most 64 deep/u);
+      expect(told).toContain("cfa: out/big.bin is 101.0 MiB, over the 10.0 MiB");
 
-    // The branch holds the work, nothing past the bounds and no file over the limit.
-    expect(fileOnBranch(job, "hello.txt")).toBe("hello");
-    const tree = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
-    expect(tree).not.toContain("big.bin");
-    const deepest = Math.max(
-      ...git(job.repoDir, "ls-tree", "-r", "-t", "--name-only", "cfa/1")
+      // The branch holds the work, nothing past the bounds and no file over the limit.
+      expect(fileOnBranch(job, "hello.txt")).toBe("hello");
+      const tree = git(job.repoDir, "ls-tree", "-r", "--name-only", "cfa/1");
+      expect(tree).not.toContain("big.bin");
+      const deepest = Math.max(
+        ...git(job.repoDir, "ls-tree", "-r", "-t", "--name-only", "cfa/1")
+          .split("\n")
+          .map((file) => file.split("/").length),
+      );
+      expect(deepest).toBeLessThanOrEqual(MAX_TREE_DEPTH + 1);
+      const sizes = git(job.repoDir, "ls-tree", "-r", "-l", "cfa/1")
         .split("\n")
-        .map((file) => file.split("/").length),
-    );
-    expect(deepest).toBeLessThanOrEqual(MAX_TREE_DEPTH + 1);
-    const sizes = git(job.repoDir, "ls-tree", "-r", "-l", "cfa/1")
-      .split("\n")
-      .map((line) => Number(line.split(/\s+/u)[3]));
-    expect(Math.max(...sizes)).toBeLessThan(10 * MIB);
+        .map((line) => Number(line.split(/\s+/u)[3]));
+      expect(Math.max(...sizes)).toBeLessThan(10 * MIB);
 
-    const first = push();
-    expect(first.stderr).toBe("");
-    expect(first.status).toBe(0);
+      const first = push();
+      expect(first.stderr).toBe("");
+      expect(first.status).toBe(0);
 
-    await approve(job);
-    const done = await wake(1, job.deps);
-    expect(done.state).toBe("DONE");
-    const later = push();
-    expect(later.stderr).toBe("");
-    expect(later.status).toBe(0);
-  }, 120_000);
+      await approve(job);
+      const done = await wake(1, job.deps);
+      expect(done.state).toBe("DONE");
+      const later = push();
+      expect(later.stderr).toBe("");
+      expect(later.status).toBe(0);
+    },
+    bound(120_000),
+  );
 });

@@ -99,6 +99,7 @@ function onVirtualTime(
     const real = await sandbox(mode);
     return {
       kind: real.kind,
+      start: (request) => real.start(request),
       run: async (request, options) => {
         const result = await real.run(request, options);
         t += commandMinutes * MINUTE;

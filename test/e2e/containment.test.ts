@@ -24,6 +24,7 @@ import { finish, gate, writeArtifact } from "../support/engine/recordings.js";
 import { captureIo, type CapturedIo } from "../support/cli/capture-io.js";
 import { snapshot } from "../support/adversarial/outside-snapshot.js";
 import { gitRaw } from "../support/git/temp-repo.js";
+import { bound } from "../support/time-bound.js";
 
 const ART = ".cfa/jobs/1";
 const git = gitRaw;
@@ -166,7 +167,7 @@ beforeAll(async () => {
   io = captureIo({ cwd: base });
   code = await main(["replay", file, "--dir", area], io);
   repo = join(area, "repo");
-}, 240_000);
+}, bound(240_000));
 
 afterAll(async () => {
   for (const [key, value] of Object.entries(saved)) {
@@ -268,7 +269,7 @@ describe("a lead's command deletes the job's bus.jsonl", () => {
     const io = captureIo({ cwd: base });
     const code = await main(["replay", file, "--dir", join(base, "tamper")], io);
     run = { code, io, repo: join(base, "tamper", "repo") };
-  }, 240_000);
+  }, bound(240_000));
 
   it("tells the lead, fails the turn, applies none of its decisions, and the job goes on", () => {
     expect(run.io.err()).toBe("");

@@ -28,6 +28,7 @@ import {
 } from "../support/engine/kill-recording.js";
 import { createLocalJob, type LocalJob } from "../support/engine/local-job.js";
 import { openJob } from "../support/engine/person.js";
+import { bound } from "../support/time-bound.js";
 
 const CHILD = join(import.meta.dirname, "../support/engine/kill-child.ts");
 const CALL_MS = 5;
@@ -93,35 +94,39 @@ describe("kill -9 anywhere in a job: the next process finishes it, each turn onc
     extraMs: Math.floor(Math.random() * 40),
   }));
   for (const [i, { atCall, extraMs }] of trials.entries()) {
-    it(`trial ${i + 1}: killed ${extraMs} ms into model call ${atCall} of ${killCalls()}`, async () => {
-      const job = await newJob();
-      jobs.push(job);
-      // Aimed at the last call, the kill may come after the process ended: still a trial.
-      const run = await runChild(job.root, atCall, extraMs);
-      // Git killed inside a command leaves its locks: as if it had been, on the job's branch
-      // and in each of its worktrees — and another job's, which is not this wake's to touch.
-      const gitDir = join(job.repoDir, ".git");
-      await mkdir(join(gitDir, "refs/heads/cfa"), { recursive: true });
-      await writeFile(join(gitDir, "refs/heads/cfa/1.lock"), "");
-      await writeFile(join(gitDir, "refs/heads/cfa/2.lock"), "");
-      for (const admin of await readdir(join(gitDir, "worktrees")).catch(() => [])) {
-        await writeFile(join(gitDir, "worktrees", admin, "index.lock"), "");
-      }
-      const summary = await resume(job);
-      expect(summary.state, `killed: ${run.killed}`).toBe("DONE");
-      // Each turn once, and both workers' turns among them.
-      const subjects = turns(firstParentSubjects(job));
-      expect(new Set(subjects).size).toBe(subjects.length);
-      for (const who of KILL_WORKERS) {
-        expect(subjects.filter((s) => s.includes(` ${who} turn `))).toHaveLength(1);
-        // One turn: the task, three responses — never a second turn on top of the first.
-        expect(transcript(job, who).filter((m) => m.role === "assistant")).toHaveLength(3);
-      }
-      expect(existsSync(join(gitDir, "refs/heads/cfa/2.lock"))).toBe(true);
-      const lead = userTexts(transcript(job, "project-lead@state:execute:1"));
-      for (const file of ["hello.txt", "world.txt"]) {
-        expect(lead.filter((t) => t.includes(`${file} written`))).toHaveLength(1);
-      }
-    }, 180_000);
+    it(
+      `trial ${i + 1}: killed ${extraMs} ms into model call ${atCall} of ${killCalls()}`,
+      async () => {
+        const job = await newJob();
+        jobs.push(job);
+        // Aimed at the last call, the kill may come after the process ended: still a trial.
+        const run = await runChild(job.root, atCall, extraMs);
+        // Git killed inside a command leaves its locks: as if it had been, on the job's branch
+        // and in each of its worktrees — and another job's, which is not this wake's to touch.
+        const gitDir = join(job.repoDir, ".git");
+        await mkdir(join(gitDir, "refs/heads/cfa"), { recursive: true });
+        await writeFile(join(gitDir, "refs/heads/cfa/1.lock"), "");
+        await writeFile(join(gitDir, "refs/heads/cfa/2.lock"), "");
+        for (const admin of await readdir(join(gitDir, "worktrees")).catch(() => [])) {
+          await writeFile(join(gitDir, "worktrees", admin, "index.lock"), "");
+        }
+        const summary = await resume(job);
+        expect(summary.state, `killed: ${run.killed}`).toBe("DONE");
+        // Each turn once, and both workers' turns among them.
+        const subjects = turns(firstParentSubjects(job));
+        expect(new Set(subjects).size).toBe(subjects.length);
+        for (const who of KILL_WORKERS) {
+          expect(subjects.filter((s) => s.includes(` ${who} turn `))).toHaveLength(1);
+          // One turn: the task, three responses — never a second turn on top of the first.
+          expect(transcript(job, who).filter((m) => m.role === "assistant")).toHaveLength(3);
+        }
+        expect(existsSync(join(gitDir, "refs/heads/cfa/2.lock"))).toBe(true);
+        const lead = userTexts(transcript(job, "project-lead@state:execute:1"));
+        for (const file of ["hello.txt", "world.txt"]) {
+          expect(lead.filter((t) => t.includes(`${file} written`))).toHaveLength(1);
+        }
+      },
+      bound(180_000),
+    );
   }
 });

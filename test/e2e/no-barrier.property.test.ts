@@ -22,6 +22,7 @@ import { createLocalJob, git } from "../support/engine/local-job.js";
 import { openJob, say as comment } from "../support/engine/person.js";
 import { firstParentSubjects, state, taskBranches } from "../support/engine/inspect.js";
 import { answer, call, respond as step, say as sayStep } from "../support/engine/script.js";
+import { bound } from "../support/time-bound.js";
 
 const RUNS = Number(process.env.CFA_NO_BARRIER_RUNS ?? 3);
 const CONFIG = "escalation:\n  INTENT: never\n  PLAN: never\n  EXECUTE: never\nfanOut: 2\n";
@@ -243,19 +244,27 @@ async function runTrial(trial: Trial): Promise<void> {
 }
 
 describe("no barrier: §12 invariants over random turn durations (issue 15)", () => {
-  it("every interleaving keeps single-instance lifecycle, routing locality, cascade completeness, bus durability, append-only audit, one charge per call, and terminates", async () => {
-    await fc.assert(fc.asyncProperty(trialArb, runTrial), { numRuns: RUNS });
-  }, 600_000);
+  it(
+    "every interleaving keeps single-instance lifecycle, routing locality, cascade completeness, bus durability, append-only audit, one charge per call, and terminates",
+    async () => {
+      await fc.assert(fc.asyncProperty(trialArb, runTrial), { numRuns: RUNS });
+    },
+    bound(600_000),
+  );
 
   // Found by the property in a clean run: three tasks whose turns end while another batch is
   // still being written — two batches encoded from the same cursor repeated seq 75 and the
   // committed bus no longer folded (3 of 7 runs failed before append was one at a time).
-  it("three tasks ending while a batch is written (seed 378112608, path 2:16): the bus folds", async () => {
-    await fc.assert(fc.asyncProperty(trialArb, runTrial), {
-      numRuns: 1,
-      seed: 378112608,
-      path: "2:16",
-      endOnFailure: true,
-    });
-  }, 600_000);
+  it(
+    "three tasks ending while a batch is written (seed 378112608, path 2:16): the bus folds",
+    async () => {
+      await fc.assert(fc.asyncProperty(trialArb, runTrial), {
+        numRuns: 1,
+        seed: 378112608,
+        path: "2:16",
+        endOnFailure: true,
+      });
+    },
+    bound(600_000),
+  );
 });

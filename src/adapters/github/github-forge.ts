@@ -40,7 +40,7 @@ import {
   type PushTarget,
 } from "./push-branch.js";
 import { readJobView } from "./read-job-view.js";
-import { RepositoryConfig } from "./repository-config.js";
+import { CONFIG_PATH, RepositoryConfig } from "./repository-config.js";
 import {
   CollaboratorPermissionSchema,
   IssueCommentSchema,
@@ -343,6 +343,10 @@ class GitHubForgeAdapter implements GitHubForge {
 
   readConfig(): Promise<string | null> {
     return this.config.read();
+  }
+
+  readDefaultBranchFile(path: string): Promise<string | null> {
+    return path === CONFIG_PATH ? this.config.read() : this.config.readFile(path);
   }
 }
 

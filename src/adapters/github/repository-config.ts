@@ -49,12 +49,20 @@ export class RepositoryConfig {
     const prefetched = this.prefetched;
     this.prefetched = undefined;
     if (prefetched !== undefined) return prefetched.text;
+    return this.readFile(CONFIG_PATH);
+  }
+
+  /**
+   * Any file of the default branch through the contents API: without `ref`, GitHub reads
+   * the default branch ("ref: … Default: the repository's default branch",
+   * https://docs.github.com/en/rest/repos/contents#get-repository-content). Null when absent.
+   */
+  async readFile(path: string): Promise<string | null> {
     const { octokit, repo } = this.calls;
     let content: z.infer<typeof ContentSchema>;
     try {
-      // Without `ref`, GitHub reads the default branch.
       content = await this.calls.call("repos.getContent", ContentSchema, () =>
-        octokit.rest.repos.getContent({ ...repo, path: CONFIG_PATH }),
+        octokit.rest.repos.getContent({ ...repo, path }),
       );
     } catch (error) {
       if (isStatus(error, 404)) return null;
@@ -62,13 +70,13 @@ export class RepositoryConfig {
     }
     if (Array.isArray(content) || content.type !== "file") {
       throw new GitHubForgeError(
-        `cfa/github: ${CONFIG_PATH} is not a file on the default branch; make it a YAML file or remove it`,
+        `cfa/github: ${path} is not a file on the default branch; make it a file or remove it`,
         { operation: "repos.getContent" },
       );
     }
     if (content.encoding !== "base64" || content.content === undefined) {
       throw new GitHubForgeError(
-        `cfa/github: ${CONFIG_PATH} is too large for the contents API (${content.size ?? "?"} bytes); keep it under 1 MB`,
+        `cfa/github: ${path} is too large for the contents API (${content.size ?? "?"} bytes); keep it under 1 MB`,
         { operation: "repos.getContent" },
       );
     }

@@ -4,14 +4,21 @@
 
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { isRunning, parseLockOwner, thisProcess } from "../../records/lock-owner.js";
 
-const LOCK_STALE_MS = 30_000;
+/**
+ * A lock whose holder wrote nothing readable yet is given this long before it counts as
+ * left behind (a holder writes its name at once after creating the file).
+ */
+const UNNAMED_LOCK_STALE_MS = 30_000;
 
 export class JsonStore<T> {
   constructor(
     private readonly path: string,
     private readonly initial: () => T,
     private readonly parse: (raw: unknown) => T,
+    /** Hears one line when a lock left by a process that died is taken over. */
+    private readonly onTakeOver: (line: string) => void = () => {},
   ) {}
 
   async read(): Promise<T> {
@@ -61,7 +68,7 @@ export class JsonStore<T> {
       try {
         const handle = await open(lockPath, "wx");
         try {
-          await handle.writeFile(String(process.pid));
+          await handle.writeFile(JSON.stringify(thisProcess()));
         } catch (error) {
           // Taken but not written (the disk is full, issue 18 §7): let it go, or every later
           // command would wait for a lock nobody holds.
@@ -73,12 +80,23 @@ export class JsonStore<T> {
         return () => rm(lockPath, { force: true });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-        // A lock left by a crashed process must not wedge the forge forever.
+        // A lock left by a crashed process must not wedge the forge: its holder is named in
+        // it (pid and start time, lock-owner.ts); one that no longer runs is taken over at
+        // once. Only a lock nobody named yet waits out its age.
+        const text = await readFile(lockPath, "utf8").catch(() => null);
+        const owner = text === null ? null : parseLockOwner(text);
+        if (owner !== null && !isRunning(owner)) {
+          await rm(lockPath, { force: true });
+          this.onTakeOver(
+            `${lockPath} was left by process ${owner.pid}, which has ended: taken over.`,
+          );
+          continue;
+        }
         const age = await stat(lockPath).then(
           (s) => Date.now() - s.mtimeMs,
           () => 0,
         );
-        if (age > LOCK_STALE_MS) await rm(lockPath, { force: true });
+        if (owner === null && age > UNNAMED_LOCK_STALE_MS) await rm(lockPath, { force: true });
         if (attempt > 400)
           throw new Error(
             `cfa/local: ${lockPath} stays locked; remove it if no cfa command is running`,

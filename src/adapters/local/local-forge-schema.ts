@@ -72,6 +72,11 @@ export const LocalForgeDocSchema = z.object({
     }),
   ),
   permissions: z.record(z.string(), z.enum(PERMISSIONS)),
+  /**
+   * The repository's default branch, resolved once (find-default-branch.ts) and kept, as
+   * GitHub keeps it as a setting: never re-read from the checkout. Absent until first asked.
+   */
+  defaultBranch: z.string().optional(),
 });
 export type LocalForgeDoc = z.infer<typeof LocalForgeDocSchema>;
 

@@ -5,7 +5,10 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { gitClient, type GitClient } from "../../git/git-client.js";
-import { headBranchFromFiles } from "../../git/head-from-files.js";
+import { CONFIG_PATH } from "../../config/config-schema.js";
+import { findDefaultBranch } from "./find-default-branch.js";
+import { LocalForgeError } from "./local-forge-error.js";
+import { readCommittedFile } from "./read-committed-file.js";
 import type {
   Actor,
   CheckUpdate,
@@ -31,9 +34,7 @@ import {
 
 export const LOCAL_BOT: Actor = { login: "cfa-bot[bot]", type: "Bot" };
 
-export class LocalForgeError extends Error {
-  override readonly name = "LocalForgeError";
-}
+export { LocalForgeError };
 
 export interface LocalForgeOptions {
   repoDir: string;
@@ -42,6 +43,13 @@ export interface LocalForgeOptions {
   clock: Clock;
   /** The person using the local forge; admin on it. */
   person: string;
+  /** Hears one line when a lock a dead process left is taken over (json-store.ts). */
+  onTakeOver?: (line: string) => void;
+  /**
+   * `init.defaultBranch` as the person's git reads it, for resolving the default branch the
+   * first time (find-default-branch.ts); the entry point reads it.
+   */
+  initDefaultBranch?: string | null;
 }
 
 export class LocalForge implements Forge {
@@ -49,6 +57,7 @@ export class LocalForge implements Forge {
   readonly repoUrl: string;
   private readonly store: JsonStore<LocalForgeDoc>;
   private readonly git: GitClient;
+  private knownDefaultBranch: Promise<string> | undefined;
 
   constructor(private readonly options: LocalForgeOptions) {
     this.repoUrl = `file://${options.repoDir}`;
@@ -57,6 +66,7 @@ export class LocalForge implements Forge {
       join(options.dataDir, "forge.json"),
       () => ({ ...emptyLocalForgeDoc(), permissions: { [options.person]: "admin" } }),
       (raw) => LocalForgeDocSchema.parse(raw),
+      options.onTakeOver,
     );
   }
 
@@ -191,19 +201,27 @@ export class LocalForge implements Forge {
     return doc.permissions[login] ?? "none";
   }
 
+  /**
+   * The default branch as first resolved (find-default-branch.ts) and recorded in the forge's
+   * document, never the checkout's HEAD: what the person has checked out — a job branch, or
+   * a branch made from one to try it — changes nothing of what configuration is read from.
+   */
   async defaultBranch(): Promise<string> {
-    // The checkout's HEAD file names it when `.git` is a folder (issue 19 §3: a git process
-    // at every wake's config read and every pull request); git is asked otherwise.
-    const dotGit = join(this.options.repoDir, ".git");
-    const isDir = await stat(dotGit).then(
-      (st) => st.isDirectory(),
-      () => false,
-    );
-    const branch =
-      (isDir ? await headBranchFromFiles(dotGit) : null) ??
-      (await this.git.raw(["symbolic-ref", "--short", "HEAD"])).trim();
-    if (!branch) throw new LocalForgeError("cfa/local: the repository has no current branch");
-    return branch;
+    this.knownDefaultBranch ??= this.recordedDefaultBranch().catch((error: unknown) => {
+      this.knownDefaultBranch = undefined;
+      throw error;
+    });
+    return this.knownDefaultBranch;
+  }
+
+  private async recordedDefaultBranch(): Promise<string> {
+    const recorded = (await this.store.read()).defaultBranch;
+    if (recorded !== undefined) return recorded;
+    const found = await findDefaultBranch(this.git, {
+      initDefaultBranch: this.options.initDefaultBranch ?? null,
+    });
+    // Two processes may resolve it at once: the first recorded wins for both.
+    return this.store.update((doc) => (doc.defaultBranch ??= found));
   }
 
   async pushBranch(branch: string, update: { sha: string; expectedOld: string | null }) {
@@ -341,13 +359,17 @@ export class LocalForge implements Forge {
     });
   }
 
-  async readConfig(): Promise<string | null> {
+  readConfig(): Promise<string | null> {
+    return this.readDefaultBranchFile(CONFIG_PATH);
+  }
+
+  /**
+   * A file of the default branch's tip, as committed (never the working tree, never HEAD):
+   * null when absent; refused in one line when it is a folder, a link or a submodule.
+   */
+  async readDefaultBranchFile(path: string): Promise<string | null> {
     const base = await this.defaultBranch();
-    try {
-      return await this.git.raw(["show", `${base}:.github/cfa.yml`]);
-    } catch {
-      return null;
-    }
+    return readCommittedFile(this.git, `refs/heads/${base}`, path);
   }
 
   // ---- mapping ----

@@ -11,8 +11,10 @@ import os from "node:os";
 import path from "node:path";
 import {
   DEFAULT_COMMAND_LIMITS,
+  type BlockedRequest,
   type CommandRequest,
   type CommandResult,
+  type ProcessRequest,
   type Sandbox,
 } from "../../ports/sandbox.js";
 import {
@@ -29,6 +31,7 @@ import { SandboxUnavailableError } from "./errors.js";
 import { findGitLayout, mainCheckoutOf, type GitLayout } from "./find-git-layout.js";
 import { createPidsCgroup, JOIN_CGROUP_SCRIPT, type PidsCgroup } from "./pids-cgroup.js";
 import { runProcess } from "./run-process.js";
+import { spawnProcess } from "./spawn-process.js";
 import { sanitizeGitConfig } from "./sanitize-git-config.js";
 import { discoverSystemRoot, type SystemRoot } from "./system-root.js";
 import { resolveToolchains, type ShownToolchains } from "./toolchain-paths.js";
@@ -88,108 +91,155 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): Sandbox {
   const hostEnv = options.hostEnv ?? process.env;
   const bridgeNode = options.bridgeNode ?? process.execPath;
 
+  /**
+   * Everything a contained process needs, made ready: the bwrap launch line and what must be
+   * cleaned up once the process is gone (the egress proxy, the pids cgroup, the scratch
+   * folder). Shared by a command (`run`) and a long-lived process (`start`).
+   */
+  async function prepare(request: CommandRequest | ProcessRequest): Promise<Prepared> {
+    await validateRequest(request);
+    const limits = request.limits ?? DEFAULT_COMMAND_LIMITS;
+    const shown = await (system ??= options.systemRoot
+      ? Promise.resolve(options.systemRoot)
+      : discoverSystemRoot());
+    const tools = await (toolchains ??= options.toolchains
+      ? Promise.resolve(options.toolchains)
+      : resolveToolchains({ home, env: hostEnv, private: extraHidden }));
+    const cwd = await realpath(request.cwd);
+    const caches = await validateCaches(request.caches ?? [], cwd, {
+      readOnly: tools.folders,
+      hidden: extraHidden,
+    });
+    const layout = await findGitLayout(cwd);
+    const scratch = await mkdtemp(path.join(os.tmpdir(), "cfa-sandbox-"));
+    let cgroup: PidsCgroup | null = null;
+    let proxy: EgressProxy | null = null;
+    const cleanup = async () => {
+      await proxy?.close();
+      await cgroup?.remove();
+      await rm(scratch, { recursive: true, force: true });
+    };
+    try {
+      const overlays = layout ? await sanitizedConfigs(layout, scratch) : [];
+      if (tools.hiddenFiles.length > 0) {
+        const empty = path.join(scratch, "empty");
+        await writeFile(empty, "", { mode: 0o444 });
+        for (const target of tools.hiddenFiles) overlays.push({ source: empty, target });
+      }
+      const readOnly = layout ? readOnlyGitPaths(layout) : [];
+      const candidates = [...(home === null ? [] : [home]), ...extraHidden];
+      if (layout?.linked) candidates.push(mainCheckoutOf(layout));
+      const env = commandEnv(request.env, tools);
+      for (const cache of caches) {
+        for (const sub of CACHE_SUBFOLDERS[cache.tool]) {
+          await mkdir(path.join(cache.path, sub), { recursive: true });
+        }
+        Object.assign(env, cacheEnv(cache.tool, cache.path));
+      }
+      const shared = request.network === true;
+      let egress: { socket: string; node: string; bridge: string } | undefined;
+      if (typeof request.network === "object") {
+        const socket = path.join(scratch, "egress.sock");
+        const bridge = path.join(scratch, "bridge.cjs");
+        await writeFile(bridge, BRIDGE_SCRIPT, { mode: 0o444 });
+        proxy = await startEgressProxy({
+          socketPath: socket,
+          hosts: request.network.hosts,
+          command: request.argv,
+          ...(options.resolveUpstream ? { resolve: options.resolveUpstream } : {}),
+        });
+        egress = { socket, node: await realpath(bridgeNode), bridge };
+        Object.assign(env, proxyEnv(env));
+      }
+      const args = bwrapArgs({
+        system: shown,
+        cwd,
+        argv: request.argv,
+        env,
+        network: shared,
+        ...(egress ? { egress } : {}),
+        toolchains: tools.folders,
+        caches: caches.map((c) => c.path),
+        limits,
+        prlimit,
+        etcFiles: await writeEtcFiles(scratch, shared),
+        hide: await hiddenFolders(candidates, cwd, [
+          ...shown.folders,
+          ...tools.folders,
+          ...readOnly,
+        ]),
+        readOnly,
+        overlays,
+      });
+      if (root) {
+        cgroup = await pidsCgroup(limits.processes + BWRAP_TASKS);
+        if (cgroup === null && !warned) {
+          warned = true;
+          options.warn?.(
+            "cfa/sandbox: running as root without a pids cgroup this process can create: the per-command process limit is not enforced (run the worker as an ordinary user, where RLIMIT_NPROC applies)",
+          );
+        }
+      }
+      const launch = cgroup
+        ? { file: "/bin/sh", args: ["-c", JOIN_CGROUP_SCRIPT, cgroup.procs, bwrapPath, ...args] }
+        : { file: bwrapPath, args };
+      const blocked = () => (proxy as EgressProxy | null)?.blocked() ?? [];
+      return { launch, cwd, blocked, cleanup };
+    } catch (error) {
+      await cleanup();
+      throw error;
+    }
+  }
+
   return {
     kind: "bwrap",
     async run(request: CommandRequest, runOptions?: { signal?: AbortSignal }) {
-      await validateRequest(request);
-      const limits = request.limits ?? DEFAULT_COMMAND_LIMITS;
-      const shown = await (system ??= options.systemRoot
-        ? Promise.resolve(options.systemRoot)
-        : discoverSystemRoot());
-      const tools = await (toolchains ??= options.toolchains
-        ? Promise.resolve(options.toolchains)
-        : resolveToolchains({ home, env: hostEnv, private: extraHidden }));
-      const cwd = await realpath(request.cwd);
-      const caches = await validateCaches(request.caches ?? [], cwd, {
-        readOnly: tools.folders,
-        hidden: extraHidden,
-      });
-      const layout = await findGitLayout(cwd);
-      const scratch = await mkdtemp(path.join(os.tmpdir(), "cfa-sandbox-"));
-      let cgroup: PidsCgroup | null = null;
-      let proxy: EgressProxy | null = null;
+      const ready = await prepare(request);
       try {
-        const overlays = layout ? await sanitizedConfigs(layout, scratch) : [];
-        if (tools.hiddenFiles.length > 0) {
-          const empty = path.join(scratch, "empty");
-          await writeFile(empty, "", { mode: 0o444 });
-          for (const target of tools.hiddenFiles) overlays.push({ source: empty, target });
-        }
-        const readOnly = layout ? readOnlyGitPaths(layout) : [];
-        const candidates = [...(home === null ? [] : [home]), ...extraHidden];
-        if (layout?.linked) candidates.push(mainCheckoutOf(layout));
-        const env = commandEnv(request.env, tools);
-        for (const cache of caches) {
-          for (const sub of CACHE_SUBFOLDERS[cache.tool]) {
-            await mkdir(path.join(cache.path, sub), { recursive: true });
-          }
-          Object.assign(env, cacheEnv(cache.tool, cache.path));
-        }
-        const shared = request.network === true;
-        let egress: { socket: string; node: string; bridge: string } | undefined;
-        if (typeof request.network === "object") {
-          const socket = path.join(scratch, "egress.sock");
-          const bridge = path.join(scratch, "bridge.cjs");
-          await writeFile(bridge, BRIDGE_SCRIPT, { mode: 0o444 });
-          proxy = await startEgressProxy({
-            socketPath: socket,
-            hosts: request.network.hosts,
-            command: request.argv,
-            ...(options.resolveUpstream ? { resolve: options.resolveUpstream } : {}),
-          });
-          egress = { socket, node: await realpath(bridgeNode), bridge };
-          Object.assign(env, proxyEnv(env));
-        }
-        const args = bwrapArgs({
-          system: shown,
-          cwd,
-          argv: request.argv,
-          env,
-          network: shared,
-          ...(egress ? { egress } : {}),
-          toolchains: tools.folders,
-          caches: caches.map((c) => c.path),
-          limits,
-          prlimit,
-          etcFiles: await writeEtcFiles(scratch, shared),
-          hide: await hiddenFolders(candidates, cwd, [
-            ...shown.folders,
-            ...tools.folders,
-            ...readOnly,
-          ]),
-          readOnly,
-          overlays,
-        });
-        if (root) {
-          cgroup = await pidsCgroup(limits.processes + BWRAP_TASKS);
-          if (cgroup === null && !warned) {
-            warned = true;
-            options.warn?.(
-              "cfa/sandbox: running as root without a pids cgroup this process can create: the per-command process limit is not enforced (run the worker as an ordinary user, where RLIMIT_NPROC applies)",
-            );
-          }
-        }
-        const launch = cgroup
-          ? { file: "/bin/sh", args: ["-c", JOIN_CGROUP_SCRIPT, cgroup.procs, bwrapPath, ...args] }
-          : { file: bwrapPath, args };
         const result = await runBwrap(
-          launch,
+          ready.launch,
           bwrapPath,
-          cwd,
+          ready.cwd,
           searchPath,
           request,
           runOptions?.signal,
           options.now,
         );
-        const blocked = proxy?.blocked() ?? [];
+        const blocked = ready.blocked();
         return blocked.length > 0 ? { ...result, blocked } : result;
       } finally {
-        await proxy?.close();
-        await cgroup?.remove();
-        await rm(scratch, { recursive: true, force: true });
+        await ready.cleanup();
+      }
+    },
+
+    async start(request: ProcessRequest) {
+      const ready = await prepare(request);
+      try {
+        return await spawnProcess({
+          file: ready.launch.file,
+          args: ready.launch.args,
+          cwd: ready.cwd,
+          // Only what finding bwrap needs; --clearenv empties it inside regardless.
+          env: { PATH: searchPath },
+          stderrBytes: request.stderrBytes,
+          cleanup: ready.cleanup,
+          blocked: ready.blocked,
+        });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+          throw new SandboxUnavailableError("missing", bwrapPath, "", { cause: error });
+        }
+        throw error;
       }
     },
   };
+}
+
+interface Prepared {
+  launch: { file: string; args: string[] };
+  cwd: string;
+  blocked: () => BlockedRequest[];
+  cleanup: () => Promise<void>;
 }
 
 async function runBwrap(

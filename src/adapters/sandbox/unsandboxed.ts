@@ -2,9 +2,15 @@
 // bwrap is required by default). It still applies everything that is not
 // containment: cwd, exactly request.env, no shell, time limit, output cap, abort.
 
-import type { CommandRequest, CommandResult, Sandbox } from "../../ports/sandbox.js";
+import type {
+  CommandRequest,
+  CommandResult,
+  ProcessRequest,
+  Sandbox,
+} from "../../ports/sandbox.js";
 import { cacheEnv } from "./cache-env.js";
 import { runProcess } from "./run-process.js";
+import { spawnProcess } from "./spawn-process.js";
 import { validateRequest } from "./validate-request.js";
 
 export interface UnsandboxedOptions {
@@ -23,12 +29,7 @@ export function createUnsandboxed(options: UnsandboxedOptions = {}): Sandbox {
           file: program,
           args,
           cwd: request.cwd,
-          // Caches still point the tools at the shared folders; `network` is not enforced
-          // here (nothing is contained with the sandbox off).
-          env: Object.assign(
-            { ...request.env },
-            ...(request.caches ?? []).map((cache) => cacheEnv(cache.tool, cache.path)),
-          ) as Record<string, string>,
+          env: processEnv(request),
           timeoutMs: request.timeoutMs,
           maxOutputBytes: request.maxOutputBytes,
           signal: runOptions?.signal,
@@ -42,7 +43,31 @@ export function createUnsandboxed(options: UnsandboxedOptions = {}): Sandbox {
         throw error;
       }
     },
+
+    async start(request: ProcessRequest) {
+      await validateRequest(request);
+      const [program, ...args] = request.argv as [string, ...string[]];
+      return spawnProcess({
+        file: program,
+        args,
+        cwd: request.cwd,
+        env: processEnv(request),
+        stderrBytes: request.stderrBytes,
+        cleanup: async () => {},
+      });
+    },
   };
+}
+
+/**
+ * Exactly the request's environment, with the caches pointing the tools at the shared folders;
+ * `network` is not enforced here (nothing is contained with the sandbox off).
+ */
+function processEnv(request: CommandRequest | ProcessRequest): Record<string, string> {
+  return Object.assign(
+    { ...request.env },
+    ...(request.caches ?? []).map((cache) => cacheEnv(cache.tool, cache.path)),
+  ) as Record<string, string>;
 }
 
 function notRunnable(program: string, code: string): CommandResult {

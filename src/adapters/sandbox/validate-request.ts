@@ -3,13 +3,13 @@
 
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import type { CommandRequest } from "../../ports/sandbox.js";
+import type { CommandRequest, ProcessRequest } from "../../ports/sandbox.js";
 import { SandboxRequestError } from "./errors.js";
 
 // POSIX names: bwrap's --setenv would fail on '=', and a NUL cannot cross execve at all.
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export async function validateRequest(request: CommandRequest): Promise<void> {
+export async function validateRequest(request: CommandRequest | ProcessRequest): Promise<void> {
   const program = request.argv[0];
   if (program === undefined || program === "") {
     throw new SandboxRequestError("argv", "must name a program in argv[0]");
@@ -26,11 +26,15 @@ export async function validateRequest(request: CommandRequest): Promise<void> {
       throw new SandboxRequestError("env", `variable ${name} contains a NUL character`);
     }
   }
-  if (!Number.isFinite(request.timeoutMs) || request.timeoutMs <= 0) {
-    throw new SandboxRequestError("timeoutMs", "must be a positive number of milliseconds");
-  }
-  if (!Number.isInteger(request.maxOutputBytes) || request.maxOutputBytes < 0) {
-    throw new SandboxRequestError("maxOutputBytes", "must be a non-negative integer");
+  if ("timeoutMs" in request) {
+    if (!Number.isFinite(request.timeoutMs) || request.timeoutMs <= 0) {
+      throw new SandboxRequestError("timeoutMs", "must be a positive number of milliseconds");
+    }
+    if (!Number.isInteger(request.maxOutputBytes) || request.maxOutputBytes < 0) {
+      throw new SandboxRequestError("maxOutputBytes", "must be a non-negative integer");
+    }
+  } else if (!Number.isInteger(request.stderrBytes) || request.stderrBytes < 0) {
+    throw new SandboxRequestError("stderrBytes", "must be a non-negative integer");
   }
   if (!path.isAbsolute(request.cwd)) {
     throw new SandboxRequestError("cwd", `must be an absolute path (got ${request.cwd})`);

@@ -25,6 +25,7 @@ import { incomingText, openingMessage } from "./opening-message.js";
 import { holdsKnownSecret } from "../../secrets/index.js";
 import { ModelSecretError } from "./model-secret-error.js";
 import { toolResultBlock } from "./tool-result-block.js";
+import { isMcpToolName, openMcpToolbox, type McpToolbox } from "../mcp/index.js";
 
 /**
  * TurnOutput plus what the transcript's turn-end line needs and the contract does not
@@ -35,9 +36,21 @@ export interface TurnResult extends TurnOutput {
 }
 
 export async function runTurn(input: TurnInput): Promise<TurnResult> {
+  // The turn's MCP servers live as long as the turn: their tools are in its first request,
+  // and nothing they started outlives it, whatever way the turn ends.
+  const mcp = input.mcp ? await openMcpToolbox(input.mcp, input.signal) : null;
+  try {
+    return await runLoop(input, mcp);
+  } finally {
+    await mcp?.close();
+  }
+}
+
+async function runLoop(input: TurnInput, mcp: McpToolbox | null): Promise<TurnResult> {
   const { role, model, signal, limits } = input;
   const instance = addressKey(input.instance);
-  const tools = toolSpecs(role);
+  // MCP tools after the built-in ones, so the roles' shared prefix of tools stays shared.
+  const tools = [...toolSpecs(role), ...(mcp?.specs ?? [])];
   const ctx: ToolContext = {
     role,
     workspace: input.workspace,
@@ -154,7 +167,10 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     const results: ToolResultBlock[] = [];
     for (const call of toolUses) {
       signal?.throwIfAborted();
-      const result = await runToolCall(call, ctx);
+      const result =
+        mcp !== null && isMcpToolName(call.name)
+          ? await mcp.call(call.name, call.input, signal)
+          : await runToolCall(call, ctx);
       // Only a lone call gets here with `end`: its result arrives at the next turn's start.
       if (result.end !== undefined && !result.isError) return end(result.end);
       results.push(toolResultBlock(call.id, result.text, result.isError));

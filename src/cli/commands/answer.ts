@@ -1,15 +1,14 @@
 // `cfa answer N [--id qK] "text"`: comments `/answer [qK] text` on the job's issue; the
 // answer reaches the agent that asked.
 
-import { artifactName, requireLive, waitingOn } from "../act-on-job.js";
+import { artifactName, requireLive, waitingOn } from "../job-checks.js";
 import { CliError } from "../cli-error.js";
 import { jobVerb, requiredText } from "../job-verb.js";
 import { UsageError } from "../usage-error.js";
-import { ESCALATION_ID } from "../../comments/commands.js";
+import { ESCALATION_ID } from "../../comments/escalation-id.js";
 
 export const answerCommand = jobVerb({
   name: "answer",
-  summary: 'answer the job\'s open question: cfa answer 1 "use ISO dates"',
   usage: `
 Usage: cfa answer <N> [--id qK] "<text>" [--repo DIR] [--verbose] [--record FILE]
 

@@ -1,12 +1,11 @@
 // `cfa approve N`: an APPROVED review of the job's pull request at the head of cfa/N, then
 // the job wakes and moves on.
 
-import { requireGate } from "../act-on-job.js";
+import { requireGate } from "../job-checks.js";
 import { jobVerb } from "../job-verb.js";
 
 export const approveCommand = jobVerb({
   name: "approve",
-  summary: "approve the artifact under review (INTENT.md, PLAN.md or WORK_SUMMARY.md)",
   usage: `
 Usage: cfa approve <N> [--note TEXT] [--repo DIR] [--verbose] [--record FILE]
 

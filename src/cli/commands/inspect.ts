@@ -4,19 +4,13 @@
 import { CliError } from "../cli-error.js";
 import type { Command } from "../command.js";
 import { printUsage } from "../command.js";
-import { renderInspect } from "../inspect-render.js";
-import { readJobRecords } from "../job-records.js";
-import { readJobView } from "../job-view.js";
-import { clean, renderTask } from "../task-render.js";
 import { parseJobArgs } from "../job-args.js";
 import { HELP_OPTION, REPO_OPTION } from "../parse-command-args.js";
-import { priceOf, resolveModel } from "../../wiring/index.js";
 
 const OPTIONS = { ...HELP_OPTION, ...REPO_OPTION, task: { type: "string" } } as const;
 
 export const inspectCommand: Command = {
   name: "inspect",
-  summary: "the job as a tree: states, gates, tasks, artifacts, turns, tokens, cost",
   usage: `
 Usage: cfa inspect <N> [--task ID] [--repo DIR]
 
@@ -35,6 +29,15 @@ Options:
   async run(argv, io) {
     const args = await parseJobArgs("inspect", argv, io.cwd, OPTIONS);
     if (args === null) return printUsage(io, inspectCommand);
+    const [{ renderInspect }, { readJobRecords }, { readJobView }, { clean, renderTask }, wiring] =
+      await Promise.all([
+        import("../inspect-render.js"),
+        import("../job-records.js"),
+        import("../job-view.js"),
+        import("../task-render.js"),
+        import("../../wiring/index.js"),
+      ]);
+    const { priceOf, resolveModel } = wiring;
     const { n, repoDir, values } = args;
     const texts = await readJobRecords(repoDir, n);
     if (texts === null)

@@ -1,12 +1,11 @@
 // `cfa intervene N "text"`: comments `/intervene text`; the current lead gets it at its
 // next model call if it is working, or is woken on it (seed 000 §8: preemption).
 
-import { requireLive } from "../act-on-job.js";
+import { requireLive } from "../job-checks.js";
 import { jobVerb, requiredText } from "../job-verb.js";
 
 export const interveneCommand = jobVerb({
   name: "intervene",
-  summary: 'redirect the current lead at its next model call: cfa intervene 1 "…"',
   usage: `
 Usage: cfa intervene <N> "<text>" [--repo DIR] [--verbose] [--record FILE]
 

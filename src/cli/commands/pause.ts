@@ -2,13 +2,12 @@
 // at its agents' next model calls, the turns in flight kept to be redone, and nothing runs
 // until `cfa resume N`.
 
-import { requireLive } from "../act-on-job.js";
+import { requireLive } from "../job-checks.js";
 import { CliError } from "../cli-error.js";
 import { jobVerb } from "../job-verb.js";
 
 export const pauseCommand = jobVerb({
   name: "pause",
-  summary: "pause the job at its agents' next model calls, until `resume`",
   usage: `
 Usage: cfa pause <N> ["<reason>"] [--repo DIR] [--verbose] [--record FILE]
 

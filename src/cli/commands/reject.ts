@@ -1,13 +1,12 @@
 // `cfa reject N --comment "…"`: a CHANGES_REQUESTED review with the comment; the lead
 // revises the artifact and asks again.
 
-import { requireGate } from "../act-on-job.js";
+import { requireGate } from "../job-checks.js";
 import { jobVerb } from "../job-verb.js";
 import { UsageError } from "../usage-error.js";
 
 export const rejectCommand = jobVerb({
   name: "reject",
-  summary: 'request changes to the artifact under review: cfa reject 1 --comment "…"',
   usage: `
 Usage: cfa reject <N> --comment "what to change" [--repo DIR] [--verbose] [--record FILE]
 

@@ -8,21 +8,20 @@ import { fsReason } from "../fs-reason.js";
 import type { Command } from "../command.js";
 import { cliName, printUsage } from "../command.js";
 import { HELP_OPTION, parseCommandArgs, VERBOSE_OPTION } from "../parse-command-args.js";
-import { parseReplayFile } from "../replay-file.js";
-import { reportReplay } from "../report-replay.js";
-import { runReplay } from "../run-replay.js";
+import { ESCALATION_ID } from "../../comments/escalation-id.js";
+import { UsageError } from "../usage-error.js";
 
 const OPTIONS = {
   ...HELP_OPTION,
   dir: { type: "string" },
+  until: { type: "string" },
   ...VERBOSE_OPTION,
 } as const;
 
 export const replayCommand: Command = {
   name: "replay",
-  summary: "re-run a recorded job in a fresh repository, without a model",
   usage: `
-Usage: cfa replay <file> [--dir DIR] [--verbose]
+Usage: cfa replay <file> [--dir DIR] [--until qN] [--verbose]
 
 Re-runs the engine over a recording (a replay file, as \`cfa run --record FILE\` writes) in a
 fresh repository: the recorded files, the request opened as job #1, then each of your
@@ -33,12 +32,27 @@ diverged.
 Options:
   --dir DIR       build the repository there (an empty or new folder; default: a new
                   temporary folder, kept so you can look at it)
+  --until qN      stop when gate qN (an id the log shows: "ASSERT q4") waits on you, as a
+                  live job stops there; then \`cfa approve 1 --repo <dir>/repo\` (or reject)
+                  carries it on with your key
   --verbose, -v   per-task lines in the log
   --help, -h      this help`,
 
   async run(argv, io) {
     const parsed = parseCommandArgs("replay", argv, OPTIONS, { required: ["<file>"] });
     if (parsed === null) return printUsage(io, replayCommand);
+    const [{ parseReplayFile }, { reportReplay }, { runReplay }] = await Promise.all([
+      import("../replay-file.js"),
+      import("../report-replay.js"),
+      import("../run-replay.js"),
+    ]);
+    const until = parsed.values.until?.trim();
+    if (until !== undefined && !ESCALATION_ID.test(until)) {
+      throw new UsageError(
+        "replay",
+        `--until must be a gate id such as q1 (the log shows it: "ASSERT q1"), got ${JSON.stringify(until)}`,
+      );
+    }
     const path = resolve(io.cwd, parsed.positionals[0] ?? "");
     let text: string;
     try {
@@ -51,6 +65,7 @@ Options:
       source: path,
       ...(parsed.values.dir !== undefined ? { dir: resolve(io.cwd, parsed.values.dir) } : {}),
       verbose: parsed.values.verbose === true,
+      ...(until !== undefined ? { until } : {}),
       onAction: (line) => io.stdout.write(`${line}\n`),
     });
     const { code } = await reportReplay(io, run, cliName(io.env));

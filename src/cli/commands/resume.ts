@@ -3,12 +3,11 @@
 // (Ctrl-C) or a crash left waiting carries on (seed 002's `resume`; seed 000 §11: the
 // agents' mail is durable, so a new wake picks it up).
 
-import { requireLive } from "../act-on-job.js";
+import { requireLive } from "../job-checks.js";
 import { jobVerb } from "../job-verb.js";
 
 export const resumeCommand = jobVerb({
   name: "resume",
-  summary: "release a paused job, or wake the job again after a stopped command",
   usage: `
 Usage: cfa resume <N> [--repo DIR] [--verbose] [--record FILE]
 

@@ -5,7 +5,6 @@
 import { resolve } from "node:path";
 import type { Command } from "../command.js";
 import { cliName, printUsage } from "../command.js";
-import { writeJobPage } from "../page/write-job-page.js";
 import { parseJobArgs } from "../job-args.js";
 import { HELP_OPTION, REPO_OPTION } from "../parse-command-args.js";
 
@@ -13,7 +12,6 @@ const OPTIONS = { ...HELP_OPTION, ...REPO_OPTION, out: { type: "string", short: 
 
 export const showCommand: Command = {
   name: "show",
-  summary: "the job's page: one HTML file with its status, pictures, history, tasks, artifacts",
   usage: `
 Usage: cfa show <N> [--out FILE] [--repo DIR]
 
@@ -30,17 +28,14 @@ Options:
   async run(argv, io) {
     const args = await parseJobArgs("show", argv, io.cwd, OPTIONS);
     if (args === null) return printUsage(io, showCommand);
+    const { writeJobPage } = await import("../page/write-job-page.js");
     const out = args.values.out;
     const page = await writeJobPage(args.repoDir, args.n, {
       ...(out !== undefined ? { out: resolve(io.cwd, out) } : {}),
       cli: cliName(io.env),
       now: new Date(),
     });
-    if (!page.drawn) {
-      io.stderr.write(
-        "cfa: the optional package mermaid is not installed, so the page shows its diagrams as source; install it beside cfa-bot (npm install mermaid@12.3.0, Node ≥ 22.12) to draw them.\n",
-      );
-    }
+    if (!page.drawn) io.stderr.write(`cfa: ${page.missing}.\n`);
     io.stdout.write(`${page.path}\n`);
     return 0;
   },

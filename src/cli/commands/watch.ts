@@ -2,21 +2,11 @@
 // another terminal or after the fact; `--follow` polls for new commits until the job ends
 // (or Ctrl-C).
 
-import { setTimeout as sleep } from "node:timers/promises";
-import { isTerminalState } from "../../protocol/fsm.js";
-import { CliError } from "../cli-error.js";
-import type { CliIo } from "../cli-io.js";
 import type { Command } from "../command.js";
-import { cliName, printUsage } from "../command.js";
-import { gitTry } from "../git-text.js";
-import { jobRef, readJobRecords } from "../job-records.js";
-import { readJobView } from "../job-view.js";
-import { createLiveLog } from "../live-log.js";
-import { nextStep } from "../next-step.js";
+import { printUsage } from "../command.js";
 import { parseJobArgs } from "../job-args.js";
 import { HELP_OPTION, REPO_OPTION, VERBOSE_OPTION } from "../parse-command-args.js";
 import { repoArg } from "../resolve-repo.js";
-import { renderWatch } from "../watch-render.js";
 import { UsageError } from "../usage-error.js";
 
 const OPTIONS = {
@@ -29,7 +19,6 @@ const OPTIONS = {
 
 export const watchCommand: Command = {
   name: "watch",
-  summary: "the job's log, from its records (--follow to keep watching)",
   usage: `
 Usage: cfa watch <N> [--follow] [--verbose] [--repo DIR]
 
@@ -55,7 +44,8 @@ Options:
         `--interval must be a number of seconds above 0 and at most 3600, got ${args.values.interval}`,
       );
     }
-    return watch(io, {
+    const { watchJob } = await import("../watch-job.js");
+    return watchJob(io, {
       n: args.n,
       repoDir: args.repoDir,
       verbose: args.values.verbose === true,
@@ -65,62 +55,3 @@ Options:
     });
   },
 };
-
-async function watch(
-  io: CliIo,
-  o: {
-    n: number;
-    repoDir: string;
-    verbose: boolean;
-    follow: boolean;
-    intervalMs: number;
-    repoArg: string;
-  },
-): Promise<number> {
-  const log = createLiveLog({ verbose: o.verbose });
-  const print = (lines: string[]) => {
-    for (const l of lines) io.stdout.write(`${l}\n`);
-  };
-  let printedSeq = -1;
-  let seenHead: string | null = null;
-  for (;;) {
-    const texts = await readJobRecords(o.repoDir, o.n);
-    if (texts === null)
-      throw new CliError(`there is no job #${o.n} in ${o.repoDir} (no branch cfa/${o.n}).`);
-    seenHead = texts.head;
-    const view = readJobView(texts);
-    const done = view.job !== null && isTerminalState(view.job.state);
-    const fresh = renderWatch(view).filter((line) => line.seq > printedSeq);
-    // Following a live job, a line later records will change waits for them, with all after
-    // it (as in the live log: live-records-log.ts), so each line is printed once, as final.
-    const stop = o.follow && !done ? fresh.findIndex((line) => line.unsettled === true) : -1;
-    for (const line of stop < 0 ? fresh : fresh.slice(0, stop)) {
-      print(log.push(line));
-      printedSeq = line.seq;
-    }
-    print(log.end());
-    if (stop < 0) printedSeq = view.lines.at(-1)?.seq ?? printedSeq;
-    if (!o.follow || done) {
-      for (const p of view.problems) io.stderr.write(`cfa: ${p}\n`);
-      io.stdout.write(
-        `\n${nextStep(view, {
-          cli: cliName(io.env),
-          repoArg: o.repoArg,
-          ...(o.repoArg ? { repoDir: o.repoDir } : {}),
-        }).join("\n")}\n`,
-      );
-      return 0;
-    }
-    // Follow: wait for the branch to move (a new commit is a new turn or step).
-    for (;;) {
-      try {
-        await sleep(o.intervalMs, undefined, io.signal ? { signal: io.signal } : {});
-      } catch {
-        return 0; // stopped from outside
-      }
-      const ref = await jobRef(o.repoDir, o.n);
-      const head = ref ? (await gitTry(o.repoDir, ["rev-parse", ref]))?.trim() : null;
-      if (head && head !== seenHead) break;
-    }
-  }
-}

@@ -1,12 +1,11 @@
 // `cfa withdraw N [reason]`: comments `/withdraw reason`; the job stops at once, every task
 // is dropped unmerged (seed 000 §9): WITHDRAWN.
 
-import { requireLive } from "../act-on-job.js";
+import { requireLive } from "../job-checks.js";
 import { jobVerb } from "../job-verb.js";
 
 export const withdrawCommand = jobVerb({
   name: "withdraw",
-  summary: "stop the job: every task dropped unmerged, the job WITHDRAWN",
   usage: `
 Usage: cfa withdraw <N> ["<reason>"] [--repo DIR] [--verbose] [--record FILE]
 
@@ -20,7 +19,13 @@ stays on cfa/<N>.`,
     const reason = positionals[1]?.trim();
     return {
       action: { action: "withdraw", job: n, ...(reason ? { text: reason } : {}) },
-      check: requireLive,
+      // As `gh issue close` on a closed issue: what was asked for is so, nothing changes, 0.
+      check(view, hint) {
+        if (view.job?.state === "WITHDRAWN") {
+          return `job #${n} is WITHDRAWN already; nothing changed. Its record stays on ${view.ref}.`;
+        }
+        requireLive(view, hint);
+      },
       needsModel: false,
     };
   },

@@ -17,6 +17,15 @@
 import { Marked, type Tokens } from "marked";
 import { escapeHtml } from "./escape-html.js";
 
+/**
+ * GitHub's alerts: a blockquote whose first line is `[!NOTE]`, `[!TIP]`, `[!IMPORTANT]`,
+ * `[!WARNING]` or `[!CAUTION]` alone is drawn as a coloured call-out titled by its kind
+ * (https://docs.github.com/en/get-started/writing-on-github/getting-started-with-writing-and-formatting-on-github/basic-writing-and-formatting-syntax#alerts),
+ * in GitHub's own markup: `<div class="markdown-alert markdown-alert-note">` with a
+ * `<p class="markdown-alert-title">`. The status comment uses them (paused, notices).
+ */
+const ALERT = /^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(?:\n|$)/i;
+
 const KEPT_TAG = /^<(\/?)(details|summary|br|b|i|sub|sup|code|kbd)(\s+open)?\s*\/?>$/i;
 
 /** Raw HTML with the kept tags as tags, every other character as text. */
@@ -46,6 +55,14 @@ const markdown = new Marked({
     },
     image({ href, text }: Tokens.Image): string {
       return `[image: ${escapeHtml(text)}] <code class="address">${escapeHtml(href)}</code>`;
+    },
+    blockquote({ text, tokens }: Tokens.Blockquote): string {
+      const alert = ALERT.exec(text);
+      if (alert === null) return `<blockquote>\n${this.parser.parse(tokens)}</blockquote>\n`;
+      const kind = (alert[1] ?? "NOTE").toLowerCase();
+      const title = kind.charAt(0).toUpperCase() + kind.slice(1);
+      const inner = this.parser.parse(markdown.lexer(text.slice(alert[0].length)));
+      return `<div class="markdown-alert markdown-alert-${kind}"><p class="markdown-alert-title">${title}</p>\n${inner}</div>\n`;
     },
     code({ text, lang }: Tokens.Code): string {
       if (lang?.trim() === "mermaid") return `<pre class="mermaid">${escapeHtml(text)}</pre>\n`;

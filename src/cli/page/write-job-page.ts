@@ -1,7 +1,7 @@
 // `cfa show` and the demo's last line: job N's page (page/job-page.ts) from its records on
 // cfa/N, written to a file, its path returned.
 
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { renderStatusComment } from "../../comments/status-comment.js";
 import { isLiveState } from "../../protocol/fsm.js";
@@ -19,12 +19,14 @@ import { shellWord } from "../resolve-repo.js";
 import { renderTask } from "../task-render.js";
 import { renderWatch } from "../watch-render.js";
 import { renderJobPage } from "./job-page.js";
-import { mermaidScript } from "./mermaid-script.js";
+import { mermaidMissing, mermaidScript } from "./mermaid-script.js";
 
 export interface WrittenPage {
   path: string;
   /** False when mermaid is not installed: the page shows the diagrams' source. */
   drawn: boolean;
+  /** When not drawn: why, and the one command that fixes it (mermaid-script.ts). */
+  missing: string;
 }
 
 /** Where a job's page goes by default: beside the local forge, out of the work tree. */
@@ -60,12 +62,27 @@ export async function writeJobPage(
       };
     }),
   );
-  const waiting = nextStep(view, { cli: options.cli, repoArg: ` --repo ${shellWord(repoDir)}` });
+  const repoArg = ` --repo ${shellWord(repoDir)}`;
+  const waiting = nextStep(view, { cli: options.cli, repoArg });
+  // The page shows the commands of where the job lives: a local job's `cfa` verbs, a job on
+  // GitHub (its branch fetched into a clone) the slash commands of its issue.
+  const local = await isLocalJob(repoDir, n);
+  const verb = (v: string, rest = "") => `\`${options.cli} ${v} ${n}${rest}${repoArg}\``;
   const status = renderStatusComment({
     job: view.job,
     engine: view.engine,
     waitingOn: waiting[0] ?? view.job.state,
     links: { artifacts: artifacts.map((a) => ({ name: a.name, url: `#artifact-${a.name}` })) },
+    history: false,
+    icons: false,
+    ...(local
+      ? {
+          verbs: {
+            resume: verb("resume"),
+            line: `Commands: ${verb("approve")} or ${verb("reject", ' --comment "…"')} at a gate · ${verb("answer", ' --id qN "…"')} · ${verb("intervene", ' "…"')} · ${verb("pause")} · ${verb("resume")} · ${verb("withdraw")}.`,
+          },
+        }
+      : {}),
   });
   const log = createLiveLog({ verbose: true });
   const history = [...renderWatch(view).flatMap((l) => log.push(l)), ...log.end()];
@@ -85,10 +102,22 @@ export async function writeJobPage(
     tasks,
     artifacts,
     mermaid,
+    ...(mermaid === null ? { missing: mermaidMissing() } : {}),
     writtenAt: options.now.toISOString(),
   });
   const path = options.out ?? (await defaultPagePath(repoDir, n));
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, html);
-  return { path, drawn: mermaid !== null };
+  return { path, drawn: mermaid !== null, missing: mermaid === null ? mermaidMissing() : "" };
+}
+
+/** Whether job `n` is an issue of the repository's local forge (else: a job on GitHub). */
+async function isLocalJob(repoDir: string, n: number): Promise<boolean> {
+  const forge = join(dirname(await defaultPagePath(repoDir, n)), "forge.json");
+  try {
+    const doc = JSON.parse(await readFile(forge, "utf8")) as { issues?: { number?: unknown }[] };
+    return (doc.issues ?? []).some((issue) => issue.number === n);
+  } catch {
+    return false;
+  }
 }

@@ -20,7 +20,7 @@ import {
   handleEffects,
   type TransitionApplied,
 } from "../flow/transitions.js";
-import { holdBackWorkflowChanges, tellHeldBack } from "../tree/workflow-files.js";
+import { holdBackWorkflowChanges, tellHeldBack } from "./hold-back-workflows.js";
 import type { AgentRun } from "../turn/agent-run.js";
 import { commitTaskTurn, commitTurn } from "./commit-turn.js";
 import { consumeOutcome } from "./outcomes.js";

@@ -21,7 +21,7 @@ import { runAgent, type AgentRun } from "../turn/agent-run.js";
 import { emptyDecisions } from "../turn/host.js";
 import { systemPrompt } from "../turn/prompts.js";
 import * as z from "zod";
-import { CommandEvidenceSchema } from "../../records/command-evidence.js";
+import { CommandEvidenceSchema, evidenceOutcome } from "../../records/command-evidence.js";
 
 export interface InstanceTurn {
   a: Address;
@@ -155,9 +155,6 @@ function evidenceNote(data: Record<string, unknown> | undefined): string {
   const parsed = z.array(CommandEvidenceSchema).safeParse(data?.evidence);
   if (!parsed.success) return "";
   if (parsed.data.length === 0) return "\n\n(cfa: the sender ran no command in this turn.)";
-  const lines = parsed.data.map((e) => {
-    const exit = e.timedOut ? "timed out" : `exit ${e.exitCode ?? "killed"}`;
-    return `- ${e.command}: ${exit}${e.summary ? `, ${e.summary}` : ""}`;
-  });
+  const lines = parsed.data.map((e) => `- ${e.command}: ${evidenceOutcome(e)}`);
   return `\n\n(cfa: commands the sender ran in this turn, as the engine recorded them:\n${lines.join("\n")})`;
 }

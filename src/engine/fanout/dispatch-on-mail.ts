@@ -6,12 +6,12 @@
 // ledger names the run it dispatched, and no second one is dispatched for the same mail.
 
 import { addressKey } from "../../protocol/address.js";
-import type { Session } from "../job/session.js";
+import type { Session, Conversation } from "../job/session.js";
 import { runsElsewhere } from "./dispatch-task-run.js";
 import { saveForDispatch, savedForDispatch } from "./dispatch-saved.js";
 
 /** Whether the task worker on `thread` is Idle with a message waiting (in the lead's bus). */
-export function hasMail(s: Session, thread: string): boolean {
+export function hasMail(s: Conversation, thread: string): boolean {
   const worker = { agent: "worker", thread };
   return s.soup.stateOf(worker) === "Idle" && s.soup.mailbox(worker).length > 0;
 }
@@ -21,7 +21,7 @@ export function hasMail(s: Session, thread: string): boolean {
  * next run until the answer is mail. Any other worker without mail is not held — a run that
  * can do nothing counts as a death (watch-task-run.ts), so such a task cannot stall the job.
  */
-export function waitsOnAnswer(s: Session, thread: string): boolean {
+export function waitsOnAnswer(s: Conversation, thread: string): boolean {
   const worker = { agent: "worker", thread };
   if (s.soup.stateOf(worker) === "AskQuestion") return true;
   const key = addressKey(worker);

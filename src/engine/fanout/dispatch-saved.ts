@@ -115,7 +115,12 @@ async function runHere(
   }
   applyChange(s, { type: "task-run-dropped", id });
   if (single !== undefined) {
-    progress(s, "EXECUTE", "TASK RUN", `task ${id} runs in this run${fromTurn(took, ledger.folded)}`);
+    progress(
+      s,
+      "EXECUTE",
+      "TASK RUN",
+      `task ${id} runs in this run${fromTurn(took, ledger.folded)}`,
+    );
     return;
   }
   progress(

@@ -11,7 +11,7 @@ import { chooseRunner, type RunnerChoiceInput } from "./choose-runner.js";
 import { commandShare, expectedTaskMinutes, leadMinutesLeft } from "./runner-measures.js";
 import { runtimeOf } from "../turn/wake-runtime.js";
 import { taskOfThread } from "../job/instances.js";
-import type { Session } from "../job/session.js";
+import type { Session, JobRecords } from "../job/session.js";
 import type { TaskLedgerRecord } from "../../records/engine-state.js";
 import { saveForDispatch } from "./dispatch-saved.js";
 
@@ -21,7 +21,7 @@ import { saveForDispatch } from "./dispatch-saved.js";
  */
 const CALL_USD = 1;
 
-export function ownRunLedger(s: Session, epoch: number): TaskLedgerRecord {
+export function ownRunLedger(s: JobRecords, epoch: number): TaskLedgerRecord {
   return {
     epoch,
     folded: 0,
@@ -95,7 +95,7 @@ export function autoReason(input: RunnerChoiceInput): string {
 const round = (minutes: number) => Math.round(minutes * 10) / 10;
 
 /** The task an instance's turns belong to when they run elsewhere, or null (the lead's run). */
-export function runsElsewhere(s: Session, thread: string): boolean {
+export function runsElsewhere(s: JobRecords, thread: string): boolean {
   const fanout = s.engine.fanout;
   if (fanout === undefined) return false;
   let id = taskOfThread(thread);
@@ -116,7 +116,7 @@ export function runsElsewhere(s: Session, thread: string): boolean {
 }
 
 /** The status comment's line when the job's tasks run in the lead's run after all. */
-export function singleNotice(s: Session): string | null {
+export function singleNotice(s: JobRecords): string | null {
   const reason = s.engine.fanout?.single;
   return reason === undefined ? null : `tasks run in this run: ${reason}`;
 }

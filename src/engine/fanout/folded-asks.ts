@@ -6,11 +6,11 @@
 import { isLiveState } from "../../protocol/fsm.js";
 import { oneLine } from "../../comments/one-line.js";
 import { nextEscalationId } from "../../records/record-changes.js";
-import { applyChange, progress, type Session } from "../job/session.js";
+import { applyChange, progress, type JobRecords, type Reporter } from "../job/session.js";
 import type { AskIds, TaskRunFold } from "./fold-task-runs.js";
 
 /** The ids questions take while the fold runs: the job's next ones, in folding order. */
-export function foldedAskIds(s: Session): AskIds {
+export function foldedAskIds(s: JobRecords): AskIds {
   let next = s.engine.nextEscalation;
   const state = isLiveState(s.job.state) ? s.job.state : "EXECUTE";
   return {
@@ -23,7 +23,7 @@ export function foldedAskIds(s: Session): AskIds {
 }
 
 /** Opens each folded question's escalation under the id the fold gave it. */
-export function openFoldedAsks(s: Session, asked: TaskRunFold["asked"]): void {
+export function openFoldedAsks(s: JobRecords & Reporter, asked: TaskRunFold["asked"]): void {
   const state = isLiveState(s.job.state) ? s.job.state : "EXECUTE";
   for (const q of asked) {
     // The fold gave ids in this order from the same counter: a mismatch is a bug, not input.

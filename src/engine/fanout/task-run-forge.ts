@@ -32,6 +32,7 @@ export function taskRunForge(inner: Forge, task: string): Forge {
     findPullRequest: (head) => inner.findPullRequest(head),
     listReviews: (n) => inner.listReviews(n),
     readConfig: () => inner.readConfig(),
+    readDefaultBranchFile: (path) => inner.readDefaultBranchFile(path),
     createComment: refused("post a comment"),
     updateComment: refused("edit a comment"),
     react: refused("react to a comment"),

@@ -67,12 +67,7 @@ export async function watchAtWake(s: Session, states: TaskRunStates): Promise<bo
         ? "run died"
         : "run ended with no turn folded"
       : "run ended at its margin";
-    await saveForDispatch(
-      s,
-      id,
-      next,
-      (run) => `task ${id} ${why}: epoch ${next.epoch} in ${run}`,
-    );
+    await saveForDispatch(s, id, next, (run) => `task ${id} ${why}: epoch ${next.epoch} in ${run}`);
   }
   return changed;
 }

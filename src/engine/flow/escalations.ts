@@ -18,22 +18,30 @@ import { proxyMemoryPath } from "../../records/job-paths.js";
 import { systemPrompt } from "../turn/prompts.js";
 import { queueComment } from "../job/outbox.js";
 import { gateComment, questionComment } from "../../comments/record-comments.js";
-import { applyChange, append, now, progress, type Session } from "../job/session.js";
+import {
+  applyChange,
+  append,
+  now,
+  progress,
+  type Session,
+  type JobRecords,
+  type Conversation,
+} from "../job/session.js";
 import { workspaceOf } from "../turn/task-workspace.js";
 import { ensurePullRequest } from "../job/pull-request.js";
 
-export function escalationMeta(s: Session, id: string): EscalationMeta {
+export function escalationMeta(s: JobRecords, id: string): EscalationMeta {
   const meta = s.engine.escalations[id];
   if (!meta) throw new Error(`cfa/engine: escalation ${id} has no record in state.json`);
   return meta;
 }
 
-function setMeta(s: Session, id: string, patch: Partial<EscalationMeta>): void {
+function setMeta(s: JobRecords, id: string, patch: Partial<EscalationMeta>): void {
   applyChange(s, { type: "escalation-noted", id, patch });
 }
 
 /** Proxies with work to do now: fresh ones, and those the person has just replied to. */
-export function proxiesToRun(s: Session): ProxyMolecule[] {
+export function proxiesToRun(s: Conversation): ProxyMolecule[] {
   return s.soup
     .pendingEscalations()
     .filter((m): m is ProxyMolecule => m.kind === "Proxy")
@@ -45,7 +53,7 @@ export function proxiesToRun(s: Session): ProxyMolecule[] {
  * What every answer records (issue 3 §5): the policy it was given under, whether the person
  * was asked, and which files the proxy read to form its view.
  */
-function answerRecord(s: Session, m: ProxyMolecule, humanAsked: boolean) {
+function answerRecord(s: JobRecords, m: ProxyMolecule, humanAsked: boolean) {
   return {
     id: m.id,
     policy: m.policy,
@@ -200,7 +208,7 @@ async function recordGateCommit(s: Session, id: string): Promise<{ sha: string; 
 }
 
 /** Who a gate asks: the job's requester, then `reviewers:` from the config, each once. */
-export function gateReviewers(s: Session): string[] {
+export function gateReviewers(s: JobRecords): string[] {
   const seen = new Set<string>();
   return [s.engine.requester, ...s.config.reviewers].filter((login) => {
     const key = login.toLowerCase();
@@ -211,7 +219,7 @@ export function gateReviewers(s: Session): string[] {
 }
 
 /** AskHuman molecules whose question has not been put to the person yet. */
-export function unpostedQuestions(s: Session): AskHumanMolecule[] {
+export function unpostedQuestions(s: JobRecords & Conversation): AskHumanMolecule[] {
   return s.soup
     .pendingEscalations()
     .filter((m): m is AskHumanMolecule => m.kind === "AskHuman")

@@ -17,7 +17,7 @@ import { currentLead } from "../job/instances.js";
 import { ensureLead } from "./leads.js";
 import { asData } from "../../comments/sanitize.js";
 import { orchestrate } from "./orchestrator.js";
-import { progress, type Session } from "../job/session.js";
+import { progress, type Session, type Conversation } from "../job/session.js";
 import { runtimeOf } from "../turn/wake-runtime.js";
 
 export async function relayIntervention(
@@ -46,7 +46,7 @@ export async function relayIntervention(
 }
 
 /** Interventions waiting on `thread` that its Run never reached (it ended first). */
-export function pendingInterventions(s: Session, thread: string): Content[] {
+export function pendingInterventions(s: Conversation, thread: string): Content[] {
   return s.soup
     .molecules()
     .flatMap((m) =>

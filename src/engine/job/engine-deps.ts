@@ -59,6 +59,13 @@ export interface EngineDeps {
    */
   applyOrder?: "finished" | "started";
   /**
+   * False: the response journal is kept in the job area's file only, never mirrored on the
+   * branch `cfa-journal/<N>` (journal-branch.ts), which outlives a runner's area. For replays
+   * of a recording: their responses are the recording's, nothing is paid that a lost area
+   * could make the job pay again — and the branch cost a git process per response.
+   */
+  journalBranch?: boolean;
+  /**
    * How a person carries on a job the wake stopped live (an outage, refused credentials), in
    * words: the CLI's "`cfa resume 1`". Default: the next event on the issue, or the sweep.
    */

@@ -4,7 +4,7 @@ import type { Address } from "../../protocol/address.js";
 import { isLiveState, type LiveState } from "../../protocol/fsm.js";
 import { PHASES } from "../../skills/phases.js";
 import type { RoleName } from "../../agents/roles/index.js";
-import type { Session } from "./session.js";
+import type { JobRecords } from "./session.js";
 import { threads } from "../../protocol/address.js";
 
 export function roleOf(a: Address): RoleName {
@@ -21,7 +21,7 @@ export function roleOf(a: Address): RoleName {
 }
 
 /** The current state's lead: the instance on the state's thread for this entry. */
-export function currentLead(s: Session): Address | null {
+export function currentLead(s: JobRecords): Address | null {
   if (!isLiveState(s.job.state)) return null;
   return leadAddress(s.job.state, s.job.entry);
 }

@@ -4,7 +4,7 @@
 import type { Comment, Forge } from "../../ports/forge.js";
 import { readHiddenBlock } from "../../comments/hidden-block.js";
 import { COMMENT_LIMIT, cutToFit, fitComment } from "../../comments/comment-text.js";
-import { applyChange, type Session } from "./session.js";
+import { applyChange, type JobRecords, type Reporter } from "./session.js";
 import { MARK_MAX_LENGTH, remark, unmark, type OwnSpan } from "../../comments/own-marks.js";
 import { redact } from "../../secrets/index.js";
 
@@ -36,7 +36,7 @@ export function botComments(forge: Forge, comments: Comment[], job: number): Bot
  * secret is kept, and after unmarking, so a cut can never split a mark; room is left for
  * the marks `remark` puts back.
  */
-export function queueComment(s: Session, kind: string, render: (seq: number) => string): void {
+export function queueComment(s: JobRecords, kind: string, render: (seq: number) => string): void {
   applyChange(s, {
     type: "comment-queued",
     kind,
@@ -63,7 +63,7 @@ export function fitUnmarked(
 }
 
 /** Posts the outbox: each comment at most once (one of the bot's with its seq counts). */
-export async function postOutbox(s: Session): Promise<void> {
+export async function postOutbox(s: JobRecords & Reporter): Promise<void> {
   const { forge } = s.deps;
   if (s.engine.outbox.length === 0) return;
   const existing = botComments(forge, await forge.listComments(s.n), s.n);

@@ -7,7 +7,7 @@
 
 import { createHash } from "node:crypto";
 import type { PullRequest } from "../../ports/forge.js";
-import { applyChange, type Session } from "./session.js";
+import { applyChange, type Session, type JobRecords, type Reporter } from "./session.js";
 import { ownClosing } from "../../comments/own-marks.js";
 import { clip } from "../../secrets/index.js";
 
@@ -44,7 +44,7 @@ export async function ensurePullRequest(s: Session): Promise<PullRequest> {
  * a backtrack, or a pull request found open whose body is not known). Nothing to do when the
  * job has no pull request yet or the body is current: no call.
  */
-export async function describePullRequest(s: Session): Promise<void> {
+export async function describePullRequest(s: JobRecords & Reporter): Promise<void> {
   if (s.engine.pr === null) return;
   const body = pullRequestBody(s);
   const digest = bodyDigest(body);
@@ -63,7 +63,7 @@ export function notDraftNotice(pr: number | null): string {
   return `The pull request${pr === null ? "" : ` #${pr}`} is not a draft: this repository does not support draft pull requests (GitHub Free or Pro, private repository), so it was opened ready for review. Do not merge it before the job is **DONE**.`;
 }
 
-export function pullRequestBody(s: Session): string {
+export function pullRequestBody(s: JobRecords): string {
   const dir = s.paths.dir;
   const last = s.job.history.at(-1);
   const step =

@@ -72,13 +72,36 @@ export interface Session {
   readonly jobTreeTurns: Set<string>;
 }
 
+// The parts of a session a step uses, named, so each function asks for those alone: read
+// without the whole job in mind, and unit-tested with a few fields instead of an opened job.
+
+/**
+ * The job's records as this wake holds them, and where they are kept: read anywhere, changed
+ * through applyChange.
+ */
+export type JobRecords = Pick<Session, "n" | "paths" | "config" | "job" | "engine">;
+
+/** Where a step says what happened (progress lines, the log) and the clock it reads. */
+export type Reporter = Pick<Session, "n" | "deps">;
+
+/** The conversation: the soup folded from the bus. */
+export type Conversation = Pick<Session, "soup">;
+
+/** The worktrees: the job's, the tasks' opened in this wake, and what opens them. */
+export type Worktrees = Pick<Session, "engine" | "jobWs" | "taskWs" | "workspaces">;
+
+/** What writes the records back: state.json, the commit, the job branch's push. */
+export type Committer = JobRecords &
+  Reporter &
+  Pick<Session, "jobWs" | "repo" | "jobTreeTurns" | "pushedHead">;
+
 export const now = (s: { deps: EngineDeps }): string => s.deps.clock.now().toISOString();
 
 /**
  * The one way a wake changes the records it holds, besides the protocol's own updaters
  * (transition, failure accounting): a named change, evolved purely (records/record-changes.ts).
  */
-export function applyChange(s: Session, change: RecordChange): void {
+export function applyChange(s: Pick<Session, "job" | "engine">, change: RecordChange): void {
   const next = evolveRecords({ job: s.job, engine: s.engine }, change);
   s.job = next.job;
   s.engine = next.engine;
@@ -273,7 +296,7 @@ export async function appendsSettled(s: Session): Promise<void> {
   await (appending.get(s) ?? Promise.resolve()).catch(() => {});
 }
 
-export async function saveState(s: Session): Promise<void> {
+export async function saveState(s: Committer): Promise<void> {
   s.job = withEngineState(s.job, s.engine);
   await writeText(s.jobWs.root, s.paths.state, serializeJobRecord(s.job));
 }
@@ -284,7 +307,7 @@ export async function saveState(s: Session): Promise<void> {
  * instance's edits must not ride along.
  */
 export async function commitAndPush(
-  s: Session,
+  s: Committer,
   message: string,
   paths?: string[],
 ): Promise<string | null> {
@@ -319,17 +342,17 @@ export async function commitAndPush(
  * the job worktree since its last commit (a question asked, a comment posted, replies read,
  * a lead sparked), so the tree is not looked at (issue 19 §3: most of a job's commits).
  */
-export async function persistRecords(s: Session, message: string): Promise<void> {
+export async function persistRecords(s: Committer, message: string): Promise<void> {
   await persist(s, message, [RECORDS_DIR]);
 }
 
 /** Records the job record and commits: the usual end of any step that changed state. */
-export async function persist(s: Session, message: string, paths?: string[]): Promise<void> {
+export async function persist(s: Committer, message: string, paths?: string[]): Promise<void> {
   await saveState(s);
   await commitAndPush(s, message, paths);
 }
 
-export function progress(s: Session, who: string, event: string, detail: string, verbose = false) {
+export function progress(s: Reporter, who: string, event: string, detail: string, verbose = false) {
   s.deps.progress?.({ at: now(s), job: s.n, who, event, detail, verbose });
   s.deps.logger.info(`cfa #${s.n} ${who} ${event} ${detail}`);
 }

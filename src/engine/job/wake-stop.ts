@@ -7,10 +7,6 @@
 // they paid stays in the response journal and is charged once; nothing of them is applied, so
 // the next wake redoes them from their mailboxes, answering their calls from the journal.
 
-import { collectHumanEvents } from "../people/human-events.js";
-import type { MemoForge } from "./forge-memo.js";
-import type { Session } from "./session.js";
-
 export interface WakeStop {
   reason: string;
   /** Stop running turns at once (their calls in flight are cut), not at their next call. */
@@ -26,21 +22,4 @@ export function stopOf(signal: AbortSignal | undefined): WakeStop | null {
     return { reason: String(r.reason), now: r.now === true };
   }
   return { reason: reason instanceof Error ? reason.message : String(reason), now: false };
-}
-
-/**
- * Whether people have withdrawn the job since the wake last read them (a /withdraw, the issue
- * closed, the label removed): a run cancelled by a withdrawal must not dispatch another. Read
- * only: the withdrawal is applied by the run its comment dispatched.
- */
-export async function withdrawalPending(s: Session): Promise<boolean> {
-  // Fresh: what the wake read before may be older than the withdrawal.
-  (s.deps.forge as Partial<MemoForge>).refresh?.();
-  const { events } = await collectHumanEvents(s.deps.forge, s.n, s.engine, {
-    label: s.config.label,
-    approvers: s.config.approvers.map((l) => l.toLowerCase()),
-    allowBots: s.config.allowBots,
-    pullRequest: undefined,
-  });
-  return events.some((e) => e.kind === "withdraw");
 }

@@ -5,6 +5,7 @@ import type { Actor, Forge, Permission, Review } from "../../ports/forge.js";
 import { ACTING_PERMISSIONS } from "../../ports/forge.js";
 import type { EngineState } from "../../records/engine-state.js";
 import { parseCommand } from "../../comments/commands.js";
+import type { CfaConfig } from "../../config/index.js";
 
 export type HumanEvent =
   | { kind: "withdraw"; by: string; reason: string }
@@ -27,6 +28,19 @@ export interface HumanPolicy {
   pullRequest?: { head: string } | undefined;
   approvers: string[];
   allowBots: string[];
+}
+
+/** The policy `.github/cfa.yml` sets for reading people; `pullRequest` as in HumanPolicy. */
+export function humanPolicy(
+  config: Pick<CfaConfig, "label" | "approvers" | "allowBots">,
+  pullRequest?: { head: string },
+): HumanPolicy {
+  return {
+    label: config.label,
+    approvers: config.approvers.map((l) => l.toLowerCase()),
+    allowBots: config.allowBots,
+    pullRequest,
+  };
 }
 
 export interface Collected {

@@ -5,7 +5,7 @@
 import type { AskHumanMolecule } from "../../protocol/bus/index.js";
 import { isLiveState } from "../../protocol/fsm.js";
 import { escalationMeta, humanReply } from "../flow/escalations.js";
-import { collectHumanEvents, type HumanEvent } from "./human-events.js";
+import { collectHumanEvents, humanPolicy, type HumanEvent } from "./human-events.js";
 import { judgeReview } from "./judge-review.js";
 import { currentLead } from "../job/instances.js";
 import { relayIntervention } from "../flow/intervene.js";
@@ -31,12 +31,12 @@ export async function ingestHumanEvents(
 ): Promise<boolean> {
   // People's news must be fresh: what the bot read earlier in this wake may be stale.
   (s.deps.forge as Partial<MemoForge>).refresh?.();
-  const { events, cursor } = await collectHumanEvents(s.deps.forge, s.n, s.engine, {
-    label: s.config.label,
-    approvers: s.config.approvers.map((l) => l.toLowerCase()),
-    allowBots: s.config.allowBots,
-    pullRequest: options.checkPullRequest ? { head: s.paths.branch } : undefined,
-  });
+  const { events, cursor } = await collectHumanEvents(
+    s.deps.forge,
+    s.n,
+    s.engine,
+    humanPolicy(s.config, options.checkPullRequest ? { head: s.paths.branch } : undefined),
+  );
   applyChange(s, { type: "people-read", cursor });
   for (const event of events) {
     if (!isLiveState(s.job.state)) break;

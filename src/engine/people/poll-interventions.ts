@@ -16,7 +16,7 @@
 // comment.
 
 import { currentLead } from "../job/instances.js";
-import { collectHumanEvents } from "./human-events.js";
+import { collectHumanEvents, humanPolicy } from "./human-events.js";
 import { relayIntervention } from "../flow/intervene.js";
 import { applyChange, type Session } from "../job/session.js";
 import { runtimeOf } from "../turn/wake-runtime.js";
@@ -100,10 +100,5 @@ async function readNews(s: Session) {
     (c) => c.id > s.engine.cursor.comment && c.author.login !== forge.botLogin,
   );
   if (!news) return null;
-  return collectHumanEvents(forge, s.n, s.engine, {
-    label: s.config.label,
-    approvers: s.config.approvers.map((l) => l.toLowerCase()),
-    allowBots: s.config.allowBots,
-    pullRequest: undefined,
-  });
+  return collectHumanEvents(forge, s.n, s.engine, humanPolicy(s.config));
 }

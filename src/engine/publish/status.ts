@@ -8,7 +8,13 @@ import { heldBackNotice } from "../tree/workflow-files.js";
 import { PHASES } from "../../skills/phases.js";
 import { postOutbox, upsertStatus } from "../job/outbox.js";
 import { renderStatusComment } from "../../comments/status-comment.js";
-import { applyChange, type Session } from "../job/session.js";
+import {
+  applyChange,
+  type Session,
+  type JobRecords,
+  type Reporter,
+  type Conversation,
+} from "../job/session.js";
 import { ownMention } from "../../comments/own-marks.js";
 import { clip } from "../../secrets/index.js";
 import { diskFullAdvice } from "../flow/disk-pause.js";
@@ -16,7 +22,7 @@ import { setupBlocksJob } from "../setup/ensure-setup.js";
 import { carryOnHint } from "../turn/api-wait.js";
 import { runsElsewhere, singleNotice } from "../fanout/dispatch-task-run.js";
 
-export function waitingOn(s: Session): string {
+export function waitingOn(s: JobRecords & Reporter & Conversation): string {
   if (isTerminalState(s.job.state)) {
     const last = s.job.history.at(-1);
     return s.job.state === "DONE"

@@ -9,7 +9,14 @@
 import type { Address } from "../../protocol/address.js";
 import type { Workspace } from "../../ports/workspaces.js";
 import { taskOfThread } from "../job/instances.js";
-import { applyChange, now, persist, progress, type Session } from "../job/session.js";
+import {
+  applyChange,
+  now,
+  persist,
+  progress,
+  type Session,
+  type JobRecords,
+} from "../job/session.js";
 import { workspaceOf } from "../turn/task-workspace.js";
 import { isSetUp, markSetUp, setupDigest } from "./setup-marker.js";
 import { runSetup } from "./run-setup.js";
@@ -17,7 +24,7 @@ import { runSetup } from "./run-setup.js";
 export type Readiness = "ready" | "waiting";
 
 /** Whether the job waits on a failed setup that nobody has asked to try again. */
-export function setupBlocksJob(s: Session): boolean {
+export function setupBlocksJob(s: JobRecords): boolean {
   const failed = s.engine.setup?.failed;
   if (failed === undefined) return false;
   return failed.retry !== true && failed.digest === setupDigest(s.config.setup);

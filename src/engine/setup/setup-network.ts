@@ -4,9 +4,9 @@
 
 import { detectEcosystems, type NetworkSetting } from "../../config/index.js";
 import { gitClient } from "../../git/git-client.js";
-import type { Session } from "../job/session.js";
+import type { JobRecords, Reporter } from "../job/session.js";
 
-export async function setupNetwork(s: Session): Promise<NetworkSetting> {
+export async function setupNetwork(s: JobRecords & Reporter): Promise<NetworkSetting> {
   const configured = s.config.setup.network;
   if (configured !== "detect") return configured;
   const files = await defaultBranchFiles(s);
@@ -14,7 +14,7 @@ export async function setupNetwork(s: Session): Promise<NetworkSetting> {
   return found.length === 0 ? false : found;
 }
 
-async function defaultBranchFiles(s: Session): Promise<string[]> {
+async function defaultBranchFiles(s: Reporter): Promise<string[]> {
   const git = gitClient(s.deps.repoDir);
   const base = await s.deps.forge.defaultBranch();
   for (const ref of [`refs/heads/${base}`, `refs/remotes/origin/${base}`]) {

@@ -9,7 +9,14 @@ import { threads } from "../../protocol/address.js";
 import type { Content } from "../../protocol/bus/index.js";
 import type { Workspace } from "../../ports/workspaces.js";
 import { JobRepo } from "../tree/job-repo.js";
-import { applyChange, now, progress, type Session } from "../job/session.js";
+import {
+  applyChange,
+  now,
+  progress,
+  type Session,
+  type JobRecords,
+  type Reporter,
+} from "../job/session.js";
 import type { TaskMeta } from "../../records/engine-state.js";
 import { parentWorkspace } from "../turn/task-workspace.js";
 import { dispatchTaskRun } from "../fanout/dispatch-task-run.js";
@@ -66,12 +73,12 @@ export async function provisionTask(s: Session, task: NewTask): Promise<Workspac
  * Seed 000 §13 [send-block]: a task past its parent's fan-out cap waits. Its worktree is
  * made when it starts, from its parent's commit then, so it sees the work merged meanwhile.
  */
-export function queueTask(s: Session, task: NewTask): void {
+export function queueTask(s: JobRecords & Reporter, task: NewTask): void {
   applyChange(s, { type: "task-recorded", id: task.id, meta: taskMeta(s, task, "queued") });
   progress(s, "EXECUTE", "QUEUED", `task ${task.id} waits for a free slot`);
 }
 
-function taskMeta(s: Session, task: NewTask, status: "open" | "queued"): TaskMeta {
+function taskMeta(s: Pick<Session, "paths">, task: NewTask, status: "open" | "queued"): TaskMeta {
   return {
     thread: threads.dispatch(task.id),
     branch: s.paths.taskBranch(task.id),

@@ -7,14 +7,8 @@
 // an agent wrote, and never with a record the engine did not write.
 
 import { lstatSync } from "node:fs";
-import { lstat, open } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  commitDateEnv,
-  gitClient,
-  type GitClient,
-  type GitLineProcess,
-} from "../../git/git-client.js";
+import { commitDateEnv, gitClient, type GitClient } from "../../git/git-client.js";
 import { redact } from "../../secrets/index.js";
 import { sweepTree } from "../../git/nested-repos.js";
 import { shortPath } from "../../agents/boundary/tree-limits.js";
@@ -25,13 +19,13 @@ import { GITHUB_FILE_LIMIT_BYTES } from "../../git/file-size-limit.js";
 import { oversizedFiles, type OversizedFile } from "../../git/oversized-files.js";
 import { dependencyCleanExcludes } from "../../git/dependency-folders.js";
 import type { Logger } from "../../ports/logger.js";
-import { OUTCOME_PATH } from "../../records/job-paths.js";
 import { createSerialQueue } from "../../git/serial-queue.js";
-import { writeFile } from "../../agents/fs/write-file.js";
 import { outboundText } from "../../comments/outbound-text.js";
-import { artifactFiles, settleRecords } from "./settle-records.js";
+import { cleanLook } from "./clean-look.js";
+import { mergeForeign } from "./merge-foreign.js";
+import { RecordStager } from "./record-stager.js";
+import { reflogParent } from "./reflog-parent.js";
 import {
-  isArtifactPath,
   isUnderRecords,
   RECORDS_DIR,
   registerRecords,
@@ -56,13 +50,13 @@ export interface JobRepoOptions {
 export class JobRepo {
   readonly git: GitClient;
   readonly records: RecordLedger;
+  private readonly stager: RecordStager;
   private readonly lock = createSerialQueue();
   private readonly logger: Logger | undefined;
   /** The largest file a commit takes (JobRepoOptions.maxFileBytes). */
   readonly maxFileBytes: number;
   /** Whether the index holds HEAD plus records alone: set by a finished commit or reset. */
   private indexSettled = false;
-  private hasher: GitLineProcess | undefined;
   /** The worktree's admin dir when known without asking git (its reflog is read there). */
   private readonly adminDir: string | null;
   /** The parent of each commit this repo made, as git's reflog recorded it (parentOf). */
@@ -94,6 +88,9 @@ export class JobRepo {
       ...(now ? { env: () => commitDateEnv(now()) } : {}),
     });
     this.records = registerRecords(root, gitClient(at));
+    this.stager = new RecordStager(root, this.git, this.records, (what, path) =>
+      this.warn(what, path),
+    );
     this.logger = options.logger;
     this.maxFileBytes = Math.min(
       options.maxFileBytes ?? GITHUB_FILE_LIMIT_BYTES,
@@ -127,7 +124,7 @@ export class JobRepo {
       const recordScopes =
         paths === undefined ? [RECORDS_DIR] : paths.filter((p) => isUnderRecords(trim(p)));
       const others = paths?.filter((p) => !isUnderRecords(trim(p)));
-      const recordsStaged = await this.stageRecords(
+      const recordsStaged = await this.stager.stage(
         recordScopes.map(trim),
         options.artifacts !== false,
       );
@@ -176,7 +173,7 @@ export class JobRepo {
       ]);
       const sha = (quiet ? null : COMMIT_SUMMARY.exec(out)?.[1]) ?? (await this.head());
       this.indexSettled = true;
-      const parent = await this.reflogParent(sha);
+      const parent = await reflogParent(this.adminDir, sha);
       if (parent !== null) this.parents.set(sha, parent);
       return sha;
     });
@@ -259,7 +256,7 @@ export class JobRepo {
       }
       await this.records.exclusive(async () => {
         await this.records.reseed();
-        await this.settleRecords({ scopes: [RECORDS_DIR], quiet: true });
+        await this.stager.settle({ scopes: [RECORDS_DIR], quiet: true });
       });
       this.indexSettled = true;
     });
@@ -271,13 +268,7 @@ export class JobRepo {
    * (`.gitattributes` eol, encoding, ident), not anyone's change.
    */
   prepare(): Promise<void> {
-    return this.records.exclusive(() => this.prepareLocked());
-  }
-
-  private async prepareLocked(): Promise<void> {
-    if (this.records.isSeeded) return;
-    await this.records.ready();
-    await this.settleRecords({ scopes: [RECORDS_DIR], quiet: true });
+    return this.records.exclusive(() => this.stager.prepareLocked());
   }
 
   /** The blob id of `path` at `commit`, or null when absent there (or the commit is unknown). */
@@ -327,36 +318,6 @@ export class JobRepo {
     return this.parents.get(sha);
   }
 
-  /**
-   * The old id of the worktree's last HEAD update, when that update made `sha`: `git commit`
-   * appends `<old> <new> <who> <when>\tcommit: <subject>` to `<git dir>/logs/HEAD`
-   * (https://git-scm.com/docs/git-reflog; core.logAllRefUpdates is on in a repository with a
-   * work tree: https://git-scm.com/docs/git-config#Documentation/git-config.txt-corelogAllRefUpdates).
-   * Only the tail is read, no git process started; null when it is not there or names
-   * another commit (HEAD moved again since), so the caller asks git instead. The admin dir
-   * lies outside every worktree: no agent writes it.
-   */
-  private async reflogParent(sha: string): Promise<string | null> {
-    if (this.adminDir === null) return null;
-    try {
-      const file = await open(join(this.adminDir, "logs", "HEAD"), "r");
-      try {
-        const { size } = await file.stat();
-        const length = Math.min(size, 4096);
-        const tail = Buffer.alloc(length);
-        await file.read(tail, 0, length, size - length);
-        const last = tail.toString("utf8").trimEnd().split("\n").at(-1) ?? "";
-        const match = /^([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{40}|[0-9a-f]{64}) /u.exec(last);
-        if (match?.[2] !== sha || /^0+$/u.test(match[1]!)) return null;
-        return match[1]!;
-      } finally {
-        await file.close();
-      }
-    } catch {
-      return null;
-    }
-  }
-
   /** Whether `ancestor` is `descendant` or one of its ancestors. */
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
     const result = await this.git.run(["merge-base", "--is-ancestor", ancestor, descendant]);
@@ -385,50 +346,7 @@ export class JobRepo {
    * (a person must resolve that). Returns the merge commit; HEAD is not moved.
    */
   mergeForeign(foreign: string, message: string): Promise<string | null> {
-    return this.lock.run(async () => {
-      const merged = await this.git.run([
-        "merge-tree",
-        "--write-tree",
-        "--name-only",
-        "--no-messages",
-        "HEAD",
-        foreign,
-      ]);
-      const lines = merged.stdout
-        .toString("utf8")
-        .split("\n")
-        .filter((l) => l !== "");
-      const tree = lines[0] ?? "";
-      if (merged.code !== 0 && merged.code !== 1) return null;
-      // Conflicted paths follow the tree id when there are any.
-      const conflicted = merged.code === 1 ? lines.slice(1).filter((l) => l.trim() !== "") : [];
-      if (conflicted.some((file) => !isUnderRecords(file))) return null;
-      const ours = (await this.git.raw(["rev-parse", `HEAD^{tree}`])).trim();
-      const oursRecords = (
-        await this.git.run(["rev-parse", "--verify", "--quiet", `${ours}:${RECORDS_DIR}`])
-      ).stdout
-        .toString("utf8")
-        .trim();
-      const entries = (await this.git.raw(["ls-tree", tree]))
-        .split("\n")
-        .filter((l) => l !== "" && !l.endsWith(`\t${RECORDS_DIR}`));
-      if (oursRecords !== "") entries.push(`040000 tree ${oursRecords}\t${RECORDS_DIR}`);
-      const finalTree = (
-        await this.git.raw(["mktree"], { input: `${entries.join("\n")}\n` })
-      ).trim();
-      const clean = outboundText(redact(message, "a commit message"));
-      const commit = await this.git.raw([
-        "commit-tree",
-        finalTree,
-        "-p",
-        "HEAD",
-        "-p",
-        foreign,
-        "-m",
-        clean,
-      ]);
-      return commit.trim();
-    });
+    return this.lock.run(() => mergeForeign(this.git, foreign, message));
   }
 
   /** The commit a local branch is at, or null. A loose ref is read without git. */
@@ -463,109 +381,6 @@ export class JobRepo {
   private warn(what: string, path: string): void {
     this.logger?.warn(`cfa/git: ${what}: ${path}`, { root: this.root });
   }
-
-  /**
-   * Stages `.cfa/` under `scopes` raw (`hash-object --no-filters`): the records the engine
-   * wrote, as it wrote them, and the phase artifacts as the leads wrote them. Nothing else
-   * under `.cfa/` is ever staged — a file a command planted there never reaches a commit —
-   * and no `.gitattributes` filter, eol or encoding rule or `.gitignore` an agent wrote
-   * changes or drops a record on its way in. A record that no longer holds the engine's
-   * bytes is put back first (the after-command check should have caught it).
-   */
-  private async stageRecords(scopes: readonly string[], withArtifacts = true): Promise<boolean> {
-    if (scopes.length === 0) return false;
-    return this.records.exclusive(async () => {
-      const ledger = this.records;
-      await this.prepareLocked();
-      const inScope = (file: string) =>
-        file !== OUTCOME_PATH &&
-        (withArtifacts || !isArtifactPath(file)) &&
-        scopes.some((scope) => file === scope || file.startsWith(`${scope}/`));
-      // What each staged path should hold: the engine's records that changed since staged…
-      const wanted = new Map<string, string>();
-      for (const file of ledger.paths()) {
-        const expected = ledger.expected(file)!;
-        if (inScope(file) && expected.bytes !== undefined && !isArtifactPath(file)) {
-          wanted.set(file, expected.oid);
-        }
-      }
-      // …and the artifacts as they are now.
-      const artifacts = await artifactFiles(this.root, ledger);
-      for (const [file, oid] of artifacts) {
-        if (!inScope(file)) continue;
-        ledger.committed(file, oid);
-        wanted.set(file, oid);
-      }
-      const toWrite = [...wanted].filter(([file, oid]) => ledger.indexedOid(file) !== oid);
-      const gone = ledger
-        .indexedPaths()
-        .filter(
-          (file) =>
-            inScope(file) &&
-            (isArtifactPath(file) ? !artifacts.has(file) : ledger.expected(file) === undefined),
-        );
-      const lines = gone.map(
-        (file) => `0 ${"0".repeat(ledger.oidOf(Buffer.alloc(0)).length)}\t${file}`,
-      );
-      if (toWrite.length > 0) {
-        let written = await this.hashFiles(toWrite.map(([file]) => file));
-        const stale = toWrite.filter(
-          ([file, oid], i) => written[i] !== oid && !isArtifactPath(file),
-        );
-        if (stale.length > 0) {
-          // Someone changed a record the engine wrote: its own bytes go back, then again.
-          for (const [file] of stale) {
-            this.warn("put back a changed record", file);
-            await writeFile(this.root, file, (await ledger.bytesOf(file))!, {
-              noLinks: true,
-              durable: false,
-            });
-          }
-          written = await this.hashFiles(toWrite.map(([file]) => file));
-        }
-        toWrite.forEach(([file, oid], i) => {
-          // git read the file by path: it must have read the very bytes checked.
-          if (written[i] !== oid) throw new Error(`cfa/records: ${file} changed while staging`);
-          lines.push(`100644 ${oid}\t${file}`);
-        });
-      }
-      if (lines.length > 0) {
-        await this.git.raw(["update-index", "--index-info"], { input: `${lines.join("\n")}\n` });
-        for (const [file, oid] of toWrite) ledger.staged(file, oid);
-        for (const file of gone) ledger.staged(file, null);
-      }
-      return lines.length > 0;
-    });
-  }
-
-  /** Writes each file (root-relative) as a blob, unfiltered; returns their ids in order. */
-  private async hashFiles(files: readonly string[]): Promise<string[]> {
-    // One hash-object process answers every commit of this repo while it is busy (a commit
-    // after each posted comment, question and turn): no process started per commit.
-    this.hasher ??= this.git.lines(["hash-object", "-w", "--no-filters", "--stdin-paths"]);
-    return this.hasher.ask(files.map((file) => `${this.root}/${file}`));
-  }
-
-  /**
-   * Makes every record under `scopes` hold what the ledger says (put back, or removed when
-   * the engine never wrote it and HEAD does not have it). `quiet` after a reset, where a
-   * difference is only a checkout's conversion or a crash's leftover; otherwise each one is
-   * logged: the after-command check (contain-workspace.ts) should have caught it first.
-   */
-  private async settleRecords(options: {
-    scopes: readonly string[];
-    quiet: boolean;
-  }): Promise<Map<string, string>> {
-    const { repaired, present } = await settleRecords(this.root, this.records, {
-      inScope: (file) =>
-        options.scopes.some((scope) => file === scope || file.startsWith(`${scope}/`)),
-      // After a reset every artifact must be as committed; at a commit, whatever the lead
-      // wrote is the artifact (the after-command check already refused links).
-      writable: (file) => isArtifactPath(file) && !options.quiet,
-    });
-    if (!options.quiet) for (const file of repaired) this.warn("put back a changed record", file);
-    return present;
-  }
 }
 
 /**
@@ -580,61 +395,6 @@ function ownGitDir(root: string): string {
     // no .git at all: the verified lookup says so
   }
   return "verified";
-}
-
-/**
- * Files `git reset --hard` removes from the git dir (an operation left in progress: a merge,
- * a cherry-pick, a revert): while one is there the reset runs, whatever the status says.
- */
-const IN_PROGRESS = [
-  "MERGE_HEAD",
-  "MERGE_MSG",
-  "MERGE_MODE",
-  "MERGE_RR",
-  "AUTO_MERGE",
-  "SQUASH_MSG",
-  "CHERRY_PICK_HEAD",
-  "REVERT_HEAD",
-];
-
-/**
- * One `git status` of the whole tree for `resetToHead`: every path git tracks or could add,
- * dependency folders included (a tracked file a turn changed there is put back too), untracked
- * folders collapsed to one entry (`--untracked-files=normal`, so a setup's unignored
- * node_modules is one line that makes the reset run). `clean` is true when git lists nothing
- * but ignored entries and no operation is in progress; null when git cannot say, or the git
- * dir is not known (the reset runs). What a reset would still change and a status cannot
- * show: an empty untracked folder, which `clean -d` removes and no commit ever takes.
- */
-async function cleanLook(
-  git: GitClient,
-  adminDir: string | null,
-): Promise<{ clean: boolean; ignoredFolders: Set<string> } | null> {
-  if (adminDir === null) return null;
-  const result = await git.run([
-    "status",
-    "--porcelain=v1",
-    "-z",
-    "--untracked-files=normal",
-    "--ignored=matching",
-    "--no-renames",
-  ]);
-  if (result.code !== 0) return null;
-  const ignoredFolders = new Set<string>();
-  let clean = true;
-  for (const entry of result.stdout.toString("utf8").split("\0")) {
-    if (entry.length < 4) continue;
-    if (entry.startsWith("!! ")) {
-      if (entry.endsWith("/")) ignoredFolders.add(entry.slice(3));
-    } else {
-      clean = false;
-    }
-  }
-  for (const name of IN_PROGRESS) {
-    if (!clean) break;
-    clean = (await lstat(join(adminDir, name)).catch(() => null)) === null;
-  }
-  return { clean, ignoredFolders };
 }
 
 /** git commit's summary line: `[<branch> <full id>] <subject>` (or `[detached HEAD <id>]`). */

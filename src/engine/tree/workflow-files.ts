@@ -15,10 +15,7 @@
 // hears why in its mailbox, the person in the status comment. The forge checks each push too
 // (adapters/github/push-branch.ts), in case anything else ever slips through.
 
-import type { Address } from "../../protocol/address.js";
 import { JobRepo } from "./job-repo.js";
-import { orchestrate } from "../flow/orchestrator.js";
-import { applyChange, progress, type Session } from "../job/session.js";
 
 export const WORKFLOW_DIR = ".github/workflows";
 
@@ -82,29 +79,4 @@ async function ownStatus(git: JobRepo["git"]): Promise<{ code: string; path: str
     .split("\0")
     .filter((entry) => entry.length >= 4)
     .map((entry) => ({ code: entry.slice(0, 2), path: entry.slice(3) }));
-}
-
-/**
- * Before a turn is committed: holds back its workflow changes unless the repository allows
- * pushing them. Returns the paths held back (the caller tells the agent, see tellHeldBack).
- */
-export async function holdBackWorkflowChanges(s: Session, root: string): Promise<string[]> {
-  if (s.config.pushWorkflows) return [];
-  // The job worktree's check looks with its repo, for the turn's commit to reuse.
-  const held = await restoreWorkflowChanges(
-    root,
-    root === s.jobWs.root && s.jobTreeTurns.size === 0 ? s.repo : undefined,
-  );
-  if (held.length === 0) return [];
-  applyChange(s, { type: "workflows-held-back", paths: held });
-  progress(s, "ENGINE", "HELD BACK", `workflow files: ${held.join(", ")}`);
-  return held;
-}
-
-/** The agent whose turn changed workflow files hears why, at its next turn. */
-export async function tellHeldBack(s: Session, to: Address, held: string[]): Promise<void> {
-  if (held.length === 0 || s.soup.isTerminated(to.thread)) return;
-  await orchestrate(s, { kind: "observe", text: `workflow files held back on ${to.thread}` }, [
-    { kind: "deliver", to, content: { kind: "recovery", text: heldBackMessage(held) } },
-  ]);
 }

@@ -26,6 +26,7 @@ import { sumUsage } from "../../agents/transcript/index.js";
 import { appendText, readText, writeText } from "../tree/files.js";
 import { createCallBoundary, timeoutReason, type TurnLedger } from "./call-boundary.js";
 import { createHost, emptyDecisions, type TurnDecisions, type VerifyTask } from "./host.js";
+import { mcpForTurn } from "./mcp-for-turn.js";
 import { roleFor } from "./role-for.js";
 import { PROTECTED_PREFIXES } from "../../records/job-paths.js";
 import { applyChange, type Session } from "../job/session.js";
@@ -130,6 +131,7 @@ async function runRegistered(
   let result: TurnResult;
   let failure: string | null = null;
   try {
+    const mcp = await mcpForTurn(s, input.address, input.role, input.ws.root);
     result = await runTurn({
       instance: input.address,
       role,
@@ -152,6 +154,7 @@ async function runRegistered(
       output: s.config.output[input.role],
       signal,
       boundary,
+      ...(mcp === undefined ? {} : { mcp }),
     });
   } catch (error) {
     if (ledger.slot !== null) runtimeOf(s).gate.settle(ledger.slot);

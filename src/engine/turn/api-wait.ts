@@ -26,6 +26,7 @@ import {
   progress,
   resetTaskWorktrees,
   type Session,
+  type Reporter,
 } from "../job/session.js";
 import { runtimeOf } from "./wake-runtime.js";
 
@@ -70,7 +71,7 @@ export async function waitForApi(s: Session, error: ModelUnavailableError): Prom
 }
 
 /** How a person carries the job on: the CLI's words, or GitHub's (the next event, the sweep). */
-export function carryOnHint(s: Session): string {
+export function carryOnHint(s: Reporter): string {
   return s.deps.carryOn?.(s.n) ?? "the next event on the issue (or the sweep)";
 }
 

@@ -16,7 +16,6 @@ import { breachedCap, describeBreach } from "../../protocol/failure.js";
 import type { Message, ModelResponse, ModelUsage } from "../../ports/model.js";
 import type { BeforeCall, CallBoundary, IncomingMessage } from "../../agents/turn-contract.js";
 import { charge } from "./charges.js";
-import { pollInterventions } from "../people/poll-interventions.js";
 import { requestDigest } from "./response-journal.js";
 import { applyChange, now, progress, type Session } from "../job/session.js";
 import { runningBefore, runtimeOf } from "./wake-runtime.js";
@@ -94,7 +93,7 @@ export function createCallBoundary(
       const stop = capStop() ?? timeoutStop() ?? allowanceStop();
       if (stop !== null) return stop;
       // People's interventions, read while turns run (poll-interventions.ts).
-      await pollInterventions(s);
+      await rt.poll?.();
       if (rt.stopping !== null) return { kind: "stop", cause: "stopped", reason: rt.stopping };
       const preempting = await options.interrupt?.();
       if (preempting) return { kind: "inject", message: preempting };

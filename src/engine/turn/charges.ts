@@ -5,11 +5,11 @@
 import type { ModelUsage } from "../../ports/model.js";
 import { JournalBranch } from "./journal-branch.js";
 import { ResponseJournal } from "./response-journal.js";
-import { applyChange, type Session } from "../job/session.js";
+import { applyChange, type Session, type JobRecords } from "../job/session.js";
 import { runtimeOf } from "./wake-runtime.js";
 
 /** Adds one call to the record; returns its number (its journal seq). */
-export function charge(s: Session, usage: ModelUsage, costUsd: number): number {
+export function charge(s: JobRecords, usage: ModelUsage, costUsd: number): number {
   applyChange(s, { type: "call-charged", usage, costUsd });
   return s.engine.calls ?? 0;
 }
@@ -23,18 +23,16 @@ export async function openJournal(s: Session): Promise<void> {
   const rt = runtimeOf(s);
   // What an earlier run pushed (journal-branch.ts) and what an outage carried in state.json,
   // besides this area's file: the same entry in several places is taken once.
-  const { branch, lines } = await JournalBranch.open(
-    s.deps.repoDir,
-    s.deps.forge,
-    s.n,
-    s.deps.logger,
-  );
+  const { branch, lines } =
+    s.deps.journalBranch === false
+      ? { branch: null, lines: [] }
+      : await JournalBranch.open(s.deps.repoDir, s.deps.forge, s.n, s.deps.logger);
   const journal = await ResponseJournal.open(
     s.area,
     [...(s.engine.journal ?? []), ...lines],
     (problem) => s.deps.logger.warn(`cfa #${s.n}: response journal: skipped ${problem}`),
   );
-  journal.mirror = (entries, options) => branch.publish(entries, options);
+  if (branch !== null) journal.mirror = (entries, options) => branch.publish(entries, options);
   rt.journalBranch = branch;
   for (const entry of journal.unaccounted(s.engine.calls ?? 0)) {
     charge(s, entry.response.usage, entry.costUsd);

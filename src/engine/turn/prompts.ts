@@ -8,7 +8,7 @@ import type { RoleName } from "../../agents/roles/index.js";
 import { skillPrompt } from "../../skills/skill-prompt.js";
 import { PHASES } from "../../skills/phases.js";
 import { roleFor } from "./role-for.js";
-import type { Session } from "../job/session.js";
+import type { JobRecords } from "../job/session.js";
 
 export function stateOfThread(thread: string): LiveState | null {
   const match = /^state:([a-z]+):\d+$/.exec(thread);
@@ -16,7 +16,7 @@ export function stateOfThread(thread: string): LiveState | null {
   return isLiveState(state) ? state : null;
 }
 
-export function systemPrompt(s: Session, a: Address, role: RoleName): string {
+export function systemPrompt(s: JobRecords, a: Address, role: RoleName): string {
   const parts = [roleFor(s, role).prompt.trim()];
   const state = stateOfThread(a.thread);
   if (state !== null) {

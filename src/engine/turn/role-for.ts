@@ -3,9 +3,9 @@
 
 import { loadRole, withOverrides, type RoleName } from "../../agents/roles/index.js";
 import type { RoleDefinition } from "../../agents/turn-contract.js";
-import type { Session } from "../job/session.js";
+import type { JobRecords } from "../job/session.js";
 
-export function roleFor(s: Session, name: RoleName): RoleDefinition {
+export function roleFor(s: JobRecords, name: RoleName): RoleDefinition {
   return withOverrides(loadRole(name), {
     commands: s.config.commands[name],
     network: s.config.network[name],

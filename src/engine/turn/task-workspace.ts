@@ -5,22 +5,25 @@
 import type { Address } from "../../protocol/address.js";
 import type { Workspace } from "../../ports/workspaces.js";
 import { JobRepo } from "../tree/job-repo.js";
-import type { Session } from "../job/session.js";
+import type { Session, Worktrees } from "../job/session.js";
 import { taskOfThread } from "../job/instances.js";
 import { runtimeOf } from "./wake-runtime.js";
 
 /** The workspace an instance works in: its task's, or the job's (the lead, a proxy's caller). */
-export async function workspaceOf(s: Session, a: Address): Promise<Workspace> {
+export async function workspaceOf(s: Worktrees, a: Address): Promise<Workspace> {
   const task = taskOfThread(a.thread);
   return task === null ? s.jobWs : taskWorkspace(s, task);
 }
 
 /** The workspace a task branches from and merges into: its parent task's, or the job's. */
-export async function parentWorkspace(s: Session, parent: string | undefined): Promise<Workspace> {
+export async function parentWorkspace(
+  s: Worktrees,
+  parent: string | undefined,
+): Promise<Workspace> {
   return parent === undefined ? s.jobWs : taskWorkspace(s, parent);
 }
 
-export async function taskWorkspace(s: Session, id: string): Promise<Workspace> {
+export async function taskWorkspace(s: Worktrees, id: string): Promise<Workspace> {
   const open = s.taskWs.get(id);
   if (open) return open;
   const meta = s.engine.tasks[id];

@@ -23,6 +23,12 @@ export interface WakeRuntime {
   readonly gate: CostGate;
   /** When the forge was last asked for new comments while turns run (monotonic ms), or null. */
   lastPoll: number | null;
+  /**
+   * Looks for people's commands at a model-call boundary (people/poll-interventions.ts). The
+   * wake that opened the session sets it: reading people sits above a turn, so the turn's
+   * boundary is handed the look instead of importing it. Null: a turn looks at nobody.
+   */
+  poll: (() => Promise<void>) | null;
   /** Starts an instance's turn at once (an intervention woke it); null outside the loop. */
   lateJoin: ((a: Address) => void) | null;
   /** Resolves once the turns that ended on a thread are applied (turn-scheduler.ts). */
@@ -77,6 +83,7 @@ export function runtimeOf(s: Session): WakeRuntime {
       nextTicket: 1,
       gate: new CostGate(),
       lastPoll: null,
+      poll: null,
       lateJoin: null,
       appliedOn: null,
       stopping: null,

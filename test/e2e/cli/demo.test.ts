@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { git, removeDir, tempDir } from "../../support/git/temp-repo.js";
 import { captureIo, type CapturedIo } from "../../support/cli/capture-io.js";
+import { bound } from "../../support/time-bound.js";
 
 let root: string;
 let io: CapturedIo;
@@ -21,7 +22,7 @@ beforeAll(async () => {
   });
   code = await main(["demo", "--dir", join(root, "demo")], io);
   repo = join(root, "demo", "repo");
-}, 120_000);
+}, bound(120_000));
 afterAll(() => removeDir(root));
 
 describe("cfa demo", () => {

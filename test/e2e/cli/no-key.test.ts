@@ -13,6 +13,7 @@ import { noKeyMessage } from "../../../src/cli/no-key.js";
 import { captureIo } from "../../support/cli/capture-io.js";
 import { makeTempRepo, type TempRepo } from "../../support/git/temp-repo.js";
 import { waitingJob, type WaitingJob } from "../../support/cli/waiting-job.js";
+import { bound } from "../../support/time-bound.js";
 
 const NO_KEY = `${noKeyMessage("cfa")}\n`;
 
@@ -30,7 +31,7 @@ beforeAll(async () => {
     waitingJob(root, "gate", "gate"),
     waitingJob(root, "question", "question"),
   ]);
-}, 60_000);
+}, bound(60_000));
 afterAll(async () => {
   await local?.cleanup();
   await rm(root, { recursive: true, force: true });
@@ -95,14 +96,14 @@ describe("without ANTHROPIC_API_KEY", () => {
     },
   );
 
-  it("under npx, the demo it points at is the published package's", async () => {
+  it("under npx over a local install, the demo it points at is the installed bin's", async () => {
     const io = captureIo({
       cwd: local.root,
       env: { PATH: process.env.PATH, npm_command: "exec", npm_package_name: "my-app" },
     });
     expect(await main(["run", "x", "--repo", local.repo], io)).toBe(1);
-    expect(io.err()).toBe(`${noKeyMessage("npx cfa-bot")}\n`);
-    expect(io.err()).toContain("Try `npx cfa-bot demo`");
+    expect(io.err()).toBe(`${noKeyMessage("npx cfa")}\n`);
+    expect(io.err()).toContain("Try `npx cfa demo`");
   });
 
   it("an empty key counts as none", async () => {

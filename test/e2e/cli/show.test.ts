@@ -4,11 +4,13 @@
 // parses with the mermaid package, and nothing on it loads from anywhere.
 
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
+import { renderJobPage } from "../../../src/cli/page/job-page.js";
+import { plainGlyphs } from "../../../src/cli/page/plain-glyphs.js";
 import { runScriptedJob, type ScriptedJob } from "../../support/cli/scripted-job.js";
 import { captureIo } from "../../support/cli/capture-io.js";
 import {
@@ -19,10 +21,36 @@ import {
   riskyAttributes,
   sha256,
 } from "../../support/page/load-page.js";
+import { bound } from "../../support/time-bound.js";
 
 /** Debian's chromium when installed (`apt-get install chromium`), else null: the test skips. */
 const CHROMIUM =
   ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p)) ?? null;
+
+/**
+ * Opens `file` in the installed chromium at 1280×800 (playwright-core drives it over the
+ * DevTools protocol: https://playwright.dev/docs/api/class-browsertype#browser-type-launch,
+ * `executablePath`), waits until each diagram is drawn, and returns what `probe` reads.
+ */
+async function inBrowser<T>(file: string, probe: () => T): Promise<T> {
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({ executablePath: CHROMIUM!, args: ["--no-sandbox"] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`file://${file}`);
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll("pre.mermaid")].every(
+          (pre) => pre.getAttribute("data-processed") === "true" || document.scripts.length === 0,
+        ),
+      undefined,
+      { timeout: bound(120_000) },
+    );
+    return await page.evaluate(probe);
+  } finally {
+    await browser.close();
+  }
+}
 
 let scripted: ScriptedJob;
 let out: string;
@@ -38,7 +66,7 @@ beforeAll(async () => {
   printed = io.out();
   html = readFileSync(out, "utf8");
   doc = pageDom(html);
-}, 120_000);
+}, bound(120_000));
 afterAll(async () => scripted?.job.cleanup());
 
 const text = (selector: string) => doc.querySelector(selector)?.textContent ?? "";
@@ -87,7 +115,8 @@ describe("cfa show", () => {
       .out()
       .split("\n")
       .filter((l) => l.startsWith("[#1] "));
-    expect(text("#history pre").split("\n")).toEqual(watched);
+    // In plain glyphs: the page draws no emoji (plain-glyphs.ts).
+    expect(text("#history pre").split("\n")).toEqual(watched.map(plainGlyphs));
   });
 
   it("shows each task up close with its verdicts and the commands they rest on", () => {
@@ -96,7 +125,7 @@ describe("cfa show", () => {
     expect(task).toContain("Task greet of job #1 — merged");
     expect(task).toContain("Write hello.txt saying hello");
     expect(task).toContain("hello.txt has no final newline");
-    expect(task).toContain("$ cat hello.txt → exit 0");
+    expect(task).toContain("$ cat hello.txt → exit 0, no count");
     expect(text("#tree pre")).toContain("task greet");
   });
 
@@ -135,7 +164,7 @@ describe("cfa show", () => {
           "--dump-dom",
           `file://${out}`,
         ],
-        { maxBuffer: 64 * 1024 * 1024, timeout: 120_000 },
+        { maxBuffer: 64 * 1024 * 1024, timeout: bound(120_000) },
       );
       const drawn = pageDom(stdout);
       const pres = [...drawn.querySelectorAll("pre.mermaid")];
@@ -145,6 +174,96 @@ describe("cfa show", () => {
         expect(pre.querySelector("svg")).not.toBeNull();
         expect(pre.textContent).not.toMatch(/Syntax error/i);
       }
+    },
+    150_000,
+  );
+
+  // The page as a person reads it, in the same browser driven by playwright-core (it launches
+  // the installed chromium, never a downloaded one): its layout judged by what the DOM
+  // reports at 1280 px, not by pixels.
+  it.skipIf(CHROMIUM === null)(
+    "reads well at 1280 px: no sideways scroll, the history once, the path bold and the rest faint, plain glyphs, local verbs",
+    async () => {
+      const facts = await inBrowser(out, () => {
+        const wide = (el: Element) => el.scrollWidth > el.clientWidth + 1;
+        const visibleText = [...document.querySelectorAll("body > :not(#artifacts)")]
+          .map((el) => (el as HTMLElement).innerText)
+          .join("\n");
+        const label = document.querySelector("pre.mermaid .edgeLabel");
+        return {
+          pageScrolls: wide(document.documentElement),
+          scrollingBlocks: [...document.querySelectorAll("pre, table, svg")].filter(wide).length,
+          histories: [...document.querySelectorAll("h2, summary")].filter(
+            (el) => el.textContent?.trim() === "History",
+          ).length,
+          emoji: [...visibleText.matchAll(/\p{Extended_Pictographic}/gu)].map((m) => m[0]),
+          unreached: [...document.querySelectorAll("pre.mermaid g.node.unreached")].length,
+          taken: [...document.querySelectorAll("pre.mermaid .flowchart-link")].filter(
+            (path) => parseFloat(getComputedStyle(path).strokeWidth) >= 3,
+          ).length,
+          labelBackground: label ? getComputedStyle(label).backgroundColor : "no label",
+          status: (document.querySelector("#status") as HTMLElement).innerText,
+        };
+      });
+      expect(facts.pageScrolls).toBe(false);
+      expect(facts.scrollingBlocks).toBe(0);
+      expect(facts.histories).toBe(1);
+      expect(facts.emoji).toEqual([]);
+      expect(facts.unreached).toBeGreaterThan(0); // FAILURE and WITHDRAWN, never reached
+      expect(facts.taken).toBeGreaterThan(0);
+      expect(facts.labelBackground).toBe("rgba(0, 0, 0, 0)");
+      expect(facts.status).toContain(`cfa approve 1 --repo ${scripted.job.repoDir}`);
+      expect(facts.status).not.toContain("/withdraw");
+    },
+    150_000,
+  );
+
+  it.skipIf(CHROMIUM === null)(
+    "draws GitHub's alerts as GitHub does, and wraps a long line rather than scroll",
+    async () => {
+      const page = join(scripted.job.repoDir, "..", "page", "alerts.html");
+      writeFileSync(
+        page,
+        renderJobPage({
+          job: 2,
+          title: "Alerts",
+          state: "PLAN (paused)",
+          ref: "cfa/2",
+          head: "0".repeat(40),
+          status:
+            "> [!IMPORTANT]\n> **Paused** by @ana.\n\n> [!NOTE]\n> A note.\n\n> a plain quote",
+          history: [`[#2] 09:30:00 GATE APPROVAL ⏸ ${"very/long/path/".repeat(60)}`],
+          tree: ["job #2"],
+          tasks: [],
+          artifacts: [],
+          mermaid: null,
+          missing:
+            "the optional package mermaid is not installed beside cfa-bot; run `npm install --prefix /x --no-save mermaid@12.3.0`",
+          writtenAt: "2026-03-02T09:30:00.000Z",
+        }),
+      );
+      const facts = await inBrowser(page, () => ({
+        alerts: [...document.querySelectorAll(".markdown-alert")].map((el) => [
+          el.className,
+          el.querySelector(".markdown-alert-title")?.textContent,
+          getComputedStyle(el).borderLeftStyle,
+        ]),
+        literal: document.body.innerText.includes("[!IMPORTANT]"),
+        quotes: document.querySelectorAll("blockquote").length,
+        pageScrolls:
+          document.documentElement.scrollWidth > document.documentElement.clientWidth + 1,
+        history: (document.querySelector("#history pre") as HTMLElement).innerText,
+        note: (document.querySelector("#no-mermaid") as HTMLElement).innerText,
+      }));
+      expect(facts.alerts).toEqual([
+        ["markdown-alert markdown-alert-important", "Important", "solid"],
+        ["markdown-alert markdown-alert-note", "Note", "solid"],
+      ]);
+      expect(facts.literal).toBe(false);
+      expect(facts.quotes).toBe(1);
+      expect(facts.pageScrolls).toBe(false);
+      expect(facts.history).toContain("GATE APPROVAL ‖ very/long");
+      expect(facts.note).toContain("npm install --prefix /x --no-save mermaid@12.3.0");
     },
     150_000,
   );

@@ -137,7 +137,7 @@ describe("the verbs on a local job, in order", () => {
     const { code, io } = await cfa("withdraw", "1", "Changed my mind", "--record", rec());
     expect(code).toBe(0);
     expect(io.out()).toContain("WITHDRAWN — Changed my mind. The record stays on cfa/1.");
-    const again = await cfa("withdraw", "1");
+    const again = await cfa("approve", "1");
     expect(again.code).toBe(1);
     expect(again.io.err()).toContain("cfa: job #1 is WITHDRAWN: it takes no more actions.");
     expect(model.remaining()).toEqual({

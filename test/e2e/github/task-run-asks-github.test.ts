@@ -23,6 +23,7 @@ import {
   taskRunsBesideTheJob,
   upToExecute,
 } from "../../support/github/task-runs.js";
+import { bound } from "../../support/time-bound.js";
 
 /** ROUTES and a run's state, which the lead's runs ask of the runs they dispatched. */
 const ROUTES_AND_RUN = routesWith(ROUTES, { plus: ["get-run"] });
@@ -31,60 +32,66 @@ describe("a worker's question from its task's own run, on GitHub (issue 15 point
   const mocks = useGitHubMocks();
   const newJob = useGitHubJobs();
 
-  it("hello asks in its run → the lead's run puts q3 to the person (no dispatch for hello) → /answer → epoch 2 dispatched → its run carries on from the answer → the lead folds, verifies, merges — DONE (3 task dispatches); no task run moved cfa/1 or posted", async () => {
-    const job = await newJob({
-      recording: tasksInOwnRunsRecording({
-        "project-lead@state:execute:1": EXECUTE_STEPS(true),
-        "worker@dispatch:hello": [
-          tools(call("ask_question", { kind: "question", text: "hello or hullo?" }, "toolu_ask1")),
-          tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
-          tools(call("reply", { text: "hello.txt written, as answered" })),
-          say("done"),
-        ],
-        "worker@dispatch:world": worker("world.txt"),
-      }),
-      routes: ROUTES_AND_RUN,
-      config: PER_TASK,
-    });
-    const { github } = job;
-    await upToExecute(job);
-    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
-    const [hello, world] = [...github.runs.keys()];
+  it(
+    "hello asks in its run → the lead's run puts q3 to the person (no dispatch for hello) → /answer → epoch 2 dispatched → its run carries on from the answer → the lead folds, verifies, merges — DONE (3 task dispatches); no task run moved cfa/1 or posted",
+    async () => {
+      const job = await newJob({
+        recording: tasksInOwnRunsRecording({
+          "project-lead@state:execute:1": EXECUTE_STEPS(true),
+          "worker@dispatch:hello": [
+            tools(
+              call("ask_question", { kind: "question", text: "hello or hullo?" }, "toolu_ask1"),
+            ),
+            tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
+            tools(call("reply", { text: "hello.txt written, as answered" })),
+            say("done"),
+          ],
+          "worker@dispatch:world": worker("world.txt"),
+        }),
+        routes: ROUTES_AND_RUN,
+        config: PER_TASK,
+      });
+      const { github } = job;
+      await upToExecute(job);
+      expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+      const [hello, world] = [...github.runs.keys()];
 
-    await taskRunsBesideTheJob(job, [
-      [hello!, "hello", 1],
-      [world!, "world", 1],
-    ]);
-    expect(recordOnBranch(job, "hello")).toMatchObject({
-      done: false,
-      sends: [{ kind: "ask", text: "hello or hullo?" }],
-    });
+      await taskRunsBesideTheJob(job, [
+        [hello!, "hello", 1],
+        [world!, "world", 1],
+      ]);
+      expect(recordOnBranch(job, "hello")).toMatchObject({
+        done: false,
+        sends: [{ kind: "ask", text: "hello or hullo?" }],
+      });
 
-    // The lead's run folds both: the question goes to the person; nothing is dispatched for hello.
-    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
-    expect(github.runs.size).toBe(2);
-    const asking = github.botComments(1).filter((c) => c.body.includes("hello or hullo?"));
-    expect(asking.length).toBeGreaterThan(0);
-    expect(stateOf(job).engine.escalations).toMatchObject({
-      q3: { caller: "worker@dispatch:hello", kind: "question" },
-    });
+      // The lead's run folds both: the question goes to the person; nothing is dispatched for hello.
+      expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+      expect(github.runs.size).toBe(2);
+      const asking = github.botComments(1).filter((c) => c.body.includes("hello or hullo?"));
+      expect(asking.length).toBeGreaterThan(0);
+      expect(stateOf(job).engine.escalations).toMatchObject({
+        q3: { caller: "worker@dispatch:hello", kind: "question" },
+      });
 
-    github.comment(1, "ana", "/answer q3 hello, of course");
-    expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
-    const taskInputs = github.dispatchInputs.filter((i) => i["task"] !== undefined);
-    expect(taskInputs).toEqual([
-      { job: "1", task: "hello", epoch: "1" },
-      { job: "1", task: "world", epoch: "1" },
-      { job: "1", task: "hello", epoch: "2" },
-    ]);
-    const next = [...github.runs.keys()].at(-1)!;
+      github.comment(1, "ana", "/answer q3 hello, of course");
+      expect(await job.runWorker(1), job.lines.join("\n")).toBe(0);
+      const taskInputs = github.dispatchInputs.filter((i) => i["task"] !== undefined);
+      expect(taskInputs).toEqual([
+        { job: "1", task: "hello", epoch: "1" },
+        { job: "1", task: "world", epoch: "1" },
+        { job: "1", task: "hello", epoch: "2" },
+      ]);
+      const next = [...github.runs.keys()].at(-1)!;
 
-    await taskRunsBesideTheJob(job, [[next, "hello", 2]]);
-    expect(git(github.bare, "show", "cfa/1-hello:.cfa/turns/transcript.jsonl")).toContain(
-      "hello, of course",
-    );
+      await taskRunsBesideTheJob(job, [[next, "hello", 2]]);
+      expect(git(github.bare, "show", "cfa/1-hello:.cfa/turns/transcript.jsonl")).toContain(
+        "hello, of course",
+      );
 
-    await leadToDone(job);
-    expect(mocks.recorder().invalid()).toEqual([]);
-  }, 180_000);
+      await leadToDone(job);
+      expect(mocks.recorder().invalid()).toEqual([]);
+    },
+    bound(180_000),
+  );
 });

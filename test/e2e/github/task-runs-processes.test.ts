@@ -120,7 +120,10 @@ function expectMergedAsVerified(job: ProcessJob): void {
     const verified = tasks[t]!.verifiedHead!;
     // The verified commit holds the task's work, and it is what cfa/1 merged.
     expect(git(job.bare, "show", `${verified}:${file(t)}`)).toContain("export const");
-    expect(merged.some((p) => p.split(" ")[1] === verified), t).toBe(true);
+    expect(
+      merged.some((p) => p.split(" ")[1] === verified),
+      t,
+    ).toBe(true);
   }
 }
 
@@ -139,7 +142,20 @@ describe("tasks in runs of their own, each run a process (the released worker, 3
           Math.round((r.at.completed ?? 0) - (r.at.workerEnded ?? 0)),
         );
     if (process.env.CFA_PROCESS_DEBUG && job) {
-      console.log(job.api.charged.join("\n"));
+      const runs = job.pool.runs;
+      for (const t of runs.filter((r) => r.job === "task")) {
+        const lead = runs.find(
+          (r) =>
+            r.job === "work" &&
+            (r.at.started ?? Infinity) <= t.at.dispatched &&
+            (r.at.completed ?? Infinity) >= t.at.dispatched,
+        );
+        if (lead)
+          console.log(
+            `task ${t.id}: its lead ${lead.id} ended ${Math.round(lead.at.completed! - t.at.dispatched)} ms after dispatching it`,
+          );
+      }
+      console.log(job.github.answered.map((a) => `${a.route}:${a.status}`).join(" "));
       for (const r of job.pool.runs.filter((x) => x.job === "task"))
         console.log(`--- ${r.id}`, r.output.join("\n"));
     }
@@ -149,9 +165,11 @@ describe("tasks in runs of their own, each run a process (the released worker, 3
   it("a clean run: DONE with all 3 tasks' files, each dispatched once (3 task runs), each run starting on a state naming its epoch, no cancel, every model step answered once", async () => {
     job = await createProcessJob({ release, recording: threeTasks(), config: CONFIG });
     await toDone(job);
-    expect(taskRuns(job).map((r) => `${r.inputs["task"]}@${r.inputs["epoch"]}`).sort()).toEqual(
-      TASKS.map((t) => `${t}@1`).sort(),
-    );
+    expect(
+      taskRuns(job)
+        .map((r) => `${r.inputs["task"]}@${r.inputs["epoch"]}`)
+        .sort(),
+    ).toEqual(TASKS.map((t) => `${t}@1`).sort());
     expectEachRunNamed(job);
     expectMergedAsVerified(job);
     expect(job.github.answered.filter((a) => a.route === "cancel-run")).toEqual([]);

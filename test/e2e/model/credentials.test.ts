@@ -18,6 +18,7 @@ import {
   startFakeMessagesApi,
   type FakeMessagesApi,
 } from "../../support/fake-messages-api/server.js";
+import { bound } from "../../support/time-bound.js";
 
 interface DemoFile {
   request: { title: string; body: string };
@@ -88,7 +89,7 @@ describe("a refused key stops the job live; cfa resume carries it on", () => {
     codes.push(await main(["resume", "1"], second));
     outs.push(second.out() + second.err());
     states.push(state());
-  }, 120_000);
+  }, bound(120_000));
   afterAll(async () => {
     await server.close();
     await rm(root, { recursive: true, force: true });

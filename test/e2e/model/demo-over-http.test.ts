@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDemoOverHttp, type DemoRun } from "../../support/fake-messages-api/demo-run.js";
 import type { Fault } from "../../support/fake-messages-api/recorded-job.js";
+import { bound } from "../../support/time-bound.js";
 
 type Run = DemoRun;
 const runDemo = runDemoOverHttp;
@@ -19,7 +20,7 @@ describe("the demo job over HTTP with the real adapter", () => {
   let run: Run;
   beforeAll(async () => {
     run = await runDemo();
-  }, 120_000);
+  }, bound(120_000));
   afterAll(() => cleanup(run));
 
   it("runs to DONE through `cfa`", () => {
@@ -75,7 +76,7 @@ describe("the demo job over HTTP under fault storms longer than the SDK's own re
   ];
   beforeAll(async () => {
     run = await runDemo(faults);
-  }, 120_000);
+  }, bound(120_000));
   afterAll(() => cleanup(run));
 
   it("still runs to DONE, every storm ridden out by the adapter", () => {

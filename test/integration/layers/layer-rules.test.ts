@@ -1,7 +1,15 @@
 import { execFile } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -14,9 +22,16 @@ const DEPCRUISE = join(ROOT, "node_modules/dependency-cruiser/bin/dependency-cru
 
 /**
  * One plant per rule: a file, what it imports, the rule it must break. A circle takes two
- * files (`with`), and is one violation, reported from either.
+ * files (`with`), and is one violation, reported from either. `how`: a type-only or a dynamic
+ * import instead of a static one — the engine's room rules count those too.
  */
-const PLANTED: { file: string; imports: string[]; rule: string; with?: string }[] = [
+const PLANTED: {
+  file: string;
+  imports: string[];
+  rule: string;
+  with?: string;
+  how?: "type" | "dynamic";
+}[] = [
   {
     file: "src/records/planted-a.ts",
     imports: ["./planted-b.js"],
@@ -71,6 +86,68 @@ const PLANTED: { file: string; imports: string[]; rule: string; with?: string }[
     rule: "wiring-below-entry-points",
   },
   { file: "src/cli/planted.ts", imports: ["../engine/wake.js"], rule: "engine-has-one-door" },
+  // The engine's rooms in their order (src/engine/index.ts): one import up from each.
+  {
+    file: "src/engine/tree/planted.ts",
+    imports: ["../job/session.js"],
+    rule: "engine-tree-imports-no-room-above",
+    how: "type",
+  },
+  {
+    file: "src/engine/job/planted.ts",
+    imports: ["../turn/wake-runtime.js"],
+    rule: "engine-job-imports-no-room-above",
+    how: "dynamic",
+  },
+  {
+    file: "src/engine/turn/planted.ts",
+    imports: ["../people/poll-interventions.js"],
+    rule: "engine-turn-imports-no-room-above",
+  },
+  {
+    file: "src/engine/setup/planted.ts",
+    imports: ["../tasks/verify-task.js"],
+    rule: "engine-setup-imports-no-room-above",
+    how: "type",
+  },
+  {
+    file: "src/engine/fanout/planted.ts",
+    imports: ["../tasks/provision-task.js"],
+    rule: "engine-fanout-imports-no-room-above",
+  },
+  {
+    file: "src/engine/tasks/planted.ts",
+    imports: ["../flow/transitions.js"],
+    rule: "engine-tasks-imports-no-room-above",
+    how: "dynamic",
+  },
+  {
+    file: "src/engine/flow/planted.ts",
+    imports: ["../people/ingest.js"],
+    rule: "engine-flow-imports-no-room-above",
+    how: "type",
+  },
+  {
+    file: "src/engine/people/planted.ts",
+    imports: ["../apply/apply-turn.js"],
+    rule: "engine-people-imports-no-room-above",
+  },
+  {
+    file: "src/engine/apply/planted.ts",
+    imports: ["../publish/status.js"],
+    rule: "engine-apply-imports-no-room-above",
+  },
+  {
+    file: "src/engine/publish/planted.ts",
+    imports: ["../wake.js"],
+    rule: "engine-publish-imports-no-room-above",
+    how: "dynamic",
+  },
+  {
+    file: "src/engine/planted-room/planted.ts",
+    imports: ["../job/session.js"],
+    rule: "engine-room-has-a-place",
+  },
   { file: "src/config/planted.ts", imports: ["./missing.js"], rule: "not-to-unresolvable" },
 ];
 
@@ -125,13 +202,21 @@ describe("layer rules (dependency-cruiser)", () => {
   });
 
   it(`fails on each of the ${new Set(PLANTED.map((p) => p.rule)).size} rules once a wrong import is planted, and on nothing else`, async () => {
-    const plant = (file: string, imports: string[]) =>
+    const line = (i: string, how: (typeof PLANTED)[number]["how"]) =>
+      how === "type"
+        ? `import type * as planted from "${i}";`
+        : how === "dynamic"
+          ? `export const planted = () => import("${i}");`
+          : `import "${i}";`;
+    const plant = (file: string, imports: string[], how?: (typeof PLANTED)[number]["how"]) => {
+      mkdirSync(dirname(join(copy, file)), { recursive: true });
       writeFileSync(
         join(copy, file),
-        `// planted by the layer-rules test\n${imports.map((i) => `import "${i}";`).join("\n")}\n`,
+        `// planted by the layer-rules test\n${imports.map((i) => line(i, how)).join("\n")}\n`,
       );
+    };
     for (const p of PLANTED) {
-      plant(p.file, p.imports);
+      plant(p.file, p.imports, p.how);
       if (p.with !== undefined)
         plant(p.with, [`./${p.file.split("/").pop()!.replace(/ts$/, "js")}`]);
     }

@@ -15,6 +15,7 @@ import { build } from "esbuild";
 import { BUNDLE_OPTIONS, type BundleResult } from "../../../scripts/bundle.js";
 import { makeReleaseTree, type ReleaseTree } from "../../support/release/release-tree.js";
 import { testPrivateKey } from "../../support/github/index.js";
+import { bound } from "../../support/time-bound.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 let tree: string;
@@ -26,7 +27,7 @@ beforeAll(async () => {
   release = await makeReleaseTree();
   tree = release.dir;
   built = release.built;
-}, 120_000);
+}, bound(120_000));
 
 afterAll(async () => {
   await release.cleanup();
@@ -84,32 +85,36 @@ describe("the release bundles run with node alone", () => {
     expect(out).toBe(join(tree, "prompts", "roles"));
   });
 
-  it("the server answers /ping and refuses to start without a webhook secret", async () => {
-    const refused = run("cfa-server.mjs", [], { APP_ID: "1", PRIVATE_KEY: testPrivateKey() });
-    expect(await refused.exited).toBe(1);
-    expect(refused.output()).toContain("WEBHOOK_SECRET: must be set");
+  it(
+    "the server answers /ping and refuses to start without a webhook secret",
+    async () => {
+      const refused = run("cfa-server.mjs", [], { APP_ID: "1", PRIVATE_KEY: testPrivateKey() });
+      expect(await refused.exited).toBe(1);
+      expect(refused.output()).toContain("WEBHOOK_SECRET: must be set");
 
-    const server = run("cfa-server.mjs", [], {
-      APP_ID: "1",
-      PRIVATE_KEY: testPrivateKey(),
-      WEBHOOK_SECRET: "bundle-test",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      LOG_FORMAT: "json",
-    });
-    try {
-      let port: string | undefined;
-      for (let i = 0; i < 300 && port === undefined; i += 1) {
-        port = /listening on 127\.0\.0\.1:(\d+)/.exec(server.output())?.[1];
-        if (port === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+      const server = run("cfa-server.mjs", [], {
+        APP_ID: "1",
+        PRIVATE_KEY: testPrivateKey(),
+        WEBHOOK_SECRET: "bundle-test",
+        HOST: "127.0.0.1",
+        PORT: "0",
+        LOG_FORMAT: "json",
+      });
+      try {
+        let port: string | undefined;
+        for (let i = 0; i < 300 && port === undefined; i += 1) {
+          port = /listening on 127\.0\.0\.1:(\d+)/.exec(server.output())?.[1];
+          if (port === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(port).toBeDefined();
+        expect(await (await fetch(`http://127.0.0.1:${port}/ping`)).text()).toBe("PONG");
+      } finally {
+        server.child.kill("SIGTERM");
+        await server.exited;
       }
-      expect(port).toBeDefined();
-      expect(await (await fetch(`http://127.0.0.1:${port}/ping`)).text()).toBe("PONG");
-    } finally {
-      server.child.kill("SIGTERM");
-      await server.exited;
-    }
-  }, 30_000);
+    },
+    bound(30_000),
+  );
 });
 
 describe("action.yml's step", () => {

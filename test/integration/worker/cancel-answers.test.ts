@@ -85,6 +85,10 @@ describe("a cancel of a finished task run is one request", () => {
     const completed = await runThat("completed");
     const before = cancels().length;
     await taskRuns(defaults).cancel(completed);
-    expect(cancels().slice(before).map((c) => c.status)).toEqual([409, 409, 409, 409]);
+    expect(
+      cancels()
+        .slice(before)
+        .map((c) => c.status),
+    ).toEqual([409, 409, 409, 409]);
   });
 });

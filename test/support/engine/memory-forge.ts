@@ -137,6 +137,7 @@ export function memoryForge(options: { author?: string; title?: string } = {}): 
       forge.checks.push(check);
     },
     readConfig: async () => null,
+    readDefaultBranchFile: async () => null,
   };
   return forge;
 }

@@ -13,6 +13,8 @@ import type { EngineDeps, ProgressLine } from "../../../src/engine/index.js";
 import { proxiesToRun, runProxy } from "../../../src/engine/flow/escalations.js";
 import { currentLead } from "../../../src/engine/job/instances.js";
 import { ensureLead } from "../../../src/engine/flow/leads.js";
+import { pollInterventions } from "../../../src/engine/people/poll-interventions.js";
+import { runtimeOf } from "../../../src/engine/turn/wake-runtime.js";
 import {
   append,
   applyChange,
@@ -177,6 +179,8 @@ export async function memorySession(
   };
   // As openSession starts a job: the orchestrator's root on the job thread.
   await append(s, s.soup.root(ORCHESTRATOR).events);
+  // As a wake does: turns look at people's commands between model calls.
+  runtimeOf(s).poll = () => pollInterventions(s);
   return {
     s,
     forge,

@@ -59,8 +59,16 @@ export function recordedJobApi(
      * forgotten, conformance.ts rewind). Off, such a request is a dropped turn: refused.
      */
     redos?: boolean;
+    /**
+     * The job began as `cfa replay` of this recording (stopped with --until) and goes on
+     * here: an instance's first request carries the steps the replay played, as the
+     * recording holds them (a replay serves them without the API's additions), and they
+     * count as served.
+     */
+    continuesReplay?: boolean;
   } = {},
 ): RecordedJobApi {
+  const seeded = new Set<string>();
   const conformance = new Conformance();
   const charged: string[] = [];
   const faultsServed: string[] = [];
@@ -97,6 +105,14 @@ export function recordedJobApi(
       claimed.set(key, instance);
     }
     const step = messages.filter((m) => m.role === "assistant").length;
+    if (options.continuesReplay === true && !seeded.has(instance)) {
+      seeded.add(instance);
+      for (const played of recording.instances[instance]?.slice(0, step) ?? []) {
+        if (played.response.stopReason !== "max_tokens")
+          conformance.recordServed(instance, played.response.content);
+      }
+      furthest.set(instance, step);
+    }
 
     const fault = options.faults?.find((f) => f.instance === instance && f.step === step);
     if (fault !== undefined) {

@@ -112,7 +112,11 @@ export function startRunnerPool(o: RunnerPoolOptions): RunnerPool {
     }
   };
 
-  const dispatched = (d: { inputs: Record<string, string>; runId: number | null; token: string }) => {
+  const dispatched = (d: {
+    inputs: Record<string, string>;
+    runId: number | null;
+    token: string;
+  }) => {
     const task = d.inputs["task"] ?? "";
     const jobNumber = d.inputs["job"] ?? "";
     const from = runs.find((r) => r.token === d.token && r.status !== "completed");
@@ -197,7 +201,13 @@ export function startRunnerPool(o: RunnerPoolOptions): RunnerPool {
       stdio: ["ignore", "pipe", "pipe"],
     });
     run.child = child;
-    const keep = (c: Buffer) => run.output.push(...c.toString().split("\n").filter((l) => l));
+    const keep = (c: Buffer) =>
+      run.output.push(
+        ...c
+          .toString()
+          .split("\n")
+          .filter((l) => l),
+      );
     child.stdout.on("data", keep);
     child.stderr.on("data", keep);
     child.on("exit", (code) => {

@@ -276,7 +276,10 @@ export class FakeGitHub {
             res.writeHead(status, { "content-type": "text/plain; charset=utf-8", ...headers });
             res.end(payload);
           } else {
-            res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
+            res.writeHead(status, {
+              "content-type": "application/json; charset=utf-8",
+              ...headers,
+            });
             res.end(JSON.stringify(payload));
           }
         };

@@ -58,18 +58,19 @@ export async function createProcessJob(options: {
   github.openIssue({ number: 1, title: "Greet", body: "x", author: PERSON, label: "cfa" });
   const pushLogFile = join(remote.root, "push-log.txt");
   await logPushes(remote.bare, pushLogFile);
-  let pool: RunnerPool | undefined;
+  // The git server asks the runners (made after it) about each token.
+  const late: { pool?: RunnerPool } = {};
   const gitServer: GitHttpServer = await startGitHttpServer({
     root: remote.root,
-    accepts: (token) => pool?.tokenLive(token) === true,
+    accepts: (token) => late.pool?.tokenLive(token) === true,
     userOf: (token) => token,
-    answered: (request) => pool?.gitAnswered(request),
+    answered: (request) => late.pool?.gitAnswered(request),
   });
   const served = await github.serve();
   // A killed run's turn is taken again by the task's next run, from its last folded turn.
   const api = recordedJobApi(options.recording as never, { redos: true });
   const model: FakeMessagesApi = await startFakeMessagesApi((request) => api.respond(request));
-  pool = startRunnerPool({
+  const runners = startRunnerPool({
     github,
     apiUrl: served.url,
     checkout: (name) => {
@@ -85,7 +86,7 @@ export async function createProcessJob(options: {
       ANTHROPIC_BASE_URL: model.url,
     },
   });
-  const runners = pool;
+  late.pool = runners;
   const leadAndWait = async () => {
     runners.dispatchLead(1);
     await runners.idle();

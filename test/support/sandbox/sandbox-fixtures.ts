@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { it } from "vitest";
 import type { CommandRequest } from "../../../src/ports/sandbox.js";
+import { bound } from "../time-bound.js";
 
 /** The installed bwrap, or null: the bwrap tests are skipped (visibly) only then. */
 export function installedBwrap(): string | null {
@@ -92,7 +93,7 @@ export async function processesWith(marker: string): Promise<number[]> {
 
 /** Waits until no process carries `marker` (killed processes take a moment to be reaped). */
 export async function waitUntilGone(marker: string, deadlineMs = 10_000): Promise<number[]> {
-  const until = Date.now() + deadlineMs;
+  const until = Date.now() + bound(deadlineMs);
   let left = await processesWith(marker);
   while (left.length > 0 && Date.now() < until) {
     await new Promise((r) => setTimeout(r, 100));

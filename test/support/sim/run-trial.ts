@@ -258,7 +258,11 @@ export async function runTrial(
       end: parsed?.state ?? "none",
       virtualMinutes: end / MINUTE,
       wallMinutes: Math.max(0, ...[...actions.runs.values()].map((r) => r.endedAt ?? 0)) / MINUTE,
-      spans: world.spans.map((x) => ({ task: x.task, run: x.run, minutes: (x.end - x.start) / MINUTE })),
+      spans: world.spans.map((x) => ({
+        task: x.task,
+        run: x.run,
+        minutes: (x.end - x.start) / MINUTE,
+      })),
       billed: actions.billedMinutes(),
       kills: [...actions.runs.values()].filter((r) => r.dead).length,
       runs: actions.runs.size,

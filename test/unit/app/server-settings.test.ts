@@ -24,6 +24,10 @@ describe("the webhook server refuses to start without what it needs", () => {
     const placeholder = refusal({ APP_ID: "1", PRIVATE_KEY: PEM, WEBHOOK_SECRET: "development" });
     expect(placeholder).toContain("insecure placeholder");
     expect(placeholder).not.toContain("BEGIN");
+    // The id that is set is not called missing beside the placeholder secret.
+    const idSet = refusal({ APP_ID: "123456", WEBHOOK_SECRET: "development" });
+    expect(idSet).not.toContain("APP_ID");
+    expect(idSet).toContain("WEBHOOK_SECRET: is Probot's insecure placeholder");
   });
 
   it("with nothing set, names every missing variable in one message (issue 19 §10)", () => {

@@ -12,13 +12,14 @@ import { readRecordsDir } from "../../../src/cli/live-records-log.js";
 import { renderWatch } from "../../../src/cli/watch-render.js";
 import { jobPaths } from "../../../src/records/job-paths.js";
 import { runScriptedJob, type ScriptedJob } from "../../support/cli/scripted-job.js";
+import { bound } from "../../support/time-bound.js";
 
 let scripted: ScriptedJob;
 let worktree: string;
 beforeAll(async () => {
   scripted = await runScriptedJob();
   worktree = mkdtempSync(join(tmpdir(), "cfa-live-view-"));
-}, 120_000);
+}, bound(120_000));
 afterAll(async () => {
   rmSync(worktree, { recursive: true, force: true });
   await scripted?.job.cleanup();

@@ -2,6 +2,7 @@
 // `--help` printing the command's usage with exit 0. None of these touch a repository.
 
 import { describe, expect, it } from "vitest";
+import { cliName } from "../../../src/cli/command.js";
 import { COMMANDS, main } from "../../../src/cli/main.js";
 import { captureIo } from "../../support/cli/capture-io.js";
 
@@ -49,7 +50,9 @@ describe("cfa", () => {
 
   it("suggests the demo the way the person runs cfa", async () => {
     const ways: [Record<string, string>, string][] = [
-      [{ npm_command: "exec", npm_package_name: "my-app" }, "npx cfa-bot demo"],
+      // npx over a project's own install (node_modules/.bin), as after `npm install <tarball>`:
+      // never `npx cfa-bot`, which the registry answers with 404 until a release.
+      [{ npm_command: "exec", npm_package_name: "my-app" }, "npx cfa demo"],
       [{ npm_command: "run", npm_package_name: "cfa-bot" }, "npm run cfa -- demo"],
       [{ npm_command: "exec", npm_package_name: "cfa-bot" }, "npx cfa demo"],
       [{ npm_command: "run", npm_package_name: "my-app" }, "cfa demo"],
@@ -60,6 +63,14 @@ describe("cfa", () => {
       expect(await main(["--help"], io)).toBe(0);
       expect(io.out(), JSON.stringify(env)).toContain(`Start with \`${demo}\``);
     }
+  });
+
+  it("names the registry package only when npx ran it from its own cache", () => {
+    const exec = { npm_command: "exec", npm_package_name: "my-app" };
+    const cache = "/home/u/.npm/_npx/1f2e3d/node_modules/cfa-bot/bin/cfa.js";
+    expect(cliName(exec, cache)).toBe("npx cfa-bot");
+    expect(cliName(exec, "/home/u/app/node_modules/cfa-bot/bin/cfa.js")).toBe("npx cfa");
+    expect(cliName({}, cache)).toBe("cfa"); // a global install or npm link
   });
 });
 

@@ -9,13 +9,14 @@ import { renderWatch } from "../../../src/cli/watch-render.js";
 import { clean, renderTask } from "../../../src/cli/task-render.js";
 import { priceOf, resolveModel } from "../../../src/wiring/index.js";
 import { runScriptedJob, type ScriptedJob } from "../../support/cli/scripted-job.js";
+import { bound } from "../../support/time-bound.js";
 
 let scripted: ScriptedJob;
 let view: JobView;
 beforeAll(async () => {
   scripted = await runScriptedJob();
   view = readJobView(scripted.texts);
-}, 120_000);
+}, bound(120_000));
 afterAll(async () => scripted?.job.cleanup());
 
 const said = (lines: { who: string; event: string; detail: string }[]) =>
@@ -56,7 +57,7 @@ describe("renderWatch", () => {
       "worker@dispatch:greet REPLY hello.txt written",
       "VERIFY VERDICT greet ✗ fail — hello.txt has no final newline",
       "worker@dispatch:greet REPLY added the final newline",
-      "VERIFY VERDICT greet ✓ pass (cat hello.txt: exit 0)",
+      "VERIFY VERDICT greet ✓ pass (cat hello.txt: exit 0, no count)",
       "EXECUTE MERGED task greet into cfa/1",
       "HUMAN APPROVED q4 by @ana",
       "DONE APPROVED_WORK EXECUTE → DONE: approved",
@@ -168,7 +169,7 @@ describe("renderTask (cfa inspect --task)", () => {
     );
     // The engine's record of the command (issue 20's evidence), not the transcript's words.
     expect(text).toMatch(
-      / {2}verifier@verify:greet-2 — ✓ pass\n {4}commands it ran \(recorded\):\n {6}\$ cat hello\.txt → exit 0 \(\d+\.\d s\)\n {4}notes:\n {6}ok/,
+      / {2}verifier@verify:greet-2 — ✓ pass\n {4}commands it ran \(recorded\):\n {6}\$ cat hello\.txt → exit 0, no count \(\d+\.\d s\)\n {4}notes:\n {6}ok/,
     );
   });
 

@@ -32,6 +32,10 @@ describe("verdicts with evidence", () => {
         ],
       }),
       docs: task({ verifierEvidence: [] }),
+      build: task({
+        verifierEvidence: [{ command: "make check", exitCode: 0, durationMs: 800 }],
+        workerEvidence: [{ command: "./run-tests.sh", exitCode: 0, durationMs: 500 }],
+      }),
       old: task({}),
     },
   };
@@ -40,6 +44,12 @@ describe("verdicts with evidence", () => {
   it("names the command, its exit code and the runner's count beside the verdict", () => {
     expect(body).toContain(
       "| `api` | merged | `npm test` exit 1, 1 failed, 31 passed | pass — `npm test` exit 0, 32 passed |",
+    );
+  });
+
+  it("says 'no count' where the runner's output was not recognised, never a pass of unknown size", () => {
+    expect(body).toContain(
+      "| `build` | merged | `./run-tests.sh` exit 0, no count | pass — `make check` exit 0, no count |",
     );
   });
 

@@ -84,6 +84,17 @@ const DEFAULTS: CfaConfig = {
   fanOut: 3,
   dispatchDepth: 3,
   setup: { commands: [], network: "detect", timeoutSeconds: 900 },
+  mcp: {
+    tools: {
+      "intent-lead": [],
+      "project-lead": [],
+      worker: ["mcp__*"],
+      verifier: ["mcp__*"],
+      proxy: [],
+    },
+    startSeconds: 60,
+    callSeconds: 120,
+  },
   execute: { runners: "auto" },
   models: {
     "intent-lead": "capable",
@@ -261,6 +272,7 @@ commands:
   proxy: []
 network: { worker: true, verifier: [python, pypi.internal.example] }
 setup: { commands: [npm ci, [make, deps]], network: [node], timeoutSeconds: 120 }
+mcp: { tools: { project-lead: [mcp__docs__*], worker: [mcp__playwright__*] }, startSeconds: 90, callSeconds: 30 }
 commandLimits: { worker: { processes: 512, memoryMiB: 4096, fileSizeMiB: 64, cpuSeconds: 120, tmpMiB: 256 } }
 sandbox: "off"
 limits: { toolCallsPerTurn: 10, commandTimeoutSeconds: 21600, commandOutputBytes: 1024, fileMiB: 50, maxTokens: 32000, apiPatienceMinutes: 60 }
@@ -291,6 +303,15 @@ gates: { remindAfterHours: 12, expireAfterDays: 3.5 }
         ],
         network: ["node"],
         timeoutSeconds: 120,
+      },
+      mcp: {
+        tools: {
+          ...DEFAULTS.mcp.tools,
+          "project-lead": ["mcp__docs__*"],
+          worker: ["mcp__playwright__*"],
+        },
+        startSeconds: 90,
+        callSeconds: 30,
       },
       execute: { runners: "per-task" },
       models: {

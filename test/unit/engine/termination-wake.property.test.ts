@@ -21,6 +21,7 @@ import { openJob } from "../../support/engine/person.js";
 import { state as recordOf } from "../../support/engine/inspect.js";
 import { answer, call, respond as step, say as sayStep } from "../../support/engine/script.js";
 import { oracleIsBacktrack, oracleIsLive, oracleTarget } from "../../support/protocol/diagram-1.js";
+import { bound } from "../../support/time-bound.js";
 
 /** What a lead does at a decision point (the start of a turn, or after a refused call). */
 type Move =
@@ -209,41 +210,66 @@ async function runJob(script: readonly Move[], choices: readonly number[]): Prom
 // Generous timeouts: a whole job takes seconds alone, several times that inside the full
 // suite on a shared 2-core machine. Time belongs in bench/, not in a test's verdict.
 describe("Termination guaranteed through wake() (seed 000 §12)", () => {
-  it("Termination guaranteed: a job past two backtracks reaches DONE in one wake", async () => {
-    // INTENT approve → PLAN approve → EXECUTE REPLAN → PLAN approve → EXECUTE REALIGN →
-    // INTENT approve → PLAN approve → EXECUTE approve.
-    const result = await runJob(
-      ["approve", "approve", "backtrack", "approve", "backtrack", "approve", "approve", "approve"],
-      [0, 1],
-    );
-    expect(result).toMatchObject({ state: "DONE", backtracks: 2 });
-  }, 180_000);
+  it(
+    "Termination guaranteed: a job past two backtracks reaches DONE in one wake",
+    async () => {
+      // INTENT approve → PLAN approve → EXECUTE REPLAN → PLAN approve → EXECUTE REALIGN →
+      // INTENT approve → PLAN approve → EXECUTE approve.
+      const result = await runJob(
+        [
+          "approve",
+          "approve",
+          "backtrack",
+          "approve",
+          "backtrack",
+          "approve",
+          "approve",
+          "approve",
+        ],
+        [0, 1],
+      );
+      expect(result).toMatchObject({ state: "DONE", backtracks: 2 });
+    },
+    bound(180_000),
+  );
 
-  it("Termination guaranteed: a lead that backtracks forever is stopped by the backtracks cap", async () => {
-    const result = await runJob(["approve", "backtrack"], [0]);
-    expect(result).toMatchObject({ state: "FAILURE", backtracks: BACKTRACK_CAP + 1 });
-  }, 180_000);
+  it(
+    "Termination guaranteed: a lead that backtracks forever is stopped by the backtracks cap",
+    async () => {
+      const result = await runJob(["approve", "backtrack"], [0]);
+      expect(result).toMatchObject({ state: "FAILURE", backtracks: BACKTRACK_CAP + 1 });
+    },
+    bound(180_000),
+  );
 
-  it("Termination guaranteed: a lead that only ever calls a refused finish is capped, nudged, then FAILURE", async () => {
-    // The finish tool refuses FAILURE to a skill; a refusal does not end the turn, so only
-    // the per-turn tool-call cap ends it (it once did not: the turn, and the job, went on).
-    const result = await runJob(["skill-failure"], [0]);
-    expect(result.state).toBe("FAILURE");
-    expect(result.reason).toMatch(/^nudge limit reached in INTENT/);
-  }, 180_000);
+  it(
+    "Termination guaranteed: a lead that only ever calls a refused finish is capped, nudged, then FAILURE",
+    async () => {
+      // The finish tool refuses FAILURE to a skill; a refusal does not end the turn, so only
+      // the per-turn tool-call cap ends it (it once did not: the turn, and the job, went on).
+      const result = await runJob(["skill-failure"], [0]);
+      expect(result.state).toBe("FAILURE");
+      expect(result.reason).toMatch(/^nudge limit reached in INTENT/);
+    },
+    bound(180_000),
+  );
 
-  it("Termination guaranteed: random moves of the leads end the job in one wake, whatever they are", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(moveArb, { minLength: 1, maxLength: 12 }),
-        fc.array(fc.nat({ max: 9 }), { minLength: 1, maxLength: 4 }),
-        async (script, choices) => {
-          await runJob(script, choices);
-        },
-      ),
-      // Each run is a whole job on real git (a few seconds): few runs, for the suite's time
-      // budget; the seed changes at every run of the suite. CFA_WAKE_RUNS=50 explores more.
-      { numRuns: Number(process.env.CFA_WAKE_RUNS ?? 3), endOnFailure: true },
-    );
-  }, 400_000);
+  it(
+    "Termination guaranteed: random moves of the leads end the job in one wake, whatever they are",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(moveArb, { minLength: 1, maxLength: 12 }),
+          fc.array(fc.nat({ max: 9 }), { minLength: 1, maxLength: 4 }),
+          async (script, choices) => {
+            await runJob(script, choices);
+          },
+        ),
+        // Each run is a whole job on real git (a few seconds): few runs, for the suite's time
+        // budget; the seed changes at every run of the suite. CFA_WAKE_RUNS=50 explores more.
+        { numRuns: Number(process.env.CFA_WAKE_RUNS ?? 3), endOnFailure: true },
+      );
+    },
+    bound(400_000),
+  );
 });

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gitClient } from "../../../src/git/git-client.js";
 import { gitSpawnerState, spawnGitProcess } from "../../../src/git/git-spawner.js";
+import { bound } from "../../support/time-bound.js";
 
 const dir = mkdtempSync(join(tmpdir(), "cfa-git-spawner-"));
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
@@ -116,7 +117,7 @@ describe("git spawner: commands through the helper (issue 19 §3)", () => {
     const out = execFileSync(
       process.execPath,
       ["--import", "tsx", "--input-type=module", "-e", script],
-      { cwd: process.cwd(), timeout: 20_000 },
+      { cwd: process.cwd(), timeout: bound(20_000) },
     );
     expect(out.toString("utf8").trim()).toBe("done");
   });

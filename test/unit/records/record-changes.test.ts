@@ -5,6 +5,7 @@ import {
   initialEngineState,
   withEngineState,
   type TaskMeta,
+  MCP_PROBLEMS_KEPT,
 } from "../../../src/records/engine-state.js";
 import {
   evolveRecords,
@@ -108,6 +109,45 @@ describe("evolveRecords: setup, blocked requests, evidence (issue 20)", () => {
     }
     expect(r.engine.blocked?.entries).toHaveLength(BLOCKED_KEPT);
     expect(r.engine.blocked?.dropped).toBe(6);
+  });
+
+  it("an MCP server's same problem is one line, counted; past the bound none is added", () => {
+    let r = given(
+      {
+        type: "mcp-problem",
+        server: "pw",
+        reason: "did not start",
+        by: "worker@dispatch:a",
+        at: "t1",
+      },
+      {
+        type: "mcp-problem",
+        server: "pw",
+        reason: "did not start",
+        by: "verifier@verify:a-1",
+        at: "t2",
+      },
+    );
+    expect(r.engine.mcp?.problems).toEqual([
+      {
+        server: "pw",
+        reason: "did not start",
+        by: "worker@dispatch:a",
+        count: 2,
+        first: "t1",
+        last: "t2",
+      },
+    ]);
+    for (let i = 0; i < MCP_PROBLEMS_KEPT + 3; i += 1) {
+      r = evolveRecords(r, {
+        type: "mcp-problem",
+        server: `s${i}`,
+        reason: "x",
+        by: "wake",
+        at: "t3",
+      });
+    }
+    expect(r.engine.mcp?.problems).toHaveLength(MCP_PROBLEMS_KEPT);
   });
 
   it("a verdict keeps its run's evidence; a worker's turn keeps its own", () => {
@@ -544,6 +584,13 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
     },
     { type: "setup-retry-requested" },
     { type: "requests-blocked", by: "worker@dispatch:a", at: "t", blocked: [BLOCK] },
+    {
+      type: "mcp-problem",
+      server: "pw",
+      reason: "did not start",
+      by: "worker@dispatch:a",
+      at: "t",
+    },
     { type: "job-paused", by: "alice", since: "t", reason: "the weekend" },
     { type: "job-resumed" },
     {
@@ -597,6 +644,7 @@ describe("evolveRecords is pure and keeps state.json valid", () => {
       "setup-ran": true,
       "setup-retry-requested": true,
       "requests-blocked": true,
+      "mcp-problem": true,
       "job-paused": true,
       "job-resumed": true,
       "task-run-recorded": true,

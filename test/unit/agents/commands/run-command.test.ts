@@ -8,6 +8,7 @@ function recordingSandbox(): Sandbox & { requests: CommandRequest[] } {
   return {
     kind: "bwrap",
     requests,
+    start: () => Promise.reject(new Error("test: no long-lived process here")),
     run(request): Promise<CommandResult> {
       requests.push(request);
       return Promise.resolve({

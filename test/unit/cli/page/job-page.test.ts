@@ -3,7 +3,8 @@
 
 import { describe, expect, it } from "vitest";
 import { renderJobPage, type JobPageFacts } from "../../../../src/cli/page/job-page.js";
-import { inlineScript } from "../../../../src/cli/page/mermaid-script.js";
+import { inlineScript, mermaidMissing } from "../../../../src/cli/page/mermaid-script.js";
+import { packageRoot } from "../../../../src/skills/package-root.js";
 import { diagramsOf, pageDom } from "../../../support/page/load-page.js";
 
 const facts = (over: Partial<JobPageFacts> = {}): JobPageFacts => ({
@@ -29,8 +30,19 @@ describe("renderJobPage", () => {
     const csp = doc.querySelector('meta[http-equiv="Content-Security-Policy"]')!;
     expect(csp.getAttribute("content")).toContain("script-src 'none'");
     expect(diagramsOf(doc)).toEqual(["flowchart LR\n  A --> B"]);
-    expect(doc.body.textContent).toContain("the optional package mermaid is not installed");
+    expect(doc.body.textContent).toMatch(/the optional package mermaid is not installed/i);
     expect(doc.querySelector("#history pre")?.textContent).toBe(facts().history[0]);
+  });
+
+  it("without mermaid, the page and `cfa show` name the one command that installs it where cfa-bot finds it", () => {
+    const missing = mermaidMissing();
+    expect(missing).toContain(
+      `run \`npm install --prefix ${packageRoot()} --no-save mermaid@12.3.0\` (with Node 22.12 or later)`,
+    );
+    const doc = pageDom(renderJobPage(facts({ missing })));
+    expect(doc.querySelector("#no-mermaid code")?.textContent).toBe(
+      `npm install --prefix ${packageRoot()} --no-save mermaid@12.3.0`,
+    );
   });
 
   it("with mermaid: the bundle and the start script, in that order, the note gone", () => {
