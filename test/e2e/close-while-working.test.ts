@@ -5,12 +5,12 @@
 // worker's files were thrown away and the verifier passed the branch without them.
 
 import { describe, expect, it } from "vitest";
-import { wake } from "../../src/engine/index.js";
 import type { Model } from "../../src/ports/model.js";
 import type { ProgressLine } from "../../src/engine/index.js";
 import { INTENT_STEPS, PLAN_STEPS, pass, summedUp, worker } from "../support/engine/recordings.js";
 import { call, recording, say, tools } from "../support/engine/script.js";
-import { approve, openJob } from "../support/engine/person.js";
+import { openJob } from "../support/engine/person.js";
+import { driveToEnd } from "../support/engine/drive.js";
 import { fileOnBranch, state } from "../support/engine/inspect.js";
 import { git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
@@ -41,8 +41,8 @@ describe("closing a task whose worker is in a turn", () => {
   const newJob = useLocalJobs();
 
   it("the worker's turn ends and is committed first, the verifier verifies that commit (hello.txt in it), the merge takes it: hello.txt on cfa/1 at DONE", async () => {
-    // hello's first call is held until its lead's close has reached hello: the close waits for
-    // the turn (this change) or, cut short, runs hello's verifier at once (before it).
+    // hello's first call is held until its lead's close has reached hello: a close that waits
+    // for the turn says so (a WAIT line); one that cuts it short runs hello's verifier at once.
     let release!: () => void;
     const closing = new Promise<void>((resolve) => (release = resolve));
     const job = await newJob({ recording: job1, applyOrder: "finished" });
@@ -65,17 +65,10 @@ describe("closing a task whose worker is in a turn", () => {
       },
     };
     await openJob(job);
-    await wake(1, deps);
-    await approve(job);
-    await wake(1, deps);
-    await approve(job);
-    const atGate = await wake(1, deps);
-    expect(atGate.waitingOn).toContain("review WORK_SUMMARY.md");
+    expect((await driveToEnd(job, deps)).state).toBe("DONE");
     const engine = state(job).engine as { tasks: Record<string, { verifiedHead?: string }> };
     const verified = engine.tasks["hello"]?.verifiedHead;
     expect(git(job.repoDir, "show", `${verified}:hello.txt`)).toBe("hello");
-    await approve(job);
-    expect((await wake(1, deps)).state).toBe("DONE");
     expect(fileOnBranch(job, "hello.txt")).toBe("hello");
     expect(fileOnBranch(job, "world.txt")).toBe("world.txt");
   });
