@@ -7,6 +7,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 // code, so they started last and ran alone at the end (crash-resume's two shards from ~530 s
 // to ~630 s of a 631 s run). Started first, they overlap the many short files instead.
 const HEAVY = [
+  "test/e2e/github/task-runs-processes.test.ts",
   "test/e2e/crash-resume/done-shard-2.test.ts",
   "test/e2e/crash-resume/done-shard-1.test.ts",
   "test/adversarial/deep-trees.test.ts",

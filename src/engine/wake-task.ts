@@ -256,6 +256,14 @@ async function runWorker(
         const ran = await runInstanceTurn(s, next, hard.signal);
         if (rt.stopping !== null) return { stopped: rt.stopping, turns, done };
         if (ran.error !== null || ran.run === null) throw ran.error ?? new Error("no turn ran");
+        // A turn that broke (a model call refused, a tool that threw, its deadline passed) is
+        // a state-level failure, which only the lead's run can count and answer (apply-turn.ts
+        // judgeTurn): recorded as ended, it would pass for a finished task — its half work
+        // adopted and verified. The run fails instead; its record stays unended, and the
+        // task's next run (or the lead's, after a second death) takes the turn again from the
+        // last folded one, what its calls cost already charged.
+        if (ran.run.failure !== null)
+          throw new Error(`${addressKey(next)}'s turn broke: ${ran.run.failure}`);
         const isWorker = next.thread === worker.thread;
         if (isWorker) workerTurns += 1;
         if (isWorker && workerTurns > 1) mail.push(...mailOf(s, ran.woke.message, notices));

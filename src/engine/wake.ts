@@ -30,7 +30,9 @@ import { openJournal } from "./turn/charges.js";
 import { runtimeOf } from "./turn/wake-runtime.js";
 import { prepareWorkspaces } from "./setup/ensure-setup.js";
 import { dispatchOnMail } from "./fanout/dispatch-on-mail.js";
+import { dispatchSaved } from "./fanout/dispatch-saved.js";
 import { runsElsewhere } from "./fanout/dispatch-task-run.js";
+import { readTaskRunStates } from "./fanout/task-run-states.js";
 import { watchAtWake } from "./fanout/watch-at-wake.js";
 import { askPeople } from "./flow/ask-people.js";
 import { clearDiskPause, diskFullAdvice, pauseForDisk, pausedForDisk } from "./flow/disk-pause.js";
@@ -293,10 +295,16 @@ async function catchUp(s: Session): Promise<boolean> {
   // A gate nobody answered: its one reminder, or the job withdrawn when it expired.
   await remindGates(s);
   if (!isLiveState(s.job.state)) return false;
-  // Issue 15 point 6: what the tasks' own runs pushed since the last wake reaches the bus.
+  // Issue 15 point 6: what the tasks' own runs pushed since the last wake reaches the bus;
+  // then the states of the runs still watched, a run that ended since the branches were
+  // fetched folded whole before it is judged (task-run-states.ts).
   if (await foldAtWake(s)) await persist(s, `cfa #${s.n}: task runs folded`);
-  // A task run that ended without finishing its task: a new run, or the lead's own.
-  if (await watchAtWake(s)) await persist(s, `cfa #${s.n}: task runs watched`);
+  const runStates = await readTaskRunStates(s);
+  if (runStates.ended && (await foldAtWake(s))) await persist(s, `cfa #${s.n}: task runs folded`);
+  // A task run that ended without finishing its task: a new run (saved, then dispatched), or
+  // the lead's own.
+  const watched = await watchAtWake(s, runStates.states);
+  if (!(await dispatchSaved(s)) && watched) await persist(s, `cfa #${s.n}: task runs watched`);
   return true;
 }
 
@@ -321,6 +329,9 @@ async function runAllTurns(s: Session, options: WakeOptions): Promise<WakeSummar
     takeBack();
     await stopLeftTurns(s, turns, options.stop);
   }
+  // A task the loop's last applied turn dispatched (it ended at maxTurns or at a stop) still
+  // gets its run: its epoch is saved, and the run works on its own (dispatch-saved.ts).
+  if (isLiveState(s.job.state) && s.engine.paused === undefined) await dispatchSaved(s);
   return endStopped(s, stopOf(options.stop), pause.signal.aborted);
 }
 
@@ -436,8 +447,12 @@ async function runTurns(s: Session, turns: TurnScheduler, options: WakeOptions):
     turns.abortConsumed();
     if (!isLiveState(s.job.state)) break;
     const asked = await askPeople(s);
-    // A task whose run ended with its worker waiting gets its next run once mail is there.
-    if (await dispatchOnMail(s)) await persist(s, `cfa #${s.n}: task runs dispatched on mail`);
+    // A task whose run ended with its worker waiting gets its next run once mail is there; a
+    // task the lead's last turn dispatched gets its first. Each new epoch is pushed before its
+    // run is dispatched (dispatch-saved.ts).
+    const mailed = await dispatchOnMail(s);
+    if (!(await dispatchSaved(s)) && mailed)
+      await persist(s, `cfa #${s.n}: task runs dispatched on mail`);
 
     // Issue 20: every workspace is set up before an agent works in it; a failed setup makes
     // the job wait for the person (fix the config, /retry), not the agents work without it.

@@ -63,6 +63,15 @@ export const GITHUB_PACING: GitHubPacing = { secondMs: 1000, writeIntervalMs: 10
 
 /** Retries of a 5xx or a dropped connection: waits of 1, 4, 9, 16, 25 and 36 s, ~1.5 min. */
 const SERVER_RETRIES = 6;
+/**
+ * Answers, never retried: @octokit/plugin-retry 8.1.1 retries every status >= 400 not in its
+ * `doNotRetry` list, whose default is [400, 401, 403, 404, 410, 422, 451]
+ * (dist-src/index.js; https://github.com/octokit/plugin-retry.js#readme, "To override the
+ * default doNotRetry list"). A 409 Conflict says the request does not fit the resource as it
+ * stands — the cancel of a run that completed meanwhile — and waiting does not change that:
+ * retried, it held the lead's run 1 + 4 + 9 + 16 + 25 + 36 s per cancel.
+ */
+export const DO_NOT_RETRY: readonly number[] = [400, 401, 403, 404, 409, 410, 422, 451];
 /** Rate limits waited out per request; a primary limit resets within the hour. */
 const LIMIT_RETRIES = 4;
 const LONGEST_LIMIT_WAIT_S = 60 * 60;
@@ -102,7 +111,11 @@ export function createWorkerGitHub(options: WorkerGitHubOptions): WorkerGitHub {
     baseUrl: options.baseUrl,
     userAgent: "cfa-bot-worker",
     log,
-    retry: { retries: SERVER_RETRIES, retryAfterBaseValue: pacing.secondMs },
+    retry: {
+      retries: SERVER_RETRIES,
+      retryAfterBaseValue: pacing.secondMs,
+      doNotRetry: [...DO_NOT_RETRY],
+    },
     throttle: {
       onRateLimit: waitOut("GitHub's rate limit is used up"),
       onSecondaryRateLimit: waitOut("GitHub's secondary rate limit was hit"),

@@ -6,6 +6,7 @@
 // the scenario says, so a 12-minute task is measured in a second. The TaskRuns port is the
 // engine's own interface answered in the test, as in task-runs.test.ts.
 
+import { AUTO } from "../../src/engine/fanout/choose-runner.js";
 import { describe, expect, it } from "vitest";
 import { wake, type EngineDeps } from "../../src/engine/index.js";
 import type { TaskRuns, TaskRunInputs } from "../../src/ports/task-runs.js";
@@ -181,7 +182,7 @@ describe("execute.runners: auto on what the job measured (issue 15 point 6)", ()
     await wake(1, deps, { maxTurns: 3 });
     expect(runs.dispatched).toEqual([]);
     // What the engine measured, in state.json: hello's one turn, four model calls and one
-    // command (8 minutes) — a share of 8/12, times 10 minutes: past the 4.75-minute break-even.
+    // command (8 minutes) — a share of 8/12, times 10 minutes: past the break-even (AUTO.breakEvenMinutes).
     const m = measured(job)!;
     expect(m).toEqual({
       turns: 1,
@@ -228,9 +229,9 @@ describe("execute.runners: auto on what the job measured (issue 15 point 6)", ()
     expect(before).toMatchObject({ turns: 1, tasks: 0 });
     const share = before.commandMs / before.turnMs;
     expect(share).toBeCloseTo(1.5 / 1.9, 5);
-    // The control: over the default 10 minutes this share passes the 4.75-minute break-even
-    // for the second of two tasks at once.
-    expect(share * 10).toBeGreaterThan(4.75);
+    // The control: over the default 10 minutes this share passes the break-even for the
+    // second of two tasks at once.
+    expect(share * 10).toBeGreaterThan(AUTO.breakEvenMinutes);
 
     const summary = await wake(1, deps);
     expect(runs.dispatched).toEqual([]);

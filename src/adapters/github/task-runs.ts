@@ -9,6 +9,9 @@
 //   change answers 204 without a run id: each of these is "unavailable", and the job runs its
 //   tasks in the lead's run (execute.runners: single), said once in the status comment.
 // - State: "Get a workflow run"; a run the API no longer knows (404) is `missing`.
+// - Cancel: "Cancel a workflow run" answers 202; a run that completed meanwhile answers 409
+//   and a deleted one 404 — both mean there is nothing left to cancel, so both are done (the
+//   worker's client never retries either: src/worker/github-client.ts DO_NOT_RETRY).
 
 import * as z from "zod";
 import type {
@@ -97,8 +100,9 @@ export function createGitHubTaskRuns(
           run_id: Number(runId),
         });
       } catch (error) {
-        // 409: it completed meanwhile; nothing to cancel.
-        if (statusOf(error) !== 409) throw error;
+        // 409: it completed meanwhile; 404: it is gone. Nothing to cancel either way.
+        const status = statusOf(error);
+        if (status !== 409 && status !== 404) throw error;
       }
     },
   };

@@ -191,20 +191,31 @@ export class TurnScheduler {
   }
 
   /**
-   * Resolves once every turn that has ended on `thread` is applied. A lead's `close` of a task
-   * waits on it (tasks/verify-task.ts): a worker's turn that ended decided what it sent and
-   * wrote, and the verifier must see its commit, not reset its files away. A turn still
-   * running is not waited for: the close consumes it (seed 000 §9 [term-run]). In `started`
-   * order nothing is waited for — a turn that started earlier would be applied first, and
-   * that may be the closing lead's own.
+   * Resolves once every turn on `thread` — ended, or still running — is applied (or dropped).
+   * A lead's `close` of a task waits on it (tasks/verify-task.ts): the verifier must see the
+   * worker's work committed on its branch, and the merge take exactly what the verifier saw.
+   * A worker's turn still running when its lead closes the task runs to its end first: the
+   * close's Terminate reaches the soup only when the lead's turn is applied, after the
+   * verdict, so the worker's Run ending before it is a valid order of the reductions (seed 000
+   * §9 [term-run] then consumes nothing); cut short, the worker's files would be thrown away
+   * and a verifier would pass the branch without them. In `started` order nothing is waited
+   * for — a turn that started earlier would be applied first, and that may be the closing
+   * lead's own.
    */
   appliedOn(thread: string): Promise<void> {
     if (this.options.order === "started") return Promise.resolve();
     const waits: Promise<void>[] = [];
+    const on = (key: string, a: Address | null) =>
+      a === null ? key.endsWith(`@${thread}`) : a.thread === thread;
+    for (const f of this.flights.values()) {
+      if (f.ended !== null || !on(f.key, f.a)) continue;
+      // Settled once applied or dropped, as an ended turn's is (launch's `then`).
+      if (!this.unapplied.has(f.key)) this.unapplied.set(f.key, deferred());
+      progress(this.s, f.key, "WAIT", "its lead closes its task: this turn ends first", true);
+    }
     for (const [key, d] of this.unapplied) {
       const f = this.flights.get(key);
-      const a = f?.a ?? null;
-      if (a === null ? key.endsWith(`@${thread}`) : a.thread === thread) waits.push(d.promise);
+      if (on(key, f?.a ?? null)) waits.push(d.promise);
     }
     return Promise.all(waits).then(() => undefined);
   }

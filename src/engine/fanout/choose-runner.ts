@@ -1,22 +1,25 @@
 // Where a task the project lead dispatches runs (issue 15 point 6, `execute.runners`). Pure.
 // `single`: in the lead's run. `per-task`: in its own workflow run. `auto`: in its own run
-// only where that pays in wall time, by the break-even measured with `npm run bench --
-// runners` (the simulation harness on a virtual clock, a runner's start-up taken as 90 s):
-// - a task in its own run finishes AUTO.breakEvenMinutes (4.75) later than in the lead's run
-//   when nothing competes: two start-ups (its run, then the lead's wake) and the lead's fold,
-//   the same in every model-bound row (2×10, 6×30 min: 11.92 → 16.67, 32.58 → 37.33);
+// only where that pays in wall time, by what `npm run bench -- runners` measures (the
+// simulation harness on a virtual clock: model calls of 2–20 s drawn per call, a runner's
+// start-up taken as 90 s, the same three-task job run `single`, `per-task` and `auto`):
+// - a task in its own run finishes AUTO.breakEvenMinutes later than in the lead's run when
+//   nothing competes: two start-ups (its run, then the lead's wake) and the lead's fold —
+//   model-bound per-task minus single, 4.45 and 3.99 min for three tasks of ~3 and ~10 min
+//   (4.22 on average);
 // - in the lead's run, tasks running at once share its 2 cores: each command-heavy task's
 //   commands take as many times longer as there are tasks running commands, which costs
-//   (tasks − 1) × command share × task minutes of wall time (the rows match it exactly:
-//   command-heavy 2×10 min at 70% commands, 18.92 against 11.92 model-bound);
+//   (tasks − 1) × command share × task minutes of wall time;
 // - so a task gets its own run when (concurrent − 1) × commandShare × expectedMinutes passes
-//   the break-even — command-heavy 2×10 min and 6×2 min do (0.88 and 0.81 of single's wall
-//   time), 4×2 min and any model-bound task do not (1.07; 1.10–2.21);
+//   the break-even: three command-heavy tasks of ~11 and ~20 min take 0.60 and 0.52 of
+//   single's EXECUTE in runs of their own, 1.28 and 1.21 × the longest task with its
+//   start-up; of ~4 min, 0.95 of single's (auto, fanning out where contention passes the
+//   break-even, 0.87); model-bound tasks never pay (1.32–1.81 × single's), and `auto` keeps
+//   them in the lead's run;
 // - and whatever the task, when the lead's run has less time left than the task is expected
 //   to take, it goes to a run of its own rather than be stopped at the margin and redone.
 // A run of its own always bills more minutes (each run is billed by the minute, start-up
-// included): 1.3–1.7× in the command-heavy rows where it pays, up to 6× for short model-bound
-// tasks — which is why `auto` never fans out for those.
+// included): 1.4–2.1× in the command-heavy rows, up to 4× for short model-bound tasks.
 
 import type { RunnerMode } from "../../config/index.js";
 
@@ -33,7 +36,7 @@ export interface RunnerChoiceInput {
 }
 
 /** `auto`'s threshold: the wall time a run of its own adds (`npm run bench -- runners`). */
-export const AUTO = { breakEvenMinutes: 4.75 } as const;
+export const AUTO = { breakEvenMinutes: 4.25 } as const;
 
 /** Wall time a task saves in a run of its own: the contention it escapes in the lead's run. */
 export function contentionMinutes(input: RunnerChoiceInput): number {

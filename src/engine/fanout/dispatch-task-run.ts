@@ -1,18 +1,19 @@
 // The lead's side of a task in its own run (issue 15 point 6), at dispatch: once the task's
 // branch and workspace exist (provision-task.ts), `chooseRunner` says where it runs; for
-// `own-run` the branch is published (leased, as every task push), the task's ledger recorded
-// at epoch 1 and the workflow's `task` job dispatched. A repository that cannot run it (no
-// `task` job: 404/422; no permission: 403; no run id) runs the job's tasks in the lead's run
-// from then on, said once in the status comment (`fanout.single`).
+// `own-run` the branch is published (leased, as every task push) and the task's ledger recorded
+// at epoch 1, its run dispatched by the wake once that state is pushed (dispatch-saved.ts). A
+// repository that cannot run it (no `task` job: 404/422; no permission: 403; no run id) runs
+// the job's tasks in the lead's run from then on, said once in the status comment
+// (`fanout.single`).
 // Sub-tasks stay in their parent's run; only the project lead's dispatches fan out.
 
 import { chooseRunner, type RunnerChoiceInput } from "./choose-runner.js";
 import { commandShare, expectedTaskMinutes, leadMinutesLeft } from "./runner-measures.js";
 import { runtimeOf } from "../turn/wake-runtime.js";
 import { taskOfThread } from "../job/instances.js";
-import { applyChange, progress, type Session, type JobRecords } from "../job/session.js";
+import type { Session, JobRecords } from "../job/session.js";
 import type { TaskLedgerRecord } from "../../records/engine-state.js";
-import { fallBackToSingle } from "./fall-back-to-single.js";
+import { saveForDispatch } from "./dispatch-saved.js";
 
 /**
  * What one model call may cost at most, in USD: the slack the fold allows a run past its
@@ -65,23 +66,13 @@ export async function dispatchTaskRun(
     );
     return "lead";
   }
-  const ledger = ownRunLedger(s, 1);
-  const answer = await runs.dispatch({ job: s.n, task: task.id, epoch: ledger.epoch });
-  if (answer.kind === "unavailable") {
-    progress(s, "EXECUTE", "RUNNERS", `tasks run in this run: ${answer.reason}`);
-    await fallBackToSingle(s, answer.reason, task.id);
-    return "lead";
-  }
-  applyChange(s, {
-    type: "task-run-recorded",
-    id: task.id,
-    ledger: { ...ledger, runId: answer.runId },
-  });
-  progress(
+  // Saved first, dispatched by the wake once the state naming epoch 1 is pushed
+  // (dispatch-saved.ts): the run reads that state before it does anything.
+  await saveForDispatch(
     s,
-    "EXECUTE",
-    "TASK RUN",
-    `task ${task.id} runs in run ${answer.runId}${autoReason(input)}`,
+    task.id,
+    ownRunLedger(s, 1),
+    (run) => `task ${task.id} runs in ${run}${autoReason(input)}`,
     true,
   );
   return "own-run";

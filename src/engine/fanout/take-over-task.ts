@@ -81,17 +81,19 @@ export function movedWhileTaken(id: string): string {
 }
 
 /**
- * Cancels the task's run (should any of it still go) and takes the task over, its ledger
- * dropped and said in the live log with `why`; false when its branch moved under the takeover
- * (said; the task stays in its run for the next wake).
+ * Cancels the task's run (should any of it still go: `cancel: false` when it is known to be
+ * over) and takes the task over, its ledger dropped and said in the live log with `why`; false
+ * when its branch moved under the takeover (said; the task stays in its run for the next wake).
  */
 export async function takeOverFromRun(
   s: Session,
   id: string,
   ledger: TaskLedgerRecord,
   why: string,
+  options: { cancel: boolean } = { cancel: true },
 ): Promise<boolean> {
-  if (ledger.runId !== null) await s.deps.taskRuns?.cancel(ledger.runId).catch(() => undefined);
+  if (options.cancel && ledger.runId !== null)
+    await s.deps.taskRuns?.cancel(ledger.runId).catch(() => undefined);
   const took = await takeOverTask(s, id, ledger);
   if ("moved" in took) {
     progress(s, "EXECUTE", "TASK RUN", movedWhileTaken(id));

@@ -1,5 +1,6 @@
 // The lead's look at its tasks' runs at a wake, after the fold (issue 15 point 6): for each
-// task still in a run of its own, the Actions API's word on that run (watch-task-run.ts). A
+// task still in a run of its own, the Actions API's word on that run (watch-task-run.ts), as
+// read before the fold (task-run-states.ts: a run that ended has had its branch folded whole). A
 // run still going is waited for; one that ended cleanly at its time margin without finishing
 // the task is followed by a new run (epoch + 1, not a death); a dead run is cancelled (should
 // any part of it still go) and the task dispatched once more at epoch + 1; after that, or
@@ -10,34 +11,41 @@
 import { applyChange, progress, type Session } from "../job/session.js";
 import { runsElsewhere } from "./dispatch-task-run.js";
 import { watchTaskRun } from "./watch-task-run.js";
-import { dispatchNextEpoch, hasMail, waitsOnAnswer } from "./dispatch-on-mail.js";
+import type { TaskRunStates } from "./task-run-states.js";
+import { hasMail, waitsOnAnswer } from "./dispatch-on-mail.js";
+import { saveForDispatch } from "./dispatch-saved.js";
 import { takeOverFromRun } from "./take-over-task.js";
 
-/** True when any task's runner changed (the caller persists). */
-export async function watchAtWake(s: Session): Promise<boolean> {
+/**
+ * True when any task's runner changed (the caller dispatches what was saved, and persists).
+ * `states`: each run's state, read before the fold.
+ */
+export async function watchAtWake(s: Session, states: TaskRunStates): Promise<boolean> {
   const runs = s.deps.taskRuns;
   if (runs === undefined) return false;
   let changed = false;
   for (const [id, ledger] of Object.entries(s.engine.fanout?.tasks ?? {})) {
     const meta = s.engine.tasks[id];
     if (meta === undefined || !runsElsewhere(s, meta.thread) || ledger.runId === null) continue;
+    const read = states.get(id);
+    // Dispatched after the states were read (it is this wake's own): nothing to judge yet.
+    if (read === undefined || read.runId !== ledger.runId) continue;
     const progressed =
       ledger.foldedAtDispatch === undefined || ledger.folded > ledger.foldedAtDispatch;
-    const step = watchTaskRun(
-      { deaths: ledger.deaths, done: false, progressed },
-      await runs.state(ledger.runId),
-    );
+    const step = watchTaskRun({ deaths: ledger.deaths, done: false, progressed }, read.state);
     if (step === "wait" || step === "fold-only") continue;
     changed = true;
     if (step === "run-here") {
       // From its last folded turn's tree, as a run of its own would start (take-over-task.ts).
-      await takeOverFromRun(s, id, ledger, "its runs died or did nothing twice");
+      await takeOverFromRun(s, id, ledger, "its runs died or did nothing twice", {
+        cancel: false,
+      });
       continue;
     }
     const death = step === "redispatch";
-    // Cancelled first: two runs of one task never write at once (the old one would only be
-    // refused, but it would spend the task's allowance meanwhile).
-    if (death) await runs.cancel(ledger.runId).catch(() => undefined);
+    // Nothing to cancel: only a run that is over gets here (completed, or gone), and a run
+    // completes once every step of it has ended, so no part of it still pushes. A cancel would
+    // cost a request GitHub answers 409 (404 for a run that is gone).
     // A run that ended with its worker waiting (on the answer to its question, folded): the
     // next run is dispatched once mail is waiting for it (dispatch-on-mail.ts), not now — a
     // run started now would find nothing to do and count as a death.
@@ -59,12 +67,7 @@ export async function watchAtWake(s: Session): Promise<boolean> {
         ? "run died"
         : "run ended with no turn folded"
       : "run ended at its margin";
-    await dispatchNextEpoch(
-      s,
-      id,
-      next,
-      (run) => `task ${id} ${why}: epoch ${next.epoch} in ${run}`,
-    );
+    await saveForDispatch(s, id, next, (run) => `task ${id} ${why}: epoch ${next.epoch} in ${run}`);
   }
   return changed;
 }

@@ -12,6 +12,7 @@ import {
   type Consumed,
   type Content,
   type InstanceMolecule,
+  type MailboxMolecule,
   type Payload,
   type TerminateMode,
 } from "./molecules.js";
@@ -29,7 +30,28 @@ export function replayer(s: Store): (e: BusEvent, line: number) => void {
 }
 
 function applyEvent(s: Store, e: BusEvent, r: Replay): void {
+  // The four kinds of nearly every line first: a switch on strings tests its cases in order.
   switch (e.type) {
+    case "wake":
+      return; // informational: a Run is transient (§11)
+    case "turn-end":
+      return turnEnd(s, e, r);
+    case "deliver": {
+      const from = r.slot(e.from);
+      r.popSend(e.from, e.to, from);
+      const to = r.slot(e.to);
+      const mailbox = r.mailbox(to) ?? r.fail(`no mailbox ${to.key}`);
+      s.appendMail(mailbox, e.content);
+      r.see(to, from.key);
+      return;
+    }
+    case "send-empty": {
+      const slot = r.slot(e.a);
+      const send = r.stateOf(e.a, "Send", slot);
+      if (send.msgs.length > 0) r.fail(`${slot.key}'s Send is not empty`);
+      r.replaceState(slot, send, { kind: "Idle", a: send.a });
+      return;
+    }
     case "root": {
       if (s.threads.has(e.a.thread)) r.fail(`thread ${e.a.thread} exists`);
       s.openInstanceThread(e.a.thread, null);
@@ -40,23 +62,15 @@ function applyEvent(s: Store, e: BusEvent, r: Replay): void {
     case "spark": {
       if (s.threads.has(e.to.thread)) r.fail(`thread ${e.to.thread} exists`);
       if (e.parent !== e.from.thread) r.fail(`parent ${e.parent} is not the sender's thread`);
-      r.popSend(e.from, { deliverTo: e.to });
+      r.popSend(e.from, e.to);
       s.startInstance(e.from, e.to, e.content);
       return;
     }
-    case "deliver": {
-      r.popSend(e.from, { deliverTo: e.to });
-      const to = addressKey(e.to);
-      const mailbox = s.mailbox(to) ?? r.fail(`no mailbox ${to}`);
-      s.appendMail(mailbox, e.content);
-      s.see(to, addressKey(e.from));
-      return;
-    }
     case "refuse":
-      return r.popSend(e.from, { payload: e.payload });
+      return r.popPayload(e.from, e.payload);
     case "block": {
       if (s.threads.has(e.to.thread)) r.fail(`thread ${e.to.thread} exists`);
-      r.popSend(e.from, { deliverTo: e.to });
+      r.popSend(e.from, e.to);
       s.addBlocked({ kind: "Blocked", a: e.from, to: e.to, content: e.content });
       return;
     }
@@ -82,17 +96,6 @@ function applyEvent(s: Store, e: BusEvent, r: Replay): void {
       s.terminated.add(e.to.thread);
       return;
     }
-    case "send-empty": {
-      const key = addressKey(e.a);
-      const send = r.stateOf(e.a, "Send", key);
-      if (send.msgs.length > 0) r.fail(`${key}'s Send is not empty`);
-      s.replaceState(send, { kind: "Idle", a: send.a }, key);
-      return;
-    }
-    case "wake":
-      return; // informational: a Run is transient (§11)
-    case "turn-end":
-      return turnEnd(s, e, r);
     case "ask": {
       const asked = r.stateOf(e.caller, "AskQuestion");
       if (asked.id !== e.id) r.fail(`${addressKey(e.caller)} asked "${asked.id}", not "${e.id}"`);
@@ -150,7 +153,7 @@ function applyEvent(s: Store, e: BusEvent, r: Replay): void {
           r.liveThread(e.thread);
           return r.place(e.thread, e.mode);
         case "send-terminate": {
-          r.popSend(origin.by, { payload: { kind: "terminate", thread: e.thread } });
+          r.popPayload(origin.by, { kind: "terminate", thread: e.thread });
           const edge = s.parents.get(e.thread)?.find((p) => p.parent === origin.by.thread);
           if (edge === undefined) r.fail(`${e.thread} is not a child of ${origin.by.thread}`);
           r.liveThread(e.thread);
@@ -223,24 +226,25 @@ function applyEvent(s: Store, e: BusEvent, r: Replay): void {
 }
 
 function turnEnd(s: Store, e: BusEventOf<"turn-end">, r: Replay): void {
-  const key = addressKey(e.a);
-  const idle = s.state(key);
+  const slot = r.slot(e.a);
+  const key = slot.key;
+  const idle = r.state(slot);
   if (idle?.kind !== "Idle") r.fail(`${key} is ${idle?.kind ?? "absent"}, not Idle`);
-  consume(s, e.a, key, e.consumed, r);
+  consume(s, e.a, key, e.consumed, r, slot);
   const a = (idle as InstanceMolecule).a;
   switch (e.rule) {
     case "nosend-step":
       return;
     case "send-step": {
       const msgs = e.payloads ?? r.fail("send-step without payloads");
-      return s.replaceState(idle as InstanceMolecule, { kind: "Send", a, msgs }, key);
+      return r.replaceState(slot, idle as InstanceMolecule, { kind: "Send", a, msgs });
     }
     case "ask-step": {
       const ask = e.ask ?? r.fail("ask-step without ask");
       const thread = escalationThread(ask.id);
       if (s.threads.has(thread)) r.fail(`escalation id "${ask.id}" is taken`);
       s.openEscalationThread(thread, ask.id);
-      return s.replaceState(idle as InstanceMolecule, { kind: "AskQuestion", a, ...ask }, key);
+      return r.replaceState(slot, idle as InstanceMolecule, { kind: "AskQuestion", a, ...ask });
     }
     default: {
       const never: never = e.rule;
@@ -250,11 +254,18 @@ function turnEnd(s: Store, e: BusEventOf<"turn-end">, r: Replay): void {
 }
 
 /** Makes a Run's consumption durable: the mailbox head and the Interrupts it took. */
-function consume(s: Store, a: Address, key: string, consumed: Consumed[], r: Replay): void {
+function consume(
+  s: Store,
+  a: Address,
+  key: string,
+  consumed: Consumed[],
+  r: Replay,
+  slot?: Slot,
+): void {
   for (const c of consumed) {
     if (c.from === "mailbox") {
       // A mailbox flushed by [term-mbox] mid-Run has already lost the message.
-      const mailbox = s.mailbox(key);
+      const mailbox = slot === undefined ? s.mailbox(key) : r.mailbox(slot);
       if (mailbox === undefined) continue;
       const head = mailbox.queue[0];
       if (head === undefined || !sameContent(head, c.content)) {
@@ -296,10 +307,24 @@ function samePayload(x: Payload, y: Payload): boolean {
   );
 }
 
+/** One instance as the fold knows it (Replay.slot). */
+interface Slot {
+  agent: string;
+  key: string;
+  /** The store's bags of its state and mailbox, once looked up (Replay.state). */
+  states: InstanceMolecule[] | undefined;
+  mailboxes: MailboxMolecule[] | undefined;
+  /** Its visibility set in the store, once made, and the last key added to it. */
+  seen: Set<string> | undefined;
+  lastSeen: string | undefined;
+}
+
 /** The line being replayed, and the checks every event makes against the store. */
 class Replay {
   type = "";
   line = 0;
+  private readonly slots = new Map<string, Slot>();
+  private readonly moreSlots = new Map<string, Map<string, Slot>>();
 
   constructor(private readonly s: Store) {}
 
@@ -307,26 +332,106 @@ class Replay {
     throw new BusLogError(this.line, `${this.type}: ${detail}`);
   }
 
-  stateOf<K extends InstanceMolecule["kind"]>(a: Address, kind: K, key = addressKey(a)) {
-    const m = this.s.state(key);
-    if (m?.kind !== kind) this.fail(`${key} is ${m?.kind ?? "absent"}, expected ${kind}`);
+  stateOf<K extends InstanceMolecule["kind"]>(a: Address, kind: K, slot = this.slot(a)) {
+    const m = this.state(slot);
+    if (m?.kind !== kind) this.fail(`${slot.key} is ${m?.kind ?? "absent"}, expected ${kind}`);
     return m as Extract<InstanceMolecule, { kind: K }>;
   }
 
-  /** Drops the head payload of a's Send, which must be what the event says it was. */
-  popSend(a: Address, expected: { deliverTo: Address } | { payload: Payload }): void {
-    const key = addressKey(a);
-    const send = this.stateOf(a, "Send", key);
+  /**
+   * The instance at `a` as the fold knows it: its key — the same string all through the fold
+   * (a key built afresh for every lookup is a new string to flatten and hash each time, and
+   * the fold looks up several per line) — and its bags, looked up once and kept while they
+   * last.
+   */
+  slot(a: Address): Slot {
+    // Most threads have one instance: one lookup by thread, then the agent compared.
+    const known = this.slots.get(a.thread);
+    if (known !== undefined && known.agent === a.agent) return known;
+    let more = this.moreSlots.get(a.thread);
+    const other = more?.get(a.agent);
+    if (other !== undefined) return other;
+    const slot: Slot = {
+      agent: a.agent,
+      key: addressKey(a),
+      states: undefined,
+      mailboxes: undefined,
+      seen: undefined,
+      lastSeen: undefined,
+    };
+    if (known === undefined) this.slots.set(a.thread, slot);
+    else {
+      if (more === undefined) this.moreSlots.set(a.thread, (more = new Map()));
+      more.set(a.agent, slot);
+    }
+    return slot;
+  }
+
+  key(a: Address): string {
+    return this.slot(a).key;
+  }
+
+  /**
+   * The instance's state. The store keeps each bag as one array, changed in place while it
+   * holds anything and dropped once empty (store.ts bagRemove): a kept bag that is empty may
+   * have been replaced, so it is looked up again.
+   */
+  state(slot: Slot): InstanceMolecule | undefined {
+    let bag = slot.states;
+    if (bag === undefined || bag.length === 0) slot.states = bag = this.s.states.get(slot.key);
+    return bag?.[0];
+  }
+
+  mailbox(slot: Slot): MailboxMolecule | undefined {
+    let bag = slot.mailboxes;
+    if (bag === undefined || bag.length === 0)
+      slot.mailboxes = bag = this.s.mailboxes.get(slot.key);
+    return bag?.[0];
+  }
+
+  /** store.replaceState, with the bag `state` found. */
+  replaceState(slot: Slot, old: InstanceMolecule, next: InstanceMolecule): void {
+    const bag = slot.states;
+    if (bag !== undefined && bag.length > 0) this.s.replaceStateIn(bag, old, next, slot.key);
+    else this.s.replaceState(old, next, slot.key);
+  }
+
+  /**
+   * store.see: the viewer's set (never dropped) kept once made, and the key it last took —
+   * an instance mostly hears from one other (a worker from its lead): no lookup then.
+   */
+  see(viewer: Slot, seen: string): void {
+    if (viewer.lastSeen === seen) return;
+    viewer.lastSeen = seen;
+    if (viewer.seen !== undefined) {
+      viewer.seen.add(seen);
+      return;
+    }
+    this.s.see(viewer.key, seen);
+    viewer.seen = this.s.visibility.get(viewer.key);
+  }
+
+  /** Drops the head payload of a's Send, which must be a delivery to `to`. */
+  popSend(a: Address, to: Address, slot = this.slot(a)): void {
+    const send = this.stateOf(a, "Send", slot);
     const head = send.msgs[0];
     const ok =
       head !== undefined &&
-      ("deliverTo" in expected
-        ? head.kind === "deliver" &&
-          head.to.agent === expected.deliverTo.agent &&
-          head.to.thread === expected.deliverTo.thread
-        : samePayload(head, expected.payload));
-    if (!ok) this.fail(`${key}'s Send has another head`);
-    this.s.replaceState(send, { kind: "Send", a: send.a, msgs: send.msgs.slice(1) }, key);
+      head.kind === "deliver" &&
+      head.to.agent === to.agent &&
+      head.to.thread === to.thread;
+    if (!ok) this.fail(`${slot.key}'s Send has another head`);
+    this.replaceState(slot, send, { kind: "Send", a: send.a, msgs: send.msgs.slice(1) });
+  }
+
+  /** Drops the head payload of a's Send, which must be `payload`. */
+  popPayload(a: Address, payload: Payload): void {
+    const slot = this.slot(a);
+    const send = this.stateOf(a, "Send", slot);
+    const head = send.msgs[0];
+    if (head === undefined || !samePayload(head, payload))
+      this.fail(`${slot.key}'s Send has another head`);
+    this.replaceState(slot, send, { kind: "Send", a: send.a, msgs: send.msgs.slice(1) });
   }
 
   liveThread(thread: string): void {

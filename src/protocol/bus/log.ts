@@ -96,6 +96,14 @@ export function fold(text: string, options: SoupOptions = {}): Folded {
       );
     }
     seq += 1;
+    if (line.end === true && pending.length === 0) {
+      // A batch of one line (a wake, most steps): applied as it is read.
+      apply(line, number);
+      if (isAudit(line)) audit.push(line);
+      batch += 1;
+      committed = pos;
+      continue;
+    }
     pending.push(line);
     if (line.end !== true) continue;
     // A batch's lines are consecutive: the first is `number - pending.length + 1`.
@@ -128,14 +136,14 @@ export function fold(text: string, options: SoupOptions = {}): Folded {
 }
 
 function parseLine(json: unknown, number: number): BusLine {
+  // Most lines are exactly what the engine wrote: checked by hand at a fraction of zod's
+  // cost (line-check.ts). Anything else gets the schema, and its message when it is wrong.
+  const fast = checkLine(json);
+  if (fast !== null) return fast;
   const type = (json as { type?: unknown } | null)?.type;
   if (!isBusEventType(type)) {
     throw new BusLogError(number, `unknown event type ${JSON.stringify(type ?? null)}`);
   }
-  // Most lines are exactly what the engine wrote: checked by hand at a fraction of zod's
-  // cost (line-check.ts). Anything else gets the schema, and its message when it is wrong.
-  const fast = checkLine(json, type);
-  if (fast !== null) return fast;
   const parsed = LINE_SCHEMAS[type].safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".") || type}: ${i.message}`);
@@ -155,6 +163,8 @@ function utf8Length(text: string, chars: number): number {
   return bytes;
 }
 
+const AUDIT = new Set<string>(AUDIT_TYPES);
+
 function isAudit(line: BusLine): line is AuditEntry {
-  return (AUDIT_TYPES as readonly string[]).includes(line.type);
+  return AUDIT.has(line.type);
 }

@@ -110,6 +110,22 @@ export class Store {
     this.touchInstance(key, m.a);
   }
 
+  /**
+   * replaceState for a caller that holds the instance's bag (`states.get(key)`, fold-apply.ts):
+   * the same change without looking the bag up again.
+   */
+  replaceStateIn(
+    bag: InstanceMolecule[],
+    old: InstanceMolecule,
+    next: InstanceMolecule,
+    key: string,
+  ) {
+    const at = bag.indexOf(old);
+    if (at < 0) throw new Error(`cfa/bus: internal: no such molecule at ${key}`);
+    bag[at] = next;
+    this.reindex(key);
+  }
+
   /** `key` is `addressKey(old.a)`, when the caller has it already. */
   replaceState(old: InstanceMolecule, next: InstanceMolecule, key = addressKey(old.a)): void {
     bagReplace(this.states, key, old, next);

@@ -4,7 +4,7 @@
 
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +12,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { build } from "esbuild";
-import { BUNDLE_OPTIONS, bundle, type BundleResult } from "../../../scripts/bundle.js";
+import { BUNDLE_OPTIONS, type BundleResult } from "../../../scripts/bundle.js";
+import { makeReleaseTree, type ReleaseTree } from "../../support/release/release-tree.js";
 import { testPrivateKey } from "../../support/github/index.js";
 import { bound } from "../../support/time-bound.js";
 
@@ -20,16 +21,16 @@ const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 let tree: string;
 let built: BundleResult;
 
+let release: ReleaseTree;
+
 beforeAll(async () => {
-  tree = await mkdtemp(join(tmpdir(), "cfa-release-"));
-  built = await bundle(join(tree, "dist"));
-  await cp(join(ROOT, "package.json"), join(tree, "package.json"));
-  await cp(join(ROOT, "prompts"), join(tree, "prompts"), { recursive: true });
-  await mkdir(join(tree, "work"));
+  release = await makeReleaseTree();
+  tree = release.dir;
+  built = release.built;
 }, bound(120_000));
 
 afterAll(async () => {
-  await rm(tree, { recursive: true, force: true });
+  await release.cleanup();
 });
 
 function run(file: string, args: string[], env: Record<string, string>) {

@@ -102,6 +102,16 @@ export class Conformance {
     return found;
   }
 
+  /**
+   * Forgets what was served to `instance` past its first `responses` answers: the instance's
+   * process died and its conversation is taken again from there by another process (its
+   * later turns were never kept), which the API, holding no state, cannot tell apart.
+   */
+  rewind(instance: string, responses: number): void {
+    const list = this.served.get(instance);
+    if (list !== undefined && list.length > responses) list.length = responses;
+  }
+
   /** Remembers what was served to `instance`, block by block. */
   recordServed(instance: string, content: Block[]): void {
     const list = this.served.get(instance) ?? [];

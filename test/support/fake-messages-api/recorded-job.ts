@@ -61,6 +61,12 @@ export interface RecordedJobOptions {
   /** The usage to bill for an answer, from the request; default the step's own. */
   usage?: (body: Record<string, unknown>, content: readonly Block[]) => Step["response"]["usage"];
   /**
+   * An instance's conversation may be taken again from an earlier position: its process
+   * was killed and another takes its turn again (what was served after that position is
+   * forgotten, conformance.ts rewind). Off, such a request is a dropped turn: refused.
+   */
+  redos?: boolean;
+  /**
    * The job began as `cfa replay` of this recording (stopped with --until) and goes on
    * here: an instance's first request carries the steps the replay played, as the
    * recording holds them (a replay serves them without the API's additions), and they
@@ -131,6 +137,7 @@ export function recordedJobApi(
       }
     }
 
+    if (options.redos === true) conformance.rewind(instance, step);
     const problems = conformance.check(instance, request);
     const recorded = recording.instances[instance]?.[step];
     if (recorded === undefined) problems.push(`${instance}: no step ${step} in the recording`);

@@ -5,11 +5,15 @@
 // against GitHub's OpenAPI description and counts it.
 
 import { createHash, createPublicKey, verify } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { executeSync } from "graphql";
 import type { Clock } from "../../../src/ports/clock.js";
 import { nockGitHub, testPrivateKey } from "./index.js";
 import { git } from "../git/temp-repo.js";
 import { checkGithubQuery, githubGraphqlSchema } from "./github-graphql-schema.js";
+import { GitHubRequestInvalid } from "./github-request-invalid.js";
+import { createGitHubValidator } from "./openapi-validator.js";
 
 export const OWNER = "octo-org";
 export const REPO = "hello-world";
@@ -126,6 +130,16 @@ export class FakeGitHub {
   readonly tokensUsed: { route: Route; token: string }[] = [];
   /** Requests refused for their credentials (none, when the client refreshes in time). */
   readonly refusedCredentials: { route: Route; authorization: string }[] = [];
+  /**
+   * Told of every dispatch, with the run's id when the dispatch asked for it (the run is in
+   * `runs` then) and the token that sent it: a multi-process test's runner pool starts its
+   * processes from here (test/support/github/actions-runners.ts).
+   */
+  onDispatch:
+    | ((d: { inputs: Record<string, string>; runId: number | null; token: string }) => void)
+    | undefined;
+  /** Told of every cancel of a run GitHub knows and that had not completed. */
+  onCancel: ((runId: number) => void) | undefined;
   private nextId = 100;
 
   constructor(
@@ -253,6 +267,85 @@ export class FakeGitHub {
           return answer(uri, body, this.req.headers as Record<string, unknown>);
         });
     }
+  }
+
+  /**
+   * The same GitHub over real HTTP, for processes of their own (a worker started as Actions
+   * starts it: `GITHUB_API_URL` is the returned `url`). Every request is validated against
+   * GitHub's OpenAPI description as the nock scopes are; one that is not valid, or that no
+   * route answers, gets 422/404 and is kept in `invalid`.
+   */
+  async serve(): Promise<{ url: string; invalid: string[]; close(): Promise<void> }> {
+    const validator = createGitHubValidator();
+    const invalid: string[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        const method = (req.method ?? "GET").toUpperCase();
+        const url = new URL(req.url ?? "/", "http://localhost");
+        const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+          if (payload === undefined || payload === "") {
+            res.writeHead(status, headers).end();
+          } else if (typeof payload === "string") {
+            res.writeHead(status, { "content-type": "text/plain; charset=utf-8", ...headers });
+            res.end(payload);
+          } else {
+            res.writeHead(status, {
+              "content-type": "application/json; charset=utf-8",
+              ...headers,
+            });
+            res.end(JSON.stringify(payload));
+          }
+        };
+        try {
+          validator.validate({ method, url: url.pathname + url.search, body: text || undefined });
+        } catch (error) {
+          const why = error instanceof GitHubRequestInvalid ? error.message : String(error);
+          invalid.push(`${method} ${url.pathname}: ${why}`);
+          send(422, { message: why });
+          return;
+        }
+        const route = ROUTES.find((r) => {
+          const [m, path] = ROUTE_PATHS[r];
+          if (m !== method) return false;
+          return typeof path === "string"
+            ? path === url.pathname
+            : path.test(url.pathname) || path.test(url.pathname + url.search);
+        });
+        if (route === undefined) {
+          invalid.push(`${method} ${url.pathname}: no route of the fake answers it`);
+          send(404, { message: "Not Found" });
+          return;
+        }
+        let body: Record<string, unknown> = {};
+        try {
+          body = text === "" ? {} : (JSON.parse(text) as Record<string, unknown>);
+        } catch {
+          body = {};
+        }
+        const [status, payload, headers] = this.answer(
+          route,
+          new URL(url.pathname + url.search, "https://api.github.com"),
+          body,
+          req.headers as Record<string, unknown>,
+        );
+        this.answered.push({ route, status });
+        send(status, payload, headers);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      invalid,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
   }
 
   private answer(
@@ -542,11 +635,16 @@ export class FakeGitHub {
           job: inputs["job"] ?? "",
         });
         this.dispatchInputs.push({ ...inputs });
-        if (body["return_run_details"] !== true) return [204, ""];
+        const token = /^(?:token|bearer)\s+(.+)$/i.exec(String(headers["authorization"] ?? ""));
+        if (body["return_run_details"] !== true) {
+          this.onDispatch?.({ inputs: { ...inputs }, runId: null, token: token?.[1] ?? "" });
+          return [204, ""];
+        }
         // https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event:
         // 200 with the run's id and addresses when the details are asked for.
         const id = this.nextId++;
         this.runs.set(id, { inputs: { ...inputs }, status: "queued", conclusion: null });
+        this.onDispatch?.({ inputs: { ...inputs }, runId: id, token: token?.[1] ?? "" });
         return [
           200,
           {
@@ -578,6 +676,7 @@ export class FakeGitHub {
           return [409, { message: "Cannot cancel a workflow run that is completed." }];
         run.status = "completed";
         run.conclusion = "cancelled";
+        this.onCancel?.(id);
         return [202, {}];
       }
       default: {

@@ -14,6 +14,8 @@ export interface GitHttpRequest {
   /** The token in the Basic credentials, or null when git sent none. */
   token: string | null;
   status: number;
+  /** GET (the refs advertised) or POST (the fetch's or push's pack). */
+  method: string;
 }
 
 export interface GitHttpServer {
@@ -46,17 +48,22 @@ export async function startGitHttpServer(options: {
   accepts(token: string): boolean;
   /** Who a token is, passed to the repository's hooks as REMOTE_USER (default x-access-token). */
   userOf?(token: string): string;
+  /** Told of each request once it is answered (a push has landed by then). */
+  answered?(request: GitHttpRequest): void;
 }): Promise<GitHttpServer> {
   const requests: GitHttpRequest[] = [];
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
     const token = tokenOf(request);
     const service = serviceOf(url);
+    const method = request.method ?? "GET";
     if (token === null || !options.accepts(token)) {
-      requests.push({ service, token, status: 401 });
+      const refused = { service, token, status: 401, method };
+      requests.push(refused);
       request.resume();
       response.writeHead(401, { "www-authenticate": 'Basic realm="GitHub"' });
       response.end("Invalid username or token.\n");
+      options.answered?.(refused);
       return;
     }
     const backend = spawn("git", ["http-backend"], {
@@ -105,9 +112,10 @@ export async function startGitHttpServer(options: {
         if (name === "status") status = Number.parseInt(value, 10) || 500;
         else headers[name] = value;
       }
-      requests.push({ service, token, status });
+      const answered = { service, token, status, method };
+      requests.push(answered);
       response.writeHead(status, headers);
-      response.end(body);
+      response.end(body, () => options.answered?.(answered));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

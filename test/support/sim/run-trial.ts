@@ -21,6 +21,13 @@ import { VirtualClock } from "./virtual-clock.js";
 
 const MINUTE = 60_000;
 
+/** A string's 32-bit FNV-1a hash: a seed for one named draw. */
+function hashOf(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
 /** A small deterministic PRNG (mulberry32): a trial is replayed from its seed. */
 export function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -56,6 +63,8 @@ export interface TrialResult {
   virtualMinutes: number;
   /** From the first dispatch to the last run's end. */
   wallMinutes: number;
+  /** Each task's turns in one run: first call to last turn's end, in minutes (world.spans). */
+  spans: { task: string; run: string; minutes: number }[];
   billed: Record<string, number>;
   /** Runs whose process was killed (kill -9, a lost runner, the kill after a cancellation). */
   kills: number;
@@ -114,10 +123,12 @@ export async function runTrial(
         actions.dispatch("lead", `cfa-${JOB}`, { job: String(JOB) });
       }
     };
+    const slowest = (t: Scenario["tasks"][number]) =>
+      typeof t.callMs === "number" ? t.callMs : t.callMs[1];
     const horizon =
       3 *
         scenario.tasks.reduce(
-          (a, t) => a + t.turns * (t.callsPerTurn * t.callMs + t.commandMs),
+          (a, t) => a + t.turns * (t.callsPerTurn * slowest(t) + t.commandMs),
           0,
         ) +
       2 * 3600_000;
@@ -151,6 +162,10 @@ export async function runTrial(
       turns: [],
       verified: new Set<string>(),
       commandsRunning: new Map(),
+      // Its own draw per call, apart from the faults' (which stay those of the seed).
+      latency: ([min, max]: readonly [number, number], call: string) =>
+        Math.round(min + prng(seed * 7919 + hashOf(call))() * (max - min)),
+      spans: [],
       dispatchWake,
       taskJobMissing: false,
       pushFaults: (run: string) => ({
@@ -243,6 +258,11 @@ export async function runTrial(
       end: parsed?.state ?? "none",
       virtualMinutes: end / MINUTE,
       wallMinutes: Math.max(0, ...[...actions.runs.values()].map((r) => r.endedAt ?? 0)) / MINUTE,
+      spans: world.spans.map((x) => ({
+        task: x.task,
+        run: x.run,
+        minutes: (x.end - x.start) / MINUTE,
+      })),
       billed: actions.billedMinutes(),
       kills: [...actions.runs.values()].filter((r) => r.dead).length,
       runs: actions.runs.size,
@@ -254,7 +274,8 @@ export async function runTrial(
     };
   } finally {
     await remoteClose?.();
-    await rm(root, { recursive: true, force: true });
+    // Retried: a git child of a strand abandoned at its kill may still be exiting.
+    await rm(root, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 

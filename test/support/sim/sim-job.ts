@@ -37,7 +37,8 @@ export interface TaskScript {
   id: string;
   turns: number;
   callsPerTurn: number;
-  callMs: number;
+  /** Each model call's latency, or the range each call's is drawn from (uniform, per call). */
+  callMs: number | readonly [min: number, max: number];
   /** Command time per turn, alone on its runner (2 cores, each command wants both). */
   commandMs: number;
 }
@@ -89,6 +90,13 @@ export interface World {
   pushFaults: (run: string) => { beforePush?: () => void; afterPush?: () => void };
   /** Commands running now per runner (the contention of one runner's 2 cores). */
   commandsRunning: Map<string, number>;
+  /**
+   * A model call's latency drawn from its range, the same for the same call (task, turn, call)
+   * whatever runs it: the trial's seeded draw, so each way of running a job meets the same.
+   */
+  latency(range: readonly [number, number], call: string): number;
+  /** Each task's turns in one run, from its first call to its last turn's end (virtual ms). */
+  spans: { task: string; run: string; start: number; end: number }[];
   dispatchWake(): void;
   /** Calls of the task job that were refused (no `task` job, a 403). */
   taskJobMissing: boolean;
@@ -226,6 +234,8 @@ async function taskTurns(
   };
   const timeShort = () =>
     ctx.interrupted() || w.scenario.stopMarginMs + ctx.clock.now - ctx.startedAt >= ctx.timeLimitMs;
+  const span = { task, run: ctx.runId, start: ctx.clock.now, end: ctx.clock.now };
+  w.spans.push(span);
   for (; seq <= script.turns; seq++) {
     if (timeShort()) return "stopped";
     const turn = { run: ctx.runId, task, seq, epoch, ended: false };
@@ -237,7 +247,11 @@ async function taskTurns(
       if (calls === 0) w.turns.push(turn);
       w.paid.push({ run: ctx.runId, task, usd: w.scenario.callUsd });
       spent += w.scenario.callUsd;
-      await ctx.sleep(script.callMs);
+      await ctx.sleep(
+        typeof script.callMs === "number"
+          ? script.callMs
+          : w.latency(script.callMs, `${task}/${seq}/${i}`),
+      );
       calls += 1;
       await stale(() => records_.called({ seq, calls, costUsd: calls * w.scenario.callUsd }));
     }
@@ -268,6 +282,7 @@ async function taskTurns(
       ),
     );
     turn.ended = true;
+    span.end = ctx.clock.now;
   }
   return "done";
 }
@@ -407,7 +422,8 @@ export function leadStep(w: World) {
           }
           ts.ledger = { ...ts.ledger, epoch: ts.ledger.epoch + 1 };
           await fence(c, t.id, ts, refs, head!, extraUpdates);
-          const turnMs = t.callsPerTurn * t.callMs + t.commandMs;
+          const callMs = typeof t.callMs === "number" ? t.callMs : (t.callMs[0] + t.callMs[1]) / 2;
+          const turnMs = t.callsPerTurn * callMs + t.commandMs;
           const choice = chooseRunner({
             mode: w.scenario.mode,
             concurrent: Object.values(state.tasks).filter((x) => !x.done).length,
