@@ -19,6 +19,7 @@ import { makeReleaseTree, type ReleaseTree } from "../../support/release/release
 import { taskRunStanding } from "../../../src/engine/fanout/task-run-standing.js";
 import { parseJobRecord } from "../../../src/protocol/job-record.js";
 import { engineState } from "../../../src/records/engine-state.js";
+import { bound } from "../../support/time-bound.js";
 
 const TASKS = ["capitalize", "camel-case", "truncate"] as const;
 const CONFIG = "execute:\n  runners: per-task\n";
@@ -74,7 +75,7 @@ function threeTasks() {
 let release: ReleaseTree;
 beforeAll(async () => {
   release = await makeReleaseTree();
-}, 120_000);
+}, bound(120_000));
 afterAll(async () => release.cleanup());
 
 /** INTENT and PLAN approved, EXECUTE's runs to its gate, approved: DONE. */
@@ -176,7 +177,7 @@ describe("tasks in runs of their own, each run a process (the released worker, 3
     expect(job.api.unplayed()).toEqual({});
     expect(new Set(job.api.charged).size).toBe(job.api.charged.length);
     expect(job.invalid).toEqual([]);
-  }, 600_000);
+  }, bound(600_000));
 
   it("capitalize's run killed after its first push: capitalize alone is redone (epoch 2, from its last folded turn), its siblings dispatched once; DONE with its files on cfa/1 at the verified commit; no cancel of the completed run", async () => {
     job = await createProcessJob({ release, recording: threeTasks(), config: CONFIG });
@@ -196,5 +197,5 @@ describe("tasks in runs of their own, each run a process (the released worker, 3
     // The killed run had completed when the lead judged it: nothing to cancel, no request.
     expect(job.github.answered.filter((a) => a.route === "cancel-run")).toEqual([]);
     expect(job.invalid).toEqual([]);
-  }, 600_000);
+  }, bound(600_000));
 });
