@@ -163,39 +163,47 @@ describe("tasks in runs of their own, each run a process (the released worker, 3
     await job?.cleanup();
   });
 
-  it("a clean run: DONE with all 3 tasks' files, each dispatched once (3 task runs), each run starting on a state naming its epoch, no cancel, every model step answered once", async () => {
-    job = await createProcessJob({ release, recording: threeTasks(), config: CONFIG });
-    await toDone(job);
-    expect(
-      taskRuns(job)
-        .map((r) => `${r.inputs["task"]}@${r.inputs["epoch"]}`)
-        .sort(),
-    ).toEqual(TASKS.map((t) => `${t}@1`).sort());
-    expectEachRunNamed(job);
-    expectMergedAsVerified(job);
-    expect(job.github.answered.filter((a) => a.route === "cancel-run")).toEqual([]);
-    expect(job.api.unplayed()).toEqual({});
-    expect(new Set(job.api.charged).size).toBe(job.api.charged.length);
-    expect(job.invalid).toEqual([]);
-  }, bound(600_000));
+  it(
+    "a clean run: DONE with all 3 tasks' files, each dispatched once (3 task runs), each run starting on a state naming its epoch, no cancel, every model step answered once",
+    async () => {
+      job = await createProcessJob({ release, recording: threeTasks(), config: CONFIG });
+      await toDone(job);
+      expect(
+        taskRuns(job)
+          .map((r) => `${r.inputs["task"]}@${r.inputs["epoch"]}`)
+          .sort(),
+      ).toEqual(TASKS.map((t) => `${t}@1`).sort());
+      expectEachRunNamed(job);
+      expectMergedAsVerified(job);
+      expect(job.github.answered.filter((a) => a.route === "cancel-run")).toEqual([]);
+      expect(job.api.unplayed()).toEqual({});
+      expect(new Set(job.api.charged).size).toBe(job.api.charged.length);
+      expect(job.invalid).toEqual([]);
+    },
+    bound(600_000),
+  );
 
-  it("capitalize's run killed after its first push: capitalize alone is redone (epoch 2, from its last folded turn), its siblings dispatched once; DONE with its files on cfa/1 at the verified commit; no cancel of the completed run", async () => {
-    job = await createProcessJob({ release, recording: threeTasks(), config: CONFIG });
-    job.pool.killAfterPushes((r) => r.inputs["task"] === "capitalize", 1);
-    await toDone(job);
-    const runs = taskRuns(job).map((r) => `${r.inputs["task"]}@${r.inputs["epoch"]}`);
-    expect(runs.sort()).toEqual(["camel-case@1", "capitalize@1", "capitalize@2", "truncate@1"]);
-    expect(job.pool.runs.filter((r) => r.killed).map((r) => r.inputs["task"])).toEqual([
-      "capitalize",
-    ]);
-    expectEachRunNamed(job);
-    expectMergedAsVerified(job);
-    // Redone: capitalize's worker answered its first step twice; nothing else was paid twice.
-    const twice = job.api.charged.filter((c, i) => job!.api.charged.indexOf(c) !== i);
-    expect(twice.every((c) => c.startsWith("worker@dispatch:capitalize#"))).toBe(true);
-    expect(job.api.unplayed()).toEqual({});
-    // The killed run had completed when the lead judged it: nothing to cancel, no request.
-    expect(job.github.answered.filter((a) => a.route === "cancel-run")).toEqual([]);
-    expect(job.invalid).toEqual([]);
-  }, bound(600_000));
+  it(
+    "capitalize's run killed after its first push: capitalize alone is redone (epoch 2, from its last folded turn), its siblings dispatched once; DONE with its files on cfa/1 at the verified commit; no cancel of the completed run",
+    async () => {
+      job = await createProcessJob({ release, recording: threeTasks(), config: CONFIG });
+      job.pool.killAfterPushes((r) => r.inputs["task"] === "capitalize", 1);
+      await toDone(job);
+      const runs = taskRuns(job).map((r) => `${r.inputs["task"]}@${r.inputs["epoch"]}`);
+      expect(runs.sort()).toEqual(["camel-case@1", "capitalize@1", "capitalize@2", "truncate@1"]);
+      expect(job.pool.runs.filter((r) => r.killed).map((r) => r.inputs["task"])).toEqual([
+        "capitalize",
+      ]);
+      expectEachRunNamed(job);
+      expectMergedAsVerified(job);
+      // Redone: capitalize's worker answered its first step twice; nothing else was paid twice.
+      const twice = job.api.charged.filter((c, i) => job!.api.charged.indexOf(c) !== i);
+      expect(twice.every((c) => c.startsWith("worker@dispatch:capitalize#"))).toBe(true);
+      expect(job.api.unplayed()).toEqual({});
+      // The killed run had completed when the lead judged it: nothing to cancel, no request.
+      expect(job.github.answered.filter((a) => a.route === "cancel-run")).toEqual([]);
+      expect(job.invalid).toEqual([]);
+    },
+    bound(600_000),
+  );
 });
