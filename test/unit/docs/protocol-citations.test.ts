@@ -5,6 +5,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { anchorsOf } from "../../support/docs/markdown-anchors.js";
+import { untraceableCitations } from "../../support/docs/untraceable-citations.js";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const CITATION = /docs\/protocol\.md#([A-Za-z0-9_-]+)/g;
@@ -13,7 +14,7 @@ function* sourceFiles(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) yield* sourceFiles(path);
-    else if (/\.(ts|md|js)$/.test(name)) yield path;
+    else if (/\.(ts|mts|md|js|mjs)$/.test(name)) yield path;
   }
 }
 
@@ -25,6 +26,7 @@ function brokenIn(text: string): string[] {
 }
 
 const SELF = "test/unit/docs/protocol-citations.test.ts";
+const UNTRACEABLE = "test/support/docs/untraceable-citations.ts";
 
 describe("docs/protocol.md citations", () => {
   it("the document has a section for each part of the protocol", () => {
@@ -64,5 +66,35 @@ describe("docs/protocol.md citations", () => {
   it("a citation of a missing section is caught (control)", () => {
     expect(brokenIn("see docs/protocol.md#no-such-section")).toEqual(["no-such-section"]);
     expect(brokenIn("see docs/protocol.md#withdrawal")).toEqual([]);
+  });
+
+  it("nothing in src/, test/, bench/, scripts/, docs/ or the README cites a project issue, a source document or its sections", () => {
+    const found: string[] = [];
+    for (const dir of ["src", "test", "bench", "scripts", "prompts", "docs"]) {
+      for (const file of sourceFiles(join(ROOT, dir))) {
+        const rel = file.slice(ROOT.length + 1);
+        if (rel === SELF || rel === UNTRACEABLE) continue;
+        const text = readFileSync(file, "utf8");
+        found.push(
+          ...untraceableCitations(text).map((c) => `${rel}:${c.line} (${c.why}): ${c.text}`),
+        );
+      }
+    }
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    found.push(
+      ...untraceableCitations(readme).map((c) => `README.md:${c.line} (${c.why}): ${c.text}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("the citations a reader cannot open are caught; a fixture's #4 and a standard's § are not (control)", () => {
+    const whys = (text: string) => untraceableCitations(text).map((c) => c.why);
+    expect(whys("// as issue 15 §3 asks")).toEqual(["a project issue", "a section sign"]);
+    expect(whys("// Issues 18 and 19")).toEqual(["a project issue"]);
+    expect(whys("// the rule of seed 000 (§5)")).toEqual(["a source document", "a section sign"]);
+    expect(whys("// seed 001's CO-1")).toEqual(["a source document"]);
+    expect(whys("// issue #4 was labelled by a writer")).toEqual([]);
+    expect(whys("// base64 (RFC 4648 §4 and §5); GFM spec §4.4")).toEqual([]);
+    expect(whys("// see docs/protocol.md#withdrawal")).toEqual([]);
   });
 });
