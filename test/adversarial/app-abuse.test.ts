@@ -1,8 +1,8 @@
-// The webhook server under abuse (issue 18 §6), as `npm start` runs it (startServer) on
-// 127.0.0.1, reaching the fake GitHub over HTTP (GHE_HOST). Every loop is bounded in count
-// and time. Each class has a positive control: the same attack against the same server with
-// that defence switched off, showing the attack works there (so the test would catch the
-// defence's loss).
+// The webhook server under abuse (slow, oversized, flooded and outsider input), as `npm start` runs
+// it (startServer) on 127.0.0.1, reaching the fake GitHub over HTTP (GHE_HOST). Every loop is
+// bounded in count and time. Each class has a positive control: the same attack against the same
+// server with that defence switched off, showing the attack works there (so the test would catch
+// the defence's loss).
 //
 // Timeouts are shortened here (the defaults, http-limits.ts: headers 5 s, request 10 s);
 // what is tested is that they exist and are enforced, not their size.
@@ -29,7 +29,7 @@ const SHORT = {
   keepAliveTimeoutMs: 500,
   checkIntervalMs: 100,
 };
-/** Node's own defaults (node:http): the server as it was before issue 18 §6. */
+/** Node's own defaults (node:http): the server as it was before these defences. */
 const NODE_DEFAULTS = {
   headersTimeoutMs: 60_000,
   requestTimeoutMs: 300_000,

@@ -1,8 +1,8 @@
-// The command grammar as an attacker and a careless typist try it (issue 8 §9): a command is
-// the first visible line, starting with `/verb` (at most three spaces before it), the verb in
-// any case and ending at a space, a tab or the line's end; never in code, never behind an
-// invisible or look-alike character, never delivered empty. Every input goes through the
-// same parseCommand the app and the worker use.
+// The command grammar as an attacker and a careless typist try it: a command is the first visible
+// line, starting with `/verb` (at most three spaces before it), the verb in any case and ending at
+// a space, a tab or the line's end; never in code, never behind an invisible or look-alike
+// character, never delivered empty. Every input goes through the same parseCommand the app and the
+// worker use.
 
 import { describe, expect, it } from "vitest";
 import { parseCommand, type Command } from "../../src/comments/commands.js";
@@ -107,7 +107,7 @@ describe(cases("command grammar", TABLE.length, "inputs"), () => {
     }
   });
 
-  it("has at least the 48 inputs issue 8 asks for, of all three outcomes", () => {
+  it("has at least the 48 inputs the suite promises, of all three outcomes", () => {
     const outcomes = new Set(TABLE.map(([, , e]) => (typeof e === "string" ? e : "accepted")));
     expect(TABLE.length).toBeGreaterThanOrEqual(48);
     expect([...outcomes].sort()).toEqual(["accepted", "ignored", "refused"]);

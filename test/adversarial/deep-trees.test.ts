@@ -1,13 +1,13 @@
-// Issue 18 §7, deep trees: one `mkdir d; cd d` loop in a command makes a tree ~2,000 folders
-// deep in a second. Before, the after-command check and every later wake threw on it: paths
+// Deep trees, an agent wedging its job: one `mkdir d; cd d` loop in a command makes a tree ~2,000
+// folders deep in a second. Before, the after-command check and every later wake threw on it: paths
 // past PATH_MAX make `git add` fail ("fatal: Invalid path", a task could never be closed),
-// `git clean` exit 1 (the reset each wake starts with), a checkout into a longer root fail,
-// and a walk holding a folder per level exhaust descriptors. Each shape below is planted as
-// a command would leave it and put through every operation the engine runs over a tree: the
-// after-command check, a turn's commit, a task's worktree made from the committed branch,
-// the reset after a crash, and the list and search tools. None may throw; afterwards the
-// tree holds nothing past the bounds (64 folders, 1,024 bytes), the commit neither, nothing
-// outside changed, and the agent was told. Positive controls: the same trees under plain git.
+// `git clean` exit 1 (the reset each wake starts with), a checkout into a longer root fail, and a
+// walk holding a folder per level exhaust descriptors. Each shape below is planted as a command
+// would leave it and put through every operation the engine runs over a tree: the after-command
+// check, a turn's commit, a task's worktree made from the committed branch, the reset after a
+// crash, and the list and search tools. None may throw; afterwards the tree holds nothing past the
+// bounds (64 folders, 1,024 bytes), the commit neither, nothing outside changed, and the agent was
+// told. Positive controls: the same trees under plain git.
 
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";

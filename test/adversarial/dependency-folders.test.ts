@@ -1,9 +1,9 @@
-// Adversarial class "setup's installed files in a commit" (issue 20): a workspace's setup
-// fills node_modules, .venv and the like, and the repository's .gitignore may not name them
-// — or an agent's command rewrites .gitignore to un-ignore them. No turn commit (the job
-// worktree's or a task's), no close of a task (its pending work committed and merged) may
-// take them, at any depth; a reset after a crash keeps them (setup is not redone each turn).
-// Positive control: plain `git add --all` over the same tree commits every one of them.
+// Adversarial class "setup's installed files in a commit": a workspace's setup fills node_modules,
+// .venv and the like, and the repository's .gitignore may not name them — or an agent's command
+// rewrites .gitignore to un-ignore them. No turn commit (the job worktree's or a task's), no close
+// of a task (its pending work committed and merged) may take them, at any depth; a reset after a
+// crash keeps them (setup is not redone each turn). Positive control: plain `git add --all` over
+// the same tree commits every one of them.
 
 import { existsSync } from "node:fs";
 import path from "node:path";

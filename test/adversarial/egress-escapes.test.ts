@@ -1,10 +1,10 @@
-// Issue 20: a command given `network: [node]` tries to get anywhere else — by dropping the
-// proxy's variables, connecting directly, talking to the proxy's socket itself, killing or
-// replacing the bridge, rewriting what is bound in, spelling hosts so a naive check passes
-// them, or smuggling a request past the check. The proxy on the host is the only way out and
-// judges every request; the bridge in the sandbox only forwards. Positive controls: the same
-// direct connection works with the host's network shared (`network: true`), and the same
-// spelling tricks reach the registry when they name it.
+// Egress by ecosystem under attack: a command given `network: [node]` tries to get anywhere else —
+// by dropping the proxy's variables, connecting directly, talking to the proxy's socket itself,
+// killing or replacing the bridge, rewriting what is bound in, spelling hosts so a naive check
+// passes them, or smuggling a request past the check. The proxy on the host is the only way out and
+// judges every request; the bridge in the sandbox only forwards. Positive controls: the same direct
+// connection works with the host's network shared (`network: true`), and the same spelling tricks
+// reach the registry when they name it.
 
 import { describe, expect } from "vitest";
 import type { CommandResult, Sandbox } from "../../src/ports/sandbox.js";

@@ -1,13 +1,13 @@
-// Adversarial class "the engine's git over a hostile tree" (issue 8 §1, §6). An agent's
-// commands can write any file, link, nested repository or git config in its workspace —
-// the worktree's own `.git` file too — and the repository's owner may have configured hooks
-// and drivers an agent can aim at. Every attack below plants a payload that writes a marker
-// outside the tree (and dumps its environment there), then runs every git operation the
-// engine runs over a workspace: a turn's commits, the after-command check, a task's
-// worktree created from the job branch, its close (commit of pending work and the merge),
-// the reset after a crash, and blob reads. No payload may run; no gitlink may be committed;
-// no operation may wedge. Positive controls run the same payloads through plain git, so a
-// payload that could never run would fail its control, not pass silently.
+// Adversarial class "the engine's git over a hostile tree": nothing in a workspace may run code as
+// the engine or wedge its commits. An agent's commands can write any file, link, nested repository
+// or git config in its workspace — the worktree's own `.git` file too — and the repository's owner
+// may have configured hooks and drivers an agent can aim at. Every attack below plants a payload
+// that writes a marker outside the tree (and dumps its environment there), then runs every git
+// operation the engine runs over a workspace: a turn's commits, the after-command check, a task's
+// worktree created from the job branch, its close (commit of pending work and the merge), the reset
+// after a crash, and blob reads. No payload may run; no gitlink may be committed; no operation may
+// wedge. Positive controls run the same payloads through plain git, so a payload that could never
+// run would fail its control, not pass silently.
 
 import { spawnSync } from "node:child_process";
 import {
@@ -134,12 +134,12 @@ function noGitlinkEverCommitted(ctx: Ctx): void {
 
 const ATTACKS: Attack[] = [
   {
-    title: "a nested repository with core.fsmonitor and hooks (issue 8 §1)",
+    title: "a nested repository with core.fsmonitor and hooks (code run as the engine)",
     plant: (ctx) => nestedRepo(ctx, "vendor/lib", { commit: true }),
     after: noGitlinkEverCommitted,
   },
   {
-    title: "an empty nested repository: git init sub (issue 8 §6)",
+    title: "an empty nested repository: git init sub (every commit would fail)",
     plant: (ctx) => nestedRepo(ctx, "sub", { commit: false }),
     after: (ctx) => {
       noGitlinkEverCommitted(ctx);
@@ -449,7 +449,7 @@ describe(cases("the engine's git over a hostile tree", total, "attack × operati
   });
 });
 
-// The payloads are real: through plain git (as the engine ran it before issue 8) each runs.
+// The payloads are real: through plain git (as the engine once ran it, unhardened) each runs.
 describe(cases("positive controls: plain git runs these payloads", 6), () => {
   let ctx: Ctx;
   beforeAll(async () => {

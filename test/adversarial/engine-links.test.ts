@@ -1,11 +1,12 @@
-// Adversarial class "engine reads through links" (issue 8 §2). The engine reads and writes
-// its records (state.json, bus.jsonl, transcripts, outcome.json, the proxy's memory) and the
-// phase artifacts in a worktree an agent's commands can change at will. Each case plants one
-// thing at one of those paths — a link to /proc/self/environ or to a file outside, a hard
-// link, a FIFO, a folder, a linked parent folder, changed, created or removed content — and
-// then the engine reads it, appends to it, writes it, checks the tree after the command, and
-// commits. Nothing outside may be read into the engine or changed, no secret may reach a
-// commit, a record someone else changed is refused, and the check puts everything back.
+// Adversarial class "engine reads through links": the bot must never post or commit a host file
+// (its own environment) an agent linked into place. The engine reads and writes its records
+// (state.json, bus.jsonl, transcripts, outcome.json, the proxy's memory) and the phase artifacts in
+// a worktree an agent's commands can change at will. Each case plants one thing at one of those
+// paths — a link to /proc/self/environ or to a file outside, a hard link, a FIFO, a folder, a
+// linked parent folder, changed, created or removed content — and then the engine reads it, appends
+// to it, writes it, checks the tree after the command, and commits. Nothing outside may be read
+// into the engine or changed, no secret may reach a commit, a record someone else changed is
+// refused, and the check puts everything back.
 
 import { execFileSync } from "node:child_process";
 import {

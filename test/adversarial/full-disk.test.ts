@@ -1,19 +1,18 @@
-// Issue 18 §7, a full disk: an agent's command fills the runner's disk (bytes, or the inode
-// table: both give ENOSPC) and every later wake threw until someone freed space. Here the
-// job's whole area — the repository, its worktrees, the forge's data — lives on a small
-// tmpfs this test mounts, nearly filled first by "the rest of the runner" (a ballast file,
-// or a ballast of empty files for the inode table); the project lead's command tips it
-// over. The job must pause, not fail: live, no retry spent, the status comment saying the
-// runner's disk is full and what to do, the sweep told to wake it; once the ballast goes
-// (space freed), the next wake redoes the turn and carries on to the plan's gate. The
-// command also prints git's very words for a full disk and exits 1, so an agent's output
-// cannot pass for the machine's state once there is room. A turn that fills the disk every
-// time it is redone fails after DISK_PAUSES_BEFORE_FAILURE pauses, so a hostile command
-// cannot pause a job forever. Nor can a file name: git prints names raw in its errors, so a
-// folder named with newlines and those words made a failed `git add` read as a full disk
-// (without the words, it threw on every wake); such names are left out of the commit.
-// Positive controls: on the same full disks plain git fails, which is what every wake met
-// before; plain git prints the named words at a line's end.
+// A full disk, an agent wedging its job: an agent's command fills the runner's disk (bytes, or the
+// inode table: both give ENOSPC) and every later wake threw until someone freed space. Here the
+// job's whole area — the repository, its worktrees, the forge's data — lives on a small tmpfs this
+// test mounts, nearly filled first by "the rest of the runner" (a ballast file, or a ballast of
+// empty files for the inode table); the project lead's command tips it over. The job must pause,
+// not fail: live, no retry spent, the status comment saying the runner's disk is full and what to
+// do, the sweep told to wake it; once the ballast goes (space freed), the next wake redoes the turn
+// and carries on to the plan's gate. The command also prints git's very words for a full disk and
+// exits 1, so an agent's output cannot pass for the machine's state once there is room. A turn that
+// fills the disk every time it is redone fails after DISK_PAUSES_BEFORE_FAILURE pauses, so a
+// hostile command cannot pause a job forever. Nor can a file name: git prints names raw in its
+// errors, so a folder named with newlines and those words made a failed `git add` read as a full
+// disk (without the words, it threw on every wake); such names are left out of the commit. Positive
+// controls: on the same full disks plain git fails, which is what every wake met before; plain git
+// prints the named words at a line's end.
 
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from "node:fs";

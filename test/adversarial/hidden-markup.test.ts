@@ -1,8 +1,8 @@
-// Text GitHub does not render must not reach an agent (issue 8 §8): each case hides an
-// instruction in a construct a person reading the issue on GitHub would not see, beside
-// text they would; what the agent gets (asData, as every prompt builds it) must hold the
-// second and not the first. Then inputs shaped to make a backtracking regex explode: the
-// sanitizer runs on every comment, so each must finish (vitest's timeout is the only guard).
+// Text GitHub does not render must not reach an agent (a hidden instruction is an injection): each
+// case hides an instruction in a construct a person reading the issue on GitHub would not see,
+// beside text they would; what the agent gets (asData, as every prompt builds it) must hold the
+// second and not the first. Then inputs shaped to make a backtracking regex explode: the sanitizer
+// runs on every comment, so each must finish (vitest's timeout is the only guard).
 
 import { describe, expect, it } from "vitest";
 import { asData, stripHiddenMarkup } from "../../src/comments/sanitize.js";

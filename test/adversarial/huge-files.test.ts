@@ -1,14 +1,14 @@
-// Issue 18 §7, huge files: a command's 101 MiB file was committed, GitHub refused the push
-// (GH001, files over 100 MiB) and every later push of the branch with it. Each shape below is
-// left as a command would leave it (sparse files: `truncate` costs no disk) and put through
-// each path by which a file reaches a commit: the after-command check (the agent is told),
-// a turn's commit, and a task's pending work committed at its close and merged. None may
-// commit a file over limits.fileMiB (here the default, 10 MiB); the file stays where the
-// agent left it; the rest of the work is committed; and a push to a stand-in for GitHub
-// (support/github-file-limit.ts, GitHub's rule as a pre-receive hook) succeeds, then and
-// after. The bound itself lets a file of exactly 10 MiB through, and an 11 MiB file copied
-// to a task at dispatch is copied but not committed. Positive controls: plain git commits
-// the 101 MiB file, and the stand-in refuses that push and the next one.
+// Huge files, an agent wedging its job: a command's 101 MiB file was committed, GitHub refused the
+// push (GH001, files over 100 MiB) and every later push of the branch with it. Each shape below is
+// left as a command would leave it (sparse files: `truncate` costs no disk) and put through each
+// path by which a file reaches a commit: the after-command check (the agent is told), a turn's
+// commit, and a task's pending work committed at its close and merged. None may commit a file over
+// limits.fileMiB (here the default, 10 MiB); the file stays where the agent left it; the rest of
+// the work is committed; and a push to a stand-in for GitHub (support/github-file-limit.ts,
+// GitHub's rule as a pre-receive hook) succeeds, then and after. The bound itself lets a file of
+// exactly 10 MiB through, and an 11 MiB file copied to a task at dispatch is copied but not
+// committed. Positive controls: plain git commits the 101 MiB file, and the stand-in refuses that
+// push and the next one.
 
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, statSync, truncateSync, writeFileSync } from "node:fs";

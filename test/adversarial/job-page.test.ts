@@ -1,10 +1,10 @@
-// Issue 19 "A job page": everything on a job's page that an agent or a person wrote is
-// hostile. A real job whose issue title, artifact and question carry script elements, event
-// handlers, javascript: links and a </script> inside a Mermaid label is shown with `cfa show`
-// and loaded in jsdom: nothing runs (jsdom runs the page's scripts, as a browser would),
-// the DOM holds no planted element or attribute, and the planted text is there, as text.
-// Positive control per case: the same text put on a page the naive way (marked's own output,
-// a diagram's source pasted into its <pre>) yields the element or attribute.
+// The job page (`cfa show`): everything on a job's page that an agent or a person wrote is hostile.
+// A real job whose issue title, artifact and question carry script elements, event handlers,
+// javascript: links and a </script> inside a Mermaid label is shown with `cfa show` and loaded in
+// jsdom: nothing runs (jsdom runs the page's scripts, as a browser would), the DOM holds no planted
+// element or attribute, and the planted text is there, as text. Positive control per case: the same
+// text put on a page the naive way (marked's own output, a diagram's source pasted into its <pre>)
+// yields the element or attribute.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

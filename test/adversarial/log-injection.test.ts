@@ -1,9 +1,9 @@
-// Issue 18 §2: nothing the worker prints runs as a workflow command. Each case puts hostile
-// text (a held-back workflow file's name with newlines in it, a reason, a path) through every
-// way the worker prints — each logger level, a progress line — and reads the output the way
-// the runner does (actions/runner src/Runner.Common/ActionCommand.cs: a line is split on
-// \r, \n; `::name::` after TrimStart, `##[name]` anywhere; between `::stop-commands::T` and
-// `::T::` nothing runs). Positive control: the same text printed raw runs commands.
+// Nothing the worker prints runs as a workflow command. Each case puts hostile text (a held-back
+// workflow file's name with newlines in it, a reason, a path) through every way the worker prints —
+// each logger level, a progress line — and reads the output the way the runner does (actions/runner
+// src/Runner.Common/ActionCommand.cs: a line is split on \r, \n; `::name::` after TrimStart,
+// `##[name]` anywhere; between `::stop-commands::T` and `::T::` nothing runs). Positive control:
+// the same text printed raw runs commands.
 
 import { describe, expect, it } from "vitest";
 import { createActionsLogger, printToActions } from "../../src/worker/actions-logger.js";

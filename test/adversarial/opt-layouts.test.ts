@@ -1,11 +1,11 @@
-// Issue 18 §5: a self-hosted runner installed under /opt (/opt/actions-runner, as its docs
-// suggest) keeps its registration, RSA key, the checkout and the job's files-commands there.
-// The sandbox shows toolchains one by one (/opt/hostedtoolcache, the runner's tool cache,
-// the image's folders, a repository's `sandbox.readOnlyPaths`), never /opt whole and never a
-// runner's folder wherever it is: each layout below is built under a temp root (standing in
-// for /), with the runner's variables set as the runner sets them, and every readOnlyPath
-// that would show a secret is refused with a SandboxConfigError naming it. Positive control:
-// the same layout shown whole (the old `/opt` in the root) lets `cat` read every secret.
+// The runner's own files stay hidden: a self-hosted runner installed under /opt
+// (/opt/actions-runner, as its docs suggest) keeps its registration, RSA key, the checkout and the
+// job's files-commands there. The sandbox shows toolchains one by one (/opt/hostedtoolcache, the
+// runner's tool cache, the image's folders, a repository's `sandbox.readOnlyPaths`), never /opt
+// whole and never a runner's folder wherever it is: each layout below is built under a temp root
+// (standing in for /), with the runner's variables set as the runner sets them, and every
+// readOnlyPath that would show a secret is refused with a SandboxConfigError naming it. Positive
+// control: the same layout shown whole (the old `/opt` in the root) lets `cat` read every secret.
 
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -165,7 +165,7 @@ describe(cases(`/opt layouts: what is shown${skipped}`, 3), () => {
   });
 
   bit(
-    "positive control: the layout's /opt shown whole (as before issue 18) gives every runner secret away",
+    "positive control: the layout's /opt shown whole (as the sandbox once showed it) gives every runner secret away",
     async () => {
       const system = await discoverSystemRoot();
       const whole = createBwrapSandbox({

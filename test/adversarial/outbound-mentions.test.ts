@@ -1,11 +1,11 @@
-// Issue 18 §1: what the bot posts never pings or closes anything on an agent's or a
-// person's behalf. Every renderer that carries untrusted text, and every posted channel, is
-// fed the bypasses that got through before (an inline ``` that is not a fence, escaped
-// backticks, a backtick right before `@`, HTML, entities, emphasis, a link, a keyword in a
-// title) and checked the way GitHub would act on it (test/support/adversarial/github-notices.ts: GFM render,
-// html-pipeline's mention patterns, the documented closing keywords). Positive controls:
-// the same texts without the outbound filter do notify; the bot's own marked mentions and
-// its `Closes #<job>` still do; forged marks do not; the filtered text reads the same.
+// What the bot posts never pings or closes anything on an agent's or a person's behalf. Every
+// renderer that carries untrusted text, and every posted channel, is fed the bypasses that got
+// through before (an inline ``` that is not a fence, escaped backticks, a backtick right before
+// `@`, HTML, entities, emphasis, a link, a keyword in a title) and checked the way GitHub would act
+// on it (test/support/adversarial/github-notices.ts: GFM render, html-pipeline's mention patterns,
+// the documented closing keywords). Positive controls: the same texts without the outbound filter
+// do notify; the bot's own marked mentions and its `Closes #<job>` still do; forged marks do not;
+// the filtered text reads the same.
 
 import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -144,11 +144,11 @@ const RENDERERS: readonly [name: string, render: (p: string) => string][] = [
   ],
   ["pull request title (the issue's title)", (p) => `cfa #7: ${p}`],
   [
-    "status: a pause's reason (issue 17)",
+    "status: a pause's reason",
     (p) => status((engine) => ({ ...engine, paused: { by: "ana", since: at, reason: p } })),
   ],
   [
-    "status: a decision's note in the history (issue 17)",
+    "status: a decision's note in the history",
     (p) =>
       status((engine) => ({
         ...engine,
@@ -161,7 +161,7 @@ const RENDERERS: readonly [name: string, render: (p: string) => string][] = [
       })),
   ],
   [
-    "gate reminder: the artifact's name (issue 17)",
+    "gate reminder: the artifact's name",
     (p) =>
       reminderComment({ job: 7, seq: 1, id: "q1", artifact: p, reviewers: ["ana"], hours: 25 }),
   ],
@@ -213,7 +213,7 @@ describe(cases("the filtered text reads as written", PAYLOADS.length), () => {
 });
 
 describe(cases("the bot's own marks", 10), () => {
-  it("a gate's reminder pings its reviewers, and only them (issue 17)", () => {
+  it("a gate's reminder pings its reviewers, and only them", () => {
     const body = reminderComment({
       ...{ job: 7, seq: 1, id: "q1", artifact: "ask @erin and @acme/security-team" },
       ...{ reviewers: ["ana", "bob"], hours: 25, prUrl: "https://x/pull/1" },

@@ -1,12 +1,12 @@
-// Issue 18 §7, oversized tool inputs: a 10 MB question was stored three to four times over
-// (the tool call in the transcript, the message in the bus, the escalation in state.json, the
-// comment in the outbox) and read back by every later wake. Every text and list an agent
-// hands a protocol tool is bounded at the tool's input schema (src/agents/tools/text-limits.ts,
-// the limits and their reasons): one past the bound is refused with one line naming the limit
-// and the length sent, so the agent can say it shorter, and the host — which would file it —
-// is never called; one at the bound goes through. An outcome record a lead writes itself is
-// held to the same reason bound. Positive control: the same oversized inputs handed to the
-// tools past their schemas reach the host whole.
+// Oversized tool inputs, an agent bloating its job's records: a 10 MB question was stored three to
+// four times over (the tool call in the transcript, the message in the bus, the escalation in
+// state.json, the comment in the outbox) and read back by every later wake. Every text and list an
+// agent hands a protocol tool is bounded at the tool's input schema
+// (src/agents/tools/text-limits.ts, the limits and their reasons): one past the bound is refused
+// with one line naming the limit and the length sent, so the agent can say it shorter, and the host
+// — which would file it — is never called; one at the bound goes through. An outcome record a lead
+// writes itself is held to the same reason bound. Positive control: the same oversized inputs
+// handed to the tools past their schemas reach the host whole.
 
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -1,11 +1,10 @@
-// Adversarial class "path escapes" (issue 8 "Tests"; seed 000 §10 [sandbox integrity]: "a
-// pre-tool-use boundary check refuses any tool effect that would escape the workspace's
-// filesystem region"). Every path below leads outside the workspace — by absolute path, by
-// `..`, through links (absolute, relative, chained, nested, in-then-out), into .git, /proc,
-// /dev, /sys, through hard links, onto protected records — and each is refused by the check
-// with a named reason, then tried again through every file operation the agents' tools and
-// the engine itself use (both go through the one boundary, src/agents/boundary): each must
-// be refused and nothing outside may change.
+// Adversarial class "path escapes" (sandbox integrity, docs/protocol.md#workspaces: every tool
+// effect passes a boundary check first, and none may escape the workspace's root). Every path below
+// leads outside the workspace — by absolute path, by `..`, through links (absolute, relative,
+// chained, nested, in-then-out), into .git, /proc, /dev, /sys, through hard links, onto protected
+// records — and each is refused by the check with a named reason, then tried again through every
+// file operation the agents' tools and the engine itself use (both go through the one boundary,
+// src/agents/boundary): each must be refused and nothing outside may change.
 
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -211,7 +210,7 @@ function refusal(run: () => unknown): unknown {
 }
 
 describe(cases("path escapes: the boundary check refuses every one", escapes.length), () => {
-  it("tries at least the 154 escapes of issue 8", () => {
+  it("tries at least the 154 escapes the suite promises", () => {
     expect(escapes.length).toBeGreaterThanOrEqual(154);
   });
 

@@ -1,8 +1,8 @@
-// Adversarial class "agent-controlled text in what the bot posts about setup, evidence and
-// blocked requests" (issue 20, issue 8): a command line, a host a command asked for and the
-// last lines of a failing setup come from agents (or the job branch's scripts). Posted in the
-// status comment and the check run, none may end its code span or block, add a table cell,
-// ping anyone or carry a secret. Positive controls show the naive rendering breaking out.
+// Adversarial class "agent-controlled text in what the bot posts about setup, evidence and blocked
+// requests": a command line, a host a command asked for and the last lines of a failing setup come
+// from agents (or the job branch's scripts). Posted in the status comment and the check run, none
+// may end its code span or block, add a table cell, ping anyone or carry a secret. Positive
+// controls show the naive rendering breaking out.
 
 import { describe, expect, it } from "vitest";
 import { initialEngineState, type EngineState } from "../../src/records/engine-state.js";

@@ -1,9 +1,9 @@
-// Model-supplied patterns against input built to make a backtracking engine explode
-// (issue 8 §5: `(a+)+$` on a 41-character line and `*a*a*…*b` on a long name hung a wake
-// past 8 s; 6 of 19 cases). Each case goes through the real search_files tool over a real
-// workspace, as an agent's call would, and must come back — with matches, "No matches." or
-// a tool error the agent can read — never hang (vitest's timeout is the only clock here; a
-// backtracking engine would blow through it by orders of magnitude).
+// Model-supplied patterns against input built to make a backtracking engine explode (`(a+)+$` on a
+// 41-character line and `*a*a*…*b` on a long name once hung a wake past 8 s; 6 of 19 cases). Each
+// case goes through the real search_files tool over a real workspace, as an agent's call would, and
+// must come back — with matches, "No matches." or a tool error the agent can read — never hang
+// (vitest's timeout is the only clock here; a backtracking engine would blow through it by orders
+// of magnitude).
 
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";

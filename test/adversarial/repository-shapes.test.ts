@@ -1,10 +1,11 @@
-// Issue 18 §4: no repository-shaped payload survives a commit. Each shape git accepts as a
-// repository (setup.c is_git_directory: a valid HEAD, `objects` and `refs` that pass
-// access(X_OK) — folders, links, executable files — or a `commondir` naming where they are)
-// is planted with a `core.fsmonitor` payload, by a command's hand (the after-command check)
-// and by a file tool's (write_file), and committed. Nothing of it may reach the commit, and
-// the agent is told. Positive control: plain git, with its default safe.bareRepository=all,
-// runs the payload from a fresh clone of what `git add --all` would have committed.
+// No repository-shaped payload survives a commit (a committed bare repository runs its payload when
+// a reviewer runs git in that folder of a clone). Each shape git accepts as a repository (setup.c
+// is_git_directory: a valid HEAD, `objects` and `refs` that pass access(X_OK) — folders, links,
+// executable files — or a `commondir` naming where they are) is planted with a `core.fsmonitor`
+// payload, by a command's hand (the after-command check) and by a file tool's (write_file), and
+// committed. Nothing of it may reach the commit, and the agent is told. Positive control: plain
+// git, with its default safe.bareRepository=all, runs the payload from a fresh clone of what
+// `git add --all` would have committed.
 
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";

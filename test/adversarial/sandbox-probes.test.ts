@@ -1,8 +1,8 @@
-// A command tries to get out, as a hostile agent's would (issue 8 §3, §11): reach a host
-// Unix socket or the network, see the host's processes or secrets, write outside its
-// workspace, or take the machine's processes, memory, disk or CPU. Each probe runs through
-// the real bwrap sandbox (skipped, visibly, only where bubblewrap is not installed) and
-// checks the host side too: the socket's server saw no connection, the file is not there.
+// A command tries to get out, as a hostile agent's would: reach a host Unix socket or the network,
+// see the host's processes or secrets, write outside its workspace, or take the machine's
+// processes, memory, disk or CPU. Each probe runs through the real bwrap sandbox (skipped, visibly,
+// only where bubblewrap is not installed) and checks the host side too: the socket's server saw no
+// connection, the file is not there.
 
 import { execFile, spawn } from "node:child_process";
 import { accessSync, constants, existsSync } from "node:fs";

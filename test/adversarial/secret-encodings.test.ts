@@ -1,11 +1,11 @@
-// Issue 18 §3: a secret leaves in no form. Each secret this process holds is written in
-// every form it takes on the way out — encoded (base64 at each alignment, base64url, hex,
-// URL, JSON), recased, spaced, split across lines or quoted, spelled with entities, escapes
-// or invisible characters — into every channel the bot writes: a comment, a pull request, a
-// check run, a commit message, a transcript's tool result and incoming message, the worker's
-// log, a text cut to fit, the step summary (test/support/adversarial/secret-channels.ts), a
-// branch name. Nothing of it may come out. Positive control: the
-// literal-only redactor of before let most forms through.
+// A secret leaves in no form (a redactor of literal forms only let encoded ones through). Each
+// secret this process holds is written in every form it takes on the way out — encoded (base64 at
+// each alignment, base64url, hex, URL, JSON), recased, spaced, split across lines or quoted,
+// spelled with entities, escapes or invisible characters — into every channel the bot writes: a
+// comment, a pull request, a check run, a commit message, a transcript's tool result and incoming
+// message, the worker's log, a text cut to fit, the step summary
+// (test/support/adversarial/secret-channels.ts), a branch name. Nothing of it may come out.
+// Positive control: the literal-only redactor of before let most forms through.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

@@ -1,9 +1,9 @@
-// Anyone can write the bot's hidden block into a comment (issue 8 §7). A copy by another
-// app, another bot or a person must not make the bot believe its failure, config-error or
-// refusal comment is already posted. Each case plants the exact block the bot is about to
-// post, under a spoofing author, and checks the bot posts anyway; the bot's own copy (in any
-// letter case: GitHub logins are case-insensitive) does suppress it. Then the same through
-// the app's delivery path over nock, including how the app learns its own login (GET /app).
+// Anyone can write the bot's hidden block into a comment. A copy by another app, another bot or a
+// person must not make the bot believe its failure, config-error or refusal comment is already
+// posted. Each case plants the exact block the bot is about to post, under a spoofing author, and
+// checks the bot posts anyway; the bot's own copy (in any letter case: GitHub logins are
+// case-insensitive) does suppress it. Then the same through the app's delivery path over nock,
+// including how the app learns its own login (GET /app).
 
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config/index.js";

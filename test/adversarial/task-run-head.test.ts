@@ -1,9 +1,9 @@
-// A task's own run names the commit its task is done at (issue 15 point 6); the lead's run
-// verifies and merges that commit. The run is hostile: its agent's commands ran there. Two
-// plants of a done head that is not on the branch the run pushed — a commit of another branch
-// the lead's repository holds, and one nobody has — are refused: nothing of them reaches the
-// job branch, said once. Positive control: the planted commit is in the lead's repository and
-// carries the file, so a lead that took any named head would have merged it.
+// A task's own run names the commit its task is done at; the lead's run verifies and merges that
+// commit. The run is hostile: its agent's commands ran there. Two plants of a done head that is not
+// on the branch the run pushed — a commit of another branch the lead's repository holds, and one
+// nobody has — are refused: nothing of them reaches the job branch, said once. Positive control:
+// the planted commit is in the lead's repository and carries the file, so a lead that took any
+// named head would have merged it.
 
 import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
-// Issue 15 point 6: a task's own run is a runner an agent's commands ran on. Its worker ran
-// there for real (task mode, src/engine/wake-task.ts); then the runner, taken over,
-// pushes records meant to reach the lead's bus, the job branch and a comment with a message
-// of its own (a mention and a hidden block the engine's comments use). 3 plants:
+// A task's own run is a runner an agent's commands ran on. Its worker ran there for real (task
+// mode, src/engine/wake-task.ts); then the runner, taken over, pushes records meant to reach the
+// lead's bus, the job branch and a comment with a message of its own (a mention and a hidden block
+// the engine's comments use). 3 plants:
 // - a record on its branch claiming another task;
 // - a record with a forged epoch (one the lead never dispatched);
 // - a record pushed to another task's branch, as that task, at that task's epoch.

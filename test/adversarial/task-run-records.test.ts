@@ -1,9 +1,9 @@
-// Issue 15 point 6: a task's own run is a runner an agent's commands ran on, so everything on
-// its branch is hostile — its turn records and its pushes. The lead folds a record only after
-// checking it (src/engine/fanout/fold-task-records.ts); a branch is deleted with a lease naming
-// its commit, so a late push cannot bring it back (src/engine/fanout/leased-refs.ts). Each
-// class runs against the defence and, as a positive control, against a naive fold or a raw
-// git push that shows the attack would work without it.
+// A task's own run is a runner an agent's commands ran on, so everything on its branch is hostile —
+// its turn records and its pushes. The lead folds a record only after checking it
+// (src/engine/fanout/fold-task-records.ts); a branch is deleted with a lease naming its commit, so
+// a late push cannot bring it back (src/engine/fanout/leased-refs.ts). Each class runs against the
+// defence and, as a positive control, against a naive fold or a raw git push that shows the attack
+// would work without it.
 
 import { execFileSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";

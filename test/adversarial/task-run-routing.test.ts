@@ -1,8 +1,8 @@
-// Issue 15 point 6: a task's own run may send its parent replies and questions (a question is
-// posed as the worker's own [ask-step], test/e2e/task-run-asks.test.ts); nothing it records
-// reaches anyone else. A taken-over runner pushes records on the task's branch that try to, 3
-// plants, each at the turn the lead folds next, each with a message of its own (a mention and a
-// hidden block the engine's comments use):
+// A task's own run may send its parent replies and questions (a question is posed as the worker's
+// own [ask-step], test/e2e/task-run-asks.test.ts); nothing it records reaches anyone else. A
+// taken-over runner pushes records on the task's branch that try to, 3 plants, each at the turn the
+// lead folds next, each with a message of its own (a mention and a hidden block the engine's
+// comments use):
 // - an ask to a sibling task's worker;
 // - an ask to an instance of an earlier phase (PLAN's project lead, no longer live);
 // - a record claiming a sub-task's send (task `hello-api`, a sub-task of hello) reached the

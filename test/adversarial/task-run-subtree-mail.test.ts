@@ -1,9 +1,9 @@
-// Issue 15 point 6: one record of a task run covers the worker's turn on the lead's message and
-// every turn of its subtree that followed in the run; `workerTurns` says how many of the
-// worker's own turns it spans, and each after the first opened on mail the lead never saw. The
-// record says what (`mail`, with the sub-tasks the worker dispatched, `subtasks`), and the
-// lead's fold ties each later turn to it (subtree-mail.ts). A taken-over runner pushes records
-// on hello's branch whose later turns are tied to nothing the run could deliver, 4 plants:
+// One record of a task run covers the worker's turn on the lead's message and every turn of its
+// subtree that followed in the run; `workerTurns` says how many of the worker's own turns it spans,
+// and each after the first opened on mail the lead never saw. The record says what (`mail`, with
+// the sub-tasks the worker dispatched, `subtasks`), and the lead's fold ties each later turn to it
+// (subtree-mail.ts). A taken-over runner pushes records on hello's branch whose later turns are
+// tied to nothing the run could deliver, 4 plants:
 // - more worker turns than its subtree delivered mail for (3 turns, 1 reply);
 // - a later turn opening on a reply from a sub-task it never dispatched;
 // - a forged sub-task reply: from the sibling task world, claimed as a sub-task of hello's;

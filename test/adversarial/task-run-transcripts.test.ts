@@ -1,7 +1,7 @@
-// Issue 15 point 6: the lead copies a task run's worker transcript (`.cfa/turns/transcript.jsonl`
-// on the task branch) into the job's record of that worker (fold-task-transcript.ts). The
-// runner that wrote it ran the agent's commands: taken over, it pushes transcripts meant to
-// reach `cfa/1`. 3 through the lead's fold, on a job whose task runs push them:
+// The lead copies a task run's worker transcript (`.cfa/turns/transcript.jsonl` on the task branch)
+// into the job's record of that worker (fold-task-transcript.ts). The runner that wrote it ran the
+// agent's commands: taken over, it pushes transcripts meant to reach `cfa/1`. 3 through the lead's
+// fold, on a job whose task runs push them:
 // - an oversized transcript (a well-formed turn over TASK_TRANSCRIPT_MAX_BYTES): refused
 //   from its size alone, said once;
 // - lines that are not transcript entries (a planted line between two turns): refused by the

@@ -1,10 +1,10 @@
-// Issue 15 point 6: a task run's branch is written by a runner an agent's commands ran on, so
-// the files under `.cfa/turns/` are hostile. The lead reads them from the commit it fetched
-// with git alone (src/engine/fanout/task-turn-files.ts): only regular files named as a record
-// is, whose content names the same turn and epoch as the file. Each plant below is refused by
-// path with its reason and the one honest record is still read; the positive control — a
-// reader that takes every `.json` file of the checked-out tree — counts the planted copies of
-// a turn and follows a link, which would charge and fold one turn twice.
+// A task run's branch is written by a runner an agent's commands ran on, so the files under
+// `.cfa/turns/` are hostile. The lead reads them from the commit it fetched with git alone
+// (src/engine/fanout/task-turn-files.ts): only regular files named as a record is, whose content
+// names the same turn and epoch as the file. Each plant below is refused by path with its reason
+// and the one honest record is still read; the positive control — a reader that takes every `.json`
+// file of the checked-out tree — counts the planted copies of a turn and follows a link, which
+// would charge and fold one turn twice.
 
 import { readdirSync, readFileSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
