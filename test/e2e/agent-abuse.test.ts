@@ -1,11 +1,11 @@
-// Issue 18 §7 end to end: a recorded job whose worker's command makes a tree 2,000 folders
-// deep and a 101 MiB file (sparse: `truncate`) beside its real work. Before, the
-// after-command check threw on the tree and every later wake did (the job was wedged), and
-// the file was committed, so GitHub refused the push and every later one. Through the real
-// engine, git and sandbox, the job must reach its gate: the worker told what was removed
-// and what was left out, the task verified and merged, nothing past the bounds and no file
-// over limits.fileMiB on the branch, and the branch pushed to a stand-in for GitHub (its file
-// size limit as a pre-receive hook) — at the gate and again after the person approves.
+// An agent wedging its job, end to end: a recorded job whose worker's command makes a tree 2,000
+// folders deep and a 101 MiB file (sparse: `truncate`) beside its real work. Before, the
+// after-command check threw on the tree and every later wake did (the job was wedged), and the file
+// was committed, so GitHub refused the push and every later one. Through the real engine, git and
+// sandbox, the job must reach its gate: the worker told what was removed and what was left out, the
+// task verified and merged, nothing past the bounds and no file over limits.fileMiB on the branch,
+// and the branch pushed to a stand-in for GitHub (its file size limit as a pre-receive hook) — at
+// the gate and again after the person approves.
 
 import { execFileSync, spawnSync } from "node:child_process";
 import { join } from "node:path";
@@ -43,7 +43,7 @@ function abuseRecording() {
   });
 }
 
-describe("an agent's abuse end to end (issue 18 §7)", () => {
+describe("an agent's abuse end to end", () => {
   const newJob = useLocalJobs();
 
   it(

@@ -1,8 +1,8 @@
-// An API outage is waited out, not failed (issue 9 point 6: the outside world is unreliable,
-// not wrong): when the adapter gives up (ModelUnavailableError) the wake ends
-// with the job live, its turn unapplied (its message still in the mailbox), no retry budget
-// spent, the status comment saying since when it waits; the next wake — on a new runner —
-// redoes the turn and pays for none of the calls already made (issue 9 point 5).
+// An API outage is waited out, not failed (the outside world is unreliable, not wrong): when the
+// adapter gives up (ModelUnavailableError) the wake ends with the job live, its turn unapplied (its
+// message still in the mailbox), no retry budget spent, the status comment saying since when it
+// waits; the next wake — on a new runner — redoes the turn and pays for none of the calls already
+// made (their usage was persisted per response).
 
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -46,7 +46,7 @@ function outage(inner: Model, down: (instance: string, index: number) => boolean
   return { model, thrown: () => thrown };
 }
 
-describe("an API outage is waited out (issue 9 point 6)", () => {
+describe("an API outage is waited out", () => {
   const newJob = useLocalJobs();
 
   it("the wake ends live, the turn unapplied and no budget spent; a new runner redoes it without paying again", async () => {

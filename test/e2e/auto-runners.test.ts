@@ -1,4 +1,4 @@
-// Issue 15 point 6, `execute.runners: auto` (the default) on what the job measured: the engine
+// `execute.runners: auto` (the default) on what the job measured: the engine
 // times each task turn and the commands in it (its monotonic clock, around the real bwrap
 // sandbox), each task start to end, and knows when the lead's run stops; `chooseRunner` then
 // sends a task to a run of its own only where that pays (choose-runner.ts, `npm run bench --
@@ -172,7 +172,7 @@ const helloClosedThenTwo = () =>
     ["world", "again"],
   );
 
-describe("execute.runners: auto on what the job measured (issue 15 point 6)", () => {
+describe("execute.runners: auto on what the job measured", () => {
   const newJob = useLocalJobs();
 
   it("command-heavy: hello's turn spent 8 of 12 minutes in its command, so world (2 tasks open, 10 minutes expected) goes to a run of its own (1 dispatch: world), decided by the next process from what state.json kept", async () => {

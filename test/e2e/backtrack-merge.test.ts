@@ -1,5 +1,5 @@
-// Every merge verified (issue 11 point 7): tasks still open when EXECUTE backtracks (REPLAN)
-// are merged with the state's end (seed 000 §9), but only after the verifier passes their
+// Every merge verified: tasks still open when EXECUTE backtracks (REPLAN) are merged with the
+// state's end (docs/protocol.md#workspaces), but only after the verifier passes their
 // branch as it is then; a fail drops the task unmerged, with a note on the job.
 
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
-// Backtracks (seed 000 §3, §4): REPLAN from EXECUTE and REALIGN from PLAN re-enter the
-// earlier state on a new thread, count one backtrack, and the re-entered lead starts at
-// ALIGN because its artifact exists.
+// Backtracks (docs/protocol.md#jobs-and-states): REPLAN from EXECUTE and REALIGN from PLAN re-enter
+// the earlier state on a new thread, count one backtrack, and the re-entered lead starts at ALIGN
+// because its artifact exists.
 
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";

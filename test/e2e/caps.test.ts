@@ -1,5 +1,5 @@
-// Caps (seed 001 CO-3): breaching a cap set in `.github/cfa.yml` fails the job, naming the
-// cap; a capped job does not end cleanly.
+// Caps (docs/protocol.md#recorded-decisions: a cap fails the run): breaching a cap set in
+// `.github/cfa.yml` fails the job, naming the cap; a capped job does not end cleanly.
 
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";

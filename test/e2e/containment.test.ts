@@ -1,5 +1,6 @@
-// Issue 8's end-to-end containment test: a recorded job whose project lead, using only its
-// default command allowlist (git, find, …), plants the two attacks of issue 8 §1 and §2 —
+// The end-to-end containment test: a recorded job whose project lead, using only its default
+// command allowlist (git, find, …), plants the two attacks that once reached the engine's
+// secrets (code run by its git, a host file read by its own reads) —
 //
 // - a nested repository with a `core.fsmonitor` payload (`git init`, an empty commit,
 //   `git config core.fsmonitor`), which plain `git add --all` would run as the engine, with
@@ -54,7 +55,7 @@ function attackJob(markers: string) {
   const payload = `env > ${markers}/fsmonitor.env; echo ran > ${markers}/fsmonitor-ran; false`;
   return {
     version: 1,
-    description: "issue 8 §1 + §2: a lead plants a nested repository and a linked PLAN.md",
+    description: "containment: a lead plants a nested repository and a linked PLAN.md",
     request: { title: "Greet", body: "Write a greeting" },
     person: "ana",
     config: "escalation:\n  INTENT: always\n  PLAN: always\n",
@@ -232,7 +233,7 @@ describe("a lead plants a nested repository with core.fsmonitor and a PLAN.md li
   });
 });
 
-// Issue 8 §2: a command that changes one of the job's own records fails the turn — its
+// A command that changes one of the job's own records fails the turn — its
 // decisions are not applied — and the record is put back; the job goes on (one state-level
 // failure spent).
 describe("a lead's command deletes the job's bus.jsonl", () => {

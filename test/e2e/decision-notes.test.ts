@@ -1,4 +1,4 @@
-// Notes on decisions (issue 17 point 3): an approval's or a request for changes' body is
+// Notes on decisions: an approval's or a request for changes' body is
 // recorded with the decision in state.json, shown in the status comment's history and by
 // `cfa inspect`, and the lead hears it with the decision, as data like any person's text.
 

@@ -1,6 +1,6 @@
-// Escalation under each policy (seed 000 §7): `always` puts the question to the person and
-// the answer comes from `/answer`; under `when_unsure` the proxy answers or escalates; under
-// `never` the proxy cannot escalate and answers itself. Every escalation reaches [respond].
+// Escalation under each policy (docs/protocol.md#escalation): `always` puts the question to the
+// person and the answer comes from `/answer`; under `when_unsure` the proxy answers or escalates;
+// under `never` the proxy cannot escalate and answers itself. Every escalation reaches [respond].
 
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
@@ -67,7 +67,7 @@ describe("escalation policies", () => {
     expect(summary.waitingOn).toContain("review INTENT.md");
     expect(userTexts(transcript(job, LEAD)).join("\n")).toContain("@ana answered:");
     expect(fileOnBranch(job, ".cfa/jobs/1/instances/proxy@escalation~q1.jsonl")).toBeNull();
-    // The proxy learns what the person said (seed 000 §7: its memory of the human).
+    // The proxy learns what the person said (its memory of the person).
     expect(fileOnBranch(job, ".cfa/proxy/ana.md")).toContain('replied: "Catalan, please"');
     // Every answer records its policy, whether the person was asked, and what the proxy read.
     expect(answers(job)[0]).toMatchObject({
@@ -124,9 +124,10 @@ describe("escalation policies", () => {
     expect(summary.waitingOn).toContain("review INTENT.md");
     expect(foldedBus(job).folded.soup.pendingEscalations().length).toBe(1); // the gate, q2
 
-    // Issue 9 §2: a proxy's system prompt is fixed — the person's memory and the policy travel
-    // in the message — so the gate's proxy, run after the person's answer changed the memory,
-    // sends the same system bytes as q1's proxy, and its message carries what it learned.
+    // A proxy's system prompt is fixed (a changed prefix loses the cache and earlier thinking) —
+    // the person's memory and the policy travel in the message — so the gate's proxy, run after the
+    // person's answer changed the memory, sends the same system bytes as q1's proxy, and its
+    // message carries what it learned.
     const requests = (job.model as ConversationModel).requests;
     const proxyRequests = requests.filter((r) => r.instance.startsWith("proxy@"));
     expect(new Set(proxyRequests.map((r) => r.instance))).toEqual(new Set([PROXY, GATE_PROXY]));

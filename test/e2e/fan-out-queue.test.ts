@@ -1,8 +1,8 @@
-// A cap that waits (seed 000 §13 "a spark that would exceed the cap is blocked until the
-// parent closes an existing conversation"; issue 11 point 3): with `fanOut: 1` the lead's
-// second dispatch is queued, the lead is told so, the queued task takes no messages and
-// cannot be closed, and it starts when the first is closed — on a branch made from the job
-// branch as it is then, so it sees the first task's merged work.
+// A cap that waits (docs/protocol.md#configuration: a spark past the fan-out cap waits until the
+// parent closes a child): with `fanOut: 1` the lead's second dispatch is queued, the lead is told
+// so, the queued task takes no messages and cannot be closed, and it starts when the first is
+// closed — on a branch made from the job branch as it is then, so it sees the first task's merged
+// work.
 
 import { describe, expect, it } from "vitest";
 import { createStrictConversationModel } from "../support/engine/conversation-model.js";

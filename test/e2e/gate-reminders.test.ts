@@ -1,6 +1,7 @@
-// Gate reminders (issue 17 point 2): `gates.remindAfterHours` posts one comment mentioning
-// the gate's reviewers, once, whatever number of wakes follow; `gates.expireAfterDays`
-// withdraws the job with a reason naming it. A paused job is neither reminded nor expired.
+// Gate reminders (a gate nobody answers must not wait forever): `gates.remindAfterHours` posts one
+// comment mentioning the gate's reviewers, once, whatever number of wakes follow;
+// `gates.expireAfterDays` withdraws the job with a reason naming it. A paused job is neither
+// reminded nor expired.
 
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";

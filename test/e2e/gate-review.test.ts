@@ -1,6 +1,6 @@
-// Gates answered by reviews (README, "How a job works": gate): request changes → the lead
-// revises (seed 000 §4 ASSERT → REVISE) and asks again; only a review of the artifact under
-// review counts.
+// Gates answered by reviews (README, "How a job works": gate): request changes → the lead revises
+// (ASSERT → REVISE, docs/protocol.md#skill-contract) and asks again; only a review of the artifact
+// under review counts.
 
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";

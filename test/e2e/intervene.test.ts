@@ -1,4 +1,4 @@
-// Intervention is preemption (seed 000 §8; issue 11 point 1): `/intervene <text>` reaches the
+// Intervention is preemption (docs/protocol.md#intervention): `/intervene <text>` reaches the
 // current lead within one model call, not one turn. A running lead's Run abandons what it
 // was on for the intervention at its next call boundary ([interrupt]): the very next request
 // carries it, with the turn's context. An idle lead is woken directly on it ([wake-int]),

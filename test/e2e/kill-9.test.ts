@@ -1,14 +1,13 @@
-// kill -9 at a random moment (issue 8 point 4: "a crash can commit a turn that never
-// happened", found 1 time in 12 random kill -9 trials). crash-resume/ and
-// round-commits.test.ts restore every state between two port calls; this one kills a real
-// process wherever the signal lands — in the middle of a git command or a file write too —
-// and lets a new process finish the job. Each trial aims at a random model call of the job
-// (the child says when each starts) plus a random few milliseconds, so the kill falls in the
-// call or in the engine's work after it. However it died, the job ends DONE with each turn
-// once, and no worker is given its task again on top of a transcript saying it answered. The
-// kill takes the process's git commands with it, so git's lock files may stay behind: each
-// trial plants them (stale-git-locks.ts removes them at the next wake).
-// CFA_KILL_TRIALS=n runs more trials (local runs); each names where it aimed, to try again.
+// kill -9 at a random moment (a crash once committed a turn that never happened, found 1 time in 12
+// random kill -9 trials). crash-resume/ and round-commits.test.ts restore every state between two
+// port calls; this one kills a real process wherever the signal lands — in the middle of a git
+// command or a file write too — and lets a new process finish the job. Each trial aims at a random
+// model call of the job (the child says when each starts) plus a random few milliseconds, so the
+// kill falls in the call or in the engine's work after it. However it died, the job ends DONE with
+// each turn once, and no worker is given its task again on top of a transcript saying it answered.
+// The kill takes the process's git commands with it, so git's lock files may stay behind: each
+// trial plants them (stale-git-locks.ts removes them at the next wake). CFA_KILL_TRIALS=n runs more
+// trials (local runs); each names where it aimed, to try again.
 
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -84,7 +83,7 @@ async function resume(job: LocalJob) {
 
 const jobs: LocalJob[] = [];
 
-describe("kill -9 anywhere in a job: the next process finishes it, each turn once (issue 8 point 4)", () => {
+describe("kill -9 anywhere in a job: the next process finishes it, each turn once", () => {
   afterEach(async () => {
     for (const job of jobs.splice(0)) await job.cleanup();
   });

@@ -1,9 +1,8 @@
-// Tasks that dispatch tasks (seed 000 §2 "a task may itself dispatch further tasks"; seed
-// 002's squad lead → implementers → verifiers; issue 11 point 2): a three-level tree under
-// the EXECUTE lead, each sub-task on its own worktree branched from its parent's branch,
-// verified, and merged into its parent's branch when closed; one sub-task fails its first
-// verification and is retried; the depth cap refuses a fourth level; a withdraw drops the
-// whole tree unmerged.
+// Tasks that dispatch tasks (docs/protocol.md#dispatch: the tree may grow below any task, as a
+// squad lead hands work to implementers and they to verifiers): a three-level tree under the
+// EXECUTE lead, each sub-task on its own worktree branched from its parent's branch, verified, and
+// merged into its parent's branch when closed; one sub-task fails its first verification and is
+// retried; the depth cap refuses a fourth level; a withdraw drops the whole tree unmerged.
 
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
@@ -51,7 +50,7 @@ function threeLevels() {
       ),
     ],
     "proxy@escalation:q3": approveGate(),
-    // Level 1: the squad lead of seed 002.
+    // Level 1: a squad lead, handing its task's parts to sub-tasks.
     "worker@dispatch:site": [
       tools(call("write_file", { path: "site.txt", content: "site\n" })),
       tools(dispatch("pages", "Write pages.txt, and have the home page written by a sub-task")),
@@ -273,7 +272,7 @@ describe("nested dispatch", () => {
     // Nothing of the tree reached the job branch.
     for (const f of ["site.txt", "pages.txt", "home.txt"]) expect(fileOnBranch(job, f)).toBeNull();
     expect(git(job.repoDir, "log", "--merges", "--format=%s", `${before}..cfa/1`)).toBe("");
-    // Children were released before their parents (seed 000 §9 cascade).
+    // Children were released before their parents (the cascade, docs/protocol.md#withdrawal).
     const drops = foldedBus(job)
       .text.split("\n")
       .filter((l) => /"type":"term-(idle|ask|run)"/.test(l))

@@ -1,6 +1,6 @@
-// Issue 15, no barrier: over random model-call durations (so random orders in which turns end
-// and are applied), random task counts and a /withdraw at a random call, the real wake() on
-// real git keeps seed 000 §12's invariants and terminates:
+// No round barrier: over random model-call durations (so random orders in which turns end and are
+// applied), random task counts and a /withdraw at a random call, the real wake() on real git keeps
+// the protocol's invariants (docs/protocol.md#invariants) and terminates:
 // - termination: one wake ends the job DONE (or WITHDRAWN when withdrawn);
 // - single-instance lifecycle: per instance the log alternates [wake] and a turn's end, and
 //   each turn number appears once in its transcript (a turn applied once, never twice);
@@ -243,7 +243,7 @@ async function runTrial(trial: Trial): Promise<void> {
   }
 }
 
-describe("no barrier: §12 invariants over random turn durations (issue 15)", () => {
+describe("no barrier: the protocol's invariants over random turn durations", () => {
   it(
     "every interleaving keeps single-instance lifecycle, routing locality, cascade completeness, bus durability, append-only audit, one charge per call, and terminates",
     async () => {
@@ -256,7 +256,7 @@ describe("no barrier: §12 invariants over random turn durations (issue 15)", ()
   // still being written — two batches encoded from the same cursor repeated seq 75 and the
   // committed bus no longer folded (3 of 7 runs failed before append was one at a time).
   it(
-    "three tasks ending while a batch is written (seed 378112608, path 2:16): the bus folds",
+    "three tasks ending while a batch is written (fast-check seed: 378112608, path 2:16): the bus folds",
     async () => {
       await fc.assert(fc.asyncProperty(trialArb, runTrial), {
         numRuns: 1,

@@ -1,10 +1,10 @@
-// No round barrier (issue 15; seed 000 §5: different (A, t) instances run in parallel without
-// synchronisation). One worker's model call resolves only when the test lets it; its sibling
-// replies at once. The lead's next turn must start — its first request reach the model —
-// while the slow worker's turn is still running. With a round barrier the lead would wait
-// for the slow turn (the test then releases it after a while and the assertion fails): the
-// control shows it, applying turns in the order they started (what a replay does), which holds
-// the fast reply behind the slow turn started before it.
+// No round barrier (docs/protocol.md#message-soup: different (A, t) instances run in parallel
+// without synchronisation). One worker's model call resolves only when the test lets it; its
+// sibling replies at once. The lead's next turn must start — its first request reach the model —
+// while the slow worker's turn is still running. With a round barrier the lead would wait for the
+// slow turn (the test then releases it after a while and the assertion fails): the control shows
+// it, applying turns in the order they started (what a replay does), which holds the fast reply
+// behind the slow turn started before it.
 
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";

@@ -1,6 +1,6 @@
-// A malformed outcome record is a contract violation (seed 000 §4), a state-level failure
-// that spends the retry budget; the failure after the last retry ends the job in FAILURE
-// (§12 "Termination guaranteed"), naming the budget.
+// A malformed outcome record is a contract violation (docs/protocol.md#skill-contract), a
+// state-level failure that spends the retry budget; the failure after the last retry ends the job
+// in FAILURE (termination, docs/protocol.md#invariants), naming the budget.
 
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";

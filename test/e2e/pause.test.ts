@@ -1,7 +1,7 @@
-// Pause and resume (issue 17): `/pause [reason]` stops a running wake at its turns' next
-// model call — the turn in flight is kept, not applied, and redone on `/resume` with its paid
-// calls answered from the response journal (charged once); while paused nothing runs, what
-// people say is recorded and acts on resume, and `/withdraw` still ends the job.
+// Pause and resume (stop a job for a while without withdrawing it): `/pause [reason]` stops a
+// running wake at its turns' next model call — the turn in flight is kept, not applied, and redone
+// on `/resume` with its paid calls answered from the response journal (charged once); while paused
+// nothing runs, what people say is recorded and acts on resume, and `/withdraw` still ends the job.
 
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";

@@ -1,7 +1,7 @@
-// The retry budget counts consecutive state-level failures (issue 11 point 5): a successful
-// turn in the state resets it, so failures scattered over a long state do not add up; a run
-// of budget + 1 failures still fails the state. PENDING nudges of an idle lead spend none of
-// it (point 8); their own bound ends a lead that never finishes, naming itself.
+// The retry budget counts consecutive state-level failures: a successful turn in the state resets
+// it, so failures scattered over a long state do not add up; a run of budget + 1 failures still
+// fails the state. PENDING nudges of an idle lead spend none of it (waiting is not failing); their
+// own bound ends a lead that never finishes, naming itself.
 
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";

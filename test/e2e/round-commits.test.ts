@@ -1,4 +1,4 @@
-// A turn's commit holds that turn's files only (issue 8 point 4): the turns of a round run in
+// A turn's commit holds that turn's files only: the turns of a round run in
 // parallel and are applied one by one, so a process that dies between two applies must
 // leave the second turn unapplied — its message still in its mailbox, no line of it in its
 // transcript — and the next wake redoes it. Before the fix the first apply's commit swept
@@ -107,7 +107,7 @@ afterAll(async () => {
   if (snapshots) await rm(snapshots, { recursive: true, force: true });
 });
 
-describe("a turn's commit holds that turn's files only (issue 8 point 4)", () => {
+describe("a turn's commit holds that turn's files only", () => {
   it("the reference job ran to DONE through a round of two workers, and a crash could fall between their applies", () => {
     if (failure) throw failure;
     expect(reference?.state).toBe("DONE");

@@ -1,4 +1,4 @@
-// Issue 20: a failing setup makes the job wait for the person, with the command and its last
+// A failing setup makes the job wait for the person, with the command and its last
 // lines in the status comment — not a state-level failure, no retry spent, no agent working
 // in a broken workspace — and it carries on once the config is fixed (`cfa resume`, `/retry`).
 // The setup that runs is always the default branch's: an agent that rewrites
@@ -36,7 +36,7 @@ const { bit, skipped } = bwrapSuite();
 
 const newJob = useLocalJobs();
 
-describe(`a failing setup (issue 20)${skipped}`, () => {
+describe(`a failing setup${skipped}`, () => {
   bit(
     "waits with the command and its last lines; /retry and cfa resume try again; a fixed config carries on, no retry spent",
     async () => {
@@ -125,7 +125,7 @@ describe(`a failing setup (issue 20)${skipped}`, () => {
   );
 });
 
-describe(`setup comes from the default branch only (issue 20)${skipped}`, () => {
+describe(`setup comes from the default branch only${skipped}`, () => {
   bit(
     "an agent's setup command written to .github/cfa.yml on the job branch is never run: not in a task, not in a rebuilt job worktree",
     async () => {

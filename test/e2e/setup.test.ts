@@ -1,4 +1,4 @@
-// Issue 20 end to end over a real-shaped project with dependencies: `setup: [npm ci]` from
+// Setup steps end to end over a real-shaped project with dependencies: `setup: [npm ci]` from
 // .github/cfa.yml installs, in the sandbox through the egress proxy, from a stand-in for
 // registry.npmjs.org (test/support/npm-registry) into the job's workspace and into each
 // task's worktree; the second and third installs are served from the job's shared npm cache
@@ -86,7 +86,7 @@ function filesOn(branch: string): string[] {
     .filter(Boolean);
 }
 
-describe.skipIf(skip)("setup steps over a project with dependencies (issue 20)", () => {
+describe.skipIf(skip)("setup steps over a project with dependencies", () => {
   bit(
     "npm ci in every workspace from the shared cache; worker and verifier run npm test; the verdict shows it",
     async () => {

@@ -1,10 +1,10 @@
-// Issue 15 point 6: a worker in its task's own run asks a question. Its turn ends there; the
-// turn's record carries the question to the lead, whose run poses it as the worker's own
-// [ask-step] (seed 000 §7) — put to the person under EXECUTE's default policy — and the answer is the worker's next mail:
-// the lead dispatches the task's next run (epoch 2) once the answer is there, not before (a run
-// started before would find nothing to do and count as a death), and that run resumes the
-// worker's conversation with the answer as its ask_question's result. Task mode runs both runs
-// on the job's scripted model (runTaskInItsRun), pushing to the lead's repository.
+// A worker in its task's own run asks a question. Its turn ends there; the turn's record carries
+// the question to the lead, whose run poses it as the worker's own [ask-step]
+// (docs/protocol.md#escalation) — put to the person under EXECUTE's default policy — and the answer
+// is the worker's next mail: the lead dispatches the task's next run (epoch 2) once the answer is
+// there, not before (a run started before would find nothing to do and count as a death), and that
+// run resumes the worker's conversation with the answer as its ask_question's result. Task mode
+// runs both runs on the job's scripted model (runTaskInItsRun), pushing to the lead's repository.
 
 import { describe, expect, it } from "vitest";
 import { runTaskInItsRun, tasksInOwnRunsRecording } from "../support/engine/task-run-pushes.js";
@@ -23,7 +23,7 @@ import { useLocalJobs } from "../support/engine/use-local-jobs.js";
 import { say as comment } from "../support/engine/person.js";
 import { state } from "../support/engine/inspect.js";
 
-describe("a worker's question from its task's own run (issue 15 point 6)", () => {
+describe("a worker's question from its task's own run", () => {
   const newJob = useLocalJobs();
 
   // The asking run may end cleanly or die after its record was pushed (its runner lost, say):

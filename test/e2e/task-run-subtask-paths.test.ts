@@ -1,16 +1,15 @@
-// Issue 15 point 6, the less travelled paths of sub-tasks in a task's own run (the main ones:
+// The less travelled paths of sub-tasks in a task's own run (the main ones:
 // task-run-subtasks.test.ts). What the lead's run does must hold in a task run too:
-// - more sub-tasks than the fan-out cap (seed 000 §13): the extra one is queued, the worker
-//   told so; it starts when a sibling closes, from the task's worktree as it is then, and all
-//   are merged, never more open at once than the cap;
+// - more sub-tasks than the fan-out cap (docs/protocol.md#configuration): the extra one is queued,
+//   the worker told so; it starts when a sibling closes, from the task's worktree as it is then,
+//   and all are merged, never more open at once than the cap;
 // - two sub-tasks whose merges into the task branch conflict: the second merge is aborted,
 //   the worker told which files (its branch kept for this run only, never pushed), and it
 //   does that work itself; the record carries only its reply, and the job ends DONE;
-// - a sub-task's worktree whose setup fails (issue 20): the run stops there, one line naming
-//   the command (a run cannot comment or record state); the lead dispatches the task again,
-//   then takes it over, and its own run records the failure, says it once and waits for the
-//   person — no protocol failure from an infrastructure fault; the fixed config and /retry
-//   carry the job to DONE.
+// - a sub-task's worktree whose setup fails: the run stops there, one line naming the command (a
+//   run cannot comment or record state); the lead dispatches the task again, then takes it over,
+//   and its own run records the failure, says it once and waits for the person — no protocol
+//   failure from an infrastructure fault; the fixed config and /retry carry the job to DONE.
 
 import { describe, expect, it } from "vitest";
 import { runTaskInItsRun, tasksInOwnRunsRecording } from "../support/engine/task-run-pushes.js";
@@ -54,7 +53,7 @@ function helloDoneRecord(job: LocalJob, workerTurns: number): { head: string } {
 
 const newJob = useLocalJobs();
 
-describe("sub-tasks in a task's own run, past the fan-out cap (issue 15 point 6)", () => {
+describe("sub-tasks in a task's own run, past the fan-out cap", () => {
   it("fanOut 2, 3 sub-tasks: hello-c is queued (the worker told), starts when hello-a closes — on the task branch with hello-a merged and hello-b not — never more than 2 open (from the live log and the branch's history); all 3 merged, 1 record: DONE", async () => {
     const job = await newJob({
       config: `${PER_TASK}fanOut: 2\n`,
@@ -137,7 +136,7 @@ describe("sub-tasks in a task's own run, past the fan-out cap (issue 15 point 6)
   });
 });
 
-describe("sub-tasks in a task's own run whose merges conflict (issue 15 point 6)", () => {
+describe("sub-tasks in a task's own run whose merges conflict", () => {
   it("hello-a and hello-b both write x.txt: hello-a merged, hello-b's merge aborted (1 conflict, on x.txt, said in the live log), the worker told and it writes x.txt itself; 1 record, only its reply, no sub-task branch pushed: DONE", async () => {
     const wrote = (who: string) => [
       tools(call("write_file", { path: "x.txt", content: `${who}\n` })),
@@ -191,7 +190,7 @@ describe("sub-tasks in a task's own run whose merges conflict (issue 15 point 6)
   });
 });
 
-describe(`sub-tasks in a task's own run, when something fails (issue 15 point 6)${skipped}`, () => {
+describe(`sub-tasks in a task's own run, when something fails${skipped}`, () => {
   bit(
     "a sub-task's setup fails in the task's run: each run stops at it with one line (2 runs, nothing folded); the lead takes the task over, records the failure (hello-a, exit 3, its last lines), says it once and waits — 0 failures; fixed and /retry: DONE",
     async () => {

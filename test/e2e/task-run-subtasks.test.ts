@@ -1,4 +1,4 @@
-// Issue 15 point 6: sub-tasks stay in their parent task's run (docs/install.md "Tasks in
+// Sub-tasks stay in their parent task's run (docs/install.md "Tasks in
 // their own runs"). A worker in its task's own run dispatches two sub-tasks: both are
 // provisioned from the task's worktree in that run, worked, verified and merged into the task
 // branch there, their costs charged to the task's one record; the record carries only the
@@ -163,7 +163,7 @@ async function expectTakenOverFromBase(
   expect(git(job.repoDir, "show", "cfa/1:hello.txt")).toBe("hello");
 }
 
-describe("sub-tasks in a task's own run (issue 15 point 6)", () => {
+describe("sub-tasks in a task's own run", () => {
   const newJob = useLocalJobs();
 
   it("2 sub-tasks dispatched, verified and merged into the task branch in its run (1 record, only the reply to the parent, every call charged there); the lead folds, verifies, merges: DONE, no sub-task branch on the remote", async () => {

@@ -1,4 +1,4 @@
-// Issue 15 point 6: a sub-task's merge that conflicts in its parent task's run. hello's
+// A sub-task's merge that conflicts in its parent task's run. hello's
 // worker dispatches two sub-tasks that write the same file differently; hello-a merges, and
 // hello-b's merge conflicts: aborted, the worker told by the engine (fanout/parent-notices.ts)
 // and taking one more turn on it. The run's one record ties each of the worker's 3 later turns
@@ -33,7 +33,7 @@ const writesX = (text: string) => [
   say("done"),
 ];
 
-describe("a sub-task's merge conflicting in its task's run (issue 15 point 6)", () => {
+describe("a sub-task's merge conflicting in its task's run", () => {
   const newJob = useLocalJobs();
 
   it("hello-b's merge conflicts: the worker hears it from the engine and takes a 4th turn; the record ties its 3 later turns (2 replies, the engine's word about hello-b); the lead takes all 4, nothing refused — DONE", async () => {

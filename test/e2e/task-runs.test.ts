@@ -1,12 +1,12 @@
-// Issue 15 point 6, the lead's side: with `execute.runners: per-task` and a TaskRuns port, the
-// project lead's dispatch starts each task in a run of its own (ledger at epoch 1, the `task`
-// job's inputs) and the lead's run works on neither task nor nudges its lead while it waits on
-// them; a repository that cannot run them (403 on dispatch) runs its tasks in the lead's run,
-// said once in the status comment; what a task's run pushes (its code, its turn records) is
-// folded at the lead's next wake, verified and merged at the record's head. The port here is
-// the engine's own interface, answered in the test; the GitHub client behind it is tested over
-// the fake GitHub (test/unit/adapters/github/task-runs.test.ts). What the task's run pushes is
-// written here as task mode would, without a model, or by task mode itself (runTaskInItsRun).
+// Tasks in runs of their own, the lead's side: with `execute.runners: per-task` and a TaskRuns
+// port, the project lead's dispatch starts each task in a run of its own (ledger at epoch 1, the
+// `task` job's inputs) and the lead's run works on neither task nor nudges its lead while it waits
+// on them; a repository that cannot run them (403 on dispatch) runs its tasks in the lead's run,
+// said once in the status comment; what a task's run pushes (its code, its turn records) is folded
+// at the lead's next wake, verified and merged at the record's head. The port here is the engine's
+// own interface, answered in the test; the GitHub client behind it is tested over the fake GitHub
+// (test/unit/adapters/github/task-runs.test.ts). What the task's run pushes is written here as task
+// mode would, without a model, or by task mode itself (runTaskInItsRun).
 
 import { describe, expect, it } from "vitest";
 import {
@@ -44,7 +44,7 @@ async function approvedThroughEveryGate(job: LocalJob, deps: EngineDeps) {
   return summary;
 }
 
-describe("the lead dispatches its tasks to runs of their own (issue 15 point 6)", () => {
+describe("the lead dispatches its tasks to runs of their own", () => {
   const newJob = useLocalJobs();
 
   it("per-task: two tasks → two dispatches (job, task, epoch 1), each ledger with its run id; the lead's run runs neither worker and does not nudge its lead", async () => {

@@ -1,6 +1,6 @@
-// The model-call boundary through the real engine (issue 11 points 1, 4 and 6; issue 9 points
-// 5 and 6): the turn's wall-clock limit, the cost cap before every call with turns running in
-// parallel, and a failed turn's recovery as a Send into its mailbox.
+// The model-call boundary through the real engine (limits hold at every call, not once a turn): the
+// turn's wall-clock limit, the cost cap before every call with turns running in parallel, and a
+// failed turn's recovery as a Send into its mailbox.
 
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";
@@ -27,7 +27,7 @@ const USAGE: ModelUsage = {
   cacheWriteTokens: 300,
 };
 
-describe("the turn's wall-clock limit (issue 11 point 4)", () => {
+describe("the turn's wall-clock limit", () => {
   const newJob = useLocalJobs();
 
   it("checked before every call: past limits.turnTimeoutSeconds the turn stops, a state-level failure naming the limit; its work is kept", async () => {
@@ -99,7 +99,7 @@ describe("the turn's wall-clock limit (issue 11 point 4)", () => {
   });
 });
 
-describe("caps before every model call (issue 11 point 6)", () => {
+describe("caps before every model call", () => {
   const newJob = useLocalJobs();
 
   it("three workers running in parallel overshoot the cost cap by less than one call", async () => {
@@ -149,7 +149,7 @@ describe("caps before every model call (issue 11 point 6)", () => {
   });
 });
 
-describe("caps after a proxy's call too (issue 11 point 6)", () => {
+describe("caps after a proxy's call too", () => {
   const newJob = useLocalJobs();
 
   it("a proxy's call that breaches the cost cap fails the job before any other turn runs", async () => {
@@ -179,7 +179,7 @@ describe("caps after a proxy's call too (issue 11 point 6)", () => {
   });
 });
 
-describe("recovery into the mailbox (seed 000 §11; issue 11 point 1, issue 9 point 6)", () => {
+describe("recovery into the mailbox", () => {
   const newJob = useLocalJobs();
 
   it("a failed turn keeps the message it was on; the recovery is a Send behind it, never an Interrupt", async () => {

@@ -1,5 +1,6 @@
-// Tasks are verified before they merge (seed 002's verifier): a failed verdict goes back to
-// the task's worker, and the task merges once a later verification passes.
+// Tasks are verified before they merge (docs/protocol.md#run-visibility, verifier verdicts): a
+// failed verdict goes back to the task's worker, and the task merges once a later verification
+// passes.
 
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";

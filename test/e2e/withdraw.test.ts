@@ -1,6 +1,5 @@
-// Withdraw (seed 000 §9; README, "How a job works": withdrawal): `/withdraw` stops the job
-// at once; Terminate on the job thread cascades to every task, whose branches are deleted
-// unmerged.
+// Withdraw (docs/protocol.md#withdrawal): `/withdraw` stops the job at once; Terminate on the job
+// thread cascades to every task, whose branches are deleted unmerged.
 
 import { describe, expect, it } from "vitest";
 import { wake } from "../../src/engine/index.js";

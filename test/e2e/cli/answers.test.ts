@@ -1,4 +1,4 @@
-// Issue 19 §5: answers that point to the right verb. Withdraw stops a job with no key (it
+// Answers that point to the right verb. Withdraw stops a job with no key (it
 // runs no agent); `answer` on a gate — which the log shows as "ASSERT q1 … Is this what you
 // want?" — names approve and reject; every suggested git command names the repository when
 // it is not the current folder.

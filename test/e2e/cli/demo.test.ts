@@ -44,7 +44,7 @@ describe("cfa demo", () => {
       "HUMAN         CHANGES   q2 by @ana",
       "project-lead  ASSERT    q3: PLAN.md is revised as you asked",
       "EXECUTE       DISPATCH  3 tasks in parallel: camel-case, capitalize, truncate",
-      // Issue 20: the verifiers run the tests they judge; the verdict shows what ran.
+      // The verifiers run the tests they judge; the verdict shows what ran.
       "VERIFY        VERDICT   camel-case ✓ pass (npm test: exit 0, 5 passed)",
       "EXECUTE       MERGED    task camel-case into cfa/1",
       "EXECUTE       MERGED    task capitalize into cfa/1",
@@ -61,7 +61,7 @@ describe("cfa demo", () => {
       at = found;
     }
     expect(out).not.toContain("worker:"); // per-task lines only with --verbose
-    // A count and its noun agree (issue 19 "Also").
+    // A count and its noun agree.
     expect(out).toContain("turn 2 (1 tool call): APPROVED_INTENT");
     expect(out).not.toContain("(1 tool calls)");
   });
@@ -171,7 +171,7 @@ describe("cfa demo", () => {
     expect(watch.out()).toContain("DONE — the work is approved.");
   });
 
-  it("prints the live log cfa watch prints afterwards: same lines, same order, same times (issue 19 §6)", async () => {
+  it("prints the live log cfa watch prints afterwards: same lines, same order, same times", async () => {
     const watch = captureIo({ cwd: root });
     expect(await main(["watch", "1", "--repo", repo], watch)).toBe(0);
     const logLines = (text: string) => text.split("\n").filter((l) => l.startsWith("[#1] "));

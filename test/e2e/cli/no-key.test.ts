@@ -1,7 +1,6 @@
-// Issue 4 §4: without ANTHROPIC_API_KEY, every verb that needs a model says so in one line,
-// points at the demo, exits 1 — and has changed nothing. Issue 19 §5: the job and the action
-// are checked first (a wrong job number is the more useful answer), and withdraw needs no
-// key at all: stopping a job runs no agent.
+// Without ANTHROPIC_API_KEY, every verb that needs a model says so in one line, points at the demo,
+// exits 1 — and has changed nothing. The job and the action are checked first (a wrong job number
+// is the more useful answer), and withdraw needs no key at all: stopping a job runs no agent.
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";

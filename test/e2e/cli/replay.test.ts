@@ -1,6 +1,6 @@
-// `cfa replay`: a recording re-runs the engine in a fresh repository without a model (seed
-// 001 §F, cache-only replay), the same way every time; a replay that leaves the recording
-// says so and fails.
+// `cfa replay`: a recording re-runs the engine in a fresh repository without a model
+// (docs/protocol.md#recorded-decisions: replay is cache-only), the same way every time; a replay
+// that leaves the recording says so and fails.
 
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -41,7 +41,7 @@ function questionThenWithdraw() {
   };
 }
 
-/** Issue 17: paused at a question, answered while paused, resumed, then withdrawn. */
+/** Pause and resume recorded: paused at a question, answered while paused, resumed, then withdrawn. */
 function pausedAndResumed() {
   const file = questionThenWithdraw();
   return {

@@ -1,4 +1,4 @@
-// `cfa show N` (issue 19 "A job page"): one self-contained HTML page of a real job's records
+// `cfa show N`, the job page: one self-contained HTML page of a real job's records
 // — the status comment with its pictures, the history, the tasks with their verdicts and the
 // commands they rest on, the job's tree, the artifacts — loaded in jsdom: every diagram
 // parses with the mermaid package, and nothing on it loads from anywhere.

@@ -1,4 +1,4 @@
-// Issue 19 §4: one workspace location. A replay keeps its job areas where every other verb
+// One workspace location. A replay keeps its job areas where every other verb
 // looks for them, so the step it suggests after stopping at a gate (`cfa approve 1 --repo
 // <replay>/repo`) works; and a job area left by an earlier repository at the same path
 // (deleted and made again) is recognised as stale and replaced, not a failed boundary check.
@@ -52,7 +52,7 @@ describe("a replay that stops at a gate", () => {
     expect(io.out()).toContain("PLAN — waiting on you to review PLAN.md:");
   });
 
-  it("(control) a verb that looked elsewhere would fail as issue 19 saw", async () => {
+  it("(control) a verb that looked elsewhere would fail: the branch is already checked out there", async () => {
     const job = await waitingJob(root, "elsewhere", "gate");
     const io = job.io({ model: afterApproval(), workRoot: join(root, "another-place") });
     expect(await main(["approve", "1", "--repo", job.repo], io)).toBe(1);

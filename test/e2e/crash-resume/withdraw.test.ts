@@ -1,7 +1,7 @@
-// Bounded crash-loss (seed 000 §11, §12) of a withdrawal: the wake in which a `/withdraw`
+// Bounded crash-loss (docs/protocol.md#invariants) of a withdrawal: the wake in which a `/withdraw`
 // drops two live tasks, died at every call it makes through its ports
-// (test/support/engine/crash-scenarios.ts); a new process ends the job WITHDRAWN as the
-// reference did, the tasks' work dropped unmerged, nothing done twice.
+// (test/support/engine/crash-scenarios.ts); a new process ends the job WITHDRAWN as the reference
+// did, the tasks' work dropped unmerged, nothing done twice.
 
 import { afterAll, describe, expect, it } from "vitest";
 import {

@@ -1,8 +1,9 @@
-// Acting as the app for hours (issue 10 §5): the worker, given the app's id and private key,
-// mints installation tokens with @octokit/auth-app and mints the next one before the last
-// one's hour is out, for its API calls (the real Octokit over nock, validated against
-// GitHub's OpenAPI description) and for git (real git over HTTP to `git http-backend`,
-// which takes only a token GitHub still accepts). Here one agent turn lasts two hours.
+// Acting as the app for hours (a token lives one hour, a work job up to 340 minutes): the worker,
+// given the app's id and private key, mints installation tokens with @octokit/auth-app and mints
+// the next one before the last one's hour is out, for its API calls (the real Octokit over nock,
+// validated against GitHub's OpenAPI description) and for git (real git over HTTP to
+// `git http-backend`, which takes only a token GitHub still accepts). Here one agent turn lasts two
+// hours.
 
 import { describe, expect, it } from "vitest";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";

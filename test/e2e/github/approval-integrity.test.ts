@@ -1,4 +1,4 @@
-// Approval integrity over GitHub (issue 5 §3): a review answers a gate only if its author
+// Approval integrity over GitHub: a review answers a gate only if its author
 // has write access and it was made on the gate's commit; one that does not count gets one
 // reply, from the worker alone (the app only cues). Changes requested carry the review's
 // body and inline comments to the lead.
@@ -46,7 +46,7 @@ describe("approval integrity on GitHub", () => {
         .botComments(1)
         .map((c) => ({ block: readHiddenBlock(c.body), body: c.body }))
         // The worker's refusals, and the app's, which judged authority before dispatching
-        // (issue 18 §6): each review is answered by one of them, never both.
+        // (an outsider starts no run): each review is answered by one of them, never both.
         .filter((c) => c.block?.kind === "refusal" || c.block?.kind === "review-refused");
     const review = async (
       login: string,

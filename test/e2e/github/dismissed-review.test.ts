@@ -1,4 +1,4 @@
-// A dismissed gate review (issue 10 §9): branch protection's "Dismiss stale pull request
+// A dismissed gate review: branch protection's "Dismiss stale pull request
 // approvals when new commits are pushed" dismisses the approval of a gate as soon as the
 // job pushes its next phase. The reviewer gets one line saying what that means; a
 // redelivery posts nothing more, and no worker is cued.

@@ -47,7 +47,7 @@ describe("a whole job on GitHub (nock), from the labelled issue to DONE, app and
       expect(code, job.lines.join("\n")).toBe(0);
       const pull = github.pulls[0]!;
       expect(pull.draft).toBe(true);
-      // Issue 19 §7: the body says the state the job is in at each gate.
+      // The body is kept current: it says the state the job is in at each gate.
       expect(pull.body).toContain(`State: **${["INTENT", "PLAN", "EXECUTE"][i]}**`);
       // The person approves the gate's commit on GitHub; the app cues the worker.
       await measure(`app: review ${i + 1}`, () => job.submitReview("ana"));
@@ -97,7 +97,9 @@ describe("a whole job on GitHub (nock), from the labelled issue to DONE, app and
         "\n  by operation (304s included): " +
         [...byOperation].map(([k, v]) => `${k}=${v}`).join(", "),
     );
-    // Issue 10 §10: a job of three gates and two tasks costs at most 60 (it cost 108).
+    // A job of three gates and two tasks costs at most 60 calls (it cost 108): GITHUB_TOKEN
+    // allows 1,000 requests an hour per repository, shared with its other workflows
+    // (https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api).
     expect(total).toBeLessThanOrEqual(60);
     expect(github.graphqlProblems).toEqual([]);
     expect(mocks.recorder().invalid()).toEqual([]);

@@ -1,11 +1,11 @@
-// `/intervene` on GitHub while the worker runs (issue 11 point 1): the running wake looks at
-// the issue at its model-call boundaries (poll-interventions.ts) with a conditional GET, free
-// when GitHub answers 304, and the lead's next request carries the person's words. The whole
-// path is real: Octokit over HTTP to the fake GitHub (ETags and 304s as GitHub sends them),
-// the worker as Actions runs it, the engine, git. Each model call takes ten seconds of the
-// wake's monotonic clock (the poll interval's default), so every boundary may look. An idle
-// lead (waiting at its gate, no worker running) is reached through the app: the comment cues
-// a run, and that run's lead is woken on the intervention ([wake-int]).
+// `/intervene` on GitHub while the worker runs (one turn can run for many minutes): the running
+// wake looks at the issue at its model-call boundaries (poll-interventions.ts) with a conditional
+// GET, free when GitHub answers 304, and the lead's next request carries the person's words. The
+// whole path is real: Octokit over HTTP to the fake GitHub (ETags and 304s as GitHub sends them),
+// the worker as Actions runs it, the engine, git. Each model call takes ten seconds of the wake's
+// monotonic clock (the poll interval's default), so every boundary may look. An idle lead (waiting
+// at its gate, no worker running) is reached through the app: the comment cues a run, and that
+// run's lead is woken on the intervention ([wake-int]).
 
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_COMMAND_POLL_MS } from "../../../src/engine/people/poll-interventions.js";

@@ -1,5 +1,6 @@
-// Liveness on GitHub (issue 15 points 2 and 5), over the fake GitHub and a bare repository
-// as its git side, each run on a fresh runner (a new clone, a new RUNNER_TEMP):
+// Liveness on GitHub (a job outlives a run's time limit; a lost run's calls are charged once), over
+// the fake GitHub and a bare repository as its git side, each run on a fresh runner (a new clone, a
+// new RUNNER_TEMP):
 // - the run's time margin reached mid-turn: the turn stops at its next model call, the run
 //   pushes and dispatches the job's next run (the fake records the workflow_dispatch), and
 //   the next run finishes the turn, its paid calls replayed from the journal, charged once;
@@ -42,7 +43,7 @@ function counting(onCall: (n: number, request: { instance: string }) => Promise<
   return { wrap, calls: () => calls };
 }
 
-describe("liveness on GitHub (issue 15)", () => {
+describe("liveness on GitHub", () => {
   useGitHubMocks();
   const newJob = useGitHubJobs();
 

@@ -1,5 +1,5 @@
-// `/pause` and `/resume` on GitHub (issue 17), over the fake GitHub and a bare repository as
-// its git side, each run on a fresh runner:
+// `/pause` and `/resume` on GitHub, over the fake GitHub and a bare repository as its git side,
+// each run on a fresh runner:
 // - posted while the lead's turn runs: the running wake sees it at a model-call boundary (a
 //   conditional GET of the issue, poll-interventions.ts), the turn stops at its next call,
 //   the run pushes the records and ends without dispatching another; a run while paused
@@ -34,7 +34,7 @@ interface Record {
   engine: { calls?: number; paused?: { by: string; reason: string } };
 }
 
-describe("/pause and /resume on GitHub (issue 17)", () => {
+describe("/pause and /resume on GitHub", () => {
   useGitHubMocks();
   const newJob = useGitHubJobs();
   // Only performance.now is faked: the wake's monotonic clock, which a call advances.

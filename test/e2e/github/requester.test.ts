@@ -1,7 +1,7 @@
-// Whose job it is, and a repository without drafts (issue 10 §4, §7): an outsider opens the
-// issue and a maintainer labels it, so the maintainer is the requester; `reviewers:` adds a
-// login GitHub will not request a review from, and the gate says so; the repository cannot
-// have draft pull requests, so the PR opens ready, the status says so, and DONE marks nothing.
+// Whose job it is, and a repository without drafts: an outsider opens the issue and a maintainer
+// labels it, so the maintainer is the requester; `reviewers:` adds a login GitHub will not request
+// a review from, and the gate says so; the repository cannot have draft pull requests, so the PR
+// opens ready, the status says so, and DONE marks nothing.
 
 import { describe, expect, it } from "vitest";
 import { readHiddenBlock } from "../../../src/comments/hidden-block.js";

@@ -1,7 +1,7 @@
-// Issue 20 on GitHub: a failing setup leaves the job waiting with the command and its last
-// lines in the status comment; `/retry` by someone with write access is cued by the app like
-// any command (an outsider's is refused with no run), and the run it dispatches sets the
-// workspace up with the fixed configuration — read from the default branch — and carries on.
+// Setup steps on GitHub: a failing setup leaves the job waiting with the command and its last lines
+// in the status comment; `/retry` by someone with write access is cued by the app like any command
+// (an outsider's is refused with no run), and the run it dispatches sets the workspace up with the
+// fixed configuration — read from the default branch — and carries on.
 
 import { describe, expect, it } from "vitest";
 import { recording } from "../../support/engine/script.js";

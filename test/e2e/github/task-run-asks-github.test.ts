@@ -1,11 +1,10 @@
-// Issue 15 point 6 on GitHub: a worker in its task's own run asks a question. The fake
-// GitHub's Actions API and bare repository, each task run executed as the workflow's `task`
-// job would (task mode, a fresh clone, the scripted model) and followed by its `if: always()`
-// wake of the lead. hello's worker asks in its first run; the lead's run folds the question and
-// puts it to the person in a comment, dispatching nothing for hello; the person answers with
-// `/answer`; the lead's next run dispatches hello's epoch 2, whose worker carries on from the
-// answer; the lead folds, verifies, merges — DONE. No task run moves `cfa/1` (the bare
-// repository's ref log) or posts a comment.
+// On GitHub, a worker in its task's own run asks a question. The fake GitHub's Actions API and bare
+// repository, each task run executed as the workflow's `task` job would (task mode, a fresh clone,
+// the scripted model) and followed by its `if: always()` wake of the lead. hello's worker asks in
+// its first run; the lead's run folds the question and puts it to the person in a comment,
+// dispatching nothing for hello; the person answers with `/answer`; the lead's next run dispatches
+// hello's epoch 2, whose worker carries on from the answer; the lead folds, verifies, merges —
+// DONE. No task run moves `cfa/1` (the bare repository's ref log) or posts a comment.
 
 import { describe, expect, it } from "vitest";
 import { tasksInOwnRunsRecording } from "../../support/engine/task-run-pushes.js";
@@ -28,7 +27,7 @@ import { bound } from "../../support/time-bound.js";
 /** ROUTES and a run's state, which the lead's runs ask of the runs they dispatched. */
 const ROUTES_AND_RUN = routesWith(ROUTES, { plus: ["get-run"] });
 
-describe("a worker's question from its task's own run, on GitHub (issue 15 point 6)", () => {
+describe("a worker's question from its task's own run, on GitHub", () => {
   const mocks = useGitHubMocks();
   const newJob = useGitHubJobs();
 

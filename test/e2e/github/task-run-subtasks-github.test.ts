@@ -1,13 +1,13 @@
-// Issue 15 point 6 on GitHub: sub-tasks stay in their parent task's run. As the GitHub App
-// (each run mints its own installation token; git over HTTP through git http-backend, the
-// bare repository logging every ref update with the token that carried it), hello's worker in
-// its own run dispatches two sub-tasks; both are worked, verified and merged into hello's
-// branch in that run, and the run's one record ties the worker's later turns to their replies
-// (subtree-mail.ts). The lead's next run folds it and takes the worker's 3 turns, verifies and
-// merges hello and world — DONE. The push log shows no sub-task branch ever pushed, and every
-// update of a task branch after the lead created it leased by that task run's own token.
-// And a sub-task that goes quiet: the worker's later turns open on the run's two notices,
-// which the lead renders itself to check; it takes the 3 turns, nothing refused, DONE.
+// On GitHub, sub-tasks stay in their parent task's run. As the GitHub App (each run mints its own
+// installation token; git over HTTP through git http-backend, the bare repository logging every ref
+// update with the token that carried it), hello's worker in its own run dispatches two sub-tasks;
+// both are worked, verified and merged into hello's branch in that run, and the run's one record
+// ties the worker's later turns to their replies (subtree-mail.ts). The lead's next run folds it
+// and takes the worker's 3 turns, verifies and merges hello and world — DONE. The push log shows no
+// sub-task branch ever pushed, and every update of a task branch after the lead created it leased
+// by that task run's own token. And a sub-task that goes quiet: the worker's later turns open on
+// the run's two notices, which the lead renders itself to check; it takes the 3 turns, nothing
+// refused, DONE.
 
 import { describe, expect, it } from "vitest";
 import { withQuietSubtask, withSubtasks } from "../../support/engine/task-run-jobs.js";
@@ -29,7 +29,7 @@ import { bound } from "../../support/time-bound.js";
 /** hello's worker's file on the job branch: the transcript the lead took from hello's run. */
 const HELLO_FILE = jobPaths(1).instance({ agent: "worker", thread: "dispatch:hello" });
 
-describe("sub-tasks in a task's own run, on GitHub (issue 15 point 6)", () => {
+describe("sub-tasks in a task's own run, on GitHub", () => {
   const mocks = useGitHubMocks();
   const newJob = useGitHubJobs();
 

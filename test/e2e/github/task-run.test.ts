@@ -1,5 +1,5 @@
-// A task's own run on GitHub (issue 15 point 6), over the fake GitHub and a bare repository
-// as its git side, each run on a fresh runner (a new clone, as actions/checkout leaves it):
+// A task's own run on GitHub, over the fake GitHub and a bare repository as its git side, each run
+// on a fresh runner (a new clone, as actions/checkout leaves it):
 // - a run of a stale epoch, of a task no longer open, or of a withdrawn job exits at once
 //   with one line: no ref on GitHub moves and no API call is made;
 // - the run the lead trusts runs its worker (here with no message waiting: it writes nothing);
@@ -78,7 +78,7 @@ const taskRun = (epoch: number) => ({
   args: ["--job", "1", "--task", "api", "--epoch", String(epoch)],
 });
 
-describe("a task's own run on GitHub (issue 15 point 6)", () => {
+describe("a task's own run on GitHub", () => {
   const mocks = useGitHubMocks();
   let job: GitHubJob | undefined;
   afterEach(async () => job?.cleanup());

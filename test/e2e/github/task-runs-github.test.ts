@@ -1,16 +1,15 @@
-// Issue 15 point 6 on GitHub, whole: `execute.runners: per-task`, the fake GitHub's Actions
-// API (dispatch with `return_run_details`, get, cancel) and its bare repository. The lead's
+// Tasks in runs of their own on GitHub, whole: `execute.runners: per-task`, the fake GitHub's
+// Actions API (dispatch with `return_run_details`, get, cancel) and its bare repository. The lead's
 // run dispatches each task's run with its inputs; each task run is executed as the workflow's
-// `task` job would (the worker's entry in task mode, `--task/--epoch`, a fresh clone, the
-// scripted model), then its `if: always()` step wakes the lead; the lead's next run folds
-// both, verifies and merges them, and the job ends DONE. No task run moves `cfa/1` (the bare
-// repository's ref log) or posts a comment. A 403 on dispatch runs the tasks in the lead's
-// run, said once in the status comment.
-// The whole job runs as the GitHub App (`asApp`): every run mints its own installation token
-// and reaches GitHub's git side over HTTP with it, and the bare repository logs each ref update
-// it took with the token that carried it — so each task run is seen to push its task branch
-// only, each update naming the commit it expected (its lease) and carrying that run's token,
-// while `cfa/1` is pushed by the lead's runs alone.
+// `task` job would (the worker's entry in task mode, `--task/--epoch`, a fresh clone, the scripted
+// model), then its `if: always()` step wakes the lead; the lead's next run folds both, verifies and
+// merges them, and the job ends DONE. No task run moves `cfa/1` (the bare repository's ref log) or
+// posts a comment. A 403 on dispatch runs the tasks in the lead's run, said once in the status
+// comment. The whole job runs as the GitHub App (`asApp`): every run mints its own installation
+// token and reaches GitHub's git side over HTTP with it, and the bare repository logs each ref
+// update it took with the token that carried it — so each task run is seen to push its task branch
+// only, each update naming the commit it expected (its lease) and carrying that run's token, while
+// `cfa/1` is pushed by the lead's runs alone.
 
 import { describe, expect, it } from "vitest";
 import { tasksInOwnRunsRecording } from "../../support/engine/task-run-pushes.js";
@@ -33,7 +32,7 @@ import {
 } from "../../support/github/task-runs.js";
 import { bound } from "../../support/time-bound.js";
 
-describe("tasks in runs of their own on GitHub (issue 15 point 6)", () => {
+describe("tasks in runs of their own on GitHub", () => {
   const mocks = useGitHubMocks();
   const newJob = useGitHubJobs();
 

@@ -1,6 +1,6 @@
-// The worker's own duties around a wake (issue 5 §4, §5): a failure is posted once on the
-// issue, redacted, and the run exits non-zero; a bad config gets the one comment the app
-// would post and no job starts; a start nobody allowed creates nothing.
+// The worker's own duties around a wake: a failure is posted once on the issue, redacted, and the
+// run exits non-zero; a bad config gets the one comment the app would post and no job starts; a
+// start nobody allowed creates nothing.
 
 import { describe, expect, it } from "vitest";
 import { configErrorComment } from "../../../src/comments/config-error-comment.js";
@@ -129,7 +129,7 @@ describe("the worker on GitHub", () => {
     expect(calls.filter((c) => c === "graphql")).toHaveLength(7);
   });
 
-  it("GitHub refusing the token (401) stops the run live with what to fix, posts nothing and leaves the job unfailed (issue 19 §2)", async () => {
+  it("GitHub refusing the token (401) stops the run live with what to fix, posts nothing and leaves the job unfailed (credentials are the installation's fault, not the job's)", async () => {
     const job = await failingStart(["graphql"]);
     job.github.failures.set("graphql", { status: 401, message: "Bad credentials" });
 

@@ -1,7 +1,7 @@
-// Workflow files (issue 10 §6): a task that writes .github/workflows/ has that change held
-// back before its turn is committed — GitHub (here a pre-receive hook with GitHub's rule)
-// would refuse any push carrying it — the worker hears why and carries on, the person reads
-// it in the status comment, and the job reaches its gate with every push accepted.
+// Workflow files: a task that writes .github/workflows/ has that change held back before its turn
+// is committed — GitHub (here a pre-receive hook with GitHub's rule) would refuse any push carrying
+// it — the worker hears why and carries on, the person reads it in the status comment, and the job
+// reaches its gate with every push accepted.
 
 import { describe, expect, it } from "vitest";
 import { useGitHubMocks } from "../../support/github/index.js";

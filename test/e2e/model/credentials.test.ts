@@ -1,9 +1,9 @@
-// Issue 19 §2: a mistyped key stops the job live, not in FAILURE. `cfa run` with the real
-// Anthropic adapter and SDK over HTTP to a local Messages API that answers 401
-// (authentication_error, https://platform.claude.com/docs/en/api/errors): the command says
-// what to set and that `cfa resume` carries on, exits 1, spends no retry budget and leaves
-// the job in INTENT; with the key fixed (the server now answers the recorded demo job),
-// `cfa resume 1` carries the very job on to its first gate.
+// A mistyped key stops the job live, not in FAILURE (the installation's fault, not the job's).
+// `cfa run` with the real Anthropic adapter and SDK over HTTP to a local Messages API that answers
+// 401 (authentication_error, https://platform.claude.com/docs/en/api/errors): the command says what
+// to set and that `cfa resume` carries on, exits 1, spends no retry budget and leaves the job in
+// INTENT; with the key fixed (the server now answers the recorded demo job), `cfa resume 1` carries
+// the very job on to its first gate.
 
 import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";

@@ -1,11 +1,11 @@
-// Issue 9 §"Tests": the demo job (recordings/demo.json) runs to DONE through `cfa` with the
-// real Anthropic adapter and SDK talking HTTP (ANTHROPIC_BASE_URL) to a local fake Messages
-// API that answers the recorded job more strictly than the recording — signed thinking
-// blocks, `citations: null`, tool inputs with unsorted keys — and checks every request it
-// receives (test/support/fake-messages-api/conformance.ts). Once cleanly, and once under
-// fault storms longer than the SDK's own retry cycle (~7 s): 6×529 at a lead, 6 connection
-// resets at a worker, 6×500 at a verifier, ridden out by the adapter's patience (its sleep
-// injected: no test waits), with no retry budget spent and no step paid twice.
+// Requests the Messages API accepts, turn after turn: the demo job (recordings/demo.json) runs to
+// DONE through `cfa` with the real Anthropic adapter and SDK talking HTTP (ANTHROPIC_BASE_URL) to a
+// local fake Messages API that answers the recorded job more strictly than the recording — signed
+// thinking blocks, `citations: null`, tool inputs with unsorted keys — and checks every request it
+// receives (test/support/fake-messages-api/conformance.ts). Once cleanly, and once under fault
+// storms longer than the SDK's own retry cycle (~7 s): 6×529 at a lead, 6 connection resets at a
+// worker, 6×500 at a verifier, ridden out by the adapter's patience (its sleep injected: no test
+// waits), with no retry budget spent and no step paid twice.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDemoOverHttp, type DemoRun } from "../../support/fake-messages-api/demo-run.js";
