@@ -134,7 +134,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     expect(operations().filter((o) => o === "reactions/create-for-issue-comment")).toHaveLength(1);
   });
 
-  it("/withdraw by a maintainer cancels only that job's unfinished runs — queued, waiting, pending, requested, in progress (issue 15) — cues the worker, then 👀", async () => {
+  it("/withdraw by a maintainer cancels only that job's unfinished runs — queued, waiting, pending, requested, in progress — cues the worker, then 👀", async () => {
     const probot = await screenedApp("max", "maintain");
     mockCommentReaction(901);
     mockActiveRuns([
@@ -163,7 +163,7 @@ describe("the app's handlers, on GitHub's example payloads, every call mocked an
     ]);
   });
 
-  it("/withdraw by someone with read access: the app replies once and starts no run (issue 18 §6)", async () => {
+  it("/withdraw by someone with read access: the app replies once and starts no run", async () => {
     const probot = await screenedApp("rea", "read");
     mockComments(7, []);
     mockCreateComment(
@@ -340,7 +340,7 @@ const NEEDS: Record<string, [permission: string, access: "read" | "write"] | "jw
   "actions/create-workflow-dispatch": ["actions", "write"],
 };
 
-describe("app.yml asks for what the app calls, and writes only where it writes (issue 10 §11)", () => {
+describe("app.yml asks for what the app calls, and writes only where it writes", () => {
   it("grants every permission the calls above needed, and no write they did not", () => {
     const manifest = parse(readFileSync(new URL("../../../app.yml", import.meta.url), "utf8")) as {
       default_permissions: Record<string, string>;

@@ -1,12 +1,12 @@
-// `npm start` starts the webhook server, as Probot apps start (issue 10 §3): the built
-// entry point (dist/app/server.js, built by `npm ci` through `prepare`) answers Probot's
-// /ping, and stops cleanly on SIGTERM, the signal `docker stop` sends.
+// `npm start` starts the webhook server, as Probot apps start: the built entry point
+// (dist/app/server.js, built by `npm ci` through `prepare`) answers Probot's /ping, and stops
+// cleanly on SIGTERM, the signal `docker stop` sends.
 //
-// npm runs a script through `sh -c` (npm docs, npm-run-script: "script-shell", /bin/sh on
-// Unix) and forwards SIGINT and SIGTERM only to that shell (@npmcli/run-script,
-// lib/signal-manager.js); dash, Debian's sh, does not pass them on to its child
-// (npm/cli#5776), so without `exec` in the script the server outlived npm. The test finds
-// the server's own process and checks it is gone (issue 19 §10).
+// npm runs a script through `sh -c` (npm docs, npm-run-script: "script-shell", /bin/sh on Unix) and
+// forwards SIGINT and SIGTERM only to that shell (@npmcli/run-script, lib/signal-manager.js); dash,
+// Debian's sh, does not pass them on to its child (npm/cli#5776), so without `exec` in the script
+// the server outlived npm. The test finds the server's own process and checks it is gone (npm's own
+// exit proves nothing).
 
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -145,7 +145,7 @@ describe("npm start", () => {
   );
 
   it(
-    "with nothing set it names every missing variable in one message (issue 19 §10)",
+    "with nothing set it names every missing variable in one message",
     async () => {
       const server = npmStart({});
       expect((await server.exited).code).toBe(1);

@@ -1,9 +1,9 @@
-// The webhook server as `npm start` runs it (startServer), over real HTTP: signed
-// deliveries in, a fake GitHub Enterprise Server (GHE_HOST/GHE_PROTOCOL) behind it that
-// validates every call against GitHub's OpenAPI description. Issue 10 §2–3: GitHub is
-// answered before any API call, cues for one job coalesce, dispatches go before 👀.
-// Probot's throttling is off here (one write a second would make this test slow); the
-// order comes from the server's own queue. `npm run bench -- server` measures the pace.
+// The webhook server as `npm start` runs it (startServer), over real HTTP: signed deliveries in, a
+// fake GitHub Enterprise Server (GHE_HOST/GHE_PROTOCOL) behind it that validates every call against
+// GitHub's OpenAPI description. GitHub is answered before any API call (it waits 10 s for an answer
+// and does not redeliver by itself), cues for one job coalesce, dispatches go before 👀. Probot's
+// throttling is off here (one write a second would make this test slow); the order comes from the
+// server's own queue. `npm run bench -- server` measures the pace.
 
 import { afterEach, describe, expect, it } from "vitest";
 import type { StartedServer } from "../../../src/app/start-server.js";
@@ -52,7 +52,7 @@ async function until(condition: () => boolean): Promise<void> {
 
 const opsOf = (gh: FakeGitHubServer) => gh.calls.map((c) => c.operationId);
 
-describe("the webhook server answers first and works after (issue 10 §2)", () => {
+describe("the webhook server answers first and works after", () => {
   it("answers every delivery before any GitHub call is answered, then coalesces one job's cues and dispatches before 👀", async () => {
     const { url, github: gh, started: app } = await boot();
     // GitHub answers nothing until every delivery has been acknowledged.
@@ -90,7 +90,7 @@ describe("the webhook server answers first and works after (issue 10 §2)", () =
     expect(ops.filter((o) => o === "actions/list-workflow-runs")).toHaveLength(5);
   });
 
-  it("a delivery naming no installation (a repository webhook pointed at the app) is answered 400 at once, with the reason (issue 19 §10)", async () => {
+  it("a delivery naming no installation (a repository webhook pointed at the app) is answered 400 at once, with the reason", async () => {
     const { url, github: gh, started: app } = await boot();
     const delivery = command(4, 411, "/withdraw");
     delete (delivery.payload as { installation?: unknown }).installation;

@@ -1,10 +1,10 @@
-// The `cfa` command as npm ships it (issue 19 §1): `npm pack` of the checkout (its `prepare`
-// builds dist/, as `npm publish` does), served as published by a local registry that also
-// serves the checkout's own node_modules (test/support/npm/local-registry.ts: real npm over
-// HTTP, nothing reaches the network), installed by name into an empty folder, then run from
-// another repository: `cfa --help`, `cfa demo`, and `npx cfa-bot`. The tarball holds what
-// the command reads at run time and nothing it does not; its `dependencies` are exactly the
-// packages that code imports.
+// The `cfa` command as npm ships it, to run in any repository: `npm pack` of the checkout (its
+// `prepare` builds dist/, as `npm publish` does), served as published by a local registry that also
+// serves the checkout's own node_modules (test/support/npm/local-registry.ts: real npm over HTTP,
+// nothing reaches the network), installed by name into an empty folder, then run from another
+// repository: `cfa --help`, `cfa demo`, and `npx cfa-bot`. The tarball holds what the command reads
+// at run time and nothing it does not; its `dependencies` are exactly the packages that code
+// imports.
 
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";

@@ -1,6 +1,6 @@
-// The release bundles (issue 10 §1): `npm run bundle` makes the worker and the server one
-// file each, and a released tree (action.yml's folder: package.json, prompts/, the bundle)
-// runs them with `node` alone, with no node_modules anywhere above it.
+// The release bundles (a released action installs nothing at run time): `npm run bundle` makes the
+// worker and the server one file each, and a released tree (action.yml's folder: package.json,
+// prompts/, the bundle) runs them with `node` alone, with no node_modules anywhere above it.
 
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";

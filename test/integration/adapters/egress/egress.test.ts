@@ -1,8 +1,8 @@
-// Egress by ecosystem through the real bwrap sandbox and the real proxy (issue 20): with
-// `network: [node]` a command reaches the (stand-in) npm registry over HTTP and through
-// CONNECT, and everything else is refused — another host, a raw TCP connection, UDP and DNS,
-// a loopback service of the host — with each refusal that reached the proxy in the result's
-// `blocked` list, naming the command. With `network: false`, nothing.
+// Egress by ecosystem through the real bwrap sandbox and the real proxy: with `network: [node]` a
+// command reaches the (stand-in) npm registry over HTTP and through CONNECT, and everything else is
+// refused — another host, a raw TCP connection, UDP and DNS, a loopback service of the host — with
+// each refusal that reached the proxy in the result's `blocked` list, naming the command. With
+// `network: false`, nothing.
 
 import { describe, expect } from "vitest";
 import type { Sandbox } from "../../../../src/ports/sandbox.js";

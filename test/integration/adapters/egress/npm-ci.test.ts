@@ -1,7 +1,7 @@
-// `npm ci` of a real-shaped project inside the sandbox, with `network: [node]` and a shared
-// npm cache outside the workspace (issue 20 "Shared package caches"): it installs from the
-// stand-in registry through the egress proxy, and a second install in a fresh workspace
-// with the warm cache asks the registry for less (counted on the registry's side).
+// `npm ci` of a real-shaped project inside the sandbox, with `network: [node]` and a shared npm
+// cache outside the workspace (so each new workspace's install is quick): it installs from the
+// stand-in registry through the egress proxy, and a second install in a fresh workspace with the
+// warm cache asks the registry for less (counted on the registry's side).
 
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";

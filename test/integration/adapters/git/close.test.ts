@@ -1,5 +1,5 @@
-// seed 000 §10: closing a child merges its branch into the parent's tree with a merge
-// commit; "the parent is responsible for resolving any conflicts during merge".
+// Closing a child merges its branch into the parent's tree with a merge commit; conflicts go to
+// the parent (docs/protocol.md#workspaces).
 
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -73,7 +73,8 @@ describe("close", () => {
       onConflict: "leave",
     });
     expect(result.kind).toBe("merged");
-    // The merge commit named from the worktree's files is git's own HEAD (issue 19 §3).
+    // The merge commit, read from the worktree's files to spare a git process each turn, is
+    // git's own HEAD.
     expect(result).toEqual({ kind: "merged", commit: fx.git(parent.root, "rev-parse", "HEAD") });
     expect(parents(parent.root)).toHaveLength(2);
     expect(readFileSync(path.join(parent.root, "a.txt"), "utf8")).toBe("a\n");

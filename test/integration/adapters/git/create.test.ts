@@ -1,5 +1,6 @@
-// seed 000 §10: every instance works in a git worktree on its own branch; a workspace whose
-// boundary cannot be verified at creation is a hard error, and nothing of it remains.
+// Every instance works in a git worktree on its own branch (docs/protocol.md#workspaces); a
+// workspace whose boundary cannot be verified at creation is a hard error, and nothing of it
+// remains.
 
 import {
   existsSync,
@@ -46,7 +47,7 @@ describe("create", () => {
       root: path.join(fx.area, "12-t1"),
       branch: "cfa/12-t1",
       // The git dir the repository registers: the engine runs git with it, never with the
-      // one the tree's own `.git` file names (issue 8 §1).
+      // one the tree's own `.git` file names (an agent can rewrite that file).
       gitDir: path.join(fx.repo, ".git", "worktrees", "12-t1"),
       // Its private folder (its commands' HOME), beside the worktrees, never in one.
       home: path.join(fx.area, ".homes", "12-t1"),

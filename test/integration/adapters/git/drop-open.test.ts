@@ -1,5 +1,6 @@
-// seed 000 §10: a Terminate produced by [cascade] drops the workspace without merging.
-// seed 000 §11: after a crash the worktree carries the instance's on-disk state, re-attached.
+// A Terminate produced by [cascade] drops the workspace without merging
+// (docs/protocol.md#withdrawal). After a crash the worktree carries the instance's on-disk state,
+// re-attached (docs/protocol.md#persistence).
 
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";

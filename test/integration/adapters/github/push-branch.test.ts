@@ -173,7 +173,7 @@ describe("pushBranch: compare-and-swap on the remote branch", () => {
     expect(await remoteBranch(world.bare)).toBeNull();
   });
 
-  it("refuses, before git sends anything, commits that change .github/workflows/ (issue 10 §6)", async () => {
+  it("refuses, before git sends anything, commits that change .github/workflows/ (GitHub would refuse the push)", async () => {
     const [one] = world.commits as [string];
     await mkdir(join(world.work, ".github", "workflows"), { recursive: true });
     await writeFile(join(world.work, ".github", "workflows", "ci.yml"), "on: push\n");

@@ -1,8 +1,8 @@
-// Where a task run starts, over real git (issue 15 point 6): the tree its task's last folded
-// turn ended on. A run that stopped inside a turn pushed part of it (code committed after
-// that turn's record, riding on a later call's record); the next run puts code and transcript
-// back as the folded record named, in one commit, the records kept. A record's head is hostile
-// input: one off the branch, or a record the lead refused, moves nothing.
+// Where a task run starts, over real git: the tree its task's last folded turn ended on. A run that
+// stopped inside a turn pushed part of it (code committed after that turn's record, riding on a
+// later call's record); the next run puts code and transcript back as the folded record named, in
+// one commit, the records kept. A record's head is hostile input: one off the branch, or a record
+// the lead refused, moves nothing.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";

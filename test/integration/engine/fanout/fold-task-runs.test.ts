@@ -1,8 +1,7 @@
-// The lead's fold of a task's own run at its wakes, over real git and the real soup (issue 15
-// point 6): each wake reads the task branch as fetched, folds the turns it has not folded, and
-// delivers each to the bus as the worker's own turn on the message waiting for it; a turn is
-// folded once however often the branch is read, and the task's last turn names the commit the
-// lead verifies before a merge.
+// The lead's fold of a task's own run at its wakes, over real git and the real soup: each wake
+// reads the task branch as fetched, folds the turns it has not folded, and delivers each to the bus
+// as the worker's own turn on the message waiting for it; a turn is folded once however often the
+// branch is read, and the task's last turn names the commit the lead verifies before a merge.
 
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

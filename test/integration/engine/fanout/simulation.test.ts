@@ -1,6 +1,7 @@
-// The fan-out simulation (issue 15 point 6): random jobs under random faults, each checked for
-// every invariant after it ends. `CFA_SIM_TRIALS=200 npx vitest run test/integration/engine/fanout`
-// runs 200; `npm test` a few. What is real and what is simulated: README, "Things that bite".
+// The fan-out simulation (tasks in runs of their own): random jobs under random faults, each
+// checked for every invariant after it ends.
+// `CFA_SIM_TRIALS=200 npx vitest run test/integration/engine/fanout` runs 200; `npm test` a few.
+// What is real and what is simulated: docs/contributing.md, "Things that bite".
 
 import { describe, expect, it } from "vitest";
 import {

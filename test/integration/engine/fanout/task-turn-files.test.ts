@@ -1,8 +1,8 @@
-// A task run's turn records on its branch, over real git (issue 15 point 6): the writer
-// rewrites a turn's record after each model call and ends it with its decisions, each write one
-// commit of the record alone pushed with a lease naming what this run last pushed; the lead's
-// reader finds exactly the records a run wrote. A run whose branch another writer moved (a
-// newer epoch) or deleted (a withdrawal) stops at its next write, having changed nothing.
+// A task run's turn records on its branch, over real git: the writer rewrites a turn's record after
+// each model call and ends it with its decisions, each write one commit of the record alone pushed
+// with a lease naming what this run last pushed; the lead's reader finds exactly the records a run
+// wrote. A run whose branch another writer moved (a newer epoch) or deleted (a withdrawal) stops at
+// its next write, having changed nothing.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -1,7 +1,7 @@
-// Publishing the job branch when the push is refused or its answer is lost (issue 15 point 3),
-// over real git: the GitHub forge pushes to a local bare repository that plays GitHub, and a
-// second clone plays a person pushing to the job branch. Also git's own behaviour the leases
-// rest on: an empty lease re-creates a deleted branch; a lease naming the commit does not.
+// Publishing the job branch when the push is refused or its answer is lost (a lost race must not
+// end the run), over real git: the GitHub forge pushes to a local bare repository that plays
+// GitHub, and a second clone plays a person pushing to the job branch. Also git's own behaviour the
+// leases rest on: an empty lease re-creates a deleted branch; a lease naming the commit does not.
 
 import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
@@ -96,7 +96,7 @@ afterEach(async () => rm(root, { recursive: true, force: true }));
 
 const remoteHead = () => git(bare, "rev-parse", `refs/heads/${BRANCH}`);
 
-describe("publishing the job branch (issue 15 point 3)", () => {
+describe("publishing the job branch", () => {
   it("a push that landed but whose answer was lost is counted done, not pushed again", async () => {
     const base = remoteHead();
     await write(work, STATE, '{"state":"EXECUTE"}\n');
@@ -177,7 +177,7 @@ describe("publishing the job branch (issue 15 point 3)", () => {
   });
 });
 
-describe("leases on branches (issue 15): git's behaviour they rest on", () => {
+describe("leases on branches: git's behaviour they rest on", () => {
   it("control: an empty lease re-creates a branch someone deleted", () => {
     const sha = remoteHead();
     git(work, "push", "--quiet", "origin", `:refs/heads/${BRANCH}`);
