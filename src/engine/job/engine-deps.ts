@@ -1,5 +1,5 @@
-// Everything the engine needs from outside, passed in (STYLE.md: dependencies as options,
-// so tests wire fakes without patching modules). Only app/, worker/ and cli/ build these.
+// Everything the engine needs from outside, passed in as options, so tests wire fakes without
+// patching modules. Only app/, worker/ and cli/ build these.
 
 import type { CfaConfig } from "../../config/index.js";
 import type { Clock } from "../../ports/clock.js";
