@@ -1,4 +1,4 @@
-// The action's start (issue 10 §1): the time from the action's first step to the worker's
+// The action's start: the time from the action's first step to the worker's
 // first log line, for the released tree against the action as it was before releases.
 //
 // Every run of the route job (Actions-only mode: every comment, review and label on the

@@ -134,7 +134,7 @@ const quiet: Behaviour = {
   answer: () => ({ kind: "a", text: "a" }),
 };
 
-/** The floor a fold is held to (issue 11 point 10): split the text into lines, parse each. */
+/** The floor a fold is held to: split the text into lines, parse each. */
 function parseLines(log: string): number {
   let parsed = 0;
   for (const line of log.split("\n")) {
@@ -211,7 +211,7 @@ export async function run(): Promise<BenchResult[]> {
       extra: { entries, ms: median(foldMs), bytes: log.length, liveThreads },
     },
     {
-      // Issue 11 point 10: at most 1.5.
+      // The target: at most 1.5 floors.
       name: "fold ÷ floor (split + JSON.parse of the same 100k lines)",
       unit: "ratio",
       median: ratio,

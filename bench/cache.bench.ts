@@ -1,4 +1,4 @@
-// Issue 9 §8: the cache-read share of input tokens over the demo job's requests, as the real
+// The cache-read share of input tokens over the demo job's requests, as the real
 // adapter builds them (cfa driving recordings/demo.json through the fake Messages API,
 // test/support/fake-messages-api), priced by a model of the documented prompt cache
 // (cache-model.ts). Once with the person answering at once, once with a 10-minute pause at

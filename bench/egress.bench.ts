@@ -1,4 +1,4 @@
-// Issue 20's two costs, each as a ratio against a floor measured in the same run:
+// What the agents' egress and setup cost, each as a ratio against a floor measured in the same run:
 // - the egress proxy: a 4 MiB tarball fetched through it (its Unix socket, as the sandbox's
 //   bridge reaches it) against the same fetch straight from the server;
 // - `npm ci` in a fresh workspace with a warm shared cache, inside the sandbox with

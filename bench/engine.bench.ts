@@ -1,9 +1,9 @@
-// The engine's own cost per turn, model time excluded (issue 4's note): a whole job
+// The engine's own cost per turn, model time excluded: a whole job
 // (INTENT → PLAN → EXECUTE with two verified, merged tasks → DONE) on the local forge over
 // real git, with a scripted model that answers at once. What remains is orchestration:
 // folding, records, one commit per turn, worktrees, merges, comments.
 //
-// Issue 19 §3: the figure is read against a floor measured in the same run — one bare
+// The figure is read against a floor measured in the same run — one bare
 // `git commit` of a changed file, the least a turn's commit can cost on this machine — so a
 // loaded machine inflates both alike. Target: per-turn overhead ≤ 20 floors (~200 ms at the
 // ~10 ms a bare commit takes on a quiet 2-core machine). Every git process the engine starts

@@ -1,4 +1,4 @@
-// Intervention latency (issue 11 point 1): from the person's `/intervene` comment to the
+// Intervention latency: from the person's `/intervene` comment to the
 // current lead's first model request that carries it, in model calls and in milliseconds.
 // A real engine on the local forge and real git; the lead's model is scripted, each call
 // taking a fixed time, and the comment lands at different points of a long turn. The engine

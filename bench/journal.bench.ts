@@ -1,10 +1,10 @@
-// The response journal's cost (issue 15 point 5): how many pushes of its branch
-// (`cfa-journal/<N>`, engine/turn/journal-branch.ts) a turn costs, against the number of model
-// calls the turn makes (the floor would be one push per call). A real engine on the local
+// The response journal's cost (it is pushed so a crash's calls are charged once): how many pushes
+// of its branch (`cfa-journal/<N>`, engine/turn/journal-branch.ts) a turn costs, against the number
+// of model calls the turn makes (the floor would be one push per call). A real engine on the local
 // forge and real git; the lead's turn makes CALLS model calls, each taking `callMs`; every
-// pushBranch of the journal's branch is counted. Pushes are coalesced, so slow calls (real
-// ones take 10–60 s) cost one push each and fast ones share. On GitHub each push is one
-// git round trip (≈ 0.3–1 s), made while the next call runs.
+// pushBranch of the journal's branch is counted. Pushes are coalesced, so slow calls (real ones
+// take 10–60 s) cost one push each and fast ones share. On GitHub each push is one git round trip
+// (≈ 0.3–1 s), made while the next call runs.
 
 import { performance } from "node:perf_hooks";
 import { wake } from "../src/engine/index.js";

@@ -1,4 +1,4 @@
-// The webhook server under a burst (issue 10 §2): the REAL server, started with `npm start`
+// The webhook server under a burst: the REAL server, started with `npm start`
 // (dist/app/server.js, Probot's Octokit with its throttling and retries), reaches a fake
 // GitHub over HTTP through GHE_HOST; the fake answers every call in 300 ms. 90 signed
 // deliveries arrive at once: 60 jobs' /withdraw and 30 /intervene on one job.
@@ -7,9 +7,9 @@
 // same server's answer to one delivery at a time (the floor, measured first); the time
 // until every cued job was dispatched, against the floor GitHub's pace sets (Probot spaces
 // content writes one second apart: N dispatches take at least N - 1 s); and how many
-// dispatches the 30 cues on one job made (the issue asks at most 3).
+// dispatches the 30 cues on one job made (the target is at most 3).
 //
-// Then abuse (issue 18 §6): a flood of FLOOD signed deliveries from one installation (50
+// Then abuse: a flood of FLOOD signed deliveries from one installation (50
 // connections at a time), then one legitimate delivery from another: the flood's p50/p99
 // answer, its 503s, and the time from the legitimate delivery to its job's dispatch against
 // the floor GitHub's pace sets (one write a second: 1 s). And HOLDERS, then twice as many,

@@ -1,4 +1,4 @@
-// Issue 20's setup, measured through the engine's own path: a workspace's setup (`setup:
+// Setup's cost, measured through the engine's own path: a workspace's setup (`setup:
 // [npm ci]` from .github/cfa.yml, run by runSetup in the sandbox with setup's network — the
 // detected `node` ecosystem through the egress proxy — and the job's shared npm cache) in a
 // fresh task worktree with the cache warm, against the same `npm ci` with the same cache

@@ -1,5 +1,5 @@
 // `npm run bundle`: the worker and the webhook server, each as one ESM file with every
-// dependency inside (esbuild), so a release runs them with `node` alone (issue 10 §1):
+// dependency inside (esbuild), so a release runs them with `node` alone:
 //
 //   dist/cfa-worker.mjs   what action.yml runs (`uses: <owner>/cfa-bot@v1`), no npm ci
 //   dist/cfa-server.mjs   what the Docker image runs, no node_modules in the image

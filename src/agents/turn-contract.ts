@@ -1,7 +1,8 @@
-// The contract between the engine and one agent turn (one Run(A, t, m) of seed 000 §5).
-// The agents layer knows nothing of GitHub or of the soup's internals: the engine hands a
-// turn its inputs and a TurnHost through which every protocol-level effect goes, and gets
-// back what the turn produced, from which it fires [send-step], [nosend-step] or [ask-step].
+// The contract between the engine and one agent turn (one Run(A, t, m) of
+// docs/protocol.md#message-soup). The agents layer knows nothing of GitHub or of the soup's
+// internals: the engine hands a turn its inputs and a TurnHost through which every protocol-level
+// effect goes, and gets back what the turn produced, from which it fires [send-step], [nosend-step]
+// or [ask-step].
 
 import type { NetworkSetting } from "../config/network-setting.js";
 import type { Address } from "../protocol/address.js";
@@ -20,7 +21,7 @@ import type { ShellCall, ShellOutcome } from "./shell/run-shell.js";
 import type { RepoInstructions } from "./instructions/repo-instructions.js";
 import type { McpTurnConfig } from "./mcp/mcp-turn-config.js";
 
-/** What crossed the bus to wake this turn (seed 000 §5 `m`), as the engine renders it. */
+/** What crossed the bus to wake this turn (the `m` of Run(A, t, m)), as the engine renders it. */
 export interface IncomingMessage {
   /** e.g. "begin", "task", "reply", "answer", "intervention", "recovery", "verdict". */
   kind: string;
@@ -44,7 +45,7 @@ export interface Question {
 export type HostResult = { ok: true; text: string } | { ok: false; error: string };
 
 export interface TurnHost {
-  /** Spark a task (seed 000 §6): provisions its worktree; refused past the fan-out cap. */
+  /** Spark a task ([spark]): provisions its worktree; refused past the fan-out cap. */
   dispatch(task: { id: string; brief: string; files: string[] }): Promise<HostResult>;
   /** A message to a task this instance dispatched, or (for a task) to its dispatcher. */
   send(to: { task: string } | { parent: true }, text: string): Promise<HostResult>;
@@ -60,7 +61,7 @@ export interface TurnHost {
     issues: string[];
     notes: string;
   }): Promise<HostResult>;
-  /** The proxy's three moves (seed 000 §7). */
+  /** The proxy's three moves (docs/protocol.md#escalation). */
   proxyAnswer(text: string): Promise<HostResult>;
   proxyEscalate(question: string): Promise<HostResult>;
   proxyWithdraw(reason: string): Promise<HostResult>;
@@ -78,7 +79,7 @@ export interface RoleDefinition {
   tier: string;
   /** The tool set `tools` is from (src/agents/tools/tool-sets.ts). */
   toolSet: ToolSetName;
-  /** Tool names this role may call; any other tool call is refused (seed 000 §10). */
+  /** Tool names this role may call; any other is refused (docs/protocol.md#workspaces). */
   tools: string[];
   commands: string[];
   /** `network:` as configured (src/config/network-setting.ts); false when not set. */
@@ -87,11 +88,11 @@ export interface RoleDefinition {
 }
 
 /**
- * The model-call boundary (issue 9 point 5, issue 11 points 1, 4 and 6): the host's say at
- * every model call of a turn. `before` runs before each call — caps, the turn's wall-clock
- * limit and pending interventions are checked there — and `after` runs once each response
- * is in, before any of its tool calls run: the response is priced on its own and persisted,
- * so a turn that fails or a process that dies after k calls has paid for k calls once.
+ * The model-call boundary: the host's say at every model call of a turn. `before` runs before each
+ * call — caps, the turn's wall-clock limit and pending interventions are checked there — and
+ * `after` runs once each response is in, before any of its tool calls run: the response is priced
+ * on its own and persisted, so a turn that fails or a process that dies after k calls has paid for
+ * k calls once.
  */
 export interface CallBoundary {
   before(call: BoundaryCall): Promise<BeforeCall>;
@@ -116,8 +117,8 @@ export type BeforeCall =
   /** The response this very request got before (a redone turn: no call is paid twice). */
   | { kind: "replay"; response: ModelResponse }
   /**
-   * Seed 000 §8 [interrupt]: the Run abandons what it was on for this message, keeping its
-   * context; the loop adds it to the conversation and asks the boundary again.
+   * [interrupt] (docs/protocol.md#intervention): the Run abandons what it was on for this message,
+   * keeping its context; the loop adds it to the conversation and asks the boundary again.
    */
   | { kind: "inject"; message: IncomingMessage }
   /** End the turn now, without this call: a cap, the turn's timeout, the job stopping. */

@@ -1,7 +1,7 @@
-// The logins the app posts as (`<slug>[bot]`): only comments by them count as already
-// posted (post-once.ts, issue 8 §7). Asked of GitHub once, as the app
-// (GET /app, https://docs.github.com/rest/apps/apps#get-the-authenticated-app); a failed
-// look-up is asked again next time.
+// The logins the app posts as (`<slug>[bot]`): only comments by them count as already posted
+// (post-once.ts), so another app's comment cannot pass for ours. Asked of GitHub once, as the app
+// (GET /app, https://docs.github.com/rest/apps/apps#get-the-authenticated-app); a failed look-up is
+// asked again next time.
 
 import type { Probot } from "probot";
 

@@ -1,5 +1,5 @@
 // The memory the webhook endpoint may hold in bodies whose signature is not checked yet
-// (issue 18 §6: 120 unsigned connections each holding 4.9 MB of an unfinished body added
+// (left unbounded, 120 unsigned connections each holding 4.9 MB of an unfinished body added
 // 424 MiB). A body's signature covers all of it, so it must be held until it ends; what is
 // bounded is how much of that all unfinished bodies hold together, and how many there are.
 //

@@ -1,4 +1,4 @@
-// Answer first, work after (issue 10 §2). GitHub gives a delivery 10 seconds and does not
+// Answer first, work after. GitHub gives a delivery 10 seconds and does not
 // redeliver a failed one by itself
 // (https://docs.github.com/en/webhooks/using-webhooks/handling-failed-webhook-deliveries),
 // and @octokit/webhooks' middleware answers only once every handler has settled
@@ -14,7 +14,7 @@
 // - writes: the effects; within an installation a waiting dispatch always goes before a
 //   waiting 👀 or reply, and a job's 👀 only after its dispatch. Cues for one job coalesce
 //   (job-cues.ts).
-// Both are fair (fair-queue.ts, issue 18 §6): installations take turns, and so do the jobs
+// Both are fair (fair-queue.ts): installations take turns, and so do the jobs
 // of one installation, so a flood of deliveries from one installation waits behind itself,
 // never in front of another installation's delivery. What is refused when too much waits
 // is refused to the installation holding the most (503, for that source only where it
@@ -67,7 +67,7 @@ export interface DeliveryQueueOptions {
   maxCueDelayMs?: number;
   /**
    * "installation": installations take turns (the default). "none": every delivery is one
-   * source, as the queue was before issue 18 §6 (positive controls and the bench's baseline).
+   * source, as the queue was before it was fair (positive controls and the bench's baseline).
    */
   fairness?: "installation" | "none";
   now?: () => number;
@@ -176,7 +176,7 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
   ): Promise<void> => track(writes.add({ source, job, priority }, run));
   const waitingOf = (source: string) => reads.sizeOf(source) + writes.sizeOf(source);
   const waitingAll = () => reads.waiting() + reads.running() + writes.waiting() + writes.running();
-  /** Why a delivery from `source` is refused now, or null (issue 18 §6: only the flooder). */
+  /** Why a delivery from `source` is refused now, or null (only the flooder is refused). */
   const refusal = (source: string): string | null => {
     const mine = waitingOf(source);
     const all = waitingAll();

@@ -1,5 +1,5 @@
 // Which waiting piece of work starts next, so that a flood from one source cannot starve
-// another (issue 18 §6: 2,300 signed deliveries from one installation held a legitimate
+// another (without it, 2,300 signed deliveries from one installation held a legitimate
 // job's dispatch ~35 minutes behind them). Pure: no timers, no effects.
 //
 // Three levels, each fair in its own way:

@@ -1,4 +1,4 @@
-// How long the webhook server waits for a request (issue 18 §6: without these, Node's
+// How long the webhook server waits for a request (without these, Node's
 // defaults let a connection hold its headers for 60 s and its body for 300 s, and checked
 // them only every 30 s). GitHub gives a delivery 10 seconds to be answered and then counts
 // it as failed (https://docs.github.com/en/webhooks/using-webhooks/handling-failed-webhook-deliveries),

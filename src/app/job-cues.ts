@@ -1,4 +1,4 @@
-// Cues for one job coalesce into one dispatch per burst (issue 10 §2). A dispatch is only a
+// Cues for one job coalesce into one dispatch per burst. A dispatch is only a
 // cue: the run it starts re-reads the issue, its comments and reviews (an event is a cue, not a
 // change to apply), so thirty /intervene comments on one job need one run, not thirty, and
 // GitHub's pace of about one write a second is spent on jobs that have no run yet.

@@ -1,4 +1,4 @@
-// `.github/cfa.yml` read through Probot's config loader (issue 5 §5) and validated with the
+// `.github/cfa.yml` read through Probot's config loader and validated with the
 // zod schema the worker uses. Only the repository's own file counts: the worker reads that
 // file and nothing else (Forge.readConfig), so an organisation-wide `.github` default or an
 // `_extends` the app honoured would make the two disagree about the same job.

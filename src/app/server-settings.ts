@@ -64,7 +64,7 @@ export function serverSettings(
   env: Readonly<Record<string, string | undefined>>,
   readKey: (path: string) => string = (path) => readFileSync(path, "utf8"),
 ): ServerSettings {
-  // Every missing or bad variable is named in one message (issue 19 §10): a person setting
+  // Every missing or bad variable is named in one message: a person setting
   // up the app fixes them in one pass, not one group per start.
   const issues: ConfigIssue[] = [];
   let base: Env | undefined;

@@ -1,4 +1,4 @@
-// The webhook endpoint over node:http (issue 10 §2): read the body, verify the signature,
+// The webhook endpoint over node:http: read the body, verify the signature,
 // hand the delivery to the queue and answer — no API call, no client made, no work done
 // while GitHub waits (it gives a delivery 10 seconds:
 // https://docs.github.com/en/webhooks/using-webhooks/handling-failed-webhook-deliveries).
@@ -154,7 +154,7 @@ async function handle(
   if (HANDLED_FAMILIES.has(name) && installationOf(payload) === null) {
     // A repository or organisation webhook pointed at the app's URL by mistake: its
     // deliveries name no installation, so no client can act on them. Said at once, in
-    // GitHub's delivery log, rather than accepted and failed later (issue 19 §10).
+    // GitHub's delivery log, rather than accepted and failed later.
     endpoint.logger.warn(
       `cfa/app: delivery ${id} (${name}) names no installation: not from the GitHub App's webhook; refused`,
     );

@@ -39,8 +39,8 @@ export interface ActRequest {
    */
   followUp?: boolean;
   /**
-   * False for withdraw: stopping a job runs no agent (seed 000 §9 cascades a Terminate), so
-   * it needs no key, and its wake gets a model that refuses every call.
+   * False for withdraw: stopping a job runs no agent (docs/protocol.md#withdrawal), so it
+   * needs no key, and its wake gets a model that refuses every call.
    */
   needsModel?: boolean;
 }

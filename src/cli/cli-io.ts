@@ -50,7 +50,7 @@ export interface CliIo {
 
 /**
  * The real process. Ctrl-C once stops at the next safe point (a wake between turns, so the
- * job keeps every complete turn: seed 000 §11); twice quits at once.
+ * job keeps every complete turn: docs/protocol.md#persistence); twice quits at once.
  */
 export function processIo(): CliIo {
   const stop = new AbortController();

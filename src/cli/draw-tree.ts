@@ -1,4 +1,4 @@
-// A tree as text lines, the way `tree` draws it (seed 002's `agency inspect`). Pure.
+// A tree as text lines, the way `tree` draws it. Pure.
 
 export interface TreeNode {
   label: string;

@@ -3,7 +3,7 @@
 //
 // Started like the engine's git (src/git/git-spawner.ts), with this git's own environment:
 // spawning from this process forks all of it first, which held its thread ~100 ms over the
-// demo's ~20 of these (issue 19 §3, a --cpu-prof of `cfa demo`: child_process.spawn's own
+// demo's ~20 of these (a --cpu-prof of `cfa demo`: child_process.spawn's own
 // time, under createRepository, applyPersonAction, readJobRecords, writeJobPage).
 
 import { spawnGitProcess } from "../git/git-spawner.js";

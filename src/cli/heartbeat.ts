@@ -1,4 +1,4 @@
-// Long waits show progress (issue 4 §4): a model call can take a minute, and a silent
+// Long waits show progress: a model call can take a minute, and a silent
 // terminal looks hung. The model is wrapped to know who is waiting on it; every `everyMs`
 // without other output, one line says who and for how long.
 

@@ -1,4 +1,4 @@
-// `cfa inspect`: the job as a tree (seed 002's `agency inspect`) — job → each entry into a
+// `cfa inspect`: the job as a tree (docs/protocol.md#run-visibility) — job → each entry into a
 // state (its outcome and gates) → the tasks it dispatched (status, verifier verdict) →
 // artifacts, with turns, tokens and cost per instance (summed from the transcripts'
 // turn-end lines) and totals. Pure: the caller passes the price table.
@@ -63,7 +63,8 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
   const parentOf = new Map<string, string>();
   for (const line of view.lines)
     if (line.type === "spark" || line.type === "unblock") parentOf.set(line.to.thread, line.parent);
-  // Seed 000 §13: tasks still waiting under the fan-out cap hang under their parent too.
+  // Tasks still waiting under the fan-out cap (docs/protocol.md#configuration) hang under
+  // their parent too.
   for (const line of view.lines)
     if (line.type === "block" && !parentOf.has(line.to.thread))
       parentOf.set(line.to.thread, line.from.thread);
@@ -98,7 +99,7 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
     const files = filesWritten(instances.get(worker));
     const children: TreeNode[] = [
       ...(meta ? [{ label: `brief: ${oneLine(meta.brief, 140)}` }] : []),
-      // Issue 20: what the verdict rests on, as the engine recorded it.
+      // What the verdict rests on, as the engine recorded it (not the verifier's words).
       ...(meta?.verifierEvidence !== undefined
         ? [
             {
@@ -113,7 +114,7 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
       ...asksOf(worker),
       ...[instanceNode(worker)].filter((x): x is TreeNode => x !== null),
       ...verifiers,
-      // Nested dispatch (issue 11 point 2): its sub-tasks, each a tree of its own.
+      // The sub-tasks it dispatched, each a tree of its own.
       ...tasksUnder(`dispatch:${id}`)
         .filter((sub) => !seen.has(sub))
         .map((sub) => taskNode(sub, tasks[sub], new Set([...seen, id]))),
@@ -176,7 +177,7 @@ export function renderInspect(view: JobView, options: InspectOptions): string[] 
   const head = `${followUp === undefined ? `Job #${view.n}` : `Follow-up ${followUp.round} of job #${view.n}`} "${oneLine(job.title, 100)}" — ${job.state} · ${countOf(job.turns, "turn")} · ${formatUsage(job.usage)} · ${formatUsd(job.costUsd)}${
     job.backtracks > 0 ? ` · ${countOf(job.backtracks, "backtrack")}` : ""
   }`;
-  // Issue 17: a paused job says so first, with who paused it, since when and why.
+  // A paused job says so first, with who paused it, since when and why.
   const paused = view.engine?.paused;
   if (followUp !== undefined) {
     const r = followUp.request;
@@ -218,7 +219,7 @@ function evidenceLine(e: CommandEvidence): string {
   return `${plain(e.command, 80)} ${commandEnd(e)}${e.summary ? `, ${plain(e.summary, 120)}` : ""}${unlisted}`;
 }
 
-/** Issue 20: the workspaces' setup runs, and the failure the job waits on. */
+/** The workspaces' setup runs, and the failure the job waits on. */
 function setupNodes(view: JobView): TreeNode[] {
   const setup = view.engine?.setup;
   if (setup === undefined) return [];
@@ -237,7 +238,7 @@ function setupNodes(view: JobView): TreeNode[] {
   ];
 }
 
-/** Issue 20: requests the egress proxy refused, from agents' commands and setup. */
+/** Requests the egress proxy refused, from agents' commands and setup. */
 function blockedNodes(view: JobView): TreeNode[] {
   const blocked = view.engine?.blocked;
   if (blocked === undefined || blocked.entries.length === 0) return [];
@@ -295,7 +296,7 @@ function glyph(action: TransitionEntry["action"]): string {
   }
 }
 
-/** A decision's note (issue 17 point 3), quoted on one line. */
+/** A decision's note, quoted on one line. */
 function noteOf(meta: EscalationMeta): string {
   return meta.note ? `: "${oneLine(meta.note, 160)}"` : "";
 }

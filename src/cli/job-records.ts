@@ -1,6 +1,6 @@
 // The records of job N, read as texts from its branch (`cfa/N`, or `origin/cfa/N` when only
-// the remote has it): they are the whole truth about a job (seed 000 §11
-// "Reconstructability"), so `watch` and `inspect` work from another terminal, after the
+// the remote has it): they are the whole truth about a job (docs/protocol.md#persistence:
+// reconstructable), so `watch` and `inspect` work from another terminal, after the
 // fact, or on a clone of a repository the GitHub App runs on.
 
 import { CONFIG_PATH } from "../config/index.js";

@@ -1,5 +1,5 @@
-// The live log's view of a job's records, kept between the engine's commits (issue 19 §3:
-// the demo under 5 s). A commit appends to bus.jsonl and the transcripts, so only the whole
+// The live log's view of a job's records, kept between the engine's commits (so that
+// the demo stays under 5 s). A commit appends to bus.jsonl and the transcripts, so only the whole
 // lines past what was parsed last time are parsed; a file that did not grow by appending
 // (rewritten, truncated, another job's area) is parsed whole again. state.json is parsed
 // again only when its text changed, the config once. What it builds is what renderWatch

@@ -1,4 +1,4 @@
-// The live, human-readable log (seed 002 "Run Visibility Layer"): one line per notable
+// The live, human-readable log (docs/protocol.md#run-visibility): one line per notable
 // event, `[#1] 12:30:01 INTENT        START     intent-lead sparked on state:intent:1`.
 // Normal mode shows the job-level events; --verbose adds the per-task lines. Pure: the
 // callers write the strings.
@@ -89,7 +89,7 @@ export interface LiveLog {
 
 /**
  * The log as a stream. In normal mode per-task lines are hidden, but a burst of dispatches
- * is worth one line (seed 002: "5 workers spawned in parallel"): consecutive DISPATCH lines
+ * is worth one line ("5 workers spawned in parallel"): consecutive DISPATCH lines
  * are held and printed as one summary when the next shown line arrives.
  */
 export function createLiveLog(options: LiveLogOptions): LiveLog {

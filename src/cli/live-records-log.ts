@@ -1,5 +1,5 @@
 // The live log of a command that runs a job, rendered from the job's records as they are
-// committed (issue 19 §6): the same renderer as `cfa watch` (watch-render.ts) over the same
+// committed: the same renderer as `cfa watch` (watch-render.ts) over the same
 // bus and state, so both say the same lines, in record order, each with its record's own
 // time. The records are read from the job worktree's files right after the engine commits
 // them (what the commit holds), not through git: one read per commit, no child process,

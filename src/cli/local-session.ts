@@ -102,7 +102,7 @@ export async function openLocalSession(
     logger: stderrLogger(io),
     env: options.env,
     toolSet: options.toolSet,
-    // The log is what the records say, as `cfa watch` renders them (issue 19 §6); a progress
+    // The log is what the records say, as `cfa watch` renders them; a progress
     // line the records do not hold (a refused key, a full disk) is a note of this run.
     progress: (line) => {
       if (isRunNote(line, WATCH_EVENTS)) write(log.push(line));

@@ -1,4 +1,4 @@
-// The `cfa` command (issue 4 §4). Thin (docs/architecture.md): find the verb, let
+// The `cfa` command. Thin (docs/architecture.md): find the verb, let
 // it parse, wire and call the engine, and map what went wrong to a message and an exit code: 0
 // ok, 1 failure, 2 usage error.
 

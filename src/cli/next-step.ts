@@ -1,4 +1,4 @@
-// What a job waits on, said as the next command to type (issue 4 §4): every waking verb
+// What a job waits on, said as the next command to type: every waking verb
 // ends with it, and `watch` too. Pure.
 
 import { isLiveState } from "../protocol/fsm.js";
@@ -62,8 +62,8 @@ export function nextStep(view: JobView, options: NextStepOptions): string[] {
   }
   const wait = view.engine?.apiWait;
   if (wait !== undefined) {
-    // Issue 19 §2: stopped live — refused credentials, or the model's API away past the
-    // patience. Locally nothing wakes it again but the person.
+    // Stopped live, not failed, since neither is the job's fault: refused credentials, or the
+    // model's API away past the patience. Locally nothing wakes it again but the person.
     return wait.reason === "credentials"
       ? [`${state} — stopped, live: ${oneLine(wait.last, 300)}. Then ${cmd("resume")}.`]
       : [

@@ -1,4 +1,4 @@
-// Issue 4 §4: without ANTHROPIC_API_KEY every verb that needs a model says so in one line,
+// Without ANTHROPIC_API_KEY every verb that needs a model says so in one line,
 // points at the demo, and changes nothing.
 
 import {
@@ -22,7 +22,7 @@ export function noKeyMessage(cli: string): string {
 
 /**
  * The model a waking verb uses: the test seam's, or Claude on the provider `.github/cfa.yml`
- * names (issue 9 §9: the Anthropic API or ANTHROPIC_BASE_URL's gateway, Bedrock, Vertex);
+ * names (the Anthropic API or ANTHROPIC_BASE_URL's gateway, Bedrock, Vertex);
  * null when the environment holds no credentials for any of them.
  */
 export function modelFromEnv(io: CliIo, logger: Logger): Model | null {
@@ -36,7 +36,7 @@ export function modelFromEnv(io: CliIo, logger: Logger): Model | null {
 }
 
 /**
- * How long a local command waits out an unreachable model API at most (issue 19 §2): on
+ * How long a local command waits out an unreachable model API at most: on
  * GitHub a runner waits the configured patience (15 minutes by default) and the sweep tries
  * again; here a person is watching the terminal, so the command stops sooner, says so, and
  * `cfa resume` tries again (the job stays live and keeps every paid response).

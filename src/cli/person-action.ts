@@ -79,11 +79,11 @@ export async function applyPersonAction(
       await forge.commentAs(person, n, `/cfa ${text}`);
       return said();
     case "resume": {
-      // A paused job is released by a `/resume` (issue 17).
+      // A paused job is released by a `/resume`.
       const ref = `refs/heads/${jobPaths(n).branch}`;
       const object = `${ref}:${await statePath(repoDir, n, ref)}`;
       if (await isPaused(repoDir, object)) await forge.commentAs(person, n, "/resume");
-      // Issue 20: a job waiting on a failed setup is tried again on `cfa resume`, as
+      // A job waiting on a failed setup is tried again on `cfa resume`, as
       // `/retry` does on GitHub; otherwise the wake that follows is the point.
       if (await waitsOnSetup(repoDir, object)) {
         await forge.commentAs(person, n, "/retry");
@@ -131,7 +131,7 @@ async function waitsOnSetup(repoDir: string, object: string): Promise<boolean> {
   return (await engineAt(repoDir, object))?.setup?.failed !== undefined;
 }
 
-/** Whether the job's record (at `object`) says it is paused (issue 17). */
+/** Whether the job's record (at `object`) says it is paused. */
 async function isPaused(repoDir: string, object: string): Promise<boolean> {
   return (await engineAt(repoDir, object))?.paused !== undefined;
 }

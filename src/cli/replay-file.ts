@@ -1,6 +1,6 @@
-// The replay file (issue 4 §4): a request, the repository it ran on, the model's recorded
-// responses per instance (the scripted recording format) and what the person did, in order.
-// `cfa replay` re-runs the engine over it without a model (seed 001 §F, cache-only replay);
+// The replay file: a request, the repository it ran on, the model's recorded responses per instance
+// (the scripted recording format) and what the person did, in order. `cfa replay` re-runs the
+// engine over it without a model (cache-only replay: docs/protocol.md#recorded-decisions);
 // `cfa run --record` writes one. One zod schema for the surface (docs/contributing.md, "Conventions").
 
 import * as z from "zod";

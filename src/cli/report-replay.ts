@@ -1,5 +1,6 @@
 // After a replay: the job's state and, when the replay did not follow the recording
-// exactly, what diverged (seed 001 §F: divergence is reported, never hidden).
+// exactly, what diverged (divergence is reported, never hidden:
+// docs/protocol.md#recorded-decisions).
 
 import type { CliIo } from "./cli-io.js";
 import { readJobRecords } from "./job-records.js";

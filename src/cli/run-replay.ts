@@ -1,6 +1,6 @@
-// Replay (seed 001 §F, cache-only): a fresh repository with the recorded files, the
-// recorded request opened as an issue, the engine woken, then each of the person's actions
-// applied in order and the engine woken again — every model response played from the
+// Replay (cache-only, docs/protocol.md#recorded-decisions): a fresh repository with the recorded
+// files, the recorded request opened as an issue, the engine woken, then each of the person's
+// actions applied in order and the engine woken again — every model response played from the
 // recording, nothing sent anywhere. The stepping clock makes the records repeatable.
 // A request the recording does not expect is a divergence: the replay stops there.
 

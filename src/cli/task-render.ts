@@ -1,4 +1,4 @@
-// `cfa inspect N --task <id>` (issue 17 point 4; seed 002's `inspect --brief`): one task up
+// `cfa inspect N --task <id>`: one task up
 // close, from the job's records alone — its brief, what its worker replied, each verifier
 // run with the commands it ran and its verdict, its branch and where it merged. Pure.
 //
@@ -67,7 +67,7 @@ export function renderTask(view: JobView, id: string): string[] | null {
     lines.push(
       `  ${run.key} — ${verdict === "pass" ? "✓ pass" : verdict === "fail" ? "✗ fail" : verdict}`,
     );
-    // What the engine recorded of each command (issue 20's evidence) when the verdict line
+    // What the engine recorded of each command when the verdict line
     // has it; else, from older records, what the verifier's transcript asked to run.
     const evidence = recorded?.evidence;
     if (evidence !== undefined) {

@@ -1,4 +1,4 @@
-// Wake a job and end with its state and the next command to type (issue 4 §4).
+// Wake a job and end with its state and the next command to type.
 
 import { wake, type WakeSummary } from "../engine/index.js";
 import { isTerminalState } from "../protocol/fsm.js";
@@ -11,7 +11,7 @@ import { nextStep, type NextStepOptions } from "./next-step.js";
 /**
  * Exit code: 0 when the job rests (waiting on the person, DONE or WITHDRAWN), 1 when it
  * failed or could not start, or stopped live on the model (refused credentials, an API away
- * past the patience: issue 19 §2), 130 when stopped by `signal` (Ctrl-C).
+ * past the patience, neither the job's fault), 130 when stopped by `signal` (Ctrl-C).
  */
 export async function wakeAndReport(
   io: CliIo,

@@ -89,7 +89,7 @@ export function renderWatch(view: WatchView): WatchLine[] {
           const live = to.thread.split(":")[1]?.toUpperCase() ?? state;
           push(line, live, "START", `${to.agent} sparked on ${to.thread}`);
         } else if (to.thread.startsWith("dispatch:")) {
-          // Nested dispatch (issue 11 point 2): a sub-task names the task it hangs under.
+          // A task may dispatch tasks: a sub-task names the task it hangs under.
           const id = to.thread.slice("dispatch:".length);
           const under = taskTag(line.parent);
           const waited = line.type === "unblock" ? " (a slot freed)" : "";
@@ -224,7 +224,7 @@ export function renderWatch(view: WatchView): WatchLine[] {
         if (id === null) break;
         if (line.origin.rule === "send-terminate") {
           const task = view.engine?.tasks[id];
-          // A sub-task merges into its parent task's branch (issue 11 point 2).
+          // A sub-task merges into its parent task's branch.
           const parent = task?.parent === undefined ? undefined : view.engine?.tasks[task.parent];
           const branch = parent?.branch ?? `cfa/${n}`;
           if (task?.status === "conflict")

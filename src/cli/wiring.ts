@@ -101,12 +101,12 @@ export async function wireLocal(
     ...(options.toolSet === undefined ? {} : { toolSet: options.toolSet }),
     // The local forge is a file: a running wake may look for `cfa intervene` at every call.
     commandPollMs: 0,
-    // No sweep here: a person carries a stopped job on (issue 19 §2).
+    // No sweep here: a person carries a stopped job on.
     carryOn: (job) => `\`${cliName(options.env ?? process.env)} resume ${job}\``,
     ...(options.progress ? { progress: options.progress } : {}),
     ...(options.recorded ? { recorded: options.recorded } : {}),
     configure: (config) => {
-      // The repository's read-only paths reach the sandbox made after this (issue 20).
+      // The repository's read-only paths reach the sandbox made after this.
       sandboxes.configure(config);
       options.configure?.(config);
     },

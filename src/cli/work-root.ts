@@ -1,9 +1,9 @@
-// Where a repository's job areas (its worktrees, response journal and wake locks) live, for
-// every verb alike, replays and the demo included (issue 19 §4): outside the repository, in
-// the user's cache folder, one folder per repository path. And whose they are: a repository
-// deleted and made again at the same path (as people do with scratch repositories) finds
-// the folder of the one before, whose worktrees it does not register; that folder is stale
-// and is replaced, not kept to fail the first workspace's boundary check.
+// Where a repository's job areas (its worktrees, response journal and wake locks) live, for every
+// verb alike, replays and the demo included (so the next verb a replay suggests finds its
+// worktrees): outside the repository, in the user's cache folder, one folder per repository path.
+// And whose they are: a repository deleted and made again at the same path (as people do with
+// scratch repositories) finds the folder of the one before, whose worktrees it does not register;
+// that folder is stale and is replaced, not kept to fail the first workspace's boundary check.
 
 import { createHash, randomUUID } from "node:crypto";
 import { lstat, mkdir, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";

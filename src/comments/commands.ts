@@ -1,4 +1,4 @@
-// Commands people write in issue comments. The grammar (issue 8 §9):
+// Commands people write in issue comments. The grammar, so only a line meant as a command acts:
 // - only the first visible line can carry one, so quoting a bot comment (`> /withdraw …`)
 //   or mentioning a command in prose does nothing; what GitHub does not render (an HTML
 //   comment, a link reference definition, ./sanitize.ts) is not a line a person sees;
@@ -31,11 +31,11 @@ export type Command =
   | { kind: "withdraw"; reason: string }
   | { kind: "intervene"; text: string }
   | { kind: "answer"; id: string | null; text: string }
-  /** Issue 20: try a failed workspace setup again (after the config is fixed). */
+  /** Try a failed workspace setup again (after the config is fixed). */
   | { kind: "retry" }
-  /** Issue 17: stop at the next model-call boundary and run nothing until `/resume`. */
+  /** Stop at the next model-call boundary and run nothing until `/resume`. */
   | { kind: "pause"; reason: string }
-  /** Issue 17: release a pause; what people said meanwhile takes effect now. */
+  /** Release a pause; what people said meanwhile takes effect now. */
   | { kind: "resume" }
   /**
    * A request for more work on the job's pull request (docs/protocol.md#jobs-and-states):

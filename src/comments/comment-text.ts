@@ -21,7 +21,7 @@ export const COMMENT_LIMIT = 65_000;
 /** Trims `body` to fit a comment, saying where the full text is; the tail (block) is kept. */
 export function fitComment(whole: string, fullTextAt?: string): string {
   if (whole.length <= COMMENT_LIMIT) return whole;
-  // Redacted before it is cut (issue 18 §3): half a secret is still a leak.
+  // Redacted before it is cut: half a secret is still a leak.
   return cutToFit(redact(whole, "a comment"), COMMENT_LIMIT, fullTextAt).text;
 }
 

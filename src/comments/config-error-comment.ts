@@ -1,4 +1,4 @@
-// The one comment a bad `.github/cfa.yml` gets (issue 5 §5): the fields, verbatim and
+// The one comment a bad `.github/cfa.yml` gets: the fields, verbatim and
 // inert, and what to do. The app, the worker and the engine all render it here, so whichever
 // sees the bad file first, the others find its comment (by digest) and do not post another.
 

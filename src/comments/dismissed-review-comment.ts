@@ -1,4 +1,4 @@
-// The one line a dismissed gate review gets (issue 10 §9). Branch protection's "Dismiss stale
+// The one line a dismissed gate review gets. Branch protection's "Dismiss stale
 // pull request approvals when new commits are pushed" dismisses a gate's approval as soon as
 // the job pushes its next phase, and a person may dismiss a review by hand: either way the
 // reviewer hears what it means for the job, once per review (found again by its block).

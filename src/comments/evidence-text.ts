@@ -1,4 +1,4 @@
-// Issue 20, as a person reads it on GitHub: the commands a verdict rests on (recorded by the
+// A verdict's evidence, as a person reads it on GitHub: the commands it rests on (recorded by the
 // engine, never the model's words), the workspaces' setup, and the requests the egress proxy
 // refused. Pure; shared by the status comment and the check runs.
 

@@ -1,4 +1,4 @@
-// The one comment a failed worker run leaves on the job's issue (issue 4 §4): what went
+// The one comment a failed worker run leaves on the job's issue: what went
 // wrong, with every secret redacted, shown as inert text, and where the log is. Keyed by
 // the run and attempt so a re-run of the same attempt never posts it twice.
 

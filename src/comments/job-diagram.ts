@@ -1,7 +1,7 @@
-// A picture of the job for people on GitHub (issue 10 "a picture of the job"): the state
-// machine of seed 000 Diagram 1 with the current state marked and the edges taken counted
-// (backtracks called out), and the dispatch tree with each task's status. Pure: records in,
-// Markdown out. GitHub renders a fenced ```mermaid block as a diagram
+// A picture of the job for people on GitHub: the state machine (docs/protocol.md#jobs-and-states)
+// with the current state marked and the edges taken counted (backtracks called out), and the
+// dispatch tree with each task's status. Pure: records in, Markdown out. GitHub renders a fenced
+// ```mermaid block as a diagram
 // (https://docs.github.com/en/get-started/writing-on-github/working-with-advanced-formatting/creating-diagrams).
 // Nothing an agent wrote reaches the diagram except through mermaidLabel().
 
@@ -48,8 +48,9 @@ export interface JobDiagramFacts {
  */
 export const MAX_TREE_NODES = TASKS_SHOWN;
 
-// Colours readable in GitHub's light and dark themes. A terminal state has its own colour
-// (issue 19 §8): DONE green, FAILURE red, WITHDRAWN grey — never the amber of a live one.
+// Colours readable in GitHub's light and dark themes. A terminal state has its own colour, so an
+// end is never mistaken for another: DONE green, FAILURE red, WITHDRAWN grey — never the amber of a
+// live one.
 const STATE_CLASSES = [
   "classDef current fill:#fde68a,stroke:#b45309,stroke-width:3px,color:#111",
   "classDef visited fill:#e0f2fe,stroke:#0369a1,color:#111",
@@ -65,15 +66,15 @@ const TERMINAL_CLASS: Partial<Record<State, string>> = {
   FAILURE: "failed",
   WITHDRAWN: "withdrawn",
 };
-/** The path taken drawn strongly, every other edge faint (issue 19 §8). */
+/** The path taken drawn strongly, every other edge faint, so the job's path stands out. */
 const TAKEN_STYLE = "stroke:#0369a1,stroke-width:3px,color:#0c4a6e";
 const NOT_TAKEN_STYLE = "stroke:#d1d5db,stroke-width:1px,color:#9ca3af";
 
 /**
- * Seed 000 Diagram 1, every edge from the transition table, with this job's path on it: a
- * Mermaid flowchart (a state diagram cannot style its edges,
- * https://mermaid.js.org/syntax/flowchart.html#styling-links): edges taken are thick
- * (`==>`) and dark, counted and backtracks called out; the rest dotted (`-.->`) and faint.
+ * The state machine (docs/protocol.md#jobs-and-states), every edge from the transition table, with
+ * this job's path on it: a Mermaid flowchart (a state diagram cannot style its edges,
+ * https://mermaid.js.org/syntax/flowchart.html#styling-links): edges taken are thick (`==>`) and
+ * dark, counted and backtracks called out; the rest dotted (`-.->`) and faint.
  */
 export function stateDiagram(facts: Pick<JobDiagramFacts, "state" | "history" | "round">): string {
   const taken = new Map<string, number>();
@@ -132,9 +133,9 @@ const TASK_CLASSES = new Map<string, { name: string; style: string }>([
 ]);
 
 /**
- * The dispatch tree (seed 000 §6): the lead at the root, each task under its parent. Node ids
- * are generated (`t0`, `t1`…), never taken from task ids; a task whose parent is unknown, or
- * that sits on a cycle, hangs from the root so every task is drawn once.
+ * The dispatch tree (docs/protocol.md#dispatch): the lead at the root, each task under its parent.
+ * Node ids are generated (`t0`, `t1`…), never taken from task ids; a task whose parent is unknown,
+ * or that sits on a cycle, hangs from the root so every task is drawn once.
  */
 export function dispatchTree(facts: Pick<JobDiagramFacts, "job" | "state" | "tasks">): string {
   const tasks = [...facts.tasks].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -1,4 +1,4 @@
-// The evidence part of a check run's summary (issue 20): each task's verdict with the
+// The evidence part of a check run's summary: each task's verdict with the
 // commands it rests on, the setup runs and the blocked requests. Pure.
 
 import type { EngineState } from "../records/engine-state.js";

@@ -1,4 +1,4 @@
-// A text on one line, cut at a width with "…" so a cut is never silent (issue 19 §6): the
+// A text on one line, cut at a width with "…" so a cut is never silent: the
 // live log, `cfa watch` and the engine's progress lines all cut this way.
 
 export function oneLine(text: string, max: number): string {

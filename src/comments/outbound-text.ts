@@ -1,4 +1,4 @@
-// The one outbound filter (issue 18 §1): every text the bot posts — comments, pull request
+// The one outbound filter: every text the bot posts — comments, pull request
 // titles and bodies, check runs, replies — passes here at the Forge boundary
 // (./outbound-forge.ts), after the redactor. Nothing in it pings a person or a team, and
 // nothing closes an issue, unless a template marked it as the bot's own (./own-marks.ts).

@@ -1,4 +1,4 @@
-// The one reply a person without authority gets for a command or a review (issue 18 §6):
+// The one reply a person without authority gets for a command or a review:
 // posted by the app, which judged their live permission before any dispatch, so no worker
 // run starts for them. Found again by its hidden block, so a redelivery, an edit of the
 // same comment, or a worker that reads the comment later never answers it a second time

@@ -1,4 +1,4 @@
-// The bot's own deliberate mentions and closing keywords (issue 18 §1): a gate asks its
+// The bot's own deliberate mentions and closing keywords: a gate asks its
 // reviewers by name, a question pings the person asked, a refusal answers the one refused,
 // and the job's pull request says `Closes #<job>`. Everything else that reaches a posted
 // text — agents' words, people's words, file names — is neutralised at the Forge boundary

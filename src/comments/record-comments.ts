@@ -94,13 +94,13 @@ function quote(text: string): string {
 }
 
 function oneParagraph(text: string): string {
-  // Redacted before it is cut (issue 18 §3): half a secret is still a leak.
+  // Redacted before it is cut: half a secret is still a leak.
   const flat = redact(text, "a comment").replace(/\s+/g, " ").trim();
   return flat.length > 500 ? `${flat.slice(0, 499)}…` : flat;
 }
 
 /**
- * The one reminder of a gate nobody answered (issue 17 point 2): it mentions the reviewers
+ * The one reminder of a gate nobody answered: it mentions the reviewers
  * with the template's own mark (own-marks.ts), so the outbound filter lets it ping them.
  */
 export function reminderComment(

@@ -25,7 +25,7 @@ import { RE2JS } from "re2js";
 
 /** Comment-like constructs GitHub does not render; each runs to its end or the text's. */
 const HIDDEN_BLOCKS: readonly RegExp[] = [
-  // `<!-->` and `<!--->` are complete (empty) comments (GFM §6.10).
+  // `<!-->` and `<!--->` are complete (empty) comments (GFM spec §6.10).
   /<!--(?:-?>|[\s\S]*?(?:-->|$))/g,
   /<\?[\s\S]*?(?:\?>|$)/g,
   /<!\[CDATA\[[\s\S]*?(?:\]\]>|$)/g,
@@ -109,7 +109,7 @@ function decodeReference(_match: string, hex: string | undefined, decimal: strin
 }
 
 /**
- * Drops every line that is a link reference definition (GFM §4.7): up to three spaces,
+ * Drops every line that is a link reference definition (GFM spec §4.7): up to three spaces,
  * `[label]:`, a destination on the same or the next line, and an optional title on the same
  * or the next line. Fenced code is not spared: hiding a visible line from an agent is the
  * safe way to be wrong.

@@ -29,7 +29,7 @@ export interface StatusFacts {
   links: { branch?: string; pr?: string; artifacts: { name: string; url: string }[] };
   /** Things a person should know that are not the next move (the PR could not be a draft…). */
   notices?: readonly string[];
-  /** The job waits on a failed setup (issue 20): its command and last lines are shown. */
+  /** The job waits on a failed setup: its command and last lines are shown. */
   setupWaiting?: boolean;
   /**
    * The job and its follow-ups in order, this one last (docs/protocol.md#jobs-and-states):
@@ -68,7 +68,7 @@ export function renderStatusComment(facts: StatusFacts): string {
     "",
     // A follow-up's status comment is the job's, edited in place: every round, in order.
     ...(rounds.length > 1 ? [...roundsTable(rounds, round ?? 1), ""] : []),
-    // Issue 17: who paused it, since when and why (their words, one line, nobody pinged).
+    // Who paused it, since when and why (their words, one line, nobody pinged).
     ...(engine.paused
       ? [
           `> [!IMPORTANT]\n> **Paused** by ${oneLine(`@${engine.paused.by}`)} since ${engine.paused.since}: ${oneLine(engine.paused.reason)}. No agent runs until ${facts.verbs?.resume ?? "`/resume`"}.`,
@@ -91,7 +91,7 @@ export function renderStatusComment(facts: StatusFacts): string {
     meta,
   }));
   if (tasks.length > 0) {
-    // Issue 20: what each verdict rests on — the commands the engine saw run, not the
+    // What each verdict rests on — the commands the engine saw run, not the
     // model's account of them; a pass with none is unverified. A big job lists the tasks that
     // matter and counts the rest (tasks-that-matter.ts).
     const { shown, rest } = tasksThatMatter(tasks);
@@ -114,8 +114,8 @@ export function renderStatusComment(facts: StatusFacts): string {
     "",
     "</details>",
   );
-  // The history: transitions, and people's decisions at gates with their notes (issue 17
-  // point 3), in time order (ISO times sort as text; a decision from older records has none).
+  // The history: transitions, and people's decisions at gates with their notes, in
+  // time order (ISO times sort as text; a decision from older records has none).
   const history = [
     ...job.history.map((entry) => ({
       at: entry.at,
@@ -155,7 +155,7 @@ export function renderStatusComment(facts: StatusFacts): string {
 
 /** Reasons come from agents: one line, and no @mention that would ping anyone. */
 function oneLine(text: string): string {
-  // Redacted before it is cut (issue 18 §3): half a secret is still a leak.
+  // Redacted before it is cut: half a secret is still a leak.
   const flat = neutralizeMentions(redact(text, "a comment").replace(/\s+/g, " ").trim());
   return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
 }

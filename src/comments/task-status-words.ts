@@ -1,4 +1,4 @@
-// One vocabulary for a task's status wherever a person reads it (issue 19 §8): the status
+// One vocabulary for a task's status wherever a person reads it: the status
 // comment's table, its picture, `cfa inspect`. The records keep the engine's own names
 // (engine-state.ts TaskMeta.status); people read these. A Map, not an object literal: a
 // status named "toString" must not find Object's prototype.

@@ -1,4 +1,4 @@
-// A big job's tasks collapsed to what a person acts on (issue 19 §8): the status comment's
+// A big job's tasks collapsed to what a person acts on: the status comment's
 // table and its tree of 60 tasks were a 60-row table and a 968×50 px strip. Above a bound,
 // only the tasks that matter are listed — working, queued, in a merge conflict, or failing
 // their verifier — each with the tasks above it (so a sub-task still hangs where it belongs),

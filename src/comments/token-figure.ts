@@ -1,4 +1,4 @@
-// One token figure wherever a person reads one (issue 19 §8): the status comment, `cfa
+// One token figure wherever a person reads one: the status comment, `cfa
 // inspect`, the replay's report. "In" is everything the model read — the request's own
 // input plus what it read from and wrote to the prompt cache: the Messages API counts these
 // apart ("Total input tokens in a request is the summation of `input_tokens`,

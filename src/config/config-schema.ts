@@ -1,6 +1,6 @@
-// The schema of `.github/cfa.yml` (docs/configuration.md; seed 000 §13 operational
-// policy). Every key is optional and defaulted; unknown keys are errors, so a typo cannot
-// silently fall back to a default.
+// The schema of `.github/cfa.yml` (docs/configuration.md; docs/protocol.md#configuration).
+// Every key is optional and defaulted; unknown keys are errors, so a typo cannot silently fall
+// back to a default.
 
 import * as z from "zod";
 import { DEFAULT_CAPS, DEFAULT_NUDGE_LIMIT, DEFAULT_RETRY_BUDGET } from "../protocol/failure.js";
@@ -25,11 +25,11 @@ export const SANDBOX_MODES = ["require", "off"] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
 export const AUDIT_TRAIL_MODES = ["keep", "drop"] as const;
-/** Issue 15 point 6: `execute.runners`. */
+/** `execute.runners`: where a job's tasks run. */
 export const RUNNER_MODES = ["single", "auto", "per-task"] as const;
 export type RunnerMode = (typeof RUNNER_MODES)[number];
 
-/** Where Claude is reached (issue 9 §9): the Anthropic API (or a gateway), Bedrock, Vertex AI. */
+/** Where Claude is reached: the Anthropic API (or a gateway), Bedrock, Vertex AI. */
 export const PROVIDERS = ["anthropic", "bedrock", "vertex"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 export type AuditTrailMode = (typeof AUDIT_TRAIL_MODES)[number];
@@ -89,16 +89,19 @@ const perState = <S extends z.ZodType>(make: (state: LiveState) => S) =>
 export const CfaConfigFileSchema = z.strictObject({
   /** The issue label that starts a job. GitHub labels are at most 50 characters. */
   label: z.string().trim().min(1).max(50).default("cfa"),
-  /** Seed 000 §7, §13: per live state. */
+  /** The escalation policy of each live state (docs/protocol.md#escalation). */
   escalation: perState(() => z.enum(ESCALATION_POLICIES).default("always")).prefault({}),
-  /** Retries per state before FAILURE (seed 000 §12 "Termination guaranteed"). */
+  /** Retries per state before FAILURE, so every job terminates (docs/protocol.md#invariants). */
   retryBudget: z.int().min(0).max(20).default(DEFAULT_RETRY_BUDGET),
   /**
-   * Seed 000 §3 PENDING: nudges in a row of a lead that stops without finishing, asking or
-   * waiting on a task, before FAILURE. Nudges spend no retry budget.
+   * Pending turns (docs/protocol.md#jobs-and-states): nudges in a row of a lead that stops without
+   * finishing, asking or waiting on a task, before FAILURE. Nudges spend no retry budget.
    */
   nudges: z.int().min(0).max(50).default(DEFAULT_NUDGE_LIMIT),
-  /** Seed 001 CO-3: breaching a cap fails the job. A value equal to its cap is within it. */
+  /**
+   * Breaching a cap fails the job, so someone looks (docs/protocol.md#recorded-decisions). A value
+   * equal to its cap is within it.
+   */
   caps: z
     .strictObject({
       turns: z.int().min(1).default(DEFAULT_CAPS.turns),
@@ -106,10 +109,10 @@ export const CfaConfigFileSchema = z.strictObject({
       costUsd: z.number().positive().default(DEFAULT_CAPS.costUsd),
     })
     .prefault({}),
-  /** Seed 000 §13: open conversations per parent before a spark is blocked. */
+  /** Open conversations per parent before a spark is blocked (docs/protocol.md#configuration). */
   fanOut: z.int().min(1).max(20).default(3),
   /**
-   * Seed 000 §2: tasks may dispatch sub-tasks, down to this many levels below the lead
+   * Tasks may dispatch sub-tasks, down to this many levels below the lead
    * (1: only the lead dispatches).
    */
   dispatchDepth: z.int().min(1).max(10).default(3),
@@ -124,18 +127,18 @@ export const CfaConfigFileSchema = z.strictObject({
       .default(() => [...DEFAULT_COMMANDS[role]]),
   ).prefault({}),
   /**
-   * Issue 20: `false` (none, the default), `true` (everything, unfiltered) or a list of
+   * `false` (none, the default), `true` (everything, unfiltered) or a list of
    * ecosystems and hosts let through the sandbox's egress proxy (network-setting.ts).
    */
   network: perRole(() => NetworkSettingSchema.default(false)).prefault({}),
   /**
-   * Issue 20: commands that prepare every new workspace (the job's and each task's) before
+   * Commands that prepare every new workspace (the job's and each task's) before
    * an agent works in it, in the sandbox, with their own network (setup-setting.ts).
    */
   setup: SetupSettingSchema.optional(),
   /** `.mcp.json`'s tools per role, by tool-name pattern, and their time limits (mcp-setting.ts). */
   mcp: McpSettingSchema,
-  /** Issue 8 §11: per-command resource limits, per role (src/ports/sandbox.ts). */
+  /** Per-command resource limits, per role (src/ports/sandbox.ts). */
   commandLimits: perRole(() =>
     z
       .strictObject({
@@ -167,10 +170,11 @@ export const CfaConfigFileSchema = z.strictObject({
       .prefault({}),
   ).prefault({}),
   /**
-   * Seed 000 §10: a workspace whose boundary cannot be verified is refused unless `off`.
-   * Either the mode alone (`sandbox: off`) or `{ mode, readOnlyPaths }` (issue 20: host
-   * folders added read-only to the sandbox, on top of DEFAULT_READ_ONLY_PATHS). The parsed
-   * config keeps `sandbox` as the mode and carries the paths as `sandboxReadOnlyPaths`.
+   * A workspace whose boundary cannot be verified is refused unless `off`
+   * (docs/protocol.md#workspaces). Either the mode alone (`sandbox: off`) or
+   * `{ mode, readOnlyPaths }` (host folders added read-only to the sandbox, on top of
+   * DEFAULT_READ_ONLY_PATHS). The parsed config keeps `sandbox` as the mode and carries the paths
+   * as `sandboxReadOnlyPaths`.
    */
   sandbox: z
     .union(
@@ -193,7 +197,7 @@ export const CfaConfigFileSchema = z.strictObject({
       commandTimeoutSeconds: z.int().min(1).max(MAX_COMMAND_SECONDS).default(300),
       commandOutputBytes: z.int().min(1).default(65536),
       /**
-       * Issue 18 §7: the largest file a commit takes, in MiB. A file over it stays in the
+       * The largest file a commit takes, in MiB. A file over it stays in the
        * workspace, untracked, and the agent is told. GitHub blocks files over 100 MiB (so a
        * push holding one fails, and every push after it) and warns from 50 MiB ("About large
        * files on GitHub"), hence the ceiling; 10 MiB is far above any source file or lockfile
@@ -201,7 +205,7 @@ export const CfaConfigFileSchema = z.strictObject({
        */
       fileMiB: z.int().min(1).max(GITHUB_FILE_LIMIT_MIB).default(DEFAULT_FILE_MIB),
       /**
-       * Seed 000 §13 "retry budget and timeout": the wall-clock limit of one agent turn.
+       * The wall-clock limit of one agent turn (docs/protocol.md#configuration).
        * Exceeded, the turn stops (its call in flight is cut) and that is a state-level failure
        * naming the limit. The default allows 60 tool calls at about a minute each.
        */
@@ -216,7 +220,7 @@ export const CfaConfigFileSchema = z.strictObject({
        */
       apiPatienceMinutes: z.int().min(1).max(360).default(15),
       /**
-       * Issue 15: how long the worker's run may last (the work job's `timeout-minutes` in the
+       * How long the worker's run may last (the work job's `timeout-minutes` in the
        * workflow templates: 340), and how long before that the wake stops at a turn boundary,
        * pushes what it did and dispatches the job's next run, instead of being cut by the
        * time limit.
@@ -256,7 +260,7 @@ export const CfaConfigFileSchema = z.strictObject({
     })
     .prefault({}),
   /**
-   * Issue 15 point 6: where the tasks the project lead dispatches run. `single`: in the lead's
+   * Where the tasks the project lead dispatches run. `single`: in the lead's
    * run; `per-task`: each in its own workflow run (the workflow's `task` job); `auto`: in its
    * own run only where that pays (src/engine/fanout/choose-runner.ts, thresholds measured by
    * `npm run bench -- runners`). Sub-tasks always stay in their parent task's run.
@@ -293,7 +297,7 @@ export const CfaConfigFileSchema = z.strictObject({
    */
   pushWorkflows: z.boolean().default(false),
   /**
-   * Gates nobody answers (issue 17 point 2; seed 002's gate_timeout_minutes): one reminder
+   * Gates nobody answers, so a job does not wait forever: one reminder
    * mentioning the reviewers after `remindAfterHours`, and the job withdrawn, saying why,
    * after `expireAfterDays`. Each absent: a gate waits without it. Driven by the sweep.
    */

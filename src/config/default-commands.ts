@@ -1,7 +1,7 @@
-// The commands each role may run by default (seed 000 §10, §13: the role definition
-// controls authorization). Program names only: the sandbox matches argv[0] against them.
+// The commands each role may run by default (docs/protocol.md#configuration: a role's
+// definition says what it may use). Program names only: the sandbox matches argv[0] against them.
 //
-// The list is a convenience and an audit record, not the boundary (issue 20 "Commands"):
+// The list is a convenience and an audit record, not the boundary:
 // `find -exec`, `xargs`, `env`, `sh -c`, `npx`, `npm run`, `make` and every interpreter run
 // any program they are given, so no list of names could keep a program from running. What
 // holds is the sandbox around every command (docs/sandbox.md): an allowlisted read-only

@@ -1,4 +1,4 @@
-// Which ecosystems a repository uses, from the names of its files (issue 20: setup's
+// Which ecosystems a repository uses, from the names of its files (setup's
 // default network is the ecosystems detected). Pure: the caller lists the files (e.g. `git
 // ls-files` on the default branch). A manifest anywhere in the tree counts, so a monorepo's
 // packages/*/package.json or a docs/requirements.txt is found; vendored trees are skipped.

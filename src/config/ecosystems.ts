@@ -1,4 +1,4 @@
-// Egress by ecosystem (issue 20): the names a role's `network:` list may use, each mapped to
+// Egress by ecosystem: the names a role's `network:` list may use, each mapped to
 // the documented hosts of that ecosystem's registries, toolchain downloads and mirrors.
 //
 // Source: GitHub Agentic Workflows' network ecosystems, the table its compiler reads

@@ -1,4 +1,4 @@
-// Seed 000 §7, §13: the per-state escalation policy decides how often the proxy must
+// The per-state escalation policy (docs/protocol.md#escalation) decides how often the proxy must
 // consult the person before answering on their behalf. The values are the protocol's own.
 
 import { ESCALATION_POLICIES, type Policy } from "../protocol/bus/molecules.js";

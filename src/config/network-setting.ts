@@ -1,4 +1,4 @@
-// A role's `network:` in .github/cfa.yml (issue 20 "Egress by ecosystem"): `false` (no
+// A role's `network:` in .github/cfa.yml: `false` (no
 // network, the default), `true` (the whole network, unfiltered), or a list of ecosystem
 // names (ecosystems.ts) and host names that the sandbox's egress proxy lets through.
 //

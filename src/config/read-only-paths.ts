@@ -1,4 +1,4 @@
-// `sandbox.readOnlyPaths` in .github/cfa.yml (issue 20 "Toolchains"): host folders added,
+// `sandbox.readOnlyPaths` in .github/cfa.yml: host folders added,
 // read-only, to the sandbox's root. What can be judged from the text alone is judged here;
 // what needs the machine (the runner's own folders, a path that does not exist) is judged
 // where the sandbox is made (src/adapters/sandbox/toolchain-paths.ts).

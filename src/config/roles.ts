@@ -1,6 +1,6 @@
 // The agent roles a deployment configures (docs/architecture.md: agents/): the
 // two phase leads, the workers and verifiers they dispatch, and the proxy that stands for the
-// person (seed 000 §2, §7). Models, commands and network access are set per role.
+// person (docs/protocol.md#message-soup). Models, commands and network access are set per role.
 
 export const ROLES = ["intent-lead", "project-lead", "worker", "verifier", "proxy"] as const;
 export type Role = (typeof ROLES)[number];

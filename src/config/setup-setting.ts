@@ -1,4 +1,4 @@
-// `setup:` in .github/cfa.yml (issue 20 "Setup steps"): the commands that prepare a workspace
+// `setup:` in .github/cfa.yml: the commands that prepare a workspace
 // (install dependencies, build what tests need) before an agent works in it. Two shapes:
 //
 //   setup: [npm ci, [pip, install, -r, requirements.txt]]

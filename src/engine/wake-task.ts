@@ -1,6 +1,7 @@
-// A task's own run (issue 15 point 6): the task's worker runs its turns here, on the task's
-// branch `cfa/<N>-<task>`, in a worktree of the run's fresh clone, while the lead's run keeps
-// everything else. What this run may write is the task branch alone, and it is built so:
+// A task's own run (its commands get a runner to themselves): the task's worker runs its turns
+// here, on the task's branch `cfa/<N>-<task>`, in a worktree of the run's fresh clone, while the
+// lead's run keeps everything else. What this run may write is the task branch alone, and it is
+// built so:
 // - its session's forge refuses every write (task-run-forge.ts): no comment, reaction, check,
 //   pull request, branch push or deletion through it; the job worktree it opens is read, and
 //   whatever the engine commits there locally is never pushed;
@@ -305,7 +306,7 @@ async function runWorker(
         );
       const code = (await git(["rev-parse", "--verify", "HEAD"])).trim();
       // A worker that asked waits for its answer, which only the lead's run can give; one
-      // with a sub-task still open is not done (issue 15 point 6: the subtree ends first).
+      // with a sub-task still open is not done (the subtree ends first).
       done =
         asked === null &&
         s.soup.mailbox(worker).length === 0 &&
@@ -349,8 +350,9 @@ async function commitCode(s: Session, task: string, message: string): Promise<vo
  * The subtree went quiet with sub-tasks open: nobody has mail, so nothing would ever close
  * them, and they exist in this run alone — a record that ended here would leave the worker
  * waiting on replies no run can send. The worker hears of it once; still quiet, the open
- * sub-tasks are dropped unmerged ([term-drop], seed 000 §10) and the worker told to do their
- * work itself. Returns the worker when it has that message, else null (the turn ends).
+ * sub-tasks are dropped unmerged, as a withdrawal drops them (docs/protocol.md#workspaces), and the
+ * worker told to do their work itself. Returns the worker when it has that message, else null (the
+ * turn ends).
  */
 async function quietSubtree(
   s: Session,
@@ -506,9 +508,9 @@ function askOf(
 
 /**
  * A worktree of the run's subtree (the task's or a sub-task's) set up before its worker's
- * first turn here (issue 20). Run without the lead's bookkeeping, which would commit the job's
- * state: a failed setup fails the run, and the lead's watch dispatches the task again or takes
- * it over, whose own run then records the failure and waits for the person. Marked under the
+ * first turn here, as in the lead's run. Run without the lead's bookkeeping, which would commit the
+ * job's state: a failed setup fails the run, and the lead's watch dispatches the task again or
+ * takes it over, whose own run then records the failure and waits for the person. Marked under the
  * name the lead's run uses (ensure-setup.ts), so a sub-task's verifier here finds its worktree
  * set up and commits nothing.
  */

@@ -1,6 +1,6 @@
-// wake(job): run one job until it is quiescent — waiting on a person, or at a terminal
-// (issue 4 §2). Every wake re-reads the forge: events are cues, never changes to apply
-// blindly, so a lost or repeated delivery changes nothing but timing.
+// wake(job): run one job until it is quiescent — waiting on a person, or at a terminal. Every wake
+// re-reads the forge: events are cues, never changes to apply blindly, so a lost or repeated
+// delivery changes nothing but timing.
 
 import { unmark } from "../comments/own-marks.js";
 import { addressKey } from "../protocol/address.js";
@@ -91,7 +91,9 @@ export interface WakeOptions {
   config?: CfaConfig;
   /**
    * Who a job that starts in this wake is for: whoever started it (on GitHub the person who
-   * added the label, issue 10 §7). By default the issue's author. A started job keeps its own.
+   * added the label: an outsider may have opened the issue, and only a reviewer with write
+   * access makes a gate's approval count). By default the issue's author. A started job keeps
+   * its own.
    */
   requester?: string;
 }
@@ -196,9 +198,9 @@ async function runAndFinish(s: Session, options: WakeOptions): Promise<WakeSumma
     if (options.signal?.aborted) {
       // Aborted (a second Ctrl-C, SIGTERM) is a crash by choice: the turns in flight never
       // land — their files are dropped, nothing more is committed or posted — and the next
-      // wake redoes them without spending the retry budget (seed 000 §11 bounded
-      // crash-loss). What they paid reaches the journal's branch if it can in the seconds
-      // left (GitHub kills the process 2.5 s after SIGTERM), so the next run pays it once.
+      // wake redoes them without spending the retry budget (bounded crash-loss,
+      // docs/protocol.md#invariants). What they paid reaches the journal's branch if it can in the
+      // seconds left (GitHub kills the process 2.5 s after SIGTERM), so the next run pays it once.
       await s.repo.resetToHead();
       await Promise.race([
         runtimeOf(s).journalBranch?.flush(),
@@ -206,7 +208,7 @@ async function runAndFinish(s: Session, options: WakeOptions): Promise<WakeSumma
       ]);
       throw error;
     }
-    // The runner's disk is full: the job pauses, live (issue 18 §7, disk-pause.ts).
+    // The runner's disk is full: the job pauses, live (disk-pause.ts).
     if (!isDiskFull(error)) throw error;
     await pauseForDisk(s, error);
     return undefined;
@@ -231,7 +233,7 @@ function summaryOf(s: Session, stopped: WakeSummary["stopped"]): WakeSummary {
 
 /**
  * The disk was full before the job could be opened (the wake lock, the reset to the last
- * commit): nothing is recorded and nothing lost; the wake says so and ends (issue 18 §7).
+ * commit): nothing is recorded and nothing lost; the wake says so and ends.
  */
 function fullBeforeOpening(n: number, deps: EngineDeps, error: unknown): WakeSummary {
   const note = diskFullAdvice(deps.clock.now().toISOString(), diskFullDetail(error) ?? "");
@@ -289,13 +291,13 @@ async function catchUp(s: Session): Promise<boolean> {
   await resumeUnfinished(s);
   if (isTerminalState(s.job.state)) return false;
   await ingestHumanEvents(s, { checkPullRequest: true });
-  // Issue 17: a paused job runs nothing — no lead, proxy, question, nudge or turn — until a
+  // A paused job runs nothing — no lead, proxy, question, nudge or turn — until a
   // person resumes it; what people said meanwhile was recorded above and acts on resume.
   if (isPaused(s)) return false;
   // A gate nobody answered: its one reminder, or the job withdrawn when it expired.
   await remindGates(s);
   if (!isLiveState(s.job.state)) return false;
-  // Issue 15 point 6: what the tasks' own runs pushed since the last wake reaches the bus;
+  // What tasks running in runs of their own pushed since the last wake reaches the bus;
   // then the states of the runs still watched, a run that ended since the branches were
   // fetched folded whole before it is judged (task-run-states.ts).
   if (await foldAtWake(s)) await persist(s, `cfa #${s.n}: task runs folded`);
@@ -426,9 +428,10 @@ function isPaused(s: Session): boolean {
 }
 
 /**
- * The scheduler's loop (issue 15 "no barrier"): between two applied turns, everything that
- * used to happen between rounds — the lead, proxies, questions to people, then starting every
- * instance that has mail while a slot is free — and then the next turn to end is applied.
+ * The scheduler's loop, with no round barrier (docs/protocol.md#message-soup): between two applied
+ * turns, everything that used to happen between rounds — the lead, proxies, questions to people,
+ * then starting every instance that has mail while a slot is free — and then the next turn to end
+ * is applied.
  */
 async function runTurns(s: Session, turns: TurnScheduler, options: WakeOptions): Promise<void> {
   let applied = 0;
@@ -454,7 +457,7 @@ async function runTurns(s: Session, turns: TurnScheduler, options: WakeOptions):
     if (!(await dispatchSaved(s)) && mailed)
       await persist(s, `cfa #${s.n}: task runs dispatched on mail`);
 
-    // Issue 20: every workspace is set up before an agent works in it; a failed setup makes
+    // Every workspace is set up before an agent works in it; a failed setup makes
     // the job wait for the person (fix the config, /retry), not the agents work without it.
     const starting = new Set(turns.runnable());
     const toSetUp = s.soup.runnable().filter((a) => starting.has(addressKey(a)));
@@ -483,7 +486,7 @@ async function runTurns(s: Session, turns: TurnScheduler, options: WakeOptions):
       return;
     }
     if (ended.aborted === null && isDiskFull(ended.turn.error)) {
-      // The runner's disk is full (issue 18 §7, flow/disk-pause.ts): every running turn stops
+      // The runner's disk is full (flow/disk-pause.ts): every running turn stops
       // (their calls stay journalled) and the job pauses, live.
       await turns.stopAll("the runner's disk is full");
       await pauseForDisk(s, ended.turn.error, ended.turn.a);
@@ -494,9 +497,9 @@ async function runTurns(s: Session, turns: TurnScheduler, options: WakeOptions):
     clearDiskPause(s);
     applied += 1;
     if (options.maxTurns !== undefined && applied >= options.maxTurns) break;
-    // A turn boundary: what people said in the meantime applies now (seed 000 §8); the
-    // cheap look first (a conditional request on GitHub), so a turn costs no reads when
-    // nobody wrote.
+    // A turn boundary: what people said in the meantime applies now
+    // (docs/protocol.md#intervention); the cheap look first (a conditional request on GitHub), so a
+    // turn costs no reads when nobody wrote.
     // A withdrawal seen mid-turn (poll-interventions.ts) is read here whatever the probe says:
     // the poll's look already took the probe's news.
     const rt = runtimeOf(s);
@@ -506,7 +509,7 @@ async function runTurns(s: Session, turns: TurnScheduler, options: WakeOptions):
     ) {
       await ingestHumanEvents(s);
       turns.abortConsumed();
-      // Paused (issue 17): the turns still running stop at their next call, as for a stop.
+      // Paused: the turns still running stop at their next call, as for a stop.
       if (s.engine.paused !== undefined) rt.pause?.(s.engine.paused.by);
       // Applied (or refused, when its author may not withdraw): turns run normally again.
       if (!stopping()) rt.stopping = null;
@@ -540,8 +543,9 @@ function waitingOnPerson(s: Session): boolean {
 
 /**
  * Nothing runs and nobody is asked: the lead ended its turn without finishing. That is a
- * PENDING turn (seed 000 §3); nudge it. Nudges are free of the retry budget and bounded on
- * their own (nudge.ts), so a lead that never finishes still ends. False: no lead to nudge.
+ * PENDING turn (docs/protocol.md#jobs-and-states); nudge it. Nudges are free of the retry budget
+ * and bounded on their own (nudge.ts), so a lead that never finishes still ends. False: no lead to
+ * nudge.
  */
 async function nudgeIdleLead(s: Session): Promise<boolean> {
   const lead = currentLead(s);

@@ -1,4 +1,4 @@
-// Folders a workspace's setup fills (issue 20 "Setup steps": `npm ci`, a virtualenv…) that
+// Folders a workspace's setup fills (`npm ci`, a virtualenv…) that
 // never belong in a commit, whatever the repository's .gitignore says or an agent makes it
 // say: git's own ignore rules still apply on top. Matched at any depth, by name.
 //

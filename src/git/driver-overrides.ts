@@ -1,4 +1,4 @@
-// Attribute drivers off, whatever a tree's `.gitattributes` asks for (issue 8 §1). An
+// Attribute drivers off, whatever a tree's `.gitattributes` asks for. An
 // attribute only names a driver; the program comes from config
 // (https://git-scm.com/docs/gitattributes: "filter … clean and smudge commands are specified
 // in the configuration", "merge.<driver>.driver … the command to run"). System and global
@@ -11,8 +11,9 @@
 //   `if (cmd && *cmd) … else if (drv->process && *drv->process)`), and `required=false` keeps
 //   an empty one from failing the command (a wedged job);
 // - merge: `merge.<name>.driver=false` makes the driver report a conflict (git runs the
-//   `false` built-in of the shell, nothing named by the tree), so the parent resolves it as it
-//   would any conflict (seed 000 §10); `merge.default` goes back to the built-in text merge;
+//   `false` built-in of the shell, nothing named by the tree), so the parent agent resolves it
+//   as any conflict (docs/protocol.md#workspaces); `merge.default` goes back to the built-in
+//   text merge;
 // - diff/textconv drivers: the engine's diffs are plumbing or `--name-only`, which never run
 //   them ("textconv … not for … diff plumbing commands":
 //   https://git-scm.com/docs/git-diff#Documentation/git-diff.txt---no-textconv), and pass
@@ -35,8 +36,8 @@ const cache = new Map<string, Cached>();
  * Where a listing is kept, and what invalidates it. Linked worktrees read the common dir's
  * config and, only with `extensions.worktreeConfig`, their own `config.worktree`
  * (https://git-scm.com/docs/git-worktree#_configuration_file): a worktree without that file
- * lists exactly what its common dir lists, so a job's worktrees share one listing (issue 19
- * §3: one `git config` process per repository instead of one per task). Not when the config
+ * lists exactly what its common dir lists, so a job's worktrees share one listing (one
+ * `git config` process per repository instead of one per task). Not when the config
  * includes other files: `includeIf "gitdir:…"` and `"onbranch:…"` differ per worktree.
  * Included files are not followed for the stamp; a repository whose owner edits only an
  * included file while a job runs gets the new drivers switched off at the next process.

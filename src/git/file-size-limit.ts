@@ -1,4 +1,4 @@
-// GitHub's hard limit on one file (issue 18 §7). "About large files on GitHub"
+// GitHub's hard limit on one file. "About large files on GitHub"
 // (https://docs.github.com/en/repositories/working-with-files/managing-large-files/about-large-files-on-github):
 // GitHub warns when a pushed file is larger than 50 MiB and blocks files larger than 100 MiB
 // — the push is refused (GH001, "this exceeds GitHub's file size limit of 100.00 MB"), and so

@@ -1,4 +1,4 @@
-// The one git runner of the engine (issue 8 §1): every git command the engine runs — over its
+// The one git runner of the engine: every git command the engine runs — over its
 // own repository, a job's worktree or a task's, all of which agents' commands can write — goes
 // through here, hardened so that nothing in the tree can make git execute anything:
 //
@@ -84,7 +84,8 @@ export interface GitClientOptions {
 export const HARDENED_CONFIG: readonly string[] = [
   // "core.fsmonitor: If set to true, enable the built-in file system monitor daemon … If set
   // to a path name, this variable contains the pathname of the fsmonitor hook command."
-  // `false` is neither; passed on to a nested repository's git (issue 8 §1's payload).
+  // `false` is neither; passed on to a nested repository's git, where an agent
+  // would plant its payload.
   "core.fsmonitor=false",
   // "core.hooksPath: … Git will try to find your hooks in that directory" — /dev/null is a
   // file, so no hook is ever found. `--no-verify` only skips pre-commit and commit-msg

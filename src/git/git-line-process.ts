@@ -1,5 +1,5 @@
-// A git command kept running for many requests, one line in and one line out each
-// (issue 19 §3): every git process costs the engine 5–15 ms to start, and a job stages its
+// A git command kept running for many requests, one line in and one line out each:
+// every git process costs the engine 5–15 ms to start, and a job stages its
 // records at every commit. `git hash-object --stdin-paths` answers each path with its id and
 // flushes at once when its output is a pipe (builtin/hash-object.c, maybe_flush_or_die;
 // Git.pm's hash_and_insert_object keeps one open the same way). The process is started

@@ -1,4 +1,4 @@
-// Where the engine's git processes are started (issue 19 §3). Starting a process from Node
+// Where the engine's git processes are started. Starting a process from Node
 // costs the starting process time that grows with its own memory: libuv forks it (copying
 // its page tables) before exec. Measured with Node 24 on a 2-core machine, one
 // `spawn("git", ["--version"])` held the calling thread 2.1 ms at 54 MB resident and 5.7 ms

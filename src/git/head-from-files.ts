@@ -1,12 +1,12 @@
-// A worktree's HEAD commit read from its git dir's files, without starting git (issue 19
-// §3: `rev-parse HEAD` after commits, checks and merges was one process each). Only the
+// A worktree's HEAD commit read from its git dir's files, without starting git
+// (`rev-parse HEAD` after commits, checks and merges was one process each). Only the
 // plain case is answered: HEAD names a branch (`ref: refs/heads/<name>`) whose loose ref
 // file in the common dir holds a commit id, or HEAD holds the id itself (detached). A loose
 // ref outranks a packed one (https://git-scm.com/docs/git-pack-refs: "a loose ref … takes
 // precedence"), and git replaces it by renaming a lock file over it, so a read sees the old
 // id or the new one. Anything else — a packed ref, an unborn branch, the reftable backend,
 // a name with `..` — is null, and the caller asks git. The git dir and the common dir lie
-// outside every worktree (issue 8 §1): no agent's command writes them.
+// outside every worktree: no agent's command writes them.
 
 import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
@@ -30,7 +30,7 @@ export async function looseBranchId(commonDir: string, ref: string): Promise<str
 /**
  * The commit `refs/heads/<branch>` holds as a loose ref of the repository whose main work
  * tree is `repoDir` (its `.git` a directory, not a linked worktree's `.git` file), or null:
- * the per-wake branch look-ups of the engine and the CLI (issue 19 §3), git asked only when
+ * the per-wake branch look-ups of the engine and the CLI, git asked only when
  * this says null. `repoDir` is the person's checkout, not a workspace an agent writes.
  */
 export async function looseBranchIdAt(repoDir: string, ref: string): Promise<string | null> {

@@ -1,4 +1,4 @@
-// No repository inside a workspace (issue 8 §1, §6). A nested `.git` (folder, file or link)
+// No repository inside a workspace. A nested `.git` (folder, file or link)
 // makes the engine's `git add` record a gitlink and later start git inside it, where its own
 // config (core.fsmonitor, hooks) runs as the engine; an empty one (`git init sub`) fails
 // every `git add` ("does not have a commit checked out") and `git clean` keeps it. Names git
@@ -6,7 +6,7 @@
 // `git add` refuse the whole tree ("invalid path"). Every such entry below the root is
 // removed here, through the workspace boundary: each folder is held open and nothing is
 // followed through a link, so a removal can never reach outside. So is every folder shaped
-// like a bare repository (src/git/repository-shape.ts, issue 18 §4), whole — unless it is
+// like a bare repository (src/git/repository-shape.ts), whole — unless it is
 // the repository's own, as committed before the job (a test fixture), untouched since.
 
 import { readdir } from "node:fs/promises";
@@ -53,7 +53,7 @@ interface Frame {
 
 /**
  * The after-command sweep: nested and bare repositories (above), and everything past the
- * tree's depth and length bounds (issue 18 §7), removed. Iterative, holding one folder per
+ * tree's depth and length bounds, removed. Iterative, holding one folder per
  * level of the current path and never entering a folder past the depth bound, so a tree
  * ~2,000 folders deep costs a bounded walk and one removal (remove-entry.ts), not a throw.
  */

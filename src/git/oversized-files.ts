@@ -1,4 +1,4 @@
-// Which files a commit would take that are too large for it (issue 18 §7): a 101 MiB file an
+// Which files a commit would take that are too large for it: a 101 MiB file an
 // agent's command made was committed, GitHub refused the push, and every later push of the
 // branch failed with it. The engine asks before staging: the files git would add (new ones
 // it does not ignore, and changed ones it tracks), measured through the workspace boundary

@@ -1,4 +1,4 @@
-// A folder git would take for a repository of its own (issue 18 §4). Nested repositories
+// A folder git would take for a repository of its own. Nested repositories
 // are found by their `.git` (src/adapters/git/nested-repos.ts); a bare one has none: the
 // folder itself is the git dir. git's `is_git_directory()` (setup.c) accepts a folder when
 // its `HEAD` is a valid head (a `ref: refs/…` file, a link into refs/, or an object id) and

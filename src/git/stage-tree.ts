@@ -1,4 +1,4 @@
-// Staging a work tree an agent wrote, for one of the engine's commits (issue 8 §1, §6). What
+// Staging a work tree an agent wrote, for one of the engine's commits. What
 // an agent can put in the tree must neither run anything nor wedge the job:
 //
 // - `--ignore-errors` ("continue adding the others":
@@ -8,11 +8,11 @@
 // - no gitlink ever enters the index from the tree: a new one is removed, a changed one put
 //   back as HEAD has it (the repository's own submodules are untouched), so git never has a
 //   reason to start inside a nested repository later;
-// - no file over the size limit enters it (issue 18 §7): GitHub refuses a push holding one,
+// - no file over the size limit enters it: GitHub refuses a push holding one,
 //   and every later push of the branch; it stays in the tree, untracked.
 // - no dependency folder (`node_modules`, `.venv`…, dependency-folders.ts) at any depth: a
 //   workspace's setup fills them, and a repository whose .gitignore forgets one (or an agent
-//   that edits .gitignore) must not commit thousands of installed files (issue 20). Named
+//   that edits .gitignore) must not commit thousands of installed files. Named
 //   paths are filtered here instead: git 2.39 applies an `:(exclude,glob)**/.tox` pathspec
 //   to literal paths it does not match (`assets/brief.md`, `src/components/x.md` were left
 //   out, silently: files copied to a task at dispatch stayed untracked, for a reset of the
@@ -64,7 +64,7 @@ export async function stageTree(
   });
   // Nothing git would add (no new file it does not ignore, and no tracked one changed, an
   // unstaged deletion included: https://git-scm.com/docs/git-ls-files "--modified"): no
-  // `git add`, which would stage nothing (issue 19 §3: a task's close commits its pending
+  // `git add`, which would stage nothing (a task's close commits its pending
   // work, and there is none once its turns were committed).
   if (listed !== null && (listed as readonly string[]).length === 0) {
     return { refused: [], tooLarge, ...(await settleIndex(git)) };
@@ -77,7 +77,7 @@ export async function stageTree(
   ];
   // The names git would add under these pathspecs are among those just listed for their
   // size (the same pathspecs, fewer excludes): when none of those holds a control character,
-  // git is not asked again (issue 19 §3: one ls-files a whole-tree commit fewer).
+  // git is not asked again (one ls-files a whole-tree commit fewer).
   const controlNamed =
     listed !== null && !(listed as readonly string[]).some(hasControl)
       ? []

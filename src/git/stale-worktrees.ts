@@ -1,4 +1,4 @@
-// Whether `git worktree prune` would remove anything (issue 19 §3: a task's provisioning and
+// Whether `git worktree prune` would remove anything (a task's provisioning and
 // its merge each ran one, a git process apiece, where nothing was ever stale). git's own
 // rule (builtin/worktree.c, should_prune_worktree; https://git-scm.com/docs/git-worktree
 // "prune: Prune worktree information in $GIT_DIR/worktrees"): an entry of

@@ -1,4 +1,4 @@
-// One look at a work tree before a commit (issue 19 §3): `git status` tells at once which
+// One look at a work tree before a commit: `git status` tells at once which
 // folders the repository ignores (for the nested-repository sweep), whether anything outside
 // the engine's own records differs from the index (only then is `git add` needed), and
 // whether anything is staged against HEAD. It replaces `ls-files --ignored`, `add --all`

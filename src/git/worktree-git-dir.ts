@@ -1,4 +1,4 @@
-// Where a linked worktree's git dir is, without trusting the tree (issue 8 §1). The worktree's
+// Where a linked worktree's git dir is, without trusting the tree. The worktree's
 // `.git` is a FILE in the tree (`gitdir: <common>/worktrees/<name>`); an agent's command can
 // rewrite it to point git at a repository it made, whose config then runs as the engine
 // (core.fsmonitor, hooks). So the admin dir is found from the repository's own registrations

@@ -14,7 +14,7 @@ export type AppAction =
   | { kind: "dispatch"; job: number }
   /** One short comment: this person may not start a job; nothing was started. */
   | { kind: "refuse-start"; job: number; login: string; permission: Permission }
-  /** One reply to a command from someone without authority; no worker run (issue 18 §6). */
+  /** One reply to a command from someone without authority; no worker run. */
   | {
       kind: "refuse-command";
       job: number;
@@ -41,8 +41,7 @@ export interface Decision {
   actions: AppAction[];
   /**
    * What the effects answer (a comment, a review, a job's start): a later delivery that
-   * names any of these takes no effect (issue 5 §2, at most one effect per comment or
-   * review id).
+   * names any of these takes no effect (at most one effect per comment or review id).
    */
   keys: string[];
   /** Why, in a few words: logged with the delivery. */

@@ -1,11 +1,11 @@
-// decideDelivery(event, triage, authority) → the effects of one delivery (issue 5 §2): where a
+// decideDelivery(event, triage, authority) → the effects of one delivery: where a
 // webhook becomes a dispatch of the worker. Pure: the handler reads the permission live and
-// runs what comes back, in this order: cancel, then cue, then 👀 (issue 10 §2: the worker's
+// runs what comes back, in this order: cancel, then cue, then 👀 (the worker's
 // dispatch is the effect that matters, so under GitHub's pace of about one write a second it
 // goes before the acknowledgement).
 //
-// Authority is judged here, before any dispatch (issue 18 §6: a read-only outsider's 12
-// /withdraw comments used to start 12 worker runs, each replying). A command, a malformed
+// Authority is judged here, before any dispatch (else a read-only outsider's 12
+// /withdraw comments start 12 worker runs, each replying). A command, a malformed
 // command or a gate review from someone without write access (and not in `approvers`)
 // gets one reply from the app, keyed by the comment or review (post-once), and no run;
 // the worker, which keeps its own check for the Actions-only route and for what the app
@@ -92,7 +92,8 @@ export function decideDelivery(
       }
       return {
         actions: [
-          // seed 000 §9 [cascade]: the withdrawal must not wait for a long turn to end.
+          // [cascade] (docs/protocol.md#withdrawal): the withdrawal must not wait for a long
+          // turn to end.
           ...(triage.command.kind === "withdraw" ? [{ kind: "cancel-runs" as const, job }] : []),
           dispatch,
           { kind: "react", target: { comment } },

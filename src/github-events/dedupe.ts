@@ -1,4 +1,4 @@
-// At most one effect per delivery id and per comment or review id (issue 5 §2): a small
+// At most one effect per delivery id and per comment or review id: a small
 // in-memory LRU per process. It only saves work: the worker re-reads GitHub at every wake
 // and applies each comment and review once (its cursor), so a duplicate that slips past a
 // restart costs one worker run, never a second effect on the job.

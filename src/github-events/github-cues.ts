@@ -39,7 +39,7 @@ const RUNS_PAGE = 100;
  * (the `status` values of "List workflow runs for a workflow",
  * https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-workflow,
  * whose OpenAPI description is test/fixtures/openapi/github-subset.json). /withdraw cancels
- * them all (issue 15): a queued `cfa job #N` run would otherwise start after the withdrawal.
+ * them all: a queued `cfa job #N` run would otherwise start after the withdrawal.
  */
 export const ACTIVE_RUN_STATUSES = [
   "queued",
@@ -138,7 +138,7 @@ export function createGitHubCues(github: GitHubRequester, at: RepoCoordinates): 
         ...repo,
         issue_number: issue,
         // Nothing the bot posts carries a secret (docs/contributing.md, "Conventions"), pings
-        // anyone or closes an issue but by the template's own mark (issue 18 §1).
+        // anyone or closes an issue but by the template's own mark.
         body: outboundText(redact(body, "a comment")),
       });
     },

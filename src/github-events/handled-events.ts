@@ -1,4 +1,4 @@
-// The webhook events the app subscribes to (issue 5 §2); app.yml lists the same events.
+// The webhook events the app subscribes to; app.yml lists the same events.
 
 export const HANDLED_EVENTS = [
   "issues.opened",

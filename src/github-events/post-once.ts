@@ -1,6 +1,6 @@
 // Every create on GitHub is idempotent (a re-run after a crash never posts twice): before a
 // structured comment is posted, the issue is searched for one of the bot's own comments
-// whose hidden block already says the same. Only the bot's own logins count (issue 8 §7):
+// whose hidden block already says the same. Only the bot's own logins count:
 // anyone can write a hidden block, and another app's or a person's copy of one would
 // otherwise suppress the failure and config-error comments. The app (as itself) and the
 // worker (as github-actions[bot] or as the app) may post under different logins, so the

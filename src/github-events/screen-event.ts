@@ -38,7 +38,7 @@ export function screenEvent(event: AppEvent): Screen {
     }
     case "review":
       // A dismissed review answers no gate (the worker reads reviews as they are when it
-      // wakes), but its author gets one line saying what the dismissal means (issue 10 §9).
+      // wakes), but its author gets one line saying what the dismissal means.
       if (event.action === "dismissed") return { pass: true };
       if (event.review.state !== "approved" && event.review.state !== "changes_requested") {
         return { pass: false, reason: `a review that is ${event.review.state} answers no gate` };

@@ -94,7 +94,7 @@ export function triageEvent(
       }
       if (!parsed.ok) {
         // The worker answers a malformed command when it reads it; the app only cues it,
-        // and only for someone whose commands would count (issue 18 §6: anyone else gets
+        // and only for someone whose commands would count (anyone else gets
         // the app's one reply and no run).
         return { ...base, job, intent: "bad-command", needsAuthority: true };
       }
@@ -106,7 +106,7 @@ export function triageEvent(
       }
       // The worker judges a review when it wakes (write access live, not a bot, not the
       // PR's author, the gate's commit) and gives the one-line reason when it does not
-      // count (issue 5 §3). The app judges authority first (issue 18 §6): a reviewer
+      // count. The app judges authority first: a reviewer
       // without it gets the app's one reply and no run, and the worker skips that review.
       return { ...base, job: event.job, intent: "review", needsAuthority: true };
     case "pull-closed":

@@ -1,4 +1,4 @@
-// The one escaper for the Actions log (issue 18 §2). The runner reads the worker's output a
+// The one escaper for the Actions log. The runner reads the worker's output a
 // line at a time and runs any line that is a workflow command: `::name props::data` at the
 // start of the line once leading whitespace is trimmed, or the older `##[name props]data`
 // anywhere in it (actions/runner src/Runner.Common/ActionCommand.cs: TryParseV2 trims and

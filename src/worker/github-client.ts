@@ -1,9 +1,9 @@
 // The worker's Octokit: GitHub's API URL from the runner (GitHub Enterprise Server too), and
 // either the workflow's token or the app itself (an id and private key: installation tokens
-// minted and refreshed for as long as the run lasts, issue 10 §5). One client serves the
-// forge adapter, the sweep and the router.
+// minted and refreshed for as long as the run lasts, past a token's one hour). One client serves
+// the forge adapter, the sweep and the router.
 //
-// Like Probot's client it retries and paces (issue 10 §8): @octokit/plugin-retry retries a
+// Like Probot's client it retries and paces: @octokit/plugin-retry retries a
 // 5xx or a dropped connection with growing waits, and @octokit/plugin-throttling spaces
 // content-creating requests and waits out a rate limit for as long as GitHub says:
 // "If the `retry-after` response header is present, you should not retry your request until

@@ -30,7 +30,7 @@ export function jobNeedsWake(facts: JobFacts): string[] {
   else if (!facts.issue.labels.includes(facts.label))
     reasons.push(`\`${facts.label}\` was removed`);
   // A person closed (or merged) the job's pull request: the wake withdraws the job (the PR's
-  // delivery may have been lost, or Actions-only mode never ran for it, issue 10 §9).
+  // delivery may have been lost, or Actions-only mode never ran for it).
   // In Actions-only mode a pull request with a merge conflict starts no `pull_request` or
   // `pull_request_review` run at all: both run on refs/pull/<N>/merge, which a conflict
   // leaves unmade, and "Workflows will not run on `pull_request` activity if the pull
@@ -42,10 +42,10 @@ export function jobNeedsWake(facts: JobFacts): string[] {
   if (facts.latestComment > engine.cursor.comment) reasons.push("a comment it has not read");
   if (facts.latestReview > engine.cursor.review) reasons.push("a review it has not read");
   if (engine.outbox.length > 0) reasons.push("comments decided but not posted");
-  // Issue 17: a paused job is left alone — no retry of the API, no run for its idle agents —
+  // A paused job is left alone — no retry of the API, no run for its idle agents —
   // unless people did something above (a /resume, a /withdraw, a closed issue).
   if (engine.paused !== undefined) return reasons;
-  // Issue 17 point 2: a gate nobody answered is due its one reminder, or has expired.
+  // A gate nobody answered is due its one reminder, or has expired.
   if (facts.gates !== undefined && facts.now !== undefined) {
     for (const due of gatesDue(engine, facts.state, facts.gates, facts.now)) {
       reasons.push(
@@ -55,14 +55,14 @@ export function jobNeedsWake(facts: JobFacts): string[] {
       );
     }
   }
-  // Issue 9 point 6: a wake that met an API outage ended with the job live; try again.
+  // A wake that met an API outage ended with the job live (not the job's fault); try again.
   if (engine.apiWait !== undefined)
     reasons.push(
       engine.apiWait.reason === "credentials"
         ? `waiting for working model credentials since ${engine.apiWait.since}`
         : `waiting for the Anthropic API since ${engine.apiWait.since}`,
     );
-  // Issue 18 §7: a wake met a full disk and paused the job; a new runner has room.
+  // A wake met a full disk and paused the job; a new runner has room.
   if (engine.diskFull !== undefined)
     reasons.push(`paused since ${engine.diskFull.since}: the runner's disk was full`);
   if (!waitingOnPerson(facts.state, engine)) {
@@ -74,7 +74,7 @@ export function jobNeedsWake(facts: JobFacts): string[] {
 }
 
 function waitingOnPerson(state: State, engine: EngineState): boolean {
-  // Issue 20: a failed setup waits for the person's `/retry` (its comment wakes the job).
+  // A failed setup waits for the person's `/retry` (its comment wakes the job).
   const setup = engine.setup?.failed;
   if (setup !== undefined && setup.retry !== true) return true;
   return Object.values(engine.escalations).some(

@@ -1,7 +1,7 @@
 // A job's branch is created only for an issue that is open, carries the label, and was
 // labelled by someone who may start a job: the worker checks for itself, because it can be
 // dispatched by hand, by the sweep, or by the Actions-only router, not only by the app.
-// The one who labelled it is the job's requester (issue 10 §7): the person whose review
+// The one who labelled it is the job's requester: the person whose review
 // counts at the gates and whose proxy answers for them, not the issue's author (who may be
 // an outsider whose review GitHub would not even let us request).
 

@@ -1,4 +1,4 @@
-// Route mode (Actions-only, issue 5 §4): the workflow is triggered by the issue, comment or
+// Route mode (Actions-only): the workflow is triggered by the issue, comment or
 // review itself, so a repository needs no server. The run does exactly what the app does
 // with a delivery (the same reader, deciders and effects), then cues the worker by
 // dispatching this same workflow: the job's work runs in its own `cfa-<N>` concurrency

@@ -1,4 +1,4 @@
-// Job mode: wake one job with the real engine on this runner (issue 5 §4). The worker is
+// Job mode: wake one job with the real engine on this runner. The worker is
 // thin: it checks the configuration, fetches the job's branches, refuses a start nobody
 // allowed, wakes, and reports. A failure is posted once on the issue and the run exits
 // non-zero; nothing is swallowed.
@@ -37,8 +37,9 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
   const { deps, forge } = wireGitHub({
     ...workerWiring(w),
     pushWorkflows: () => pushWorkflows,
-    // Issue 15 point 6: the project lead's tasks in runs of their own, the `task` job of this
-    // run's own workflow (a repository without it answers 422: its tasks run here).
+    // The project lead's tasks in runs of their own (not all sharing this runner's cores and time
+    // limit), the `task` job of this run's own workflow (a repository without it answers 422: its
+    // tasks run here).
     taskRuns: {
       workflow: () => ownWorkflow(env.GITHUB_WORKFLOW_REF) ?? workflow,
       ref: () => forge.defaultBranch(),
@@ -58,7 +59,7 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
     // and the config (one GraphQL query); the wake's first reads are answered from it.
     const view = await forge.readJob(job, jobPaths(job).branch);
     // The engine would refuse a bad file too; checked here first so the comment is the
-    // same one the app posts, found again whoever posted it (one comment, issue 5 §5).
+    // same one the app posts, found again whoever posted it (one comment).
     const loaded = configFromText(await forge.readConfig());
     if (!loaded.ok) {
       const { body, digest } = configErrorComment(job, loaded.errors);
@@ -85,13 +86,13 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
         logger.warn(`cfa/worker: job #${job} is not started: ${guard.reason}`);
         return result(0, null);
       }
-      // The person who labelled the issue is the one the job is for (issue 10 §7).
+      // The person who labelled the issue is the one the job is for.
       requester = guard.by;
       logger.info(`cfa/worker: starting job #${job} (labelled by @${guard.by})`);
     } else {
       logger.info(`cfa/worker: job #${job}: fetched ${fetched.branches.join(", ")}`);
     }
-    // What the app refused before dispatching is not refused again (issue 18 §6).
+    // What the app refused before dispatching is not refused again.
     const engineDeps = {
       ...deps,
       forge: skipRefused(deps.forge, job, { approvers: loaded.config.approvers }),
@@ -135,7 +136,7 @@ export async function runJob(job: number, w: WorkerContext): Promise<JobRunResul
       return result(1, null);
     }
     if (isGitHubCredentials(error)) {
-      // Issue 19 §2: the token itself was refused — configuration, not the job's failure.
+      // The token itself was refused — configuration, not the job's failure.
       // Nothing can be posted with it; the job stays live and carries on at its next wake.
       logger.error(
         `cfa/worker: job #${job}: GitHub refused the credentials (401), so the run stops here with the job live, as its last step left it. Fix the app's credentials (APP_ID and PRIVATE_KEY, or the workflow token's permissions); the next event on the issue or the sweep carries the job on: ${reason}`,

@@ -1,4 +1,4 @@
-// Task mode (issue 15 point 6): the workflow's `task` job, dispatched by a job's lead with
+// Task mode: the workflow's `task` job, dispatched by a job's lead with
 // inputs job, task and epoch. It fetches the job's branches and reads the job branch's state
 // before anything else: a run that is not the one the lead trusts now (a stale epoch, the task
 // no longer open, the job withdrawn, ended or paused) exits at once with one line, having

@@ -1,4 +1,4 @@
-// The worker's view of a job without what the app already refused (issue 18 §6). The app
+// The worker's view of a job without what the app already refused. The app
 // judges authority before dispatching and replies once to a command or review from someone
 // without it, naming the comment or review in its reply's hidden block
 // (comments/outsider-refusal-comment.ts); the engine, reading the same comment at its

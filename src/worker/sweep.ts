@@ -218,7 +218,7 @@ async function startedJobReasons(
       per_page: 100,
     }),
   );
-  // What the app already answered (an outsider's command or review, issue 18 §6) needs no
+  // What the app already answered (an outsider's command or review) needs no
   // wake: the job would only read past it (skip-refused.ts). Trusted as the worker trusts
   // it, when the author's live permission agrees.
   const refused = refusedByBlocks(

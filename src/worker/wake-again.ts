@@ -1,6 +1,6 @@
 // After a run stopped early with the job live — its time nearly up (limits.runMinutes less
 // limits.stopMarginMinutes), or cancelled — it dispatches the job's next run itself, so the job
-// does not wait for the hourly sweep (issue 15 point 2). The work job needs `actions: write`
+// does not wait for the hourly sweep. The work job needs `actions: write`
 // for it (templates/workflows/*.yml). The new run waits in the job's concurrency group
 // (`cfa-<N>`) until this one ends, then starts from what this one pushed. A run stopped by a
 // withdrawal dispatches nothing: the withdrawal's own run applies it.

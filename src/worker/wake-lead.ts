@@ -1,4 +1,4 @@
-// Wake-lead mode (issue 15 point 6): the `task` job's last step, `if: always()`, dispatches a
+// Wake-lead mode: the `task` job's last step, `if: always()`, dispatches a
 // run of the job's lead whatever became of the task run — done, its time up, crashed or
 // cancelled — so the lead folds what the task did (or notices the run died) without waiting
 // for the hourly sweep. It is the same dispatch as a lead run's own wake-again (wake-again.ts):

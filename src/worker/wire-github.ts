@@ -47,7 +47,7 @@ export interface GitHubWiring {
   /** Whether pushes may change .github/workflows/ (the repository's `pushWorkflows`). */
   pushWorkflows?: () => boolean;
   /**
-   * Where a task's own run is dispatched (issue 15 point 6): the workflow file (this run's
+   * Where a task's own run is dispatched: the workflow file (this run's
    * own, else the repository's `workflow`) and the ref (the default branch). Absent: every
    * task runs in this run.
    */
@@ -59,7 +59,7 @@ const SECRET_VARIABLES = [
   "GITHUB_TOKEN",
   "ANTHROPIC_API_KEY",
   "ANTHROPIC_AUTH_TOKEN",
-  // Bedrock and Vertex credentials (issue 9 §9): the model's, never an agent's.
+  // Bedrock and Vertex credentials: the model's, never an agent's.
   "AWS_ACCESS_KEY_ID",
   "AWS_SECRET_ACCESS_KEY",
   "AWS_SESSION_TOKEN",
@@ -94,7 +94,7 @@ export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: Gi
     }),
     processRedactor(),
   );
-  // Claude on the configured provider (issue 9 §9), its client built at the first call: a
+  // Claude on the configured provider, its client built at the first call: a
   // wake that only reads replies needs no credentials.
   const provider =
     options.model === undefined
@@ -116,7 +116,7 @@ export function wireGitHub(options: GitHubWiring): { deps: EngineDeps; forge: Gi
     forge,
     model: modelPort,
     configure: (config) => {
-      // The repository's read-only paths reach the sandbox made after this (issue 20).
+      // The repository's read-only paths reach the sandbox made after this.
       sandboxes.configure(config);
       provider?.configure(providerSettings(config));
     },

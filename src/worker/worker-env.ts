@@ -34,7 +34,7 @@ export const WorkerEnvSchema = z.object({
   RUNNER_TEMP: withDefault(z.string(), () => tmpdir()),
   /** The job number, from the workflow_dispatch input (the action passes it on). */
   CFA_JOB: optional(z.string().regex(/^[1-9][0-9]{0,9}$/, { error: "expected an issue number" })),
-  /** A task run's inputs (issue 15 point 6), checked by worker-mode.ts where they are used. */
+  /** A task run's inputs, checked by worker-mode.ts where they are used. */
   CFA_TASK: optional(z.string().max(100)),
   CFA_EPOCH: optional(z.string().max(20)),
   CFA_WAKE_LEAD: optional(z.string().max(20)),

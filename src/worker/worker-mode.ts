@@ -1,6 +1,6 @@
 // What this worker run does: wake one job, sweep every job, or (Actions-only mode) read the
 // triggering event and cue the job it concerns; or, for a job's task in a run of its own
-// (issue 15 point 6, the workflow's `task` job), run that task, or only wake the job's lead
+// (the workflow's `task` job), run that task, or only wake the job's lead
 // (that job's last step). Flags win; otherwise the action's inputs, then the Actions event.
 
 import { readFileSync } from "node:fs";

@@ -2,7 +2,7 @@
 // Pure: the same request always gives the same bytes, so a request rebuilt from a transcript
 // after a restart is byte for byte the request built in memory.
 //
-// Earlier assistant turns go back EXACTLY as the API returned them (issue 9 §1): each block is
+// Earlier assistant turns go back EXACTLY as the API returned them: each block is
 // the object the response carried, copied, never re-serialised in another key order — with
 // interleaved thinking the API requires it, and any change moves the cache prefix
 // (https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks).

@@ -18,7 +18,7 @@
 //   (the same page, "The system automatically checks for cache hits at all previous content
 //   block boundaries"); when the last round added more blocks than that, this marker is what
 //   reaches the previous request's entry, and it goes before the optional ones above.
-// seed 000 §11: the session handle resumes the conversation prefix from cache.
+// The session handle resumes the conversation prefix from cache (docs/protocol.md#persistence).
 
 import { isClientToolSpec, type Message, type ModelRequest } from "../../ports/model.js";
 

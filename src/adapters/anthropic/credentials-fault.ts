@@ -1,4 +1,4 @@
-// Credentials are configuration, not failure (issue 19 §2): a provider that refuses the key
+// Credentials are configuration, not failure: a provider that refuses the key
 // (or cannot find one) will refuse every retry too, and no turn of the job is to blame. The
 // call fails at once — no patience spent — and the engine stops the wake with the job live,
 // saying what to fix; the job carries on after `cfa resume` or its next wake.

@@ -1,5 +1,5 @@
-// The API's message onto the port's ModelResponse, each content block kept exactly as it came
-// (issue 9 §1): the API's own object, every field in the order it sent them, thinking and
+// The API's message onto the port's ModelResponse, each content block kept exactly as it came:
+// the API's own object, every field in the order it sent them, thinking and
 // redacted thinking with their signatures, tool inputs with their keys in the order the model
 // wrote them. The API requires each assistant turn back unchanged
 // (https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks,

@@ -1,4 +1,4 @@
-// Riding out infrastructure faults (issue 9 §6: the outside world is unreliable, not
+// Riding out infrastructure faults (the outside world is unreliable, not
 // wrong). A connection error, a timeout, 408, 409, 429 and every 5xx (529 overloaded
 // included) are retried with exponential backoff and jitter for as long as the adapter's
 // patience lasts — minutes, not the SDK's ~7 seconds — honouring the server's `retry-after-ms`

@@ -164,7 +164,7 @@ export function maxOutputOf(model: string): number {
 }
 
 /**
- * USD for the usage of ONE response (issue 9 §7). Price each response on its own and add the
+ * USD for the usage of ONE response. Price each response on its own and add the
  * results: a model with a long-prompt band (claude-haiku-5-5) bills every token of a request
  * at the higher band once that request's prompt passes the threshold, so pricing a turn's
  * summed usage would pick the wrong band (5x off for a turn of small requests). 1-hour cache

@@ -32,8 +32,8 @@ export function toModelError(
   const cause = redactedCause(error, redact);
   const head = `cfa/model: ${model} request for ${instance}`;
 
-  // Credentials are configuration: the job waits, live, for a person to fix them (issue 19
-  // §2), like an outage, never a state-level failure.
+  // Credentials are configuration: the job waits, live, for a person to fix them, like an
+  // outage, never a state-level failure.
   const refused = credentialsFault(error);
   if (refused !== null) {
     const fix = credentialsFix(provider, refused.status);

@@ -1,13 +1,13 @@
-// The egress proxy (issue 20): the one way out of a sandbox whose role has a host list.
+// The egress proxy: the one way out of a sandbox whose role has a host list.
 // It runs in the engine's process, outside anything a command can change, and listens on a
 // Unix socket that is bound into that one command's sandbox (the sandbox keeps its own empty
 // network namespace; bridge-script.ts forwards 127.0.0.1:PORT inside to the socket). One
 // proxy per command: a refusal is the command's by construction, never by anything the
 // command says about itself.
 //
-// HTTPS is judged by the CONNECT authority, plain HTTP by the absolute-form URI's host (RFC
-// 9112 §3.2.2: a proxy is sent the absolute URI, and forwards with Host rewritten to it, so
-// a Host header cannot name another site on the same address). The name checked is the
+// HTTPS is judged by the CONNECT authority, plain HTTP by the absolute-form URI's host
+// (RFC 9112 §3.2.2: a proxy is sent the absolute URI, and forwards with Host rewritten to it,
+// so a Host header cannot name another site on the same address). The name checked is the
 // name resolved, once, and the address that passes the address check is the one dialled.
 // Anything else — another host or port, bytes that are not an HTTP proxy request, an https
 // URI without CONNECT, an upgrade — is refused; refusals are recorded as BlockedRequest.

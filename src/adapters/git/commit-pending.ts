@@ -1,8 +1,8 @@
 // Commits what is in a work tree (all of it, or the named paths) when anything differs from
 // HEAD. Hooks and signing never run (git-client.ts); a gitlink (a nested repository) or a
 // path git refuses is left out (stage-tree.ts), so nothing an agent wrote in the tree can
-// run code or keep the commit from happening (issue 8 §1, §6); nor does a file over the
-// size limit (issue 18 §7).
+// run code or keep the commit from happening; nor does a file over the size limit (GitHub
+// refuses a push that holds one).
 
 import type { GitClient } from "../../git/git-client.js";
 import { gitOutput } from "../../git/git-at.js";

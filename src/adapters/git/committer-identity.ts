@@ -10,7 +10,7 @@ export const FALLBACK_EMAIL = "cfa-bot@users.noreply.github.com";
 
 /** `key=value` config entries to add so commits have an identity (empty when configured). */
 export async function identityConfig(git: GitClient): Promise<string[]> {
-  // Both in one git process (issue 19 §3): `--null` prints `key\nvalue\0` for each
+  // Both in one git process (each costs start-up time): `--null` prints `key\nvalue\0` for each
   // (https://git-scm.com/docs/git-config#Documentation/git-config.txt---null).
   const listed = await gitOutput(git, [
     "config",

@@ -1,5 +1,6 @@
-// seed 000 §10: "[spark]'s registration copies the relevant files into the child's workspace
-// by name". Each file passes the boundary check on both sides; a missing one is an error.
+// What a child needs from its parent is copied into its workspace by name when it starts
+// (docs/protocol.md#workspaces). Each file passes the boundary check on both sides; a missing one
+// is an error.
 
 import { BoundaryError } from "../../agents/boundary/boundary-error.js";
 import { FileToolError } from "../../agents/fs/file-tool-error.js";

@@ -1,5 +1,5 @@
-// The Workspaces port over git worktrees (seed 000 §10; README, "How a job works": task
-// workspace): each instance gets a worktree on its own branch in the job's workspace area,
+// The Workspaces port over git worktrees (docs/protocol.md#workspaces; README, "How a job works":
+// task workspace): each instance gets a worktree on its own branch in the job's workspace area,
 // verified at creation; close merges it into the parent's tree, drop discards it.
 
 import { lstat, mkdir, realpath, rm } from "node:fs/promises";
@@ -43,13 +43,13 @@ export interface GitWorkspacesOptions {
   /**
    * Folders a close never commits from the child's pending work. Default `.cfa`: the
    * engine's records (README: `.cfa/jobs/<N>/` on the job branch) are committed by the
-   * engine alone, from its own bytes (issue 8 §2); a task's copy of them, or a change an
-   * agent made there, must never reach the parent through a merge.
+   * engine alone, from its own bytes, so no agent can forge them; a task's copy of them, or a
+   * change an agent made there, must never reach the parent through a merge.
    */
   keepOut?: readonly string[];
   /**
    * The largest file a commit of this adapter takes (a child's pending work, copied files);
-   * GitHub's 100 MiB when absent (issue 18 §7, src/git/file-size-limit.ts).
+   * GitHub's 100 MiB when absent (src/git/file-size-limit.ts).
    */
   maxFileBytes?: number;
 }
@@ -168,7 +168,7 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
       logger.info("cfa/workspaces: created", { root: tree.root, branch: request.branch });
       return { root: tree.root, branch: request.branch, gitDir: tree.gitDir, home };
     } catch (error) {
-      // seed 000 §10: the instance is not sparked, so nothing of it may remain.
+      // A boundary not verified means the instance is not sparked, so nothing of it may remain.
       await removeWorktree(repo, root, { commonDir: ctx.commonDir, logger });
       await deleteBranch(repo, request.branch).catch((cleanup: unknown) => {
         logger.warn("cfa/workspaces: could not delete branch after failed create", {
@@ -209,7 +209,7 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
       }
     }
     // An existing workspace that fails verification is refused but never removed: it may
-    // hold the only copy of the instance's work (seed 000 §11 resumption).
+    // hold the only copy of the instance's work, which resumption needs.
     const tree = await verifyWorktree(ctx, root, branch, { onRepair });
     const home = await makeHome(ctx, name);
     logger.info("cfa/workspaces: re-attached", { root: tree.root, branch });
@@ -307,7 +307,7 @@ async function loadContext(options: GitWorkspacesOptions): Promise<RepoContext> 
   let commonDir: string;
   let topLevel: string;
   try {
-    // One git process for both (issue 19 §3): each answer on its own line, in order.
+    // One git process for both (each costs start-up time): each answer on its own line, in order.
     const [common = "", top = ""] = (
       await gitOutput(repo, [
         "rev-parse",
@@ -331,7 +331,7 @@ async function loadContext(options: GitWorkspacesOptions): Promise<RepoContext> 
   }
   const areaReal = await realpath(area);
   // Worktrees inside the parent's tree would let the parent's agent reach into its
-  // children's workspaces (seed 000 §10: instances are mutually inaccessible).
+  // children's workspaces, and instances must not see each other's (docs/protocol.md#workspaces).
   if (areaReal === topLevel || areaReal.startsWith(topLevel + path.sep)) {
     throw new WorkspaceBoundaryError(
       area,

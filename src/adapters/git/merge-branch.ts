@@ -1,5 +1,5 @@
-// seed 000 §10: closing a child merges its branch into the parent's tree; "the parent is
-// responsible for resolving any conflicts during merge", so a conflict is returned as data,
+// Closing a child merges its branch into the parent's tree, and its conflicts are the parent
+// agent's to resolve (docs/protocol.md#workspaces), so a conflict is returned as data,
 // left in progress or aborted as the caller chose, and never resolved here.
 
 import { lstat } from "node:fs/promises";
@@ -23,7 +23,7 @@ export async function mergeBranch(
     /**
      * The repository's common dir and the target's git dir, when known: the branch's tip,
      * a merge in progress and the new HEAD are then read from their files (head-from-files.ts,
-     * issue 19 §3), git asked only where a file cannot say.
+     * no git process), git asked only where a file cannot say.
      */
     commonDir?: string;
     gitDir?: string;
@@ -81,8 +81,7 @@ export async function mergeBranch(
   }
 
   // A merge git reports done (exit 0) committed an index with no unmerged entry: only
-  // another outcome is asked which files conflict (issue 19 §3: one git process a merge
-  // fewer).
+  // another outcome is asked which files conflict (one git process a merge fewer).
   const unmerged =
     exitCode === 0
       ? ""

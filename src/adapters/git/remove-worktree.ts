@@ -1,6 +1,6 @@
-// Releasing a workspace (seed 000 §9/§10: release happens below the rule layer) without ever
-// deleting through a link: a link at the root is unlinked itself, a real directory is removed
-// by git only if git knows it as a worktree, and the registration is pruned in every case —
+// Releasing a workspace (below the rules, as their consequence: docs/protocol.md#withdrawal)
+// without ever deleting through a link: a link at the root is unlinked itself, a real directory is
+// removed by git only if git knows it as a worktree, and the registration is pruned in every case —
 // by a `git worktree prune` only when one would remove something (stale-worktrees.ts).
 
 import { lstat, readdir, readFile, rm, unlink } from "node:fs/promises";
@@ -51,7 +51,7 @@ async function forgetRegistration(commonDir: string, root: string): Promise<void
 
 /**
  * Whether the local branch exists. With the repository's common dir, a loose ref answers
- * without a git process (head-from-files.ts, issue 19 §3), and so does a branch that is
+ * without a git process (head-from-files.ts), and so does a branch that is
  * nowhere a ref could be; otherwise (the branch may be packed) git is asked.
  */
 export async function branchExists(

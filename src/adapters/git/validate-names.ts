@@ -31,7 +31,7 @@ export async function validateBranch(
       `invalid branch name ${JSON.stringify(branch)}: ${why}`,
       cause === undefined ? {} : { cause },
     );
-  // A branch is pushed: never one whose name holds a secret (issue 18 §3), and the error
+  // A branch is pushed: never one whose name holds a secret, and the error
   // does not repeat it.
   if (holdsSecret(branch)) {
     throw new WorkspaceError(operation, "invalid branch name: it holds a secret");
@@ -41,7 +41,7 @@ export async function validateBranch(
     throw invalid('it is empty, starts with "-" or contains "@{"');
   }
   // git's answer depends on the name alone: a name it accepted once is not asked again
-  // (issue 19 §3: every workspace operation validates its branches).
+  // (every workspace operation validates its branches, and each git process costs time).
   if (ACCEPTED.has(branch)) return;
   let checked: string;
   try {

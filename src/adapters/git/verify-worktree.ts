@@ -1,6 +1,6 @@
-// The boundary verification of a workspace (seed 000 §10): a real directory, directly under
-// the real workspace area, a worktree of the expected repository at its top level, on the
-// expected branch. Anything else is a WorkspaceBoundaryError.
+// The boundary verification of a workspace (docs/protocol.md#workspaces): a real directory,
+// directly under the real workspace area, a worktree of the expected repository at its top level,
+// on the expected branch. Anything else is a WorkspaceBoundaryError.
 
 import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
@@ -48,9 +48,9 @@ async function describe(
   // The git dir is passed, never discovered from the tree's `.git` (worktree-git-dir.ts).
   const git = gitClient(gitDir === undefined ? rootReal : { baseDir: rootReal, gitDir });
   const where = ["rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel"];
-  // One git process for the three (issue 19 §3): `--symbolic-full-name HEAD` prints the
-  // branch's full name, or `HEAD` when detached; an unborn HEAD fails it, and then the
-  // branch is asked apart.
+  // One git process for the three (each costs start-up time): `--symbolic-full-name HEAD` prints
+  // the branch's full name, or `HEAD` when detached; an unborn HEAD fails it, and then the branch
+  // is asked apart.
   const together = await gitOutput(git, [...where, "--symbolic-full-name", "HEAD"]).catch(
     () => null,
   );
@@ -79,7 +79,8 @@ export interface VerifiedTree {
 /**
  * Verifies a workspace in the area; returns its real root and git dir. A `.git` file that no
  * longer points at the git dir the repository registers for this root (an agent's command
- * rewrote it) is put back, never followed (issue 8 §1).
+ * rewrote it) is put back, never followed, so the engine's git never runs on a
+ * repository an agent chose.
  */
 export async function verifyWorktree(
   context: RepoContext,

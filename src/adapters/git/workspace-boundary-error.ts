@@ -1,5 +1,5 @@
-// seed 000 §10: "a workspace whose boundary cannot be verified at instance creation is a
-// hard error at [spark] time, not a silent fall-through". This is that error.
+// A workspace whose boundary cannot be verified when it is created is an error at [spark]
+// time, never a silent fall-through (docs/protocol.md#workspaces). This is that error.
 
 export class WorkspaceBoundaryError extends Error {
   override readonly name = "WorkspaceBoundaryError";

@@ -142,7 +142,7 @@ export function toGitHubForgeError(
 /**
  * True when GitHub refused the credentials themselves (401 "Bad credentials": an expired or
  * revoked token, a wrong private key; git's "Authentication failed" on a push). That is the
- * installation's configuration, not the job's fault (issue 19 §2): the job is left live and
+ * installation's configuration, not the job's fault: the job is left live and
  * carries on at its next wake once fixed. A 403 names a missing permission or a rate limit
  * for one call, and stays what it was.
  */

@@ -1,4 +1,4 @@
-// One GraphQL query for what a wake reads (issue 10 §10): the issue with its labels, who
+// One GraphQL query for what a wake reads, to spare the rate limit: the issue with its labels, who
 // labelled it, its comments, the job's pull request with its reviews and their inline
 // comments, the default branch and `.github/cfa.yml`. Over REST that is six to ten calls.
 // Shapes: GitHub's GraphQL schema (@octokit/graphql-schema); every field read is validated.

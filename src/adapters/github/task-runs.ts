@@ -1,4 +1,4 @@
-// The TaskRuns port over GitHub's Actions REST API (issue 15 point 6).
+// The TaskRuns port over GitHub's Actions REST API, so that tasks can run on runners of their own.
 // - Dispatch: "Create a workflow dispatch event" with `return_run_details: true` answers 200
 //   with the new run's `workflow_run_id` (https://github.blog/changelog/2026-02-19-workflow-dispatch-api-now-returns-run-ids;
 //   https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event). Its

@@ -52,7 +52,7 @@ export class JsonStore<T> {
         await writeFile(tmp, JSON.stringify(doc, null, 2) + "\n");
         await rename(tmp, this.path);
       } catch (error) {
-        // A full disk (issue 18 §7) leaves no half-written temporary behind.
+        // A full disk leaves no half-written temporary behind.
         await rm(tmp, { force: true });
         throw error;
       }
@@ -70,7 +70,7 @@ export class JsonStore<T> {
         try {
           await handle.writeFile(JSON.stringify(thisProcess()));
         } catch (error) {
-          // Taken but not written (the disk is full, issue 18 §7): let it go, or every later
+          // Taken but not written (the disk is full): let it go, or every later
           // command would wait for a lock nobody holds.
           await handle.close();
           await rm(lockPath, { force: true });

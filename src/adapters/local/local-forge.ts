@@ -228,7 +228,7 @@ export class LocalForge implements Forge {
     // The job branch is committed in place; "publishing" it means it must hold that commit.
     // A commit leaves its branch as a loose ref file, which outranks a packed one
     // (https://git-scm.com/docs/git-pack-refs): when that file holds the commit, the check is
-    // done without a git process (issue 19 §3: one a commit); otherwise git is asked.
+    // done without a git process (one fewer a commit); otherwise git is asked.
     if ((await this.looseRef(branch)) === update.sha) return;
     const actual = (await this.git.raw(["rev-parse", "--verify", `refs/heads/${branch}`])).trim();
     if (actual !== update.sha) {

@@ -1,11 +1,11 @@
-// The model the entry points wire (issue 9 §9): Claude on the provider `.github/cfa.yml`
+// The model the entry points wire: Claude on the provider `.github/cfa.yml`
 // names — the Anthropic API (or the gateway ANTHROPIC_BASE_URL names), Amazon Bedrock or
 // Google Vertex AI — with the credentials each cloud documents in the environment. The
 // repository's configuration is only known once a wake has read it, so the client is built
 // when the engine configures it (EngineDeps.configure) or, failing that, at the first call,
 // for the Anthropic API. Each provider's SDK is imported only when its client is built: the
-// three together are ~250 ms of module loading (issue 19 §3: the demo and every verb that
-// never calls a model paid it at start-up, before their first line).
+// three together are ~250 ms of module loading (the demo and every verb that never
+// calls a model paid it at start-up, before their first line).
 
 import type { CfaConfig, Provider } from "../../config/config-schema.js";
 import type { Logger } from "../../ports/logger.js";

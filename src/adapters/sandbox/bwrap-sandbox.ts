@@ -1,5 +1,5 @@
 // The Sandbox port on bubblewrap (docs/sandbox.md: the root holds nothing of the host
-// but an allowlist; seed 000 §10). The root is built from an allowlist
+// but an allowlist; docs/protocol.md#workspaces). The root is built from an allowlist
 // of system folders (system-root.ts), not the host's `/`; the workspace is the only
 // writable folder; /tmp and /dev/shm are private and size-capped; no network unless the
 // role allows it; an environment of exactly request.env; per-command limits on processes,

@@ -1,6 +1,6 @@
 // Chooses the Sandbox for a run from the configured sandbox mode. `require` (the default)
 // means bubblewrap or a SandboxUnavailableError: never a silent fallback to running
-// uncontained (docs/sandbox.md; seed 000 §10: a boundary that cannot be
+// uncontained (docs/sandbox.md; docs/protocol.md#workspaces: a boundary that cannot be
 // verified at startup is a hard error, not a fall-through).
 
 import os from "node:os";
@@ -33,7 +33,7 @@ export interface CreateSandboxOptions extends Omit<
   /** Where prlimit is looked for (folders the sandbox shows). Default /usr/bin:/bin:/usr/sbin:/sbin. */
   systemBin?: string;
   /**
-   * Whether the process holds secrets: then mode `off` is refused (issue 18 §3), since an
+   * Whether the process holds secrets: then mode `off` is refused, since an
    * uncontained command reads the engine's environment from /proc.
    */
   holdsSecrets?: () => boolean;

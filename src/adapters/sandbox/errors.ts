@@ -46,11 +46,11 @@ function sandboxUnavailableMessage(
         " or set `sandbox: off` in .github/cfa.yml to run commands uncontained"
       );
     case "no-prlimit":
-      // The per-command limits (issue 8 §11) are applied by util-linux's prlimit inside the
-      // sandbox; without it they would silently not apply.
+      // The per-command limits (processes, memory, file size, CPU, /tmp) are applied by
+      // util-linux's prlimit inside the sandbox; without it they would silently not apply.
       return `cfa/sandbox: util-linux's prlimit is required to apply the per-command limits and was not found in /usr/bin or /bin; install the Debian/Ubuntu package \`util-linux\`, or set \`sandbox: off\` in .github/cfa.yml to run commands uncontained`;
     case "secrets":
-      // Issue 18 §3: uncontained, a command runs as the engine's user and reads the engine's
+      // Uncontained, a command runs as the engine's user and reads the engine's
       // own environment from /proc/<pid>/environ (a lead read the API key so, and its base64
       // was posted). Refused rather than weakened: no uid switch is assumed to be available.
       return "cfa/sandbox: `sandbox: off` is refused: this process holds secrets (an API key, a GitHub token) that any uncontained command could read from /proc and write anywhere; use `sandbox: require` (bubblewrap), or run where the engine holds no secret (`cfa replay`)";

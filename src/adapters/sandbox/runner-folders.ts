@@ -1,4 +1,4 @@
-// The Actions runner's own folders, which no sandbox may show (issue 18 §5): they hold the
+// The Actions runner's own folders, which no sandbox may show: they hold the
 // runner's registration and RSA key (.runner, .credentials, .credentials_rsaparams in its
 // root), the checkout (whose .git/config carries the token actions/checkout stores), and the
 // files-commands of the job (GITHUB_ENV, GITHUB_OUTPUT, GITHUB_PATH, GITHUB_STATE,

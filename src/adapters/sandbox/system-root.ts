@@ -1,9 +1,8 @@
-// What of the host a sandbox shows (issue 8 §3: "nothing of the host in it but what commands
-// need"): an allowlist, each entry with its reason, read-only. Everything else — /home,
-// /root, /run, /var, /tmp, /srv, /mnt, /sys, the rest of /etc — is absent or an empty
-// folder, so no host file, secret or Unix socket (/run/docker.sock, /var/run/…, a user's
-// agent socket under /run/user or /tmp) can be reached by path. On GitHub-hosted runners
-// /run/docker.sock is root:docker 0770 (actions/runner-images,
+// What of the host a sandbox shows, and only what its commands need: an allowlist, each entry with
+// its reason, read-only. Everything else — /home, /root, /run, /var, /tmp, /srv, /mnt, /sys, the
+// rest of /etc — is absent or an empty folder, so no host file, secret or Unix socket
+// (/run/docker.sock, /var/run/…, a user's agent socket under /run/user or /tmp) can be reached by
+// path. On GitHub-hosted runners /run/docker.sock is root:docker 0770 (actions/runner-images,
 // images/ubuntu/scripts/build/install-docker.sh) and the runner user is in the docker group
 // (`groups` there prints `docker adm systemd-journal`: ubicloud/ubicloud#579), so that socket
 // is the host itself.
@@ -16,7 +15,7 @@ export const SYSTEM_FOLDERS = [
   // Programs, libraries, data and /usr/local: what every command runs from.
   "/usr",
   // Not /opt: a self-hosted runner may live there (/opt/actions-runner, with its RSA key
-  // and the job's files-commands; issue 18 §5). Its toolchains (/opt/hostedtoolcache, where
+  // and the job's files-commands). Its toolchains (/opt/hostedtoolcache, where
   // setup-node and friends install, and the image's /opt/pipx) are shown one by one
   // (toolchain-paths.ts).
 ] as const;

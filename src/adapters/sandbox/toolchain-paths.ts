@@ -1,4 +1,4 @@
-// The toolchains a sandbox shows besides /usr (issue 20 "Toolchains", issue 18 §5): the
+// The toolchains a sandbox shows besides /usr, one by one rather than /opt whole: the
 // Actions tool cache (/opt/hostedtoolcache, where setup-node, setup-python, setup-go… put
 // their versions, or RUNNER_TOOL_CACHE where a runner sets another), the folders GitHub's
 // ubuntu-24.04 image installs into outside /usr (DEFAULT_READ_ONLY_PATHS), and what a

@@ -35,8 +35,8 @@ export function createRecordingModel(
           }),
         ) as Step["response"],
       };
-      // Recorded when the answer arrives: an instance asks one thing at a time (seed 000 §12,
-      // single-instance lifecycle), so that is its request order too.
+      // Recorded when the answer arrives: an instance asks one thing at a time (the
+      // single-instance lifecycle, docs/protocol.md#invariants), so that is its request order too.
       (instances[request.instance] ??= []).push(step);
       return response;
     },

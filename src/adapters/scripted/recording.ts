@@ -13,7 +13,7 @@ export const RECORDING_VERSION = 1;
 const tokens = z.number().int().nonnegative();
 
 // Loose: a recorded real run keeps whatever else the API put on a block (`citations`, …),
-// as the transcript does (issue 9 §1); a block of a type the port does not model is "opaque".
+// as the transcript does; a block of a type the port does not model is "opaque".
 const AssistantBlockSchema = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("text"), text: z.string() }),
   z.looseObject({
@@ -116,7 +116,7 @@ export function parseRecording(input: unknown, source?: string): Recording {
   }
   const result = RecordingSchema.safeParse(json);
   // Validated, then the parsed JSON itself: zod's copy would move a block's keys around, and
-  // a replayed response must come back exactly as it was recorded (issue 9 §1).
+  // a replayed response must come back exactly as it was recorded.
   if (result.success) return json as Recording;
   const issues = result.error.issues;
   const described = issues

@@ -1,4 +1,4 @@
-// The boundary check's one error (seed 000 §10: a tool effect that would escape the
+// The boundary check's one error (docs/protocol.md#workspaces: a tool effect that would escape the
 // workspace is refused). `reason` is a stable code for callers; the message is for the agent.
 
 export const BOUNDARY_REASONS = [

@@ -1,8 +1,8 @@
-// The pre-tool-use boundary check (seed 000 §10): every path an agent's tool touches is
-// resolved here first, the way the kernel would resolve it, and refused if it would land
-// outside the workspace, in `.git`, on a system tree, on a hard link, or (for writes) on a
-// protected prefix. The file operations re-check after opening, because this is a check
-// at one moment and the filesystem can change before the use (see src/agents/fs).
+// The pre-tool-use boundary check (docs/protocol.md#workspaces): every path an agent's tool touches
+// is resolved here first, the way the kernel would resolve it, and refused if it would land outside
+// the workspace, in `.git`, on a system tree, on a hard link, or (for writes) on a protected
+// prefix. The file operations re-check after opening, because this is a check at one moment and the
+// filesystem can change before the use (see src/agents/fs).
 
 import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
@@ -19,7 +19,8 @@ export interface ResolveOptions {
   /**
    * Refuse a symbolic link anywhere on the path, even one that stays inside: the engine's
    * own records and artifacts are regular files at fixed paths, so a link there is an
-   * agent's doing (issue 8 §2: `ln -sfn /proc/self/environ PLAN.md`).
+   * agent's doing (`ln -sfn /proc/self/environ PLAN.md` would have the engine post its
+   * own environment).
    */
   noLinks?: boolean;
 }
@@ -164,7 +165,7 @@ export function resolveInWorkspace(
   if (options.forWrite && relative === "") {
     throw refuse("workspace-root", "it names the workspace root itself, not a file");
   }
-  // Issue 18 §7: nothing is created past the workspace's depth and length bounds.
+  // Nothing is created past the workspace's depth and length bounds (tree-limits.ts).
   const bound = options.forWrite ? treeLimitExceeded(relative) : null;
   if (bound === "depth") {
     throw refuse("too-deep", `folders nest at most ${MAX_TREE_DEPTH} deep in a workspace`);

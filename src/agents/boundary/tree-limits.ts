@@ -1,4 +1,4 @@
-// How deep and how long a path in a workspace may be (issue 18 §7). A tree ~2,000 folders
+// How deep and how long a path in a workspace may be. A tree ~2,000 folders
 // deep, made by one `mkdir` loop, wedged the job: paths past Linux's PATH_MAX (4,096 bytes,
 // limits.h) make `git add` fail with "fatal: Invalid path" (a task can never be closed),
 // `git clean` exit 1 (the reset every later wake starts with throws), a checkout into a

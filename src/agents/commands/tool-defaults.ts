@@ -1,5 +1,5 @@
-// Settings every sandboxed command gets unless its environment already names them (issue 19
-// §3): per-command work that the sandbox makes useless, switched off so a command costs what
+// Settings every sandboxed command gets unless its environment already names them:
+// per-command work that the sandbox makes useless, switched off so a command costs what
 // it runs and no more.
 //
 // - npm's update check. On every command npm asks the registry for its own latest version
@@ -8,7 +8,7 @@
 //   checked')`). In the sandbox that note is never kept — the shared cache's parent is not
 //   writable, and a workspace's own one would be committed — so every `npm test` loaded the
 //   registry client and waited for a request that no network answers: 0.5–1 s a command on
-//   this 2-core machine (issue 19 §3: the demo's six `npm test`). npm's docs, config
+//   this 2-core machine (the demo's six `npm test`). npm's docs, config
 //   `update-notifier`: "Set to false to suppress the update notification when using an
 //   older version of npm than the latest." Nothing else changes: the command, its exit code
 //   and its output are the same.

@@ -4,7 +4,7 @@
 // lookup starts at the held directory, wherever its path now leads). Where /proc is not
 // mounted, a path-based fallback re-verifies the directory around every use instead; that
 // is enough to refuse a raced read afterwards, but not to keep a raced create, append or
-// remove from landing outside first (issue 8 §10), so without /proc nothing is created or
+// remove from landing outside first, so without /proc nothing is created or
 // removed: the fallback reads, and refuses every change before making it.
 
 import { constants, type Stats } from "node:fs";
@@ -40,7 +40,7 @@ export function changed(requested: string, cause?: unknown): BoundaryError {
   );
 }
 
-/** Refuses a change that only a path-based lookup could make (issue 8 §10). */
+/** Refuses a change that only a path-based lookup could make. */
 export function unanchored(requested: string): FileToolError {
   return new FileToolError(
     "unanchored",

@@ -1,7 +1,7 @@
 // Appending to a file inside the workspace (the engine's logs: bus.jsonl, transcripts, the
 // proxy's memory): the same boundary check as every write, parents created one by one from
 // the root, and the file opened from its directory held by descriptor without following a
-// link, so an append never lands outside the workspace (issue 8 §2). One write per call: a
+// link, so an append never lands outside the workspace. One write per call: a
 // crash cuts at most the tail of this append.
 
 import { constants } from "node:fs";
@@ -54,7 +54,7 @@ export async function appendFile(
     try {
       // The handle must be the very file checked, still at its path, with no other name:
       // a hard link to a file outside, swapped in and its inside name removed again after
-      // the open, shows as a deleted path here (issue 8: raced operations).
+      // the open, shows as a deleted path here (a raced operation).
       const stats = await verifyOpened(handle, real, requested);
       if (!stats.isFile()) {
         throw new FileToolError("not-a-file", requested, "it is not a regular file");

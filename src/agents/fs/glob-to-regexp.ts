@@ -2,7 +2,7 @@
 // `**` crosses components, `[...]` and `{a,b}` as in a shell. A glob without `/` is
 // matched against the file's name, as `*.ts` is meant. Globs compile to RE2 (see
 // linear-regexp.ts), so `*a*a*a…*b` on a long name takes linear time instead of hanging the
-// wake as a backtracking RegExp did (issue 8 §5).
+// wake as a backtracking RegExp did.
 
 import { compileLinear, LinearPatternError } from "./linear-regexp.js";
 

@@ -1,6 +1,6 @@
 // Model-supplied patterns (search_files' regex and glob) run on RE2's linear-time engine
 // (re2js, pinned in package.json): `(a+)+$` on a long line takes time proportional to the line,
-// where JavaScript's backtracking RegExp hangs the whole wake (issue 8 §5). RE2's syntax is
+// where JavaScript's backtracking RegExp hangs the whole wake. RE2's syntax is
 // JavaScript's without what needs backtracking: no backreferences (`\1`, `\k<name>`), no
 // lookahead or lookbehind, no `\uXXXX` (accepted here and rewritten as RE2's `\x{XXXX}`);
 // https://github.com/google/re2/wiki/Syntax.

@@ -1,5 +1,5 @@
-// The first step every write and append takes (issue 8 §2): the boundary check for a write
-// (protected prefixes, links where refused), then the target's parent folder opened from the
+// The first step every write and append takes, so neither lands outside: the boundary check for a
+// write (protected prefixes, links where refused), then the target's parent folder opened from the
 // root one component at a time, created where missing, and held by descriptor. Shared so the
 // two cannot drift apart: a check added to one would otherwise be missing from the other.
 

@@ -1,8 +1,8 @@
 // Removing a file, a link or a whole folder inside the workspace without ever following a
 // link: each folder is opened from its parent held by descriptor (O_NOFOLLOW), its entries
 // unlinked there, then the folder itself. A link is removed, never what it points at; a
-// folder swapped for a link mid-way fails to open and the removal stops (issue 8 §2, §10:
-// the engine removes nested repositories and forged records this way).
+// folder swapped for a link mid-way fails to open and the removal stops (the engine removes nested
+// repositories and forged records this way).
 
 import { realpathSync } from "node:fs";
 import { lstat, readdir, rename, rmdir, unlink } from "node:fs/promises";
@@ -46,7 +46,7 @@ export async function removeTree(
 }
 
 /**
- * Empties a held folder however deep its tree goes (issue 18 §7: a command makes one 2,000
+ * Empties a held folder however deep its tree goes (a command makes one 2,000
  * folders deep in a second), iteratively, with two folders open at a time and never a path
  * longer than one name below a descriptor: each sub-folder's files are unlinked and its own
  * sub-folders moved up into `top` (a rename inside the tree moves a whole subtree at once and

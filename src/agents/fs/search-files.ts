@@ -2,7 +2,7 @@
 // line, inside the boundary, skipping `.git`, links, binary files and oversized files.
 // Patterns and globs run in linear time (linear-regexp.ts), and the whole search has a
 // deadline: a search that would take longer is a tool error the agent sees, never a stalled
-// wake (issue 8 §5).
+// wake.
 
 import { constants, realpathSync, type Stats } from "node:fs";
 import { lstat, open, type FileHandle } from "node:fs/promises";

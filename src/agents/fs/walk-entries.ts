@@ -44,7 +44,7 @@ interface Frame {
 
 /**
  * Each entry below `dir`, depth first in name order. Iterative, with one folder held per
- * level of the current path, and never below MAX_TREE_DEPTH folders (issue 18 §7): a
+ * level of the current path, and never below MAX_TREE_DEPTH folders: a
  * 2,000-deep chain neither exhausts descriptors nor builds paths past PATH_MAX.
  */
 export async function* walkEntries(

@@ -2,7 +2,7 @@
 // missing parents one by one inside the root, write a temporary file in the same directory,
 // then rename it over the target, so a crash leaves the old file or the new, never half.
 // Every step is anchored to a directory held by descriptor; where that is impossible (no
-// /proc) the write is refused before anything is created (issue 8 §10).
+// /proc) the write is refused before anything is created.
 
 import { randomBytes } from "node:crypto";
 import { constants, type Stats } from "node:fs";
@@ -32,7 +32,8 @@ export async function writeFile(
   options: FileToolOptions & {
     /**
      * false: skip the fsyncs. For the engine's records, whose durability is the commit
-     * that follows (a crash before it drops the whole turn anyway: seed 000 §11).
+     * that follows (a crash before it drops the whole turn anyway:
+     * docs/protocol.md#persistence).
      */
     durable?: boolean;
   } = {},

@@ -1,6 +1,6 @@
-// Bounded context (issue 9 §4): every request an instance sends stays inside its model's
-// context window, with a margin, however many tool calls it makes and however large their
-// results.
+// Bounded context, since past the window the API refuses the request: every request an instance
+// sends stays inside its model's context window, with a margin, however many tool calls it makes
+// and however large their results.
 //
 // Why not the API's own context management: compaction and context editing are betas, and
 // not offered on every platform cfa-bot supports — on-demand compaction lists the Claude API,

@@ -1,4 +1,4 @@
-// The model calls of one turn, as the loop sees them (issue 9 §3, §4): each request is built
+// The model calls of one turn, as the loop sees them: each request is built
 // with the role's output plan and kept inside the model's context window; each response is
 // judged by its stop reason before it joins the conversation. The loop itself (run-turn.ts)
 // only asks for the next request and for the verdict on each response.

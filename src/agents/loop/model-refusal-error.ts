@@ -1,5 +1,5 @@
 // A response that ended in a refusal (stop_reason "refusal"): the model declined to go on.
-// A state-level failure that says so (issue 9 §3): the engine fails the turn with this error
+// A state-level failure that says so: the engine fails the turn with this error
 // (it is not an infrastructure fault, so it is not ModelUnavailableError), the retry budget
 // counts it, and the recovery message names it. What the API said is kept
 // (https://platform.claude.com/docs/en/build-with-claude/handling-stop-reasons: "refusal —

@@ -1,4 +1,4 @@
-// A response that holds a secret the engine knows (issue 18 §3). Every input reaches the
+// A response that holds a secret the engine knows. Every input reaches the
 // model redacted — tool results, incoming messages, people's words — so the model should
 // never hold one; if it writes one anyway (guessed, or read where the engine could not
 // redact it), the response is not kept: its blocks go neither into the conversation nor

@@ -1,8 +1,8 @@
 // The user message that starts a turn: first a result for every tool call the transcript
 // left unanswered (the Messages API requires each tool_use to be answered in the very next
 // user message), then the incoming message itself — unless it is the answer a pending
-// ask_question was waiting for, which becomes that call's result (seed 000 §7: AskQuestion
-// is one tool call that returns an answer).
+// ask_question was waiting for, which becomes that call's result (an ask is one
+// tool call that returns an answer: docs/protocol.md#escalation).
 
 import type { Message, UserBlock } from "../../ports/model.js";
 import { redact } from "../../secrets/index.js";
@@ -41,7 +41,7 @@ export function openingMessage(
 
 /**
  * The text of an incoming message as the model reads it; never a blank block. Redacted: it
- * carries people's words and other agents' (issue 18 §3).
+ * carries people's words and other agents'.
  */
 export function incomingText(incoming: IncomingMessage): string {
   return incoming.text.trim() === ""

@@ -1,4 +1,4 @@
-// What each role asks of the model per request (issue 9 §3): an output budget sized for
+// What each role asks of the model per request: an output budget sized for
 // thinking, an effort, and the cache lifetime of its prefix.
 //
 // - Budget: the current models think by default and "thinking tokens count toward your
@@ -63,7 +63,7 @@ export function outputPlan(
 }
 
 /**
- * Whether a role's cached prefix should live an hour (issue 9 §8). Prices per million input
+ * Whether a role's cached prefix should live an hour. Prices per million input
  * tokens, as multiples of the base input price p (https://platform.claude.com/docs/en/build-with-claude/prompt-caching,
  * "Pricing"): a 5-minute write costs 1.25p, a 1-hour write 2p, a hit 0.1p.
  *

@@ -3,8 +3,8 @@
 // requires alternating roles; a transcript can end on a user message (a response with no
 // content is not kept), and the next turn's opening message then joins it. Merging here,
 // not in the stored transcript, keeps the transcript append-only and every request built
-// from it identical, so the cached prefix holds (seed 000 §11). Assistant messages are merged
-// by concatenation only: their blocks stay exactly as received (issue 9 §1).
+// from it identical, so the cached prefix holds (docs/protocol.md#persistence). Assistant messages
+// are merged by concatenation only: their blocks stay exactly as received, as the API requires.
 
 import type { Message } from "../../ports/model.js";
 import { viewStart } from "./context-budget.js";

@@ -1,7 +1,8 @@
-// One turn of one instance: Run(A, t, m) of seed 000 §5. The model is called, its tool
-// calls are run in order, their results go back, until the model stops ([send-step] /
-// [nosend-step] for the engine to tell apart), asks ([ask-step], seed 000 §7), finishes
-// (the outcome record, seed 000 §4), or the tool-call cap ends the turn.
+// One turn of one instance: Run(A, t, m) of docs/protocol.md#message-soup. The model is called, its
+// tool calls are run in order, their results go back, until the model stops ([send-step] /
+// [nosend-step] for the engine to tell apart), asks ([ask-step], docs/protocol.md#escalation),
+// finishes (the outcome record, docs/protocol.md#skill-contract), or the tool-call cap ends the
+// turn.
 
 import type {
   AssistantBlock,
@@ -76,7 +77,7 @@ async function runLoop(input: TurnInput, mcp: McpToolbox | null): Promise<TurnRe
           },
         }),
   };
-  // Output budget, effort, cache lifetime, the context bound and stop reasons (issue 9 §3, §4).
+  // Output budget, effort, cache lifetime, the context bound and stop reasons.
   const calls = modelCalls({
     instance,
     role: role.name,
@@ -117,8 +118,9 @@ async function runLoop(input: TurnInput, mcp: McpToolbox | null): Promise<TurnRe
       return end({ kind: "halted", cause: decision.cause, reason: decision.reason });
     }
     if (decision.kind === "inject") {
-      // Seed 000 §8 [interrupt]: the next request carries the new message after what the
-      // turn has done so far (its tool results), so the Run resumes on it with its context.
+      // [interrupt] (docs/protocol.md#intervention): the next request carries the new message
+      // after what the turn has done so far (its tool results), so the Run resumes on it with
+      // its context.
       added.push({
         role: "user",
         content: [{ type: "text", text: incomingText(decision.message) }],
@@ -138,9 +140,9 @@ async function runLoop(input: TurnInput, mcp: McpToolbox | null): Promise<TurnRe
     }
     usages.push(response.usage);
     stopReason = response.stopReason;
-    // Issue 9 §3 (model-calls.ts): a response cut at the output budget is not kept and the
-    // request goes again with a larger budget; a refusal fails the turn by name. Either way
-    // the boundary has priced and persisted the response first.
+    // A response cut at the output budget is not kept and the request goes again with a larger
+    // budget (model-calls.ts); a refusal fails the turn by name. Either way the boundary has priced
+    // and persisted the response first.
     // A response that holds a secret is not kept anywhere (model-secret-error.ts).
     const leaked = holdsKnownSecret(JSON.stringify(response.content));
     const verdict = leaked
@@ -150,7 +152,8 @@ async function runLoop(input: TurnInput, mcp: McpToolbox | null): Promise<TurnRe
     // The API rejects empty messages and blank text blocks: keep only what carries content.
     const content = verdict === "use" ? response.content.filter(hasContent) : [];
     if (content.length > 0) added.push({ role: "assistant", content });
-    // Priced and persisted before any of its tool calls run (issue 9 point 5).
+    // Priced and persisted before any of its tool calls run, so every cap sees it and no
+    // retry pays for it again.
     await input.boundary?.after({
       request,
       added,
@@ -168,7 +171,7 @@ async function runLoop(input: TurnInput, mcp: McpToolbox | null): Promise<TurnRe
     // A response runs whole or not at all: its calls were planned together. A lone
     // ask_question or finish still runs past the cap, since it ends the turn anyway — once:
     // a refused one does not end it, and a model that repeats it must still meet the cap
-    // (issue 11: a lead calling a refused finish forever kept its turn, and the job, alive).
+    // (a lead calling a refused finish forever once kept its turn, and the job, alive).
     const loneEnding =
       toolUses.length === 1 &&
       isTurnEndingTool(toolUses[0]?.name) &&

@@ -1,4 +1,4 @@
-// What the loop does with a response, by its stop reason (issue 9 §3), decided before the
+// What the loop does with a response, by its stop reason, decided before the
 // response joins the conversation:
 //
 // - max_tokens: the response was cut at the output budget (thinking counts toward it). It is

@@ -1,5 +1,5 @@
 // A tool_result block; `is_error` only when set, so results stay byte-stable. Its text is
-// redacted here, the one place every tool result is made (issue 18 §3): the model never
+// redacted here, the one place every tool result is made: the model never
 // holds a secret of this process, so no transcript, commit or comment it leads to does.
 // Known secrets only: a token shape in a file (a fixture, `Bearer ${token}` in code) is the
 // file's content, and cut out it would corrupt the next edit (Redactor.redactKnown).

@@ -40,7 +40,7 @@ export function loadRole(name: RoleName, options: LoadRoleOptions = {}): RoleDef
 /**
  * The last parse of each role file, kept while its text is unchanged: a role is loaded at
  * every turn, and parsing its front matter again was ~40 ms of the demo's main thread
- * (issue 19 §3, --cpu-prof). The file is still read each time, so an edited role is parsed
+ * (--cpu-prof). The file is still read each time, so an edited role is parsed
  * again; each caller gets its own copy.
  */
 const parsed = new Map<string, { text: string; role: RoleDefinition }>();

@@ -1,5 +1,6 @@
 // A role file is Markdown with YAML front matter: the front matter is the role's tool
-// surface (seed 000 §10), the body its system prompt. Pure: the caller reads the file.
+// surface (docs/protocol.md#workspaces), the body its system prompt. Pure: the caller reads the
+// file.
 
 import { parse as parseYaml } from "yaml";
 import { describeIssues } from "../tools/describe-issues.js";

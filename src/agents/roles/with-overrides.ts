@@ -1,5 +1,6 @@
 // `.github/cfa.yml` may change a role's commands and network access; its tools and prompt
-// stay as shipped (seed 000 §10: the tool surface is the role's, whatever the thread).
+// stay as shipped (docs/protocol.md#workspaces: the tool surface is the role's, whatever the
+// thread).
 
 import * as z from "zod";
 import type { NetworkSetting } from "../../config/network-setting.js";

@@ -1,4 +1,5 @@
-// answer: the proxy's [respond] (seed 000 §7): the text goes back to the asking agent.
+// answer: the proxy's [respond] (docs/protocol.md#escalation): the text goes back to the asking
+// agent.
 
 import * as z from "zod";
 import { hostTool } from "./host-tool.js";

@@ -1,6 +1,6 @@
-// ask_question: AskQuestion (seed 000 §7). The host validates and files it; the turn ends
-// ([ask-step]) and the answer — possibly `[WITHDRAW]\n<reason>` — comes back as the result
-// of this very call at the start of the next turn.
+// ask_question: AskQuestion (docs/protocol.md#escalation). The host validates and files it; the
+// turn ends ([ask-step]) and the answer — possibly `[WITHDRAW]\n<reason>` — comes back as the
+// result of this very call at the start of the next turn.
 
 import * as z from "zod";
 import { QUESTION_KINDS } from "../turn-contract.js";

@@ -1,5 +1,5 @@
-// close: [send-terminate] of a finished task (seed 000 §5, §10): a verifier checks it, and
-// a pass merges its branch into yours.
+// close: [send-terminate] of a finished task (docs/protocol.md#workspaces): a verifier checks it,
+// and a pass merges its branch into yours.
 
 import * as z from "zod";
 import { hostTool } from "./host-tool.js";

@@ -1,5 +1,5 @@
-// dispatch: sparks a task (seed 000 §6 [spark]): a worker on its own worktree and branch,
-// made from the dispatcher's branch; past the fan-out cap it waits (§13 [send-block]).
+// dispatch: sparks a task ([spark], docs/protocol.md#dispatch): a worker on its own worktree and
+// branch, made from the dispatcher's branch; past the fan-out cap it waits ([send-block]).
 
 import * as z from "zod";
 import { hostTool } from "./host-tool.js";

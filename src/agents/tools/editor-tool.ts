@@ -65,7 +65,7 @@ async function change(
       // Created, or replaced whole: Claude Code's file writes do both, and a lead rewrites its
       // artifact this way.
       const written = await writeFile(root, path, input.file_text, options);
-      // Issue 18 §4: a folder this write made shaped like a bare repository is removed.
+      // A folder this write made shaped like a bare repository is removed (repository-shape.ts).
       const removed = await removeShapedFoldersAround(root, written.path);
       const note = removed.map((folder) => ` ${shapedFolderNote(folder)}`).join("");
       return ok(

@@ -1,4 +1,5 @@
-// escalate: the proxy's [escalate] (seed 000 §7): a question for the person themself.
+// escalate: the proxy's [escalate] (docs/protocol.md#escalation): a question for the person
+// themself.
 
 import * as z from "zod";
 import { hostTool } from "./host-tool.js";

@@ -1,5 +1,5 @@
-// finish: the skill's terminal (seed 000 §4): the host writes the outcome record and
-// refuses an outcome outside the state's edges. FAILURE is the orchestrator's alone.
+// finish: the skill's terminal (docs/protocol.md#skill-contract): the host writes the outcome
+// record and refuses an outcome outside the state's edges. FAILURE is the orchestrator's alone.
 
 import * as z from "zod";
 import { ACTIONS, ORCHESTRATOR_ACTIONS, type Action } from "../../protocol/fsm.js";

@@ -39,7 +39,7 @@ export const runCommandTool: Tool<typeof input> = {
   input,
   async run({ argv }, ctx) {
     // Refused here as well as in the host: the role's allowlist is part of its tool
-    // surface (seed 000 §10), whatever the host was built with.
+    // surface (docs/protocol.md#workspaces), whatever the host was built with.
     checkCommand(argv, ctx.role.commands);
     const result = await ctx.host.runCommand(argv);
     return { text: formatCommandResult(result), isError: result.timedOut };

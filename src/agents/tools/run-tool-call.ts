@@ -1,10 +1,9 @@
 // One tool call from the model, run the only way a call can run: the role must have the
-// tool (seed 000 §10), the input must pass the tool's schema, and whatever goes wrong —
-// a BoundaryError, a refused command, a host refusal, a bug — comes back to the model as
-// an error result. Only an abort propagates (the turn is being cancelled), and the model
-// being unavailable (a verifier inside `close`) or the disk being full: an infrastructure
-// fault ends the wake with the job live; it is never the agent's to handle (issue 9 point 6,
-// issue 18 §7).
+// tool (docs/protocol.md#workspaces), the input must pass the tool's schema, and whatever goes
+// wrong — a BoundaryError, a refused command, a host refusal, a bug — comes back to the model as an
+// error result. Only an abort propagates (the turn is being cancelled), and the model being
+// unavailable (a verifier inside `close`) or the disk being full: an infrastructure fault ends the
+// wake with the job live; it is never the agent's to handle.
 
 import { isModelUnavailable, type ToolUseBlock } from "../../ports/model.js";
 import { isDiskFull } from "../../ports/disk-full.js";

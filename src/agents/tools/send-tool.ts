@@ -1,5 +1,5 @@
-// send: a message along a dispatch edge (seed 000 §6: only to what this instance can see —
-// the tasks it dispatched, or its parent). The host checks the visibility.
+// send: a message along a dispatch edge (docs/protocol.md#dispatch: only to what this instance can
+// see — the tasks it dispatched, or its parent). The host checks the visibility.
 
 import * as z from "zod";
 import { hostTool } from "./host-tool.js";

@@ -9,6 +9,6 @@ export const TaskId = z
     /^[a-z0-9][a-z0-9-]{0,39}$/,
     "must be 1-40 lower-case letters, digits or hyphens, starting with a letter or digit",
   )
-  // "parent" names the dispatcher in send (seed 000 §6: a task sees its parent).
+  // "parent" names the dispatcher in send (a task sees its parent: docs/protocol.md#dispatch).
   .refine((id) => id !== "parent", '"parent" is reserved for the dispatcher; choose another id')
   .describe('A short task id, e.g. "t1" or "parser-tests".');

@@ -1,4 +1,4 @@
-// How long the texts an agent hands the protocol's tools may be (issue 18 §7). A 10 MB
+// How long the texts an agent hands the protocol's tools may be. A 10 MB
 // question was stored three to four times over — the tool call in the transcript, the
 // message in the bus, the escalation in state.json, the comment in the outbox — and every
 // later wake read it back. Bounded at the tool's input schema, the agent gets a one-line
@@ -11,7 +11,7 @@
 //   around it: a question or an escalation (the question comment quotes it), a verdict's
 //   issues (a dropped task's notice lists them: 20 × 2,000 plus notes of 8,000 stay under
 //   50,000), an outcome's or a withdrawal's reason (the transition comment quotes it; the
-//   outcome record's own bound, seed 000 §4).
+//   outcome record's own bound).
 // - A brief, a message between tasks and a proxy's answer never reach a comment but live in
 //   the bus, state.json and two transcripts: 32,000 characters (about 8,000 tokens) carry
 //   any instruction; data belongs in files (dispatch copies them, `files`).

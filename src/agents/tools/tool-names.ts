@@ -1,5 +1,6 @@
 // Every tool an agent can be given. A role's front matter names a subset; anything else is
-// refused before it runs (seed 000 §10: the tool surface is structural, not prompt-driven).
+// refused before it runs (docs/protocol.md#workspaces: the tool surface is structural, not
+// prompt-driven).
 
 export const TOOL_NAMES = [
   // The `bash-editor` set's workspace tools: Anthropic-defined, their names fixed by the API.
@@ -33,8 +34,8 @@ export function isToolName(value: unknown): value is ToolName {
 
 /**
  * Tools that end the turn when they succeed, so they must be the only call in their
- * response: what follows them in the same response could not be answered before the
- * turn ends (seed 000 §7 [ask-step]; §4 the outcome record is the skill's terminal).
+ * response: what follows them in the same response could not be answered before the turn ends
+ * ([ask-step]; the outcome record is the skill's terminal, docs/protocol.md#skill-contract).
  */
 export const TURN_ENDING_TOOLS = [
   "ask_question",

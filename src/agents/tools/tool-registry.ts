@@ -54,7 +54,7 @@ export function roleTool(role: RoleDefinition, name: string): Tool | undefined {
 /**
  * Each tool's input schema as JSON Schema, converted once per process: a tool's zod schema
  * never changes, and converting it at every turn of every agent was ~30 ms of the demo's
- * main thread (issue 19 §3, --cpu-prof). Each spec gets its own copy.
+ * main thread (--cpu-prof). Each spec gets its own copy.
  */
 const inputSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
 

@@ -1,5 +1,5 @@
-// withdraw: the proxy's answer `[WITHDRAW]\n<reason>` (seed 000 §7, §9): the asking skill
-// then writes its own withdraw outcome.
+// withdraw: the proxy's answer `[WITHDRAW]\n<reason>` (docs/protocol.md#escalation): the asking
+// skill then writes its own withdraw outcome.
 
 import * as z from "zod";
 import { hostTool } from "./host-tool.js";

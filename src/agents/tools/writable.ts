@@ -1,6 +1,6 @@
-// Roles that only read (the proxy on a clone of the caller's workspace, seed 000 §7; the
-// verifier, which changes nothing) get a read-only workspace: write tools are refused
-// before they touch the disk.
+// Roles that only read (the proxy on a clone of the caller's workspace,
+// docs/protocol.md#escalation; the verifier, which changes nothing) get a read-only workspace:
+// write tools are refused before they touch the disk.
 
 import type { ToolContext } from "./tool.js";
 import { fail, type ToolResult } from "./tool.js";

@@ -24,7 +24,7 @@ export const writeFileTool: Tool<typeof input> = {
     const written = await writeFile(ctx.workspace.root, path, content, {
       protect: ctx.workspace.protect,
     });
-    // Issue 18 §4: a folder this write made shaped like a bare repository is removed.
+    // A folder this write made shaped like a bare repository is removed (repository-shape.ts).
     const removed = await removeShapedFoldersAround(ctx.workspace.root, written.path);
     const note = removed.map((folder) => ` ${shapedFolderNote(folder)}`).join("");
     return ok(

@@ -1,8 +1,8 @@
-// Reads an instance transcript back into the conversation to resume (seed 000 §11, the
-// session handle). Complete turns are the conversation; the lines of a last turn without its
-// turn-end come back apart (`partial`), so the engine can decide what to do with responses
-// that were already paid for (issue 9 §5); a last line without its newline was torn by a
-// crash and is dropped. Any other bad line is an error naming its line number.
+// Reads an instance transcript back into the conversation to resume (the session handle,
+// docs/protocol.md#persistence). Complete turns are the conversation; the lines of a last turn
+// without its turn-end come back apart (`partial`), so the engine can decide what to do with
+// responses that were already paid for; a last line without its newline was torn by a crash and is
+// dropped. Any other bad line is an error naming its line number.
 //
 // Messages are the parsed JSON itself, validated but never rebuilt: zod's output would put
 // known keys first, and an assistant turn must go back exactly as the API returned it.

@@ -3,7 +3,7 @@
 //
 // They VALIDATE only: the loader keeps the parsed JSON itself, because zod's output of a
 // loose object puts the known keys first (and drops an own `__proto__` key), and an assistant
-// turn must go back to the API exactly as it came (issue 9 §1). Assistant blocks are loose:
+// turn must go back to the API exactly as it came. Assistant blocks are loose:
 // whatever else the API put on a block (`citations`, `caller`, …) is kept.
 
 import * as z from "zod";

@@ -1,6 +1,6 @@
 // A message as it is written to and read from a transcript: a plain JSON copy, keys in the
 // order they were given, no undefined fields. Never re-ordered: an assistant turn goes back to
-// the API exactly as the API returned it (issue 9 §1), so what a resumed instance sends is
+// the API exactly as the API returned it, so what a resumed instance sends is
 // byte for byte what it would have sent without the restart. (Transcripts written before this
 // rule have their keys sorted; they load as they are and keep being sent as they were.)
 

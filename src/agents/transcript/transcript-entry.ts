@@ -4,10 +4,11 @@
 //   the API returned it);
 // - `response`: what one model response cost and why it stopped, written with (after) the
 //   assistant message it produced, so a crash after k responses of a turn still knows what
-//   those k responses cost (issue 9 §5) — `model` is the model that answered, priced on its own;
+//   those k responses cost — `model` is the model that answered, priced on its own;
 // - `turn-end`: the end of a turn, with the turn's summed usage and last stop reason. Only turns
-//   closed by a turn-end line are resumed as complete (seed 000 §11: crash-loss is bounded to
-//   one turn); the lines of an unclosed last turn come back apart (LoadedTranscript.partial).
+//   closed by a turn-end line are resumed as complete (bounded crash-loss,
+//   docs/protocol.md#invariants); the lines of an unclosed last turn come back apart
+//   (LoadedTranscript.partial).
 //
 // Transcripts written before `response` lines existed still load: they simply have none.
 

@@ -1,7 +1,7 @@
 // The lines to append to an instance transcript. Pure: the engine appends them, each followed
 // by "\n", in one write, so a crash leaves at most a torn last line, which loadTranscript
 // drops. Messages are written as given (keys never re-ordered: an assistant turn is kept
-// exactly as the API returned it, issue 9 §1); the entry's own fields come in a fixed order.
+// exactly as the API returned it); the entry's own fields come in a fixed order.
 
 import type { Message, ModelResponse, ModelUsage, StopReason } from "../../ports/model.js";
 import { normaliseMessage } from "./normalise-message.js";
@@ -36,7 +36,7 @@ export function transcriptLines(
 /**
  * The line recording one model response of `turn`: its own usage, the model that answered
  * and why it stopped. Written right after the response's assistant message (if it had
- * content), so every cap sees the response even if the turn never ends (issue 9 §5).
+ * content), so every cap sees the response even if the turn never ends.
  */
 export function responseLine(
   turn: number,

@@ -76,7 +76,7 @@ Options:
       );
       return code;
     }
-    // The job's page (issue 19 "A job page"): the demo ends by pointing to it.
+    // The demo ends by pointing to the job's page (`cfa show`), where its pictures are drawn.
     const page =
       view === null ? null : await writeJobPage(run.repoDir, run.job, { cli, now: new Date() });
     const seconds = (performance.now() - started) / 1000;

@@ -1,5 +1,5 @@
 // `cfa intervene N "text"`: comments `/intervene text`; the current lead gets it at its
-// next model call if it is working, or is woken on it (seed 000 §8: preemption).
+// next model call if it is working, or is woken on it (it preempts: docs/protocol.md#intervention).
 
 import { requireLive } from "../job-checks.js";
 import { jobVerb, requiredText } from "../job-verb.js";

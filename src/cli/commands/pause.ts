@@ -1,4 +1,4 @@
-// `cfa pause N [reason]`: comments `/pause reason` (issue 17); a running command's wake stops
+// `cfa pause N [reason]`: comments `/pause reason`; a running command's wake stops
 // at its agents' next model calls, the turns in flight kept to be redone, and nothing runs
 // until `cfa resume N`.
 

@@ -1,5 +1,6 @@
-// `cfa replay <file>`: re-runs the engine over a recorded job in a fresh repository, with
-// every model response played from the file (seed 001 §F) — no model, no network, no key.
+// `cfa replay <file>`: re-runs the engine over a recorded job in a fresh repository, with every
+// model response played from the file (cache-only: docs/protocol.md#recorded-decisions) — no model,
+// no network, no key.
 
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";

@@ -1,7 +1,7 @@
-// `cfa resume N`: releases a paused job (a `/resume` comment, issue 17); on a job that is not
+// `cfa resume N`: releases a paused job (a `/resume` comment); on a job that is not
 // paused it wakes the job without doing anything else, so work a stopped command
-// (Ctrl-C) or a crash left waiting carries on (seed 002's `resume`; seed 000 §11: the
-// agents' mail is durable, so a new wake picks it up).
+// (Ctrl-C) or a crash left waiting carries on (the agents' mail is durable, so a new wake picks
+// it up: docs/protocol.md#persistence).
 
 import { requireLive } from "../job-checks.js";
 import { jobVerb } from "../job-verb.js";

@@ -1,5 +1,5 @@
 // `cfa withdraw N [reason]`: comments `/withdraw reason`; the job stops at once, every task
-// is dropped unmerged (seed 000 §9): WITHDRAWN.
+// is dropped unmerged (docs/protocol.md#withdrawal): WITHDRAWN.
 
 import { requireLive } from "../job-checks.js";
 import { jobVerb } from "../job-verb.js";

@@ -1,4 +1,4 @@
-// A job's page (issue 19 "A job page"): one self-contained HTML file — the status comment as
+// A job's page: one self-contained HTML file — the status comment as
 // GitHub would show it (its Markdown rendered, its pictures drawn by the inlined mermaid),
 // the history as `cfa watch --verbose` tells it, every task up close as `cfa inspect --task`
 // shows it (verdicts and the commands the engine recorded), the job's tree as `cfa inspect`

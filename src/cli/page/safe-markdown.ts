@@ -1,4 +1,4 @@
-// Markdown as a job page shows it (issue 19 "A job page"): GitHub-flavoured, rendered by
+// Markdown as a job page shows it: GitHub-flavoured, rendered by
 // marked, with everything an agent or a person could have written made inert. marked
 // passes raw HTML through and keeps any link's scheme (its README, markedjs/marked: "Marked
 // does not sanitize the output HTML"), so this renderer replaces those parts:

@@ -1,8 +1,8 @@
-// Applying a turn that ended (turn-scheduler.ts hands them over one at a time): the wake is
-// the job branch's single writer, so turns are applied one after another while the others
-// keep running. Each is applied whole before anything of the next (seed 001 CO-1: the turn's
-// records are committed before its effects — apply-turn.ts), then what the caps, the outbox
-// and the journal need after every turn.
+// Applying a turn that ended (turn-scheduler.ts hands them over one at a time): the wake is the job
+// branch's single writer, so turns are applied one after another while the others keep running.
+// Each is applied whole before anything of the next (the turn's records are committed before its
+// effects: docs/protocol.md#recorded-decisions, apply-turn.ts), then what the caps, the outbox and
+// the journal need after every turn.
 
 import { addressKey } from "../../protocol/address.js";
 import { isLiveState } from "../../protocol/fsm.js";

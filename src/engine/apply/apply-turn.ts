@@ -1,7 +1,8 @@
-// Applying a turn, one at a time (apply-ended.ts; turn-scheduler.ts decides the order): the
-// Run ends ([send-step] / [nosend-step] / [ask-step], seed 000 §5), a lead's outcome record is read and its transition applied, the
-// transcript is written, the turn is judged (a success, a refused outcome, a broken turn) and
-// committed (commit-turn.ts), then the effects its Send and transition call for are run.
+// Applying a turn, one at a time (apply-ended.ts; turn-scheduler.ts decides the order): the Run
+// ends ([send-step] / [nosend-step] / [ask-step]), a lead's outcome record is read and its
+// transition applied, the transcript is written, the turn is judged (a success, a refused outcome,
+// a broken turn) and committed (commit-turn.ts), then the effects its Send and transition call for
+// are run.
 
 import { escalationPolicy } from "../job/escalation-policy.js";
 import { oneLine } from "../../comments/one-line.js";
@@ -51,7 +52,8 @@ interface OutcomeApplied {
 
 export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
   const turn = turnFacts(s, t.a);
-  // Nothing this turn wrote under .github/workflows/ is committed unless allowed (issue 10 §6).
+  // Nothing this turn wrote under .github/workflows/ is committed unless allowed: pushing it
+  // needs a permission the token may not hold, and every later push would fail.
   const heldBack = await holdBackWorkflowChanges(s, t.ws.root);
   if (t.error !== null || t.run === null) {
     await applyUnstartedTurn(s, t, turn);
@@ -64,9 +66,9 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
   const outcome = turn.isLead ? await applyOutcome(s, t, ending.events) : NO_OUTCOME;
   await append(s, ending.events);
   // The turn's transcript reaches the job worktree now, with its apply: the commit below
-  // holds this turn and no other instance's (issue 8 point 4).
+  // holds this turn and no other instance's (a crash never commits a turn that did not land).
   await run.record();
-  // Issue 20: the commands the worker's turn ran, as the engine saw them, for the task table.
+  // The commands the worker's turn ran, as the engine saw them, for the task table.
   if (
     turn.task !== null &&
     s.engine.tasks[turn.task] !== undefined &&
@@ -74,7 +76,7 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
   ) {
     applyChange(s, { type: "task-worked", id: turn.task, evidence: run.decisions.commands });
   }
-  // Issue 15 point 6: how much of a task's turn its commands took, for `execute.runners: auto`,
+  // How much of a task's turn its commands took, for `execute.runners: auto`,
   // as it would have alone on the runner (what commands run at the same time added, apart).
   if (turn.task !== null && s.engine.tasks[turn.task] !== undefined) {
     applyChange(s, {
@@ -125,9 +127,9 @@ function turnFacts(s: Session, a: Address): TurnFacts {
 }
 
 /**
- * Seed 000 §11 "Recovery": a Run that exits with an error surfaces as a Send into the failing
- * instance's mailbox. This turn never started (nothing of it is recorded), so the message it
- * was given is quoted in the recovery message.
+ * Recovery (docs/protocol.md#persistence): a Run that exits with an error surfaces as a Send into
+ * the failing instance's mailbox. This turn never started (nothing of it is recorded), so the
+ * message it was given is quoted in the recovery message.
  */
 async function applyUnstartedTurn(s: Session, t: InstanceTurn, turn: TurnFacts): Promise<void> {
   const ended = s.soup.endTurn(t.a, { rule: "nosend-step" });
@@ -213,8 +215,8 @@ function turnResultOf(s: Session, run: AgentRun, key: string): SoupTurnResult {
 const NO_OUTCOME: OutcomeApplied = { applied: null, violation: null, label: "" };
 
 /**
- * A lead's outcome record (seed 000 §4): refused (a violation, judged below) or applied — the
- * turn's events and the outcome are appended first, then the transition it asks for.
+ * A lead's outcome record (docs/protocol.md#skill-contract): refused (a violation, judged below) or
+ * applied — the turn's events and the outcome are appended first, then the transition it asks for.
  * `events` is emptied once appended.
  */
 async function applyOutcome(
@@ -238,8 +240,9 @@ async function applyOutcome(
 }
 
 /**
- * What the turn counts for (seed 000 §12): a refused outcome or a broken turn is a state-level
- * failure the instance hears about; a clean one resets the consecutive-failure count.
+ * What the turn counts for (termination, docs/protocol.md#invariants): a refused outcome or a
+ * broken turn is a state-level failure the instance hears about; a clean one resets the
+ * consecutive-failure count.
  */
 async function judgeTurn(
   s: Session,

@@ -1,4 +1,4 @@
-// Where a turn is committed (issue 8 point 4): once per turn, when it is applied, so that a
+// Where a turn is committed: once per turn, when it is applied, so that a
 // turn is durable exactly when its commit exists and a crash before it redoes that turn
 // alone. A worker's files are committed on its task branch first (and published); then the
 // job branch takes the turn's records, through the job worktree's one commit-and-push
@@ -31,9 +31,9 @@ export async function commitTurn(
 }
 
 /**
- * What a turn's commit on the job branch holds (issue 8 point 4): the lead works in the job
- * worktree, so everything there (its files, its records); any other instance only the
- * records — the log, the job record and its own transcript. Its files are on its branch.
+ * What a turn's commit on the job branch holds (never another turn's files): the lead works in the
+ * job worktree, so everything there (its files, its records); any other instance only the records —
+ * the log, the job record and its own transcript. Its files are on its branch.
  */
 function turnPaths(
   s: Session,

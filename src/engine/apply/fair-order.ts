@@ -1,6 +1,6 @@
-// Which runnable instances start first when slots are scarce (issue 15 "no barrier": no
-// starvation by name order). The rule: first come, first served — an instance queues from the
-// first scheduling decision that saw its mailbox non-empty (seed 000 §5 [wake] is enabled from
+// Which runnable instances start first when slots are scarce (no starvation
+// by name order). The rule: first come, first served — an instance queues from the
+// first scheduling decision that saw its mailbox non-empty ([wake] is enabled from
 // then on), and the queue is served in that order; instances that joined the queue at the
 // same decision go least recently run first, then by name so replays are repeatable. Pure: the
 // scheduler (turn-scheduler.ts) keeps the two maps and calls this at each decision.

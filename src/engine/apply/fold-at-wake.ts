@@ -1,4 +1,4 @@
-// The lead's fold of its task runs, applied to the wake's session (issue 15 point 6): what
+// The lead's fold of its task runs, applied to the wake's session: what
 // foldTaskRuns made of each task branch reaches the bus as the worker's own turns (appended
 // by the lead's run, the only writer of the bus), its cost is charged to the job, its ledger
 // kept in the engine state, and each refusal said once (the ledger remembers what was said).

@@ -1,7 +1,7 @@
-// The outcome record (seed 000 §4): the lead's skill writes it at `.cfa/outcome.json`; the
-// engine consumes it after the turn (it is never committed), validates it, and either
-// transitions or counts a state-level failure. An approval also needs an approved gate for
-// the artifact as it now stands: control at every gate.
+// The outcome record (docs/protocol.md#skill-contract): the lead's skill writes it at
+// `.cfa/outcome.json`; the engine consumes it after the turn (it is never committed), validates it,
+// and either transitions or counts a state-level failure. An approval also needs an approved gate
+// for the artifact as it now stands: control at every gate.
 
 import { isLiveState, type Action } from "../../protocol/fsm.js";
 import { parseOutcomeRecord, type OutcomeRecord } from "../../protocol/outcome-record.js";
@@ -28,7 +28,7 @@ export async function consumeOutcome(
   try {
     text = await readText(ws.root, OUTCOME_PATH);
   } catch (error) {
-    // Issue 8 §2: only the finish tool writes the outcome record; one a command wrote (or
+    // Only the finish tool writes the outcome record; one a command wrote (or
     // linked elsewhere) is not the skill's outcome.
     await removeFile(ws.root, OUTCOME_PATH);
     return {
@@ -72,7 +72,7 @@ async function approvalProblem(s: Session, lead: Address, ws: Workspace): Promis
 /**
  * The blob id the artifact on disk would be committed as: its raw bytes (records and
  * artifacts are committed unfiltered, job-repo.ts), read through the boundary — a link or
- * a hard link is no artifact (issue 8 §2).
+ * a hard link is no artifact (it could show the person a file from outside the workspace).
  */
 async function workingBlob(s: Session, ws: Workspace, path: string): Promise<string | null> {
   const bytes = await readRegular(ws.root, path);

@@ -1,6 +1,6 @@
-// Running a turn of a round: every runnable instance (seed 000 §5 [wake]) runs its turn in
-// parallel; nothing of it reaches the bus or the branch until it is applied (apply-turn.ts),
-// one by one in the round's fixed order.
+// Running a turn of a round: every runnable instance ([wake]) runs its turn in parallel; nothing of
+// it reaches the bus or the branch until it is applied (apply-turn.ts), one by one in the round's
+// fixed order.
 
 import { addressKey, type Address } from "../../protocol/address.js";
 import type { Content, WakeResult } from "../../protocol/bus/index.js";
@@ -26,14 +26,14 @@ import { CommandEvidenceSchema, evidenceOutcome } from "../../records/command-ev
 export interface InstanceTurn {
   a: Address;
   woke: WakeResult;
-  /** [interrupt] reductions fired at the turn's call boundaries (seed 000 §8). */
+  /** [interrupt] reductions fired at the turn's call boundaries (docs/protocol.md#intervention). */
   preempted: WakeResult[];
   ws: Workspace;
   run: AgentRun | null;
   error: Error | null;
 }
 
-/** Starts the instance's Run (seed 000 [wake] / [wake-int]) and runs its turn. */
+/** Starts the instance's Run ([wake] / [wake-int]) and runs its turn. */
 export async function runInstanceTurn(
   s: Session,
   a: Address,
@@ -70,9 +70,9 @@ export async function runInstanceTurn(
       ...(signal ? { signal } : {}),
     });
     if (run.decisions.tampered.length > 0) {
-      // Issue 8 §2: a turn whose command changed the job's own records fails. Its transcript
-      // is kept (the agent did run those commands), but nothing it decided is applied, not
-      // even an outcome it recorded.
+      // A turn whose command changed the job's own records (the engine's alone) fails. Its
+      // transcript is kept (the agent did run those commands), but nothing it decided is applied,
+      // not even an outcome it recorded.
       await removeFile(ws.root, OUTCOME_PATH);
       const records = run.decisions.tampered.join(", ");
       run.decisions = {
@@ -94,9 +94,9 @@ export async function runInstanceTurn(
 }
 
 /**
- * Seed 000 §8 [interrupt], at a lead's call boundary: an Interrupt on its thread (an
- * intervention relayed by the orchestrator) replaces what the Run is on; the loop adds it to
- * the conversation, so the Run resumes on it with its context.
+ * [interrupt] (docs/protocol.md#intervention), at a lead's call boundary: an Interrupt on its
+ * thread (an intervention relayed by the orchestrator) replaces what the Run is on; the loop adds
+ * it to the conversation, so the Run resumes on it with its context.
  */
 async function preemptingMessage(
   s: Session,
@@ -148,8 +148,8 @@ async function renderIncoming(s: Session, a: Address, m: Content): Promise<Incom
 }
 
 /**
- * Issue 20: what the sender's turn ran, as the engine recorded it (a worker's reply carries
- * it), so a lead weighs the reply against evidence rather than the model's words alone.
+ * What the sender's turn ran, as the engine recorded it (a worker's reply carries it), so a lead
+ * weighs the reply against evidence rather than the model's words alone.
  */
 function evidenceNote(data: Record<string, unknown> | undefined): string {
   const parsed = z.array(CommandEvidenceSchema).safeParse(data?.evidence);

@@ -1,7 +1,7 @@
-// Turns without a round barrier (issue 15; seed 000 §5: different (A, t) instances run in
-// parallel without synchronisation). An instance's turn starts as soon as its mailbox has mail
-// and one of the job's slots is free (fanOut + 1 turns at once: the lead and one full fan-out
-// of workers; the protocol's per-parent fan-out still queues dispatches past `fanOut`); a turn
+// Turns without a round barrier (docs/protocol.md#message-soup: different (A, t) instances run in
+// parallel without synchronisation). An instance's turn starts as soon as its mailbox has mail and
+// one of the job's slots is free (fanOut + 1 turns at once: the lead and one full fan-out of
+// workers; the protocol's per-parent fan-out still queues dispatches past `fanOut`); a turn
 // that ends is handed to the wake at once, which applies it — one at a time, the wake being
 // the job branch's single writer — while the others keep running (wake.ts).
 //
@@ -96,7 +96,7 @@ export class TurnScheduler {
     return (
       this.s.soup
         .runnable()
-        // Issue 15 point 6: a task in a run of its own is that run's to work on.
+        // A task in a run of its own is that run's to work on.
         .filter((a) => !runsElsewhere(this.s, a.thread))
         .map(addressKey)
         .filter((k) => k !== orchestrator && !this.flights.has(k))
@@ -123,7 +123,8 @@ export class TurnScheduler {
 
   /**
    * Starts one instance's turn now, whatever the slots say: a lead woken by an intervention
-   * ([wake-int], seed 000 §8) does not wait for a slot (intervene.ts `lateJoin`).
+   * ([wake-int], docs/protocol.md#intervention) does not wait for a slot (intervene.ts
+   * `lateJoin`).
    */
   launch(a: Address, late = true): void {
     const key = addressKey(a);
@@ -196,10 +197,10 @@ export class TurnScheduler {
    * worker's work committed on its branch, and the merge take exactly what the verifier saw.
    * A worker's turn still running when its lead closes the task runs to its end first: the
    * close's Terminate reaches the soup only when the lead's turn is applied, after the
-   * verdict, so the worker's Run ending before it is a valid order of the reductions (seed 000
-   * §9 [term-run] then consumes nothing); cut short, the worker's files would be thrown away
-   * and a verifier would pass the branch without them. In `started` order nothing is waited
-   * for — a turn that started earlier would be applied first, and that may be the closing
+   * verdict, so the worker's Run ending before it is a valid order of the reductions ([term-run]
+   * then consumes nothing; docs/protocol.md#workspaces); cut short, the worker's files would be
+   * thrown away and a verifier would pass the branch without them. In `started` order nothing is
+   * waited for — a turn that started earlier would be applied first, and that may be the closing
    * lead's own.
    */
   appliedOn(thread: string): Promise<void> {

@@ -1,4 +1,4 @@
-// Where a task run starts (issue 15 point 6): the tree its task's last folded turn ended on.
+// Where a task run starts: the tree its task's last folded turn ended on.
 
 import {
   TASK_TURNS_DIR,

@@ -1,4 +1,4 @@
-// Where a task the project lead dispatches runs (issue 15 point 6, `execute.runners`). Pure.
+// Where a task the project lead dispatches runs (`execute.runners`). Pure.
 // `single`: in the lead's run. `per-task`: in its own workflow run. `auto`: in its own run
 // only where that pays in wall time, by what `npm run bench -- runners` measures (the
 // simulation harness on a virtual clock: model calls of 2–20 s drawn per call, a runner's

@@ -1,12 +1,12 @@
-// A folded task turn reaches the bus as if the worker had taken it in the lead's run (issue 15
-// point 6): the lead's run is the only writer of the bus, so the worker's Run is started on the
-// message waiting in its mailbox ([wake], seed 000 §5) — the one its task run took, turn for
-// turn — and ended with the record's sends ([send-step]) or none ([nosend-step]), or with its
-// question ([ask-step], seed 000 §7) as the lead's run ends a turn that asked (apply-turn.ts):
-// replies first, then the question, two reductions in one batch. Pure over the soup. The sends
-// are the record's, already checked by the fold (fold-task-records.ts); they are checked again
-// here as any Send is (seed 000 §6) — a question only to the worker's own parent, one per
-// turn — and a refusal changes nothing: the soup is touched only once every check passed.
+// A folded task turn reaches the bus as if the worker had taken it in the lead's run: the lead's
+// run is the only writer of the bus, so the worker's Run is started on the message waiting in its
+// mailbox ([wake]) — the one its task run took, turn for turn — and ended with the record's sends
+// ([send-step]) or none ([nosend-step]), or with its question ([ask-step]) as the lead's run ends a
+// turn that asked (apply-turn.ts): replies first, then the question, two reductions in one batch.
+// Pure over the soup. The sends are the record's, already checked by the fold
+// (fold-task-records.ts); they are checked again here as any Send is (routing locality,
+// docs/protocol.md#dispatch) — a question only to the worker's own parent, one per turn — and a
+// refusal changes nothing: the soup is touched only once every check passed.
 
 import { addressKey, parseAddressKey, type Address } from "../../protocol/address.js";
 import type { BusEvent, Content, Effect, Payload, Policy, Soup } from "../../protocol/bus/index.js";

@@ -1,5 +1,5 @@
 // A task in runs of its own whose last run ended with its worker waiting — on the answer to the
-// question it asked (issue 15 point 6) — gets its next run once that answer, or any message, is
+// question it asked — gets its next run once that answer, or any message, is
 // in the worker's mailbox on the lead's bus: epoch + 1, as a run that ended at its margin
 // (watch-at-wake.ts). The lead's run calls this between turns, after the proxies answered,
 // then dispatchSaved (dispatch-saved.ts) pushes the new epoch and dispatches its run: the

@@ -1,4 +1,4 @@
-// The lead's side of a task in its own run (issue 15 point 6), at dispatch: once the task's
+// The lead's side of a task in its own run, at dispatch: once the task's
 // branch and workspace exist (provision-task.ts), `chooseRunner` says where it runs; for
 // `own-run` the branch is published (leased, as every task push) and the task's ledger recorded
 // at epoch 1, its run dispatched by the wake once that state is pushed (dispatch-saved.ts). A

@@ -1,4 +1,4 @@
-// The job's fall-back to `single` (issue 15 point 6): a dispatch the repository refuses (no
+// The job's fall-back to `single`: a dispatch the repository refuses (no
 // `task` job: 404/422; no permission: 403) makes every task run in the lead's run from then on,
 // said once in the status comment (`fanout.single`). A task already in a run of its own is
 // taken over at once — its run cancelled, its branch put back at its last folded turn's tree

@@ -1,4 +1,4 @@
-// The lead's fold of one task branch at a wake (issue 15 point 6): what readTaskTurnRecords
+// The lead's fold of one task branch at a wake: what readTaskTurnRecords
 // found on the branch, checked by foldTaskRecords against the task's ledger as the job's state
 // holds it (records/engine-state.ts, `fanout.tasks`). Pure. What comes back is the ledger to
 // keep, the turns whose sends reach the bus (in order), the USD to charge now, and the refusals

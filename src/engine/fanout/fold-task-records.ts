@@ -1,4 +1,4 @@
-// Folding a task run's turn records into the job (issue 15 point 6). Pure: the lead's run
+// Folding a task run's turn records into the job. Pure: the lead's run
 // reads the records from the task branch and passes them here with what it has folded so far
 // (the task's ledger, kept in the job's state on the job branch); what comes back says which
 // records' decisions reach the bus, which are refused and why, and what to charge.
@@ -10,9 +10,9 @@
 //   older epoch (a run the lead gave up on) is charged but never folded; a newer one is forged;
 // - sequence continuity: turn `folded + 1` next, in order; one already folded is skipped (a
 //   record read again at the next wake folds nothing twice); after a gap nothing folds;
-// - routing validity (seed 000 §6): a Send reduces only if its recipient is in the sender's
-//   visibility — for a task whose sub-tasks stay in its run, only its parent is seen from the
-//   bus; a record with any other recipient is refused whole;
+// - routing validity (docs/protocol.md#dispatch): a Send reduces only if its recipient is in
+//   the sender's visibility — for a task whose sub-tasks stay in its run, only its parent is
+//   seen from the bus; a record with any other recipient is refused whole;
 // - the worker's later turns (subtree-mail.ts): a record spanning more than the worker's turn
 //   on the lead's message says what each later turn opened on — a reply from a sub-task the
 //   worker dispatched (here or in an earlier folded record: the ledger keeps them) or the

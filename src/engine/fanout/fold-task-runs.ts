@@ -1,4 +1,4 @@
-// The lead's fold of every task in a run of its own, at a wake (issue 15 point 6): for each
+// The lead's fold of every task in a run of its own, at a wake: for each
 // open task the job's state holds a ledger for, the task branch as this run fetched it is read
 // (task-turn-files.ts), folded against the ledger (fold-task-branch.ts), and each folded turn
 // delivered to the bus as the worker's own (deliver-folded-turn.ts), in order. The caller

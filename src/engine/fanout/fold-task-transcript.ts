@@ -1,4 +1,4 @@
-// The lead's copy of a task run's worker transcript into the job branch (issue 15 point 6), at
+// The lead's copy of a task run's worker transcript into the job branch, at
 // the fold that delivered the worker's turns: read from the task branch at the commit the last
 // delivered turn's record names (the run commits the transcript before that record), checked
 // by takeTaskTranscript against the messages the delivery started those turns on, and written to the worker's own record on the job branch — the path

@@ -1,7 +1,7 @@
-// A question a task run's worker asked, folded by the lead (issue 15 point 6): the lead's run
-// opens its escalation as it does for a turn that asked in its own run (apply-turn.ts) — the
-// job's next escalation id, its record with the ask_question call the answer resolves — so the
-// proxy answers it, or the person, and the answer is the worker's next mail (seed 000 §7).
+// A question a task run's worker asked, folded by the lead: the lead's run opens its escalation as
+// it does for a turn that asked in its own run (apply-turn.ts) — the job's next escalation id, its
+// record with the ask_question call the answer resolves — so the proxy answers it, or the person,
+// and the answer is the worker's next mail (docs/protocol.md#escalation).
 
 import { isLiveState } from "../../protocol/fsm.js";
 import { oneLine } from "../../comments/one-line.js";

@@ -1,4 +1,4 @@
-// Where a task's next run resumes its worker's conversation (issue 15 point 6): the turns the
+// Where a task's next run resumes its worker's conversation: the turns the
 // lead folded, as the earlier runs left them on the task branch — the transcript at the head
 // of the last folded turn's record, not at the branch's tip. A dead run may have ended a turn
 // after it (transcript committed, its record never counted: the lead had given up on that

@@ -1,5 +1,5 @@
 // Every push and branch deletion of the fanned-out job carries a lease naming the commit the
-// ref must still be at (issue 15 point 6: every ref keeps one writer). A lease that names a
+// ref must still be at (every ref keeps one writer). A lease that names a
 // commit cannot re-create a deleted branch, nor overwrite another writer's commit; the one
 // lease that expects a ref to be absent is the lead's creation of a task branch, made once
 // for a task its state has never created (git's `--force-with-lease=<ref>:` with an empty

@@ -1,4 +1,4 @@
-// A task run's first step (issue 15 point 6): read the job's record from the job branch the
+// A task run's first step: read the job's record from the job branch the
 // run fetched (`cfa/<N>`, never written by a task run) and say whether this run may work.
 // Read with `git show` from the runner's own checkout: the job branch holds only what the
 // lead's run committed, so its state.json is the lead's word.

@@ -1,4 +1,4 @@
-// What `execute.runners: auto` decides on (issue 15 point 6, choose-runner.ts), read from what
+// What `execute.runners: auto` decides on (choose-runner.ts), read from what
 // the engine measured, never from what a model said. Pure: each reads the job's records
 // (`engine.measured`, kept by the updaters of record-changes.ts) or the run's clock.
 // - commandShare: of the wall time of the task instances' applied turns, the share their

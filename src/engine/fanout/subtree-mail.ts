@@ -1,4 +1,4 @@
-// The mail a task run's worker takes inside one record (issue 15 point 6), after its turn on
+// The mail a task run's worker takes inside one record, after its turn on
 // the lead's message: its sub-tasks' replies and the run's own notices that its subtree went
 // quiet (wake-task.ts). The lead saw none of it, so the record says what each of the worker's
 // later turns opened on (`mail`, one per turn after the first) and which sub-tasks the worker

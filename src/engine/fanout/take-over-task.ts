@@ -1,4 +1,4 @@
-// The lead takes a task over from its runs (issue 15 point 6): after a second death, or when
+// The lead takes a task over from its runs: after a second death, or when
 // a dispatch of its next run is refused (the job falls back to `single`), the task's worker
 // works in the lead's run. It starts where a new run of its own would (back-to-folded-turn.ts):
 // from the tree its last folded turn ended on, not the branch's tip. A run that died inside a

@@ -1,4 +1,4 @@
-// The forge a task's own run is given (issue 15 point 6): every ref but the task's branch,
+// The forge a task's own run is given: every ref but the task's branch,
 // the bus, the state, the journal's branch, comments, reactions, pull requests and checks are
 // the lead's run's alone. A task run's session holds this forge, so nothing in it — the
 // engine's own code on a path nobody meant a task run to take, an agent's tool reaching for

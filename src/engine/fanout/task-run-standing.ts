@@ -1,4 +1,4 @@
-// Whether a task run may work (issue 15 point 6): the run the lead dispatched last for an open
+// Whether a task run may work: the run the lead dispatched last for an open
 // task of a live job. Pure: given the job's record as its job branch holds it. A run that is
 // not — its epoch older than the ledger's (the lead gave up on it and dispatched again), the
 // task merged, dropped or never dispatched to a run of its own, the job withdrawn, ended or

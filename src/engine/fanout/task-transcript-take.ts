@@ -1,4 +1,4 @@
-// What the lead takes of a task run's worker transcript (issue 15 point 6): the run commits the
+// What the lead takes of a task run's worker transcript: the run commits the
 // worker's conversation on its branch (`.cfa/turns/transcript.jsonl`, wake-task.ts), and the
 // lead copies it into the job branch's record of that worker — the file the lead's own run
 // writes for it — so `cfa show`, `cfa inspect` and a later turn in the lead's run read the

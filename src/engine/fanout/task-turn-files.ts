@@ -1,4 +1,4 @@
-// A task branch's turn records as files (issue 15 point 6): the lead's run reads them from the
+// A task branch's turn records as files: the lead's run reads them from the
 // commit it fetched, a task run writes them. Everything on a task branch was written by a
 // runner an agent's commands ran on, so the reader trusts nothing of the tree: only regular
 // files under `.cfa/turns/` named as taskTurnPath names them, each at most MAX_RECORD_BYTES,

@@ -1,4 +1,4 @@
-// A task run's per-turn record on its branch (issue 15 point 6): rewritten after every model
+// A task run's per-turn record on its branch: rewritten after every model
 // call with what the turn has cost so far (so a run killed mid-turn has still told the lead
 // what it paid), and once more when the turn ends with what it decided (its sends, whether the
 // task is done, the commit of its code). Each write is one commit of the record's file alone —

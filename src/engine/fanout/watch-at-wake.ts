@@ -1,4 +1,4 @@
-// The lead's look at its tasks' runs at a wake, after the fold (issue 15 point 6): for each
+// The lead's look at its tasks' runs at a wake, after the fold: for each
 // task still in a run of its own, the Actions API's word on that run (watch-task-run.ts), as
 // read before the fold (task-run-states.ts: a run that ended has had its branch folded whole). A
 // run still going is waited for; one that ended cleanly at its time margin without finishing

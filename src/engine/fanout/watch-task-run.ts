@@ -1,4 +1,4 @@
-// What the lead does about a task's run at its wake (issue 15 point 6). Pure. A run the
+// What the lead does about a task's run at its wake. Pure. A run the
 // Actions API says is still queued or running is waited for (its last step wakes the lead). A
 // run that completed without finishing its task either stopped cleanly (its time nearly up:
 // it concluded with success, having folded a turn) — the task goes on in a new run, not counted

@@ -1,5 +1,6 @@
-// Questions the proxy escalated to the person (seed 000 §7): each is posted — recorded first,
-// then the comment (seed 001 CO-1) — and committed, one question at a time.
+// Questions the proxy escalated to the person (docs/protocol.md#escalation): each is posted —
+// recorded first, then the comment (the decision before its effect) — and committed, one
+// question at a time.
 
 import { type Session, persistRecords } from "../job/session.js";
 import { postOutbox } from "../job/outbox.js";

@@ -1,4 +1,4 @@
-// The runner's disk is full (issue 18 §7): ENOSPC or EDQUOT at a write, a commit or a git
+// The runner's disk is full: ENOSPC or EDQUOT at a write, a commit or a git
 // command (ports/disk-full.ts). Before, every wake threw until someone freed space. Now it
 // is what an API outage is (turn/api-wait.ts): nobody's failure, no retry budget spent, the
 // job live. The wake drops the round in flight — its files go with it, which often frees
@@ -10,8 +10,9 @@
 // A round that fills the disk again every time it is redone would pause the job forever
 // (its responses replay from the journal, so its commands are the same). Pauses are
 // counted in a row: the third, when dropping the round did free the space (the pause could
-// be committed), is a state-level failure of the turn that met it (seed 000 §12, the retry
-// budget bounds it), and the agent hears why, so its next request differs.
+// be committed), is a state-level failure of the turn that met it (termination,
+// docs/protocol.md#invariants: the retry budget bounds it), and the agent hears why, so its
+// next request differs.
 
 import type { Address } from "../../protocol/address.js";
 import { diskFullDetail, isDiskFull } from "../../ports/disk-full.js";

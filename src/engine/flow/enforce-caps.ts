@@ -1,5 +1,6 @@
 // The job's caps (turns, backtracks, cost), checked after every turn and every proxy's run:
-// a breached cap fails the job, naming the cap (seed 001 CO-3).
+// a breached cap fails the job, naming the cap, so that someone looks
+// (docs/protocol.md#recorded-decisions).
 
 import { isLiveState } from "../../protocol/fsm.js";
 import { describeBreach, enforceCaps, type Caps } from "../../protocol/failure.js";
@@ -11,7 +12,7 @@ export async function enforceJobCaps(s: Session): Promise<void> {
   const caps: Caps = s.config.caps;
   const { breach } = enforceCaps(s.job, caps, { at: now(s), by: "orchestrator" });
   if (!breach) return;
-  // Seed 001 CO-3: a breached cap fails the job, naming the cap.
+  // A breached cap fails the job, never ends it as a success, and names the cap.
   s.notes.push(describeBreach(breach));
   await failJob(s, describeBreach(breach), breach.cap);
 }

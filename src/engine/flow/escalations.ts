@@ -1,6 +1,6 @@
-// Escalation (seed 000 §7): the proxy answers, escalates to the person, or withdraws, under
-// the state's policy; a person's reply (a review at a gate, an `/answer` to a question)
-// fires [human-reply]; the answer reaches the asking agent by [respond].
+// Escalation (docs/protocol.md#escalation): the proxy answers, escalates to the person, or
+// withdraws, under the state's policy; a person's reply (a review at a gate, an `/answer` to a
+// question) fires [human-reply]; the answer reaches the asking agent by [respond].
 
 import { callFacts } from "../../agents/tools/call-facts.js";
 import { addressKey, threads } from "../../protocol/address.js";
@@ -52,8 +52,8 @@ export function proxiesToRun(s: Conversation): ProxyMolecule[] {
 
 /** One proxy move for escalation `m`. Returns once the move is in the log. */
 /**
- * What every answer records (issue 3 §5): the policy it was given under, whether the person
- * was asked, and which files the proxy read to form its view.
+ * What every answer records, for the audit trail: the policy it was given under, whether the
+ * person was asked, and which files the proxy read to form its view.
  */
 function answerRecord(s: JobRecords, m: ProxyMolecule, humanAsked: boolean) {
   return {
@@ -81,7 +81,7 @@ export function filesRead(messages: readonly Message[]): string[] {
 export async function runProxy(s: Session, m: ProxyMolecule): Promise<void> {
   const meta = escalationMeta(s, m.id);
   if (m.h === "post-human") {
-    // The person has answered: relay it (the proxy's choice of `ans` — seed 000 §7).
+    // The person has answered: relay it (the proxy chooses its answer; here, the person's).
     const answer: Content = {
       kind: "answer",
       text: m.question.text,
@@ -116,7 +116,7 @@ export async function runProxy(s: Session, m: ProxyMolecule): Promise<void> {
   const ws = await workspaceOf(s, m.caller);
   const memory = (await readText(s.jobWs.root, proxyMemoryPath(s.engine.requester))) ?? "";
   const gate = meta.kind === "gate";
-  // Issue 9 §2: the proxy's system prompt is the role's and the job's, fixed for the instance's
+  // The proxy's system prompt is the role's and the job's, fixed for the instance's
   // life; what changes from one run to the next (the policy, what the person has told it since)
   // arrives in the message, so every earlier turn — thinking included — stays valid and cached
   // ("Put each update at the end in a new message",
@@ -255,7 +255,7 @@ export async function postToHuman(s: Session, m: AskHumanMolecule): Promise<void
     const pr = await ensurePullRequest(s);
     const artifact = meta.artifact ?? "";
     // What the person reviews is the artifact as committed at the gate, a regular file's
-    // bytes — never what a path on disk leads to (issue 8 §2).
+    // bytes — never what a path on disk leads to (a link could lead to the engine's secrets).
     const committed = artifact === "" ? null : await s.repo.fileAt(sha, artifact);
     const content =
       committed?.toString("utf8") ??
@@ -263,7 +263,7 @@ export async function postToHuman(s: Session, m: AskHumanMolecule): Promise<void
     const state = isLiveState(meta.state) ? meta.state : "INTENT";
     const reviewers = gateReviewers(s);
     // A review request GitHub refuses (not a collaborator, say) is said in the gate's
-    // comment, not only logged (issue 10 §7); the gate still waits for a review that counts.
+    // comment, not only logged; the gate still waits for a review that counts.
     const { refused } = await s.deps.forge
       .requestReview(pr.number, reviewers)
       .catch((error: unknown) => {
@@ -307,7 +307,7 @@ export async function postToHuman(s: Session, m: AskHumanMolecule): Promise<void
   setMeta(s, m.id, { postedSeq: s.engine.seq - 1, postedAt: now(s) });
 }
 
-/** Appends what the person said to their proxy's memory (seed 000 §7: the proxy learns). */
+/** Appends what the person said to their proxy's memory, so the proxy learns the person. */
 export async function remember(s: Session, id: string, by: string, reply: string): Promise<void> {
   const meta = escalationMeta(s, id);
   const date = now(s).slice(0, 10);
@@ -330,7 +330,7 @@ export async function humanReply(
     text: string;
     verdict?: "approved" | "changes";
     commit?: string;
-    /** Issue 17 point 3: the decision's own words (a review's body), "" when it has none. */
+    /** The decision's own words (a review's body), kept on the record; "" when it has none. */
     note?: string;
   },
 ): Promise<void> {

@@ -1,6 +1,6 @@
-// A state-level failure (seed 000 §12): a turn that errs, an outcome record that is refused,
-// a proxy that cannot run. It spends the retry budget and tells the instance, or, once the
-// budget is spent, fails the job.
+// A state-level failure (docs/protocol.md#skill-contract): a turn that errs, an outcome record that
+// is refused, a proxy that cannot run. It spends the retry budget and tells the instance, or, once
+// the budget is spent, fails the job.
 
 import type { Address } from "../../protocol/address.js";
 import { isLiveState } from "../../protocol/fsm.js";

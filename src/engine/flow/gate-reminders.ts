@@ -1,4 +1,4 @@
-// Gates nobody answers (issue 17 point 2): after `gates.remindAfterHours` one comment
+// Gates nobody answers: after `gates.remindAfterHours` one comment
 // reminds the gate's reviewers, and after `gates.expireAfterDays` the job is withdrawn with
 // a reason saying so. Run by every wake of a live job that is not paused — the sweep wakes
 // a job when one is due (worker/job-needs-wake.ts), so no runner is kept waiting; locally

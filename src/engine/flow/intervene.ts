@@ -1,4 +1,4 @@
-// Intervention is preemption (seed 000 §8; issue 11 point 1). The person's `/intervene` is an
+// Intervention is preemption (docs/protocol.md#intervention). The person's `/intervene` is an
 // Interrupt on the job-level thread (the orchestrator's): it spans states, so it reaches
 // whichever lead is current. The orchestrator, woken on it ([wake-int]), places the
 // intervention as an Interrupt on that lead's thread — never as mail behind what the lead has

@@ -1,6 +1,5 @@
 // Each live state has one lead instance on the state's thread (one per entry), sparked by the
-// orchestrator when the state is entered (seed 000 §6 [spark]; seed 004: children enter with
-// what their parent approved).
+// orchestrator when the state is entered ([spark]; children enter with what their parent approved).
 
 import { isLiveState, LIVE_STATES } from "../../protocol/fsm.js";
 import { PHASES } from "../../skills/phases.js";

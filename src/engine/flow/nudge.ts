@@ -1,4 +1,4 @@
-// PENDING is free (seed 000 §3; issue 11): when nothing can run and nobody is asked, the
+// PENDING is free (docs/protocol.md#jobs-and-states): when nothing can run and nobody is asked, the
 // current lead ended its turn without finishing. The orchestrator nudges it — a PENDING
 // turn, not a state-level failure, so the retry budget is untouched — and counts the nudge
 // against its own bound (config `nudges`), whose breach is a FAILURE that names it.

@@ -1,8 +1,8 @@
-// The orchestrator as an agent (seed 000 §5 "tier-specific behavior"): it lives on the job
-// thread, observes disk and the forge, and Sends like any other instance — sparking each
-// state's lead, closing a state's thread at its end, relaying interventions. It is woken by
-// an Interrupt on the job thread carrying what it observed ([wake-int]), so every move is a
-// reduction of the rules and lands in the log as one batch.
+// The orchestrator is an agent, under the rules every agent obeys (docs/protocol.md#message-soup):
+// it lives on the job thread, observes disk and the forge, and Sends like any other instance —
+// sparking each state's lead, closing a state's thread at its end, relaying interventions. It is
+// woken by an Interrupt on the job thread carrying what it observed ([wake-int]), so every move is
+// a reduction of the rules and lands in the log as one batch.
 
 import type { Address } from "../../protocol/address.js";
 import type { Content, Payload, StepResult } from "../../protocol/bus/index.js";
@@ -12,7 +12,7 @@ export async function orchestrate(
   s: Session,
   observed: Content,
   payloads: Payload[],
-  /** Interrupts it places on other threads (seed 000 §8: "the orchestrator or the human"). */
+  /** Interrupts it places on other threads (a person's intervention, relayed). */
   interrupts: { thread: string; content: Content }[] = [],
 ): Promise<StepResult> {
   const placed = s.soup.interrupt(ORCHESTRATOR.thread, observed);
@@ -36,11 +36,11 @@ export async function orchestrate(
 }
 
 /**
- * Seed 000 §11 "Recovery": a failed Run "surfaces as a Send into the failing instance's
- * mailbox" — the orchestrator observes the failure and sends; the message joins the mail
- * behind whatever the instance has not read yet, and replaces nothing (issue 11 point 1,
- * issue 9 point 6). The orchestrator may address any live instance of its job: it is the
- * root that observes the whole soup (seed 000 §5; the routing extension in
+ * Recovery (docs/protocol.md#persistence): a failed Run becomes mail to the failing instance
+ * — the orchestrator observes the failure and sends; the message joins the mail behind
+ * whatever the instance has not read yet, and replaces nothing (the instance must still see
+ * the message it was working on). The orchestrator may address any live instance of its job:
+ * it is the root that observes the whole soup (the routing extension in
  * src/protocol/bus/orchestrator-reach.ts). `to` is an instance, or a thread whose instance
  * is meant.
  */

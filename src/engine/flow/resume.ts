@@ -1,8 +1,8 @@
-// Finishing what a dead wake decided but did not do (seed 001 CO-1: a decision is committed
-// before its effects, so a crash between the two leaves effects to run; seed 000 §11
-// "Recovery"). Two kinds: a transition whose effects never ran, and a task whose thread was
-// terminated (a close, a state's end, a withdraw) but whose workspace was never merged or
-// dropped. Each is run from the committed records, and each step is idempotent.
+// Finishing what a dead wake decided but did not do (a decision is committed before its effects,
+// docs/protocol.md#recorded-decisions, so a crash between the two leaves effects to run). Two
+// kinds: a transition whose effects never ran, and a task whose thread was terminated (a close, a
+// state's end, a withdraw) but whose workspace was never merged or dropped. Each is run from the
+// committed records, and each step is idempotent.
 
 import type { Content, Effect, TerminateMode } from "../../protocol/bus/index.js";
 import type { JobRecord } from "../../protocol/job-record.js";
@@ -54,7 +54,7 @@ async function pendingReleases(s: Session): Promise<Effect[]> {
       !s.soup.instances().some((a) => a.thread === t.thread),
   );
   if (open.length === 0) return [];
-  // Seed 000 §9: children are released before their parent (a sub-task merges into its
+  // Children are released before their parent (a sub-task merges into its
   // parent task's branch before that one merges on).
   const depth = (t: { thread: string }) =>
     taskDepth(s.engine.tasks, taskOfThread(t.thread) ?? undefined);
@@ -70,7 +70,7 @@ async function pendingReleases(s: Session): Promise<Effect[]> {
 }
 
 /**
- * Seed 000 §6, §13: a [spark] or [unblock] the log holds whose task a stopped wake never
+ * A [spark] or [unblock] the log holds whose task a stopped wake never
  * provisioned — the dispatching turn is committed before its effects run, so a wake can
  * die between the two. Its instance is in the soup but the task has no meta (or is still
  * queued): make its workspace now, from the event's first message. A queued task whose

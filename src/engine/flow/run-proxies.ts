@@ -1,7 +1,7 @@
-// The proxies with work to do (seed 000 §7), each run in turn between two applied turns: their answers
-// are what the agents wait on. A proxy's run counts like a turn — a success resets the
-// consecutive-failure count, a proxy that cannot run is a state-level failure — and its calls
-// count against the caps.
+// The proxies with work to do (docs/protocol.md#escalation), each run in turn between two applied
+// turns: their answers are what the agents wait on. A proxy's run counts like a turn — a success
+// resets the consecutive-failure count, a proxy that cannot run is a state-level failure — and its
+// calls count against the caps.
 
 import { isLiveState } from "../../protocol/fsm.js";
 import { recordSuccessfulTurn } from "../../protocol/failure.js";
@@ -33,7 +33,7 @@ export async function runProxies(s: Session): Promise<ProxiesRun> {
       if (isDiskFull(error)) throw error;
       // A proxy that cannot run (its model refuses every request, say) is a state-level
       // failure like a lead's failed turn: retried, then FAILURE — never a job that throws
-      // at every wake and so never ends (seed 000 §12 "Termination guaranteed").
+      // at every wake and so never ends (termination, docs/protocol.md#invariants).
       const reason = `proxy ${m.id}: ${((error as Error).message ?? String(error)).slice(0, 500)}`;
       progress(s, "PROXY", "ERROR", reason);
       await failState(s, reason, null, "");
@@ -45,7 +45,7 @@ export async function runProxies(s: Session): Promise<ProxiesRun> {
       addressKey({ agent: "proxy", thread: threads.escalation(m.id) }),
     ]);
     ran = "ran";
-    // A proxy's calls count like any turn's (issue 11 point 6): the caps after each.
+    // A proxy's calls count like any turn's: the caps after each, so none is overshot.
     await enforceJobCaps(s);
   }
   return { kind: ran };

@@ -1,6 +1,7 @@
-// Applying a transition and what follows from it. Seed 001 CO-1: the transition is appended
-// to the log and committed before any of its effects (closing the state's thread, merging or
-// dropping tasks, the next lead's spark, comments).
+// Applying a transition and what follows from it. The decision is recorded before its effect
+// (docs/protocol.md#recorded-decisions): the transition is appended to the log and committed
+// before any of its effects (closing the state's thread, merging or dropping tasks, the next
+// lead's spark, comments).
 
 import { conflictNotice, notStartedNotice } from "../fanout/parent-notices.js";
 import { oneLine } from "../../comments/one-line.js";
@@ -46,14 +47,16 @@ export async function applyTransition(
 export async function afterTransition(s: Session, applied: TransitionApplied): Promise<void> {
   const to = s.job.state;
   if (to === "WITHDRAWN" || to === "FAILURE") {
-    // Seed 000 §9: Terminate on the job thread cascades; every task is dropped unmerged.
+    // Terminate on the job thread cascades; every task is dropped unmerged
+    // (docs/protocol.md#withdrawal).
     if (!s.soup.isTerminated(threads.job())) {
       const step = s.soup.terminate(threads.job(), "drop");
       await append(s, step.events);
       await handleEffects(s, step.effects);
     }
   } else {
-    // Seed 000 §10: the state's thread closes; dispatches left open merge at end of phase.
+    // The state's thread closes; dispatches left open merge at end of phase
+    // (docs/protocol.md#workspaces).
     const thread = threads.state(applied.from, applied.fromEntry);
     if (!s.soup.isTerminated(thread) && s.soup.parentOf(thread) !== null) {
       const step = await orchestrate(
@@ -92,10 +95,10 @@ async function finalize(s: Session): Promise<void> {
 }
 
 /**
- * `auditTrail: drop` (DESIGN.md): a last commit before the pull request leaves draft takes
- * the job's records out of the tree, so merging it brings only the work to the default
- * branch; they stay in the job branch's history. state.json stays: it is what tells a later
- * wake that the job is DONE.
+ * `auditTrail: drop` (docs/configuration.md): a last commit before the pull request leaves draft
+ * takes the job's records out of the tree, so merging it brings only the work to the default
+ * branch; they stay in the job branch's history. state.json stays: it is what tells a later wake
+ * that the job is DONE.
  */
 async function dropAuditTrail(s: Session): Promise<void> {
   // Through the engine's file helpers: never through a link, and known to its records.
@@ -109,9 +112,9 @@ async function dropAuditTrail(s: Session): Promise<void> {
 }
 
 /**
- * Seed 000 §10 at [spark] / [unblock]: the task's workspace, from its parent's branch as it
- * is now. One that cannot be made is a hard error at spark time: the task ends unmerged and
- * its parent hears why.
+ * At [spark] / [unblock], the task's workspace (docs/protocol.md#workspaces), from its parent's
+ * branch as it is now. One that cannot be made is a hard error at spark time: the task ends
+ * unmerged and its parent hears why.
  */
 export async function startTaskAt(
   s: Session,
@@ -135,7 +138,7 @@ export async function startTaskAt(
   await recover(s, parent, notStartedNotice(task, started.error));
 }
 
-/** Effects of the rules (seed 000 §9/§10 release, refusals) that are the engine's to run. */
+/** Effects of the rules (releasing workspaces, refusals) that are the engine's to run. */
 export async function handleEffects(s: Session, effects: readonly Effect[]): Promise<void> {
   for (const effect of effects) {
     switch (effect.kind) {
@@ -159,7 +162,7 @@ export async function handleEffects(s: Session, effects: readonly Effect[]): Pro
         break;
       case "spark": {
         progress(s, effect.a.agent, "SPARK", `${effect.a.agent}@${effect.a.thread}`, true);
-        // Seed 000 §6 "spark installs the protocol surface": a task's workspace, now.
+        // A spark installs the instance's surface, once: a task's workspace, now.
         const task = taskOfThread(effect.a.thread);
         const meta = task === null ? undefined : s.engine.tasks[task];
         if (task !== null && (meta === undefined || meta.status === "queued")) {
@@ -168,7 +171,8 @@ export async function handleEffects(s: Session, effects: readonly Effect[]): Pro
         break;
       }
       case "blocked": {
-        // Seed 000 §13 [send-block]: recorded as queued; its workspace comes at [unblock].
+        // [send-block] (past the fan-out cap): recorded as queued; its workspace comes at
+        // [unblock].
         const task = taskOfThread(effect.to.thread);
         if (task !== null && s.engine.tasks[task] === undefined) {
           queueTask(s, {

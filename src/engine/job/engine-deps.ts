@@ -1,5 +1,5 @@
-// Everything the engine needs from outside, passed in (STYLE.md: dependencies as options,
-// so tests wire fakes without patching modules). Only app/, worker/ and cli/ build these.
+// Everything the engine needs from outside, passed in as options, so tests wire fakes without
+// patching modules. Only app/, worker/ and cli/ build these.
 
 import type { CfaConfig } from "../../config/index.js";
 import type { Clock } from "../../ports/clock.js";
@@ -16,7 +16,8 @@ export interface EngineDeps {
   model: Model;
   /**
    * Called once the repository's configuration is read, before any model call: lets the
-   * wiring point `model` at the configured provider (issue 9 §9). Absent: `model` as it is.
+   * wiring point `model` at the configured provider (Anthropic, Bedrock or Vertex). Absent:
+   * `model` as it is.
    */
   configure?(config: CfaConfig): void;
   /** A role's configured tier or model id → the model id to request. */
@@ -37,7 +38,7 @@ export interface EngineDeps {
   clock: Clock;
   logger: Logger;
   /**
-   * Issue 15 point 6: starting a task in a workflow run of its own, and watching it. Absent:
+   * Starting a task in a workflow run of its own, and watching it. Absent:
    * every task runs in the lead's run (`execute.runners: single`), whatever the config says.
    */
   taskRuns?: TaskRuns;
@@ -77,12 +78,12 @@ export interface EngineDeps {
    * words: the CLI's "`cfa resume 1`". Default: the next event on the issue, or the sweep.
    */
   carryOn?: (job: number) => string;
-  /** The live, human-readable log (seed 002): one call per notable event. */
+  /** The live, human-readable log (docs/protocol.md#run-visibility): one call per notable event. */
   progress?: (line: ProgressLine) => void;
   /**
    * Called with the job worktree's root when a wake opens job `job` ("opened": its records
    * are what the branch holds) and after each commit of them ("committed"): the CLI's live
-   * log renders what the records say, as `cfa watch` does (issue 19 §6), not the
+   * log renders what the records say, as `cfa watch` does (so the two agree), not the
    * moment-by-moment progress lines, whose order and clock are the engine code's.
    */
   recorded?: (job: number, worktree: string, when: "opened" | "committed") => void;

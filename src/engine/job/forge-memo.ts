@@ -1,9 +1,9 @@
 // Within one wake the engine reads the issue, its comments, the job's pull request and its
 // reviews many times (the start check, people's events, the outbox, the status comment, the
 // gate). This wrapper reads them together once (Forge.readJob: on GitHub one GraphQL query,
-// issue 10 §10), applies the bot's own writes to what it read, and asks again only when
-// people may have said something: `refresh()` before reading their events marks the view
-// stale (DESIGN.md: events are cues, and each read re-reads GitHub), and a stale view is
+// sparing the rate limit), applies the bot's own writes to what it read, and asks again only
+// when people may have said something: `refresh()` before reading their events marks the view
+// stale (events are cues, and each read re-reads GitHub), and a stale view is
 // re-read only if Forge.issueChanged says the issue moved (on GitHub a conditional request,
 // free when nothing did).
 //
@@ -24,7 +24,7 @@ interface Held {
    * refresh() was called since this view was read: the next read asks the forge whether the
    * issue moved. Every refresh marks it, even right after a read: a refresh is a promise
    * that news posted up to that moment is seen (an intervention polled at a model-call
-   * boundary, issue 11 point 1; a round's events), and a conditional request is cheap.
+   * boundary; a round's events), and a conditional request is cheap.
    */
   stale: boolean;
 }

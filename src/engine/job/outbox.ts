@@ -30,9 +30,9 @@ export function botComments(forge: Forge, comments: Comment[], job: number): Bot
 /**
  * Allocates the next seq and queues a record comment; persisted before it is posted. The
  * stored body is redacted (state.json is committed) and holds no mark: the template's own
- * mentions are kept as offsets and marked again when posted (issue 18 §1, own-marks.ts).
- * It is stored as it will be posted, cut to GitHub's limit (issue 18 §7: state.json grew to
- * 10.4 MB of comments kept whole until they were posted) — after redaction, so no half of a
+ * mentions are kept as offsets and marked again when posted (own-marks.ts).
+ * It is stored as it will be posted, cut to GitHub's limit (comments kept whole until they
+ * were posted once grew state.json to 10.4 MB) — after redaction, so no half of a
  * secret is kept, and after unmarking, so a cut can never split a mark; room is left for
  * the marks `remark` puts back.
  */

@@ -1,6 +1,6 @@
-// Publishing the job branch after a commit (issue 15 "a rejected push"): a push carries a
-// lease naming the commit the forge's branch must still be at (session.ts `pushedHead`), so a
-// branch that moved is never overwritten. When the push is refused — or its answer was lost —
+// Publishing the job branch after a commit (a push that loses a race must not end the run): a push
+// carries a lease naming the commit the forge's branch must still be at (session.ts `pushedHead`),
+// so a branch that moved is never overwritten. When the push is refused — or its answer was lost —
 // the branch is read again:
 // - it holds our commit: the push had landed (its answer was lost), or it landed and someone
 //   pushed on top since; the branch is taken as it is, done;

@@ -1,9 +1,9 @@
 // The job's pull request: opened as a draft at the first
-// gate, its body kept current (issue 19 §7: rewritten at a wake's end only when what it says
+// gate, its body kept current (rewritten at a wake's end only when what it says
 // changed — the state, the backtracks, the last step — so one call per transition at most),
 // left draft until DONE, closed on withdraw. Nothing reaches the default branch
 // without a person merging it. Where drafts are not available (private repositories on
-// GitHub Free or Pro) the forge opens it ready instead, and the job says so (issue 10 §4).
+// GitHub Free or Pro) the forge opens it ready instead, and the job says so.
 
 import { createHash } from "node:crypto";
 import type { PullRequest } from "../../ports/forge.js";

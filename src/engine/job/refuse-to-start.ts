@@ -5,10 +5,10 @@ import type { EngineDeps } from "./engine-deps.js";
 import { jobStarted } from "./session.js";
 
 /**
- * A job starts only for an open issue carrying the label (DESIGN.md "What a user sees" 2); a
- * wake for any other issue creates nothing — no branch, no comment — rather than starting a
- * job only to withdraw it because the label is missing. A started job is never refused here:
- * its label removed or issue closed is a withdraw, read with the other events.
+ * A job starts only for an open issue carrying the label (the label is how a job is asked for); a
+ * wake for any other issue creates nothing — no branch, no comment — rather than starting a job
+ * only to withdraw it because the label is missing. A started job is never refused here: its label
+ * removed or issue closed is a withdraw, read with the other events.
  */
 export async function refuseToStart(
   n: number,

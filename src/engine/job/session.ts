@@ -1,5 +1,6 @@
 // One wake's hold on a job: the records loaded from the job branch, the soup folded from the
-// bus, the worktrees, and the one way each of them is written back (seed 000 §11).
+// bus, the worktrees, and the one way each of them is written back
+// (docs/protocol.md#persistence).
 
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
@@ -67,7 +68,7 @@ export interface Session {
   /**
    * Instances (`agent@thread`) whose turn is running in the job worktree — the lead's. While
    * one runs, a commit made for anything else holds records only, never its half-written files
-   * or artifact (issue 8 point 4, issue 15: other turns are applied while it runs).
+   * or artifact (other turns are applied while it runs, each commit holding its own files).
    */
   readonly jobTreeTurns: Set<string>;
 }
@@ -119,7 +120,7 @@ export async function openSession(
   requester?: string,
 ): Promise<Session> {
   const branch = jobPaths(n).branch;
-  deps.configure?.(config); // the model's provider, from .github/cfa.yml (issue 9 §9)
+  deps.configure?.(config); // the model's provider, from .github/cfa.yml
   const issue = await deps.forge.getIssue(n);
   const area = join(deps.workRoot, String(n));
   await mkdir(area, { recursive: true });
@@ -131,7 +132,8 @@ export async function openSession(
     maxFileBytes,
   });
   // A wake that died mid-turn left the files of a turn that never landed; and whatever is
-  // in the tree, the records are read only once they are what HEAD holds (issue 8 §2).
+  // in the tree, the records are read only once they are what HEAD holds (a command may
+  // have changed them on disk).
   await repo.resetToHead();
   // The reset loaded what HEAD holds under `.cfa/`: which rounds of the job there are.
   const paths = jobPaths(n, newestRoundIn(repo.records.indexedPaths(), n));
@@ -204,8 +206,8 @@ export async function resetTaskWorktrees(s: Session): Promise<void> {
 }
 
 /**
- * The bus is the single source of truth (seed 000 §11): a transition appended to the log
- * but not yet to state.json (a crash between the two writes) is replayed into the record.
+ * The bus is the single source of truth (docs/protocol.md#persistence): a transition appended to
+ * the log but not yet to state.json (a crash between the two writes) is replayed into the record.
  */
 function reconcileTransitions(job: JobRecord, audit: ReturnType<typeof fold>["audit"]): JobRecord {
   const logged = audit.flatMap((entry) => (entry.type === "transition" ? [entry.entry] : []));
@@ -276,7 +278,8 @@ async function revParse(repoDir: string, git: GitClient, ref: string): Promise<s
 const appending = new WeakMap<Session, Promise<void>>();
 
 /**
- * Appends one batch to the bus log in one write (seed 000 §11: a batch is all or nothing).
+ * Appends one batch to the bus log in one write: a batch is all or nothing
+ * (docs/protocol.md#persistence).
  * One at a time per session, in call order: without a round barrier a turn ends and appends
  * while another batch is still being written, and a batch encoded from the cursor before that
  * write ended would repeat its seqs (the bus log then no longer folds). The cursor moves only
@@ -308,8 +311,8 @@ export async function saveState(s: Committer): Promise<void> {
 
 /**
  * Commits the job worktree (one commit per turn) and publishes the branch with the expected
- * old commit: never forced (seed 000 §11; README, "How a job works"). `paths` limits the commit to records when another
- * instance's edits must not ride along.
+ * old commit: never forced, so no record on the branch is lost (docs/protocol.md#persistence).
+ * `paths` limits the commit to records when another instance's edits must not ride along.
  */
 export async function commitAndPush(
   s: Committer,
@@ -345,7 +348,7 @@ export async function commitAndPush(
 /**
  * Records the job record and commits the records alone: for a step where no agent touched
  * the job worktree since its last commit (a question asked, a comment posted, replies read,
- * a lead sparked), so the tree is not looked at (issue 19 §3: most of a job's commits).
+ * a lead sparked), so the tree is not looked at (most of a job's commits are these).
  */
 export async function persistRecords(s: Committer, message: string): Promise<void> {
   await persist(s, message, [RECORDS_DIR]);

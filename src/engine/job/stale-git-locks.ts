@@ -1,7 +1,8 @@
-// Git's lock files left by a process that died in the middle of a git command (kill -9, the
-// OOM killer, a power cut; seed 000 §11 bounded crash-loss). Git removes its locks when it is
-// interrupted, not when it is killed, and every later command on that ref or worktree then
-// fails "Unable to create '….lock': File exists" — the job would be wedged for good.
+// Git's lock files left by a process that died in the middle of a git command (kill -9, the OOM
+// killer, a power cut), which may lose at most the turn in flight (bounded crash-loss,
+// docs/protocol.md#invariants). Git removes its locks when it is interrupted, not when it is
+// killed, and every later command on that ref or worktree then fails "Unable to create '….lock':
+// File exists" — the job would be wedged for good.
 //
 // The wake lock (wake-lock.ts) makes this process the only one working on job N, so a lock on
 // one of job N's branches (`cfa/<N>`, `cfa/<N>-<task>`) or in the admin folder of one of its

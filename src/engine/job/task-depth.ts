@@ -1,5 +1,5 @@
-// How deep a task sits in the tree of tasks (seed 000 §2, issue 11 point 2): the lead's own
-// tasks are at depth 1, theirs at 2. Pure over the recorded tasks.
+// How deep a task sits in the tree of tasks (tasks may dispatch sub-tasks, down to a depth cap):
+// the lead's own tasks are at depth 1, theirs at 2. Pure over the recorded tasks.
 
 import type { EngineState } from "../../records/engine-state.js";
 

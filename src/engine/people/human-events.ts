@@ -1,5 +1,5 @@
-// What people did since the last wake, read back from the forge (DESIGN.md: an event is a
-// cue to re-read GitHub, never a change to apply blindly). Authority is checked live here.
+// What people did since the last wake, read back from the forge (an event is a cue to re-read
+// GitHub, never a change to apply blindly). Authority is checked live here.
 
 import type { Comment, Forge, Permission, Review } from "../../ports/forge.js";
 import type { EngineState } from "../../records/engine-state.js";
@@ -13,7 +13,7 @@ export type HumanEvent =
   | { kind: "answer"; by: string; id: string | null; text: string; comment: number }
   | { kind: "retry"; by: string }
   | { kind: "review"; review: Review; permission: Permission }
-  /** Issue 17: pause and resume, each by a person whose authority was checked live. */
+  /** Pause and resume, each by a person whose authority was checked live. */
   | { kind: "pause"; by: string; reason: string; comment: number }
   | { kind: "resume"; by: string; comment: number }
   /**

@@ -1,6 +1,6 @@
-// Human events since the cursor, applied at a turn boundary (DESIGN.md "events are cues"):
-// withdraw, intervene, answers, and reviews at a gate — each by a person whose authority was
-// checked live, each applied once.
+// Human events since the cursor, applied at a turn boundary (an event is a cue to re-read the
+// forge): withdraw, intervene, answers, and reviews at a gate — each by a person whose authority
+// was checked live, each applied once.
 
 import type { AskHumanMolecule } from "../../protocol/bus/index.js";
 import { isLiveState } from "../../protocol/fsm.js";
@@ -45,9 +45,9 @@ export async function ingestHumanEvents(
     if (!isLiveState(s.job.state)) break;
     await applyHumanEvent(s, event);
   }
-  // A cursor that only moved past comments that ask nothing (the bot's own, mostly) is no
-  // decision: it rides with the next commit, the wake's last at the latest (issue 19 §3: a
-  // commit at most turn boundaries). Re-read after a crash, those comments ask nothing again.
+  // A cursor that only moved past comments that ask nothing (the bot's own, mostly) is no decision:
+  // it rides with the next commit, the wake's last at the latest (most turn boundaries then need no
+  // commit of their own). Re-read after a crash, those comments ask nothing again.
   if (events.length > 0) await persistRecords(s, `cfa #${s.n}: read people's replies`);
   return events.length > 0;
 }
@@ -75,7 +75,7 @@ async function applyHumanEvent(s: Session, event: HumanEvent): Promise<void> {
       return;
     }
     case "intervene": {
-      // Seed 000 §8: preemption, not mail (intervene.ts).
+      // Preemption, not mail (docs/protocol.md#intervention; intervene.ts).
       await ensureLead(s);
       const lead = currentLead(s);
       if (!lead) return;
@@ -168,7 +168,7 @@ async function applyHumanEvent(s: Session, event: HumanEvent): Promise<void> {
       return;
     }
     case "retry": {
-      // Issue 20: only a failed setup waits for a retry; the next round runs it again.
+      // Only a failed setup waits for a retry; the next round runs it again.
       if (s.engine.setup?.failed === undefined) {
         refuse(
           s,
@@ -228,7 +228,7 @@ async function requestWhileLive(s: Session, by: string, text: string, what: stri
 }
 
 /**
- * Issue 17: the job pauses — recorded in state.json and audited in the bus. The wake that
+ * The job pauses — recorded in state.json and audited in the bus. The wake that
  * applies it stops its running turns at their next model call (wake.ts); what people say
  * while it is paused is recorded as usual and acted on once it is resumed.
  */

@@ -1,4 +1,4 @@
-// Approval integrity (issue 5 §3, DESIGN.md): a review answers a gate only if its author
+// Approval integrity: a review answers a gate only if its author
 // may approve (write access, not a bot, not the PR's author) and it was made on the
 // artifact under review. Pure: the caller looks up the blob at the review's commit.
 

@@ -1,4 +1,4 @@
-// Who may act on a job, checked live (DESIGN.md: authority is read at processing time from
+// Who may act on a job, checked live (authority is read at processing time from
 // the collaborator permission API, never inferred from a label or `author_association`):
 // write, maintain or admin, or a login listed in `approvers`. One permission read per login
 // a wake asks about.

@@ -1,4 +1,4 @@
-// People's commands while turns run (issue 11 point 1: an intervention reaches the current
+// People's commands while turns run (an intervention reaches the current
 // lead within one model call, not one turn). Between applied turns the engine reads everything
 // people did (ingest.ts); while turns run it looks again at every model-call boundary —
 // throttled to `deps.commandPollMs` (default 10 s) — for new comments only, and acts on
@@ -71,7 +71,7 @@ async function pollOnce(s: Session): Promise<void> {
     runtimeOf(s).stopping = `withdrawn by ${withdrawal.by}: the turn stops for it`;
     return;
   }
-  // A pause (issue 17) stops the wake's turns at their next call, kept to be redone on
+  // A pause stops the wake's turns at their next call, kept to be redone on
   // resume; it is applied, with the rest, once they have stopped (wake.ts).
   const pause = events.find((e) => e.kind === "pause");
   if (pause !== undefined && s.engine.paused === undefined) {

@@ -1,8 +1,8 @@
-// The job's check runs (DESIGN.md "What a user sees"): GitHub shows a pull request the checks
-// of its head commit only, so they are published once per wake on the head as it is after
-// the wake's last commit — a check set mid-wake lands on a commit the next record commit
-// buries. One check per phase: passed phases succeed, the current one is in progress (or
-// waits on a review), and a terminal completes the last.
+// The job's check runs (so branch protection can require a finished job): GitHub shows a pull
+// request the checks of its head commit only, so they are published once per wake on the head as it
+// is after the wake's last commit — a check set mid-wake lands on a commit the next record commit
+// buries. One check per phase: passed phases succeed, the current one is in progress (or waits on a
+// review), and a terminal completes the last.
 
 import { LIVE_STATES, isLiveState, type LiveState } from "../../protocol/fsm.js";
 import type { JobRecord } from "../../protocol/job-record.js";
@@ -23,7 +23,7 @@ export function jobChecks(
   next: string,
   head: string,
   picture?: string,
-  /** Issue 17: the current phase's check says PAUSED in its title; `next` says by whom and why. */
+  /** The current phase's check says PAUSED in its title; `next` says by whom and why. */
   paused?: EngineState["paused"],
 ): CheckUpdate[] {
   const withPicture = (text: string) => (picture === undefined ? text : `${text}\n\n${picture}`);
@@ -70,7 +70,7 @@ export function jobChecks(
 
 export async function publishChecks(s: Session): Promise<void> {
   const head = await s.repo.head();
-  // Issue 20: the check shows what the verdicts rest on, setup, and the blocked requests.
+  // The check shows what the verdicts rest on, setup, and the blocked requests.
   const picture = [jobEvidence(s.engine), pictureOfJob(s.job, s.engine)]
     .filter((part) => part !== "")
     .join("\n\n");

@@ -31,26 +31,26 @@ export function waitingOn(s: JobRecords & Reporter & Conversation): string {
       : `nobody: the job is ${s.job.state}${last ? ` (${clip(last.reason, 4000).replace(/\s+/g, " ").slice(0, 200)})` : ""}.`;
   }
   if (s.engine.diskFull !== undefined) {
-    // Issue 18 §7: a full disk pauses the job, live (flow/disk-pause.ts).
+    // A full disk pauses the job, live (flow/disk-pause.ts).
     return diskFullAdvice(s.engine.diskFull.since, clip(s.engine.diskFull.last, 300));
   }
   if (s.engine.paused !== undefined) {
-    // Issue 17: nothing runs until a person resumes it; who paused it is named, not pinged.
+    // Nothing runs until a person resumes it; who paused it is named, not pinged.
     const p = s.engine.paused;
     return `a person to resume it (\`/resume\`): PAUSED by @${p.by} since ${p.since} (${clip(p.reason, 4000).replace(/\s+/g, " ").slice(0, 160)}).`;
   }
   if (s.engine.apiWait !== undefined) {
     const last = clip(s.engine.apiWait.last, 4000).replace(/\s+/g, " ");
-    // Issue 19 §2: refused credentials are the installation's to fix, not the job's failure.
+    // Refused credentials are the installation's to fix, not the job's failure.
     if (s.engine.apiWait.reason === "credentials") {
       return `working model credentials — ${last.slice(0, 300)}. The job is live: once they are fixed, ${carryOnHint(s)} carries it on.`;
     }
-    // Issue 9 point 6: an outage is waited out, never a failure (api-wait.ts).
+    // An outage is waited out, never a failure (api-wait.ts).
     return `the Anthropic API — waiting for the Anthropic API since ${s.engine.apiWait.since} (last error: ${last.slice(0, 160)}). The job is live; ${carryOnHint(s)} tries again.`;
   }
   const failed = s.engine.setup?.failed;
   if (failed !== undefined && setupBlocksJob(s)) {
-    // Issue 20: the person fixes the config; not a failure of the job, no retry spent.
+    // The person fixes the config; not a failure of the job, no retry spent.
     const exit = failed.exitCode === null ? "did not finish" : `exited ${failed.exitCode}`;
     return `${ownMention(s.engine.requester)} to fix the workspace setup (\`${clip(
       failed.command,
@@ -82,7 +82,7 @@ export function waitingOn(s: JobRecords & Reporter & Conversation): string {
     return meta !== undefined && runsElsewhere(s, meta.thread);
   });
   if (elsewhere.length > 0) {
-    // Issue 15 point 6: each task's own run wakes the lead when it ends.
+    // Each task's own run wakes the lead when it ends.
     const runs = elsewhere.map(
       ([id, l]) =>
         `${id} (${l.runId === null ? "its next run waits for an answer" : `run ${l.runId}`})`,

@@ -1,10 +1,10 @@
-// Every new workspace is set up before an agent works in it (issue 20 "Setup steps"): the
-// job's worktree before the lead's first turn, each task's before its worker's, and again
-// whenever a worktree is rebuilt (a new runner re-creates them all) or the setup
-// configuration changes. A failing setup stops the job where it is: it waits for the person
-// to fix `.github/cfa.yml` on the default branch and say `/retry` (or `cfa resume`), rather
-// than letting agents work in a broken workspace. That wait is not a state-level failure and
-// spends no retry.
+// Every new workspace is set up before an agent works in it (its agent builds and tests with what
+// setup installs): the job's worktree before the lead's first turn, each task's before its
+// worker's, and again whenever a worktree is rebuilt (a new runner re-creates them all) or the
+// setup configuration changes. A failing setup stops the job where it is: it waits for the person
+// to fix `.github/cfa.yml` on the default branch and say `/retry` (or `cfa resume`), rather than
+// letting agents work in a broken workspace. That wait is not a state-level failure and spends no
+// retry.
 
 import type { Address } from "../../protocol/address.js";
 import type { Workspace } from "../../ports/workspaces.js";

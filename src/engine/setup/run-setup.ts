@@ -1,4 +1,4 @@
-// Runs the repository's setup commands in one workspace (issue 20 "Setup steps"): in the
+// Runs the repository's setup commands in one workspace: in the
 // sandbox, as any agent's command is, but with setup's own network (setup-network.ts) and the
 // job's shared package caches bound in. Stops at the first command that fails. What a command
 // left behind is checked as after an agent's command (the `.git` pointer, nested

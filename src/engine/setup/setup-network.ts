@@ -1,4 +1,4 @@
-// What setup may reach (issue 20): the `setup.network` the repository configured, or by
+// What setup may reach: the `setup.network` the repository configured, or by
 // default the ecosystems detected from the default branch's files — never the job branch's,
 // so an agent adding a Cargo.toml does not widen what setup reaches.
 

@@ -1,4 +1,4 @@
-// The package caches a job's workspaces share (issue 20 "Shared package cache"): one folder
+// The package caches a job's workspaces share: one folder
 // per tool in the job's area, outside every worktree and hidden from commands except through
 // its own bind, so the second workspace's `npm ci` is served from what the first fetched.
 // Per job, not per runner: a command can write the cache the job's other workspaces read

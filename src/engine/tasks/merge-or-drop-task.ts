@@ -1,5 +1,5 @@
-// Where a task is merged (seed 000 §10): a released task's branch is merged into its parent's
-// with a merge commit (the Workspaces adapter's close, adapters/git/merge-branch.ts) or
+// Where a task is merged (docs/protocol.md#workspaces): a released task's branch is merged into its
+// parent's with a merge commit (the Workspaces adapter's close, adapters/git/merge-branch.ts) or
 // dropped unmerged (a withdraw). Every merge is verified first.
 
 import type { Workspace } from "../../ports/workspaces.js";
@@ -16,11 +16,11 @@ import { AUTO } from "../fanout/choose-runner.js";
 import { runtimeOf } from "../turn/wake-runtime.js";
 
 /**
- * Seed 000 §10: a released task instance's workspace is merged into its parent's (a close,
- * or end of phase) or dropped (a withdraw). Every merge is verified (issue 11 point 7): a
- * branch whose head the verifier has not passed — a task left open at REPLAN or REALIGN, a
- * sub-task merged because its parent closed — is verified first, and dropped with a note on
- * the job if it fails. A conflict is aborted and reported to the parent.
+ * A released task instance's workspace is merged into its parent's (a close, or end of phase) or
+ * dropped (a withdraw). Every merge is verified: a branch whose head the verifier has not passed —
+ * a task left open at REPLAN or REALIGN, a sub-task merged because its parent closed — is verified
+ * first, and dropped with a note on the job if it fails. A conflict is aborted and reported to the
+ * parent.
  */
 export async function mergeOrDropTask(
   s: Session,
@@ -28,13 +28,13 @@ export async function mergeOrDropTask(
   mode: "merge" | "drop",
 ): Promise<{ conflict: string[] | null }> {
   if (s.engine.tasks[id]?.status !== "open") return { conflict: null };
-  // Seed 000 §9: a subtree ends children first. A sub-task still open when its parent ends
+  // A subtree ends children first. A sub-task still open when its parent ends
   // is merged into (or dropped with) the parent's branch before the parent moves on,
   // whatever order the bus releases them in; its own release then finds it done.
   for (const [child, m] of Object.entries(s.engine.tasks)) {
     if (m.parent === id && m.status === "open") await mergeOrDropTask(s, child, mode);
   }
-  // Issue 15 point 6: a run of its own still working on the task stops (a withdrawal, the
+  // A run of its own still working on the task stops (a withdrawal, the
   // phase's end, a close before its run said done); its branch is deleted below with a lease.
   // Its time is measured as the lead's run would have taken it: less what a run of its own
   // adds (two start-ups and the fold, `npm run bench -- runners`), or `auto` would expect every
@@ -109,8 +109,8 @@ async function stopTaskRun(s: Session, id: string): Promise<void> {
 }
 
 /**
- * Issue 11 point 7: whether the task's branch, as it is now, has the verifier's pass —
- * asking the verifier now if not. A fail (or a verifier that cannot run) leaves a note on the
+ * Whether the task's branch, as it is now, has the verifier's pass (no merge goes unverified)
+ * — asking the verifier now if not. A fail (or a verifier that cannot run) leaves a note on the
  * job; the caller drops the task. An unavailable model is waited out, not a fail.
  */
 async function verifiedForMerge(s: Session, id: string, ws: Workspace): Promise<boolean> {
@@ -136,11 +136,11 @@ async function verifiedForMerge(s: Session, id: string, ws: Workspace): Promise<
 }
 
 /**
- * A task branch's deletion on the forge, with a lease (issue 15): first the commit this
- * repository last had on it (what its turns pushed); if the forge's branch is elsewhere — a
- * push a crash kept from landing, or a person's commit — it is read and deleted at what it
- * holds, said in the log when that is not ours. `known` null: the local branch is gone
- * already (a wake that died mid-release), so only the forge's own head can name it.
+ * A task branch's deletion on the forge, with a lease (each branch has one writer): first the
+ * commit this repository last had on it (what its turns pushed); if the forge's branch is elsewhere
+ * — a push a crash kept from landing, or a person's commit — it is read and deleted at what it
+ * holds, said in the log when that is not ours. `known` null: the local branch is gone already (a
+ * wake that died mid-release), so only the forge's own head can name it.
  */
 async function deleteTaskBranch(s: Session, branch: string, known: string | null): Promise<void> {
   // A sub-task of a task's own run was never pushed (task-workspace.ts pushTask).

@@ -1,7 +1,7 @@
-// Starting a task (seed 000 §6, §10): each dispatched worker gets a worktree on
+// Starting a task (docs/protocol.md#workspaces): each dispatched worker gets a worktree on
 // `cfa/<N>-<task>` branched from its parent's branch — the job branch for the lead's tasks,
-// the dispatching task's for a sub-task (§2 "a task may itself dispatch further tasks"; issue
-// 11 point 2) — or waits for a free slot under the fan-out cap (§13 [send-block]).
+// the dispatching task's for a sub-task (a task may itself dispatch further tasks) — or
+// waits for a free slot under the fan-out cap ([send-block]).
 
 import { isDiskFull } from "../../ports/disk-full.js";
 import { join } from "node:path";
@@ -36,7 +36,7 @@ export function filesOf(content: Content): string[] {
 }
 
 /**
- * Seed 000 §10 at [spark] (or [unblock]): the task's worktree, branched from its parent's
+ * At [spark] (or [unblock]): the task's worktree, branched from its parent's
  * commit as it is now — after the dispatching turn was committed, so a sub-task sees its
  * parent's work — and verified at creation (a workspace that cannot be verified is a hard
  * error here).
@@ -64,13 +64,13 @@ export async function provisionTask(s: Session, task: NewTask): Promise<Workspac
   s.taskWs.set(task.id, ws);
   const under = task.parent === undefined ? "" : ` under task ${task.parent}`;
   progress(s, "EXECUTE", "DISPATCH", `task ${task.id}${under} on ${branch}`, true);
-  // Issue 15 point 6: a run of its own, when the config and `chooseRunner` say so.
+  // A run of its own, when the config and `chooseRunner` say so.
   await dispatchTaskRun(s, task);
   return ws;
 }
 
 /**
- * Seed 000 §13 [send-block]: a task past its parent's fan-out cap waits. Its worktree is
+ * [send-block]: a task past its parent's fan-out cap waits. Its worktree is
  * made when it starts, from its parent's commit then, so it sees the work merged meanwhile.
  */
 export function queueTask(s: JobRecords & Reporter, task: NewTask): void {

@@ -1,5 +1,6 @@
-// Seed 002's verifier: a read-only agent checks a task's branch against its brief and
-// INTENT.md before any merge, and its verdict is part of the conversation log.
+// The verifier (docs/protocol.md#run-visibility): a read-only agent checks a task's branch
+// against its brief and INTENT.md before any merge, and its verdict is part of the
+// conversation log.
 
 import { threads } from "../../protocol/address.js";
 import { asData } from "../../comments/sanitize.js";
@@ -14,7 +15,7 @@ import { ensureSetUp } from "../setup/ensure-setup.js";
 import { evidenceSuffix, keepEvidence } from "../../records/command-evidence.js";
 
 /**
- * Seed 002's verifier: a read-only agent checks the task's branch against its brief and
+ * The verifier: a read-only agent checks the task's branch against its brief and
  * INTENT.md and returns pass or fail with the issues. Runs inside the lead's `close`.
  */
 export async function verifyTask(
@@ -34,7 +35,7 @@ export async function verifyTask(
   if (!meta) throw new Error(`cfa/engine: no task ${id}`);
   const ws = await taskWorkspace(s, id);
   // A task verified on a new runner has a rebuilt worktree: set up before the verifier runs
-  // the tests (issue 20). A failed setup is the close's error; the job then waits on it.
+  // the tests. A failed setup is the close's error; the job then waits on it.
   if ((await ensureSetUp(s, ws, id)) === "waiting") {
     throw new Error(
       `cfa/engine: task ${id} cannot be verified: the workspace's setup failed and the job waits for the person to fix it`,
@@ -75,7 +76,7 @@ export async function verifyTask(
   };
   // What was verified: a merge of the branch at any other commit is verified again.
   const head = await repo.head();
-  // Issue 20: the verdict names the commands its turn ran, as the engine saw them.
+  // The verdict names the commands its turn ran, as the engine saw them.
   const evidence = keepEvidence(run.decisions.commands);
   applyChange(s, {
     type: "task-verified",

@@ -1,13 +1,14 @@
-// What the engine checks after every command an agent runs (issue 8 §1, §2, §6): a command
-// can write anything in its workspace, so before the engine's own git or file access touches
-// it again —
+// What the engine checks after every command an agent runs (else its own git could run the
+// agent's code, its reads follow the agent's links, its commits fail): a command can write
+// anything in its workspace, so before the engine's own git or file access touches it again —
 //
 // - the worktree's `.git` file is the one git wrote (a rewritten `gitdir:` would point the
 //   engine's git at a repository the agent made);
 // - no repository is nested anywhere below the root (removed; the agent's files stay);
 // - nothing lies past the tree's depth and length bounds (removed: git fails on such paths,
-//   and every later wake would too; issue 18 §7, agents/boundary/tree-limits.ts);
-// - a file over the size limit is named: it stays, but no commit takes it (issue 18 §7);
+//   and every later wake would too; agents/boundary/tree-limits.ts);
+// - a file over the size limit is named: it stays, but no commit takes it (GitHub would
+//   refuse every later push);
 // - `.cfa/` holds what the engine wrote or committed: a record the command created, changed,
 //   linked or removed is put back, and if it is one of this job's own records the turn fails;
 //   the lead's own artifact may change, but a link there is refused (put back).

@@ -1,5 +1,5 @@
 // The engine's own reads and writes of its records and of the artifacts, always relative to
-// a worktree root (issue 8 §2). They go through the same boundary as the agents' file tools
+// a worktree root. They go through the same boundary as the agents' file tools
 // (src/agents/boundary, src/agents/fs): resolved inside the root, no symbolic link anywhere
 // on the path (a record or an artifact is a regular file at a fixed place, so a link there
 // is an agent's: `ln -sfn /proc/self/environ PLAN.md`), no hard link, each folder held by

@@ -1,7 +1,8 @@
 // Git on a job's (or a task's) worktree: commits of records and artifacts, one per turn,
 // serialised; a reset to the last commit after a crash. Every command runs through the one
 // hardened git runner with the worktree's git dir passed explicitly (git-client.ts), and the
-// tree is treated as hostile (issue 8 §1, §2, §6): nested repositories are removed before
+// tree is treated as hostile, since agents' commands wrote it: nested repositories (their
+// config could run code as the engine; an empty one fails every commit) are removed before
 // `git add`, gitlinks and paths git refuses are left out of the commit, and `.cfa/` is staged
 // from the engine's own bytes — never through `.gitattributes` filters or `.gitignore` rules
 // an agent wrote, and never with a record the engine did not write.
@@ -42,7 +43,8 @@ export interface JobRepoOptions {
   logger?: Logger;
   /**
    * The largest file a commit takes (`limits.fileMiB`); never more than GitHub's 100 MiB,
-   * the default (issue 18 §7). A larger one is left out of the commit, untracked.
+   * the default, as GitHub refuses a push holding a larger file. A larger one is left out of
+   * the commit, untracked.
    */
   maxFileBytes?: number;
 }
@@ -108,7 +110,7 @@ export class JobRepo {
    * Commits `paths` (or everything when omitted) with `message`; returns the new commit, or
    * null when there was nothing to commit. Serialised with every other writer. A path under
    * `.cfa/` names records (a folder: all of them below it); `.cfa/outcome.json` is never
-   * committed (seed 000 §4: consumed, not kept).
+   * committed (docs/protocol.md#skill-contract: consumed, not kept).
    */
   commit(
     message: string,
@@ -128,7 +130,7 @@ export class JobRepo {
         recordScopes.map(trim),
         options.artifacts !== false,
       );
-      // A file over the size limit stays out, untracked (issue 18 §7).
+      // A file over the size limit stays out, untracked: a push holding it would be refused.
       const staged =
         others === undefined
           ? await this.stageWholeTree(settled, look, recordsStaged)
@@ -152,12 +154,12 @@ export class JobRepo {
         return null;
       }
       // A commit message is published with the branch: it passes the redactor too, and
-      // closes no issue when merged (issue 18 §1: keywords in commit messages count).
+      // closes no issue when merged (GitHub honours closing keywords in commit messages too).
       const clean = outboundText(redact(message, "a commit message"));
       // Where HEAD can be read from the git dir's files (head-from-files.ts), the commit runs
       // `--quiet`: git's summary is a diff of the commit against its parent (shortstat with
       // rename detection: print_commit_summary in builtin/commit.c), which grows with the
-      // records (the bus log) and was a third of each commit's time (issue 19 §3). Without
+      // records (the bus log) and was a third of each commit's time. Without
       // the git dir, the summary line names the new commit in full (`core.abbrev=no`:
       // "[cfa/1 <id>] …"), which saves a `rev-parse HEAD`; when it cannot be read, HEAD is asked.
       const quiet = this.adminDir !== null;
@@ -181,12 +183,13 @@ export class JobRepo {
 
   /**
    * Everything in the tree but `.cfa/` (staged apart, from the engine's own bytes). Whatever
-   * made it (a file tool, a merge), no repository reaches a commit (issue 18 §4): the nested
-   * sweep runs at every commit. `git add` runs only when the one `git status` says something
-   * outside the records changed; when this repo's last commit (or reset) left the index
-   * settled, nothing else can have staged a gitlink since (issue 19 §3: most of a job's
-   * commits hold records alone). A look taken just before (lookAtTree: the workflow-file
-   * check's) stands for that status: only `.cfa/` was staged since, from the engine's bytes.
+   * made it (a file tool, a merge), no repository reaches a commit (a committed one could run
+   * code on a reviewer's clone): the nested sweep runs at every commit. `git add` runs only
+   * when the one `git status` says something outside the records changed (most of a job's
+   * commits hold records alone); when this repo's last commit (or reset) left the index
+   * settled, nothing else can have staged a gitlink since. A look taken just before (lookAtTree:
+   * the workflow-file check's) stands for that status: only `.cfa/` was staged since, from the
+   * engine's bytes.
    */
   private async stageWholeTree(
     settled: boolean,
@@ -213,7 +216,7 @@ export class JobRepo {
   /**
    * One `git status` of the tree (tree-status.ts), kept for the next commit when nothing
    * changes the tree meanwhile: the workflow-file check before a turn's commit reads it,
-   * and the commit does not look again (issue 19 §3: one whole-tree status per commit).
+   * and the commit does not look again (a whole-tree status is costly: one per commit).
    * Whoever changes the tree after looking calls `dropLook`. Null when git cannot say.
    */
   lookAtTree(): Promise<TreeStatus | null> {
@@ -231,24 +234,25 @@ export class JobRepo {
   /**
    * Puts the worktree back to its last commit, dropping whatever a turn a crash cut short
    * left uncommitted (ignored files stay, but not under `.cfa/`). A turn is durable once
-   * committed, and only then (seed 000 §11 bounded crash-loss): the next wake must not read
-   * half of one. Nested repositories go first, or `git clean` would keep them (issue 8 §6).
+   * committed, and only then (bounded crash-loss, docs/protocol.md#invariants): the next wake
+   * must not read half of one. Nested repositories go first, or `git clean` would keep them
+   * (and an empty one fails every later commit).
    * `git clean` before `git reset --hard` ends the same (a file only the index has is
    * removed by the reset, one only HEAD has comes back with it) and needs no room.
    */
   resetToHead(): Promise<void> {
     return this.lock.run(async () => {
       this.look = null;
-      // One look first (issue 19 §3: every wake starts with this reset, and a wake after a
+      // One look first (every wake starts with this reset, and a wake after a
       // clean end finds nothing to put back): a tree whose status lists nothing, with no
       // merge or cherry-pick left in progress, is what `clean` and `reset --hard` would
       // leave, so neither runs. Its ignored folders serve the nested sweep as at a commit.
       const look = await cleanLook(this.git, this.adminDir);
       const swept = await this.removeNested(look?.ignoredFolders);
       if (look === null || !look.clean || swept > 0) {
-        // Untracked files first: `clean` only removes, so on a full disk (issue 18 §7) it
-        // frees what the turn wrote before `reset` needs room for a new index. What setup
-        // installed stays (issue 20): dependency folders are never committed
+        // Untracked files first: `clean` only removes, so on a full disk it frees what the
+        // turn wrote before `reset` needs room for a new index. What setup installed stays
+        // (the agents build and test with it): dependency folders are never committed
         // (stage-tree.ts), so without the excludes a repository that does not ignore them
         // loses them.
         await this.git.raw(["clean", "-d", "--force", "--quiet", ...dependencyCleanExcludes()]);
@@ -340,7 +344,7 @@ export class JobRepo {
   }
 
   /**
-   * Takes in commits someone else pushed to this branch (issue 15: a person may push to the
+   * Takes in commits someone else pushed to this branch (a person may push to the
    * job branch): a merge of `foreign` into HEAD whose `.cfa/` is HEAD's — the engine's records
    * have one writer, whatever was pushed there. Null when the two conflict outside `.cfa/`
    * (a person must resolve that). Returns the merge commit; HEAD is not moved.

@@ -1,4 +1,4 @@
-// What the engine's records in a worktree must hold (issue 8 §2). Everything under `.cfa/`
+// What the engine's records in a worktree must hold. Everything under `.cfa/`
 // is the engine's — state.json, bus.jsonl, transcripts, outcome.json, the proxy's memory,
 // other jobs' records — except the phase artifacts a lead writes. The file tools refuse to
 // write there, but an agent's commands can write anything in their workspace; so the engine
@@ -18,7 +18,7 @@ import { parseRoundDir } from "../../records/job-paths.js";
 
 export const RECORDS_DIR = ".cfa";
 
-/** The phase artifacts' file names (seed 003's phase table). */
+/** The phase artifacts' file names (docs/protocol.md#phase-artifacts). */
 export const ARTIFACT_NAMES: ReadonlySet<string> = new Set<string>(
   Object.values(PHASES).map((phase) => phase.artifact),
 );
@@ -112,7 +112,7 @@ export class RecordLedger {
     const head = await this.headBlobs();
     // A repository's object format never changes: known once per ledger, from the length of
     // any id HEAD's records have (40 hex digits for SHA-1, 64 for SHA-256: every object id of
-    // a repository has its format's length), else asked (issue 19 §3: a process a wake).
+    // a repository has its format's length), else asked (a git process a wake, saved).
     if (!this.formatKnown) {
       const some = head.values().next().value;
       const format =

@@ -1,4 +1,4 @@
-// A record of the engine's that something else changed, created or replaced (issue 8 §2):
+// A record of the engine's that something else changed, created or replaced:
 // an agent's command can write anything in its workspace, `.cfa/` included. The engine
 // refuses to read it as its own; the turn that did it fails (contain-workspace.ts).
 

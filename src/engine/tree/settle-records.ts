@@ -1,4 +1,4 @@
-// Putting `.cfa/` back to what the engine's ledger says it holds (issue 8 §2), through the
+// Putting `.cfa/` back to what the engine's ledger says it holds, through the
 // workspace boundary: every folder held by descriptor, nothing followed through a link. A
 // link, a FIFO, a hard-linked or changed record is replaced by the engine's bytes; a record
 // the engine never wrote and HEAD does not have is removed; a missing one is written again.
@@ -136,7 +136,8 @@ export async function scanRecords(root: string, ledger: RecordLedger): Promise<R
 
 /**
  * The entries below `top`, each folder before its entries. Iterative, one folder held per
- * level, and never below MAX_TREE_DEPTH (issue 18 §7): what lies deeper is no record, and
+ * level, and never below MAX_TREE_DEPTH (a tree an agent made deep must not make the walk
+ * throw at every wake): what lies deeper is no record, and
  * the after-command sweep removes it.
  */
 async function scanDir(

@@ -1,4 +1,4 @@
-// Workflow files (issue 10 §6). GitHub refuses a push that creates, changes or deletes a file
+// Workflow files. GitHub refuses a push that creates, changes or deletes a file
 // under `.github/workflows/` unless the token may write workflows: "refusing to allow a GitHub
 // App to create or update workflow … without `workflows` permission". The workflow's
 // GITHUB_TOKEN has no such permission (its `permissions:` keys have no `workflows`:
@@ -45,7 +45,8 @@ export function heldBackMessage(paths: readonly string[]): string {
  * Puts back every change under `.github/workflows/` in the worktree at `root` (new files
  * removed, changed and deleted ones restored from HEAD) and returns their paths. Git only,
  * through the engine's hardened runner. With `repo` (the job worktree's own), its one look
- * at the tree serves this check and the commit after it (JobRepo.lookAtTree: issue 19 §3);
+ * at the tree serves this check and the commit after it (JobRepo.lookAtTree: one whole-tree
+ * status per commit);
  * that look leaves out dependency folders, which no commit takes either (stage-tree.ts).
  */
 export async function restoreWorkflowChanges(root: string, repo?: JobRepo): Promise<string[]> {

@@ -1,12 +1,12 @@
-// Runs one agent turn for any instance (lead, worker, verifier, proxy): loads its transcript
-// (the session handle, seed 000 §11), runs the turn through the agents layer with the
+// Runs one agent turn for any instance (lead, worker, verifier, proxy): loads its transcript (the
+// session handle, docs/protocol.md#persistence), runs the turn through the agents layer with the
 // engine's model-call boundary (call-boundary.ts: caps, timeout, interventions, the response
 // journal, per-response charges), and hands back what the turn did and how to record it.
 //
 // A turn's transcript lines reach the job worktree only when the turn is recorded: for a scheduled
-// turn, when it is applied (issue 8 point 4 — the commit of one turn never holds
-// another's unapplied transcript); for the proxy and the verifier, at once (they run alone,
-// or inside the turn that called them). Until then a response's durable copy is the journal.
+// turn, when it is applied (the commit of one turn never holds another's unapplied transcript); for
+// the proxy and the verifier, at once (they run alone, or inside the turn that called them). Until
+// then a response's durable copy is the journal.
 
 import type { Address } from "../../protocol/address.js";
 import { addressKey } from "../../protocol/address.js";
@@ -71,7 +71,7 @@ export async function runAgent(
     signal?: AbortSignal;
     /** Write the transcript when the turn ends (default), or leave it to `record()`. */
     recordNow?: boolean;
-    /** For the current lead: an intervention that preempts its Run (seed 000 §8). */
+    /** For the current lead: an intervention that preempts its Run ([interrupt]). */
     interrupt?: () => Promise<IncomingMessage | null>;
     /** The turn's ticket when the caller registered it already (wake-runtime.ts). */
     ticket?: number;

@@ -1,11 +1,10 @@
-// The model's API stayed away past the adapter's patience (ModelUnavailableError, issue 9
-// point 6; DESIGN.md "The outside world is unreliable, not wrong"). That is nobody's failure:
-// no retry budget is spent and the job stays live. The wake gives up what is not committed
-// — the turns in flight never happened, its messages are back in their mailboxes — keeps
-// every paid response in the journal (carried in state.json, so another runner replays
-// them instead of paying again: response-journal.ts), records since when it waits, and
-// ends. The status comment says "waiting for the Anthropic API since …"; the sweep or
-// `cfa resume` wakes the job again.
+// The model's API stayed away past the adapter's patience (ModelUnavailableError): the outside
+// world is unreliable, not wrong. That is nobody's failure: no retry budget is spent and the job
+// stays live. The wake gives up what is not committed — the turns in flight never happened, its
+// messages are back in their mailboxes — keeps every paid response in the journal (carried in
+// state.json, so another runner replays them instead of paying again: response-journal.ts), records
+// since when it waits, and ends. The status comment says "waiting for the Anthropic API since …";
+// the sweep or `cfa resume` wakes the job again.
 //
 // Why every turn in flight and not only the turn that met the outage: the other turns' host
 // effects (a task provisioned, a verdict, the lead's files) are interleaved in the same
@@ -32,7 +31,8 @@ import { runtimeOf } from "./wake-runtime.js";
 
 export async function waitForApi(s: Session, error: ModelUnavailableError): Promise<void> {
   const rt = runtimeOf(s);
-  // What the round did is dropped: files, records, the soup (seed 000 §11, as for a crash).
+  // What the round did is dropped: files, records, the soup (as for a crash,
+  // docs/protocol.md#persistence).
   await s.repo.resetToHead();
   await reloadRecords(s);
   await resetTaskWorktrees(s);
@@ -55,7 +55,7 @@ export async function waitForApi(s: Session, error: ModelUnavailableError): Prom
   });
   const since = s.engine.apiWait!.since;
   const carryOn = carryOnHint(s);
-  // Issue 19 §2: refused credentials are configuration, not the job's failure — it stops
+  // Refused credentials are configuration, not the job's failure — it stops
   // live, saying what to fix; no retry budget is spent.
   const note = credentials
     ? `${error.fields.last}. The job is live: fix that, then ${carryOn} carries it on`

@@ -1,14 +1,14 @@
 // The engine's side of the model-call boundary (turn-contract.ts CallBoundary), one per turn.
 //
 // Before every call: the job's caps — turns counting the turns running ahead of this one,
-// cost through the cost gate so parallel calls cannot overshoot (issue 11 point 6) — the
-// turn's wall-clock limit (issue 11 point 4), a pending intervention for a lead (seed 000 §8
-// [interrupt], issue 11 point 1), then the response journal: a request already answered
-// is answered again from it, never paid twice (issue 9 point 5).
+// cost through the cost gate so parallel calls cannot overshoot — the turn's wall-clock
+// limit, a pending intervention for a lead ([interrupt], docs/protocol.md#intervention: it
+// preempts at the next call, not the next turn), then the response journal: a request
+// already answered is answered again from it, never paid twice.
 //
-// After every response: priced on its own (`deps.price` per response, issue 9 point 7),
-// charged to the job record in memory (every cap sees it at once) and journalled outside the
-// workspaces before any of its tool calls run.
+// After every response: priced on its own (`deps.price` per response: a long-context price band
+// applies per response, not to a turn's sum), charged to the job record in memory (every cap sees
+// it at once) and journalled outside the workspaces before any of its tool calls run.
 
 import type { Address } from "../../protocol/address.js";
 import { addressKey } from "../../protocol/address.js";
@@ -47,8 +47,8 @@ export interface BoundaryOptions {
   monotonic: () => number;
   timeoutMs: number;
   /**
-   * For the current lead: a message that preempts what its Run is on (seed 000 §8
-   * [interrupt]), already reduced in the soup, or null.
+   * For the current lead: a message that preempts what its Run is on ([interrupt],
+   * docs/protocol.md#intervention), already reduced in the soup, or null.
    */
   interrupt?: () => Promise<IncomingMessage | null>;
 }
@@ -135,7 +135,8 @@ export function createCallBoundary(
         at: now(s),
         response: call.response,
       });
-      // After every charge (issue 11 point 6): the next boundary of every turn stops on it.
+      // After every charge, so no cap is passed by more than one call: the next boundary of
+      // every turn stops on it.
       const breach = breachedCap(s.job, s.config.caps);
       if (breach !== null && breach.cap === "costUsd") {
         progress(s, key, "CAP", `${describeBreach(breach)}: turns stop at their next call`);

@@ -1,4 +1,4 @@
-// Charging model calls to the job (issue 9 points 5 and 7): each response is priced on its
+// Charging model calls to the job: each response is priced on its
 // own the moment it arrives and added to the job record in memory, so every cap checked at
 // the next call boundary sees it — in flight, before its turn is applied or committed.
 

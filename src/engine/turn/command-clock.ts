@@ -1,4 +1,4 @@
-// How long a command would have taken alone on the lead's runner (issue 15 point 6). Commands
+// How long a command would have taken alone on the lead's runner. Commands
 // that run at once in one run share its cores; `npm run bench -- runners` models each as taking
 // as many times longer as there are commands running, and `auto`'s break-even is set on task
 // times measured alone. So what `auto` weighs is each command's time alone: its wall time

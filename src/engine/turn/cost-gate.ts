@@ -1,4 +1,4 @@
-// The cost cap at the model-call boundary (issue 11 point 6: caps checked before every model
+// The cost cap at the model-call boundary (caps checked before every model
 // call and after every charge, never exceeded by more than one call). Turns run in parallel,
 // so "the spend is under the cap" before each call is not enough: three calls could start
 // together and all land over it. A call therefore starts only when it is alone, or when the

@@ -1,7 +1,8 @@
 // The TurnHost the engine gives each turn: every protocol-level tool call lands here, is
-// checked against the soup (seed 000 §6 routing, fan-out cap) and the state machine
-// (§4 permitted outcomes), and is queued as a payload for the turn's Send — nothing crosses
-// the bus before the turn ends ([send-step]).
+// checked against the soup (routing locality, docs/protocol.md#dispatch; the fan-out cap) and
+// the state machine (the outcomes a skill may write, docs/protocol.md#skill-contract), and is
+// queued as a payload for the turn's Send — nothing crosses the bus before the turn ends
+// ([send-step]).
 
 import { allowedOutcomes, isLiveState } from "../../protocol/fsm.js";
 import type { Address } from "../../protocol/address.js";
@@ -50,21 +51,21 @@ export interface TurnDecisions {
     | { kind: "escalate"; question: string }
     | { kind: "withdraw"; reason: string }
     | null;
-  /** This job's records a command changed (issue 8 §2): the turn fails. */
+  /** This job's records a command changed (only the engine writes them): the turn fails. */
   tampered: string[];
-  /** Every command the turn ran, as the sandbox reported it (issue 20: a verdict's evidence). */
+  /** Every command the turn ran, as the sandbox reported it (the evidence a verdict rests on). */
   commands: CommandEvidence[];
   /**
    * The time the turn's commands would have taken alone on this runner (every command, not
    * only the evidence kept; turn/command-clock.ts), by the engine's monotonic clock:
-   * `execute.runners: auto` weighs it (issue 15).
+   * `execute.runners: auto` weighs it to choose which tasks get runs of their own.
    */
   commandMs: number;
   /** What the turn's commands took beyond that, sharing the runner with others (ms). */
   contendedMs: number;
 }
 
-/** A verifier's verdict on a task (seed 002). */
+/** A verifier's verdict on a task (docs/protocol.md#run-visibility). */
 export interface TaskVerdict {
   verdict: "pass" | "fail";
   issues: string[];
@@ -120,7 +121,7 @@ export function createHost(
   options: {
     policyAllowsEscalate?: boolean;
     signal?: AbortSignal;
-    /** The agent's protected prefixes; its commands are held to the same (issue 8 §2). */
+    /** The agent's protected prefixes; its commands are held to the same, not only its tools. */
     protect?: readonly string[];
     /** How `close` has a task verified; without it (a proxy, a verifier) nothing closes. */
     verify?: VerifyTask;
@@ -175,7 +176,7 @@ export function createHost(
     const wall = Math.max(0, monotonic() - began);
     decisions.commandMs += Math.min(wall, alone);
     decisions.contendedMs += Math.max(0, wall - alone);
-    // Issue 20: what ran is recorded from the result, not from what the model says of it.
+    // What ran is recorded from the result, not from what the model says of it (evidence).
     const evidence = evidenceOf(line, result);
     const unlisted = extra.unlisted ?? [];
     decisions.commands.push(unlisted.length > 0 ? { ...evidence, unlisted } : evidence);
@@ -196,7 +197,7 @@ export function createHost(
       });
     }
     // Whatever the command did, the engine's git and file access meet the tree only after
-    // this check (issue 8 §1, §2, §6); the agent reads what it found.
+    // this check (nested repositories, links, changed records); the agent reads what it found.
     const jobWs = ws.root === s.jobWs.root;
     const contained = await containWorkspace(repo, {
       ...(ws.gitDir ? { gitDir: ws.gitDir } : {}),
@@ -225,7 +226,7 @@ export function createHost(
     async dispatch({ id, brief, files }) {
       const refused = runtimeOf(s).taskRun?.refuses("dispatch", a, decisions.pending);
       if (refused !== undefined) return refuse(refused);
-      // A task id becomes a pushed branch name (issue 18 §3): never one that holds a secret,
+      // A task id becomes a pushed branch name: never one that holds a secret,
       // and the refusal does not repeat it.
       if (holdsSecret(id)) {
         return refuse(
@@ -250,7 +251,7 @@ export function createHost(
       if (decisions.pending.some((p) => p.kind === "deliver" && p.to.thread === to.thread)) {
         return refuse(`task ${id} is already dispatched in this turn; choose a new id`);
       }
-      // Seed 000 §2: a task may itself dispatch further tasks (issue 11 point 2), down to
+      // A task may itself dispatch further tasks (docs/protocol.md#dispatch), down to
       // `dispatchDepth` levels below the lead.
       const depth = taskDepth(s.engine.tasks, taskOfThread(a.thread) ?? undefined) + 1;
       if (depth > s.config.dispatchDepth) {
@@ -272,7 +273,8 @@ export function createHost(
       const waits = s.soup.blocks(a, payload, decisions.pending);
       decisions.pending.push(payload);
       if (waits) {
-        // Seed 000 §13: past the fan-out cap the spark waits ([send-block]); the agent is told.
+        // Past the fan-out cap the spark waits ([send-block], docs/protocol.md#configuration);
+        // the agent is told.
         return ok(
           `Task ${id} is queued: you already have ${s.config.fanOut} tasks open (the fan-out cap). It starts as soon as you close one of them, on branch ${branch} made from your branch as it is then; until it starts it takes no messages.`,
         );
@@ -291,7 +293,7 @@ export function createHost(
         target = s.soup.visibleFrom(a).find((v) => v.thread === parent) ?? null;
         if (!target) return refuse("you have no parent conversation to reply to");
       }
-      // Issue 20: a worker's reply carries the commands its turn ran so far, as the engine
+      // A worker's reply carries the commands its turn ran so far, as the engine
       // recorded them; its parent reads them beside the reply, not only the model's account.
       const evidence =
         taskOfThread(a.thread) === null ? undefined : keepEvidence(decisions.commands);
@@ -367,8 +369,8 @@ export function createHost(
         try {
           text = await readText(ws.root, expected);
         } catch (error) {
-          // Issue 8 §2: a linked artifact (`ln -sfn /proc/self/environ PLAN.md`) is never
-          // read, let alone shown to the person.
+          // A linked artifact (`ln -sfn /proc/self/environ PLAN.md`) is never read, let alone
+          // shown to the person: it would post the engine's secrets.
           return refuse(
             `${expected} cannot be put to review: ${(error as Error).message}. Write it as a regular file`,
           );

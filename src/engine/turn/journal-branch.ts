@@ -1,4 +1,4 @@
-// Where the response journal lives so that the next run finds it (issue 15 point 5): besides
+// Where the response journal lives so that the next run finds it: besides
 // the job area's file (response-journal.ts), every change is committed on the branch
 // `cfa-journal/<N>` and pushed with a lease. The job area dies with a GitHub runner; the
 // branch does not, so a run killed mid-turn (kill -9, a lost runner, the time limit) leaves
@@ -87,7 +87,7 @@ export class JournalBranch {
   /**
    * Publishes the journal as `lines` now hold it (coalesced with any push in flight). `later`:
    * entries only forgotten, which wait for the next push (a new response's, or the wake's
-   * flush) instead of a commit and push of their own (issue 19 §3: one `fast-import` a turn
+   * flush) instead of a commit and push of their own (one `fast-import` a turn
    * fewer). A forgotten entry is one a commit already accounts (response-journal.ts): a
    * branch still holding it after a crash charges it no second time, as when a run died
    * before the forget's own push landed.
@@ -153,7 +153,7 @@ export class JournalBranch {
 
   /**
    * Writes the journal's new commit and moves the local branch to it in one git process
-   * (issue 19 §3: it was one `hash-object` per new entry, `mktree`, `commit-tree` and
+   * (it was one `hash-object` per new entry, `mktree`, `commit-tree` and
    * `update-ref`, four or more processes a model response). `git fast-import`
    * (https://git-scm.com/docs/git-fast-import) takes the new entries as inline blobs, the
    * kept ones by id, the commit with its parent (`from`) and its dates, and updates the

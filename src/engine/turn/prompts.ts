@@ -1,6 +1,7 @@
 // System prompts: the role's prompt, the phase skill for a lead, and the job's stable facts.
-// Stable across an instance's turns, so every turn resumes a cached prefix (seed 000 §11);
-// anything that changes (the request, answers, interventions) travels in messages.
+// Stable across an instance's turns, so every turn resumes a cached prefix
+// (docs/protocol.md#persistence); anything that changes (the request, answers, interventions)
+// travels in messages.
 
 import type { Address } from "../../protocol/address.js";
 import { isLiveState, LIVE_STATES, type LiveState } from "../../protocol/fsm.js";

@@ -1,9 +1,9 @@
-// The response journal (issue 9 point 5: no call paid twice, every cap sees every call).
+// The response journal, so that no call is paid twice and every cap sees every call.
 // Every model response is appended here the moment it arrives, priced and numbered, before
 // any of its tool calls run. A turn that is redone — a process died mid-turn, or the turns in flight
 // were given up because the API went away — sends the same requests again, and each one that
 // matches a journalled request byte for byte gets the journalled response instead of a new
-// call: seed 001 §F's "cache-only replay of recorded decisions", applied to model calls.
+// call: cache-only replay (docs/protocol.md#recorded-decisions), applied to model calls.
 //
 // Where it lives, and why there: in the job's area (`<workRoot>/<N>/responses.jsonl`), beside
 // the worktrees and outside all of them. No agent can write it: the file tools stop at the
@@ -36,7 +36,7 @@ export const JournalEntrySchema = z.object({
   instance: z.string().min(1),
   /** requestDigest() of the request it answered. */
   digest: z.string().regex(/^[0-9a-f]{64}$/),
-  /** USD charged for it (priced alone: issue 9 point 7). */
+  /** USD charged for it (priced alone: a long-context price band applies per response). */
   costUsd: z.number().nonnegative(),
   at: z.string(),
   response: z.object({
@@ -202,8 +202,8 @@ export class ResponseJournal {
 }
 
 /**
- * Plain JSON, not canonical: a replayed response must be the response as received, tool
- * inputs in their key order (issue 9 point 1), or the redone turn would re-send it altered.
+ * Plain JSON, not canonical: a replayed response must be the response as received, tool inputs in
+ * their key order, or the redone turn would re-send it altered.
  */
 function line(entry: JournalEntry): string {
   return JSON.stringify(entry);

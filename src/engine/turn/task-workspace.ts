@@ -1,6 +1,6 @@
-// A task's workspace (seed 000 §10): its worktree on `cfa/<N>-<task>`, opened once per wake;
-// the workspace it branches from and merges into (its parent task's, or the job's); and the
-// commit of a worker's turn on its branch, published so that a new runner can resume it.
+// A task's workspace (docs/protocol.md#workspaces): its worktree on `cfa/<N>-<task>`, opened once
+// per wake; the workspace it branches from and merges into (its parent task's, or the job's); and
+// the commit of a worker's turn on its branch, published so that a new runner can resume it.
 
 import type { Address } from "../../protocol/address.js";
 import type { Workspace } from "../../ports/workspaces.js";
@@ -47,7 +47,7 @@ export async function commitTask(s: Session, id: string, message: string): Promi
 
 /** Publishes a task's branch, never forced: created on its first push, then compare-and-swap. */
 export async function pushTask(s: Session, id: string, before: string, sha: string): Promise<void> {
-  // In a task's own run (issue 15 point 6) its sub-tasks' branches stay in the run, their
+  // In a task's own run its sub-tasks' branches stay in the run, their
   // only writer, and the task's own branch is pushed by the run's record writer, leased
   // (fanout/task-turn-writer.ts): nothing goes through the forge, which refuses it there.
   if (runtimeOf(s).taskRun !== null) return;
@@ -58,7 +58,7 @@ export async function pushTask(s: Session, id: string, before: string, sha: stri
     await s.deps.forge.pushBranch(meta.branch, { sha, expectedOld: first ? null : before });
   } catch (error) {
     if (!first || (error as Error | undefined)?.name !== "PushRejectedError") throw error;
-    // Published already at its base (issue 15 point 6: for a run of its own that GitHub then
+    // Published already at its base (for a run of its own that GitHub then
     // refused to dispatch): the lease names that commit, never an empty one.
     if ((await s.deps.forge.readBranch(meta.branch)) !== meta.base) throw error;
     await s.deps.forge.pushBranch(meta.branch, { sha, expectedOld: meta.base });

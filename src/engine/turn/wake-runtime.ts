@@ -39,12 +39,12 @@ export interface WakeRuntime {
    */
   stopping: string | null;
   /**
-   * Stops the wake at its turns' next model calls because `by` paused the job (issue 17);
+   * Stops the wake at its turns' next model calls because `by` paused the job;
    * null outside the loop.
    */
   pause: ((by: string) => void) | null;
   /**
-   * Set in a task's own run (issue 15 point 6, wake-task.ts): its allowance checked
+   * Set in a task's own run (wake-task.ts): its allowance checked
    * before each model call, each charge written to the turn's record at once, and what a
    * task run cannot do (sub-tasks, questions) refused at the tool. Null in the lead's run.
    */
@@ -52,7 +52,7 @@ export interface WakeRuntime {
   /**
    * When the run stops cleanly (`WakeOptions.stopAt`, the engine's clock in ms), or null (a
    * local run has no time limit): `execute.runners: auto` sends a task expected to outlast it
-   * to a run of its own (issue 15 point 6).
+   * to a run of its own rather than have it cut short here.
    */
   stopAtMs: number | null;
   /** The commands running in this run, for each one's time alone (made at the first). */

@@ -1,6 +1,7 @@
-// What GitHub would act on in a posted text, as far as can be checked offline (issue 18 §1):
-// the Markdown rendered as GitHub Flavored Markdown (micromark with its GFM extension, raw
-// HTML kept as GitHub keeps it), then parsed as HTML (parse5), then —
+// What GitHub would act on in a posted text (a mention pings, a closing keyword closes), as
+// far as can be checked offline: the Markdown rendered as GitHub Flavored Markdown (micromark
+// with its GFM extension, raw HTML kept as GitHub keeps it), then parsed as HTML (parse5),
+// then —
 //
 // - mentions as html-pipeline's MentionFilter and TeamMentionFilter find them (the open
 //   source of GitHub's; lib/html_pipeline/node_filter/mention_filter.rb and

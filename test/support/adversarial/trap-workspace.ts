@@ -1,7 +1,7 @@
 // A workspace with every kind of trap the boundary must refuse, next to a folder outside it
-// and a sibling workspace (seed 000 §10: instances are mutually inaccessible). Besides the
-// hand-made traps, one link per (route, target) of ESCAPE_ROUTES × escapeTargets() is
-// planted, so every generated escape has its link in place.
+// and a sibling workspace (instances cannot see each other's workspaces:
+// docs/protocol.md#workspaces). Besides the hand-made traps, one link per (route, target) of
+// ESCAPE_ROUTES × escapeTargets() is planted, so every generated escape has its link in place.
 
 import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";

@@ -101,7 +101,9 @@ export function baseRequest(overrides: Partial<ModelRequest> = {}): ModelRequest
         input_schema: { type: "object", properties: { outcome: { type: "string" } } },
       },
     ],
-    messages: [{ role: "user", content: [{ type: "text", text: "Draft INTENT.md for issue 7." }] }],
+    messages: [
+      { role: "user", content: [{ type: "text", text: "Draft INTENT.md for issue #7." }] },
+    ],
     maxTokens: 4096,
     ...overrides,
   };

@@ -1,13 +1,15 @@
-// What a reader of this repository cannot open: the project's issues ("issue 15 §3") and the
-// protocol's source documents ("seed 000 §5"). A comment gives the reason instead, or cites
-// docs/protocol.md by anchor. A GitHub issue in a fixture is written `#4` ("issue #4"), and a
-// section sign is kept only after a public standard's name (RFC 4648 §4, GFM spec §4.4).
+// What a reader of this repository cannot open: the project's issues ("issue 15 §3"), the
+// protocol's source documents ("seed 000 §5") and the notes kept beside the project
+// (DESIGN.md). A comment gives the reason instead, or cites docs/protocol.md by anchor. A
+// GitHub issue in a fixture is written `#4` ("issue #4"), and a section sign is kept only
+// after a public standard's name (RFC 4648 §4, GFM spec §4.4).
 
 /** Why a line is flagged, with a pattern that finds it. */
 const RULES: readonly { why: string; pattern: RegExp }[] = [
   { why: "a project issue", pattern: /\bissues? \d/gi },
   { why: "a source document", pattern: /\bseeds?(?: document)?s?'? ?\d{3}/gi },
   { why: "a section sign", pattern: /§/g },
+  { why: "a document beside the project", pattern: /\b(?:DESIGN|STACK|STYLE)\.md\b/g },
 ];
 
 /** A public standard whose sections a reader can look up; a § after one of them is fine. */

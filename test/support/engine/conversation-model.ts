@@ -1,7 +1,7 @@
 // A scripted model that finds its place in the conversation, not in a queue: the step an
-// instance plays is the number of assistant messages its request already carries. A wake
-// that died mid-turn lost that turn's messages (seed 000 §11 bounded crash-loss), so the
-// next wake asks again from the same place and gets the same answers, which a stateful
+// instance plays is the number of assistant messages its request already carries. A wake that
+// died mid-turn lost that turn's messages (bounded crash-loss: docs/protocol.md#invariants),
+// so the next wake asks again from the same place and gets the same answers, which a stateful
 // queue (the scripted adapter's) cannot do across a new process.
 
 import type { Model, ModelRequest, ModelResponse } from "../../../src/ports/model.js";

@@ -1,10 +1,11 @@
-// The exhaustive crash tests' scenarios (seed 000 §11, §12: bounded crash-loss): a job runs
-// once under the crash seam (crash-seam.ts), keeping every distinct state a crash could leave;
-// each test puts one back and lets a new process finish the job, which must end as the
-// reference did, with nothing done twice and no call paid twice. Two scenarios: a whole job
-// to DONE, and the wake in which a `/withdraw` drops two live tasks. The DONE points are many:
-// its test files share them out (`shardOf`), so the suite's workers run them side by side.
-// CFA_CRASH_SAMPLE=k keeps every k-th state (local runs).
+// The exhaustive crash tests' scenarios (the invariant "bounded crash-loss",
+// docs/protocol.md#invariants): a job runs once under the crash seam (crash-seam.ts), keeping
+// every distinct state a crash could leave; each test puts one back and lets a new process
+// finish the job, which must end as the reference did, with nothing done twice and no call
+// paid twice. Two scenarios: a whole job to DONE, and the wake in which a `/withdraw` drops
+// two live tasks. The DONE points are many: its test files share them out (`shardOf`), so the
+// suite's workers run them side by side. CFA_CRASH_SAMPLE=k keeps every k-th state (local
+// runs).
 
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -161,10 +162,10 @@ function chargedCalls(job: LocalJob): number {
 }
 
 /**
- * No call paid twice (issue 9 point 5): every response is journalled the moment it arrives,
- * so a redone turn replays what was paid and the record charges each call once. The one
- * call a crash can make the job pay again is the one whose answer it lost: a crash right
- * after the model answered, before the engine wrote the answer down.
+ * No call paid twice: every response is journalled the moment it arrives, so a redone turn
+ * replays what was paid and the record charges each call once. The one call a crash can make
+ * the job pay again is the one whose answer it lost: a crash right after the model answered,
+ * before the engine wrote the answer down.
  */
 export function expectEachCallPaidOnce(
   job: LocalJob,

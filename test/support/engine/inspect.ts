@@ -102,7 +102,7 @@ export function state(job: LocalJob, n = 1) {
   };
 }
 
-/** The job's setup record (issue 20): each run of the setup, and the failure it waits on. */
+/** The job's setup record: each run of the setup, and the failure it waits on. */
 export interface SetupRecord {
   runs: {
     workspace: string;

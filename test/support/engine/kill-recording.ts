@@ -1,7 +1,7 @@
 // The job the kill -9 test runs (shared by the killed process and the test that resumes it):
-// every gate answered by the proxy, and EXECUTE's round of two workers in parallel — the
-// round whose first apply once swept the other worker's transcript into its commit
-// (issue 8 point 4).
+// every gate answered by the proxy, and EXECUTE's round of two workers in parallel — the round
+// whose first apply once swept the other worker's transcript into its commit (so a crash could
+// commit a turn that never happened).
 
 import { createConversationModel } from "./conversation-model.js";
 import { EXECUTE_STEPS, pass, worker, approveGate, proxiedToExecute } from "./recordings.js";

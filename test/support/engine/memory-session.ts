@@ -237,7 +237,7 @@ export function openTasks(session: MemorySession, ...tasks: [id: string, parent?
 /** Where every task branch of a memory session is, locally and on the forge. */
 const TASK_HEAD = "7".repeat(40);
 
-/** The recovery messages (seed 000 §11) in `a`'s mailbox, oldest first. */
+/** The recovery messages (a failed run's retry, as mail) in `a`'s mailbox, oldest first. */
 export function recoveriesTo(session: MemorySession, a: Address): string[] {
   return session.s.soup
     .mailbox(a)

@@ -79,7 +79,7 @@ export const PLAN_STEPS = (): ScriptStep[] => [
 /**
  * EXECUTE with two tasks, each closed (verified, merged) in its own lead turn. Local jobs
  * apply turns in start order, so hello's reply comes first; a job on GitHub applies turns as
- * they end (issue 15), so with `anyOrder` the lead closes both once it has heard both.
+ * they end (no round barrier), so with `anyOrder` the lead closes both once it has heard both.
  */
 export const EXECUTE_STEPS = (anyOrder = false): ScriptStep[] => [
   tools(

@@ -1,5 +1,6 @@
-// A task's ledger as the lead's run records it (issue 15 point 6): by default the first epoch,
-// run 901, a $1 allowance at $0.10 a call, nothing folded or charged yet.
+// A task's ledger (a task in a workflow run of its own) as the lead's run records it: by
+// default the first epoch, run 901, a $1 allowance at $0.10 a call, nothing folded or charged
+// yet.
 
 import type { TaskLedgerRecord } from "../../../src/records/engine-state.js";
 

@@ -1,9 +1,10 @@
-// The set-up the task-run tests share (issue 15 point 6): the config that fans every task out,
-// a TaskRuns port that records what the lead asks of it, a turn record as a run would push it
-// (honest, or planted by a taken-over runner), the refusals the lead says, the job a taken-over
-// hello run plants into and what the lead does with the plants, and the end of a two-task job —
-// its summary gate approved, DONE, both tasks merged. Jobs come from useLocalJobs; the lead's
-// side up to its dispatch and the task runs themselves from task-run-pushes.ts.
+// The set-up the task-run tests (tasks in workflow runs of their own) share: the config that
+// fans every task out, a TaskRuns port that records what the lead asks of it, a turn record as
+// a run would push it (honest, or planted by a taken-over runner), the refusals the lead says,
+// the job a taken-over hello run plants into and what the lead does with the plants, and the
+// end of a two-task job — its summary gate approved, DONE, both tasks merged. Jobs come from
+// useLocalJobs; the lead's side up to its dispatch and the task runs themselves from
+// task-run-pushes.ts.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";

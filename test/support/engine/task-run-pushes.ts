@@ -1,6 +1,6 @@
-// What a task's own run pushes (issue 15 point 6), for the lead's side to fold: written as
-// such a run would without a model (runTaskAsItsRun: exact records, planted heads), or by
-// task mode itself (runTaskInItsRun: the worker's turns on the job's scripted model).
+// What a task's own run pushes, for the lead's side to fold: written as such a run would
+// without a model (runTaskAsItsRun: exact records, planted heads), or by task mode itself
+// (runTaskInItsRun: the worker's turns on the job's scripted model).
 
 import { mkdir, writeFile } from "node:fs/promises";
 import { expect } from "vitest";

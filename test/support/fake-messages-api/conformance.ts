@@ -1,5 +1,4 @@
-// The rules every request must keep, checked on what actually arrived over HTTP (issue 9
-// §"Tests"), per instance:
+// The rules every request must keep, checked on what actually arrived over HTTP, per instance:
 //
 // - at most 4 `cache_control` breakpoints (https://platform.claude.com/docs/en/build-with-claude/prompt-caching);
 // - `system` and `tools` byte-identical across the instance's requests (the fixed prefix);

@@ -1,7 +1,7 @@
-// A real local HTTP server that plays the Claude Messages API (issue 9 §"Tests"): the real
-// SDK and adapter talk to it over HTTP through ANTHROPIC_BASE_URL (or a provider client's
-// base URL), so what is tested is what would go on the wire. It answers POST /v1/messages
-// (JSON, or SSE when the body asks `stream: true`, in the event shapes of
+// A real local HTTP server that plays the Claude Messages API: the real SDK and adapter talk
+// to it over HTTP through ANTHROPIC_BASE_URL (or a provider client's base URL), so what is
+// tested is what would go on the wire. It answers POST /v1/messages (JSON, or SSE when the
+// body asks `stream: true`, in the event shapes of
 // https://platform.claude.com/docs/en/build-with-claude/streaming), records every request as
 // received (method, path, headers, raw body), and lets a test answer with a message, an error
 // status with the API's error body, or a dropped connection. Bedrock's and Vertex's paths are

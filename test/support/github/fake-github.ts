@@ -91,8 +91,8 @@ export class FakeGitHub {
   readonly checks: CheckState[] = [];
   readonly dispatches: { workflow: string; ref: string; job: string }[] = [];
   /**
-   * Every dispatch's inputs whole (issue 15 point 6: a task run's job, task and epoch), in
-   * order; with `return_run_details` GitHub answers the new run's id, kept in `runs`.
+   * Every dispatch's inputs whole (a task run's job, task and epoch), in order; with
+   * `return_run_details` GitHub answers the new run's id, kept in `runs`.
    */
   readonly dispatchInputs: Record<string, string>[] = [];
   /** Runs started by a dispatch that asked for their details, by id; a test moves them on. */

@@ -98,7 +98,7 @@ export interface JobIssue {
   labeledBy?: string;
 }
 
-/** What a test controls of one run beyond its hard signal (issue 15: clean stops). */
+/** What a test controls of one run beyond its hard signal (a clean stop before it). */
 export interface RunOptions {
   /** The run's clean stop (a cancellation's SIGINT). */
   stop?: AbortSignal;

@@ -1,8 +1,8 @@
 // The cfa webhook server's delivery path without HTTP: the same receiver, queue and
-// Probot-made installation clients as startServer, over nock. `receive` hands a delivery
-// over as the endpoint does (a malformed payload rejects, as it fails the delivery) and
-// resolves once the delivery and every effect it queued have run (the server answers
-// GitHub before that, issue 10 §2), so a test can assert the calls right after it.
+// Probot-made installation clients as startServer, over nock. `receive` hands a delivery over
+// as the endpoint does (a malformed payload rejects, as it fails the delivery) and resolves
+// once the delivery and every effect it queued have run (the server answers GitHub before
+// that, within GitHub's 10 s), so a test can assert the calls right after it.
 
 import { Probot } from "probot";
 import { appLogins } from "../../../src/app/app-logins.js";

@@ -1,10 +1,10 @@
-// The set-up the GitHub e2e tests of tasks in runs of their own share (issue 15 point 6): the
-// job's config and routes (as the app or not), its state and `cfa/1`'s ref log as the fake
-// GitHub's bare repository holds them, runs whose minted tokens are told apart, the job up to
-// EXECUTE and the lead's dispatch of both tasks, one task run as the workflow's `task` job runs
-// it (task mode, a fresh clone, then its `if: always()` wake of the lead) and task runs that
-// leave the job branch and the comments alone, a task branch's turn record, the lead's runs to
-// DONE, and what the push log must show of who pushed what.
+// The set-up the GitHub e2e tests of tasks in runs of their own share: the job's config and
+// routes (as the app or not), its state and `cfa/1`'s ref log as the fake GitHub's bare
+// repository holds them, runs whose minted tokens are told apart, the job up to EXECUTE and
+// the lead's dispatch of both tasks, one task run as the workflow's `task` job runs it (task
+// mode, a fresh clone, then its `if: always()` wake of the lead) and task runs that leave the
+// job branch and the comments alone, a task branch's turn record, the lead's runs to DONE, and
+// what the push log must show of who pushed what.
 
 import { expect } from "vitest";
 import { taskTurnPath, type TaskTurnRecord } from "../../../src/records/task-turn-record.js";

@@ -1,9 +1,10 @@
-// A tiny npm registry for tests (issue 20): serves packuments and tarballs of packages the
-// test builds, from node:http on 127.0.0.1, and counts what it is asked. npm needs only
-// `GET /<name>` (the packument: name, dist-tags, versions[v].dist.{tarball, integrity,
-// shasum}) and the tarball URL the packument names (npm registry docs, "Package metadata":
-// https://github.com/npm/registry/blob/main/docs/responses/package-metadata.md). Scoped
-// names arrive as /@scope%2fname. Tarballs are `npm pack`'s output format (a gzipped tar of
+// A tiny npm registry for tests (a setup's `npm install`, offline): serves packuments and
+// tarballs of packages the test builds, from node:http on 127.0.0.1, and counts what it is
+// asked. npm needs only `GET /<name>` (the packument: name, dist-tags,
+// versions[v].dist.{tarball, integrity, shasum}) and the tarball URL the packument names (npm
+// registry docs, "Package metadata":
+// https://github.com/npm/registry/blob/main/docs/responses/package-metadata.md). Scoped names
+// arrive as /@scope%2fname. Tarballs are `npm pack`'s output format (a gzipped tar of
 // package/…), made here with node:zlib and a minimal ustar writer so no npm run is needed.
 
 import { createHash } from "node:crypto";

@@ -13,8 +13,9 @@ export const metaArb: fc.Arbitrary<TransitionMeta> = fc.record({
 });
 
 /**
- * A job record the protocol could have produced: a weighted walk over Diagram 1 (walks.ts:
- * every state, DONE and many backtracks are reached), with random counters and engine data.
+ * A job record the protocol could have produced: a weighted walk over the state diagram
+ * (walks.ts: every state, DONE and many backtracks are reached), with random counters and
+ * engine data.
  */
 export const jobArb: fc.Arbitrary<JobRecord> = fc
   .record({

@@ -231,7 +231,7 @@ export function drive(options: DriveOptions): World {
     }
     const fired = scheduler.step();
     if (fired === null) {
-      // At rest: the orchestrator reads the disk and nudges its own instance (§5).
+      // At rest (quiescent): the orchestrator reads the disk and nudges its own instance.
       if (soup.isTerminated(ORCH.thread) || soup.stateOf(ORCH) === null) break;
       emit(world.commit(soup.interrupt(ORCH.thread, msg("nudge"))), null);
       continue;

@@ -1,7 +1,9 @@
-// The test oracle for the state machine: seed 000 §3 Diagram 1 and §4's permitted outcomes,
-// transcribed here by hand from the seed's text, independent of src/protocol. The property
-// tests check the code against this, never against the code's own tables (ACTION_TO_STATE,
-// VALID_ACTIONS, allowedOutcomes), so a wrong table fails them (issue 11 point 9).
+// The test oracle for the state machine: the state diagram (docs/protocol.md#jobs-and-states)
+// and the skill contract's permitted outcomes (docs/protocol.md#skill-contract), transcribed
+// here by hand from the protocol's text, independent of src/protocol. The property tests
+// check the code against this, never against the code's own tables (ACTION_TO_STATE,
+// VALID_ACTIONS, allowedOutcomes): a property checked against the code's own table passes
+// whatever the table says, so only an oracle lets a wrong table fail them.
 //
 // Only type names are imported: a type cannot carry a wrong value.
 
@@ -13,7 +15,7 @@ export interface OracleEdge {
   to: State;
 }
 
-/** Diagram 1, one line of the seed's stateDiagram per entry. */
+/** The state diagram, one line of its stateDiagram per entry. */
 export const DIAGRAM_1: readonly OracleEdge[] = [
   { from: "INTENT", action: "APPROVED_INTENT", to: "PLAN" },
   { from: "PLAN", action: "APPROVED_PLAN", to: "EXECUTE" },
@@ -49,8 +51,8 @@ export const ORACLE_ACTIONS: readonly Action[] = [
 ];
 
 /**
- * Seed 000 §4: "in INTENT, approve or withdraw; in PLAN, also realign; in EXECUTE, also
- * replan". FAILURE is the orchestrator's (§3), never a skill's.
+ * The skill contract: "in INTENT, approve or withdraw; in PLAN, also realign; in EXECUTE, also
+ * replan". FAILURE is the orchestrator's own action, never a skill's.
  */
 export const SKILL_OUTCOMES: Record<LiveState, readonly Action[]> = {
   INTENT: ["APPROVED_INTENT", "WITHDRAW"],
@@ -61,17 +63,17 @@ export const SKILL_OUTCOMES: Record<LiveState, readonly Action[]> = {
 export const oracleIsLive = (state: State): state is LiveState =>
   (ORACLE_LIVE as readonly State[]).includes(state);
 
-/** Where `action` takes a job in `from`, or null when Diagram 1 has no such edge. */
+/** Where `action` takes a job in `from`, or null when the state diagram has no such edge. */
 export function oracleTarget(from: State, action: Action): State | null {
   return DIAGRAM_1.find((e) => e.from === from && e.action === action)?.to ?? null;
 }
 
-/** The actions Diagram 1 draws out of `from` (none out of a terminal). */
+/** The actions the state diagram draws out of `from` (none out of a terminal). */
 export function oracleActions(from: State): Action[] {
   return DIAGRAM_1.filter((e) => e.from === from).map((e) => e.action);
 }
 
-/** §3: live states are ordered INTENT < PLAN < EXECUTE; a backtrack's target precedes its source. */
+/** Live states are ordered INTENT < PLAN < EXECUTE; a backtrack's target precedes its source. */
 export function oracleIsBacktrack(from: State, to: State): boolean {
   if (!oracleIsLive(from) || !oracleIsLive(to)) return false;
   return ORACLE_LIVE.indexOf(to) < ORACLE_LIVE.indexOf(from);

@@ -1,6 +1,6 @@
-// Weighted generators over Diagram 1 (issue 11 point 9). A walk first moves among the live
-// states — approvals forward, REALIGN and REPLAN back — for a length drawn uniformly, then
-// either stays live or ends by one of the three terminals, each as likely. Random jobs so
+// Weighted generators over the state diagram. A walk first moves among the live states —
+// approvals forward, REALIGN and REPLAN back — for a length drawn uniformly, then either
+// stays live or ends by one of the three terminals, each as likely. Random jobs so
 // land in each of the six states about equally often and pile up backtracks past the
 // default cap (5). The old walk (any of the seven actions, non-edges skipped, at most 12)
 // ended in a terminal 68% of the time, in EXECUTE 1.1%, in DONE 0.9%, and never got past
@@ -44,7 +44,7 @@ export function cycleAction(state: State, pick: number): Action | null {
   return actions.at(-1)!;
 }
 
-/** The approvals from `state` to DONE, following Diagram 1's forward edges. */
+/** The approvals from `state` to DONE, following the state diagram's forward edges. */
 function approvalsToDone(state: State): Action[] {
   const forward: Partial<Record<State, Action>> = {
     INTENT: "APPROVED_INTENT",
@@ -61,7 +61,7 @@ function approvalsToDone(state: State): Action[] {
   return out;
 }
 
-/** Turns picks and an ending into a walk of Diagram 1 edges from INTENT. */
+/** Turns picks and an ending into a walk of the state diagram's edges from INTENT. */
 export function walkOf(picks: readonly number[], end: WalkEnd = "stay"): Action[] {
   let job = oracleStart();
   const walk: Action[] = [];
@@ -117,14 +117,16 @@ export const attemptsArb = (maxLength = 30): fc.Arbitrary<Action[]> =>
     });
 
 /**
- * The history of a job that took `actions` from INTENT, each edge's target read off Diagram 1:
- * a test writes what was done, not where each step led; an action with no edge throws.
+ * The history of a job that took `actions` from INTENT, each edge's target read off the state
+ * diagram: a test writes what was done, not where each step led; an action with no edge
+ * throws.
  */
 export function historyOf(...actions: Action[]): OracleJob["path"] {
   let job = oracleStart();
   for (const action of actions) {
     const next = oracleStep(job, action);
-    if (next === null) throw new Error(`historyOf: Diagram 1 has no ${action} out of ${job.state}`);
+    if (next === null)
+      throw new Error(`historyOf: the state diagram has no ${action} out of ${job.state}`);
     job = next;
   }
   return job.path;

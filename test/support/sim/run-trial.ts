@@ -1,6 +1,6 @@
 // One trial of the fan-out simulation: a job of random tasks, random faults, driven on the
-// virtual clock until nothing is left to run; then every invariant of issue 15 point 6 is
-// checked against the ground truth (what was paid, which turns ran, what git holds).
+// virtual clock until nothing is left to run; then every invariant of the fan-out (check()
+// below) is checked against the ground truth (what was paid, which turns ran, what git holds).
 
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

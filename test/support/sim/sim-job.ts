@@ -415,7 +415,7 @@ export function leadStep(w: World) {
           if (step === "wait") continue;
           if (step === "redispatch" || step === "run-here") ts.deaths += 1;
           if (totalCharged(ts.ledger) + w.scenario.callUsd > ts.ledger.allowanceUsd) {
-            // The task's allowance is spent: the cap ends the job (seed 001 CO-3).
+            // The task's allowance is spent: the cap fails the job.
             state.state = "FAILED";
             await save("cfa #1: FAILED (cap)");
             return "success";
@@ -587,7 +587,7 @@ async function foldTask(
   extra.push({ ref: taskRef(task), to: null, lease: { sha: branchHead } });
 }
 
-/** WITHDRAWN (seed 000): every task run cancelled, every task branch deleted under a lease. */
+/** WITHDRAWN: every task run cancelled, every task branch deleted under a lease. */
 function withdraw(
   w: World,
   state: JobState,

@@ -1,4 +1,4 @@
-// Virtual time for the fan-out simulation (issue 15 point 6): a six-hour job runs in seconds.
+// Virtual time for the fan-out simulation: a six-hour job runs in seconds.
 // Actors (runs, the sweep) are async strands; real work in between (git, the file system)
 // takes no virtual time. The clock moves only when every strand is waiting on it — then to the
 // earliest timer — so what happens at one virtual instant finishes before the next begins.

@@ -21,7 +21,7 @@ function drain(
   return out;
 }
 
-describe("the fair schedule (issue 18 §6): sources take turns, then priority, then jobs", () => {
+describe("the fair schedule, so a flood from one source delays no one else: sources take turns, then priority, then jobs", () => {
   it("a source with 1,000 items waiting and one with 1: the second's starts in the first round", () => {
     const s = createFairSchedule<Item>();
     for (let i = 0; i < 1000; i += 1) s.push(item("flood", `f${i}`, 2, i));

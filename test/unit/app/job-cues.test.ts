@@ -42,7 +42,7 @@ const cue = (h: Harness, job: string, cancel = false, fail = false) =>
     },
   });
 
-describe("cues for one job coalesce into one dispatch per burst (issue 10 §2)", () => {
+describe("cues for one job coalesce into one dispatch per burst", () => {
   it("thirty cues decided while the job's deliveries are in triage make one dispatch, sent after the last", async () => {
     const h = harness();
     for (let i = 0; i < 30; i += 1) h.cues.expect("o/r#7");

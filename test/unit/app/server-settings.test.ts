@@ -30,7 +30,7 @@ describe("the webhook server refuses to start without what it needs", () => {
     expect(idSet).toContain("WEBHOOK_SECRET: is Probot's insecure placeholder");
   });
 
-  it("with nothing set, names every missing variable in one message (issue 19 §10)", () => {
+  it("with nothing set, names every missing variable in one message, not one group at a time", () => {
     const message = refusal({ PORT: "not-a-port" });
     for (const name of ["WEBHOOK_SECRET", "APP_ID", "PRIVATE_KEY", "PORT"]) {
       expect(message).toContain(`${name}: `);

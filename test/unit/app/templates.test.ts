@@ -51,7 +51,7 @@ describe.each(TEMPLATES)("%s", (path) => {
       issues: "write",
       "pull-requests": "write",
       checks: "write",
-      // Issue 15: a run that stops early dispatches the job's next run.
+      // A run that stops early (before the runner's time limit) dispatches the job's next run.
       actions: "write",
     });
     expect(w.jobs["sweep"]?.permissions).toEqual({
@@ -77,7 +77,7 @@ describe.each(TEMPLATES)("%s", (path) => {
   });
 });
 
-describe.each(TEMPLATES)("%s: the task job (issue 15 point 6)", (path) => {
+describe.each(TEMPLATES)("%s: the task job (a task in a workflow run of its own)", (path) => {
   const w = workflow(path);
   const task = w.jobs["task"]!;
   const inputs = (w.on["workflow_dispatch"] as { inputs: Record<string, Record<string, unknown>> })
@@ -179,7 +179,7 @@ describe("app.yml", () => {
     );
   });
 
-  it("asks for what the app itself calls and no more: writes only where it writes (issue 10 §11)", () => {
+  it("asks for what the app itself calls and no more: writes only where it writes", () => {
     expect(manifest.default_permissions).toEqual({
       actions: "write",
       contents: "read",
@@ -223,8 +223,8 @@ describe("docs/install.md", () => {
   });
 });
 
-// Issue 19, "test on what ships": CI, the release, the worker templates and the image all
-// run one Node major, which package.json's engines allows, with GitHub's current majors of
+// What is tested is what ships: CI, the release, the worker templates and the image all run
+// one Node major, which package.json's engines allows, with GitHub's current majors of
 // checkout and setup-node (v7 of each, 2026: https://github.com/actions/checkout/releases,
 // https://github.com/actions/setup-node/releases).
 describe("the Node that ships", () => {

@@ -17,7 +17,7 @@ const line = (over: Partial<ProgressLine>): ProgressLine => ({
   ...over,
 });
 
-describe("formatLogLine (seed 002's live log)", () => {
+describe("formatLogLine (the live log)", () => {
   it("prints job, clock time, who and event in columns, then the detail", () => {
     expect(formatLogLine(line({}), { timeZone: "UTC" })).toBe(
       "[#1] 12:30:01 INTENT        START     intent-lead sparked on state:intent:1",

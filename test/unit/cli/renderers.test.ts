@@ -167,7 +167,7 @@ describe("renderTask (cfa inspect --task)", () => {
     expect(text).toContain(
       "  verifier@verify:greet-1 — ✗ fail\n    commands it ran: none\n    - hello.txt has no final newline",
     );
-    // The engine's record of the command (issue 20's evidence), not the transcript's words.
+    // The engine's record of the command (the verdict's evidence), not the transcript's words.
     expect(text).toMatch(
       / {2}verifier@verify:greet-2 — ✓ pass\n {4}commands it ran \(recorded\):\n {6}\$ cat hello\.txt → exit 0, no count \(\d+\.\d s\)\n {4}notes:\n {6}ok/,
     );
@@ -195,7 +195,7 @@ describe("nextStep", () => {
     ]);
   });
 
-  it("names the repository in the merge when it is not the current folder (issue 19 §5)", () => {
+  it("names the repository in the merge when it is not the current folder, so the step works as written", () => {
     expect(nextStep(view, { cli: "cfa", repoArg: " --repo /r", repoDir: "/r" })).toEqual([
       "DONE — the work is approved. Look it over and merge it: `git -C /r merge --no-ff cfa/1`.",
       '  more to do on it? `cfa followup 1 "…" --repo /r` starts a follow-up on cfa/1.',

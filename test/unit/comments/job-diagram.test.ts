@@ -1,7 +1,7 @@
 // The picture of the job is a pure function of the records. The state machine is checked
-// against seed 000's own Diagram 1 (copied below, not read from our table), and the escaping
-// against a grammar of the lines a diagram may contain: whatever an agent names a task, the
-// output stays two fenced Mermaid blocks whose labels are inert.
+// against the protocol's state diagram (copied below, not read from our table), and the
+// escaping against a grammar of the lines a diagram may contain: whatever an agent names a
+// task, the output stays two fenced Mermaid blocks whose labels are inert.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -16,7 +16,7 @@ import {
 import { mermaidLabel } from "../../../src/comments/mermaid-text.js";
 import { historyOf } from "../../support/protocol/walks.js";
 
-// Seed 000 §3, Diagram 1, verbatim.
+// The state diagram of docs/protocol.md#jobs-and-states, verbatim.
 const DIAGRAM_1 = `INTENT --> PLAN : APPROVED_INTENT
 PLAN --> EXECUTE : APPROVED_PLAN
 EXECUTE --> DONE : APPROVED_WORK
@@ -30,7 +30,7 @@ INTENT --> FAILURE : FAILURE
 PLAN --> FAILURE : FAILURE
 EXECUTE --> FAILURE : FAILURE`.split("\n");
 
-/** A transition off Diagram 1 where a test needs one; histories on it are historyOf's. */
+/** A transition off the state diagram where a test needs one; histories on it are historyOf's. */
 const t = (from: string, action: string, to: string) => ({ from, action, to }) as DiagramTransition;
 
 function body(markdown: string): string[] {
@@ -44,7 +44,7 @@ function body(markdown: string): string[] {
 const decode = (label: string) =>
   label.replace(/#(\d+);/g, (_m, code: string) => String.fromCodePoint(Number(code)));
 
-/** The flowchart's edges between states, as Diagram 1 writes them, and how each is drawn. */
+/** The flowchart's edges between states, as the state diagram has them, and how each is drawn. */
 function edges(lines: string[]): { edge: string; drawn: "taken" | "not taken"; index: number }[] {
   const out = [];
   let index = -1;
@@ -68,8 +68,8 @@ function styled(lines: string[], stroke: string): number[] {
   return line === undefined ? [] : line.split(" ")[1]!.split(",").map(Number);
 }
 
-describe("stateDiagram: seed 000 Diagram 1 with this job's path on it", () => {
-  it("draws every edge of Diagram 1 and nothing else, entering at INTENT and leaving at DONE", () => {
+describe("stateDiagram: the state diagram with this job's path on it", () => {
+  it("draws every edge of the state diagram and nothing else, entering at INTENT and leaving at DONE", () => {
     const lines = body(stateDiagram({ state: "INTENT", history: [] }));
     expect(lines.slice(0, 2)).toEqual(["flowchart TB", 'start(["request"]) --> INTENT']);
     expect(

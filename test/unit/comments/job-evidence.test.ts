@@ -1,7 +1,7 @@
-// Issue 20 as the person reads it: a verdict with the commands the engine saw run, a pass
-// with none shown unverified, a failed setup with its command and last lines, the requests
-// the egress proxy refused — in the status comment and the check run, with agent-controlled
-// text unable to break out of its code span, ping anyone or leak a secret.
+// Evidence as the person reads it: a verdict with the commands the engine saw run, a pass with
+// none shown unverified, a failed setup with its command and last lines, the requests the
+// egress proxy refused — in the status comment and the check run, with agent-controlled text
+// unable to break out of its code span, ping anyone or leak a secret.
 
 import { describe, expect, it } from "vitest";
 import { newJobRecord } from "../../../src/protocol/job-record.js";

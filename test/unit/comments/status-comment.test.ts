@@ -44,7 +44,7 @@ describe("the status comment", () => {
     expect(body).toContain("**Next move:** @ana to review PLAN.md");
   });
   it("lists tasks with their verifier verdicts", () => {
-    // A record from before issue 20 has no evidence at all: shown as it was.
+    // A record from before verdicts carried evidence has none at all: shown as it was.
     expect(body).toContain("| `api` | merged | — | pass (1 failed) |");
   });
   it("shows the history without pinging anyone named in an agent's reason", () => {
@@ -79,7 +79,7 @@ describe("the status comment", () => {
   });
 });
 
-describe("one vocabulary for task statuses (issue 19 §8)", () => {
+describe("one vocabulary for task statuses", () => {
   it("the table and the picture say the same words for each status (4 statuses)", () => {
     const task = (status: "open" | "merged" | "conflict" | "dropped") => ({
       thread: `dispatch:${status}`,
@@ -111,7 +111,7 @@ describe("one vocabulary for task statuses (issue 19 §8)", () => {
   });
 });
 
-describe("a big job's table (issue 19 §8)", () => {
+describe("a big job's table stays readable", () => {
   it("lists the tasks that matter and counts the rest (30 tasks: 5 rows, 25 counted)", () => {
     const task = (status: "open" | "merged" | "conflict") => ({
       thread: "t",

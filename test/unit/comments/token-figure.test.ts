@@ -1,6 +1,6 @@
-// One token figure (issue 19 §8): in = input + cache reads + cache writes (the Messages
-// API's own total of input, per @anthropic-ai/sdk's Usage), out apart, one formatter for the
-// status comment and every cfa verb.
+// One token figure, so no two places disagree: in = input + cache reads + cache writes (the
+// Messages API's own total of input, per @anthropic-ai/sdk's Usage), out apart, one formatter
+// for the status comment and every cfa verb.
 
 import { describe, expect, it } from "vitest";
 import { formatTokens, tokenFigure, tokensIn } from "../../../src/comments/token-figure.js";

@@ -500,7 +500,7 @@ describe("parseConfig: a message names the field as a dotted path", () => {
     expect(messages(yaml)).toEqual([message]);
   });
 
-  it("names a bad gates setting in one line each (issue 17)", () => {
+  it("names a bad gates setting in one line each", () => {
     expect(messages("gates: { remindAfterHours: -1 }\n")).toHaveLength(1);
     expect(messages("gates: { remindAfterHours: -1 }\n")[0]).toMatch(/^gates\.remindAfterHours: /);
     expect(messages("gates: { expireAfterDays: soon }\n")[0]).toMatch(/^gates\.expireAfterDays: /);

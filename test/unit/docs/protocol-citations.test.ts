@@ -93,6 +93,9 @@ describe("docs/protocol.md citations", () => {
     expect(whys("// Issues 18 and 19")).toEqual(["a project issue"]);
     expect(whys("// the rule of seed 000 (§5)")).toEqual(["a source document", "a section sign"]);
     expect(whys("// seed 001's CO-1")).toEqual(["a source document"]);
+    expect(whys("// (STYLE.md: dependencies as options)")).toEqual([
+      "a document beside the project",
+    ]);
     expect(whys("// issue #4 was labelled by a writer")).toEqual([]);
     expect(whys("// base64 (RFC 4648 §4 and §5); GFM spec §4.4")).toEqual([]);
     expect(whys("// see docs/protocol.md#withdrawal")).toEqual([]);

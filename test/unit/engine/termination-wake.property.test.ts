@@ -1,10 +1,11 @@
-// Seed 000 §12 "Termination guaranteed", through the real engine (issue 11 point 9): the
-// real wake() (src/engine/wake.ts) runs a job on a real git repository, its leads played by
-// a randomly scripted model — approvals through a gate, backtracks, outcomes refused by the
-// finish tool, approvals without a gate (a contract violation, so a state-level failure),
-// failed model calls, turns that end without an outcome (PENDING), withdrawals — and the
-// job must reach DONE, WITHDRAWN or FAILURE in that one wake. What it went through is
-// checked against the Diagram 1 oracle (diagram-1.ts), not against src/protocol's tables.
+// The invariant "termination" (docs/protocol.md#invariants), through the real engine rather
+// than a model of its loop: the real wake() (src/engine/wake.ts) runs a job on a real git
+// repository, its leads played by a randomly scripted model — approvals through a gate,
+// backtracks, outcomes refused by the finish tool, approvals without a gate (a contract
+// violation, so a state-level failure), failed model calls, turns that end without an outcome
+// (PENDING), withdrawals — and the job must reach DONE, WITHDRAWN or FAILURE in that one wake.
+// What it went through is checked against the state-diagram oracle (diagram-1.ts), not against
+// src/protocol's tables.
 //
 // Escalation is `never` in every state, so the person's proxy answers every gate and one
 // wake runs the job to its end. A script is cycled when it runs out, so a model that
@@ -169,7 +170,7 @@ async function runJob(script: readonly Move[], choices: readonly number[]): Prom
     expect(summary.state, trail).toBe(record.state);
     expect(oracleIsLive(record.state as LiveState), trail).toBe(false);
 
-    // Every history entry is an edge of Diagram 1, chained from INTENT.
+    // Every history entry is an edge of the state diagram, chained from INTENT.
     let at = "INTENT";
     for (const h of record.history) {
       expect(h.from, trail).toBe(at);
@@ -209,7 +210,7 @@ async function runJob(script: readonly Move[], choices: readonly number[]): Prom
 
 // Generous timeouts: a whole job takes seconds alone, several times that inside the full
 // suite on a shared 2-core machine. Time belongs in bench/, not in a test's verdict.
-describe("Termination guaranteed through wake() (seed 000 §12)", () => {
+describe("Termination guaranteed through wake()", () => {
   it(
     "Termination guaranteed: a job past two backtracks reaches DONE in one wake",
     async () => {

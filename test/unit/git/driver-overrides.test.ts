@@ -1,5 +1,5 @@
-// Issue 19 §3: a job's worktrees share one listing of the repository's drivers (one `git
-// config` process per repository, not per task), unless a worktree can see other config —
+// To keep a turn cheap, a job's worktrees share one listing of the repository's drivers (one
+// `git config` process per repository, not per task), unless a worktree can see other config —
 // its own config.worktree, or an include that differs per worktree (`includeIf onbranch:`).
 // Real git in a temp dir; `run` is the listing the runner would start, counted.
 

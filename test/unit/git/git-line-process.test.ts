@@ -20,7 +20,7 @@ function lineProcess(scripts: string[]): GitLineProcess {
   });
 }
 
-describe("GitLineProcess replaced while its old process is still exiting (issue 19 §3)", () => {
+describe("GitLineProcess replaced while its old process is still exiting", () => {
   it("answers the next ask from the new process (1 case)", async () => {
     const lines = lineProcess([SLOW_EXIT, SLOW_ANSWER]);
     expect(await lines.ask(["a"])).toEqual(["old-a"]);

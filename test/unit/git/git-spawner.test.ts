@@ -30,7 +30,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("git spawner: commands through the helper (issue 19 §3)", () => {
+describe("git spawner: commands through the helper, not spawned from the main thread", () => {
   it("answers as git does when started here: binary stdin and stdout, exit code, stderr", async () => {
     await helperUp();
     const before = gitSpawnerState();

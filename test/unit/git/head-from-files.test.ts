@@ -14,7 +14,7 @@ import { makeTempRepo, type TempRepo } from "../../support/git/temp-repo.js";
 let temp: TempRepo | undefined;
 afterEach(() => temp?.cleanup());
 
-describe("headFromFiles: HEAD without a git process (issue 19 §3)", () => {
+describe("headFromFiles: HEAD without a git process", () => {
   it("agrees with git on a branch, in a linked worktree and detached (3 places)", async () => {
     temp = makeTempRepo({ prefix: "cfa-head-files-" });
     const gitDir = join(temp.repo, ".git");
@@ -45,7 +45,7 @@ describe("headFromFiles: HEAD without a git process (issue 19 §3)", () => {
   });
 });
 
-describe("looseBranchIdAt: a branch of a checkout without a git process (issue 19 §3)", () => {
+describe("looseBranchIdAt: a branch of a checkout without a git process", () => {
   it("agrees with git on 2 branches, and is null for a tag, HEAD and a missing branch (3 cases)", async () => {
     temp = makeTempRepo({ prefix: "cfa-head-files-" });
     temp.git("branch", "side");
@@ -79,7 +79,7 @@ describe("looseBranchIdAt: a branch of a checkout without a git process (issue 1
   });
 });
 
-describe("headBranchFromFiles: the checked-out branch without a git process (issue 19 §3)", () => {
+describe("headBranchFromFiles: the checked-out branch without a git process", () => {
   it("agrees with git symbolic-ref --short on 2 branches (one unborn, one with a slash), and is null detached", async () => {
     temp = makeTempRepo({ prefix: "cfa-head-files-" });
     const gitDir = join(temp.repo, ".git");

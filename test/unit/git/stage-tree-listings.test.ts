@@ -1,7 +1,7 @@
-// stageTree asks git for the files it would add once when no name holds a control
-// character (issue 19 §3), and still a second time, with the narrower pathspecs, when one
-// does — that file is left out of the commit as before. Real git in a temp repository; the
-// git processes are counted on the engine's cfa-bot:git channel.
+// stageTree asks git for the files it would add once when no name holds a control character
+// (one listing, not two, to keep a commit cheap), and still a second time, with the narrower
+// pathspecs, when one does — that file is left out of the commit as before. Real git in a temp
+// repository; the git processes are counted on the engine's cfa-bot:git channel.
 
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { rmSync, writeFileSync } from "node:fs";
@@ -29,7 +29,7 @@ async function lsFilesDuring(run: () => Promise<unknown>, command = "ls-files"):
   return count;
 }
 
-describe("stageTree's listings of what git would add (issue 19 §3)", () => {
+describe("stageTree's listings of what git would add", () => {
   it("lists once when no name holds a control character, and stages the new file (1 case)", async () => {
     temp = makeTempRepo({ prefix: "cfa-stage-listings-" });
     writeFileSync(join(temp.repo, "plain.txt"), "hello\n");

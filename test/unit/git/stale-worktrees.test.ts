@@ -20,7 +20,7 @@ function linked(t: TempRepo): number {
   );
 }
 
-describe("hasStaleWorktree (issue 19 §3: no `git worktree prune` where it would do nothing)", () => {
+describe("hasStaleWorktree (no `git worktree prune` where it would do nothing)", () => {
   it("agrees with git worktree prune over 5 states: none, live, removed by git, missing (stale), missing but locked", async () => {
     temp = makeTempRepo({ prefix: "cfa-stale-worktrees-" });
     const common = join(temp.repo, ".git");

@@ -1,6 +1,6 @@
-// One git status before a commit (issue 19 §3) sees what `git add` would stage, no more: a
-// setup's dependency folders (issue 20) are neither listed file by file nor a reason to add.
-// Real git in a temp dir.
+// One git status before a commit (one process, to keep a turn cheap) sees what `git add` would
+// stage, no more: a setup's dependency folders are neither listed file by file nor a reason to
+// add. Real git in a temp dir.
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 // The app's and the worker's config-error comment is the engine's own, so whoever posts it
-// first, the others find it and there is one comment (issue 5 §5).
+// first, the others find it and there is one comment.
 
 import { describe, expect, it } from "vitest";
 import {

@@ -40,7 +40,7 @@ const edited = (body: string, from: string) =>
     }),
   );
 
-describe("the permission matrix (issue 5 §2): who may start, approve, withdraw, intervene, answer", () => {
+describe("the permission matrix: who may start, approve, withdraw, intervene, answer", () => {
   const acting: Permission[] = ["admin", "maintain", "write"];
   const cases = PERMISSIONS.map((p) => [p, acting.includes(p)] as const);
 
@@ -56,8 +56,8 @@ describe("the permission matrix (issue 5 §2): who may start, approve, withdraw,
   it.each(cases)("/withdraw by %s: allowed=%s", (permission, allowed) => {
     const decision = effects(commented("/withdraw not needed", `u-${permission}`), permission);
     if (!("actions" in decision)) throw new Error(decision.ignored);
-    // Without authority: no 👀, no cancelled run, no run at all; the app's one reply
-    // (issue 18 §6).
+    // Without authority: no 👀, no cancelled run, no run at all, so an outsider's commands
+    // spend no runner; the app's one reply.
     expect(kinds(decision.actions)).toEqual(
       allowed ? ["cancel-runs", "dispatch", "react"] : ["refuse-command"],
     );
@@ -161,7 +161,7 @@ describe("what the app ignores before it reads anything from GitHub", () => {
     expect(screenEvent(reviewed("commented", "wes"))).toMatchObject({ pass: false });
   });
 
-  it("a dismissed review gets its author one line, once, and cues nothing (issue 10 §9)", () => {
+  it("a dismissed review gets its author one line, once, and cues nothing", () => {
     const dismissed = read(
       "pull_request_review",
       examplePayload("pull_request_review", "dismissed", {

@@ -1,5 +1,5 @@
-// Seed 000 §4: a skill's permitted outcomes are exactly the actions leaving its state,
-// except FAILURE, which only the orchestrator emits.
+// The skill contract (docs/protocol.md#skill-contract): a skill's permitted outcomes are
+// exactly the actions leaving its state, except FAILURE, which only the orchestrator emits.
 
 import { describe, expect, it } from "vitest";
 import {
@@ -15,8 +15,8 @@ const PERMITTED: Record<LiveState, readonly Action[]> = {
   EXECUTE: ["APPROVED_WORK", "WITHDRAW", "REALIGN", "REPLAN"],
 };
 
-describe("allowedOutcomes (seed 000 §4)", () => {
-  it.each(LIVE_STATES)("lists exactly §4's outcomes in %s", (state) => {
+describe("allowedOutcomes", () => {
+  it.each(LIVE_STATES)("lists exactly the skill contract's outcomes in %s", (state) => {
     expect([...allowedOutcomes(state)].sort()).toEqual([...PERMITTED[state]].sort());
   });
 

@@ -1,7 +1,8 @@
-// Seed 000 §12 "Deterministic transitions": ACTION_TO_STATE is single-valued and total,
-// transition() is a function of its inputs, and skill outcomes outside the state's domain
-// are caught as violations, never applied as transitions. Expected targets and permitted
-// outcomes come from the oracle (diagram-1.ts), never from the code's own tables.
+// The invariant "deterministic transitions" (docs/protocol.md#invariants): ACTION_TO_STATE is
+// single-valued and total, transition() is a function of its inputs, and skill outcomes
+// outside the state's domain are caught as violations, never applied as transitions. Expected
+// targets and permitted outcomes come from the oracle (diagram-1.ts), never from the code's
+// own tables.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -13,7 +14,7 @@ import { jobArb, metaArb, outcomeTextArb } from "../../support/protocol/arbitrar
 import { DIAGRAM_1, SKILL_OUTCOMES, oracleActions } from "../../support/protocol/diagram-1.js";
 import { deepFreeze } from "../../support/protocol/given.js";
 
-describe("Deterministic transitions (seed 000 §12)", () => {
+describe("Deterministic transitions", () => {
   it("Deterministic transitions: ACTION_TO_STATE is total over ACTIONS and names one state per action", () => {
     expect(Object.keys(ACTION_TO_STATE).sort()).toEqual([...ACTIONS].sort());
     for (const action of ACTIONS) expect(isState(ACTION_TO_STATE[action])).toBe(true);

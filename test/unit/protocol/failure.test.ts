@@ -1,5 +1,7 @@
-// Failure accounting (seed 000 §3 FAILURE, §12 "Termination guaranteed"; seed 001 CO-3):
-// a state's retry budget and the job's caps turn a stuck job into FAILURE, naming why.
+// Failure accounting: a state's retry budget and the job's caps turn a stuck job into FAILURE,
+// naming why, so every job terminates (docs/protocol.md#invariants, "termination") and a
+// passed cap fails the run rather than ending it as a success
+// (docs/protocol.md#recorded-decisions).
 
 import { describe, expect, it } from "vitest";
 import { InvalidTransitionError } from "../../../src/protocol/errors.js";
@@ -78,7 +80,7 @@ describe("retry budget", () => {
   );
 });
 
-describe("retry budget: consecutive failures (issue 11 point 5)", () => {
+describe("retry budget: consecutive failures, so scattered failures over a long state do not add up", () => {
   it("a successful turn resets the count; the input is not mutated", () => {
     const struggling = givenJob("EXECUTE", { failures: 3 });
     const after = recordSuccessfulTurn(struggling);
@@ -112,7 +114,7 @@ describe("retry budget: consecutive failures (issue 11 point 5)", () => {
   });
 });
 
-describe("PENDING nudges (issue 11 point 8)", () => {
+describe("PENDING nudges: an idle lead's nudges are bounded on their own, not by the retry budget", () => {
   it("defaults to 5 nudges in a row", () => {
     expect(DEFAULT_NUDGE_LIMIT).toBe(5);
   });

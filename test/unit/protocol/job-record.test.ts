@@ -1,5 +1,5 @@
-// Seed 000 §11: the state record is persisted and re-read on every wake, so it must
-// serialise the same way every time and refuse a damaged file with a useful message.
+// The state record (docs/protocol.md#persistence) is persisted and re-read on every wake, so
+// it must serialise the same way every time and refuse a damaged file with a useful message.
 
 import { describe, expect, it } from "vitest";
 import { RecordError } from "../../../src/protocol/errors.js";

@@ -1,9 +1,10 @@
-// Seed 000 §12 "Termination guaranteed" at the protocol's level, checked against oracles
-// written here from the spec's words, not from failure.ts: the retry budget counts
-// consecutive state-level failures (§13, issue 11 point 5), PENDING nudges are free of it
-// and bounded on their own (§3, issue 11 point 8), a breached cap is FAILURE naming the cap
-// (seed 001 CO-3), and the backtrack counter (§3) trips the backtracks cap on exactly the
-// (cap + 1)-th backtrack.
+// The invariant "termination" (docs/protocol.md#invariants) at the protocol's level, checked
+// against oracles written here from the protocol's words, not from failure.ts: the retry
+// budget counts consecutive state-level failures (docs/protocol.md#configuration), so
+// scattered ones over a long state do not add up; PENDING nudges are free of it and bounded
+// on their own, so an idle lead neither spends the budget nor waits forever; a breached cap
+// is FAILURE naming the cap (docs/protocol.md#recorded-decisions: a cap fails the run); and
+// the backtrack counter trips the backtracks cap on exactly the (cap + 1)-th backtrack.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -48,7 +49,7 @@ function jobIn(state: LiveState): JobRecord {
 type Event = "fail" | "succeed" | "nudge" | "progress";
 const eventArb = fc.constantFrom<Event>("fail", "succeed", "nudge", "progress");
 
-describe("retry budget and nudges against the spec (seed 000 §12, §13, oracle)", () => {
+describe("retry budget and nudges against the spec (oracle)", () => {
   it("Termination guaranteed: the (budget + 1)-th failure in a row is FAILURE; a successful turn restarts the count; nudges neither spend nor restart it", () => {
     fc.assert(
       fc.property(
@@ -147,7 +148,8 @@ describe("retry budget and nudges against the spec (seed 000 §12, §13, oracle)
     fc.assert(
       fc.property(jobArb, (job) => {
         fc.pre(!oracleIsLive(job.state));
-        // Refused as the FAILURE edge a terminal does not have: Diagram 1 draws none out of it.
+        // Refused as the FAILURE edge a terminal does not have: the state diagram draws none out
+        // of it.
         for (const record of [recordStateFailure, recordNudge]) {
           let thrown: unknown = null;
           try {
@@ -172,7 +174,7 @@ const capsArb: fc.Arbitrary<Caps> = fc.record({
   costUsd: fc.double({ min: 0, max: 20, noNaN: true }),
 });
 
-describe("caps against the spec (seed 001 CO-3, oracle)", () => {
+describe("caps against the spec: a cap fails the run (oracle)", () => {
   it("Termination guaranteed: a live job over any cap goes to FAILURE naming the first one (turns, backtracks, cost); a job within every cap, or terminal, is left as it is", () => {
     fc.assert(
       fc.property(
@@ -206,7 +208,7 @@ describe("caps against the spec (seed 001 CO-3, oracle)", () => {
     );
   });
 
-  it("Termination guaranteed: walking Diagram 1 with the caps enforced after every edge, the (cap + 1)-th backtrack is FAILURE and the counter equals the backtracks taken", () => {
+  it("Termination guaranteed: walking the state diagram with the caps enforced after every edge, the (cap + 1)-th backtrack is FAILURE and the counter equals the backtracks taken", () => {
     fc.assert(
       fc.property(picksArb(60), fc.nat({ max: 6 }), (picks, cap) => {
         const caps = { turns: 10_000, backtracks: cap, costUsd: 10_000 };

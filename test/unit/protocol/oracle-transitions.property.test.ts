@@ -1,8 +1,9 @@
-// Seed 000 §12 "Deterministic transitions", checked against an oracle: Diagram 1 and §4's
-// permitted outcomes transcribed in diagram-1.ts, not the code's ACTION_TO_STATE,
-// VALID_ACTIONS or allowedOutcomes (issue 11 point 9: a property checked against the code's
-// own table passes whatever the table says). The walks are weighted (walks.ts) so every
-// state, DONE and long runs of backtracks come up in every run of these properties.
+// The invariant "deterministic transitions" (docs/protocol.md#invariants), checked against an
+// oracle: the state diagram and the skill contract's permitted outcomes transcribed in
+// diagram-1.ts, not the code's ACTION_TO_STATE, VALID_ACTIONS or allowedOutcomes (a property
+// checked against the code's own table passes whatever the table says). The walks are weighted
+// (walks.ts) so every state, DONE and long runs of backtracks come up in every run of these
+// properties.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -105,7 +106,7 @@ const busyJob = (): JobRecord => ({
   engine: { cursor: 4 },
 });
 
-describe("Deterministic transitions against Diagram 1 (seed 000 §12, oracle)", () => {
+describe("Deterministic transitions against the state diagram (oracle)", () => {
   it("Deterministic transitions: every weighted walk moves the record exactly as the oracle does, edge by edge", () => {
     fc.assert(
       fc.property(
@@ -120,7 +121,7 @@ describe("Deterministic transitions against Diagram 1 (seed 000 §12, oracle)", 
           expect(job.history.map((h) => [h.from, h.action, h.to])).toEqual(
             oracle.path.map((p) => [p.from, p.action, p.to]),
           );
-          // The counter is the number of backtrack edges the history holds (§3, §11).
+          // The counter is the number of backtrack edges the history holds.
           expect(job.backtracks).toBe(
             job.history.filter((h) => oracleIsBacktrack(h.from, h.to)).length,
           );
@@ -130,7 +131,7 @@ describe("Deterministic transitions against Diagram 1 (seed 000 §12, oracle)", 
     );
   });
 
-  it("Deterministic transitions: actions that are not edges from where the job is are refused, naming Diagram 1's edges, and change nothing", () => {
+  it("Deterministic transitions: actions that are not edges from where the job is are refused, naming the state diagram's edges, and change nothing", () => {
     fc.assert(
       fc.property(attemptsArb(30), metaArb, (attempts, meta) => {
         let job = busyJob();
@@ -143,7 +144,7 @@ describe("Deterministic transitions against Diagram 1 (seed 000 §12, oracle)", 
     );
   });
 
-  it("Deterministic transitions: from any reachable record, each of the seven actions goes where Diagram 1 says or nowhere", () => {
+  it("Deterministic transitions: from any reachable record, each of the seven actions goes where the state diagram says or nowhere", () => {
     fc.assert(
       fc.property(jobArb, fc.constantFrom(...ORACLE_ACTIONS), metaArb, (job, action, meta) => {
         const to = oracleTarget(job.state, action);
@@ -185,8 +186,8 @@ describe("Deterministic transitions against Diagram 1 (seed 000 §12, oracle)", 
     }
   });
 
-  it("Deterministic transitions: the oracle itself is Diagram 1 — twelve edges, three of them backtracks, no edge out of a terminal", () => {
-    // Guards the transcription against a slip: counts stated in seed 000 §3's text.
+  it("Deterministic transitions: the oracle itself is the state diagram — twelve edges, three of them backtracks, no edge out of a terminal", () => {
+    // Guards the transcription against a slip: counts stated in the protocol's own text.
     expect(DIAGRAM_1).toHaveLength(12);
     expect(DIAGRAM_1.filter((e) => oracleIsBacktrack(e.from, e.to)).map((e) => e.action)).toEqual([
       "REALIGN",
@@ -205,11 +206,11 @@ describe("Deterministic transitions against Diagram 1 (seed 000 §12, oracle)", 
   });
 });
 
-/** Zod's .trim() is String.prototype.trim; §4 wants a reason, so a blank one is refused. */
+/** Zod's .trim() is String.prototype.trim; a reason is required, so a blank one is refused. */
 const acceptableReason = (reason: string) =>
   reason.trim().length >= 1 && reason.trim().length <= 4000;
 
-/** The violation names the outcome, the state and (in any order) what §4 permits there. */
+/** The violation names the outcome, the state and (in any order) what is permitted there. */
 function expectNotPermitted(violation: string, outcome: Action, state: LiveState) {
   const match = /^outcome (\w+) is not permitted in (\w+) \(permitted: ([\w, ]+)\)$/.exec(
     violation,
@@ -233,8 +234,8 @@ const reasonArb = fc
   )
   .map((r) => (Array.isArray(r) ? r[0] + r[1] : r));
 
-describe("Skill outcomes against §4 (seed 000 §12, oracle)", () => {
-  it("Deterministic transitions: a record is accepted exactly when its outcome is one §4 permits in the state and it gives a reason", () => {
+describe("Skill outcomes against the skill contract (oracle)", () => {
+  it("Deterministic transitions: a record is accepted exactly when its outcome is one the skill contract permits in the state and it gives a reason", () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...ORACLE_LIVE),
@@ -252,7 +253,7 @@ describe("Skill outcomes against §4 (seed 000 §12, oracle)", () => {
             expect(parsed.violation).toMatch(/^outcome record is malformed|^outcome \w+ is not/);
             if (acceptableReason(reason)) {
               // Out of the state's domain: the message names the outcome, the state and
-              // what §4 permits there.
+              // what the skill contract permits there.
               expectNotPermitted(parsed.violation, outcome, state);
             }
           }
@@ -262,7 +263,7 @@ describe("Skill outcomes against §4 (seed 000 §12, oracle)", () => {
     );
   });
 
-  it("Deterministic transitions: FAILURE is never a skill's outcome, in any live state (seed 000 §3)", () => {
+  it("Deterministic transitions: FAILURE is never a skill's outcome, in any live state", () => {
     for (const state of ORACLE_LIVE) {
       const parsed = parseOutcomeRecord('{"outcome":"FAILURE","reason":"I give up"}', state);
       expect(parsed.ok).toBe(false);
@@ -270,7 +271,7 @@ describe("Skill outcomes against §4 (seed 000 §12, oracle)", () => {
     }
   });
 
-  it("Deterministic transitions: any text at the outcome path is a §4-permitted action with a reason, or a violation", () => {
+  it("Deterministic transitions: any text at the outcome path is a permitted action with a reason, or a violation", () => {
     fc.assert(
       fc.property(outcomeTextArb, fc.constantFrom(...ORACLE_LIVE), (text, state) => {
         const parsed = parseOutcomeRecord(text, state);
@@ -335,7 +336,7 @@ describe("Skill outcomes against §4 (seed 000 §12, oracle)", () => {
 });
 
 /** The weighted job generator's reach, so a change that starves a state fails here. */
-describe("the weighted generators (issue 11 point 9)", () => {
+describe("the weighted generators", () => {
   it("reach every state, DONE, EXECUTE and more backtracks than the default cap", () => {
     const jobs = fc.sample(jobArb, { numRuns: 2000, seed: 11 });
     const share = (p: (j: JobRecord) => boolean) => jobs.filter(p).length / jobs.length;
@@ -350,7 +351,7 @@ describe("the weighted generators (issue 11 point 9)", () => {
     expect(share((j) => j.history.some((h) => h.action === "REPLAN"))).toBeGreaterThan(0.3);
   });
 
-  it("generate only Diagram 1 edges, starting at INTENT", () => {
+  it("generate only the state diagram's edges, starting at INTENT", () => {
     for (const walk of fc.sample(walkArb(30), { numRuns: 500, seed: 12 })) {
       let state: State = "INTENT";
       for (const action of walk) {

@@ -1,5 +1,6 @@
-// Seed 000 §4: the outcome record is untrusted text. Every way it can be wrong is a
-// contract violation returned as a value, so the engine can count a state-level failure.
+// The outcome record (docs/protocol.md#skill-contract) is untrusted text. Every way it can be
+// wrong is a contract violation returned as a value, so the engine can count a state-level
+// failure.
 
 import { describe, expect, it } from "vitest";
 import { parseOutcomeRecord } from "../../../src/protocol/outcome-record.js";

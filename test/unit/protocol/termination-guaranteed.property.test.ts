@@ -1,6 +1,7 @@
-// Seed 000 §12 "Termination guaranteed": whatever skills write and however often states
-// fail, a job driven by the orchestrator loop reaches DONE, WITHDRAWN or FAILURE, within a
-// bound that follows from the caps and the retry budget (seed 001 CO-3: a capped run fails).
+// The invariant "termination" (docs/protocol.md#invariants): whatever skills write and however
+// often states fail, a job driven by the orchestrator loop reaches DONE, WITHDRAWN or FAILURE,
+// within a bound that follows from the caps and the retry budget (a capped run fails:
+// docs/protocol.md#recorded-decisions).
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -69,7 +70,7 @@ function run(steps: Iterator<Step>, caps: Caps, budget: number) {
         ).job;
         break;
       case "pending":
-        // Seed 000 §3: a turn without an outcome record leaves the state as it was.
+        // A turn without an outcome record is pending: it leaves the state as it was.
         break;
       default: {
         const never: never = step;
@@ -78,7 +79,7 @@ function run(steps: Iterator<Step>, caps: Caps, budget: number) {
     }
     job = { ...job, turns: job.turns + 1, costUsd: job.costUsd + step.cost };
     job = enforceCaps(job, caps, { at, by: "orchestrator" }).job;
-    // Seed 000 §11: history only grows.
+    // History only grows: the records are append-only.
     expect(job.history.slice(0, before.history.length)).toEqual(before.history);
     expect(job.failures).toBeLessThanOrEqual(budget);
   }
@@ -90,7 +91,7 @@ const visitBound = (caps: Caps, budget: number) => (budget + 1) * 3 * (caps.back
 /** Every turn counts, and the (turns + 1)-th breaches the cap. */
 const turnBound = (caps: Caps) => caps.turns + 1;
 
-describe("Termination guaranteed (seed 000 §12)", () => {
+describe("Termination guaranteed", () => {
   it("Termination guaranteed: any mix of outcomes, failures and pending turns ends within caps.turns + 1 turns", () => {
     fc.assert(
       fc.property(

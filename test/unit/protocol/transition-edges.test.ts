@@ -1,7 +1,7 @@
-// Seed 000 §3, Diagram 1: every edge moves the job exactly as drawn, and every other
-// (state, action) pair is refused. The expected edges are the test oracle's, written out by
-// hand in test/support/protocol/diagram-1.ts, not derived from src/protocol/fsm.ts, so a
-// wrong table fails these tests.
+// The state diagram (docs/protocol.md#jobs-and-states): every edge moves the job exactly as
+// drawn, and every other (state, action) pair is refused. The expected edges are the test
+// oracle's, written out by hand in test/support/protocol/diagram-1.ts, not derived from
+// src/protocol/fsm.ts, so a wrong table fails these tests.
 
 import { describe, expect, it } from "vitest";
 import {
@@ -20,7 +20,7 @@ import { transition } from "../../../src/protocol/transition.js";
 import { givenJob, meta } from "../../support/protocol/given.js";
 import { DIAGRAM_1, type OracleEdge } from "../../support/protocol/diagram-1.js";
 
-/** REALIGN and REPLAN are Diagram 1's backtracks (§3): a job goes back to an earlier state. */
+/** REALIGN and REPLAN are the state diagram's backtracks: a job goes back to an earlier state. */
 const isBacktrackEdge = (e: OracleEdge) => e.action === "REALIGN" || e.action === "REPLAN";
 
 const key = (from: State, action: Action) => `${from} --${action}-->`;
@@ -35,7 +35,7 @@ const REFUSED_BY_DIAGRAM = ALL_PAIRS.filter(
   ({ from, action }) => !DIAGRAM_1.some((e) => e.from === from && e.action === action),
 );
 
-describe("Diagram 1: the transition tables", () => {
+describe("the state diagram: the transition tables", () => {
   it("has exactly the twelve hand-listed edges, no more, no fewer", () => {
     const fromTables = (Object.keys(VALID_ACTIONS) as (keyof typeof VALID_ACTIONS)[]).flatMap(
       (from) => VALID_ACTIONS[from].map((action) => key(from, action) + ACTION_TO_STATE[action]),
@@ -65,7 +65,7 @@ describe("Diagram 1: the transition tables", () => {
   });
 });
 
-describe("transition(): every edge of Diagram 1", () => {
+describe("transition(): every edge of the state diagram", () => {
   describe.each(DIAGRAM_1)("given a job in $from, when $action", (edge) => {
     const { from, action, to } = edge;
     const backtrack = isBacktrackEdge(edge);

@@ -61,7 +61,7 @@ const BLOCK = {
   count: 1,
 };
 
-describe("evolveRecords: setup, blocked requests, evidence (issue 20)", () => {
+describe("evolveRecords: setup, blocked requests, evidence", () => {
   it("a failed setup is what the job waits on; a later good run clears it; runs are bounded", () => {
     const failed = given({
       type: "setup-ran",

@@ -1,7 +1,7 @@
-// The worker's client acting as the GitHub App (issue 10 §5): installation tokens minted with
-// a signed JWT, refreshed before they expire by the worker's clock, and again when GitHub
-// refuses one early; every request goes out through Octokit over nock, validated against
-// GitHub's OpenAPI description.
+// The worker's client acting as the GitHub App for as long as the job runs (a token lives an
+// hour): installation tokens minted with a signed JWT, refreshed before they expire by the
+// worker's clock, and again when GitHub refuses one early; every request goes out through
+// Octokit over nock, validated against GitHub's OpenAPI description.
 
 import { createPublicKey, verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -73,7 +73,7 @@ function asApp(
   });
 }
 
-/** GET issue 1 of octo/hello through `github`. */
+/** GET issue #1 of octo/hello through `github`. */
 const issueOne = (github: ReturnType<typeof createWorkerGitHub>) =>
   github.request("GET /repos/{owner}/{repo}/issues/{issue_number}", {
     owner: "octo",
@@ -85,7 +85,7 @@ type Scope = ReturnType<typeof nockGitHub>;
 /** GitHub minting installation 42 `token`, good until `expiresAt`. */
 const mints = (scope: Scope, token: string, expiresAt: string) =>
   scope.post("/app/installations/42/access_tokens").reply(201, installationToken(token, expiresAt));
-/** Issue 1 asked for with `token`, answered `status` with `body`. */
+/** Issue #1 asked for with `token`, answered `status` with `body`. */
 const issueWith = (scope: Scope, token: string, status = 200, body: object = { number: 1 }) =>
   scope.get(`${R}/issues/1`).matchHeader("authorization", `token ${token}`).reply(status, body);
 

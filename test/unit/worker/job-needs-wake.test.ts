@@ -54,7 +54,7 @@ describe("does a job need a worker (the sweep)", () => {
     ]);
   });
 
-  it("a paused job is left alone — idle agents, an API wait — but not a comment, a closed issue or a closed pull request (issue 17)", () => {
+  it("a paused job is left alone — idle agents, an API wait — but not a comment, a closed issue or a closed pull request", () => {
     const paused: EngineState = {
       ...initialEngineState("ana"),
       cursor: { comment: 50, review: 70 },
@@ -77,7 +77,7 @@ describe("does a job need a worker (the sweep)", () => {
     ]);
   });
 
-  it("a gate's reminder is due once after remindAfterHours, its expiry after expireAfterDays (issue 17)", () => {
+  it("a gate's reminder is due once after remindAfterHours, its expiry after expireAfterDays", () => {
     const posted = (patch: object = {}): EngineState => {
       const e = waiting();
       e.escalations["q1"] = {
@@ -134,7 +134,7 @@ describe("does a job need a worker (the sweep)", () => {
     expect(jobNeedsWake(facts({ engine }))).toEqual(["comments decided but not posted"]);
   });
 
-  it("a job that waits on the Anthropic API does, even while a person's answer is pending (issue 9 point 6)", () => {
+  it("a job that waits on the Anthropic API does, even while a person's answer is pending", () => {
     const engine: EngineState = {
       ...waiting(),
       apiWait: { since: "2026-11-22T10:00:00.000Z", attempts: 12, last: "529 overloaded" },
@@ -144,7 +144,7 @@ describe("does a job need a worker (the sweep)", () => {
     ]);
   });
 
-  it("a job whose pull request a person closed is woken, so its wake withdraws it (issue 10 §9)", () => {
+  it("a job whose pull request a person closed is woken, so its wake withdraws it", () => {
     const engine = { ...waiting(), pr: 12 };
     expect(jobNeedsWake(facts({ engine, pullRequest: { state: "closed" } }))).toEqual([
       "its pull request #12 was closed",

@@ -1,5 +1,6 @@
-// The run's clean stop (issue 15 point 2) and when it fires, by the engine's clock: the time
-// `execute.runners: auto` weighs as the lead run's time left (issue 15 point 6).
+// The run's clean stop before the runner's time limit (so a long job goes on in its next run,
+// not after the hourly sweep) and when it fires, by the engine's clock: the time
+// `execute.runners: auto` weighs as the lead run's time left.
 
 import { describe, expect, it } from "vitest";
 import { runStop } from "../../../src/worker/wake-again.js";

@@ -187,7 +187,7 @@ describe("the sweep (schedule)", () => {
       .get(`${R}/contents/.cfa%2Fjobs%2F3.2%2Fstate.json`)
       .query({ ref: "cfa/3" })
       .reply(200, stateJson(3, "DONE", 0, null, false));
-    // Issue 4 was labelled by a writer and never started; issue 6 by a reader.
+    // Issue #4 was labelled by a writer and never started; issue #6 by a reader.
     for (const [n, login, permission] of [
       [4, "ana", "write"],
       [6, "rea", "read"],
@@ -214,7 +214,7 @@ describe("the sweep (schedule)", () => {
   });
 
   it.each([
-    [true, "an outsider's command the app already answered wakes nothing (issue 18 §6)"],
+    [true, "an outsider's command the app already answered wakes nothing"],
     [false, "positive control: the same command unanswered wakes the job"],
   ] as const)("answered=%s: %s", async (answered, _what) => {
     const scope = listing([1]);
@@ -257,7 +257,7 @@ describe("the sweep (schedule)", () => {
     expect(lines).toContain("cfa/worker: woke job #8: its pull request #21 was closed");
   });
 
-  it("wakes a job whose gate is due its reminder, once: a sweep after the reminder was noted wakes nothing (issue 17)", async () => {
+  it("wakes a job whose gate is due its reminder, once: a sweep after the reminder was noted wakes nothing", async () => {
     const config = Buffer.from("gates: { remindAfterHours: 24 }\n").toString("base64");
     const gateState = (remindedAt?: string) => {
       const engine: EngineState = {

@@ -46,7 +46,7 @@ describe("what a worker run does", () => {
     });
   });
 
-  it("runs one task of a job (issue 15 point 6) from flags, the action's inputs or the dispatch event", () => {
+  it("runs one task of a job in a run of its own, from flags, the action's inputs or the dispatch event", () => {
     const task = { kind: "task", job: 7, task: "api", epoch: 2 };
     expect(mode(["--job", "7", "--task", "api", "--epoch", "2"])).toEqual(task);
     expect(dispatched({ eventPath: "/x", task: "api", epoch: "2" })).toEqual(task);

@@ -138,7 +138,7 @@ describe("the Anthropic model adapter", () => {
           content: [
             {
               type: "text",
-              text: "Draft INTENT.md for issue 7.",
+              text: "Draft INTENT.md for issue #7.",
               cache_control: { type: "ephemeral" },
             },
           ],
@@ -385,7 +385,7 @@ describe("the Anthropic model adapter", () => {
   it("says what to do about a 401 and never shows the key", async () => {
     const { scope, bodies } = apiScope();
     scope.post("/v1/messages").reply(401, apiError("authentication_error", "invalid x-api-key"));
-    // Credentials are configuration, not failure (issue 19 §2): at once, no retry, a live stop.
+    // Credentials are configuration, not failure: at once, no retry, a live stop.
     const error = await rejectionOf(model().complete(baseRequest()), ModelUnavailableError);
     expect(bodies).toHaveLength(1);
     expect(error.fields.reason).toBe("credentials");

@@ -1,7 +1,7 @@
-// seed 000 §11: the session handle lets the next Run resume its conversation prefix from
-// cache. Proven on the bytes: each request repeats the previous one up to its last cache
-// breakpoint, and a request rebuilt from the transcript after a restart is the request the
-// live process would have sent.
+// The session handle lets the next Run resume its conversation prefix from cache
+// (docs/protocol.md#persistence). Proven on the bytes: each request repeats the previous one
+// up to its last cache breakpoint, and a request rebuilt from the transcript after a restart
+// is the request the live process would have sent.
 
 import { describe, expect, it } from "vitest";
 import { createAnthropicModel } from "../../../../src/adapters/anthropic/anthropic-model.js";

@@ -1,5 +1,6 @@
-// patience.ts: the adapter's one retry loop (issue 9 §6). The end-to-end behaviour is proven
-// in anthropic-model.test.ts and test/e2e/model; here, its arithmetic.
+// patience.ts: the adapter's one retry loop, so an API outage waits instead of failing the job.
+// The end-to-end behaviour is proven in anthropic-model.test.ts and test/e2e/model; here, its
+// arithmetic.
 
 import { describe, expect, it } from "vitest";
 import {

@@ -59,7 +59,7 @@ describe("prices", () => {
     expect(costOf("claude-sonnet-5-5", written)).toBeCloseTo(0.6 * 2.5 + 0.4 * 4, 10);
   });
 
-  it("prices a turn response by response: summed usage would pick the wrong band (issue 9 §7)", () => {
+  it("prices a turn response by response: summed usage would pick the wrong band", () => {
     // Ten requests of 20k prompt tokens each: every one in the short band.
     const one = usage(20_000, 500);
     const perResponse = 10 * costOf("claude-haiku-5-5", one);

@@ -12,7 +12,7 @@ import { makeTempRepo, type TempRepo } from "../../../support/git/temp-repo.js";
 let temp: TempRepo | undefined;
 afterEach(() => temp?.cleanup());
 
-describe("branchExists with the common dir (issue 19 §3)", () => {
+describe("branchExists with the common dir: no git process when the files answer", () => {
   it("agrees with git for a loose, a packed and an absent branch (3 cases), and deleteBranch deletes a packed one", async () => {
     temp = makeTempRepo({ prefix: "cfa-branch-exists-" });
     const repo = gitClient(temp.repo);
@@ -29,7 +29,7 @@ describe("branchExists with the common dir (issue 19 §3)", () => {
   });
 });
 
-describe("a branch nowhere a ref could be (issue 19 §3)", () => {
+describe("a branch nowhere a ref could be", () => {
   it("is absent from the files alone only with no packed-refs and no reftable: 1 absent, then 3 cases where git is asked", async () => {
     temp = makeTempRepo({ prefix: "cfa-branch-absent-" });
     const common = join(temp.repo, ".git");

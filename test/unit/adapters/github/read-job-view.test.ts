@@ -1,6 +1,7 @@
-// The wake's reads in one GraphQL query (issue 10 §10), and the conditional poll of the issue
-// between turns. Every query is checked against GitHub's published schema before nock answers
-// it; the answers follow GitHub's GraphQL shapes (a bot's login without "[bot]").
+// The wake's reads in one GraphQL query, and the conditional poll of the issue between turns,
+// so a job spends few of the repository's hourly API calls. Every query is checked against
+// GitHub's published schema before nock answers it; the answers follow GitHub's GraphQL shapes
+// (a bot's login without "[bot]").
 
 import { describe, expect, it } from "vitest";
 import { checkGithubQuery } from "../../../support/github/github-graphql-schema.js";

@@ -1,5 +1,6 @@
-// The TaskRuns port over GitHub's REST API (issue 15 point 6), through a real Octokit against
-// nock scopes that validate every request against GitHub's OpenAPI description.
+// The TaskRuns port over GitHub's REST API (tasks run in workflow runs of their own), through a
+// real Octokit against nock scopes that validate every request against GitHub's OpenAPI
+// description.
 
 import { Octokit } from "@octokit/rest";
 import { describe, expect, it } from "vitest";

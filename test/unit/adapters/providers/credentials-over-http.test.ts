@@ -1,11 +1,11 @@
-// Issue 19 §2: credentials are configuration, not failure. Through each provider's real SDK
-// over HTTP to a local server that answers 401 or 403 (the Anthropic API's
-// authentication_error / permission_error, https://platform.claude.com/docs/en/api/errors;
-// Bedrock's and Vertex's refusals through the same SDK classes), and with no credentials at
-// all (the Bedrock and Vertex SDKs' own wrappers of the AWS and Google credential errors):
-// the call fails at once — one request, no patience spent — as ModelUnavailableError with
-// reason "credentials", saying what to set, never the key. A 500 is still waited out, so
-// the patience is not simply switched off.
+// Credentials are configuration, not failure: a wrong key stops the job live, to go on once
+// fixed. Through each provider's real SDK over HTTP to a local server that answers 401 or 403
+// (the Anthropic API's authentication_error / permission_error,
+// https://platform.claude.com/docs/en/api/errors; Bedrock's and Vertex's refusals through the
+// same SDK classes), and with no credentials at all (the Bedrock and Vertex SDKs' own wrappers
+// of the AWS and Google credential errors): the call fails at once — one request, no patience
+// spent — as ModelUnavailableError with reason "credentials", saying what to set, never the
+// key. A 500 is still waited out, so the patience is not simply switched off.
 
 import { APIConnectionError } from "@anthropic-ai/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 9 §9: Claude on Amazon Bedrock and Google Vertex AI through Anthropic's own clients,
+// Claude on Amazon Bedrock and Google Vertex AI through Anthropic's own clients,
 // each request sent over HTTP to a local server, so the clients' real wire shape is checked —
 // Bedrock's InvokeModel path and SigV4 signature, Vertex's rawPredict path and OAuth bearer
 // token, the API version in the body — with no cloud credential leaving the machine (the

@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 describe("discoverSystemRoot", () => {
-  it("shows /usr (never /opt whole: issue 18 §5), the merged-/usr links as links, a real /lib64, and allowlisted /etc only", async () => {
+  it("shows /usr (never /opt whole: a self-hosted runner keeps its keys there), the merged-/usr links as links, a real /lib64, and allowlisted /etc only", async () => {
     const shown = await discoverSystemRoot(root);
     expect(shown.folders).toEqual(["/usr", "/lib64"]);
     expect(shown.links).toEqual([

@@ -250,11 +250,11 @@ describe("the recording model", () => {
     const recorder = createRecordingModel(real);
 
     const first = await recorder.complete(
-      request("lead@job", [user("Draft INTENT.md for issue 7")]),
+      request("lead@job", [user("Draft INTENT.md for issue #7")]),
     );
     await recorder.complete(request("worker@dispatch:a", [user("Fix the lint")]));
     const leadMessages: Message[] = [
-      user("Draft INTENT.md for issue 7"),
+      user("Draft INTENT.md for issue #7"),
       { role: "assistant", content: first.content },
       {
         role: "user",
@@ -266,13 +266,13 @@ describe("the recording model", () => {
     const recording = recorder.recording();
     expect(parseRecording(JSON.parse(JSON.stringify(recording)))).toEqual(recording);
     expect(recording.instances["lead@job"]?.map((step) => step.expect)).toEqual([
-      { model: "claude-sonnet-5-5", lastUserIncludes: "Draft INTENT.md for issue 7" },
+      { model: "claude-sonnet-5-5", lastUserIncludes: "Draft INTENT.md for issue #7" },
       { model: "claude-sonnet-5-5", toolResultFor: "read_file" },
     ]);
 
     const replay = createScriptedModel(recording, { strict: true });
     await replay.complete(request("worker@dispatch:a", [user("Fix the lint")]));
-    await replay.complete(request("lead@job", [user("Draft INTENT.md for issue 7")]));
+    await replay.complete(request("lead@job", [user("Draft INTENT.md for issue #7")]));
     const last = await replay.complete(request("lead@job", leadMessages));
     expect(last).toEqual({
       content: [{ type: "text", text: "INTENT.md drafted" }],

@@ -1,5 +1,5 @@
-// seed 000 §10 [sandbox integrity]: legitimate paths still resolve, inside the workspace;
-// every escape is refused (test/adversarial/path-escapes.test.ts).
+// Sandbox integrity (docs/protocol.md#workspaces): legitimate paths still resolve, inside the
+// workspace; every escape is refused (test/adversarial/path-escapes.test.ts).
 
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

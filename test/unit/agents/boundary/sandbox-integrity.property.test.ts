@@ -1,9 +1,9 @@
-// Seed 000 §12 "Sandbox integrity" (§10): "per-instance isolated; no instance reads above
-// its root". Random link layouts — links up and out, to a sibling instance's workspace, to
-// `.git`, absolute, dangling, chained, looping, a hard link — and random paths through them,
-// against the file boundary check (src/agents/boundary resolveInWorkspace) and the file
-// tools built on it (src/agents/fs). The oracle is the kernel: realpath(3) says where a path
-// really lands, lstat(2) which steps are links, and the files outside the workspace are
+// The invariant "sandbox integrity" (docs/protocol.md#invariants): instances are isolated;
+// none reads above its root. Random link layouts — links up and out, to a sibling instance's
+// workspace, to `.git`, absolute, dangling, chained, looping, a hard link — and random paths
+// through them, against the file boundary check (src/agents/boundary resolveInWorkspace) and
+// the file tools built on it (src/agents/fs). The oracle is the kernel: realpath(3) says where
+// a path really lands, lstat(2) which steps are links, and the files outside the workspace are
 // compared byte for byte afterwards.
 
 import { createHash } from "node:crypto";
@@ -222,7 +222,7 @@ function everyRequest(
   );
 }
 
-describe("Sandbox integrity (seed 000 §12, §10)", () => {
+describe("Sandbox integrity", () => {
   it("Sandbox integrity: the boundary check accepts a path only where the kernel lands it inside the root and outside .git", () => {
     everyRequest(150, (layout, request, forWrite) => {
       const root = layout.ws;

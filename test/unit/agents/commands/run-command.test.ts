@@ -69,7 +69,7 @@ describe("runCommand: policy first, then the sandbox", () => {
           PATH: "/usr/bin:/bin",
           HOME: "/ws",
           NODE_OPTIONS: "--trace-warnings",
-          // issue 19 §3: npm's registry check for its own update, useless in the sandbox.
+          // npm's registry check for its own update: a wasted request, useless in the sandbox.
           npm_config_update_notifier: "false",
         },
         timeoutMs: 1234,

@@ -114,8 +114,8 @@ describe("writeFile", () => {
     });
   });
 
-  // Issue 8 §10: by path alone a raced create can land outside before any check sees it, so
-  // without /proc nothing is created: refused up front, nothing left anywhere.
+  // By path alone a raced create can land outside before any check sees it, so without /proc
+  // nothing is created: refused up front, nothing left anywhere.
   describe("without /proc (path lookups)", () => {
     const pathOnly = { pathOnly: true } as const;
     const everything = (dir: string): string[] =>

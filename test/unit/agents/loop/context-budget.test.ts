@@ -1,9 +1,9 @@
-// Issue 9 §4: each instance's context stays under its model's window, with a margin, however
-// many tool calls it makes and however large their results. A synthetic worker makes 300
-// read_file calls of a 120 KB file, through the real adapter and SDK over HTTP, against a
-// local server that counts every request's tokens pessimistically (one token per two bytes,
-// where real text takes three to four) and checks each request against the window of the
-// model asked for, claude-haiku-4-5 (200K tokens, max_tokens included).
+// Each instance's context stays under its model's window (past it the API refuses every turn),
+// with a margin, however many tool calls it makes and however large their results. A synthetic
+// worker makes 300 read_file calls of a 120 KB file, through the real adapter and SDK over
+// HTTP, against a local server that counts every request's tokens pessimistically (one token
+// per two bytes, where real text takes three to four) and checks each request against the
+// window of the model asked for, claude-haiku-4-5 (200K tokens, max_tokens included).
 
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";

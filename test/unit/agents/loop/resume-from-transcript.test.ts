@@ -1,6 +1,6 @@
-// A turn built on the transcript as the engine stores it (H4's JSON Lines, loaded back)
-// sends what the previous turn sent, then more: the conversation prefix is unchanged, so
-// it caches (seed 000 §11: the session handle resumes the prefix).
+// A turn built on the transcript as the engine stores it (JSON Lines, loaded back) sends what
+// the previous turn sent, then more: the conversation prefix is unchanged, so it caches (the
+// session handle resumes the prefix: docs/protocol.md#persistence).
 
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";

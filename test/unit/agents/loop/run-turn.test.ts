@@ -220,7 +220,7 @@ describe("runTurn: refusals come back as error results and the loop continues", 
   });
 });
 
-describe("runTurn: ask_question (seed 000 §7 [ask-step])", () => {
+describe("runTurn: ask_question ([ask-step])", () => {
   const question = { kind: "question" as const, text: "Which database?" };
   /** A turn that ends asking the question, by the call with this id. */
   const askingTurn = (id: string, role: RoleDefinition) =>
@@ -312,7 +312,7 @@ describe("runTurn: ask_question (seed 000 §7 [ask-step])", () => {
   });
 });
 
-describe("runTurn: finish (seed 000 §4)", () => {
+describe("runTurn: finish writes the outcome record", () => {
   it("ends the turn with `finished`, and the next turn answers the pending finish with `outcome recorded`", async () => {
     const host = fakeHost();
     const role = loadRole("intent-lead");
@@ -418,7 +418,7 @@ describe("runTurn: the tool-call cap", () => {
 });
 
 describe("runTurn: stop reasons and edge cases", () => {
-  it("retries a response cut at the output budget with twice the budget, keeping none of it (issue 9 §3)", async () => {
+  it("retries a response cut at the output budget with twice the budget, keeping none of it, rather than failing the state", async () => {
     const cut = respond([text("Writing"), call("write_file", { path: "x" }, "m1")], "max_tokens");
     const model = fakeModel([
       cut,
@@ -449,7 +449,7 @@ describe("runTurn: stop reasons and edge cases", () => {
     );
   });
 
-  it("fails the turn with a ModelRefusalError that names the refusal (issue 9 §3)", async () => {
+  it("fails the turn with a ModelRefusalError that names the refusal", async () => {
     const model = fakeModel([
       {
         ...respond([text("I can't help with that.")], "refusal"),

@@ -26,7 +26,7 @@ describe("loadRole", () => {
     expect(toolSpecs(role).map((spec) => spec.name)).toEqual(role.tools);
   });
 
-  it("gives each role the surface its job needs (seed 000 §10)", () => {
+  it("gives each role the surface its job needs, and no more", () => {
     expect(loadRole("intent-lead").tools).toEqual(
       expect.arrayContaining(["ask_question", "finish"]),
     );
@@ -74,7 +74,7 @@ describe("loadRole", () => {
       expect(() => loadRole("worker", { dir })).toThrow(/front matter says role "proxy"/);
     });
 
-    it("parses a role file again once its text changed, and gives each caller its own copy (issue 19 §3: parsed once while unchanged)", async () => {
+    it("parses a role file again once its text changed, and gives each caller its own copy (parsed once while unchanged)", async () => {
       const file = join(dir, "worker.md");
       const text = (tools: string) =>
         `---\nrole: worker\ntier: capable\ntools: [${tools}]\ncommands: []\nnetwork: false\n---\n\nPrompt.\n`;

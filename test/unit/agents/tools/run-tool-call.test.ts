@@ -35,7 +35,7 @@ const run = (ctx: ToolContext, name: string, input: unknown) =>
   runToolCall({ type: "tool_use", id: `t${++id}`, name, input }, ctx);
 
 describe("toolSpecs", () => {
-  it("gives each spec its own input schema: one changed leaves the next turn's as converted (issue 19 §3: converted once)", () => {
+  it("gives each spec its own input schema: one changed leaves the next turn's as converted (converted once)", () => {
     const role = testRole([...TOOL_NAMES]);
     const first = toolSpecs(role);
     const pristine = JSON.stringify(first);

@@ -1,5 +1,5 @@
-// seed 000 §11: the session handle. A transcript resumes only complete turns, so a crash
-// loses at most the turn in flight.
+// The session handle (docs/protocol.md#persistence). A transcript resumes only complete
+// turns, so a crash loses at most the turn in flight.
 
 import { describe, expect, it } from "vitest";
 import { loadTranscript } from "../../../../src/agents/transcript/load-transcript.js";
@@ -40,7 +40,8 @@ function errorOf(text: string): TranscriptError {
 
 describe("transcript lines", () => {
   it("write one line per message, blocks exactly as given, and a turn-end with usage and stop", () => {
-    // Issue 9 §1: an assistant turn is kept as the API returned it, keys in its order.
+    // An assistant turn is kept as the API returned it, keys in its order: the API wants each
+    // response sent back exactly, and a re-ordered one moves the cache prefix.
     const call: Message = {
       role: "assistant",
       content: [{ type: "tool_use", name: "read_file", id: "t1", input: { path: "a", at: 1 } }],
@@ -185,7 +186,7 @@ describe("loading a transcript", () => {
     expect(transcriptLines(1, loaded.messages)[0]).toBe(raw);
   });
 
-  it("still loads a transcript written with sorted keys (before issue 9), as it was written", () => {
+  it("still loads a transcript written with sorted keys (by older versions), as it was written", () => {
     const old =
       '{"message":{"content":[{"id":"t1","input":{"a":1,"b":2},"name":"read_file","type":"tool_use"}],"role":"assistant"},"turn":1,"type":"message"}\n' +
       '{"stop":"tool_use","turn":1,"type":"turn-end","usage":{"cacheReadTokens":0,"cacheWriteTokens":0,"inputTokens":1,"outputTokens":1}}\n';

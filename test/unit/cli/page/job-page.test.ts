@@ -1,5 +1,5 @@
-// The job page without mermaid installed, and the inlined script's escaping (issue 19 "A job
-// page"): the page still says everything, shows each diagram's source and runs nothing.
+// The job page without mermaid installed, and the inlined script's escaping: the page still
+// says everything, shows each diagram's source and runs nothing.
 
 import { describe, expect, it } from "vitest";
 import { renderJobPage, type JobPageFacts } from "../../../../src/cli/page/job-page.js";

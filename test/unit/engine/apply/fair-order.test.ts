@@ -1,4 +1,4 @@
-// Fairness of the turn scheduler (issue 15: no starvation by name order). The rule
+// Fairness of the turn scheduler: no instance starves because of its name. The rule
 // (src/engine/apply/fair-order.ts): first come, first served from the decision that first saw
 // an instance's mailbox non-empty; ties least recently run first, then by name.
 
@@ -54,7 +54,7 @@ const decisions = fc
     ),
   );
 
-describe("fair order (issue 15)", () => {
+describe("fair order", () => {
   it("first come, first served: nobody starts while someone queued earlier still waits", () => {
     fc.assert(
       fc.property(decisions, ([arrivals, slots]) => {

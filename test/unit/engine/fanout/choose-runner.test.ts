@@ -1,6 +1,7 @@
-// Where a task runs (issue 15 point 6, `execute.runners`): `auto` against every row of the
-// table `npm run bench -- runners` measured (README: the fan-out's numbers), written out here —
-// it fans out exactly where a run of its own took less wall time than the lead's run.
+// Where a task runs (`execute.runners`: the lead's run, or a workflow run of its own): `auto`
+// against every row of the table `npm run bench -- runners` measured (README: the fan-out's
+// numbers), written out here — it fans out exactly where a run of its own took less wall time
+// than the lead's run.
 
 import { describe, expect, it } from "vitest";
 import {

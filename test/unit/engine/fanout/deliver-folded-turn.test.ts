@@ -1,7 +1,8 @@
-// A folded task turn on the lead's bus (issue 15 point 6), over the real soup: the worker's Run
-// takes the message its task run took and ends with the record's sends, so its parent finds the
-// reply in its mailbox as if the worker had run in the lead's run; a turn with nothing waiting,
-// a send the bus would refuse, or a question changes nothing at all.
+// A folded task turn (one a task's own workflow run made) on the lead's bus, over the real
+// soup: the worker's Run takes the message its task run took and ends with the record's sends,
+// so its parent finds the reply in its mailbox as if the worker had run in the lead's run; a
+// turn with nothing waiting, a send the bus would refuse, or a question changes nothing at
+// all.
 
 import { describe, expect, it } from "vitest";
 import { deliverFoldedTurn } from "../../../../src/engine/fanout/deliver-folded-turn.js";

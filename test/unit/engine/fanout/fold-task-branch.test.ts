@@ -1,6 +1,6 @@
-// The lead's fold of a task branch across wakes (issue 15 point 6): each turn folded once,
-// each cost charged once by its growth, each refusal — a record's or a file's — said once,
-// whatever the lead reads again at its next wake.
+// The lead's fold of a task branch (written by the task's own workflow run) across wakes: each
+// turn folded once, each cost charged once by its growth, each refusal — a record's or a
+// file's — said once, whatever the lead reads again at its next wake.
 
 import { describe, expect, it } from "vitest";
 import { foldTaskBranch } from "../../../../src/engine/fanout/fold-task-branch.js";

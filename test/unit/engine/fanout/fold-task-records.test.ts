@@ -1,6 +1,6 @@
-// The lead's fold of a task run's records (issue 15 point 6): each record checked once for
-// epoch, sequence continuity, routing validity (seed 000 §6) and the allowance; costs charged
-// once whatever the decisions' fate.
+// The lead's fold of a task run's records (a task in a workflow run of its own): each record
+// checked once for epoch, sequence continuity, routing locality (docs/protocol.md#dispatch)
+// and the allowance; costs charged once whatever the decisions' fate.
 
 import { describe, expect, it } from "vitest";
 import {

@@ -1,5 +1,6 @@
-// What `execute.runners: auto` decides on (issue 15 point 6), read from the job's measured
-// records: the command share of task turns, the mean task time, the lead run's time left.
+// What `execute.runners: auto` decides on (whether a task gets a workflow run of its own),
+// read from the job's measured records: the command share of task turns, the mean task time,
+// the lead run's time left.
 
 import { describe, expect, it } from "vitest";
 import {

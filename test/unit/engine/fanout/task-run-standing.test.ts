@@ -1,5 +1,6 @@
-// A task run works only as the run its lead dispatched last, for an open task of a live job
-// (issue 15 point 6); anything else exits at once. The ledger is what the lead's run wrote.
+// A task run works only as the run its lead dispatched last, for an open task of a live job,
+// so every branch keeps one writer; anything else exits at once. The ledger is what the lead's
+// run wrote.
 
 import { describe, expect, it } from "vitest";
 import { taskRunStanding } from "../../../../src/engine/fanout/task-run-standing.js";

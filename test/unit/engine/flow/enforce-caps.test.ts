@@ -1,5 +1,6 @@
 // The job's caps (src/engine/flow/enforce-caps.ts): past a cap the job fails, naming the cap
-// in its reason, its notes and its commit (seed 001 CO-3); at the cap it goes on.
+// in its reason, its notes and its commit (a cap fails the run, so someone looks:
+// docs/protocol.md#recorded-decisions); at the cap it goes on.
 
 import { describe, expect, it } from "vitest";
 import { enforceJobCaps } from "../../../../src/engine/flow/enforce-caps.js";

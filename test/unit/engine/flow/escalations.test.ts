@@ -1,7 +1,7 @@
 // Escalations to the person (src/engine/flow/escalations.ts): who a gate asks, questions put
 // to the person once, answers relayed to the agent that asked as data, and what the person
-// said remembered for their proxy (seed 000 §7). Given the records, when the engine moves an
-// escalation, then the comments, the mail and the memory it leaves. No git.
+// said remembered for their proxy (docs/protocol.md#escalation). Given the records, when the
+// engine moves an escalation, then the comments, the mail and the memory it leaves. No git.
 
 import { describe, expect, it } from "vitest";
 import {

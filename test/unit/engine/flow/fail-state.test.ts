@@ -1,7 +1,7 @@
 // A state-level failure (src/engine/flow/fail-state.ts), without git: given the records and
-// the retry budget, when a turn fails, then the instance hears which failure it was, or —
-// the budget spent — the job ends in FAILURE naming it (seed 000 §12; the budget counts
-// consecutive failures).
+// the retry budget, when a turn fails, then the instance hears which failure it was, or — the
+// budget spent — the job ends in FAILURE naming it (so every job terminates:
+// docs/protocol.md#invariants; the budget counts consecutive failures).
 
 import { describe, expect, it } from "vitest";
 import { failState } from "../../../../src/engine/flow/fail-state.js";

@@ -1,6 +1,7 @@
 // A lead that stops without finishing, asking or waiting on a task is nudged
-// (src/engine/flow/nudge.ts): a PENDING turn, free of the retry budget, counted against its own
-// bound (`nudges`), whose breach is a FAILURE naming the lead (issue 11; seed 000 §3).
+// (src/engine/flow/nudge.ts): a PENDING turn, free of the retry budget, counted against its
+// own bound (`nudges`), whose breach is a FAILURE naming the lead: an idle lead neither spends
+// the retry budget nor keeps a job live forever.
 
 import { describe, expect, it } from "vitest";
 import { nudgeLead } from "../../../../src/engine/flow/nudge.js";

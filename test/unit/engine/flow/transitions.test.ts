@@ -1,7 +1,8 @@
 // Applying a transition and what follows it (src/engine/flow/transitions.ts), without git:
-// given the records, when a transition is applied, then the record, the bus, the comments,
-// the commits and the forge show it (seed 001 CO-1: the transition is logged and committed
-// before its effects; seed 000 §9, §10: the state's thread closes, or the job's cascades).
+// given the records, when a transition is applied, then the record, the bus, the comments, the
+// commits and the forge show it (the transition is logged and committed before its effects:
+// docs/protocol.md#recorded-decisions; the state's thread closes, or the job's cascades:
+// docs/protocol.md#withdrawal).
 
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";

@@ -138,8 +138,9 @@ describe("memoForge", () => {
   });
 
   it("a refresh right after a read still sees what a person posted after it", async () => {
-    // The intervention poll at each model-call boundary (issue 11 point 1) refreshes right
-    // after the previous poll's read: a refresh that trusted that read would miss /intervene.
+    // The intervention poll at each model-call boundary (so /intervene preempts within one
+    // call) refreshes right after the previous poll's read: a refresh that trusted that read
+    // would miss /intervene.
     const { forge, personComments } = countingForge();
     const memo = memoForge(forge);
     memo.refresh();

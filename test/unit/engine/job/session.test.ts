@@ -1,7 +1,7 @@
 // A wake's hold on a job (src/engine/job/session.ts) and how it writes back, without git:
 // records change only through named changes, the bus grows by whole batches, the job
 // branch is published compare-and-swap (never forced), and state.json carries the engine's
-// bookkeeping (seed 000 §11).
+// bookkeeping (docs/protocol.md#persistence).
 
 import { describe, expect, it } from "vitest";
 import {

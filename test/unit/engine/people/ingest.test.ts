@@ -1,8 +1,9 @@
 // Reading what people did and applying it at a turn boundary (src/engine/people/ingest.ts,
 // human-events.ts, flow/escalations.ts humanReply): given the records and what was posted on
-// the forge since the cursor, when the engine ingests, then each command or review by
-// someone with authority changes the job once, and everyone else gets a one-line refusal
-// (DESIGN.md "events are cues"; seed 000 §7 [human-reply], §9 withdrawal). No git.
+// the forge since the cursor, when the engine ingests, then each command or review by someone
+// with authority changes the job once, and everyone else gets a one-line refusal (an event is
+// a cue to re-read the forge since the cursor, never a change applied blindly; [human-reply],
+// docs/protocol.md#withdrawal). No git.
 
 import { describe, expect, it } from "vitest";
 import { applyChange } from "../../../../src/engine/job/session.js";
@@ -94,7 +95,7 @@ describe("commands in comments", () => {
     expect(s.job.state).toBe("INTENT");
   });
 
-  it("a cursor moved only past comments that ask nothing is not a commit of its own (issue 19 §3): it rides with the next", async () => {
+  it("a cursor moved only past comments that ask nothing is not a commit of its own: it rides with the next", async () => {
     const session = await memorySession();
     const { s, forge, commits } = session;
     const last = forge.comment(forge.botLogin, "the status");

@@ -1,5 +1,5 @@
-// Approval integrity (issue 5 §3): which reviews answer a gate, and the one-line reason
-// when one does not.
+// Approval integrity: which reviews answer a gate (only an authorised person's, on the gate's
+// commit), and the one-line reason when one does not.
 
 import { describe, expect, it } from "vitest";
 import { judgeReview } from "../../../../src/engine/people/judge-review.js";

@@ -36,7 +36,7 @@ describe("jobChecks: one check per phase reached, on the head", () => {
     });
   });
 
-  it("a paused job's current check says PAUSED and by whom in its title; the others keep theirs (issue 17)", () => {
+  it("a paused job's current check says PAUSED and by whom in its title; the others keep theirs", () => {
     const paused = { by: "ana", since: "t", reason: "the weekend" };
     const checks = jobChecks(
       jobAfter("APPROVED_INTENT"),

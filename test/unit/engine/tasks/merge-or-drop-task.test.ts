@@ -1,7 +1,7 @@
 // Dropping a released task (src/engine/tasks/merge-or-drop-task.ts), children first, its
-// branch deleted unmerged (seed 000 §9 cascade, §10); a release a crash cut short finished in
-// the records. Merging verifies and runs real git: test/e2e (verifier, backtrack-merge) and
-// test/integration/adapters/git.
+// branch deleted unmerged (withdrawing drops: docs/protocol.md#workspaces); a release a crash
+// cut short finished in the records. Merging verifies and runs real git: test/e2e (verifier,
+// backtrack-merge) and test/integration/adapters/git.
 
 import { describe, expect, it } from "vitest";
 import { applyChange } from "../../../../src/engine/job/session.js";

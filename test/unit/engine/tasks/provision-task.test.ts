@@ -1,6 +1,6 @@
 // Starting a task (src/engine/tasks/provision-task.ts) as records: past the fan-out cap a
-// dispatch is queued with what it needs to start later (seed 000 §13 [send-block]). Making its
-// worktree is real git: test/e2e/fan-out-queue and nested-dispatch.
+// dispatch is queued with what it needs to start later ([send-block]). Making its worktree is
+// real git: test/e2e/fan-out-queue and nested-dispatch.
 
 import { describe, expect, it } from "vitest";
 import { queueTask } from "../../../../src/engine/tasks/provision-task.js";

@@ -29,7 +29,7 @@ describe("JobRepo.commit: commit messages pass the process's redactor", () => {
   });
 });
 
-describe("JobRepo.parentOf: a commit's parent from git's reflog, no git process (issue 19 §3)", () => {
+describe("JobRepo.parentOf: a commit's parent from git's reflog, no git process", () => {
   it("names the parent of each of 2 commits it made, and nothing for a commit it did not make", async () => {
     temp = makeTempRepo({ prefix: "cfa-commit-parent-", at: "" });
     const base = temp.git("rev-parse", "HEAD");
@@ -57,7 +57,7 @@ describe("JobRepo.parentOf: a commit's parent from git's reflog, no git process 
   });
 });
 
-describe("JobRepo.resetToHead: one status when nothing is left to put back (issue 19 §3)", () => {
+describe("JobRepo.resetToHead: one status when nothing is left to put back", () => {
   const setUp = () => {
     temp = makeTempRepo({
       prefix: "cfa-reset-look-",
@@ -101,7 +101,7 @@ describe("JobRepo.resetToHead: one status when nothing is left to put back (issu
   });
 });
 
-describe("the records' object format from HEAD's own ids (issue 19 §3)", () => {
+describe("the records' object format from HEAD's own ids, no git process", () => {
   it("SHA-256 and SHA-1 repositories holding records, and one SHA-256 without any (asked): 3 cases", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cfa-object-format-"));
     const make = (name: string, format: string, withRecord: boolean): string => {

@@ -1,5 +1,6 @@
-// Workflow files (issue 10 §6): a turn's changes under .github/workflows/ are put back before
-// the turn is committed, with real git in a temporary repository.
+// Workflow files: a turn's changes under .github/workflows/ are put back before the turn is
+// committed (a push changing them needs a permission the job's token lacks), with real git in
+// a temporary repository.
 
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -73,7 +74,7 @@ describe("restoreWorkflowChanges", () => {
     expect(await restoreWorkflowChanges(root)).toEqual([]);
   });
 
-  it("through the job's repo, its one look serves the commit after it (issue 19 §3), and a held-back change is in neither", async () => {
+  it("through the job's repo, its one look serves the commit after it (no second git status), and a held-back change is in neither", async () => {
     const repo = new JobRepo(root);
     await repo.commit("settle"); // nothing to commit: the index is known to hold HEAD
     put(".github/workflows/new.yml", "on: push\n");

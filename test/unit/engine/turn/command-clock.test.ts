@@ -1,5 +1,6 @@
-// A command's time alone on the runner (issue 15 point 6): its wall time divided, moment by
-// moment, by the commands running with it — the bench's model of commands sharing 2 cores.
+// A command's time alone on the runner (what `execute.runners: auto` weighs): its wall time
+// divided, moment by moment, by the commands running with it — the bench's model of commands
+// sharing 2 cores.
 
 import { describe, expect, it } from "vitest";
 import { CommandClock } from "../../../../src/engine/turn/command-clock.js";

@@ -1,5 +1,5 @@
 // The cost gate (src/engine/cost-gate.ts): parallel calls never take the spend more than one
-// call past the cap (issue 11 point 6).
+// call past the cap.
 
 import { describe, expect, it } from "vitest";
 import { CostGate } from "../../../../src/engine/turn/cost-gate.js";

@@ -1,8 +1,9 @@
 // The journal's branch (src/engine/turn/journal-branch.ts) writes each commit with one
-// `git fast-import` (issue 19 §3): these check, in a real repository, that the commit is the
-// very one the plumbing it replaced made (same tree, parent, identity, date and message, so
-// the same id), that forgotten entries leave the tree, that a reopened branch gives its
-// entries back, and that a branch moved to a history without ours is not overwritten.
+// `git fast-import` (one git process, to keep a turn cheap): these check, in a real
+// repository, that the commit is the very one the plumbing it replaced made (same tree,
+// parent, identity, date and message, so the same id), that forgotten entries leave the tree,
+// that a reopened branch gives its entries back, and that a branch moved to a history without
+// ours is not overwritten.
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
@@ -98,7 +99,7 @@ describe("the journal's branch, one git fast-import a commit", () => {
     expect(warnings).toEqual([]);
   });
 
-  it("a forget waits for the next push (issue 19 §3): 2 pushes for a response, a forget and the next response, not 3; the wake's flush carries a forget alone", async () => {
+  it("a forget waits for the next push: 2 pushes for a response, a forget and the next response, not 3; the wake's flush carries a forget alone", async () => {
     const { branch } = await JournalBranch.open(repo.repo, forge, 1, logger);
     const a = line(1, "2026-11-22T10:00:01.000Z");
     const b = line(2, "2026-11-22T10:00:02.000Z");

@@ -1,6 +1,7 @@
-// Seed 000 §12's invariants for the soup and its log, as fast-check properties over random
-// jobs driven by the seeded scheduler. Each is checked against the soup's actual molecules
-// or against the log read independently of the rules, so a wrong rule would fail it.
+// The invariants of docs/protocol.md#invariants for the soup and its log, as fast-check
+// properties over random jobs driven by the seeded scheduler. Each is checked against the
+// soup's actual molecules or against the log read independently of the rules, so a wrong rule
+// would fail it.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -52,7 +53,10 @@ function census(molecules: Molecule[]) {
   return { states, mailboxes };
 }
 
-/** Seed 000 §5: the lifecycle edges an (A, t) instance's state may take in one step. */
+/**
+ * The lifecycle edges an (A, t) instance's state may take in one step
+ * (docs/protocol.md#message-soup).
+ */
 const LIFECYCLE: Record<string, string[]> = {
   none: ["Idle"],
   Idle: ["Run", "gone"],
@@ -65,8 +69,8 @@ const LIFECYCLE: Record<string, string[]> = {
 /** Every job property also runs with no external events, so rules alone are exercised. */
 const externals = fc.boolean();
 
-describe("Soup linearity (seed 000 §12)", () => {
-  it("Single-instance lifecycle: each (A, t) has at most one of Idle/Run/Send/AskQuestion and one Mailbox, and moves only along §5's lifecycle", () => {
+describe("Soup linearity", () => {
+  it("Single-instance lifecycle: each (A, t) has at most one of Idle/Run/Send/AskQuestion and one Mailbox, and moves only along the instance lifecycle", () => {
     fc.assert(
       fc.property(seeds, externals, (seed, ext) => {
         const last = new Map<string, string>();
@@ -175,7 +179,8 @@ describe("Soup linearity (seed 000 §12)", () => {
     fc.assert(
       fc.property(seeds, externals, (seed, ext) => {
         const world = drive({ seed, steps: 250, externals: ext });
-        // Visibility rebuilt from the log by §6's two growth rules, independently of the soup.
+        // Visibility rebuilt from the log by its two growth rules (a spark, taking part in a
+        // thread), independently of the soup.
         const sees = new Map<string, Set<string>>();
         const see = (x: string, y: string) => sees.set(x, (sees.get(x) ?? new Set()).add(y));
         const live = new Map<string, number>();
@@ -219,7 +224,7 @@ describe("Soup linearity (seed 000 §12)", () => {
   });
 });
 
-describe("Fan-out cap (seed 000 §13; issue 11 point 3)", () => {
+describe("Fan-out cap", () => {
   it("a parent never has more than the cap of live children; a spark beyond it waits, and starts first come first served when a slot frees", () => {
     fc.assert(
       fc.property(seeds, externals, fc.integer({ min: 1, max: 3 }), (seed, ext, cap) => {
@@ -230,7 +235,8 @@ describe("Fan-out cap (seed 000 §13; issue 11 point 3)", () => {
           fanOutCap: cap,
           behaviour: randomBehaviour({ maxSparks: 60 }),
         });
-        // Replayed from the log alone, by §13's rule as the issue states it.
+        // Replayed from the log alone, by the cap's rule (docs/protocol.md#configuration): a
+        // spark past it waits until the parent closes a child, first come first served.
         const live = new Map<string, number>();
         const parentOf = new Map<string, string>();
         const closed = new Set<string>();
@@ -320,7 +326,7 @@ describe("Fan-out cap (seed 000 §13; issue 11 point 3)", () => {
   });
 });
 
-describe("Escalation (seed 000 §12)", () => {
+describe("Escalation", () => {
   const policies: Policy[] = ["never", "when_unsure", "always"];
   for (const policy of policies) {
     it(`Escalation reaches respond: under ${policy}, every AskQuestion fires [respond] under a fair scheduler`, () => {
@@ -357,7 +363,7 @@ describe("Escalation (seed 000 §12)", () => {
   }
 });
 
-describe("Withdrawal (seed 000 §12)", () => {
+describe("Withdrawal", () => {
   it("Cascade completeness: Terminate(t) reaches every transitive child, nothing tagged with a terminated thread remains, and Terminate self-erases", () => {
     fc.assert(
       fc.property(
@@ -428,7 +434,7 @@ function assertCleanAfterTermination(soup: Soup): void {
   }
 }
 
-describe("Persistence and recovery (seed 000 §12)", () => {
+describe("Persistence and recovery", () => {
   it("Bus durability: fold of the log at every batch boundary equals the durable projection of the soup there", () => {
     fc.assert(
       fc.property(seeds, (seed) => {

@@ -1,7 +1,8 @@
-// The fold's fast path (issue 11 point 10) may change how fast a line is read, never what is
-// read: every line it accepts, the zod schema accepts unchanged; every line the schema
-// refuses, it refuses. Checked on real logs of random jobs and on their lines broken at
-// random, against the schemas of events.ts (the reference the fast path is written from).
+// The fold's fast path (so that folding a long log costs little more than parsing it) may
+// change how fast a line is read, never what is read: every line it accepts, the zod schema
+// accepts unchanged; every line the schema refuses, it refuses. Checked on real logs of
+// random jobs and on their lines broken at random, against the schemas of events.ts (the
+// reference the fast path is written from).
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The durable log (seed 000 §11): JSON Lines in batches, and fold's crash rules.
+// The durable log (docs/protocol.md#persistence): JSON Lines in batches, and fold's crash rules.
 
 import { describe, expect, it } from "vitest";
 import {

@@ -1,6 +1,7 @@
 // The orchestrator-reach routing extension (src/protocol/bus/orchestrator-reach.ts): the root
-// instance may Send into the mailbox of any instance of its dispatch tree (seed 000 §5, §11:
-// recovery messages), and nobody else gains anything.
+// instance may Send into the mailbox of any instance of its dispatch tree, so that a failed
+// run's recovery message reaches the failing instance as mail (docs/protocol.md#persistence),
+// and nobody else gains anything.
 
 import { describe, expect, it } from "vitest";
 import { Soup, type Payload } from "../../../../src/protocol/bus/index.js";

@@ -1,5 +1,6 @@
-// Seed 000 §6 routing validity and §13 fan-out cap: typed rejections before delivery, the
-// same refusal at reduction time, and a spark beyond the cap that waits for a free slot.
+// Routing locality (docs/protocol.md#dispatch) and the fan-out cap: typed rejections before
+// delivery, the same refusal at reduction time, and a spark beyond the cap that waits for a
+// free slot.
 
 import { describe, expect, it } from "vitest";
 import { Soup, type Payload } from "../../../../src/protocol/bus/index.js";
@@ -32,7 +33,7 @@ function sendThenRun(soup: Soup, payloads: Payload[]): void {
   soup.wake(ORCH);
 }
 
-describe("fan-out cap (seed 000 §13): a spark beyond it waits", () => {
+describe("fan-out cap: a spark beyond it waits", () => {
   it("says which sparks will wait, counting sparks earlier in the same Send", () => {
     const soup = withChildren(2);
     expect(soup.check(ORCH, spark(3))).toBeNull();
@@ -129,7 +130,7 @@ describe("fan-out cap (seed 000 §13): a spark beyond it waits", () => {
   });
 });
 
-describe("typed rejections (seed 000 §6)", () => {
+describe("typed rejections: a send reaches only whom its sender sees", () => {
   it("not-visible: siblings do not see each other", () => {
     const soup = withChildren(2);
     const one = { agent: "dev", thread: "dispatch:1" };

@@ -1,4 +1,5 @@
-// One example per reduction rule, named after it, held against seed 000 §5–§9.
+// One example per reduction rule, named after it, held against the rules as docs/protocol.md
+// states them (#message-soup, #dispatch, #escalation, #intervention, #withdrawal).
 
 import { describe, expect, it } from "vitest";
 import {
@@ -45,7 +46,7 @@ function soupOf(molecules: Molecule[], fanOutCap?: number): Soup {
   );
 }
 
-describe("seed 000 §5 rules", () => {
+describe("message-soup rules", () => {
   it("[send] appends x to an existing visible mailbox and stamps the sender", () => {
     const soup = soupOf([
       { kind: "Send", a: A, msgs: [{ kind: "deliver", to: B, content: x }] },
@@ -145,7 +146,7 @@ describe("seed 000 §5 rules", () => {
   });
 });
 
-describe("seed 000 §7 rules", () => {
+describe("escalation rules", () => {
   const question = msg("which db?");
   const proxy = (policy: "never" | "when_unsure" | "always", h: "fresh" | "post-human" = "fresh") =>
     ({ kind: "Proxy", id: "q1", caller: A, question, policy, h }) as const;
@@ -220,7 +221,7 @@ describe("seed 000 §7 rules", () => {
   });
 });
 
-describe("seed 000 §8 rules", () => {
+describe("intervention rules", () => {
   it("[interrupt] replaces the Run's message and keeps what it had consumed", () => {
     const soup = soupOf([
       { kind: "Run", a: A, msg: x, via: [{ from: "mailbox", content: x }] },
@@ -254,7 +255,7 @@ describe("seed 000 §8 rules", () => {
   });
 });
 
-describe("seed 000 §9 rules", () => {
+describe("withdrawal rules", () => {
   const term = { kind: "Terminate", thread: "t1", mode: "drop" } as const;
 
   it("[term-run] consumes the Run and releases the instance", () => {
@@ -340,7 +341,7 @@ describe("seed 000 §9 rules", () => {
   });
 });
 
-describe("seed 000 §6 routing", () => {
+describe("routing locality", () => {
   it("[send-refuse] drops a payload that fails the check and tells the sender (extension)", () => {
     const C = { agent: "c", thread: "t3" };
     const soup = soupOf([
@@ -364,7 +365,7 @@ describe("seed 000 §6 routing", () => {
   });
 });
 
-describe("seed 000 §13 fan-out cap: a spark beyond it waits (extension)", () => {
+describe("fan-out cap: a spark beyond it waits (extension)", () => {
   const C = { agent: "c", thread: "t3" };
   /** A with one live child (B on t2) under a cap of 1. */
   const full = (extra: Molecule[]) =>
@@ -454,7 +455,9 @@ describe("seed 000 §13 fan-out cap: a spark beyond it waits (extension)", () =>
   });
 });
 
-describe("Diagram 2 — concurrent reduction", () => {
+// Rules fire wherever the molecules they consume are disjoint (docs/protocol.md#message-soup):
+// a soup with three independent reductions enabled at once.
+describe("concurrent reduction", () => {
   const [T1, T2, T3, T4] = ["t₁", "t₂", "t₃", "t₄"];
   const D = { agent: "D", thread: T2! };
   const diagram = () =>

@@ -97,7 +97,7 @@ describe("Scheduler", () => {
   });
 });
 
-describe("withdraw marker (seed 000 §7)", () => {
+describe("withdraw marker: a withdrawal rides on the proxy's answer", () => {
   it("recognises [WITHDRAW]\\n<reason> and nothing else", () => {
     expect(parseWithdrawAnswer("[WITHDRAW]\nthe human abandoned it")).toEqual({
       reason: "the human abandoned it",

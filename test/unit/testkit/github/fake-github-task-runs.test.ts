@@ -1,7 +1,7 @@
-// The fake GitHub's task runs (issue 15 point 6), through the real TaskRuns client and a real
-// Octokit, every request checked against GitHub's OpenAPI description: a dispatch with
-// return_run_details answers the run's id and the fake keeps its inputs; a run's state is what
-// the test makes it; a cancel completes it, and a second cancel is GitHub's 409.
+// The fake GitHub's task runs (tasks in workflow runs of their own), through the real TaskRuns
+// client and a real Octokit, every request checked against GitHub's OpenAPI description: a
+// dispatch with return_run_details answers the run's id and the fake keeps its inputs; a run's
+// state is what the test makes it; a cancel completes it, and a second cancel is GitHub's 409.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
