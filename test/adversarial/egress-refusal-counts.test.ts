@@ -1,12 +1,11 @@
-// Every refusal is counted, always (README, "Sandbox": every refusal is shown to the person).
-// An agent with `network: [node]` first makes 150 junk refusals, each to another host, then
-// the request that matters; or it sends bytes the proxy's HTTP parser refuses, naming where
-// it meant to go. The proxy's list of kinds is bounded (100), the job's too (50): past either,
-// the kind seen least recently makes room and its count moves to an "others" line that never
-// stops counting, so the newest request stays listed and nothing goes uncounted; a refusal
-// the parser made names what the bytes named. Positive controls: the former proxy kept the
-// first 100 kinds and recorded nothing after them, and recorded every parser refusal as
-// `tcp :0` with no host.
+// Every refusal is counted, always (docs/sandbox.md: every refusal is shown to the person). An
+// agent with `network: [node]` first makes 150 junk refusals, each to another host, then the
+// request that matters; or it sends bytes the proxy's HTTP parser refuses, naming where it meant to
+// go. The proxy's list of kinds is bounded (100), the job's too (50): past either, the kind seen
+// least recently makes room and its count moves to an "others" line that never stops counting, so
+// the newest request stays listed and nothing goes uncounted; a refusal the parser made names what
+// the bytes named. Positive controls: the former proxy kept the first 100 kinds and recorded
+// nothing after them, and recorded every parser refusal as `tcp :0` with no host.
 
 import http from "node:http";
 import net from "node:net";

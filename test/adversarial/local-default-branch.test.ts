@@ -1,14 +1,13 @@
-// Configuration and every "default branch only" input (setup, instructions, `.mcp.json`)
-// come from the default branch (README, "Configuration"), on the local forge as on GitHub.
-// Agents commit what they like on `cfa/N` and its task branches; a person then checks one
-// out — or a branch made from it — to try the work. Each checkout below holds the agents'
-// own `.github/cfa.yml` (setup commands, `network: true`, their approvers) and their own
-// AGENTS.md and `.mcp.json`; every reader of the local side (the forge's config and
-// default-branch files, its default branch, the job page's and `cfa watch`'s config, a
-// `--record` file's snapshot) still reads the default branch's, including when the forge
-// resolves its default branch for the first time with HEAD elsewhere. Positive control: the
-// forge's former read (`git show HEAD:.github/cfa.yml`) takes the agents' configuration in
-// every checkout made from their branches.
+// Configuration and every "default branch only" input (setup, instructions, `.mcp.json`) come from
+// the default branch (docs/configuration.md), on the local forge as on GitHub. Agents commit what
+// they like on `cfa/N` and its task branches; a person then checks one out — or a branch made from
+// it — to try the work. Each checkout below holds the agents' own `.github/cfa.yml` (setup
+// commands, `network: true`, their approvers) and their own AGENTS.md and `.mcp.json`; every reader
+// of the local side (the forge's config and default-branch files, its default branch, the job
+// page's and `cfa watch`'s config, a `--record` file's snapshot) still reads the default branch's,
+// including when the forge resolves its default branch for the first time with HEAD elsewhere.
+// Positive control: the forge's former read (`git show HEAD:.github/cfa.yml`) takes the agents'
+// configuration in every checkout made from their branches.
 
 import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

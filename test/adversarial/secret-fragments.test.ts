@@ -1,11 +1,11 @@
-// A secret leaves in no form, part or spelling an agent can think of (README, "Conventions":
-// nothing the bot posts contains a secret). The forms secret-encodings.test.ts tries are the
-// encodings; these are what got past them: the secret reversed, a part of it alone (its first,
-// last or middle 60%), split over two or three posts, spelled with a separator between its
-// characters, as a list of characters or of their codes, octal escapes, ROT13, base32,
-// encoded twice, in look-alike letters. Each is written into every channel the bot writes
-// (secret-channels.ts), a split one post by post; it leaks when ten consecutive characters
-// of any post survive in what leaves (ten characters of a random token are 50 bits of it).
+// A secret leaves in no form, part or spelling an agent can think of (docs/contributing.md,
+// "Conventions": nothing the bot posts contains a secret). The forms secret-encodings.test.ts tries
+// are the encodings; these are what got past them: the secret reversed, a part of it alone (its
+// first, last or middle 60%), split over two or three posts, spelled with a separator between its
+// characters, as a list of characters or of their codes, octal escapes, ROT13, base32, encoded
+// twice, in look-alike letters. Each is written into every channel the bot writes
+// (secret-channels.ts), a split one post by post; it leaks when ten consecutive characters of any
+// post survive in what leaves (ten characters of a random token are 50 bits of it).
 //
 // Two forms cannot be caught by any redactor that reads text: the secret compressed, or
 // XORed with a key — noise without the key or the decompressor. They are tried as well and
