@@ -12,7 +12,7 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { call, expecting, recording, say, tools } from "../../support/engine/script.js";
-import { INTENT_STEPS, PLAN_STEPS, pass, summedUp } from "../../support/engine/recordings.js";
+import { createArtifact, finish, gate, pass } from "../../support/engine/recordings.js";
 import { git } from "../../support/git/temp-repo.js";
 import { createProcessJob, type ProcessJob } from "../../support/github/process-job.js";
 import { makeReleaseTree, type ReleaseTree } from "../../support/release/release-tree.js";
@@ -26,17 +26,31 @@ const CONFIG = "execute:\n  runners: per-task\n";
 
 const file = (task: string) => `src/${task}.js`;
 
-/** Three tasks dispatched at once; the lead closes all three once it has heard all three. */
+const EDITOR = "str_replace_based_edit_tool";
+
+/**
+ * Three tasks dispatched at once; the lead closes all three once it has heard all three. The
+ * released worker starts a job with today's tools (CURRENT_TOOL_SET: the editor and bash), so
+ * the agents write with the editor.
+ */
 function threeTasks() {
   const lead = "You lead the EXECUTE phase of job #1.";
-  return recording({
+  const script = recording({
     "intent-lead@state:intent:1": [
-      expecting(INTENT_STEPS()[0]!, "You lead the INTENT phase of job #1."),
-      ...INTENT_STEPS().slice(1),
+      expecting(
+        createArtifact("INTENT.md", "# Intent\n\nObjective: greet.\n"),
+        "You lead the INTENT phase of job #1.",
+      ),
+      gate("INTENT.md", "Is this your intent?"),
+      finish("APPROVED_INTENT"),
     ],
     "project-lead@state:plan:1": [
-      expecting(PLAN_STEPS()[0]!, "You lead the PLAN phase of job #1."),
-      ...PLAN_STEPS().slice(1),
+      expecting(
+        createArtifact("PLAN.md", "# Plan\n\nThree tasks.\n"),
+        "You lead the PLAN phase of job #1.",
+      ),
+      gate("PLAN.md", "Plan ready"),
+      finish("APPROVED_PLAN", "approved"),
     ],
     "project-lead@state:execute:1": [
       expecting(
@@ -51,7 +65,9 @@ function threeTasks() {
       say("Waiting for the others."),
       say("Waiting for the last one."),
       ...TASKS.map((t) => tools(call("close", { task: t }))),
-      ...summedUp("Three helpers."),
+      createArtifact("WORK_SUMMARY.md", "# Summary\n\nThree helpers.\n"),
+      gate("WORK_SUMMARY.md", "Work done"),
+      finish("APPROVED_WORK", "approved"),
     ],
     ...Object.fromEntries(
       TASKS.flatMap((t) => [
@@ -59,7 +75,13 @@ function threeTasks() {
           `worker@dispatch:${t}`,
           [
             expecting(
-              tools(call("write_file", { path: file(t), content: `export const ${t} = 1;\n` })),
+              tools(
+                call(EDITOR, {
+                  command: "create",
+                  path: file(t),
+                  file_text: `export const ${t} = 1;\n`,
+                }),
+              ),
               "Your task",
             ),
             tools(call("reply", { text: `${file(t)} written` })),
@@ -70,6 +92,7 @@ function threeTasks() {
       ]),
     ),
   });
+  return { ...script, toolSet: "bash-editor" as const };
 }
 
 let release: ReleaseTree;
