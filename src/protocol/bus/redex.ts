@@ -4,7 +4,7 @@
 
 import type { Content, Molecule, Payload, Policy } from "./molecules.js";
 
-export const SEED_RULES = [
+export const PROTOCOL_RULES = [
   // docs/protocol.md#message-soup
   "send",
   "spark",
@@ -50,7 +50,7 @@ export const EXTENSION_RULES = [
   "term-blocked",
 ] as const;
 
-export const RULE_NAMES = [...SEED_RULES, ...EXTENSION_RULES] as const;
+export const RULE_NAMES = [...PROTOCOL_RULES, ...EXTENSION_RULES] as const;
 export type RuleName = (typeof RULE_NAMES)[number];
 
 /** Rules with no choice in their RHS: `endTurn` and friends drain these to rest. */
