@@ -1,5 +1,5 @@
 // A full disk — no space left (ENOSPC, the same errno when the inode table is full) or a
-// quota exceeded (EDQUOT) — at a write, a commit or a git command (issue 18 §7). It is the
+// quota exceeded (EDQUOT) — at a write, a commit or a git command. It is the
 // machine's state, not the job's: an infrastructure fault like the model's API being away
 // (ModelUnavailableError), never a protocol failure and never a retry spent. The engine
 // pauses the job (the status comment says the runner's disk is full and what to do) and

@@ -1,4 +1,4 @@
-// The Forge port: what the engine needs of GitHub (issue 4 §3). The GitHub adapter maps it
+// The Forge port: what the engine needs of GitHub. The GitHub adapter maps it
 // onto the REST API; the local adapter keeps the same things in JSON beside a local git
 // repository, so every engine behaviour can be exercised without a network.
 
@@ -79,7 +79,7 @@ export interface CheckUpdate {
   sha: string;
   status: "in_progress" | "completed";
   conclusion?: "success" | "failure" | "cancelled" | "neutral";
-  /** The run's title when it says more than its status (a paused job: issue 17). */
+  /** The run's title when it says more than its status (a paused job, say). */
   title?: string;
   summary: string;
 }

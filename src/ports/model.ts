@@ -2,12 +2,12 @@
 // the Anthropic Messages API closely enough to map one-to-one, without importing it, so the
 // agents layer stays provider-agnostic and the scripted adapter can play recordings.
 //
-// Assistant content is kept AS RECEIVED (issue 9 §1): every block is the API's own object,
-// with every field it carried (a text block's `citations`, a tool call's `caller`, …) in the
-// order it carried them, and a tool call's `input` with its keys in the order the model wrote
-// them. The API requires each assistant turn back exactly as it returned it: a changed
-// earlier turn invalidates every later thinking block (a 400 where the prefix check is
-// enforced) and moves the cache prefix ("Send each assistant turn back exactly as the API
+// Assistant content is kept AS RECEIVED: every block is the API's own object, with every field it
+// carried (a text block's `citations`, a tool call's `caller`, …) in the order it carried them, and
+// a tool call's `input` with its keys in the order the model wrote them. The API requires each
+// assistant turn back exactly as it returned it: a changed earlier turn invalidates every later
+// thinking block (a 400 where the prefix check is enforced) and moves the cache prefix ("Send each
+// assistant turn back exactly as the API
 // returned it", https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks).
 // Compare blocks through canonicalValue() where needed; never rewrite them on the wire.
 
@@ -59,8 +59,9 @@ export type Message =
       role: "user";
       content: UserBlock[];
       /**
-       * The conversation starts over here (context bounding, issue 9 §4): requests carry this
-       * message and what follows it, never what came before. The transcript keeps everything.
+       * The conversation starts over here (so the context stays within the model's window):
+       * requests carry this message and what follows it, never what came before. The transcript
+       * keeps everything.
        */
       restart?: true;
     }
@@ -137,7 +138,10 @@ export interface ModelRequest {
   /** The `agent@thread` key of the instance asking: recordings are kept per instance. */
   instance: string;
   model: string;
-  /** The role's system prompt: fixed for the instance's whole life (issue 9 §2). */
+  /**
+   * The role's system prompt: fixed for the instance's whole life, since a changed prefix
+   * voids the cache and the earlier thinking blocks.
+   */
   system: string;
   /**
    * The repository's instructions (AGENTS.md and the like), the same text for every role of
@@ -204,7 +208,7 @@ export interface Model {
 /**
  * The model stayed unreachable (outage, overload, rate limit, network) for longer than the
  * adapter's patience, after backing off and retrying. An infrastructure fault, never a
- * protocol failure (issue 9: the outside world is unreliable, not wrong): the
+ * protocol failure (the outside world is unreliable, not wrong): the
  * engine ends the wake with the job live and tries again later; no retry budget is spent.
  */
 export const MODEL_WAIT_REASONS = ["unavailable", "credentials"] as const;
@@ -223,8 +227,8 @@ export class ModelUnavailableError extends Error {
       last: string;
       /**
        * Why: the service stayed away ("unavailable", the default), or it refused the
-       * installation's credentials ("credentials": 401/402/403, or none found — configuration,
-       * not failure, issue 19 §2; `last` then says what to fix).
+       * installation's credentials ("credentials": 401/402/403, or none found — configuration
+       * to fix, not a failure; `last` then says what to fix).
        */
       reason?: ModelWaitReason;
     },

@@ -4,7 +4,7 @@
 import type { Readable, Writable } from "node:stream";
 
 /**
- * Per-command resource limits (issue 8 §11), per role in `.github/cfa.yml` (`commandLimits`).
+ * Per-command resource limits, per role in `.github/cfa.yml` (`commandLimits`).
  * How each is enforced: src/adapters/sandbox/limit-args.ts and bwrap-args.ts.
  */
 export interface CommandLimits {
@@ -29,7 +29,8 @@ export interface CommandLimits {
 
 /**
  * The defaults: above what a test run or a build of an ordinary repository needs, below
- * what takes a runner down. Issue 8's probes (300 processes, 64 MiB of /tmp) are stopped.
+ * what takes a runner down: a command starting 300 processes or writing 64 MiB to /tmp is
+ * stopped.
  */
 export const DEFAULT_COMMAND_LIMITS: Readonly<CommandLimits> = {
   processes: 256,
@@ -46,9 +47,9 @@ export const DEFAULT_COMMAND_LIMITS: Readonly<CommandLimits> = {
 };
 
 /**
- * What a command may reach (issue 20): nothing (`false`), everything unfiltered (`true`), or
- * only these hosts through the egress proxy: `name`, `*.suffix` (any subdomain), either with
- * `:port`; without a port, 80 and 443. Expanded from `network:` in .github/cfa.yml by
+ * What a command may reach: nothing (`false`), everything unfiltered (`true`), or only these
+ * hosts through the egress proxy: `name`, `*.suffix` (any subdomain), either with `:port`;
+ * without a port, 80 and 443. Expanded from `network:` in .github/cfa.yml by
  * src/config/egress.ts.
  */
 export type NetworkAccess = boolean | { hosts: readonly string[] };

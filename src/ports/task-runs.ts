@@ -1,4 +1,5 @@
-// Issue 15 point 6: the lead's run starts a task in its own workflow run and watches it. On
+// So that tasks do not share one runner's cores and time limit, the lead's run starts a task
+// in its own workflow run and watches it. On
 // GitHub this is the Actions REST API (src/adapters/github/task-runs.ts); the simulation
 // harness (test/support/sim) has its own, on a virtual clock.
 

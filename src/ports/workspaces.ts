@@ -1,5 +1,5 @@
-// The Workspaces port (seed 000 §10): every instance works in a git worktree on its own
-// branch, under the job's workspace area, behind a boundary verified at creation.
+// The Workspaces port (docs/protocol.md#workspaces): every instance works in a git worktree on its
+// own branch, under the job's workspace area, behind a boundary verified at creation.
 
 export interface Workspace {
   /** Absolute, symlink-free path of the worktree root. */
@@ -9,7 +9,7 @@ export interface Workspace {
   /**
    * Its git dir as the repository registers it (a linked worktree's admin dir). The engine
    * runs git there with it, never with the one the tree's own `.git` file names, which an
-   * agent's command can rewrite (issue 8 §1). Absent when the adapter does not know it.
+   * agent's command can rewrite. Absent when the adapter does not know it.
    */
   readonly gitDir?: string;
   /**
@@ -27,7 +27,7 @@ export interface CreateWorkspace {
   branch: string;
   /** Commit (or branch) the new branch starts from. */
   from: string;
-  /** Files copied by name from the parent's workspace at spark (seed 000 §10). */
+  /** Files copied by name from the parent's workspace at spark. */
   copy?: { from: Workspace; files: string[] };
 }
 
@@ -40,8 +40,9 @@ export type MergeResult =
 /** What a job asks of its workspaces when it opens them. */
 export interface WorkspaceOptions {
   /**
-   * The largest file the adapter's own commits take (`limits.fileMiB`; issue 18 §7): a
-   * larger one stays in the tree, untracked. The adapter's default is GitHub's 100 MiB.
+   * The largest file the adapter's own commits take (`limits.fileMiB`; GitHub refuses a push
+   * holding a larger one): a larger one stays in the tree, untracked. The adapter's default is
+   * GitHub's 100 MiB.
    */
   maxFileBytes?: number;
 }

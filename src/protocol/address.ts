@@ -1,5 +1,6 @@
-// Instances are (agent, thread) pairs (seed 000 §5). A thread is an opaque tag to the
-// rules; its naming scheme is a versioned part of the protocol (seed 000 §13).
+// Instances are (agent, thread) pairs (docs/protocol.md#message-soup). A thread is an opaque
+// tag to the rules; its naming scheme is a versioned part of the protocol, since every
+// participant must agree on it (docs/protocol.md#configuration).
 
 export interface Address {
   readonly agent: string;

@@ -1,7 +1,7 @@
-// Failure accounting (seed 000 §12 "Termination guaranteed", §13 retry budget; seed 001
-// CO-3): a run of consecutive state-level failures spends the state's retry budget; PENDING
-// nudges of an idle lead have a bound of their own; exhaustion and breached caps end the job
-// in FAILURE, naming why. A capped job fails; it does not end cleanly.
+// Failure accounting (termination, docs/protocol.md#invariants; a cap fails the run,
+// docs/protocol.md#recorded-decisions): a run of consecutive state-level failures spends the
+// state's retry budget; PENDING nudges of an idle lead have a bound of their own; exhaustion and
+// breached caps end the job in FAILURE, naming why. A capped job fails; it does not end cleanly.
 //
 // What ends the runs, so a job terminates whatever its agents do: a failed turn never
 // resets anything, so budget + 1 failures in a row fail the state; every successful turn
@@ -24,8 +24,8 @@ export interface StateFailure {
 }
 
 /**
- * A successful turn resets the consecutive-failure count (issue 11: "consecutive", as the
- * record says, not every failure since the state was entered). A successful turn is a Run of
+ * A successful turn resets the consecutive-failure count ("consecutive", as the record says,
+ * not every failure since the state was entered). A successful turn is a Run of
  * any instance of the current state — its lead, a task's worker, a proxy answering in it —
  * that ended by the agent's own choice ([send-step], [nosend-step] or [ask-step]) with no
  * error from the model, a tool host or the turn's timeout and, for a lead, no outcome-record
@@ -51,10 +51,10 @@ export function recordStateFailure(
 }
 
 /**
- * Seed 000 §3 PENDING: a lead's turn that ended without an outcome record leaves the state
- * as it was. When nothing else can run and nobody is asked, the orchestrator nudges the lead
- * — a PENDING turn, not a failure, so it spends no retry budget. Its own bound keeps
- * termination guaranteed: the (limit + 1)-th nudge in a row is FAILURE naming `nudges`.
+ * PENDING (docs/protocol.md#jobs-and-states): a lead's turn that ended without an outcome record
+ * leaves the state as it was. When nothing else can run and nobody is asked, the orchestrator
+ * nudges the lead — a PENDING turn, not a failure, so it spends no retry budget. Its own bound
+ * keeps termination guaranteed: the (limit + 1)-th nudge in a row is FAILURE naming `nudges`.
  */
 export function recordNudge(
   job: JobRecord,

@@ -1,5 +1,6 @@
-// The CfA state machine (seed 000 §3): six states, seven actions, twelve labelled edges.
-// The tables below are the single source of truth (seed 004: a literal table, no library).
+// The CfA state machine (docs/protocol.md#jobs-and-states): six states, seven actions, twelve
+// labelled edges. The tables below are the single source of truth: a literal table, no
+// library, so a change to the protocol is made in one place.
 
 export const LIVE_STATES = ["INTENT", "PLAN", "EXECUTE"] as const;
 export const TERMINAL_STATES = ["DONE", "WITHDRAWN", "FAILURE"] as const;
@@ -20,7 +21,7 @@ export const ACTIONS = [
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
-/** Seed 000 §3: action alone determines the target state; the mapping is total. */
+/** The action alone determines the target state; the mapping is total. */
 export const ACTION_TO_STATE = {
   APPROVED_INTENT: "PLAN",
   APPROVED_PLAN: "EXECUTE",
@@ -31,14 +32,14 @@ export const ACTION_TO_STATE = {
   FAILURE: "FAILURE",
 } as const satisfies Record<Action, State>;
 
-/** The edges of Diagram 1, by source state. 3 + 4 + 5 = 12. */
+/** The edges of the state diagram (docs/protocol.md#jobs-and-states) by source: 3 + 4 + 5 = 12. */
 export const VALID_ACTIONS = {
   INTENT: ["APPROVED_INTENT", "WITHDRAW", "FAILURE"],
   PLAN: ["APPROVED_PLAN", "REALIGN", "WITHDRAW", "FAILURE"],
   EXECUTE: ["APPROVED_WORK", "REALIGN", "REPLAN", "WITHDRAW", "FAILURE"],
 } as const satisfies Record<LiveState, readonly Action[]>;
 
-/** FAILURE is the orchestrator's action; every other action is a skill outcome (seed 000 §3, §4). */
+/** FAILURE is the orchestrator's action; every other action is a skill outcome. */
 export const ORCHESTRATOR_ACTIONS = ["FAILURE"] as const satisfies readonly Action[];
 
 export const isState = (value: unknown): value is State =>
@@ -56,8 +57,8 @@ export function validActions(state: State): readonly Action[] {
 }
 
 /**
- * Seed 000 §4: a skill's permitted outcomes are exactly the actions originating from its
- * state, less FAILURE, which only the orchestrator emits.
+ * A skill's permitted outcomes are exactly the actions originating from its state, less
+ * FAILURE, which only the orchestrator emits (docs/protocol.md#skill-contract).
  */
 export function allowedOutcomes(state: LiveState): readonly Action[] {
   return VALID_ACTIONS[state].filter(
@@ -69,7 +70,7 @@ export function isEdge(from: State, action: Action): boolean {
   return validActions(from).includes(action);
 }
 
-/** Seed 000 §3: live states are ordered INTENT < PLAN < EXECUTE; a backtrack goes back. */
+/** Live states are ordered INTENT < PLAN < EXECUTE; a backtrack goes back. */
 export function isBacktrack(from: State, to: State): boolean {
   if (!isLiveState(from) || !isLiveState(to)) return false;
   return LIVE_STATES.indexOf(to) < LIVE_STATES.indexOf(from);

@@ -1,5 +1,5 @@
-// The job's state record (seed 000 §11): current state, append-only transition history,
-// backtrack count, failure accounting and running totals. Persisted as state.json.
+// The job's state record (docs/protocol.md#persistence): current state, append-only transition
+// history, backtrack count, failure accounting and running totals. Persisted as state.json.
 
 import * as z from "zod";
 import { ACTIONS, STATES, type LiveState } from "./fsm.js";
@@ -60,9 +60,9 @@ export const JobRecordSchema = z.object({
    */
   failures: z.number().int().nonnegative(),
   /**
-   * Consecutive PENDING nudges of an idle lead in the current state (seed 000 §3): free of
-   * the retry budget, bounded on their own; progress or a transition resets it. Absent in
-   * records written before it existed.
+   * Consecutive PENDING nudges of an idle lead in the current state: free of the retry budget,
+   * bounded on their own; progress or a transition resets it. Absent in records written before it
+   * existed.
    */
   nudges: z.number().int().nonnegative().default(0),
   turns: z.number().int().nonnegative(),

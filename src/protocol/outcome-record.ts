@@ -1,7 +1,7 @@
-// The outcome record (seed 000 §4): `{outcome, reason}`, written by a skill at its
-// terminal. It arrives as untrusted text; anything malformed or outside the state's
-// permitted outcomes is a contract violation, returned as a value (the engine turns it
-// into a state-level failure).
+// The outcome record (docs/protocol.md#skill-contract): `{outcome, reason}`, written by a skill at
+// its terminal. It arrives as untrusted text; anything malformed or outside the state's permitted
+// outcomes is a contract violation, returned as a value (the engine turns it into a state-level
+// failure).
 
 import * as z from "zod";
 import { ACTIONS, allowedOutcomes, type Action, type LiveState } from "./fsm.js";

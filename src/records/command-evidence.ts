@@ -1,4 +1,4 @@
-// What the engine saw a command do (issue 20 "Verdicts with evidence"): recorded from the
+// What the engine saw a command do, so a verdict shows its evidence: recorded from the
 // sandbox's result, never from what the model says it ran. A verifier's verdict and a
 // worker's reply carry the evidence of their turn; the status comment and the check runs show
 // it ("`npm test` exit 0, 32 passed"), and a pass with none is shown as unverified.

@@ -26,9 +26,9 @@ export const EscalationMetaSchema = z.object({
   postedSeq: z.number().int().optional(),
   /** When it was put to the person (the engine's clock): a gate's reminder counts from it. */
   postedAt: z.string().optional(),
-  /** When the one reminder of this gate was queued (issue 17 point 2). */
+  /** When the one reminder of this gate was queued. */
   remindedAt: z.string().optional(),
-  /** Files the proxy read in the caller's workspace to form its view (seed 000 §7). */
+  /** Files the proxy read in the caller's workspace to form its view. */
   proxyRead: z.array(z.string()).optional(),
   /** The framed question the proxy put to the person. */
   framed: z.string().optional(),
@@ -36,8 +36,8 @@ export const EscalationMetaSchema = z.object({
   /** When it was answered (the engine's clock); absent in older records. */
   answeredAt: z.string().optional(),
   /**
-   * A gate's decision note (issue 17 point 3): the review's body, or `cfa approve --note`,
-   * `cfa reject --comment`; redacted and cut to DECISION_NOTE_KEPT characters.
+   * A gate's decision note: the review's body, or `cfa approve --note`, `cfa reject
+   * --comment`; redacted and cut to DECISION_NOTE_KEPT characters.
    */
   note: z.string().optional(),
   /** `superseded`: the caller asked for review again before anyone answered this gate. */
@@ -52,28 +52,28 @@ export const TaskMetaSchema = z.object({
   /** The parent's commit the task's branch started from ("" while it is queued). */
   base: z.string(),
   brief: z.string(),
-  /** `queued`: waiting for a free slot under the fan-out cap (seed 000 §13 [send-block]). */
+  /** `queued`: waiting for a free slot under the fan-out cap ([send-block]). */
   status: z.enum(["queued", "open", "merged", "conflict", "dropped"]),
   verifyFailures: z.number().int().nonnegative(),
   lastVerdict: z.enum(["pass", "fail"]).optional(),
   /**
-   * The task that dispatched this one (issue 11 point 2, nested dispatch); absent: the
-   * state's lead did. Its branch starts from the parent's and merges back into it.
+   * The task that dispatched this one (a nested dispatch); absent: the state's lead did. Its branch
+   * starts from the parent's and merges back into it.
    */
   parent: z.string().optional(),
-  /** Files copied from the parent's workspace when a queued task starts (seed 000 §10). */
+  /** Files copied from the parent's workspace when a queued task starts. */
   files: z.array(z.string()).optional(),
   /** Verifier runs so far (each on its own thread); absent in older records: the failures. */
   verifyRuns: z.number().int().nonnegative().optional(),
   /** The head the verifier last passed: a merge of any other head is verified first. */
   verifiedHead: z.string().optional(),
-  /** The commands the last verifier run ran, as the engine saw them (issue 20). */
+  /** The commands the last verifier run ran, as the engine saw them: its verdict's evidence. */
   verifierEvidence: z.array(CommandEvidenceSchema).optional(),
-  /** The commands the worker's latest turn ran, as the engine saw them (issue 20). */
+  /** The commands the worker's latest turn ran, as the engine saw them. */
   workerEvidence: z.array(CommandEvidenceSchema).optional(),
   /**
    * When its workspace was made (the engine's clock): how long a task takes, start to merge
-   * or drop, is what `execute.runners: auto` expects of the next (issue 15 point 6).
+   * or drop, is what `execute.runners: auto` expects of the next.
    */
   startedAt: z.string().optional(),
   /**
@@ -85,10 +85,10 @@ export const TaskMetaSchema = z.object({
 export type TaskMeta = z.infer<typeof TaskMetaSchema>;
 
 /**
- * What the lead holds of a task that runs in its own workflow run (issue 15 point 6): the
- * fold's ledger (src/engine/fanout/fold-task-records.ts) and the run the lead dispatched for
- * its epoch. A task run reads it from the job branch to know it is still the one the lead
- * trusts (src/engine/fanout/task-run-standing.ts); only the lead's run writes it.
+ * What the lead holds of a task that runs in its own workflow run: the fold's ledger
+ * (src/engine/fanout/fold-task-records.ts) and the run the lead dispatched for its epoch. A task
+ * run reads it from the job branch to know it is still the one the lead trusts
+ * (src/engine/fanout/task-run-standing.ts); only the lead's run writes it.
  */
 export const TaskLedgerSchema = z.object({
   epoch: z.number().int().min(1).max(1000),
@@ -143,8 +143,8 @@ export const EngineStateSchema = z.object({
    */
   toolSet: z.enum(TOOL_SETS).optional(),
   /**
-   * Comments decided but not yet known to be posted (seed 001 CO-1: the decision is
-   * persisted before its effect). Each is posted at most once: before posting, the bot
+   * Comments decided but not yet known to be posted (docs/protocol.md#recorded-decisions: the
+   * decision is persisted before its effect). Each is posted at most once: before posting, the bot
    * looks for its own comment carrying the same seq.
    */
   outbox: z.array(
@@ -157,10 +157,10 @@ export const EngineStateSchema = z.object({
     }),
   ),
   /**
-   * How many transitions of the history have had their effects run (threads closed, tasks
-   * released, the PR readied or closed). A transition is committed before its effects
-   * (seed 001 CO-1); one a crash cut off from them is finished by the next wake. Absent in
-   * records written before it existed: all settled.
+   * How many transitions of the history have had their effects run (threads closed, tasks released,
+   * the PR readied or closed). A transition is committed before its effects
+   * (docs/protocol.md#recorded-decisions); one a crash cut off from them is finished by the next
+   * wake. Absent in records written before it existed: all settled.
    */
   settled: z.number().int().nonnegative().optional(),
   /**
@@ -172,13 +172,13 @@ export const EngineStateSchema = z.object({
   calls: z.number().int().nonnegative().optional(),
   /**
    * Responses of turns not yet applied, carried on the branch only when a wake ended with
-   * the model unavailable (issue 9 point 5): the next runner replays them instead of paying
+   * the model unavailable: the next runner replays them instead of paying
    * for them again. Written by the engine alone; an agent's edit of state.json never lasts
    * (the engine rewrites it from memory before every commit).
    */
   journal: z.array(z.string()).optional(),
   /**
-   * Since when the job waits on the model's API (issue 9 point 6): set when a wake ended
+   * Since when the job waits on the model's API: set when a wake ended
    * because the API stayed unavailable past the adapter's patience, cleared by the next
    * response. The job is live; the sweep or `cfa resume` wakes it again.
    */
@@ -187,12 +187,12 @@ export const EngineStateSchema = z.object({
       since: z.string(),
       attempts: z.number().int().nonnegative(),
       last: z.string(),
-      /** "credentials": the provider refused the installation's key (issue 19 §2). */
+      /** "credentials": the provider refused the installation's key. */
       reason: z.enum(["unavailable", "credentials"]).optional(),
     })
     .optional(),
   /**
-   * Since when the job is paused because the runner's disk was full (issue 18 §7): set when
+   * Since when the job is paused because the runner's disk was full: set when
    * a wake met ENOSPC or EDQUOT, cleared once a round is applied again. The job is live; the
    * sweep or `cfa resume` wakes it again. `last`: what said so; `pauses`: in a row, so that
    * a round that fills the disk every time it is redone ends as a state-level failure.
@@ -202,18 +202,18 @@ export const EngineStateSchema = z.object({
     .optional(),
   /**
    * The forge would not open a draft (GitHub Free or Pro, private repository): the pull
-   * request was opened ready for review, and the status comment says so (issue 10 §4).
+   * request was opened ready for review, and the status comment says so.
    */
   prNotDraft: z.literal(true).optional(),
   /**
-   * A digest of the pull request body as last written (issue 19 §7): the body is written
+   * A digest of the pull request body as last written: the body is written
    * again only when what it says changed, so at most once per transition. Absent: unknown
    * (a pull request found open, or records written before it existed), written at the next
    * wake's end.
    */
   prBody: z.string().optional(),
   /**
-   * A person paused the job (issue 17): no turn starts, no task is dispatched, no nudge or
+   * A person paused the job: no turn starts, no task is dispatched, no nudge or
    * retry is spent and the sweep leaves it alone until a `/resume`. `by` is the login,
    * `since` the engine's clock, `reason` the person's words (data, never instructions).
    */
@@ -240,10 +240,13 @@ export const EngineStateSchema = z.object({
       priorTasks: z.array(z.string()),
     })
     .optional(),
-  /** Paths under .github/workflows/ whose changes were held back (issue 10 §6). */
+  /**
+   * Paths under .github/workflows/ whose changes were held back: pushing them needs the app's
+   * `workflows` permission.
+   */
   workflowsHeldBack: z.array(z.string()).optional(),
   /**
-   * Issue 20: the workspaces' setup — the last runs (bounded), and the failure the job waits
+   * The workspaces' setup — the last runs (bounded), and the failure the job waits
    * on (the person fixes the config, then `/retry` or `cfa resume`). Not a state-level failure.
    */
   setup: z
@@ -274,11 +277,7 @@ export const EngineStateSchema = z.object({
     })
     .optional(),
   /**
-   * Issue 20: requests the egress proxy refused, from agents' commands and from setup:
-   * deduplicated (same host, port, protocol, reason and command: counted), bounded.
-   */
-  /**
-   * Tasks in their own runs (issue 15 point 6), by task id; `single`: why the job's tasks run
+   * Tasks in their own runs, by task id; `single`: why the job's tasks run
    * in the lead's run from now on (no `task` job, or no permission to dispatch), said once.
    * Absent: no task has had a run of its own.
    */
@@ -289,11 +288,12 @@ export const EngineStateSchema = z.object({
     })
     .optional(),
   /**
-   * What `execute.runners: auto` decides on (issue 15 point 6), as the engine measured it:
-   * the task instances' applied turns — how many, their wall time and the time their commands
-   * took, each as alone on the runner (the engine's monotonic clock, ms) — and the tasks that
-   * ended (merged, in conflict or dropped after they started), with their time from start to
-   * end (the engine's clock), less what their commands lost to others'. Counters only, so they stay small however long the job; absent: nothing measured.
+   * What `execute.runners: auto` decides on, as the engine measured it: the task instances' applied
+   * turns — how many, their wall time and the time their commands took, each as alone on the runner
+   * (the engine's monotonic clock, ms) — and the tasks that ended (merged, in conflict or dropped
+   * after they started), with their time from start to end (the engine's clock), less what their
+   * commands lost to others'. Counters only, so they stay small however long the job; absent:
+   * nothing measured.
    */
   measured: z
     .object({
@@ -304,6 +304,10 @@ export const EngineStateSchema = z.object({
       taskMs: z.number().nonnegative(),
     })
     .optional(),
+  /**
+   * Requests the egress proxy refused, from agents' commands and from setup: deduplicated
+   * (same host, port, protocol, reason and command: counted), bounded.
+   */
   blocked: z
     .object({
       entries: z.array(

@@ -1,4 +1,4 @@
-// When a gate nobody answers is due a reminder or has expired (issue 17 point 2), from the
+// When a gate nobody answers is due a reminder or has expired, from the
 // records alone: the sweep asks it to decide whether to wake a job, and the wake to act.
 // Pure: the clock is passed in.
 

@@ -25,9 +25,9 @@ export interface JobRecords {
   engine: EngineState;
 }
 
-/** Paths under .github/workflows/ remembered as held back, at most (issue 10 §6). */
+/** Paths under .github/workflows/ remembered as held back, at most. */
 export const HELD_BACK_KEPT = 50;
-/** Setup runs remembered (the latest), and distinct blocked requests kept (issue 20). */
+/** Setup runs remembered (the latest), and distinct blocked requests kept. */
 export const SETUP_RUNS_KEPT = 10;
 export const BLOCKED_KEPT = 50;
 
@@ -61,7 +61,7 @@ export type RecordChange =
       commandMs: number;
       contendedMs: number;
     }
-  /** A task's ledger in its own run (issue 15 point 6): dispatched, folded, re-dispatched. */
+  /** A task's ledger in its own run: dispatched, folded, re-dispatched. */
   | { type: "task-run-recorded"; id: string; ledger: TaskLedgerRecord }
   /** A task no longer runs in a run of its own: the lead's run takes it over. */
   | { type: "task-run-dropped"; id: string }
@@ -69,23 +69,23 @@ export type RecordChange =
   | { type: "task-run-charged"; costUsd: number }
   /** The job's tasks run in the lead's run from now on, and why (said once). */
   | { type: "task-runs-single"; reason: string }
-  /** The verifier's verdict on a task at `head`, its run number `run` (seed 002). */
+  /** The verifier's verdict on a task at `head`, its run number `run`. */
   | {
       type: "task-verified";
       id: string;
       verdict: "pass" | "fail";
       head: string;
       run: number;
-      /** The verifier run's commands, as the engine saw them (issue 20). */
+      /** The verifier run's commands, as the engine saw them: the verdict's evidence. */
       evidence?: readonly CommandEvidence[];
     }
-  /** The commands a worker's turn ran on its task (issue 20). */
+  /** The commands a worker's turn ran on its task, as the engine saw them. */
   | { type: "task-worked"; id: string; evidence: readonly CommandEvidence[] }
   /** A workspace's setup ran: recorded, and the failure the job waits on set or cleared. */
   | { type: "setup-ran"; run: SetupRun; failed: SetupFailure | null }
   /** A person asked the failed setup to be tried again. */
   | { type: "setup-retry-requested" }
-  /** The egress proxy refused these requests of one command (issue 20). */
+  /** The egress proxy refused these requests of one command. */
   | {
       type: "requests-blocked";
       by: string;
@@ -98,7 +98,7 @@ export type RecordChange =
   | { type: "escalation-opened"; meta: EscalationMeta }
   /** What became of an escalation: posted, framed by the proxy, answered, superseded… */
   | { type: "escalation-noted"; id: string; patch: Partial<EscalationMeta> }
-  /** A record comment decided: it takes the next seq and waits in the outbox (seed 001 CO-1). */
+  /** A record comment decided: it takes the next seq and waits in the outbox until it is posted. */
   | {
       type: "comment-queued";
       kind: string;
@@ -122,8 +122,8 @@ export type RecordChange =
   /** A turn of any instance ran. */
   | { type: "turn-counted" }
   /**
-   * A turn counted when it ended was not applied and will be redone (the wake stopped early:
-   * issue 15): it counts once, when it is redone.
+   * A turn counted when it ended was not applied and will be redone (the wake stopped early):
+   * it counts once, when it is redone.
    */
   | { type: "turn-uncounted" }
   /** A model call was paid: its usage and price, and the next call number (its journal seq). */
@@ -138,19 +138,19 @@ export type RecordChange =
       since: string;
       attempts: number;
       last: string;
-      /** Why it waits: an outage (the default) or refused credentials (issue 19 §2). */
+      /** Why it waits: an outage (the default) or refused credentials. */
       reason?: "unavailable" | "credentials";
       carried: readonly string[];
     }
   /** The model answered again: the job no longer waits on it. */
   | { type: "api-answered" }
-  /** The runner's disk is full (issue 18 §7): the job pauses until there is space again. */
+  /** The runner's disk is full: the job pauses until there is space again. */
   | { type: "disk-full"; since: string; last: string }
   /** A round was applied (or a wake ended without meeting it): the pause is over. */
   | { type: "disk-cleared" }
-  /** A turn's changes to these workflow files were put back (issue 10 §6). */
+  /** A turn's changes to these workflow files were put back (pushing them needs a permission). */
   | { type: "workflows-held-back"; paths: readonly string[] }
-  /** A person paused the job (issue 17): nothing runs until it is resumed. */
+  /** A person paused the job: nothing runs until it is resumed. */
   | { type: "job-paused"; by: string; since: string; reason: string }
   /** A person released the pause. */
   | { type: "job-resumed" };

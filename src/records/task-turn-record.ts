@@ -1,4 +1,4 @@
-// A task run's per-turn record (issue 15 point 6). A task that runs in its own workflow run
+// A task run's per-turn record. A task that runs in its own workflow run
 // writes only its own branch `cfa/<N>-<task>`: its code, and one file per turn under
 // `.cfa/turns/` saying what the turn decided and what it cost. The lead's run is the only
 // writer of the job branch and the bus; it reads these files from the task branch at its next

@@ -1,4 +1,4 @@
-// Redaction before truncation (issue 18 §3): a text cut to fit (a reason in a comment, a
+// Redaction before truncation: a text cut to fit (a reason in a comment, a
 // status line, a title) is redacted first and cut after. Cut first, a secret's first
 // characters survive and no longer match anything the redactor knows.
 

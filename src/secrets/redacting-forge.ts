@@ -1,8 +1,8 @@
 // A Forge whose every outgoing text (comments, pull request titles and bodies, check-run
-// summaries) passes a function first: the redactor (docs/contributing.md, "Conventions"; issue 8:
-// "every comment, PR body, check-run text … passes one redactor"), and the outbound filter
-// after it (src/comments/outbound-forge.ts, issue 18 §1). Entry points wrap the forge they
-// build, so no engine path can post around it.
+// summaries) passes a function first: the redactor (docs/contributing.md, "Conventions"), so
+// no secret leaves, and the outbound filter after it (src/comments/outbound-forge.ts), so
+// nothing posted pings or commands anyone. Entry points wrap the forge they build, so no
+// engine path can post around it.
 
 import type { CheckUpdate, Forge } from "../ports/forge.js";
 import type { Redactor } from "./redactor.js";

@@ -1,6 +1,6 @@
 // The redactor (docs/contributing.md, "Conventions": nothing the bot posts or commits leaves
 // without it). It knows secret values it is told about — in every form they take on the
-// way out (issue 18 §3: encoded, recased, spaced, split across lines, escaped; see
+// way out (encoded, recased, spaced, split across lines, escaped; see
 // ./secret-forms.ts and ./text-skeleton.ts) — and the token shapes of ./secret-patterns.ts,
 // and replaces both with `[redacted]`. It reports how many it removed, never what: the
 // count is what a log may say. Text is redacted before anything cuts it (./clip.ts): a

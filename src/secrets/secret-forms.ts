@@ -1,4 +1,4 @@
-// The forms a secret takes on its way out (issue 18 §3), each as it appears in a text's
+// The forms a secret takes on its way out, each as it appears in a text's
 // skeleton (./text-skeleton.ts: lowercased, whitespace and escapes gone, %XX, \uXXXX and
 // HTML entities decoded — so URL- and JSON-encoded forms need no needle of their own):
 //
@@ -10,12 +10,12 @@
 //   (RFC 4648 §4 and §5);
 // - each line of a PEM key's body (part of a key is as bad as all of it).
 //
-// respelledForms adds what an agent writes to get past those (issue 30): the secret
-// reversed (and each of its forms), ROT13, base32 at each of its five alignments (RFC 4648
-// §6), base64 of its base64, its odd and its even characters (each half of it posted apart),
-// and the secret with everything but letters and digits taken out
-// (matched against a text likewise reduced, so `g-h-s-_`, `["g","h","s"]` or `67:68:73`
-// spell it too); and its characters' decimal codes run together (`103, 104, 115`).
+// respelledForms adds what an agent writes to get past those: the secret reversed (and each of its
+// forms), ROT13, base32 at each of its five alignments (RFC 4648 §6), base64 of its base64, its odd
+// and its even characters (each half of it posted apart), and the secret with everything but
+// letters and digits taken out (matched against a text likewise reduced, so `g-h-s-_`,
+// `["g","h","s"]` or `67:68:73` spell it too); and its characters' decimal codes run together
+// (`103, 104, 115`).
 
 import { skeleton } from "./text-skeleton.js";
 

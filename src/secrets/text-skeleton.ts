@@ -1,4 +1,4 @@
-// What a secret becomes when text around it is reformatted (issue 18 §3): split across
+// What a secret becomes when text around it is reformatted: split across
 // lines, quoted (`> `), spaced out, a zero-width character slipped in, a character written
 // as an HTML entity, a JSON or backslash escape, percent-encoding, another letter case. The
 // skeleton of a text drops or decodes all of those, keeping for each of its characters

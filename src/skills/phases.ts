@@ -1,4 +1,4 @@
-// The three phase skills' configuration (seed 003's phase table): which lead runs the
+// The three phase skills' configuration (docs/protocol.md#phase-artifacts): which lead runs the
 // state, which artifact it produces, which action approves it, and its check run.
 
 import { LIVE_STATES, type Action, type LiveState } from "../protocol/fsm.js";

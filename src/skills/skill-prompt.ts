@@ -1,5 +1,5 @@
-// A phase skill's instructions: the generic anatomy (seed 000 Diagram 3) followed by the
-// phase's own, with the phase's facts filled in.
+// A phase skill's instructions: the shape every skill shares (docs/protocol.md#skill-contract)
+// followed by the phase's own, with the phase's facts filled in.
 
 import { readFileSync } from "node:fs";
 import { allowedOutcomes, type LiveState } from "../protocol/fsm.js";

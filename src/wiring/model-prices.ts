@@ -2,7 +2,7 @@
 // costs: the same for every entry point that wires the Anthropic adapter's tables.
 
 // The price table's own module, not the adapter's index: that loads the Anthropic SDK, which
-// a replay never calls (issue 19 §3, start-up).
+// a replay never calls: loading it would slow every replay's start-up.
 import { costOf, DEFAULT_MODELS, isKnownModel } from "../adapters/anthropic/prices.js";
 import { isModelTier } from "../config/index.js";
 import type { ModelUsage } from "../ports/model.js";

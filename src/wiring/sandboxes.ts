@@ -1,7 +1,7 @@
 // One sandbox per mode and set of read-only paths, made at its first command and kept for the
-// process: probing bwrap and building the system root is done once. The job areas are hidden
-// from every command; the repository's `sandbox.readOnlyPaths` (issue 20) arrive with its
-// configuration, which a wake reads before its first command.
+// process: probing bwrap and building the system root is done once. The job areas are hidden from
+// every command; the repository's `sandbox.readOnlyPaths` arrive with its configuration, which a
+// wake reads before its first command.
 
 import { createSandbox, type SandboxMode } from "../adapters/sandbox/index.js";
 import type { CfaConfig } from "../config/index.js";
@@ -26,7 +26,8 @@ export function sandboxesHiding(workRoot: string, logger: Logger): Sandboxes {
         sandbox = createSandbox(mode, {
           hidePaths: [workRoot],
           readOnlyPaths,
-          // Mode `off` is refused while the process holds secrets (issue 18 §3).
+          // Mode `off` is refused while the process holds secrets: an unsandboxed command could
+          // read them.
           holdsSecrets: () => processRedactor().size > 0,
           warn: (message) => logger.warn(message),
         });

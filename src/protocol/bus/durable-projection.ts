@@ -1,6 +1,6 @@
-// Seed 000 §11: what the log preserves of a soup. Idle/Run/Send are transient in the seed,
-// but a Send or AskQuestion exists only after its turn's end was logged, so only a Run is
-// lost in a crash: it becomes the Idle it woke from, with what it consumed back in the
+// What the log preserves of a soup (docs/protocol.md#persistence). Idle/Run/Send are transient in
+// the protocol, but a Send or AskQuestion exists only after its turn's end was logged, so only a
+// Run is lost in a crash: it becomes the Idle it woke from, with what it consumed back in the
 // mailbox or pending as Interrupts (a crash mid-Run loses that turn, not its input).
 
 import { addressKey } from "../address.js";

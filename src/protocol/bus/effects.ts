@@ -9,13 +9,13 @@ import type { WithdrawAnswer } from "./withdraw-answer.js";
 
 export type Effect =
   /**
-   * Seed 000 §6 "spark installs the protocol surface": provision the new (A, t') instance
-   * (workspace, tools, visible team) and let it run on its first message.
+   * A spark installs the protocol surface (docs/protocol.md#dispatch): provision the new (A, t')
+   * instance (workspace, tools, visible team) and let it run on its first message.
    */
   | { kind: "spark"; a: Address; parent: string; from: Address; first: Content }
   /**
-   * Seed 000 §9/§10: a [term-*] rule consumed an instance; merge (a close) or drop (a
-   * withdraw) its workspace into `parent`'s. Released children come before their parent.
+   * A [term-*] rule consumed an instance; merge (a close) or drop (a withdraw) its workspace
+   * into `parent`'s (docs/protocol.md#workspaces). Released children come before their parent.
    */
   | {
       kind: "release";
@@ -24,7 +24,7 @@ export type Effect =
       parent: string | null;
       rule: "term-run" | "term-idle" | "term-send" | "term-ask";
     }
-  /** Seed 000 §7: a Proxy is waiting for the proxy agent (after [ask] or [human-reply]). */
+  /** A Proxy is waiting for the proxy agent (after [ask] or [human-reply]). */
   | {
       kind: "proxy-turn";
       id: string;

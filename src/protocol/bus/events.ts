@@ -1,8 +1,8 @@
-// The durable log's events (seed 000 §11: "the bus is the persisted soup"). One zod schema
-// per event; a log line is an event plus its place in the log ({ seq, batch, end?, at }).
-// Every rule firing produces exactly one event, so the log is the full reduction trace;
-// `wake` is informational (a Run is transient: its consumption becomes durable only with
-// `turn-end`), as are the engine's `outcome` and `transition` audit entries.
+// The durable log's events (the bus is the persisted soup: docs/protocol.md#persistence). One zod
+// schema per event; a log line is an event plus its place in the log ({ seq, batch, end?, at }).
+// Every rule firing produces exactly one event, so the log is the full reduction trace; `wake` is
+// informational (a Run is transient: its consumption becomes durable only with `turn-end`), as are
+// the engine's `outcome` and `transition` audit entries.
 
 import * as z from "zod";
 import { OutcomeRecordSchema } from "../outcome-record.js";
@@ -29,9 +29,9 @@ const events = {
   spark: { from: AddressSchema, to: AddressSchema, parent: thread, content: ContentSchema },
   /** [send]: content appended to an existing mailbox. */
   deliver: { from: AddressSchema, to: AddressSchema, content: ContentSchema },
-  /** [send-refuse]: an invalid payload dropped from a Send without reducing (§6). */
+  /** [send-refuse]: an invalid payload dropped from a Send without reducing. */
   refuse: { from: AddressSchema, payload: PayloadSchema, reason: z.enum(REJECTION_REASONS) },
-  /** [send-block]: a spark waits under its sender's fan-out cap (§13; extension). */
+  /** [send-block]: a spark waits under its sender's fan-out cap. */
   block: { from: AddressSchema, to: AddressSchema, content: ContentSchema },
   /** [unblock]: the oldest waiting spark starts, as [spark] would have started it. */
   unblock: { from: AddressSchema, to: AddressSchema, parent: thread, content: ContentSchema },
@@ -39,7 +39,7 @@ const events = {
   "term-blocked": { from: AddressSchema, to: AddressSchema },
   /** [send-empty]: the broadcast is over; the instance is Idle again. */
   "send-empty": { a: AddressSchema },
-  /** [wake] / [wake-int] / [interrupt]: informational; a Run is transient (§11). */
+  /** [wake] / [wake-int] / [interrupt]: informational; a Run is transient. */
   wake: {
     a: AddressSchema,
     rule: z.enum(["wake", "wake-int", "interrupt"]),
@@ -76,11 +76,11 @@ const events = {
   "term-proxy": { id },
   "term-int": { thread, content: ContentSchema },
   "term-final": { thread },
-  /** Audit: an outcome record the engine consumed from a workspace (§4, §11). */
+  /** Audit: an outcome record the engine consumed from a workspace. */
   outcome: { by: AddressSchema, record: OutcomeRecordSchema },
-  /** Audit: a state-machine transition the engine applied (§3, §11). */
+  /** Audit: a state-machine transition the engine applied. */
   transition: { entry: TransitionEntrySchema },
-  /** Audit: a verifier's judgement of a task before its close (seed 002's verifier). */
+  /** Audit: a verifier's judgement of a task before its close. */
   verdict: {
     task: z.string().min(1),
     by: AddressSchema,
@@ -88,7 +88,7 @@ const events = {
     issues: z.array(z.string()),
     /**
      * The commands the verifier's turn ran, as the engine recorded them from the tool results
-     * (issue 20: a verdict names its evidence; none on a pass means unverified). Absent in
+     * (a verdict names its evidence; none on a pass means unverified). Absent in
      * logs written before it existed.
      */
     evidence: z
@@ -104,11 +104,11 @@ const events = {
       .optional(),
   },
   /**
-   * Audit: a person paused the job (issue 17; seed 002's `gate_paused`): nothing runs until
-   * a `resumed`. `by` is the person's login as the forge named them.
+   * Audit: a person paused the job: nothing runs until a `resumed`. `by` is the person's login as
+   * the forge named them.
    */
   paused: { by: z.string().min(1), reason: z.string() },
-  /** Audit: a person released the pause (seed 002's `gate_resumed`). */
+  /** Audit: a person released the pause. */
   resumed: { by: z.string().min(1) },
 } as const satisfies Record<string, z.ZodRawShape>;
 

@@ -1,7 +1,7 @@
-// Applies one durable log event to a store holding the soup's durable projection (seed 000
-// §11): Runs never appear (their consumption lands with `turn-end`), everything else is as
-// the rules left it. This is an interpreter of the log independent of the rules, so "fold of
-// the log equals the durable soup" is a real check of both.
+// Applies one durable log event to a store holding the soup's durable projection
+// (docs/protocol.md#persistence): Runs never appear (their consumption lands with `turn-end`),
+// everything else is as the rules left it. This is an interpreter of the log independent of the
+// rules, so "fold of the log equals the durable soup" is a real check of both.
 
 import { addressKey, type Address } from "../address.js";
 import { canonicalLine } from "../canonical-json.js";
@@ -33,7 +33,7 @@ function applyEvent(s: Store, e: BusEvent, r: Replay): void {
   // The four kinds of nearly every line first: a switch on strings tests its cases in order.
   switch (e.type) {
     case "wake":
-      return; // informational: a Run is transient (§11)
+      return; // informational: a Run is transient
     case "turn-end":
       return turnEnd(s, e, r);
     case "deliver": {

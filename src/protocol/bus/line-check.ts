@@ -1,4 +1,4 @@
-// The fold's fast path (issue 11 point 10): a hand-written structural check of a parsed log
+// The fold's fast path: a hand-written structural check of a parsed log
 // line, so folding a long log costs little more than JSON.parse of its lines. It accepts a
 // line only when the line's zod schema (events.ts) would return it unchanged — exactly the
 // known keys, each of the right type — and otherwise says "not sure": the caller then runs

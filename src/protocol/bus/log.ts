@@ -1,9 +1,9 @@
-// The durable bus log (seed 000 §11): append-only JSON Lines, one line per event, written
-// one batch (one step or one turn) per append. `fold` rebuilds the durable soup from it.
+// The durable bus log (docs/protocol.md#persistence): append-only JSON Lines, one line per event,
+// written one batch (one step or one turn) per append. `fold` rebuilds the durable soup from it.
 //
 // Crash rules: a torn last line (no trailing newline, or not JSON at the very end) is
 // dropped; a batch whose `end` line never made it is dropped whole (it was the in-flight
-// turn: seed 000 §11 bounded crash-loss); anything else malformed is a BusLogError naming
+// turn: a crash loses at most that turn); anything else malformed is a BusLogError naming
 // its line. Folding never rewrites: the engine truncates to `committed` and appends after it.
 
 import { canonicalLine } from "../canonical-json.js";

@@ -1,18 +1,18 @@
-// The soup's molecules (seed 000 §5, §7, §8, §9), as plain JSON-serialisable values. A
+// The soup's molecules (docs/protocol.md#message-soup), as plain JSON-serialisable values. A
 // molecule is never mutated once it is in a soup: a rule that "changes" one replaces it, so
 // a redex taken from `enabled()` can be recognised by reference when it is fired.
 
 import { threads, type Address } from "../address.js";
 
-/** Seed 000 §7: the per-state escalation policy π. */
+/** The per-state escalation policy π (docs/protocol.md#escalation). */
 export const ESCALATION_POLICIES = ["never", "when_unsure", "always"] as const;
 export type Policy = (typeof ESCALATION_POLICIES)[number];
 
-/** Seed 000 §7: h records whether the human has replied at least once in this escalation. */
+/** h records whether the human has replied at least once in this escalation. */
 export const PROXY_HISTORIES = ["fresh", "post-human"] as const;
 export type ProxyHistory = (typeof PROXY_HISTORIES)[number];
 
-/** Seed 000 §10: a close ([send-terminate]) merges the workspace, a withdraw drops it. */
+/** A close ([send-terminate]) merges the workspace, a withdraw drops it. */
 export const TERMINATE_MODES = ["merge", "drop"] as const;
 export type TerminateMode = (typeof TERMINATE_MODES)[number];
 
@@ -25,11 +25,14 @@ export interface Content {
   data?: Record<string, unknown>;
 }
 
-/** Seed 000 §5 "Send payloads": (A, t', x) or terminate(t'). */
+/** What a Send carries: a delivery (A, t', x) or terminate(t'). */
 export type Payload =
   { kind: "deliver"; to: Address; content: Content } | { kind: "terminate"; thread: string };
 
-/** Where a Run's message came from; its consumption becomes durable only at turn end (§11). */
+/**
+ * Where a Run's message came from; its consumption becomes durable only at turn end (a crash
+ * mid-Run loses at most that turn: docs/protocol.md#persistence).
+ */
 export const CONSUMED_SOURCES = ["mailbox", "interrupt"] as const;
 export type ConsumedSource = (typeof CONSUMED_SOURCES)[number];
 export interface Consumed {
@@ -91,8 +94,8 @@ export interface InterruptMolecule {
   content: Content;
 }
 /**
- * Extension of seed 000 §13 ("a spark that would exceed the cap is blocked until the parent
- * closes an existing conversation"): B's spark of (A, t') waiting for a free slot under
+ * cfa-bot's own molecule for the fan-out cap (a spark past it waits until the parent closes a
+ * child: docs/protocol.md#configuration): B's spark of (A, t') waiting for a free slot under
  * B's thread. It is tagged with B's thread — a withdraw of B drops it — and is queued there
  * in order; `to.thread` is reserved so nothing else takes it meanwhile.
  */
@@ -137,7 +140,10 @@ export const MOLECULE_KINDS = [
 ] as const satisfies readonly Molecule["kind"][];
 export type MoleculeKind = (typeof MOLECULE_KINDS)[number];
 
-/** The molecules that are an (A, t) instance's lifecycle state (seed 000 §12 linearity). */
+/**
+ * The molecules that are an (A, t) instance's lifecycle state: at most one at a time
+ * (single-instance lifecycle, docs/protocol.md#invariants).
+ */
 export type InstanceMolecule = IdleMolecule | RunMolecule | SendMolecule | AskQuestionMolecule;
 export const INSTANCE_KINDS = [
   "Idle",
@@ -146,14 +152,14 @@ export const INSTANCE_KINDS = [
   "AskQuestion",
 ] as const satisfies readonly InstanceMolecule["kind"][];
 
-/** A pending escalation, keyed by its id; its thread is `escalation:<id>` (seed 000 §7). */
+/** A pending escalation, keyed by its id; its thread is `escalation:<id>`. */
 export type EscalationMolecule = ProxyMolecule | AskHumanMolecule;
 
 export const isInstanceMolecule = (m: Molecule): m is InstanceMolecule =>
   (INSTANCE_KINDS as readonly string[]).includes(m.kind);
 
 /**
- * The thread a molecule is tagged with, as [term-final] reads it (seed 000 §9). A Parent
+ * The thread a molecule is tagged with, as [term-final] reads it. A Parent
  * edge is tagged with its parent thread: [cascade] consumes it from the parent's side, and
  * the child's own Terminate must be able to self-erase while the parent keeps the edge.
  */
@@ -181,7 +187,7 @@ export function moleculeThread(m: Molecule): string {
   }
 }
 
-/** Seed 000 §7: an escalation is a conversation on thread `escalation:<id>`. */
+/** An escalation is a conversation on thread `escalation:<id>` (docs/protocol.md#escalation). */
 export const escalationThread = (id: string): string => threads.escalation(id);
 
 /** The escalation id of an `escalation:<id>` thread (the inverse of `escalationThread`). */

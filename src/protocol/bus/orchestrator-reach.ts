@@ -1,15 +1,15 @@
-// Extension to seed 000 §6 routing, where the seed is explicit about what the orchestrator
-// does but silent on how it is routed: §5 ("tier-specific behavior") has the
-// orchestrator-as-agent observe disk and Send into mailboxes — "recovery messages after a
-// failure" — and §11 has a failed Run surface "as a Send into the failing instance's
-// mailbox". The orchestrator sparks only the leads, so §6 visibility alone would refuse its
-// recovery Send to a task's worker.
+// An extension of routing locality (docs/protocol.md#dispatch), where the protocol says what
+// the orchestrator does but not how it is routed: the orchestrator observes disk and sends into
+// mailboxes (recovery messages after a failure), and a failed Run surfaces as mail to the
+// failing instance (docs/protocol.md#persistence). The orchestrator sparks only the leads, so
+// visibility alone would refuse its recovery Send to a task's worker.
 //
 // Rule: a root instance (on a thread sparked from nowhere: the orchestrator's job thread) may
 // address any instance of its own dispatch tree — every thread whose lineage leads back to
 // the root's. Nobody else gains anything, and the tree still only grows by [spark] (which
-// keeps its fresh-thread and fan-out checks). Added with the engine's turn loop (issue 11
-// point 1, issue 9 point 6); the protocol's owner keeps this folder.
+// keeps its fresh-thread and fan-out checks). Added with the engine's turn loop, so that a
+// recovery message joins the failing instance's mailbox rather than replacing what it was
+// working on; the protocol's owner keeps this folder.
 
 import type { Address } from "../address.js";
 import type { Store } from "./store.js";

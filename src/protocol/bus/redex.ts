@@ -1,10 +1,11 @@
-// Rule names and redexes. Every reduction rule of seed 000 §5–§9 has one name here, plus four
-// extensions where the seed is silent (marked below), each needed for a property §12 states.
+// Rule names and redexes. Every reduction rule of the protocol has one name here (as
+// docs/protocol.md names it), plus cfa-bot's own rules where the protocol is silent (marked
+// below), each needed for an invariant (docs/protocol.md#invariants).
 
 import type { Content, Molecule, Payload, Policy } from "./molecules.js";
 
-export const SEED_RULES = [
-  // §5
+export const PROTOCOL_RULES = [
+  // docs/protocol.md#message-soup
   "send",
   "spark",
   "send-terminate",
@@ -12,16 +13,16 @@ export const SEED_RULES = [
   "wake",
   "send-step",
   "nosend-step",
-  // §7
+  // docs/protocol.md#escalation
   "ask-step",
   "ask",
   "escalate",
   "human-reply",
   "respond",
-  // §8
+  // docs/protocol.md#intervention
   "interrupt",
   "wake-int",
-  // §9
+  // docs/protocol.md#withdrawal
   "term-run",
   "term-idle",
   "term-mbox",
@@ -31,13 +32,13 @@ export const SEED_RULES = [
 ] as const;
 
 /**
- * Extensions. [send-refuse]: §6 says an invalid Send does not reduce; without a rule to drop
- * the refused payload its instance could never return to Idle. [term-ask], [term-proxy],
- * [term-int]: AskQuestion, Proxy/AskHuman and Interrupt molecules are thread-tagged too, and
- * [term-final] waits for every t-tagged molecule to go (§12 "Cascade completeness").
- * [send-block], [unblock], [term-blocked]: §13's spark "blocked until the parent closes an
- * existing conversation" (issue 11 point 3) — the blocked spark leaves the Send as a
- * Blocked molecule, so its sender is not wedged, and starts when a slot frees.
+ * Extensions. [send-refuse]: an invalid Send does not reduce (docs/protocol.md#dispatch);
+ * without a rule to drop the refused payload its instance could never return to Idle.
+ * [term-ask], [term-proxy], [term-int]: AskQuestion, Proxy/AskHuman and Interrupt molecules
+ * are thread-tagged too, and [term-final] waits for every t-tagged molecule to go (cascade
+ * completeness). [send-block], [unblock], [term-blocked]: a spark past the fan-out cap waits
+ * until the parent closes a child (docs/protocol.md#configuration) — the blocked spark leaves
+ * the Send as a Blocked molecule, so its sender is not wedged, and starts when a slot frees.
  */
 export const EXTENSION_RULES = [
   "send-refuse",
@@ -49,7 +50,7 @@ export const EXTENSION_RULES = [
   "term-blocked",
 ] as const;
 
-export const RULE_NAMES = [...SEED_RULES, ...EXTENSION_RULES] as const;
+export const RULE_NAMES = [...PROTOCOL_RULES, ...EXTENSION_RULES] as const;
 export type RuleName = (typeof RULE_NAMES)[number];
 
 /** Rules with no choice in their RHS: `endTurn` and friends drain these to rest. */
@@ -80,7 +81,7 @@ export interface Redex {
   molecules: readonly Molecule[];
 }
 
-/** The choice a rule's RHS carries, supplied by whoever fires it (seed 000 §5, §7). */
+/** The choice a rule's RHS carries, supplied by whoever fires it (the agent's own). */
 export interface RuleInputs {
   "send-step": Payload[];
   "ask-step": { id: string; question: Content; policy: Policy };

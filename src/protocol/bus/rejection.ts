@@ -1,5 +1,5 @@
-// Seed 000 §6 routing validity and §13 fan-out cap: why a payload may not reduce. The check
-// is structural and pre-delivery; the reasons are typed so the engine can tell the agent.
+// Routing locality (docs/protocol.md#dispatch) and the fan-out cap: why a payload may not reduce.
+// The check is structural and pre-delivery; the reasons are typed so the engine can tell the agent.
 
 import type { Payload } from "./molecules.js";
 

@@ -1,8 +1,8 @@
-// Seed 000 §6 routing validity, §13 fan-out cap: the structural, pre-delivery check of a
-// payload. The engine calls `checkPayloads` while an agent composes a Send, so the agent
-// hears "no" at once (or that its spark will wait under the cap); [send] / [spark] /
-// [send-block] / [send-terminate] re-check at reduction time, since the soup may have
-// changed in between (a sibling terminated, a thread taken).
+// Routing locality (docs/protocol.md#dispatch) and the fan-out cap: the structural, pre-delivery
+// check of a payload. The engine calls `checkPayloads` while an agent composes a Send, so the agent
+// hears "no" at once (or that its spark will wait under the cap); [send] / [spark] / [send-block] /
+// [send-terminate] re-check at reduction time, since the soup may have changed in between (a
+// sibling terminated, a thread taken).
 
 import { addressKey, type Address } from "../address.js";
 import type { MailboxMolecule, ParentMolecule, Payload, SendMolecule } from "./molecules.js";
@@ -61,7 +61,7 @@ function remember(store: Store, sender: Address, payload: Payload, pending: Pend
 }
 
 /**
- * Seed 000 §13: a spark from `sender` now waits under the fan-out cap when its thread has no
+ * A spark from `sender` now waits under the fan-out cap when its thread has no
  * free slot, or when older sparks already wait there (first come, first served).
  */
 function wouldBlock(store: Store, sender: Address, pending: Pending): boolean {
@@ -99,8 +99,8 @@ export function rejectPayload(
     payload,
     message,
   });
-  // A withdrawn instance's in-flight Send reaches nobody (seed 000 §9 "dropping in-flight
-  // broadcasts"); refusing here keeps it from sparking children only to have them cascaded.
+  // A withdrawn instance's in-flight Send reaches nobody ([term-send] drops it); refusing here
+  // keeps it from sparking children only to have them cascaded.
   if (store.terminated.has(sender.thread)) {
     return reject(
       "terminated",

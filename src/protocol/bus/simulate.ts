@@ -1,6 +1,7 @@
-// Nondeterminism as an input (seed 000 §5: "rules fire in parallel wherever their LHS
-// matches"). The scheduler repeatedly picks one enabled redex with a seeded PRNG and fires
-// it, asking the behaviour functions for the choices rules carry; a seed replays exactly.
+// Nondeterminism as an input (rules fire wherever the molecules they consume are disjoint:
+// docs/protocol.md#message-soup). The scheduler repeatedly picks one enabled redex with a seeded
+// PRNG and fires it, asking the behaviour functions for the choices rules carry; a seed replays
+// exactly.
 
 import type { StepResult } from "./effects.js";
 import type {

@@ -1,7 +1,7 @@
-// The soup (seed 000 §5–§9): a deterministic in-memory multiset of molecules with indexes.
-// `enabled()` lists every rule instance whose LHS matches; `fire()` fires one. The
-// engine-facing calls below (wake, endTurn, terminate, …) are built only from those rules:
-// each fires rules and returns the events and effects they produced.
+// The soup (docs/protocol.md#message-soup): a deterministic in-memory multiset of molecules with
+// indexes. `enabled()` lists every rule instance whose LHS matches; `fire()` fires one. The
+// engine-facing calls below (wake, endTurn, terminate, …) are built only from those rules: each
+// fires rules and returns the events and effects they produced.
 
 import { addressKey, parseAddressKey, type Address } from "../address.js";
 import { canonicalLine } from "../canonical-json.js";
@@ -29,11 +29,11 @@ import { storeFromSnapshot } from "./store-from-snapshot.js";
 import { DEFAULT_FAN_OUT_CAP, Store } from "./store.js";
 
 export interface SoupOptions {
-  /** Seed 000 §13: live children per parent thread; a spark beyond it waits ([send-block]). */
+  /** Live children per parent thread; a spark beyond it waits ([send-block]). */
   fanOutCap?: number;
 }
 
-/** How a Run ended, as the agent's logic chose (seed 000 §5, §7). */
+/** How a Run ended, as the agent's logic chose. */
 export type TurnResult =
   | { rule: "send-step"; payloads: Payload[] }
   | { rule: "nosend-step" }
@@ -125,7 +125,7 @@ export class Soup {
     return out;
   }
 
-  /** Seed 000 §6: would `payload` from `sender` reduce, after the `pending` ones before it? */
+  /** Would `payload` from `sender` reduce, after the `pending` ones before it? */
   check(sender: Address, payload: Payload, pending: readonly Payload[] = []): Rejection | null {
     return checkPayloads(this.store, sender, [...pending, payload]).at(-1) ?? null;
   }
@@ -136,7 +136,7 @@ export class Soup {
   }
 
   /**
-   * Seed 000 §13: would `payload` from `sender`, after the `pending` ones before it, be a
+   * Would `payload` from `sender`, after the `pending` ones before it, be a
    * spark that waits under the fan-out cap ([send-block]) rather than starting at once?
    */
   blocks(sender: Address, payload: Payload, pending: readonly Payload[] = []): boolean {
@@ -221,7 +221,7 @@ export class Soup {
     return out;
   }
 
-  /** Places Interrupt(thread, content) (seed 000 §8); the next wake on thread runs on it. */
+  /** Places Interrupt(thread, content) (an intervention); the next wake on thread runs on it. */
   interrupt(thread: string, content: Content): StepResult {
     this.liveThread(thread, "interrupt");
     this.store.addInterrupt({ kind: "Interrupt", thread, content });
@@ -298,7 +298,7 @@ export class Soup {
     return this.store.terminated.has(thread);
   }
 
-  /** Seed 000 §6: the instances `a` may send to. */
+  /** The instances `a` may send to (its visibility, docs/protocol.md#dispatch). */
   visibleFrom(a: Address): Address[] {
     return [...(this.store.visibility.get(addressKey(a)) ?? [])].map(parseAddressKey);
   }
@@ -350,9 +350,9 @@ export class Soup {
   }
 
   /**
-   * Seed 000 §11: what the log preserves of this soup. A Run is transient: it becomes the
-   * Idle it woke from, with what it consumed back in the mailbox / as pending Interrupts
-   * (a crash mid-Run loses that turn, not its input). Everything else is durable.
+   * What the log preserves of this soup (docs/protocol.md#persistence). A Run is transient: it
+   * becomes the Idle it woke from, with what it consumed back in the mailbox / as pending
+   * Interrupts (a crash mid-Run loses that turn, not its input). Everything else is durable.
    */
   durable(): Soup {
     return new Soup(durableProjection(this.store));
@@ -386,7 +386,7 @@ export class Soup {
         this.fireFirstOf(SEND_RULES, send, out, "internal: a Send with no rule");
         continue;
       }
-      // §13: a slot freed by a close starts the oldest spark waiting for it.
+      // A slot freed by a close starts the oldest spark waiting for it ([unblock]).
       const blocked = firstUnblockable(s);
       if (blocked !== undefined) {
         this.fireFirstOf(RULES.unblock as Rule, blocked, out, "internal: no [unblock]");

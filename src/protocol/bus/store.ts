@@ -1,10 +1,11 @@
-// The soup's storage: molecules in bags with indexes, plus the relations the seed keeps
-// beside them (§6 visibility, §11 threads and the dispatch graph). Rules and fold change it
-// only through these primitives, which keep the indexes right.
+// The soup's storage: molecules in bags with indexes, plus the relations the protocol keeps
+// beside them (visibility, threads and the dispatch graph: docs/protocol.md#dispatch). Rules
+// and fold change it only through these primitives, which keep the indexes right.
 //
-// Molecules live in bags (arrays) keyed by what identifies them, so a broken rule that made
-// a second Idle for one (A, t) would leave two molecules there, and §12's "Single-instance
-// lifecycle" check would see them, instead of one silently overwriting the other.
+// Molecules live in bags (arrays) keyed by what identifies them, so a broken rule that made a
+// second Idle for one (A, t) would leave two molecules there, and the single-instance lifecycle
+// check (docs/protocol.md#invariants) would see them, instead of one silently overwriting the
+// other.
 
 import { addressKey, type Address } from "../address.js";
 import type {
@@ -38,11 +39,11 @@ export class Store {
   readonly blocked = new Map<string, BlockedMolecule[]>();
 
   // Relations beside the molecules; durable, rebuilt by fold.
-  /** Seed 000 §6: address key → the address keys it may send to. */
+  /** Visibility: address key → the address keys it may send to. */
   readonly visibility = new Map<string, Set<string>>();
   /** Every thread ever opened, so a spark never reuses one (Parent edges stay a tree). */
   readonly threads = new Map<string, ThreadKind>();
-  /** Seed 000 §11: the dispatch graph, child thread → parent thread, never forgotten. */
+  /** The dispatch graph, child thread → parent thread, never forgotten (it is persisted). */
   readonly lineage = new Map<string, string>();
   /** Threads a Terminate has been placed on; nothing may address them again. */
   readonly terminated = new Set<string>();
@@ -55,7 +56,7 @@ export class Store {
   /** Thread → keys of the instances on it that have a state or a mailbox. */
   readonly onThread = new Map<string, Set<string>>();
   readonly addresses = new Map<string, Address>();
-  /** Parent thread → live (not terminated) instance children: the fan-out count (§13). */
+  /** Parent thread → live (not terminated) instance children: the fan-out count. */
   readonly liveChildren = new Map<string, number>();
   /** Idle instances with mail or a pending Interrupt: where [wake] / [wake-int] match. */
   readonly ready = new Set<string>();
@@ -69,8 +70,8 @@ export class Store {
   constructor(readonly fanOutCap: number = DEFAULT_FAN_OUT_CAP) {}
 
   /**
-   * Fold replays a whole log and never reads the wake indexes on the way (issue 11 point 10:
-   * keeping them per event was a third of a fold): stop maintaining them until `settle`.
+   * Fold replays a whole log and never reads the wake indexes on the way (keeping them per
+   * event was a third of a fold's time): stop maintaining them until `settle`.
    */
   deferIndexes(): void {
     this.deferred = true;
@@ -220,7 +221,7 @@ export class Store {
     bagRemove(this.terminates, m.thread, m);
   }
 
-  /** Seed 000 §6: `viewer` may now address `seen`. */
+  /** `viewer` may now address `seen`. */
   see(viewer: string, seen: string): void {
     let set = this.visibility.get(viewer);
     if (set === undefined) this.visibility.set(viewer, (set = new Set()));
@@ -237,8 +238,8 @@ export class Store {
 
   /**
    * [spark] and [unblock] (and their replay): the instance `to` starts on its own thread
-   * under `from`'s, `first` in its mailbox; seed 000 §6: B's visibility gains (A, t') and
-   * A's is initialised with (B, t).
+   * under `from`'s, `first` in its mailbox; B's visibility gains (A, t') and A's is
+   * initialised with (B, t) (docs/protocol.md#dispatch).
    */
   startInstance(from: Address, to: Address, first: Content): void {
     this.openInstanceThread(to.thread, from.thread);
@@ -259,7 +260,7 @@ export class Store {
     this.lineage.set(thread, parent);
   }
 
-  /** A Terminate was placed on `thread`: it frees its fan-out slot at once (§13). */
+  /** A Terminate was placed on `thread`: it frees its fan-out slot at once. */
   markTerminated(thread: string): void {
     if (this.terminated.has(thread)) return;
     this.terminated.add(thread);

@@ -1,5 +1,6 @@
-// Seed 000 §7/§9: withdraw rides on the answer. `[WITHDRAW]\n<reason>` is the only protocol
-// element that crosses the tool boundary; the calling skill writes its own withdraw outcome.
+// Withdraw rides on the answer (docs/protocol.md#escalation). `[WITHDRAW]\n<reason>` is the only
+// protocol element that crosses the tool boundary; the calling skill writes its own withdraw
+// outcome.
 
 export const WITHDRAW_MARKER = "[WITHDRAW]";
 

@@ -1,4 +1,4 @@
-// seed 000 §7 [ask-step]  Run(A, t, m) → AskQuestion(A, t, x, π)
+// docs/protocol.md#escalation [ask-step]  Run(A, t, m) → AskQuestion(A, t, x, π)
 // The agent picks the escalation id, the question x and the state's policy π. The id names
 // the thread escalation:<id>, so it must be new: it is reserved here.
 

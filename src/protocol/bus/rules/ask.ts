@@ -1,6 +1,6 @@
-// seed 000 §7 [ask]  AskQuestion(A, t, x, π) → Proxy(t, x, π, fresh) ‖ Idle_A(t)
-// plus Parent(escalation:<id>, t): escalations are sparked like any dispatch (§7), so a
-// withdraw cascade from t reaches the pending escalation (§9).
+// docs/protocol.md#escalation [ask]  AskQuestion(A, t, x, π) → Proxy(t, x, π, fresh) ‖ Idle_A(t)
+// plus Parent(escalation:<id>, t): escalations are sparked like any dispatch, so a
+// withdraw cascade from t reaches the pending escalation (docs/protocol.md#withdrawal).
 
 import { escalationThread } from "../molecules.js";
 import { loneRule } from "./skeletons.js";

@@ -1,4 +1,5 @@
-// seed 000 §9 [cascade]  Terminate(t) ‖ Parent(t', t) → Terminate(t) ‖ Terminate(t')
+// docs/protocol.md#withdrawal [cascade]
+//   Terminate(t) ‖ Parent(t', t) → Terminate(t) ‖ Terminate(t')
 // The child inherits the parent's mode (a withdraw drops the whole subtree; closing a state
 // thread merges it). The edge is consumed "so no thread is terminated twice": a child that
 // was already closed by [send-terminate] just loses its edge.

@@ -1,4 +1,4 @@
-// seed 000 §7 [escalate]  Proxy(t, x, π, h) → AskHuman(t, y, π)   when π ≠ never
+// docs/protocol.md#escalation [escalate]  Proxy(t, x, π, h) → AskHuman(t, y, π)   when π ≠ never
 // The proxy picks the framed question y.
 
 import { requireInput } from "./rule.js";

@@ -1,4 +1,4 @@
-// seed 000 §7 [human-reply]  AskHuman(t, y, π) → Proxy(t, x', π, post-human)
+// docs/protocol.md#escalation [human-reply]  AskHuman(t, y, π) → Proxy(t, x', π, post-human)
 // x' is what the proxy works on next: the human's reply.
 
 import { requireInput } from "./rule.js";

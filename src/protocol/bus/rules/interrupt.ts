@@ -1,4 +1,4 @@
-// seed 000 §8 [interrupt]  Run(A, t, X) ‖ Interrupt(t, Y) → Run(A, t, Y)
+// docs/protocol.md#intervention [interrupt]  Run(A, t, X) ‖ Interrupt(t, Y) → Run(A, t, Y)
 // The work on X is abandoned; both consumptions become durable at the turn's end.
 
 import { interruptOn } from "./skeletons.js";

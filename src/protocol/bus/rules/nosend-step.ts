@@ -1,4 +1,4 @@
-// seed 000 §5 [nosend-step]  Run(A, t, m) → Idle_A(t)
+// docs/protocol.md#message-soup [nosend-step]  Run(A, t, m) → Idle_A(t)
 
 import { loneRule } from "./skeletons.js";
 

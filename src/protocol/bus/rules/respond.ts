@@ -1,4 +1,4 @@
-// seed 000 §7 [respond]
+// docs/protocol.md#escalation [respond]
 //   Proxy(t, x, π, h) ‖ Mailbox_A(t, as) → Mailbox_A(t, as ++ [ans])   when π ≠ always OR h = post-human
 // The answer may be `[WITHDRAW]\n<reason>`: the effect says so, the caller decides.
 

@@ -1,5 +1,5 @@
-// The shape every reduction rule has: where its LHS is anchored, how to find its matches
-// there, and how to rewrite LHS → RHS. Each rule lives in its own file, named as in seed 000.
+// The shape every reduction rule has: where its LHS is anchored, how to find its matches there, and
+// how to rewrite LHS → RHS. Each rule lives in its own file, named as in docs/protocol.md.
 
 import { BusUsageError } from "../errors.js";
 import type { StepResult } from "../effects.js";

@@ -1,5 +1,5 @@
-// Extension of seed 000 §13 (the per-parent fan-out cap: "a spark that would exceed the cap
-// is blocked until the parent closes an existing conversation"):
+// cfa-bot's own rule for the per-parent fan-out cap (docs/protocol.md#configuration: a spark
+// past the cap waits until the parent closes a child):
 //   [send-block]  Send(B, t, (A,t',x):msgs) → Send(B, t, msgs) ‖ Blocked(B, t, (A,t',x))
 // when the payload would spark (no instance on t', t' fresh) but t has `fanOutCap` live
 // children, or earlier blocked sparks wait under t (first come, first served). The spark

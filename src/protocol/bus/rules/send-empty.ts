@@ -1,4 +1,4 @@
-// seed 000 §5 [send-empty]  Send(B, t, []) → Idle_B(t)
+// docs/protocol.md#message-soup [send-empty]  Send(B, t, []) → Idle_B(t)
 
 import { loneRule } from "./skeletons.js";
 

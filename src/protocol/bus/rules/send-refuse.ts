@@ -1,4 +1,4 @@
-// Extension of seed 000 §6 "Invalid Sends do not reduce":
+// cfa-bot's own rule, since an invalid Send does not reduce (docs/protocol.md#dispatch):
 //   Send(B, t, p:msgs) → Send(B, t, msgs)   when p fails the routing check
 // The refused payload reaches nobody; its sender is told (effect `refused`) and its Send can
 // still reach [send-empty], so the instance is not stuck forever.

@@ -1,5 +1,5 @@
-// seed 000 §5 [send-step]  Run(A, t, m) → Send(A, t, xs)
-// The agent's logic picks xs (the only non-determinism of §5); it arrives as the input.
+// docs/protocol.md#message-soup [send-step]  Run(A, t, m) → Send(A, t, xs)
+// The agent's logic picks xs (the only choice the rules leave open); it arrives as the input.
 
 import { BusUsageError } from "../errors.js";
 import { requireInput } from "./rule.js";

@@ -1,6 +1,6 @@
-// seed 000 §5 [send-terminate]
+// docs/protocol.md#message-soup [send-terminate]
 //   Send(B, t, terminate(t'):msgs) ‖ Parent(t', t) → Send(B, t, msgs) ‖ Parent(t', t) ‖ Terminate(t')
-// A parent closing its child: the Terminate merges (seed 000 §10).
+// A parent closing its child: the Terminate merges its work (docs/protocol.md#workspaces).
 
 import { headRule } from "./skeletons.js";
 

@@ -1,6 +1,6 @@
-// seed 000 §5 [send]
+// docs/protocol.md#message-soup [send]
 //   Send(B, t, (A,t',x):msgs) ‖ Mailbox_A(t', as) → Send(B, t, msgs) ‖ Mailbox_A(t', as ++ [x])
-// only when (A, t') is in B's visibility set (§6 routing validity).
+// only when (A, t') is in B's visibility set (routing locality, docs/protocol.md#dispatch).
 
 import { addressKey } from "../../address.js";
 import { stamp } from "./rule.js";
@@ -12,7 +12,7 @@ export const sendRule = headRule("send", (store, send, { mailbox }, out) => {
   const content = stamp(payload.content, send.a);
   store.replaceState(send, { kind: "Send", a: send.a, msgs });
   store.appendMail(mailbox, content);
-  // seed 000 §6: participating on a thread teaches the participants about each other.
+  // docs/protocol.md#dispatch: participating on a thread teaches the participants about each other.
   store.see(addressKey(mailbox.a), addressKey(send.a));
   out.events.push({ type: "deliver", from: send.a, to: mailbox.a, content });
 });

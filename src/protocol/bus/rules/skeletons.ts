@@ -1,7 +1,7 @@
 // The shapes most rules share, written once: a rule whose LHS is one molecule, a [term-*]
 // rule that consumes what a Terminate(t) reaches, a Send rule chosen by its head payload, an
-// interrupt, and the start of a sparked instance. Each
-// rule keeps its own file, named as in seed 000; what it holds is only what is its own.
+// interrupt, and the start of a sparked instance. Each rule keeps its own file, named as in
+// docs/protocol.md; what it holds is only what is its own.
 
 import type { Address } from "../../address.js";
 import type { StepResult } from "../effects.js";
@@ -35,8 +35,8 @@ export function loneRule<R extends RuleName, K extends Molecule["kind"]>(
 }
 
 /**
- * Seed 000 §9's [term-*] shape: Terminate(t) ‖ m → Terminate(t), for every m tagged with t
- * that `reach` finds; `consume` removes m and says what happened.
+ * The [term-*] shape (docs/protocol.md#withdrawal): Terminate(t) ‖ m → Terminate(t), for every m
+ * tagged with t that `reach` finds; `consume` removes m and says what happened.
  */
 export function terminateRule<R extends RuleName, M extends Molecule>(
   name: R,
@@ -60,8 +60,8 @@ type Released = "term-run" | "term-idle" | "term-send" | "term-ask";
 
 /**
  * [term-run], [term-idle], [term-send], [term-ask]: the instance's state on t goes, which
- * releases the instance (seed 000 §9, §10): the engine merges or drops its workspace
- * according to the Terminate's mode.
+ * releases the instance: the engine merges or drops its workspace according to the
+ * Terminate's mode (docs/protocol.md#workspaces).
  */
 export function releaseRule<R extends Released, K extends "Run" | "Idle" | "Send" | "AskQuestion">(
   name: R,
@@ -102,7 +102,7 @@ export function startInstance(
 type HeadRule = Exclude<SendHead["rule"], "send-empty">;
 
 /**
- * The Send rules of seed 000 §5–§6 and §13: exactly one matches a Send, by what its head
+ * The Send rules (docs/protocol.md#message-soup): exactly one matches a Send, by what its head
  * payload is (routing.ts: classifySend); `fire` gets that classification.
  */
 export function headRule<R extends HeadRule>(
@@ -138,9 +138,9 @@ export function headRule<R extends HeadRule>(
 }
 
 /**
- * Seed 000 §8 [interrupt] and [wake-int]: an instance's Run or Idle on t meets an
- * Interrupt(t, Y) and becomes Run(A, t, Y), bypassing the mailbox; what a Run had consumed
- * is kept, the interrupt last.
+ * [interrupt] and [wake-int] (docs/protocol.md#intervention): an instance's Run or Idle on t meets
+ * an Interrupt(t, Y) and becomes Run(A, t, Y), bypassing the mailbox; what a Run had consumed is
+ * kept, the interrupt last.
  */
 export function interruptOn<R extends "interrupt" | "wake-int">(
   name: R,

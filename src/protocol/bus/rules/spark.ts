@@ -1,8 +1,8 @@
-// seed 000 §5 [spark]
+// docs/protocol.md#message-soup [spark]
 //   Send(B, t, (A,t',x):msgs) → Send(B, t, msgs) ‖ Mailbox_A(t', [x]) ‖ Idle_A(t') ‖ Parent(t', t)
 // when no instance exists on t' (sparks always open a fresh thread, which keeps Parent edges
-// a tree) and B's thread stays within the fan-out cap with no spark waiting there (§13;
-// otherwise [send-block]).
+// a tree) and B's thread stays within the fan-out cap with no spark waiting there
+// (otherwise [send-block]).
 
 import { headRule, startInstance } from "./skeletons.js";
 

@@ -1,4 +1,4 @@
-// What a Terminate(t) can reach: the molecules tagged with thread t (seed 000 §9).
+// What a Terminate(t) can reach: the molecules tagged with thread t (docs/protocol.md#withdrawal).
 
 import type { EscalationMolecule, InstanceMolecule, MailboxMolecule } from "../molecules.js";
 import type { Store } from "../store.js";

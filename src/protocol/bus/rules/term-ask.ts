@@ -1,4 +1,5 @@
-// Extension of seed 000 §9: [term-ask]  Terminate(t) ‖ AskQuestion(A, t, x, π) → Terminate(t)
+// cfa-bot's own withdrawal rule (docs/protocol.md#withdrawal):
+//   [term-ask]  Terminate(t) ‖ AskQuestion(A, t, x, π) → Terminate(t)
 // An AskQuestion is the instance's state between [ask-step] and [ask]; like Run and Send it
 // is t-tagged, and [term-final] could not fire while it remained.
 // Consuming it releases the instance (skeletons.ts: releaseRule).

@@ -1,4 +1,4 @@
-// Extension of seed 000 §9 for [send-block]'s molecule:
+// cfa-bot's own withdrawal rule (docs/protocol.md#withdrawal), for [send-block]'s molecule:
 //   [term-blocked]  Terminate(t) ‖ Blocked(B, t, (A,t',x)) → Terminate(t)
 // A withdrawn (or closed) parent's waiting sparks never start: they are t-tagged, so
 // [term-final] waits for them to go, and the thread each had reserved is closed for good.

@@ -1,4 +1,5 @@
-// seed 000 §9 [term-final]  Terminate(t) → ε   when no other t-tagged molecule remains
+// docs/protocol.md#withdrawal [term-final]
+//   Terminate(t) → ε   when no other t-tagged molecule remains
 
 import { untagged } from "./tagged.js";
 import { loneRule } from "./skeletons.js";

@@ -1,4 +1,4 @@
-// seed 000 §9 [term-idle]  Terminate(t) ‖ Idle_A(t) → Terminate(t)
+// docs/protocol.md#withdrawal [term-idle]  Terminate(t) ‖ Idle_A(t) → Terminate(t)
 // Consuming it releases the instance (skeletons.ts: releaseRule).
 
 import { releaseRule } from "./skeletons.js";

@@ -1,6 +1,7 @@
-// Extension of seed 000 §9: [term-int]  Terminate(t) ‖ Interrupt(t, Y) → Terminate(t)
-// An Interrupt aimed at a withdrawn thread has nobody left to redirect (§8 "scoping rides on
-// thread choice"); it is t-tagged, so [term-final] waits for it to go.
+// cfa-bot's own withdrawal rule (docs/protocol.md#withdrawal):
+//   [term-int]  Terminate(t) ‖ Interrupt(t, Y) → Terminate(t)
+// An Interrupt aimed at a withdrawn thread has nobody left to redirect (an intervention is
+// scoped by its thread); it is t-tagged, so [term-final] waits for it to go.
 
 import { terminateRule } from "./skeletons.js";
 

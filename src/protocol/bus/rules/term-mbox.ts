@@ -1,4 +1,4 @@
-// seed 000 §9 [term-mbox]  Terminate(t) ‖ Mailbox_A(t, q) → Terminate(t)
+// docs/protocol.md#withdrawal [term-mbox]  Terminate(t) ‖ Mailbox_A(t, q) → Terminate(t)
 // In-flight mail is flushed.
 
 import { mailboxesOn } from "./tagged.js";

@@ -1,4 +1,4 @@
-// Extension of seed 000 §9: [term-proxy]
+// cfa-bot's own withdrawal rule (docs/protocol.md#withdrawal), [term-proxy]:
 //   Terminate(escalation:<id>) ‖ Proxy(id, …) → Terminate(escalation:<id>)
 //   Terminate(escalation:<id>) ‖ AskHuman(id, …) → Terminate(escalation:<id>)
 // [ask] links escalation:<id> under the caller's thread, so a withdraw cascade reaches a

@@ -1,5 +1,6 @@
-// seed 000 §9 [term-run]  Terminate(t) ‖ Run(A, t, X) → Terminate(t)
-// The Run's consumption is recorded so the log drops what the Run had taken (§11).
+// docs/protocol.md#withdrawal [term-run]  Terminate(t) ‖ Run(A, t, X) → Terminate(t)
+// The Run's consumption is recorded so the log drops what the Run had taken (a Run
+// itself is not persisted: docs/protocol.md#persistence).
 // Consuming it releases the instance (skeletons.ts: releaseRule).
 
 import { releaseRule } from "./skeletons.js";

@@ -1,4 +1,4 @@
-// seed 000 §9 [term-send]  Terminate(t) ‖ Send(A, t, msgs) → Terminate(t)
+// docs/protocol.md#withdrawal [term-send]  Terminate(t) ‖ Send(A, t, msgs) → Terminate(t)
 // The in-flight broadcast is dropped.
 // Consuming it releases the instance (skeletons.ts: releaseRule).
 

@@ -1,8 +1,10 @@
-// Extension of seed 000 §13, the other half of [send-block]:
+// cfa-bot's own rule for the fan-out cap (docs/protocol.md#configuration), the other half of
+// [send-block]:
 //   [unblock]  Blocked(B, t, (A,t',x)) → Mailbox_A(t', [x]) ‖ Idle_A(t') ‖ Parent(t', t)
-// for the oldest Blocked under t, when t is live and has fewer than `fanOutCap` live
-// children. Its right-hand side is [spark]'s (§5), with §6's visibility: B sees (A, t'), A
-// is initialised with (B, t); the runtime installs the instance as at any spark.
+// for the oldest Blocked under t, when t is live and has fewer than `fanOutCap` live children.
+// Its right-hand side is [spark]'s, with a spark's visibility (docs/protocol.md#dispatch):
+// B sees (A, t'), A is initialised with (B, t); the runtime installs the instance as at any
+// spark.
 
 import { loneRule, startInstance } from "./skeletons.js";
 

@@ -1,6 +1,7 @@
-// seed 000 §5 [wake]  Idle_A(t) ‖ Mailbox_A(t, m:rs) → Run(A, t, m) ‖ Mailbox_A(t, rs)
+// docs/protocol.md#message-soup [wake]
+//   Idle_A(t) ‖ Mailbox_A(t, m:rs) → Run(A, t, m) ‖ Mailbox_A(t, rs)
 // The log records it for information only: the consumption of m becomes durable at turn end
-// (§11 bounded crash-loss), so a crash mid-Run leaves m in the mailbox.
+// (bounded crash-loss, docs/protocol.md#invariants), so a crash mid-Run leaves m in the mailbox.
 
 import { addressKey } from "../../address.js";
 import { part, type Rule } from "./rule.js";
