@@ -29,12 +29,19 @@ export async function oversizedFiles(
     exclude?: readonly string[];
     /** Given what git listed (null: it could not), for a caller that checks the same names. */
     onListed?: (listed: readonly string[] | null) => void;
+    /**
+     * The names git would add under these paths and excludes, when the caller has just
+     * listed them (tree-status.ts filesToAdd): git is not asked again.
+     */
+    listed?: readonly string[];
   } = {},
 ): Promise<OversizedFile[]> {
   const specs = options.paths?.map((file) => `:(literal)${file}`) ?? [];
   if (options.paths !== undefined && specs.length === 0) return [];
   const excluded = (options.exclude ?? []).map((prefix) => `:(exclude,literal)${prefix}`);
-  const listed = await filesGitWouldAdd(git, [...(specs.length > 0 ? specs : ["."]), ...excluded]);
+  const listed =
+    options.listed ??
+    (await filesGitWouldAdd(git, [...(specs.length > 0 ? specs : ["."]), ...excluded]));
   options.onListed?.(listed);
   if (listed === null) return [];
   const byFolder = new Map<string, Set<string>>();

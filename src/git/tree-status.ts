@@ -32,8 +32,20 @@ export interface TreeStatus {
   entries: { code: string; path: string }[];
 }
 
-export async function treeStatus(git: GitClient, inside: string): Promise<TreeStatus | null> {
+export async function treeStatus(
+  git: GitClient,
+  inside: string,
+  options: {
+    /**
+     * false: git does not write the index it refreshed (`--no-optional-locks`:
+     * https://git-scm.com/docs/git#Documentation/git.txt---no-optional-locks), so a look taken
+     * outside the repo's lock never holds `index.lock` while the engine commits there.
+     */
+    optionalLocks?: boolean;
+  } = {},
+): Promise<TreeStatus | null> {
   const result = await git.run([
+    ...(options.optionalLocks === false ? ["--no-optional-locks"] : []),
     "status",
     "--porcelain=v1",
     "-z",
@@ -68,4 +80,17 @@ export async function treeStatus(git: GitClient, inside: string): Promise<TreeSt
     else if (x !== " " && x !== "?") status.stagedInside = true;
   }
   return status;
+}
+
+/**
+ * The files of a look that `git add --all` would stage, outside `exclude` (a root-relative
+ * folder), as `ls-files --others --modified` lists them (files-git-would-add.ts): untracked
+ * ones (`??`) and tracked ones the tree changed, a deletion or a conflict included (Y is not
+ * blank); not those only staged, which the tree did not change since.
+ */
+export function filesToAdd(look: TreeStatus, exclude: string): string[] {
+  return look.entries
+    .filter(({ code }) => code === "??" || code[1] !== " ")
+    .map(({ path }) => path)
+    .filter((file) => file !== exclude && !file.startsWith(`${exclude}/`));
 }

@@ -206,7 +206,7 @@ describe(cases("huge files a command leaves, through every path to a commit", CA
   );
 });
 
-describe(cases("the bound itself, and files copied at dispatch", 2), () => {
+describe(cases("the bound itself, files copied at dispatch, a file a nested repository hid", 3), () => {
   it("a file of exactly limits.fileMiB is committed", async () => {
     const c = await makeCtx();
     sparse(c.job.root, "fits.bin", LIMIT);
@@ -218,6 +218,23 @@ describe(cases("the bound itself, and files copied at dispatch", 2), () => {
     await c.repo.commit("turn");
     expect(largestBlob(c, "cfa/1")).toBe(LIMIT);
     expect(push(c, "cfa/1").status).toBe(0);
+  });
+
+  it("a 101 MiB file inside a nested repository the after-command sweep removes: the agent is told", async () => {
+    const c = await makeCtx();
+    // git lists a nested repository as one entry (`vendor/lib/`), not the files in it: the
+    // files become the tree's own only once the sweep removed its `.git`.
+    execFileSync("git", ["init", "--quiet", path.join(c.job.root, "vendor/lib")]);
+    sparse(c.job.root, "vendor/lib/big.bin", 101 * MIB);
+    const contained = await containWorkspace(c.repo, {
+      protect: [".cfa/"],
+      ownRecord: () => false,
+    });
+    expect(contained.notes.join("\n")).toContain(
+      "cfa: vendor/lib/big.bin is 101.0 MiB, over the 10.0 MiB a committed file may hold",
+    );
+    await c.repo.commit("turn");
+    expect(largestBlob(c, "cfa/1")).toBeLessThanOrEqual(LIMIT);
   });
 
   it("an 11 MiB file copied to a task at dispatch is copied, not committed", async () => {

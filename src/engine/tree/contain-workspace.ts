@@ -19,8 +19,10 @@ import { isProtected } from "../../agents/boundary/is-protected.js";
 import { outOfBoundsNote } from "../../agents/boundary/tree-limits.js";
 import { sweepTree } from "../../git/nested-repos.js";
 import { oversizedNote } from "../../git/oversized-files.js";
+import { filesToAdd, treeStatus } from "../../git/tree-status.js";
 import { restoreDotGit } from "../../git/worktree-git-dir.js";
 import type { JobRepo } from "./job-repo.js";
+import { RECORDS_DIR } from "./record-ledger.js";
 import { settleRecords } from "./settle-records.js";
 
 export interface Containment {
@@ -49,14 +51,25 @@ export async function containWorkspace(
       "cfa: your command changed .git, the worktree's pointer to its repository; it was put back (the engine's git never follows it).",
     );
   }
-  const swept = await sweepTree(repo.root, repo.git);
+  // One `git status` answers what the sweep and the size check would each ask git apart
+  // (`ls-files --ignored --directory`, `ls-files --others --modified`): the folders git ignores
+  // as a whole, and the files a commit would take. Dependency folders are left out of it as
+  // out of every commit (tree-status.ts, stage-tree.ts). It is taken before the sweep: when
+  // the sweep removes anything (a nested repository hid the files around it as one entry), git
+  // is asked again for the files.
+  const look = await treeStatus(repo.git, RECORDS_DIR, { optionalLocks: false });
+  const swept = await sweepTree(repo.root, repo.git, look?.ignoredFolders);
   for (const removed of swept.repos) {
     notes.push(
       `cfa: removed ${removed}: repositories (a nested .git, or a folder git reads as a bare repository: HEAD with objects, refs, commondir or config) are not allowed in a workspace; the files around it stay and are committed as plain files.`,
     );
   }
   for (const { path, why } of swept.outOfBounds) notes.push(outOfBoundsNote(path, why));
-  for (const file of await repo.oversized()) notes.push(oversizedNote(file, repo.maxFileBytes));
+  const unchanged = look !== null && swept.repos.length + swept.outOfBounds.length === 0;
+  const listed = unchanged ? filesToAdd(look, RECORDS_DIR) : undefined;
+  for (const file of await repo.oversized(undefined, listed)) {
+    notes.push(oversizedNote(file, repo.maxFileBytes));
+  }
   const ledger = repo.records;
   const settled = await ledger.exclusive(async () => {
     await ledger.ready();

@@ -301,11 +301,15 @@ export class JobRepo {
     return blob.code === 0 ? blob.stdout : null;
   }
 
-  /** Files a commit of `paths` (all when omitted) would take that are over the file limit. */
-  oversized(paths?: readonly string[]): Promise<OversizedFile[]> {
+  /**
+   * Files a commit of `paths` (all when omitted) would take that are over the file limit.
+   * `listed`: the names git would add outside the records, when the caller has just looked.
+   */
+  oversized(paths?: readonly string[], listed?: readonly string[]): Promise<OversizedFile[]> {
     return oversizedFiles(this.root, this.git, this.maxFileBytes, {
       ...(paths === undefined ? {} : { paths: paths.map(trim) }),
       exclude: [RECORDS_DIR],
+      ...(listed === undefined ? {} : { listed }),
     });
   }
 

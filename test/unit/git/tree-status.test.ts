@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { gitClient } from "../../../src/git/git-client.js";
-import { treeStatus } from "../../../src/git/tree-status.js";
+import { filesGitWouldAdd } from "../../../src/git/files-git-would-add.js";
+import { filesToAdd, treeStatus } from "../../../src/git/tree-status.js";
 
 let repo: string;
 const write = (file: string, text = "x\n") => {
@@ -44,5 +45,30 @@ describe("treeStatus", () => {
     const look = await treeStatus(gitClient(repo), ".cfa");
     expect(look?.changedOutside).toBe(true);
     expect([...(look?.ignoredFolders ?? [])]).toEqual(["build/"]);
+  });
+
+  it("names the files `ls-files --others --modified` names (the after-command size check reads them)", async () => {
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: repo });
+    write("tracked.txt");
+    write("gone.txt");
+    write("staged.txt");
+    git("add", ".");
+    git("commit", "--quiet", "-m", "1");
+    write("tracked.txt", "changed\n");
+    rmSync(path.join(repo, "gone.txt"));
+    write("staged.txt", "staged\n");
+    git("add", "staged.txt");
+    write("new dir/ä b.txt");
+    write("build/ignored.js");
+    write(".cfa/jobs/1/new.json", "{}\n");
+    write("node_modules/x/index.js");
+    const client = gitClient(repo);
+    const look = await treeStatus(client, ".cfa", { optionalLocks: false });
+    const listed = await filesGitWouldAdd(client, [".", ":(exclude,literal).cfa"]);
+    // Dependency folders are left out of the look as out of every commit (stage-tree.ts).
+    const expected = listed!.filter((file) => !file.startsWith("node_modules/")).sort();
+    expect(expected).toEqual(["gone.txt", "new dir/ä b.txt", "tracked.txt"]);
+    expect(filesToAdd(look!, ".cfa").sort()).toEqual(expected);
   });
 });
