@@ -22,7 +22,7 @@
 // variables list informed bridge-script.ts.
 
 import { lookup } from "node:dns/promises";
-import http from "node:http";
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { connect, isIP, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type { BlockReason, BlockedRequest } from "../../ports/sandbox.js";
@@ -131,6 +131,11 @@ const HOP_BY_HOP = new Set([
 ]);
 
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
+  // Loaded with the first proxy, not with the sandbox: importing node:http as an ES module
+  // reads every export it has, undici's (fetch, WebSocket) included, ~40 ms of every
+  // process start, and most processes (`cfa demo`, a job whose roles have no network) never
+  // start a proxy.
+  const http = await import("node:http");
   const allowedHost = hostMatcher(options.hosts);
   const resolve = options.resolve ?? resolveByDns;
   const limits = { ...DEFAULT_EGRESS_LIMITS, ...options.limits };
@@ -226,7 +231,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     });
   });
 
-  server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     started(req.socket);
     void (async () => {
       const refuse = (status: number, text: string) => {
@@ -258,7 +263,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       const upstream = await decide(host, port, "http", refuse);
       if (upstream === null) return;
       allowed += 1;
-      const headers: http.OutgoingHttpHeaders = {};
+      const headers: OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(req.headers)) {
         if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
       }
@@ -275,7 +280,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       });
       out.on("timeout", () => out.destroy());
       out.on("response", (answer) => {
-        const back: http.OutgoingHttpHeaders = {};
+        const back: OutgoingHttpHeaders = {};
         for (const [name, value] of Object.entries(answer.headers)) {
           if (!HOP_BY_HOP.has(name) && value !== undefined) back[name] = value;
         }
@@ -290,7 +295,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     })();
   });
 
-  server.on("connect", (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
+  server.on("connect", (req: IncomingMessage, client: Duplex, head: Buffer) => {
     started(client);
     client.on("error", () => client.destroy());
     void (async () => {
@@ -347,7 +352,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     },
   );
   // An Upgrade (WebSocket) request: not forwarded; Node closes the socket without a handler.
-  server.on("upgrade", (req: http.IncomingMessage, socket: Duplex) => {
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex) => {
     started(socket);
     const named = namedTarget(
       Buffer.from(
