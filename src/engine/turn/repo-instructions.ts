@@ -14,11 +14,19 @@ import {
   type RepoInstructions,
 } from "../../agents/instructions/repo-instructions.js";
 import { gitClient } from "../../git/git-client.js";
+import { looseBranchIdAt } from "../../git/head-from-files.js";
 import type { Session } from "../job/session.js";
 
 const MAX_BLOB_BYTES = 1024 * 1024;
 
 const read = new WeakMap<Session, Promise<RepoInstructions>>();
+
+/**
+ * The last instructions read, by the commit they were read from: a commit's tree and blobs
+ * never change, so a later wake of this process whose default branch still points there (the
+ * CLI's wakes between a person's replies) reads them again from none of git's processes.
+ */
+let last: { key: string; read: Promise<RepoInstructions> } | null = null;
 
 export function repoInstructions(s: Session): Promise<RepoInstructions> {
   let known = read.get(s);
@@ -45,10 +53,27 @@ interface TreeEntry {
 async function readInstructions(s: Session): Promise<RepoInstructions> {
   const configured = s.config.instructions;
   if (configured.length === 0) return NO_INSTRUCTIONS;
-  const git = gitClient(s.deps.repoDir);
   const branch = await s.deps.forge.defaultBranch();
+  // The branch's commit from its loose ref (head-from-files.ts; the repository the engine was
+  // pointed at, which no agent writes); anything else is asked of git, as it always was.
+  const commit = await looseBranchIdAt(s.deps.repoDir, `refs/heads/${branch}`);
+  if (commit === null) return readAt(s, branch, [`refs/heads/${branch}`]);
+  const key = [s.deps.repoDir, commit, branch, ...configured].join("\0");
+  if (last?.key !== key) {
+    const reading = readAt(s, branch, [commit]);
+    reading.catch(() => {
+      if (last?.read === reading) last = null;
+    });
+    last = { key, read: reading };
+  }
+  return last.read;
+}
+
+async function readAt(s: Session, branch: string, refs: string[]): Promise<RepoInstructions> {
+  const configured = s.config.instructions;
+  const git = gitClient(s.deps.repoDir);
   let entries: Map<string, TreeEntry> | null = null;
-  for (const ref of [`refs/heads/${branch}`, `refs/remotes/origin/${branch}`]) {
+  for (const ref of [...refs, `refs/remotes/origin/${branch}`]) {
     const listed = await git.run(["ls-tree", "-r", "-l", "-z", "--full-tree", ref]);
     if (listed.code === 0) {
       entries = parseTree(listed.stdout.toString("utf8"));
