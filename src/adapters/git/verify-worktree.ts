@@ -2,10 +2,11 @@
 // directly under the real workspace area, a worktree of the expected repository at its top level,
 // on the expected branch. Anything else is a WorkspaceBoundaryError.
 
-import { lstat, realpath } from "node:fs/promises";
+import { lstat, readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { gitOutput } from "../../git/git-at.js";
 import { gitClient } from "../../git/git-client.js";
+import { commonDirOf } from "../../git/head-from-files.js";
 import { registeredGitDir, restoreDotGit } from "../../git/worktree-git-dir.js";
 import { WorkspaceBoundaryError } from "./workspace-boundary-error.js";
 
@@ -34,6 +35,40 @@ export async function verifyArea(context: RepoContext): Promise<void> {
   if ((await realOrUndefined(context.area)) !== context.areaReal) {
     throw fail(`the workspace area no longer resolves to ${context.areaReal}`);
   }
+}
+
+/**
+ * What `describe` would say of a registered worktree, from its admin dir's files, when they
+ * confirm `branch`; null otherwise (git is asked). With GIT_DIR and GIT_WORK_TREE given,
+ * `rev-parse --show-toplevel` prints the work tree given (rootReal) and `--git-common-dir`
+ * the admin dir's `commondir` (https://git-scm.com/docs/gitrepository-layout: "commondir
+ * … the common directory"), and `--symbolic-full-name HEAD` the ref its HEAD file names: the
+ * files git reads itself. The admin dir lies in the repository's common dir, which no
+ * agent's command writes (read-only in the sandbox). Anything but a HEAD naming `branch`
+ * (detached, unborn under reftable's stub, another branch) is left to git, so a refusal
+ * always carries git's reading.
+ */
+async function describeFromFiles(
+  rootReal: string,
+  gitDir: string,
+  branch: string,
+): Promise<{ commonDir: string | undefined; topLevel: string; head: string } | null> {
+  const head = await readFile(path.join(gitDir, "HEAD"), "utf8").catch(() => null);
+  if (head !== `ref: refs/heads/${branch}\n`) return null;
+  // The reftable backend keeps a stub HEAD; its refs are not files (gitrepository-layout).
+  const common = await commonDirOf(gitDir);
+  if (
+    await lstat(path.join(common, "reftable")).then(
+      () => true,
+      () => false,
+    )
+  )
+    return null;
+  return {
+    commonDir: await realOrUndefined(common),
+    topLevel: rootReal,
+    head: `refs/heads/${branch}`,
+  };
 }
 
 /** The common dir, top level and branch of the work tree at `rootReal`, as git reports them. */
@@ -110,7 +145,8 @@ export async function verifyWorktree(
 
   let described: Awaited<ReturnType<typeof describe>>;
   try {
-    described = await describe(rootReal, gitDir);
+    described =
+      (await describeFromFiles(rootReal, gitDir, branch)) ?? (await describe(rootReal, gitDir));
   } catch (error) {
     throw fail("git cannot read it as a work tree", error);
   }

@@ -2,7 +2,8 @@
 // (docs/protocol.md#withdrawal). After a crash the worktree carries the instance's on-disk state,
 // re-attached (docs/protocol.md#persistence).
 
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -92,6 +93,33 @@ describe("open after a crash", () => {
     );
     expect(existsSync(created.root)).toBe(true);
     expect(fx.branches()).toContain("cfa/12-t1");
+  });
+
+  it("refuses a worktree whose admin dir names another repository's common dir", async () => {
+    const created = await workspaces.create({ name: "t1", branch: "cfa/12-t1", from: "main" });
+    const other = makeGitFixture();
+    try {
+      // HEAD still names the branch, so the admin dir's files are read, not git asked.
+      writeFileSync(path.join(created.gitDir!, "commondir"), `${other.repo}/.git\n`);
+      await expect(workspaces.open("t1", "cfa/12-t1")).rejects.toThrow(
+        /it is not a worktree of the repository/u,
+      );
+    } finally {
+      other.cleanup();
+    }
+  });
+
+  it("re-attaches a worktree on its branch from its admin dir's files, with no git process", async () => {
+    await workspaces.create({ name: "t1", branch: "cfa/12-t1", from: "main" });
+    const started: string[][] = [];
+    const count = (message: unknown) => started.push([...(message as { args: string[] }).args]);
+    subscribe("cfa-bot:git", count);
+    try {
+      await workspaces.open("t1", "cfa/12-t1");
+    } finally {
+      unsubscribe("cfa-bot:git", count);
+    }
+    expect(started.filter((args) => args.includes("--symbolic-full-name"))).toEqual([]);
   });
 
   it("says so when there is neither a worktree nor a branch", async () => {
