@@ -97,6 +97,9 @@ const IN_FOLDER: Readonly<Record<string, readonly string[]>> = {
   ".kube": ["config"],
 };
 
+/** Every file name IN_FOLDER covers, whatever its folder: the walk's cheap first test. */
+const IN_FOLDER_NAMES: ReadonlySet<string> = new Set(Object.values(IN_FOLDER).flat());
+
 /** Whether `name` in `folder` (whose entries are `siblings`) is credential-shaped. */
 export function isCredentialFile(
   folder: string,
@@ -151,13 +154,26 @@ async function walk(folders: readonly string[]): Promise<string[]> {
         active += 1;
         readdir(dir, { withFileTypes: true })
           .then((entries) => {
-            const names = new Set(entries.map((e) => e.name));
+            // The per-entry work is kept to the name test (a toolchain is ~120,000 entries,
+            // walked on the engine's thread): a path is joined only for a folder to descend
+            // or a match, and the sibling names only when a git dir's config could be there.
+            const prefix = dir.endsWith("/") ? dir : `${dir}/`;
+            let names: ReadonlySet<string> | undefined;
             for (const entry of entries) {
-              const full = path.join(dir, entry.name);
-              if (entry.isDirectory()) queue.push(full);
-              else if (!isCredentialFile(dir, entry.name, names)) continue;
-              else if (entry.isFile()) found.add(full);
-              else if (entry.isSymbolicLink()) links.push(full);
+              if (entry.isDirectory()) {
+                queue.push(prefix + entry.name);
+                continue;
+              }
+              const maybe =
+                CREDENTIAL_NAMES.has(entry.name) ||
+                entry.name === "config" ||
+                entry.name === "FETCH_HEAD" ||
+                IN_FOLDER_NAMES.has(entry.name);
+              if (!maybe) continue;
+              names ??= new Set(entries.map((e) => e.name));
+              if (!isCredentialFile(dir, entry.name, names)) continue;
+              if (entry.isFile()) found.add(prefix + entry.name);
+              else if (entry.isSymbolicLink()) links.push(prefix + entry.name);
             }
           })
           .catch(() => undefined)
