@@ -42,7 +42,7 @@ const cache = new Map<string, Cached>();
  * Included files are not followed for the stamp; a repository whose owner edits only an
  * included file while a job runs gets the new drivers switched off at the next process.
  */
-function placeOf(where: string): { key: string; stamp: string } {
+export function configPlace(where: string): { key: string; stamp: string } {
   const dotGit = path.join(where, ".git");
   const gitDir = isDir(dotGit) ? dotGit : where;
   let common = gitDir;
@@ -110,7 +110,7 @@ export function driverOverrides(
   where: string,
   run: (args: readonly string[]) => Promise<GitResult>,
 ): Promise<string[]> {
-  const { key, stamp } = placeOf(where);
+  const { key, stamp } = configPlace(where);
   const known = cache.get(key);
   if (known?.stamp === stamp) return known.entries;
   const entries = listOverrides(run);

@@ -70,7 +70,7 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): Workspaces {
     const at = { baseDir: tree.root, ...(tree.gitDir ? { gitDir: tree.gitDir } : {}) };
     return gitClient({
       ...at,
-      config: await identityConfig(gitClient(at)),
+      config: await identityConfig(gitClient(at), tree.gitDir ?? tree.root),
       ...(options.now ? { env: () => commitDateEnv(options.now!()) } : {}),
     });
   };
