@@ -14,13 +14,13 @@ import {
   type RepoInstructions,
 } from "../../agents/instructions/repo-instructions.js";
 import { gitClient } from "../../git/git-client.js";
-import type { Session } from "../job/session.js";
+import type { JobRecords, Reporter } from "../job/session.js";
 
 const MAX_BLOB_BYTES = 1024 * 1024;
 
-const read = new WeakMap<Session, Promise<RepoInstructions>>();
+const read = new WeakMap<JobRecords, Promise<RepoInstructions>>();
 
-export function repoInstructions(s: Session): Promise<RepoInstructions> {
+export function repoInstructions(s: JobRecords & Reporter): Promise<RepoInstructions> {
   let known = read.get(s);
   if (known === undefined) {
     // Instructions help; a repository whose files cannot be read (a default branch the clone
@@ -42,7 +42,7 @@ interface TreeEntry {
   size: number;
 }
 
-async function readInstructions(s: Session): Promise<RepoInstructions> {
+async function readInstructions(s: JobRecords & Reporter): Promise<RepoInstructions> {
   const configured = s.config.instructions;
   if (configured.length === 0) return NO_INSTRUCTIONS;
   const git = gitClient(s.deps.repoDir);
