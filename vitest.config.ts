@@ -44,8 +44,8 @@ export default defineConfig({
     pool: "forks",
     // Vitest's default is one worker fewer than the cores: a single worker on a 2-core
     // machine, which then sits idle while each test waits on the git, bwrap and node
-    // processes it spawned. Two files at a time keep both cores busy (issue 16: the suite
-    // under 10 minutes here); larger machines keep the default.
+    // processes it spawned. Two files at a time keep both cores busy (the suite stays under
+    // 10 minutes here); larger machines keep the default.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { sequencer: HeavyFirst },
   },
