@@ -12,7 +12,15 @@ import { isLiveState, type State } from "../../protocol/fsm.js";
 import { recordLeadProgress, recordSuccessfulTurn } from "../../protocol/failure.js";
 import { pendingAsk } from "../../agents/loop/index.js";
 import { nextEscalationId } from "../../records/record-changes.js";
-import { append, applyChange, progress, type Session } from "../job/session.js";
+import {
+  append,
+  applyChange,
+  progress,
+  type Conversation,
+  type JobRecords,
+  type Reporter,
+  type Session,
+} from "../job/session.js";
 import { carryInterventions, pendingInterventions } from "../flow/intervene.js";
 import { failState } from "../flow/fail-state.js";
 import { currentLead, taskOfThread } from "../job/instances.js";
@@ -115,7 +123,7 @@ export async function applyTurn(s: Session, t: InstanceTurn): Promise<void> {
   }
 }
 
-function turnFacts(s: Session, a: Address): TurnFacts {
+function turnFacts(s: JobRecords, a: Address): TurnFacts {
   const key = addressKey(a);
   const lead = currentLead(s);
   return {
@@ -292,7 +300,11 @@ function replayNote(run: AgentRun): string {
  * person's review can answer only one gate. Terminate on the old escalation's thread retracts
  * it ([term-proxy]), in the same batch as the new ask.
  */
-function supersedeGates(s: Session, caller: string, current: string): BusEvent[] {
+function supersedeGates(
+  s: JobRecords & Reporter & Conversation,
+  caller: string,
+  current: string,
+): BusEvent[] {
   const events: BusEvent[] = [];
   for (const m of s.soup.pendingEscalations()) {
     const meta = s.engine.escalations[m.id];

@@ -4,7 +4,13 @@
 
 import type { Address } from "../../protocol/address.js";
 import { orchestrate } from "../flow/orchestrator.js";
-import { applyChange, progress, type Session } from "../job/session.js";
+import {
+  applyChange,
+  progress,
+  type BusLog,
+  type Conversation,
+  type Session,
+} from "../job/session.js";
 import { heldBackMessage, restoreWorkflowChanges } from "../tree/workflow-files.js";
 
 /**
@@ -25,7 +31,11 @@ export async function holdBackWorkflowChanges(s: Session, root: string): Promise
 }
 
 /** The agent whose turn changed workflow files hears why, at its next turn. */
-export async function tellHeldBack(s: Session, to: Address, held: string[]): Promise<void> {
+export async function tellHeldBack(
+  s: Conversation & BusLog,
+  to: Address,
+  held: string[],
+): Promise<void> {
   if (held.length === 0 || s.soup.isTerminated(to.thread)) return;
   await orchestrate(s, { kind: "observe", text: `workflow files held back on ${to.thread}` }, [
     { kind: "deliver", to, content: { kind: "recovery", text: heldBackMessage(held) } },

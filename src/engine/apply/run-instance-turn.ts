@@ -12,7 +12,7 @@ import type { Workspace } from "../../ports/workspaces.js";
 import { PHASES } from "../../skills/phases.js";
 import { OUTCOME_PATH } from "../../records/job-paths.js";
 import { endTurn as endRunning, startTurn } from "../turn/wake-runtime.js";
-import { progress, type Session } from "../job/session.js";
+import { progress, type Conversation, type Session } from "../job/session.js";
 import { currentLead, roleOf } from "../job/instances.js";
 import { workspaceOf } from "../turn/task-workspace.js";
 import { verifyTask } from "../tasks/verify-task.js";
@@ -110,7 +110,7 @@ async function preemptingMessage(
   return renderIncoming(s, a, step.message);
 }
 
-function hasInterrupt(s: Session, a: Address): boolean {
+function hasInterrupt(s: Conversation, a: Address): boolean {
   const key = addressKey(a);
   return s.soup.enabled().some((r) => {
     const run = r.molecules[0];

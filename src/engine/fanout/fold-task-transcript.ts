@@ -28,7 +28,13 @@ import { gitClient } from "../../git/git-client.js";
 import type { Address } from "../../protocol/address.js";
 import { holdsKnownSecret } from "../../secrets/index.js";
 import { TASK_TRANSCRIPT_PATH } from "../../records/task-turn-record.js";
-import { applyChange, progress, type Session } from "../job/session.js";
+import {
+  applyChange,
+  progress,
+  type JobRecords,
+  type JobTree,
+  type Reporter,
+} from "../job/session.js";
 import { readText, writeText } from "../tree/files.js";
 import {
   oversized,
@@ -41,7 +47,7 @@ import {
 
 /** True when the job branch's record of the task's worker now holds the run's transcript. */
 export async function foldTaskTranscript(
-  s: Session,
+  s: JobRecords & Reporter & JobTree,
   task: string,
   at: string,
   /** The texts of the messages the delivered turns opened on, in order (foldTaskRuns). */
@@ -70,7 +76,7 @@ export async function foldTaskTranscript(
 
 /** The transcript at `at` judged, or null when there is none to take. */
 async function readAndTake(
-  s: Session,
+  s: Reporter & JobTree,
   branch: string,
   at: string,
   file: string,

@@ -6,11 +6,11 @@
 import { commitDateEnv, gitClient, type GitClient } from "../../git/git-client.js";
 import type { Workspace } from "../../ports/workspaces.js";
 import { TASK_TURNS_DIR } from "../../records/task-turn-record.js";
-import type { Session } from "../job/session.js";
+import type { Reporter } from "../job/session.js";
 import { BOT_IDENTITY } from "../tree/job-repo.js";
 import { commitStaged } from "./leased-refs.js";
 
-export function taskGit(s: Session, ws: Workspace): GitClient {
+export function taskGit(s: Reporter, ws: Workspace): GitClient {
   return gitClient({
     baseDir: ws.root,
     gitDir: ws.gitDir,

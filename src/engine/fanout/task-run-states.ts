@@ -10,7 +10,7 @@
 
 import { gitClient } from "../../git/git-client.js";
 import type { TaskRunState } from "../../ports/task-runs.js";
-import type { Session } from "../job/session.js";
+import type { JobRecords, Reporter } from "../job/session.js";
 import { runsElsewhere } from "./dispatch-task-run.js";
 
 /** By task: the run the ledger named when its state was read, and that state. */
@@ -18,7 +18,7 @@ export type TaskRunStates = Map<string, { runId: string; state: TaskRunState }>;
 
 /** The states, and whether any run is over (its branch read again: fold it again). */
 export async function readTaskRunStates(
-  s: Session,
+  s: JobRecords & Reporter,
 ): Promise<{ states: TaskRunStates; ended: boolean }> {
   const states: TaskRunStates = new Map();
   let ended = false;
@@ -37,7 +37,7 @@ export async function readTaskRunStates(
 }
 
 /** The local task branch moved to where the forge has it now (the forge is the truth). */
-async function readBranchAgain(s: Session, branch: string): Promise<void> {
+async function readBranchAgain(s: Reporter, branch: string): Promise<void> {
   const sha = await s.deps.forge.readBranch(branch);
   if (sha === null) return;
   await gitClient(s.deps.repoDir).raw(["update-ref", `refs/heads/${branch}`, sha]);

@@ -26,6 +26,7 @@ import {
   persist,
   progress,
   resetTaskWorktrees,
+  type JobRecords,
   type Session,
 } from "../job/session.js";
 import { runtimeOf } from "../turn/wake-runtime.js";
@@ -34,7 +35,7 @@ import { runtimeOf } from "../turn/wake-runtime.js";
 export const DISK_PAUSES_BEFORE_FAILURE = 3;
 
 /** Sessions that paused in this wake (a later wake's session is a new object). */
-const pausedNow = new WeakSet<Session>();
+const pausedNow = new WeakSet<JobRecords>();
 
 /** What the person is told to do (the status comment's waiting-on line and the wake's note). */
 export function diskFullAdvice(since: string, last: string): string {
@@ -85,14 +86,14 @@ export async function pauseForDisk(
  * The pause is over: a round was applied, or a wake ends without having met a full disk
  * (its redone round, say, needed no more room).
  */
-export function clearDiskPause(s: Session, options: { unlessPausedNow?: boolean } = {}): void {
+export function clearDiskPause(s: JobRecords, options: { unlessPausedNow?: boolean } = {}): void {
   if (s.engine.diskFull === undefined) return;
   if (options.unlessPausedNow && pausedNow.has(s)) return;
   applyChange(s, { type: "disk-cleared" });
 }
 
 /** Whether this wake paused the job for a full disk. */
-export function pausedForDisk(s: Session): boolean {
+export function pausedForDisk(s: JobRecords): boolean {
   return pausedNow.has(s);
 }
 

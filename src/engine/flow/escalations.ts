@@ -25,8 +25,12 @@ import {
   now,
   progress,
   type Session,
+  type BusLog,
   type JobRecords,
+  type JobRepository,
+  type JobTree,
   type Conversation,
+  type Reporter,
 } from "../job/session.js";
 import { workspaceOf } from "../turn/task-workspace.js";
 import { ensurePullRequest } from "../job/pull-request.js";
@@ -212,7 +216,10 @@ export async function runProxy(s: Session, m: ProxyMolecule): Promise<void> {
 }
 
 /** Pins the commit and blob of the gate's artifact: what an approval approves. */
-async function recordGateCommit(s: Session, id: string): Promise<{ sha: string; blob: string }> {
+async function recordGateCommit(
+  s: JobRecords & JobRepository,
+  id: string,
+): Promise<{ sha: string; blob: string }> {
   const meta = escalationMeta(s, id);
   if (meta.gateSha && meta.gateBlob) return { sha: meta.gateSha, blob: meta.gateBlob };
   const sha = await s.repo.head();
@@ -308,7 +315,12 @@ export async function postToHuman(s: Session, m: AskHumanMolecule): Promise<void
 }
 
 /** Appends what the person said to their proxy's memory, so the proxy learns the person. */
-export async function remember(s: Session, id: string, by: string, reply: string): Promise<void> {
+export async function remember(
+  s: JobRecords & Reporter & JobTree,
+  id: string,
+  by: string,
+  reply: string,
+): Promise<void> {
   const meta = escalationMeta(s, id);
   const date = now(s).slice(0, 10);
   const question = meta.text.replace(/\s+/g, " ").slice(0, 300);
@@ -323,7 +335,7 @@ export async function remember(s: Session, id: string, by: string, reply: string
 
 /** Fires [human-reply] for escalation `id` with the person's words, kept as data. */
 export async function humanReply(
-  s: Session,
+  s: JobRecords & Reporter & Conversation & BusLog,
   id: string,
   reply: {
     by: string;

@@ -9,14 +9,14 @@ import { asData } from "../../comments/sanitize.js";
 import { requestText } from "../../records/follow-up-request.js";
 import { PHASES } from "../../skills/phases.js";
 import { LIVE_STATES } from "../../protocol/fsm.js";
-import type { Session } from "../job/session.js";
+import type { JobRecords, JobRepository, Reporter } from "../job/session.js";
 import { workDiff } from "../tree/work-diff.js";
 
 /** The most characters of the earlier work's diff an intent lead is given. */
 export const FOLLOW_UP_DIFF_CHARS = 40_000;
 
 /** The follow-up's paragraphs of a lead's first message; [] for a job that follows nothing. */
-export async function followUpBrief(s: Session): Promise<string[]> {
+export async function followUpBrief(s: JobRecords & Reporter & JobRepository): Promise<string[]> {
   const f = s.engine.followUp;
   if (f === undefined) return [];
   const request = f.request;

@@ -6,10 +6,10 @@
 
 import type { Address } from "../../protocol/address.js";
 import type { Content, Payload, StepResult } from "../../protocol/bus/index.js";
-import { append, ORCHESTRATOR, type Session } from "../job/session.js";
+import { append, ORCHESTRATOR, type BusLog, type Conversation } from "../job/session.js";
 
 export async function orchestrate(
-  s: Session,
+  s: Conversation & BusLog,
   observed: Content,
   payloads: Payload[],
   /** Interrupts it places on other threads (a person's intervention, relayed). */
@@ -44,7 +44,11 @@ export async function orchestrate(
  * src/protocol/bus/orchestrator-reach.ts). `to` is an instance, or a thread whose instance
  * is meant.
  */
-export async function recover(s: Session, to: Address | string, text: string): Promise<void> {
+export async function recover(
+  s: Conversation & BusLog,
+  to: Address | string,
+  text: string,
+): Promise<void> {
   const thread = typeof to === "string" ? to : to.thread;
   if (s.soup.isTerminated(thread)) return;
   const target = typeof to === "string" ? s.soup.instances().find((a) => a.thread === thread) : to;

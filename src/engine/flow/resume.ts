@@ -8,7 +8,14 @@ import type { Content, Effect, TerminateMode } from "../../protocol/bus/index.js
 import type { JobRecord } from "../../protocol/job-record.js";
 import { readText } from "../tree/files.js";
 import { taskOfThread } from "../job/instances.js";
-import { applyChange, persist, type Session } from "../job/session.js";
+import {
+  applyChange,
+  persist,
+  type BusLog,
+  type Conversation,
+  type JobRecords,
+  type Session,
+} from "../job/session.js";
 import { taskDepth } from "../job/task-depth.js";
 import {
   afterTransition,
@@ -46,7 +53,7 @@ export function unsettledTransition(
 }
 
 /** Release effects for open tasks whose thread the log shows terminated and whose instance is gone. */
-async function pendingReleases(s: Session): Promise<Effect[]> {
+async function pendingReleases(s: JobRecords & Conversation & BusLog): Promise<Effect[]> {
   const open = Object.values(s.engine.tasks).filter(
     (t) =>
       t.status === "open" &&

@@ -14,7 +14,17 @@ import { orchestrate, recover } from "./orchestrator.js";
 import { listNames, removeFile } from "../tree/files.js";
 import { queueComment } from "../job/outbox.js";
 import { noticeComment, transitionComment } from "../../comments/record-comments.js";
-import { applyChange, append, now, persist, progress, type Session } from "../job/session.js";
+import {
+  applyChange,
+  append,
+  now,
+  persist,
+  progress,
+  type BusLog,
+  type JobRecords,
+  type Reporter,
+  type Session,
+} from "../job/session.js";
 import { mergeOrDropTask } from "../tasks/merge-or-drop-task.js";
 import { filesOf, queueTask, startTask } from "../tasks/provision-task.js";
 
@@ -26,7 +36,7 @@ export interface TransitionApplied {
 
 /** Updates the record and appends the audit line; the caller commits, then calls `afterTransition`. */
 export async function applyTransition(
-  s: Session,
+  s: JobRecords & Reporter & BusLog,
   action: Action,
   by: string,
   reason: string,

@@ -5,15 +5,19 @@
 
 import type { LiveState } from "../../protocol/fsm.js";
 import type { Policy } from "../../protocol/bus/molecules.js";
-import type { Session } from "./session.js";
+import type { JobRecords } from "./session.js";
 
-export function escalationPolicy(s: Session, state: LiveState, kind: "question" | "gate"): Policy {
+export function escalationPolicy(
+  s: JobRecords,
+  state: LiveState,
+  kind: "question" | "gate",
+): Policy {
   if (isAutoIntentGate(s, state, kind)) return "never";
   return s.config.escalation[state];
 }
 
 /** A follow-up's INTENT gate, where the repository approves follow-ups' intents itself. */
-export function isAutoIntentGate(s: Session, state: string, kind: string): boolean {
+export function isAutoIntentGate(s: JobRecords, state: string, kind: string): boolean {
   return (
     kind === "gate" &&
     state === "INTENT" &&

@@ -82,11 +82,26 @@ export interface Session {
  */
 export type JobRecords = Pick<Session, "n" | "paths" | "config" | "job" | "engine">;
 
-/** Where a step says what happened (progress lines, the log) and the clock it reads. */
+/**
+ * The job's number and the engine's dependencies: where a step says what happened (progress
+ * lines, the log), the clock it reads, the forge it asks.
+ */
 export type Reporter = Pick<Session, "n" | "deps">;
 
 /** The conversation: the soup folded from the bus. */
 export type Conversation = Pick<Session, "soup">;
+
+/** The job worktree, where the records, the artifacts and the proxy's memory are on disk. */
+export type JobTree = Pick<Session, "jobWs">;
+
+/**
+ * The bus log as this wake writes it: its file in the job worktree and the cursor the next
+ * batch starts at (what `append` needs; a step that speaks takes it with Conversation).
+ */
+export type BusLog = JobTree & Pick<Session, "deps" | "paths" | "log">;
+
+/** The job worktree's repository, read for what a commit holds (HEAD, a gate's blob). */
+export type JobRepository = Pick<Session, "repo">;
 
 /** The worktrees: the job's, the tasks' opened in this wake, and what opens them. */
 export type Worktrees = Pick<Session, "engine" | "jobWs" | "taskWs" | "workspaces">;
@@ -275,7 +290,7 @@ async function revParse(repoDir: string, git: GitClient, ref: string): Promise<s
 // ---- writing records back ----
 
 /** The session's bus write in flight, if any: the next append waits for it. */
-const appending = new WeakMap<Session, Promise<void>>();
+const appending = new WeakMap<BusLog, Promise<void>>();
 
 /**
  * Appends one batch to the bus log in one write: a batch is all or nothing
@@ -285,7 +300,7 @@ const appending = new WeakMap<Session, Promise<void>>();
  * write ended would repeat its seqs (the bus log then no longer folds). The cursor moves only
  * once the write is done, so a failed write (a full disk) leaves no gap for the next.
  */
-export function append(s: Session, events: readonly BusEvent[]): Promise<void> {
+export function append(s: BusLog, events: readonly BusEvent[]): Promise<void> {
   if (events.length === 0) return Promise.resolve();
   const before = appending.get(s) ?? Promise.resolve();
   const written = before
@@ -300,7 +315,7 @@ export function append(s: Session, events: readonly BusEvent[]): Promise<void> {
 }
 
 /** Waits until no bus write is in flight (before the log is read back from the worktree). */
-export async function appendsSettled(s: Session): Promise<void> {
+export async function appendsSettled(s: BusLog): Promise<void> {
   await (appending.get(s) ?? Promise.resolve()).catch(() => {});
 }
 

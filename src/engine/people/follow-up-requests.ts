@@ -25,7 +25,7 @@ import {
 import type { EngineState } from "../../records/engine-state.js";
 import { clip } from "../../secrets/index.js";
 import type { MemoForge } from "../job/forge-memo.js";
-import { progress, type Session } from "../job/session.js";
+import { progress, type JobRecords, type Reporter } from "../job/session.js";
 import { liveAuthority } from "./live-authority.js";
 
 export interface FollowUpAsked {
@@ -49,7 +49,7 @@ interface Reply {
 }
 
 /** The request that starts a follow-up of `s`'s ended job, if any; replies to the rest. */
-export async function findFollowUp(s: Session): Promise<FollowUpAsked | null> {
+export async function findFollowUp(s: JobRecords & Reporter): Promise<FollowUpAsked | null> {
   const forge = s.deps.forge;
   (forge as Partial<MemoForge>).refresh?.();
   const approvers = s.config.approvers.map((l) => l.toLowerCase());
@@ -193,7 +193,7 @@ function earliest(candidates: readonly Candidate[]): Candidate | null {
  * after: a command is never skipped for being written in the same second).
  */
 async function cursorAfter(
-  s: Session,
+  s: JobRecords & Reporter,
   chosen: Candidate,
   pull: number | null,
 ): Promise<EngineState["cursor"]> {
@@ -222,7 +222,7 @@ async function cursorAfter(
 }
 
 /** Posts `reply` unless the bot already answered that request. */
-async function replyOnce(s: Session, reply: Reply): Promise<void> {
+async function replyOnce(s: Reporter, reply: Reply): Promise<void> {
   const forge = s.deps.forge;
   const same = isSameFollowUpRefusal(reply.about);
   const posted = (await forge.listComments(reply.on)).some((comment) => {

@@ -21,6 +21,10 @@ import {
   persist,
   persistRecords,
   progress,
+  type BusLog,
+  type Conversation,
+  type JobRecords,
+  type Reporter,
   type Session,
 } from "../job/session.js";
 import { afterTransition, applyTransition } from "../flow/transitions.js";
@@ -52,12 +56,12 @@ export async function ingestHumanEvents(
   return events.length > 0;
 }
 
-function refuse(s: Session, login: string, reason: string): void {
+function refuse(s: JobRecords & Reporter, login: string, reason: string): void {
   queueComment(s, "refusal", (seq) => refusalComment({ job: s.n, seq, login, reason }));
   progress(s, "HUMAN", "REFUSED", `@${login}: ${reason}`);
 }
 
-function pending(s: Session, kind: "gate" | "question"): AskHumanMolecule[] {
+function pending(s: JobRecords & Conversation, kind: "gate" | "question"): AskHumanMolecule[] {
   return s.soup
     .pendingEscalations()
     .filter((m): m is AskHumanMolecule => m.kind === "AskHuman")
@@ -198,7 +202,10 @@ async function applyHumanEvent(s: Session, event: HumanEvent): Promise<void> {
 }
 
 /** A review counts as a person's request only from someone who may act, never a bot. */
-function judgeAuthority(s: Session, event: Extract<HumanEvent, { kind: "review" }>): boolean {
+function judgeAuthority(
+  s: JobRecords & Reporter,
+  event: Extract<HumanEvent, { kind: "review" }>,
+): boolean {
   const who = event.review.author;
   if (who.type === "Bot" || who.login === s.deps.forge.botLogin) return false;
   return (
@@ -232,7 +239,10 @@ async function requestWhileLive(s: Session, by: string, text: string, what: stri
  * applies it stops its running turns at their next model call (wake.ts); what people say
  * while it is paused is recorded as usual and acted on once it is resumed.
  */
-async function pauseJob(s: Session, event: Extract<HumanEvent, { kind: "pause" }>): Promise<void> {
+async function pauseJob(
+  s: JobRecords & Reporter & BusLog,
+  event: Extract<HumanEvent, { kind: "pause" }>,
+): Promise<void> {
   const paused = s.engine.paused;
   if (paused !== undefined) {
     refuse(
@@ -248,7 +258,7 @@ async function pauseJob(s: Session, event: Extract<HumanEvent, { kind: "pause" }
 }
 
 async function resumeJob(
-  s: Session,
+  s: JobRecords & Reporter & BusLog,
   event: Extract<HumanEvent, { kind: "resume" }>,
 ): Promise<void> {
   if (s.engine.paused === undefined) {

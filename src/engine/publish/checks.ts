@@ -9,7 +9,7 @@ import type { JobRecord } from "../../protocol/job-record.js";
 import type { CheckUpdate } from "../../ports/forge.js";
 import { PHASES } from "../../skills/phases.js";
 import { pictureOfJob } from "../../comments/picture-of-job.js";
-import type { Session } from "../job/session.js";
+import type { Conversation, JobRecords, JobRepository, Reporter } from "../job/session.js";
 import type { EngineState } from "../../records/engine-state.js";
 import { waitingOn } from "./status.js";
 import { jobEvidence } from "../../comments/job-evidence.js";
@@ -68,7 +68,9 @@ export function jobChecks(
   });
 }
 
-export async function publishChecks(s: Session): Promise<void> {
+export async function publishChecks(
+  s: JobRecords & Reporter & Conversation & JobRepository,
+): Promise<void> {
   const head = await s.repo.head();
   // The check shows what the verdicts rest on, setup, and the blocked requests.
   const picture = [jobEvidence(s.engine), pictureOfJob(s.job, s.engine)]

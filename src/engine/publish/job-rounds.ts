@@ -5,10 +5,10 @@ import { parseJobRecord, type JobRecord } from "../../protocol/job-record.js";
 import { engineState, type EngineState } from "../../records/engine-state.js";
 import { jobPaths } from "../../records/job-paths.js";
 import type { RoundFact } from "../../comments/job-rounds-text.js";
-import type { Session } from "../job/session.js";
+import type { JobRecords, JobRepository } from "../job/session.js";
 
 /** Every round of the job, this one last; null for a job no follow-up began from. */
-export async function jobRounds(s: Session): Promise<RoundFact[] | null> {
+export async function jobRounds(s: JobRecords & JobRepository): Promise<RoundFact[] | null> {
   if (s.engine.followUp === undefined) return null;
   const rounds: RoundFact[] = [];
   for (let round = 1; round < s.paths.round; round++) {

@@ -10,8 +10,8 @@ import { postOutbox, upsertStatus } from "../job/outbox.js";
 import { renderStatusComment } from "../../comments/status-comment.js";
 import {
   applyChange,
-  type Session,
   type JobRecords,
+  type JobRepository,
   type Reporter,
   type Conversation,
 } from "../job/session.js";
@@ -92,7 +92,9 @@ export function waitingOn(s: JobRecords & Reporter & Conversation): string {
   return "the agents: work in progress.";
 }
 
-export async function publishStatus(s: Session): Promise<void> {
+export async function publishStatus(
+  s: JobRecords & Reporter & Conversation & JobRepository,
+): Promise<void> {
   const repoUrl = s.deps.forge.repoUrl;
   const branchUrl = repoUrl.startsWith("https://")
     ? `${repoUrl}/tree/${s.paths.branch}`

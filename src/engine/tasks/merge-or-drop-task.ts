@@ -8,7 +8,14 @@ import { isDiskFull } from "../../ports/disk-full.js";
 import { noticeComment } from "../../comments/record-comments.js";
 import type { TaskMeta } from "../../records/engine-state.js";
 import { JobRepo } from "../tree/job-repo.js";
-import { applyChange, now, progress, type Session } from "../job/session.js";
+import {
+  applyChange,
+  now,
+  progress,
+  type JobRecords,
+  type Reporter,
+  type Session,
+} from "../job/session.js";
 import { queueComment } from "../job/outbox.js";
 import { parentWorkspace, pushTask, taskWorkspace } from "../turn/task-workspace.js";
 import { verifyTask } from "./verify-task.js";
@@ -95,7 +102,7 @@ export async function mergeOrDropTask(
   return { conflict };
 }
 
-async function stopTaskRun(s: Session, id: string): Promise<void> {
+async function stopTaskRun(s: JobRecords & Reporter, id: string): Promise<void> {
   const ledger = s.engine.fanout?.tasks[id];
   if (ledger === undefined) return;
   if (ledger.runId !== null) {

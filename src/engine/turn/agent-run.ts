@@ -31,7 +31,7 @@ import { roleFor } from "./role-for.js";
 import { repoInstructions } from "./repo-instructions.js";
 import type { SystemPrompt } from "./prompts.js";
 import { PROTECTED_PREFIXES } from "../../records/job-paths.js";
-import { applyChange, type Session } from "../job/session.js";
+import { applyChange, type Reporter, type Session } from "../job/session.js";
 import { endTurn, runtimeOf, startTurn } from "./wake-runtime.js";
 
 export interface AgentRun {
@@ -54,7 +54,7 @@ export interface AgentRun {
 }
 
 /** Monotonic milliseconds for turn deadlines (deps.monotonic lets tests drive time). */
-const monotonicOf = (s: Session) => s.deps.monotonic ?? (() => performance.now());
+const monotonicOf = (s: Reporter) => s.deps.monotonic ?? (() => performance.now());
 
 export async function runAgent(
   s: Session,

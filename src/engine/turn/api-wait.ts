@@ -24,6 +24,9 @@ import {
   persist,
   progress,
   resetTaskWorktrees,
+  type BusLog,
+  type Conversation,
+  type JobRecords,
   type Session,
   type Reporter,
 } from "../job/session.js";
@@ -76,7 +79,7 @@ export function carryOnHint(s: Reporter): string {
 }
 
 /** The job record and the soup as last committed (after `resetToHead`). */
-export async function reloadRecords(s: Session): Promise<void> {
+export async function reloadRecords(s: JobRecords & Conversation & BusLog): Promise<void> {
   await appendsSettled(s);
   const stateText = await readText(s.jobWs.root, s.paths.state);
   if (stateText === null) throw new Error(`cfa/engine: ${s.paths.state} is missing at HEAD`);

@@ -17,7 +17,7 @@ import type { Message, ModelResponse, ModelUsage } from "../../ports/model.js";
 import type { BeforeCall, CallBoundary, IncomingMessage } from "../../agents/turn-contract.js";
 import { charge } from "./charges.js";
 import { requestDigest } from "./response-journal.js";
-import { applyChange, now, progress, type Session } from "../job/session.js";
+import { applyChange, now, progress, type JobRecords, type Session } from "../job/session.js";
 import { runningBefore, runtimeOf } from "./wake-runtime.js";
 
 /** What the engine keeps of a turn while it runs, whatever way it ends. */
@@ -146,7 +146,7 @@ export function createCallBoundary(
   return { boundary, ledger };
 }
 
-function overCost(s: Session): BeforeCall {
+function overCost(s: JobRecords): BeforeCall {
   const breach = breachedCap(s.job, s.config.caps) ?? {
     cap: "costUsd" as const,
     limit: s.config.caps.costUsd,

@@ -12,12 +12,12 @@ import { MCP_CONFIG_PATH, parseMcpConfig, type McpConfigRead } from "../../confi
 import type { Address } from "../../protocol/address.js";
 import { addressKey } from "../../protocol/address.js";
 import { commandLine } from "../../records/command-evidence.js";
-import { applyChange, now, type Session } from "../job/session.js";
+import { applyChange, now, type JobRecords, type Reporter } from "../job/session.js";
 
-const reads = new WeakMap<Session, Promise<McpConfigRead>>();
+const reads = new WeakMap<JobRecords, Promise<McpConfigRead>>();
 
 /** `.mcp.json` of the default branch, read and checked once per wake; its problems said once. */
-function mcpConfigOf(s: Session): Promise<McpConfigRead> {
+function mcpConfigOf(s: JobRecords & Reporter): Promise<McpConfigRead> {
   let read = reads.get(s);
   if (read === undefined) {
     read = s.deps.forge
@@ -43,7 +43,7 @@ function mcpConfigOf(s: Session): Promise<McpConfigRead> {
 
 /** The turn's MCP servers, or undefined when the role may use none or there are none. */
 export async function mcpForTurn(
-  s: Session,
+  s: JobRecords & Reporter,
   a: Address,
   role: RoleName,
   workspaceRoot: string,

@@ -15,11 +15,11 @@ import {
 } from "../../agents/instructions/repo-instructions.js";
 import { gitClient } from "../../git/git-client.js";
 import { looseBranchIdAt } from "../../git/head-from-files.js";
-import type { Session } from "../job/session.js";
+import type { JobRecords, Reporter } from "../job/session.js";
 
 const MAX_BLOB_BYTES = 1024 * 1024;
 
-const read = new WeakMap<Session, Promise<RepoInstructions>>();
+const read = new WeakMap<JobRecords, Promise<RepoInstructions>>();
 
 /**
  * The last instructions read, by the commit they were read from: a commit's tree and blobs
@@ -28,7 +28,7 @@ const read = new WeakMap<Session, Promise<RepoInstructions>>();
  */
 let last: { key: string; read: Promise<RepoInstructions> } | null = null;
 
-export function repoInstructions(s: Session): Promise<RepoInstructions> {
+export function repoInstructions(s: JobRecords & Reporter): Promise<RepoInstructions> {
   let known = read.get(s);
   if (known === undefined) {
     // Instructions help; a repository whose files cannot be read (a default branch the clone
@@ -50,7 +50,7 @@ interface TreeEntry {
   size: number;
 }
 
-async function readInstructions(s: Session): Promise<RepoInstructions> {
+async function readInstructions(s: JobRecords & Reporter): Promise<RepoInstructions> {
   const configured = s.config.instructions;
   if (configured.length === 0) return NO_INSTRUCTIONS;
   const branch = await s.deps.forge.defaultBranch();
@@ -69,7 +69,11 @@ async function readInstructions(s: Session): Promise<RepoInstructions> {
   return last.read;
 }
 
-async function readAt(s: Session, branch: string, refs: string[]): Promise<RepoInstructions> {
+async function readAt(
+  s: JobRecords & Reporter,
+  branch: string,
+  refs: string[],
+): Promise<RepoInstructions> {
   const configured = s.config.instructions;
   const git = gitClient(s.deps.repoDir);
   let entries: Map<string, TreeEntry> | null = null;

@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach } from "vitest";
 import { parseConfig, type CfaConfig } from "../../../src/config/index.js";
-import type { EngineDeps, ProgressLine } from "../../../src/engine/index.js";
+import type { ProgressLine } from "../../../src/engine/index.js";
 import { proxiesToRun, runProxy } from "../../../src/engine/flow/escalations.js";
 import { currentLead } from "../../../src/engine/job/instances.js";
 import { ensureLead } from "../../../src/engine/flow/leads.js";
@@ -34,6 +34,7 @@ import { jobPaths } from "../../../src/records/job-paths.js";
 import { nextEscalationId } from "../../../src/records/record-changes.js";
 import { removeDir, tempDir } from "../git/temp-repo.js";
 import { memoryForge, type MemoryForge } from "./memory-forge.js";
+import { unitDeps } from "./session-parts.js";
 
 export interface MemorySession {
   s: Session;
@@ -81,7 +82,6 @@ export async function memorySession(
   const blobs = new Map<string, string>();
   const branches = new Set<string>();
   let empty = false;
-  let t = Date.parse("2026-11-22T10:00:00.000Z");
 
   const workspace = (name: string, branch: string): Workspace => {
     mkdirSync(join(root, name), { recursive: true });
@@ -129,29 +129,9 @@ export async function memorySession(
     moveTo: async () => true,
   } as unknown as JobRepo;
 
-  const deps: EngineDeps = {
-    forge,
-    model: {
-      complete: () => Promise.reject(new Error("test: no model call in an engine unit test")),
-    },
-    resolveModel: (tier) => (tier === "capable" ? "claude-test" : tier),
-    price: () => 0.01,
-    sandbox: () => Promise.reject(new Error("test: no command in an engine unit test")),
-    workspaces: () => workspaces,
-    repoDir: join(root, "repo"),
-    workRoot: root,
-    clock: { now: () => new Date((t += 1000)) },
-    logger: {
-      debug: () => undefined,
-      info: () => undefined,
-      warn: (message) => warnings.push(message),
-      error: (message) => warnings.push(message),
-    },
-    env: {},
-    progress: (line) => lines.push(line),
-  };
+  const deps = unitDeps({ forge, root, lines, warnings, workspaces: () => workspaces });
 
-  const at = new Date(t).toISOString();
+  const at = "2026-11-22T10:00:00.000Z";
   let job: JobRecord = newJobRecord({ job: 1, title: forge.issue.title, at });
   for (const action of options.walk ?? []) {
     job = transition(job, action, { at, by: "@ana", reason: `test: ${action}` });
