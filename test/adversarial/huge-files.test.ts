@@ -206,7 +206,7 @@ describe(cases("huge files a command leaves, through every path to a commit", CA
   );
 });
 
-describe(cases("the bound itself, files copied at dispatch, a file a nested repository hid", 3), () => {
+describe(cases("the bound, files copied at dispatch, a swept repository's files", 3), () => {
   it("a file of exactly limits.fileMiB is committed", async () => {
     const c = await makeCtx();
     sparse(c.job.root, "fits.bin", LIMIT);
