@@ -2,10 +2,8 @@
 // SDK's Client over the process's pipes, its tools listed once, each call bounded in time and
 // in what it returns, and stopped — with everything it started — when the turn ends.
 
-// The SDK is loaded with the first server started, not with the engine: its schemas and
-// validator are ~115 modules (ajv, zod-to-json-schema), ~50 ms of every process start, and
-// most turns (the demo's all) start no server.
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type {
   CommandLimits,
@@ -13,6 +11,7 @@ import type {
   Sandbox,
   SandboxedProcess,
 } from "../../ports/sandbox.js";
+import { SandboxedStdioTransport } from "./stream-transport.js";
 
 /** A server's tool as listed: what the toolbox checks before the model ever sees it. */
 export interface ListedTool {
@@ -77,10 +76,6 @@ export class McpServer {
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<{ server: McpServer; tools: ListedTool[] }> {
-    const [{ Client: SdkClient }, { SandboxedStdioTransport }] = await Promise.all([
-      import("@modelcontextprotocol/sdk/client/index.js"),
-      import("./stream-transport.js"),
-    ]);
     let proc: SandboxedProcess;
     try {
       proc = await sandbox.start({
@@ -96,7 +91,7 @@ export class McpServer {
         cause: error,
       });
     }
-    const client = new SdkClient(
+    const client = new Client(
       { name: "cfa-bot", version: "1" },
       { capabilities: {}, jsonSchemaValidator: ACCEPT_ANY },
     );
@@ -172,7 +167,6 @@ export class McpServer {
   /** What went wrong, as the engine saw it: the time limit, the exit and its last stderr. */
   private async failure(error: unknown, timedOut: boolean, timeoutMs: number): Promise<string> {
     if (timedOut) return `did not answer within ${Math.round(timeoutMs / 1000)} s`;
-    const { ErrorCode, McpError } = await import("@modelcontextprotocol/sdk/types.js");
     // The connection closes because the process ended: wait for it, to say how it ended.
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       if (this.transportError?.message.includes("exceeded maximum size") === true) {
