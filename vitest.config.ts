@@ -44,9 +44,9 @@ export default defineConfig({
     pool: "forks",
     // Vitest's default is one worker fewer than the cores: a single worker on a 2-core
     // machine, which then sits idle while each test waits on the git, bwrap and node
-    // processes it spawned. A file more than the cores keeps them busy through those waits
-    // (on 2 cores, test/unit took 107 s with two workers and 83 s with three); larger
-    // machines keep the default.
+    // processes it spawned. A file more than the cores keeps them busy through those waits:
+    // on 2 cores the whole suite took 712 s with two workers and 581 s with three (quiet
+    // machine, clean clone, `bash .ci/run`); larger machines keep the default.
     maxWorkers:
       availableParallelism() <= 2 ? availableParallelism() + 1 : availableParallelism() - 1,
     sequence: { sequencer: HeavyFirst },
