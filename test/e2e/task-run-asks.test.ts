@@ -7,7 +7,7 @@
 // runs both runs on the job's scripted model (runTaskInItsRun), pushing to the lead's repository.
 
 import { describe, expect, it } from "vitest";
-import { runTaskInItsRun, tasksInOwnRunsRecording } from "../support/engine/task-run-pushes.js";
+import { runTaskInItsRun, helloAsksRecording } from "../support/engine/task-run-pushes.js";
 import {
   approvedToDone,
   dispatchedToRuns,
@@ -15,8 +15,6 @@ import {
   PER_TASK,
   recordedRuns,
 } from "../support/engine/task-run-jobs.js";
-import { EXECUTE_STEPS, worker } from "../support/engine/recordings.js";
-import { call, say, tools } from "../support/engine/script.js";
 import { wake } from "../../src/engine/index.js";
 import { asConversationModel, git } from "../support/engine/local-job.js";
 import { useLocalJobs } from "../support/engine/use-local-jobs.js";
@@ -35,18 +33,7 @@ describe("a worker's question from its task's own run", () => {
     "per-task: hello's worker asks in run 901 (which ends: $conclusion), the lead's run opens q3 for the person, epoch 2 is dispatched only once answered (3 dispatches; a death counted when it failed), run 903 carries on from the answer, the lead folds, verifies, merges — DONE",
     async ({ conclusion, deaths }) => {
       const job = await newJob({
-        recording: tasksInOwnRunsRecording({
-          "project-lead@state:execute:1": EXECUTE_STEPS(true),
-          "worker@dispatch:hello": [
-            tools(
-              call("ask_question", { kind: "question", text: "hello or hullo?" }, "toolu_ask1"),
-            ),
-            tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
-            tools(call("reply", { text: "hello.txt written, as answered" })),
-            say("done"),
-          ],
-          "worker@dispatch:world": worker("world.txt"),
-        }),
+        recording: helloAsksRecording(),
         config: PER_TASK,
       });
       const runs = recordedRuns();

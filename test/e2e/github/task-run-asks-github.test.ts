@@ -7,9 +7,7 @@
 // DONE. No task run moves `cfa/1` (the bare repository's ref log) or posts a comment.
 
 import { describe, expect, it } from "vitest";
-import { tasksInOwnRunsRecording } from "../../support/engine/task-run-pushes.js";
-import { EXECUTE_STEPS, worker } from "../../support/engine/recordings.js";
-import { call, say, tools } from "../../support/engine/script.js";
+import { helloAsksRecording } from "../../support/engine/task-run-pushes.js";
 import { git, routesWith } from "../../support/github/github-job.js";
 import { useGitHubMocks } from "../../support/github/index.js";
 import { useGitHubJobs } from "../../support/github/use-github-jobs.js";
@@ -35,18 +33,7 @@ describe("a worker's question from its task's own run, on GitHub", () => {
     "hello asks in its run → the lead's run puts q3 to the person (no dispatch for hello) → /answer → epoch 2 dispatched → its run carries on from the answer → the lead folds, verifies, merges — DONE (3 task dispatches); no task run moved cfa/1 or posted",
     async () => {
       const job = await newJob({
-        recording: tasksInOwnRunsRecording({
-          "project-lead@state:execute:1": EXECUTE_STEPS(true),
-          "worker@dispatch:hello": [
-            tools(
-              call("ask_question", { kind: "question", text: "hello or hullo?" }, "toolu_ask1"),
-            ),
-            tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
-            tools(call("reply", { text: "hello.txt written, as answered" })),
-            say("done"),
-          ],
-          "worker@dispatch:world": worker("world.txt"),
-        }),
+        recording: helloAsksRecording(),
         routes: ROUTES_AND_RUN,
         config: PER_TASK,
       });

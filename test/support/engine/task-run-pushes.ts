@@ -18,8 +18,8 @@ import { fetchJobBranches } from "../../../src/worker/fetch-job-branches.js";
 import type { TaskRuns } from "../../../src/ports/task-runs.js";
 import { git, removeDir, tempDir } from "../git/temp-repo.js";
 import { asConversationModel, type LocalJob } from "./local-job.js";
-import { EXECUTE_STEPS, INTENT_STEPS, PLAN_STEPS, pass } from "./recordings.js";
-import { recording } from "./script.js";
+import { EXECUTE_STEPS, INTENT_STEPS, PLAN_STEPS, pass, worker } from "./recordings.js";
+import { call, recording, say, tools } from "./script.js";
 import { approve, openJob } from "./person.js";
 
 /**
@@ -132,6 +132,24 @@ export function tasksInOwnRunsRecording(extra: Parameters<typeof recording>[0] =
     "verifier@verify:hello-1": pass(),
     "verifier@verify:world-1": pass(),
     ...extra,
+  });
+}
+
+/**
+ * Both tasks in runs of their own, the lead closing them in any order; hello's worker asks the
+ * person "hello or hullo?" in its run (tool use `toolu_ask1`), then writes hello.txt and
+ * replies. The question surfaces in the lead's run; the answer goes on in a new epoch.
+ */
+export function helloAsksRecording() {
+  return tasksInOwnRunsRecording({
+    "project-lead@state:execute:1": EXECUTE_STEPS(true),
+    "worker@dispatch:hello": [
+      tools(call("ask_question", { kind: "question", text: "hello or hullo?" }, "toolu_ask1")),
+      tools(call("write_file", { path: "hello.txt", content: "hello\n" })),
+      tools(call("reply", { text: "hello.txt written, as answered" })),
+      say("done"),
+    ],
+    "worker@dispatch:world": worker("world.txt"),
   });
 }
 
